@@ -1,0 +1,497 @@
+"""The rule-engine API every game implements.
+
+Split after OpenSpiel: a static :class:`Game` (id, seat range, options) and an
+immutable :class:`State`.  ``state.decision()`` is the one place that says who
+acts next; ``state.apply(inp)`` is the one checked way forward.  Randomness
+only ever arrives as a :class:`Roll` input for a :class:`Chance` decision, so
+engines are pure functions of their inputs: no I/O, no clock, no ``random``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeAlias
+
+import msgpack
+
+__all__ = [
+    "Action",
+    "Chance",
+    "Decision",
+    "Die",
+    "Draw",
+    "Game",
+    "IllegalAction",
+    "Input",
+    "Joint",
+    "Move",
+    "OptionError",
+    "OptionSpec",
+    "Outcome",
+    "Over",
+    "Pick",
+    "Roll",
+    "Shuffle",
+    "Simultaneous",
+    "State",
+    "Turn",
+    "canonical_pack",
+    "decode_input",
+    "encode_input",
+]
+
+
+class IllegalAction(ValueError):
+    """An input that the rules forbid in this state; the message says why."""
+
+
+class OptionError(ValueError):
+    """A bad game option or seat count; the message names the option and the allowed values."""
+
+
+# --------------------------------------------------------------------------- actions
+
+_WORD = re.compile(r"^[a-z][a-z0-9_+\-]*$")
+_INT = re.compile(r"^-?[0-9]+$")
+
+Arg: TypeAlias = int | str
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A small value object: a verb and a few int/word arguments.
+
+    Text form ``"step n"``, ``"rps rock"``, ``"move 3 4"``; msgpack form
+    ``[verb, *args]``.  Words are lower-case identifiers and never look like
+    integers, so the text form parses back to exactly the same value.
+    """
+
+    verb: str
+    args: tuple[Arg, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not _WORD.match(self.verb):
+            raise IllegalAction(f"bad action verb {self.verb!r}")
+        for a in self.args:
+            if isinstance(a, bool) or not isinstance(a, int | str):
+                raise IllegalAction(f"bad action argument {a!r}")
+            if isinstance(a, str) and not _WORD.match(a):
+                raise IllegalAction(f"bad action word {a!r}")
+
+    def __str__(self) -> str:
+        return " ".join([self.verb, *(str(a) for a in self.args)])
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Parse the text form; raises IllegalAction on anything malformed."""
+        tokens = text.strip().lower().split()
+        if not tokens:
+            raise IllegalAction("empty action")
+        args: list[Arg] = [int(t) if _INT.match(t) else t for t in tokens[1:]]
+        return cls(tokens[0], tuple(args))
+
+    def to_msgpack(self) -> list[Arg]:
+        return [self.verb, *self.args]
+
+    @classmethod
+    def from_msgpack(cls, obj: object) -> Action:
+        if not isinstance(obj, list | tuple) or not obj or not isinstance(obj[0], str):
+            raise IllegalAction("action must be a non-empty array starting with a verb")
+        return cls(obj[0], tuple(obj[1:]))
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One seat's action on its turn."""
+
+    seat: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Joint:
+    """The revealed actions of every seat of a Simultaneous decision, sorted by seat."""
+
+    choices: tuple[tuple[int, Action], ...]
+
+    def __post_init__(self) -> None:
+        seats = [s for s, _ in self.choices]
+        if seats != sorted(set(seats)):
+            raise IllegalAction("joint choices must be sorted by seat, one per seat")
+
+    def of(self, seat: int) -> Action:
+        for s, a in self.choices:
+            if s == seat:
+                return a
+        raise KeyError(seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """The outcome of a Chance decision: one tuple of values per Draw of its spec."""
+
+    values: tuple[tuple[int, ...], ...]
+
+
+Input: TypeAlias = Move | Joint | Roll
+
+
+def encode_input(inp: Input) -> list[Any]:
+    """msgpack-ready form: ``[0, seat, action]``, ``[1, [[seat, action]...]]``, ``[2, [[v...]...]]``."""
+    if isinstance(inp, Move):
+        return [0, inp.seat, inp.action.to_msgpack()]
+    if isinstance(inp, Joint):
+        return [1, [[s, a.to_msgpack()] for s, a in inp.choices]]
+    return [2, [list(v) for v in inp.values]]
+
+
+def decode_input(obj: object) -> Input:
+    """Inverse of :func:`encode_input`; raises IllegalAction on malformed input."""
+    try:
+        if not isinstance(obj, list | tuple) or len(obj) < 2:
+            raise IllegalAction("input must be an array")
+        tag = obj[0]
+        if tag == 0 and len(obj) == 3 and _is_int(obj[1]):
+            return Move(obj[1], Action.from_msgpack(obj[2]))
+        if tag == 1 and len(obj) == 2 and isinstance(obj[1], list | tuple):
+            pairs = []
+            for pair in obj[1]:
+                if not isinstance(pair, list | tuple) or len(pair) != 2 or not _is_int(pair[0]):
+                    raise IllegalAction("joint choice must be [seat, action]")
+                pairs.append((pair[0], Action.from_msgpack(pair[1])))
+            return Joint(tuple(pairs))
+        if tag == 2 and len(obj) == 2 and isinstance(obj[1], list | tuple):
+            values = []
+            for v in obj[1]:
+                if not isinstance(v, list | tuple) or not all(_is_int(x) for x in v):
+                    raise IllegalAction("roll values must be arrays of ints")
+                values.append(tuple(v))
+            return Roll(tuple(values))
+    except (TypeError, KeyError) as exc:  # defensive: never let a bad input crash a peer
+        raise IllegalAction(f"malformed input: {exc}") from exc
+    raise IllegalAction("unknown input form")
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+# --------------------------------------------------------------------------- chance specs
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """``count`` independent rolls of a die whose faces are ``faces`` (e.g. piecepack: 0..5)."""
+
+    faces: tuple[int, ...]
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """``count`` independent uniform integers in ``range(n)`` (e.g. an index into free cells)."""
+
+    n: int
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """One uniform permutation of ``range(n)``."""
+
+    n: int
+
+
+Draw: TypeAlias = Die | Pick | Shuffle
+
+
+def check_draw(draw: Draw, values: tuple[int, ...]) -> None:
+    """Raise IllegalAction unless ``values`` is a possible outcome of ``draw``."""
+    if isinstance(draw, Die):
+        if len(values) != draw.count or any(v not in draw.faces for v in values):
+            raise IllegalAction(f"roll {values} is not {draw.count} face(s) of {draw.faces}")
+    elif isinstance(draw, Pick):
+        if len(values) != draw.count or any(not 0 <= v < draw.n for v in values):
+            raise IllegalAction(f"pick {values} is not {draw.count} value(s) in 0..{draw.n - 1}")
+    elif sorted(values) != list(range(draw.n)):
+        raise IllegalAction(f"{values} is not a permutation of 0..{draw.n - 1}")
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One seat acts (a Move)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Simultaneous:
+    """Every seat in ``seats`` makes a secret choice of ``kind`` ("rps", "bid", "orders")."""
+
+    seats: tuple[int, ...]
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """Public randomness is needed: one Roll with a value tuple per draw."""
+
+    draws: tuple[Draw, ...]
+    purpose: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Final ranking: groups of tied seats, best first; ``summary`` for humans."""
+
+    ranking: tuple[tuple[int, ...], ...]
+    summary: str
+    scores: tuple[int, ...] = ()
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.ranking[0] if self.ranking else ()
+
+
+@dataclass(frozen=True, slots=True)
+class Over:
+    outcome: Outcome
+
+
+Decision: TypeAlias = Turn | Simultaneous | Chance | Over
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One game option: type, default, range or choices, and a help line."""
+
+    name: str
+    default: int | bool | str
+    help: str
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, text: str) -> int | bool | str:
+        """Parse a ``k=v`` command-line value, then validate it."""
+        if isinstance(self.default, bool):
+            low = text.strip().lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise OptionError(f"option {self.name}: expected yes/no, got {text!r}")
+        if isinstance(self.default, int):
+            try:
+                value: int | bool | str = int(text)
+            except ValueError:
+                raise OptionError(f"option {self.name}: expected an integer, got {text!r}") from None
+            return self.validate(value)
+        return self.validate(text.strip())
+
+    def validate(self, value: object) -> int | bool | str:
+        kind = type(self.default)
+        if type(value) is not kind:
+            raise OptionError(f"option {self.name}: expected {kind.__name__}, got {value!r}")
+        assert isinstance(value, int | str)  # narrowed by the type check above
+        if isinstance(value, int) and not isinstance(value, bool):
+            if self.min is not None and value < self.min:
+                raise OptionError(f"option {self.name}: {value} is below the minimum {self.min}")
+            if self.max is not None and value > self.max:
+                raise OptionError(f"option {self.name}: {value} is above the maximum {self.max}")
+        if isinstance(value, str) and self.choices and value not in self.choices:
+            raise OptionError(
+                f"option {self.name}: {value!r} is not one of {', '.join(self.choices)}"
+            )
+        return value
+
+
+# --------------------------------------------------------------------------- game & state
+
+
+def canonical_pack(obj: object) -> bytes:
+    """Canonical msgpack bytes (bin and str distinct, minimal ints, no floats)."""
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+class State(ABC):
+    """An immutable game position.  Every method is pure."""
+
+    game: ClassVar[type[Game]]
+
+    @abstractmethod
+    def decision(self) -> Decision:
+        """Who acts next: Turn, Simultaneous, Chance or Over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """Every legal action of ``seat`` now (empty if it is not asked to act).
+
+        May be a lazy Sequence where the choice space is a large product.
+        """
+
+    @abstractmethod
+    def _apply(self, inp: Input) -> State:
+        """Apply an input already known to match the decision; raise IllegalAction if illegal."""
+
+    @abstractmethod
+    def to_obj(self) -> Any:
+        """msgpack-ready canonical structure of the whole state (no floats, no maps)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see, for UIs and bots."""
+
+    @abstractmethod
+    def render(self) -> str:
+        """A plain-text board for transcripts, logs and headless play."""
+
+    def default_action(self, seat: int) -> Action:
+        """The action taken for a seat that is dropped or never reveals.
+
+        Engines override where the text names one (e.g. stomptag: "nothing").
+        """
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise IllegalAction(f"seat {seat} has nothing to do")
+        return legal[0]
+
+    def invariants(self) -> list[str]:
+        """Broken invariants of this position (empty when sound); tests call it every step."""
+        return []
+
+    # -- the checked path -------------------------------------------------
+
+    def apply(self, inp: Input) -> State:
+        """Checked transition.  Raises IllegalAction (state unchanged) if illegal."""
+        d = self.decision()
+        if isinstance(d, Over):
+            raise IllegalAction("the game is over")
+        if isinstance(d, Turn):
+            if not isinstance(inp, Move):
+                raise IllegalAction(f"seat {d.seat} must move")
+            if inp.seat != d.seat:
+                raise IllegalAction(f"it is seat {d.seat}'s turn, not seat {inp.seat}'s")
+            self.check_action(inp.seat, inp.action)
+        elif isinstance(d, Simultaneous):
+            if not isinstance(inp, Joint):
+                raise IllegalAction(f"a joint {d.kind} choice by seats {d.seats} is expected")
+            if tuple(s for s, _ in inp.choices) != tuple(sorted(d.seats)):
+                raise IllegalAction(f"joint choice must cover exactly seats {sorted(d.seats)}")
+            for seat, action in inp.choices:
+                self.check_action(seat, action)
+        else:
+            if not isinstance(inp, Roll):
+                raise IllegalAction(f"a chance outcome for {d.purpose} is expected")
+            if len(inp.values) != len(d.draws):
+                raise IllegalAction(f"{d.purpose} needs {len(d.draws)} draw(s)")
+            for draw, values in zip(d.draws, inp.values, strict=True):
+                check_draw(draw, values)
+        return self._apply(inp)
+
+    def check_action(self, seat: int, action: Action) -> None:
+        """Raise IllegalAction unless ``action`` is legal for ``seat`` now.
+
+        The default looks the action up in ``legal_actions``; engines with huge
+        action spaces override it with a direct check that gives a better reason.
+        """
+        if action not in self.legal_actions(seat):
+            raise IllegalAction(f"{action} is not legal for seat {seat} now")
+
+    # -- canonical bytes --------------------------------------------------
+
+    def encode(self) -> bytes:
+        return canonical_pack([self.game.id, self.to_obj()])
+
+    def state_hash(self) -> bytes:
+        return hashlib.sha256(self.encode()).digest()
+
+    @property
+    def is_over(self) -> bool:
+        return isinstance(self.decision(), Over)
+
+
+class Game(ABC):
+    """Static description of a game: class attributes and class methods only."""
+
+    id: ClassVar[str]
+    display_name: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    summary: ClassVar[str] = ""
+
+    @classmethod
+    def parse_options(cls, pairs: Mapping[str, str]) -> dict[str, int | bool | str]:
+        """Parse ``k=v`` strings into validated values, defaults filled in."""
+        specs = {s.name: s for s in cls.option_specs}
+        out: dict[str, int | bool | str] = {s.name: s.default for s in cls.option_specs}
+        for key, text in pairs.items():
+            if key not in specs:
+                known = ", ".join(specs) or "none"
+                raise OptionError(f"{cls.id} has no option {key!r} (options: {known})")
+            out[key] = specs[key].parse(text)
+        return out
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, object] | None) -> dict[str, int | bool | str]:
+        """Typed values in, validated values out, defaults filled in."""
+        specs = {s.name: s for s in cls.option_specs}
+        out: dict[str, int | bool | str] = {s.name: s.default for s in cls.option_specs}
+        for key, value in (options or {}).items():
+            if key not in specs:
+                known = ", ".join(specs) or "none"
+                raise OptionError(f"{cls.id} has no option {key!r} (options: {known})")
+            out[key] = specs[key].validate(value)
+        return out
+
+    @classmethod
+    def playout_step_bound(cls, seats: int) -> int:
+        """An upper bound on inputs in any game with default options (tests rely on it)."""
+        return 10_000
+
+    @classmethod
+    def check_seats(cls, seats: int) -> None:
+        if not cls.min_seats <= seats <= cls.max_seats:
+            raise OptionError(
+                f"{cls.display_name} takes {cls.min_seats}-{cls.max_seats} players, not {seats}"
+            )
+
+    @classmethod
+    @abstractmethod
+    def new_state(
+        cls, seats: int, options: Mapping[str, object] | None = None, map_text: str | None = None
+    ) -> State:
+        """The initial state.  Calls check_seats and validate_options first (OptionError)."""
+
+    @classmethod
+    @abstractmethod
+    def state_from_obj(cls, obj: Any) -> State:
+        """Inverse of ``State.to_obj()``; raises ValueError (or a subclass) on a bad structure."""
+
+    @classmethod
+    def decode_state(cls, data: bytes) -> State:
+        """Inverse of ``State.encode()``; raises ValueError on bad bytes."""
+        try:
+            obj = msgpack.unpackb(data, raw=False, strict_map_key=True)
+        except Exception as exc:  # msgpack raises several unrelated types
+            raise ValueError(f"not a msgpack state: {exc}") from exc
+        if not isinstance(obj, list) or len(obj) != 2 or obj[0] != cls.id:
+            raise ValueError(f"not a {cls.id} state")
+        state = cls.state_from_obj(obj[1])
+        if state.encode() != data:
+            raise ValueError("state bytes are not canonical")
+        return state

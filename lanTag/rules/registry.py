@@ -1,0 +1,32 @@
+"""The games lanTag plays, by engine id.  Modules are imported on first use."""
+
+from __future__ import annotations
+
+import importlib
+
+from lanTag.rules.base import Game, OptionError
+
+# engine id -> (module, class name); order is the order shown to users.
+_ENGINES: dict[str, tuple[str, str]] = {
+    "prototag": ("lanTag.rules.prototag", "Prototag"),
+    "assassination": ("lanTag.rules.assassination", "Assassination"),
+    "boardtag": ("lanTag.rules.boardtag", "BoardTag"),
+    "stomptag": ("lanTag.rules.stomptag", "Stomptag"),
+    "tagem": ("lanTag.rules.tagem", "Tagem"),
+}
+
+
+def engine_ids() -> tuple[str, ...]:
+    return tuple(_ENGINES)
+
+
+def get_game(engine_id: str) -> type[Game]:
+    """The Game class for ``engine_id``; OptionError names the known ids otherwise."""
+    try:
+        module_name, class_name = _ENGINES[engine_id]
+    except KeyError:
+        raise OptionError(
+            f"unknown game {engine_id!r} (games: {', '.join(_ENGINES)})"
+        ) from None
+    game: type[Game] = getattr(importlib.import_module(module_name), class_name)
+    return game
