@@ -42,6 +42,7 @@ __all__ = [
     "canonical_pack",
     "decode_input",
     "encode_input",
+    "input_text",
 ]
 
 
@@ -150,6 +151,15 @@ def encode_input(inp: Input) -> list[Any]:
     if isinstance(inp, Joint):
         return [1, [[s, a.to_msgpack()] for s, a in inp.choices]]
     return [2, [list(v) for v in inp.values]]
+
+
+def input_text(inp: Input) -> str:
+    """A one-line human form: ``seat 1: step n``, ``joint: 0=rps rock 1=rps paper``, ``roll: 4``."""
+    if isinstance(inp, Move):
+        return f"seat {inp.seat}: {inp.action}"
+    if isinstance(inp, Joint):
+        return "joint: " + " ".join(f"{s}=[{a}]" for s, a in inp.choices)
+    return "roll: " + " | ".join(" ".join(str(v) for v in vals) for vals in inp.values)
 
 
 def decode_input(obj: object) -> Input:
