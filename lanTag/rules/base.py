@@ -145,7 +145,7 @@ Input: TypeAlias = Move | Joint | Roll
 
 
 def encode_input(inp: Input) -> list[Any]:
-    """msgpack-ready form: ``[0, seat, action]``, ``[1, [[seat, action]...]]``, ``[2, [[v...]...]]``."""
+    """msgpack-ready: ``[0, seat, action]``, ``[1, [[seat, action]...]]``, ``[2, [[v...]...]]``."""
     if isinstance(inp, Move):
         return [0, inp.seat, inp.action.to_msgpack()]
     if isinstance(inp, Joint):
@@ -308,7 +308,9 @@ class OptionSpec:
             try:
                 value: int | bool | str = int(text)
             except ValueError:
-                raise OptionError(f"option {self.name}: expected an integer, got {text!r}") from None
+                raise OptionError(
+                    f"option {self.name}: expected an integer, got {text!r}"
+                ) from None
             return self.validate(value)
         return self.validate(text.strip())
 

@@ -16,6 +16,15 @@ _ENGINES: dict[str, tuple[str, str]] = {
 }
 
 
+def register_engine(engine_id: str, module: str, class_name: str) -> None:
+    """Add an engine (plugins, test doubles).  Re-registering an id replaces it."""
+    _ENGINES[engine_id] = (module, class_name)
+
+
+def unregister_engine(engine_id: str) -> None:
+    _ENGINES.pop(engine_id, None)
+
+
 def engine_ids() -> tuple[str, ...]:
     return tuple(_ENGINES)
 
@@ -25,8 +34,6 @@ def get_game(engine_id: str) -> type[Game]:
     try:
         module_name, class_name = _ENGINES[engine_id]
     except KeyError:
-        raise OptionError(
-            f"unknown game {engine_id!r} (games: {', '.join(_ENGINES)})"
-        ) from None
+        raise OptionError(f"unknown game {engine_id!r} (games: {', '.join(_ENGINES)})") from None
     game: type[Game] = getattr(importlib.import_module(module_name), class_name)
     return game

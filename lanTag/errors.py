@@ -1,0 +1,25 @@
+"""Precise exceptions shared by the protocol core (h11 style).
+
+``LocalProtocolError``: this peer asked for something the protocol forbids.
+``RemoteProtocolError``: bytes from another peer broke the protocol; ``code``
+is one of the blame/error codes listed in protocol/SPEC.md.
+"""
+
+from __future__ import annotations
+
+
+class LanTagError(Exception):
+    """Base of every lanTag error."""
+
+
+class LocalProtocolError(LanTagError):
+    """We tried to do something the protocol or the current phase does not allow."""
+
+
+class RemoteProtocolError(LanTagError):
+    """A peer sent something malformed, unsigned, out of place or dishonest."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message

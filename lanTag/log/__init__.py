@@ -1,0 +1,1 @@
+"""Signed, hash-chained game logs."""

@@ -1,0 +1,123 @@
+"""Log entries and their hash chain (pure: bytes in, bytes out).
+
+entry = canonical [index, step, prev_hash(32), kind, data]
+hash  = SHA-256(entry bytes); the first entry's prev_hash is 32 zero bytes.
+A log file is the plain concatenation of entries (a msgpack stream).
+
+kinds: HEADER (data = lobby record bytes), MSG (data = a signed message, the
+exact bytes as received), STEP (data = [input, state hash after]), NOTE
+(data = [code, seat, text]: a local annotation such as a blame or a drop).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+import msgpack
+
+from lanTag import wire
+from lanTag.errors import RemoteProtocolError
+
+ZERO_HASH = bytes(32)
+MAX_ENTRY = 1024 * 1024
+MAGIC = "lanTag-log/1"
+
+
+class EntryKind(IntEnum):
+    HEADER = 0
+    MSG = 1
+    STEP = 2
+    NOTE = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    index: int
+    step: int
+    prev_hash: bytes
+    kind: EntryKind
+    data: Any
+    raw: bytes
+
+    @property
+    def hash(self) -> bytes:
+        return hashlib.sha256(self.raw).digest()
+
+
+class LogChain:
+    """Builds chained entries; the session pulls the bytes and an edge writes them."""
+
+    def __init__(self) -> None:
+        self.index = 0
+        self.last_hash = ZERO_HASH
+        self._pending: list[bytes] = []
+
+    def append(self, step: int, kind: EntryKind, data: Any) -> bytes:
+        raw = wire.pack([self.index, step, self.last_hash, int(kind), data])
+        self.index += 1
+        self.last_hash = hashlib.sha256(raw).digest()
+        self._pending.append(raw)
+        return raw
+
+    def take(self) -> bytes:
+        """All entry bytes appended since the last call (to write and flush)."""
+        out = b"".join(self._pending)
+        self._pending.clear()
+        return out
+
+
+class LogFormatError(ValueError):
+    """The bytes are not a lanTag log at all (exit code 2 for `lantag verify`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLog:
+    entries: tuple[Entry, ...]
+    truncated_tail: int  # bytes after the last whole entry (a crash mid-write)
+    error: str  # "" when every whole entry parsed and chained
+
+
+def parse_log(data: bytes) -> ParsedLog:
+    """Split a log into entries, checking canonical form and the hash chain.
+
+    Stops at the first broken entry and says why in ``error``; an incomplete
+    final entry (a crash mid-write) is reported as ``truncated_tail``.
+    """
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=len(data) + 1)
+    unpacker.feed(data)
+    entries: list[Entry] = []
+    prev = ZERO_HASH
+    offset = 0
+    while True:
+        try:
+            obj = unpacker.unpack()
+        except msgpack.OutOfData:
+            break
+        except Exception as exc:  # garbage in the middle of the stream
+            return ParsedLog(tuple(entries), 0, f"entry {len(entries)}: not msgpack ({exc})")
+        end = unpacker.tell()
+        raw = data[offset:end]
+        offset = end
+        try:
+            wire.unpack(raw, limit=MAX_ENTRY)
+            index, step, prev_hash, kind, payload = obj
+            kind = EntryKind(kind)
+        except (RemoteProtocolError, ValueError, TypeError) as exc:
+            if not entries:
+                raise LogFormatError(f"not a lanTag log: {exc}") from None
+            return ParsedLog(tuple(entries), 0, f"entry {len(entries)}: malformed ({exc})")
+        if not entries and (kind != EntryKind.HEADER or index != 0):
+            raise LogFormatError("not a lanTag log: the first entry is not a header")
+        if index != len(entries):
+            return ParsedLog(tuple(entries), 0, f"entry {len(entries)}: index {index} out of order")
+        if prev_hash != prev:
+            return ParsedLog(tuple(entries), 0, f"entry {index}: hash chain broken")
+        entry = Entry(index, step, prev_hash, kind, payload, raw)
+        entries.append(entry)
+        prev = entry.hash
+    if not entries:
+        raise LogFormatError("not a lanTag log: empty or unreadable")
+    return ParsedLog(tuple(entries), len(data) - offset, "")

@@ -1,0 +1,70 @@
+"""Events a session reports (pulled with ``Session.next_event()``): frozen values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lanTag.rules.base import Input, Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class StepApplied:
+    step: int  # the step that was decided; the state is now at step + 1
+    input: Input
+    state_hash: bytes  # hash of the state after the step
+
+
+@dataclass(frozen=True, slots=True)
+class Blame:
+    """A seat broke the protocol.  ``code`` is listed in protocol/SPEC.md §7."""
+
+    seat: int
+    step: int
+    code: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Desync:
+    """A validly signed message carried a state hash different from ours."""
+
+    step: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsDropped:
+    """The remaining peers agreed these seats were silent at ``step``; a bot now plays them."""
+
+    step: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Lagging:
+    seat: int
+    step: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A datagram or message was dropped before it could be attributed to a seat."""
+
+    code: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    step: int
+    outcome: Outcome
+
+
+Event = StepApplied | Blame | Desync | SeatsDropped | Lagging | Rejected | Chat | GameOver

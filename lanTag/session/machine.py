@@ -1,0 +1,692 @@
+"""The lockstep session: a sans-IO state machine (aioquic style).
+
+Inputs: ``receive_datagram(data, addr, now)``, ``handle_timer(now)`` and the
+local commands ``submit`` and ``commit``.  Outputs, pulled:
+``datagrams_to_send(now)``, ``next_timer()``, ``next_event()`` and
+``take_log()`` (bytes for the log file).  No sockets, no clock, no randomness:
+nonces and the chain secret are passed in.
+
+Every peer derives the same input for every step from the same accepted
+signed messages (lanTag.session.referee); protocol/SPEC.md §5 describes the
+step phases, the binding timeout votes and the HAVE acknowledgements that
+make a drop an agreement rather than a guess.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from typing import Any
+
+from lanTag.errors import LocalProtocolError, RemoteProtocolError
+from lanTag.fair.chain import HashChain, chain_step_ok
+from lanTag.fair.commit import NONCE_SIZE, commitment, opens
+from lanTag.identity import Identity, Signer, Verifier
+from lanTag.log.chain import MAGIC, EntryKind, LogChain
+from lanTag.rules.base import Action, Chance, IllegalAction, Input, Move, Over, State, encode_input
+from lanTag.rules.registry import get_game
+from lanTag.session import events as ev
+from lanTag.session import referee
+from lanTag.session.lobby import LobbyRecord
+from lanTag.session.messages import (
+    MsgType,
+    Signed,
+    pack_bundle,
+    parse_unverified,
+    sign_message,
+    unpack_bundle,
+    verify_signature,
+)
+from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.steps import Snapshot, StepBox
+from lanTag.session.transport import Addr, PlainTransport, Transport
+from lanTag.wire import DATAGRAM_BUDGET
+
+STEP_WINDOW = 4096  # how far ahead of us a peer's messages are buffered
+BUNDLE_BUDGET = 1100  # signed messages packed per link payload
+MAX_LINK_PAYLOAD = 64 * 1024
+TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
+_CONTRIBUTIONS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
+
+
+class Session:
+    """One peer's view of one game.  ``seat=None`` with ``replay=True`` is a spectator/verifier."""
+
+    def __init__(
+        self,
+        record: LobbyRecord,
+        *,
+        seat: int | None,
+        identity: Identity | None = None,
+        chain_secret: bytes | None = None,
+        peers: Mapping[int, Addr] | None = None,
+        transport: Transport | None = None,
+        now: float = 0.0,
+        replay: bool = False,
+    ) -> None:
+        self.record = record
+        self.game_id = record.game_id
+        self.game = get_game(record.engine)
+        self.seat = seat
+        self.replay = replay
+        self.peers = dict(peers or {})
+        self.transport: Transport = transport or PlainTransport()
+        self._verifier = Verifier()
+        self._signer: Signer | None = None
+        self._chain: HashChain | None = None
+        if seat is not None and not replay:
+            if identity is None or chain_secret is None:
+                raise LocalProtocolError("a playing seat needs its identity and chain secret")
+            if identity.public_key != record.seats[seat].public_key:
+                raise LocalProtocolError(f"this key does not hold seat {seat}")
+            self._signer = identity.signer()
+            self._chain = HashChain(chain_secret, record.chain_length)
+            if self._chain.anchor != record.seats[seat].anchor:
+                raise LocalProtocolError("chain secret does not match the seat's anchor")
+        n = len(record.seats)
+        state = self.game.new_state(n, record.option_dict, record.map_text)
+        live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
+        anchors = tuple(s.anchor for s in record.seats)
+        self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
+        self._boxes: dict[int, StepBox] = {}
+        self._slots: dict[tuple[int, tuple[int, int, int]], Signed] = {}
+        self._bound: dict[int, set[int]] = {}  # step -> seats I voted silent (binding)
+        self._vote_seq: dict[int, int] = {}
+        self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
+        self._events: deque[ev.Event] = deque()
+        self._outbox: dict[Addr, list[bytes]] = {}
+        self.log = LogChain()
+        self.log.append(0, EntryKind.HEADER, [MAGIC, record.encode(), seat])
+        self.counters: dict[str, int] = {}
+        self.proofs: list[tuple[Signed, Signed]] = []
+        self.desynced: set[int] = set()
+        self._pump(now)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def step(self) -> int:
+        return len(self._snapshots) - 1
+
+    @property
+    def state(self) -> State:
+        return self._snapshots[-1].state
+
+    @property
+    def live(self) -> frozenset[int]:
+        return self._snapshots[-1].live
+
+    def needs(self) -> Needs:
+        snap = self._snapshots[-1]
+        return referee.needs_for(snap.state.decision(), snap.live)
+
+    def my_turn(self) -> str | None:
+        """ "turn" or "secret" when the local seat must act now, else None."""
+        if self.seat is None or self.replay or self.seat not in self.live:
+            return None
+        needs = self.needs()
+        if self.seat not in needs.humans:
+            return None
+        box = self._box(self.step)
+        if needs.kind is NeedKind.TURN and self.seat not in box.of(MsgType.MOVE):
+            return "turn"
+        if needs.kind is NeedKind.SECRET and self.step not in self._secret:
+            return "secret"
+        return None
+
+    def next_event(self) -> ev.Event | None:
+        return self._events.popleft() if self._events else None
+
+    def take_log(self) -> bytes:
+        return self.log.take()
+
+    # ------------------------------------------------------------------ local commands
+
+    def submit(self, action: Action, now: float) -> None:
+        """Play ``action`` on the local seat's turn.  IllegalAction / LocalProtocolError."""
+        if self.my_turn() != "turn":
+            raise LocalProtocolError("it is not this seat's turn")
+        assert self.seat is not None
+        self.state.check_action(self.seat, action)
+        self._emit(MsgType.MOVE, (action.to_msgpack(),), now)
+        self._pump(now)
+
+    def commit(self, action: Action, nonce: bytes, now: float) -> None:
+        """Seal the local seat's secret choice; it is revealed once every commitment is in."""
+        if self.my_turn() != "secret":
+            raise LocalProtocolError("no secret choice is asked of this seat now")
+        assert self.seat is not None
+        if len(nonce) != NONCE_SIZE:
+            raise LocalProtocolError("the nonce must be 32 random bytes")
+        self.state.check_action(self.seat, action)
+        self._secret[self.step] = (action, nonce)
+        value = self._action_bytes(action)
+        c = commitment(self.game_id, self.step, self.seat, self.needs().secret_kind, nonce, value)
+        self._emit(MsgType.COMMIT, (c,), now)
+        self._pump(now)
+
+    def say(self, text: str, now: float) -> None:
+        """Public chat: signed and sent to everyone, not part of the game log."""
+        if self._signer is None or self.seat is None:
+            raise LocalProtocolError("spectators cannot chat")
+        msg = sign_message(
+            self._signer,
+            MsgType.CHAT,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            (text[:500],),
+        )
+        self._broadcast([msg.raw])
+
+    # ------------------------------------------------------------------ network input
+
+    def receive_datagram(self, data: bytes, addr: Addr, now: float) -> None:
+        for payload in self.transport.receive_datagram(data, addr, now):
+            try:
+                raws = unpack_bundle(payload, MAX_LINK_PAYLOAD)
+            except RemoteProtocolError as exc:
+                self._reject(exc.code, f"from {addr}: {exc.message}")
+                continue
+            for raw in raws:
+                self.receive_message(raw, now)
+
+    def receive_message(self, raw: bytes, now: float) -> None:
+        """One signed message (from a bundle, a relay, or a log being replayed)."""
+        try:
+            msg = parse_unverified(raw)
+        except RemoteProtocolError as exc:
+            self._reject(exc.code, exc.message)
+            return
+        if msg.game_id != self.game_id:
+            self._reject("wrong-game", f"message for another game (step {msg.step})")
+            return
+        if msg.seat >= len(self.record.seats) or self.record.seats[msg.seat].is_bot:
+            self._reject("not-in-roster", f"seat {msg.seat} is not a human seat of this game")
+            return
+        key = self.record.seats[msg.seat].public_key
+        if not verify_signature(msg, key, self._verifier):
+            self._reject("bad-signature", f"signature of seat {msg.seat} does not verify")
+            return
+        if msg.type == MsgType.CHAT:
+            self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
+            return
+        slot = (msg.seat, msg.slot)
+        first = self._slots.get(slot)
+        if first is not None and not _supersedes(first, msg):
+            if first.raw != msg.raw:
+                self._equivocation(first, msg)
+            else:
+                self._count("duplicate")
+            return
+        self._slots[slot] = msg
+        if msg.step > self.step + STEP_WINDOW:
+            self._reject("too-far", f"seat {msg.seat} sent step {msg.step} at our {self.step}")
+            return
+        self.log.append(msg.step, EntryKind.MSG, msg.raw)
+        box = self._box(msg.step)
+        if msg.step < self.step and msg.type in (MsgType.VOTE, MsgType.HAVE):
+            self._register_late(msg, box)
+        else:
+            box.pending.append(msg)
+        self._pump(now)
+
+    def _register_late(self, msg: Signed, box: StepBox) -> None:
+        """A vote or HAVE about a step we already decided: keep it for relays and rollback."""
+        if msg.type == MsgType.VOTE:
+            prev = box.votes.get(msg.seat)
+            if prev is None or prev.payload[1] < msg.payload[1]:
+                box.votes[msg.seat] = msg
+        else:
+            box.haves.setdefault(int(msg.payload[0]), {})[msg.seat] = msg
+
+    # ------------------------------------------------------------------ timers
+
+    def next_timer(self) -> float | None:
+        times = [t for t in (self.transport.next_timer(), self._deadline()) if t is not None]
+        return min(times) if times else None
+
+    def handle_timer(self, now: float) -> None:
+        self.transport.handle_timer(now)
+        if self.replay or self.seat is None or self.seat not in self.live:
+            return
+        box = self._box(self.step)
+        waiting = self._missing()
+        if box.started_at is None or not waiting:
+            return
+        waited = now - box.started_at
+        if not box.lag_reported and waited * 1000 >= self.record.timeouts.lag_ms:
+            box.lag_reported = True
+            for seat in sorted(waiting):
+                self._events.append(ev.Lagging(seat, self.step, waited))
+        deadline = self._deadline()
+        if deadline is not None and now >= deadline:
+            self._vote(frozenset(waiting), now)
+        self._pump(now)
+
+    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
+        for addr, raws in self._outbox.items():
+            for bundle in _bundles(raws):
+                self.transport.send(addr, bundle, now)
+        self._outbox.clear()
+        return self.transport.datagrams_to_send(now)
+
+    # ------------------------------------------------------------------ the engine room
+
+    def _pump(self, now: float) -> None:
+        """Accept what can be accepted, then decide steps until one needs more input."""
+        while True:
+            step = self.step
+            box = self._box(step)
+            if box.started_at is None:
+                box.started_at = now
+                self._on_step_start(now)
+            progressed = self._accept_pending(box, now)
+            self._answer_votes(now)
+            if self._apply_drops(now):
+                continue
+            inp = self._decided_input(box)
+            if inp is None:
+                if not progressed:
+                    return
+                continue
+            self._apply(inp, now)
+
+    def _on_step_start(self, now: float) -> None:
+        needs = self.needs()
+        if needs.kind is NeedKind.OVER or self.replay or self.seat not in needs.humans:
+            return
+        if needs.kind is NeedKind.ENTROPY:
+            self._emit(MsgType.ENTROPY, (self._next_reveal(),), now)
+
+    def _accept_pending(self, box: StepBox, now: float) -> bool:
+        progressed = False
+        still: list[Signed] = []
+        for msg in box.pending:
+            if self._try_accept(msg, box, now):
+                progressed = True
+            else:
+                still.append(msg)
+        box.pending = still
+        # Old-step votes and haves concern relays only; future ones wait for their step.
+        return progressed
+
+    def _try_accept(self, msg: Signed, box: StepBox, now: float) -> bool:
+        """True when ``msg`` was consumed (accepted or refused), False to keep waiting."""
+        if msg.step != self.step:
+            return False
+        snap = self._snapshots[-1]
+        if msg.seat not in snap.live:
+            self._count("from-dropped-seat")
+            return True
+        if msg.type == MsgType.VOTE:
+            prev = box.votes.get(msg.seat)
+            if prev is None or prev.payload[1] < msg.payload[1]:
+                box.votes[msg.seat] = msg
+            return True
+        if msg.type == MsgType.HAVE:
+            self._check_hash(msg, snap)
+            box.haves.setdefault(int(msg.payload[0]), {})[msg.seat] = msg
+            return True
+        needs = self.needs()
+        if msg.seat not in needs.humans or not self._fits(msg.type, needs.kind):
+            self._blame(msg.seat, "out-of-turn", f"{msg.type.name} not expected now")
+            return True
+        if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
+            return False  # nobody's reveal is taken before every commitment is in
+        bound = self._bound.get(self.step, set())
+        if (
+            msg.seat in bound
+            and msg.seat != self.seat
+            and not box.covered(msg, snap.live, self.seat)
+        ):
+            return False  # we voted this seat silent: only a HAVE from another peer frees it
+        if not self._check_hash(msg, snap) or msg.seat in self.desynced:
+            return True
+        if msg.type == MsgType.MOVE:
+            try:
+                snap.state.check_action(msg.seat, msg.action)
+            except IllegalAction as exc:
+                self._blame(msg.seat, "illegal-action", str(exc))
+                return True
+        elif msg.type in (MsgType.ENTROPY, MsgType.REVEAL):
+            reveal = msg.payload[0] if msg.type == MsgType.ENTROPY else msg.payload[2]
+            if not chain_step_ok(snap.chain_last[msg.seat], reveal):
+                self._blame(msg.seat, "bad-chain", "reveal does not hash to the previous link")
+                if msg.type == MsgType.ENTROPY:
+                    return True  # the seat stays silent for this draw; timeouts handle it
+                box.bad_reveals.add(msg.seat)
+            if msg.type == MsgType.REVEAL:
+                self._check_reveal(msg, box, needs, snap)
+        box.of(msg.type)[msg.seat] = msg
+        if msg.type == MsgType.MOVE and self.seat in snap.live and self.seat != msg.seat:
+            self._send_have(msg.seat, now, relay=False)  # the ack: carries our hash
+        if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
+            self._maybe_reveal(box, now)
+        return True
+
+    def _check_reveal(self, msg: Signed, box: StepBox, needs: Needs, snap: Snapshot) -> None:
+        action, nonce = Action.from_msgpack(msg.payload[0]), msg.payload[1]
+        sealed = box.of(MsgType.COMMIT)[msg.seat].payload[0]
+        value = self._action_bytes(action)
+        if not opens(sealed, self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value):
+            self._blame(msg.seat, "bad-reveal", "reveal does not open its commitment")
+            box.bad_reveals.add(msg.seat)
+            return
+        try:
+            snap.state.check_action(msg.seat, action)
+        except IllegalAction as exc:
+            self._blame(msg.seat, "illegal-action", str(exc))
+            box.bad_reveals.add(msg.seat)
+
+    def _decided_input(self, box: StepBox) -> Input | None:
+        snap = self._snapshots[-1]
+        needs = referee.needs_for(snap.state.decision(), snap.live)
+        state = snap.state
+        if needs.kind is NeedKind.OVER:
+            return None
+        if needs.kind is NeedKind.TURN:
+            move = box.of(MsgType.MOVE).get(needs.humans[0])
+            if move is None or not self._own_final(move, box):
+                return None
+            return Move(move.seat, move.action)
+        if needs.kind is NeedKind.BOT_TURN:
+            seat = needs.bots[0]
+            bot = self.record.seats[seat].bot or TAKEOVER_BOT
+            return Move(seat, referee.bot_turn_action(state, self.game_id, self.step, seat, bot))
+        if needs.kind is NeedKind.ENTROPY:
+            got = box.of(MsgType.ENTROPY)
+            if not all(s in got for s in needs.humans):
+                return None
+            links = {s: got[s].payload[0] for s in needs.humans}
+            decision = state.decision()
+            assert isinstance(decision, Chance)
+            roll, _seed = referee.chance_roll(decision, self.game_id, self.step, links)
+            return roll
+        reveals_in = box.of(MsgType.REVEAL)
+        if not all(s in reveals_in for s in needs.humans):
+            return None
+        actions: dict[int, Action] = {}
+        reveals: dict[int, bytes] = {}
+        for s in needs.humans:
+            if s in box.bad_reveals:
+                actions[s] = state.default_action(s)
+            else:
+                actions[s] = reveals_in[s].action
+                reveals[s] = reveals_in[s].payload[2]
+        dropped_now = self._dropped_at_this_step(needs)
+        for s in dropped_now:
+            actions[s] = state.default_action(s)
+        bots = {
+            s: self.record.seats[s].bot or TAKEOVER_BOT for s in needs.bots if s not in dropped_now
+        }
+        return referee.joint_choice(state, self.game_id, self.step, actions, reveals, bots)
+
+    def _apply(self, inp: Input, now: float) -> None:
+        snap = self._snapshots[-1]
+        box = self._box(self.step)
+        new_state = snap.state.apply(inp)
+        chain_last = list(snap.chain_last)
+        chain_used = list(snap.chain_used)
+        for kind, index in ((MsgType.ENTROPY, 0), (MsgType.REVEAL, 2)):
+            for seat, msg in box.of(kind).items():
+                if chain_step_ok(chain_last[seat], msg.payload[index]):
+                    chain_last[seat] = msg.payload[index]
+                    chain_used[seat] += 1
+        decided = self.step
+        self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), snap.live))
+        digest = new_state.state_hash()
+        self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest])
+        self._events.append(ev.StepApplied(decided, inp, digest))
+        decision = new_state.decision()
+        if isinstance(decision, Over):
+            self._events.append(ev.GameOver(decided + 1, decision.outcome))
+        self._box(self.step).started_at = None
+        _ = now
+
+    # ------------------------------------------------------------------ agreement on silence
+
+    def _missing(self) -> set[int]:
+        needs = self.needs()
+        box = self._box(self.step)
+        if needs.kind in (NeedKind.OVER, NeedKind.BOT_TURN):
+            return set()
+        kind = {NeedKind.TURN: MsgType.MOVE, NeedKind.ENTROPY: MsgType.ENTROPY}.get(needs.kind)
+        if kind is None:
+            kind = MsgType.REVEAL if self._commits_complete(box, needs) else MsgType.COMMIT
+        got = box.of(kind)
+        return {s for s in needs.humans if s not in got and s != self.seat}
+
+    def _deadline(self) -> float | None:
+        box = self._boxes.get(self.step)
+        if box is None or box.started_at is None or self.replay or not self._missing():
+            return None
+        needs = self.needs()
+        slow = needs.kind in (NeedKind.TURN, NeedKind.SECRET)
+        ms = self.record.timeouts.turn_ms if slow else self.record.timeouts.step_ms
+        seq = self._vote_seq.get(self.step, 0)
+        return box.started_at + ms / 1000 * (1 + seq)
+
+    def _vote(self, silent: frozenset[int], now: float) -> None:
+        box = self._box(self.step)
+        mine = box.votes.get(self.seat) if self.seat is not None else None
+        if mine is not None and frozenset(mine.payload[0]) == silent:
+            self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
+            return
+        seq = self._vote_seq.get(self.step, 0) + 1
+        self._vote_seq[self.step] = seq
+        self._bound.setdefault(self.step, set()).update(silent)
+        self._emit(MsgType.VOTE, (sorted(silent), seq), now)
+
+    def _answer_votes(self, now: float) -> None:
+        """Relay what a voter lacks: HAVE + the subject's messages, once per new vote."""
+        if self.replay or self.seat is None or self.seat not in self.live:
+            return
+        for step in range(max(0, self.step - 64), self.step + 1):
+            box = self._boxes.get(step)
+            if box is None or not box.votes:
+                continue
+            for subject in {s for v in box.votes.values() for s in v.payload[0]}:
+                if subject in self._bound.get(step, ()):
+                    continue
+                answered = box.haves_sent.get(subject, 0)
+                if answered < len(box.votes) and box.accepted_of(subject):
+                    box.haves_sent[subject] = len(box.votes)
+                    self._send_have(subject, now, step, relay=True)
+
+    def _send_have(self, subject: int, now: float, step: int | None = None, *, relay: bool) -> None:
+        step = self.step if step is None else step
+        box = self._box(step)
+        held = box.accepted_of(subject)
+        if not held or self._signer is None or self.seat is None:
+            return
+        digests = [m.digest for m in held][:8]
+        state = self._snapshots[step].state if step < len(self._snapshots) else self.state
+        have = sign_message(
+            self._signer,
+            MsgType.HAVE,
+            self.game_id,
+            step,
+            self.seat,
+            state.state_hash(),
+            (subject, digests),
+        )
+        self._record_own(have)
+        box.haves.setdefault(subject, {})[self.seat] = have
+        self._broadcast([have.raw, *(m.raw for m in held)] if relay else [have.raw])
+
+    def _apply_drops(self, now: float) -> bool:
+        """Apply a unanimous drop for the current step, or roll back to an older one first."""
+        for step in range(max(0, self.step - 64), self.step + 1):
+            box = self._boxes.get(step)
+            if box is None or not box.votes:
+                continue
+            silent = box.unanimous_silent(self._snapshots[step].live)
+            if silent is None:
+                continue
+            if step < self.step:
+                if not any(box.accepted_of(s) for s in silent):
+                    continue
+                self._rollback(step)  # the requeued votes then decide the drop at `step`
+                return True
+            self._drop(silent, box)
+            return True
+        return False
+
+    def _drop(self, silent: frozenset[int], box: StepBox) -> None:
+        snap = self._snapshots[-1]
+        self._snapshots[-1] = Snapshot(
+            snap.state, snap.chain_last, snap.chain_used, snap.live - silent
+        )
+        box.dropped_now = box.dropped_now | silent
+        for s in sorted(silent):
+            self._blame(s, "timeout", f"silent at step {self.step}; a bot takes the seat")
+        self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent))))
+        for kind in _CONTRIBUTIONS:
+            for s in silent:
+                box.of(kind).pop(s, None)
+        box.votes.clear()
+
+    def _dropped_at_this_step(self, needs: Needs) -> set[int]:
+        return set(self._box(self.step).dropped_now) & set(needs.bots)
+
+    def _rollback(self, step: int) -> None:
+        """We applied a step the others agreed we were silent for: only our own seat can."""
+        del self._snapshots[step + 1 :]
+        requeue: list[Signed] = []
+        for k in sorted(s for s in self._boxes if s >= step):
+            old = self._boxes.pop(k)
+            kept = [m for by_seat in old.contrib.values() for m in by_seat.values()]
+            requeue += [*kept, *old.votes.values(), *old.pending]
+            requeue += [h for by_voter in old.haves.values() for h in by_voter.values()]
+        box = self._box(step)
+        box.started_at = None
+        box.pending = requeue
+        self.log.append(step, EntryKind.NOTE, ["rollback", [], "dropped by agreement"])
+
+    # ------------------------------------------------------------------ helpers
+
+    def _own_final(self, move: Signed, box: StepBox) -> bool:
+        # Our own move counts once another live peer took it, or when nobody else is live.
+        if move.seat != self.seat:
+            return True
+        others = self.live - {move.seat}
+        if not others:
+            return True
+        return any(v in others for v in box.haves.get(move.seat, {}))
+
+    def _commits_complete(self, box: StepBox, needs: Needs) -> bool:
+        got = box.of(MsgType.COMMIT)
+        return all(s in got for s in needs.humans)
+
+    def _maybe_reveal(self, box: StepBox, now: float) -> None:
+        if self.replay or self.seat is None or box.sent_reveal or self.step not in self._secret:
+            return
+        action, nonce = self._secret[self.step]
+        box.sent_reveal = True
+        self._emit(MsgType.REVEAL, (action.to_msgpack(), nonce, self._next_reveal()), now)
+
+    def _next_reveal(self) -> bytes:
+        assert self._chain is not None and self.seat is not None
+        return self._chain.reveal(self._snapshots[-1].chain_used[self.seat] + 1)
+
+    @staticmethod
+    def _fits(msg_type: MsgType, kind: NeedKind) -> bool:
+        return {
+            MsgType.MOVE: NeedKind.TURN,
+            MsgType.ENTROPY: NeedKind.ENTROPY,
+            MsgType.COMMIT: NeedKind.SECRET,
+            MsgType.REVEAL: NeedKind.SECRET,
+        }[msg_type] is kind
+
+    def _action_bytes(self, action: Action) -> bytes:
+        from lanTag import wire
+
+        return wire.pack(action.to_msgpack())
+
+    def _check_hash(self, msg: Signed, snap: Snapshot) -> bool:
+        if msg.state_hash == snap.state.state_hash():
+            return True
+        if msg.seat not in self.desynced:
+            self.desynced.add(msg.seat)
+            self._events.append(ev.Desync(msg.step, (msg.seat,)))
+            self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}")
+        return False
+
+    def _equivocation(self, first: Signed, second: Signed) -> None:
+        self.proofs.append((first, second))
+        self.log.append(second.step, EntryKind.MSG, second.raw)
+        self._blame(
+            second.seat, "equivocation", f"two different {second.type.name} for step {second.step}"
+        )
+
+    def _emit(self, msg_type: MsgType, payload: tuple[Any, ...], now: float) -> None:
+        assert self._signer is not None and self.seat is not None
+        msg = sign_message(
+            self._signer,
+            msg_type,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            payload,
+        )
+        self._record_own(msg)
+        self._box(self.step).pending.append(msg)
+        self._broadcast([msg.raw])
+        _ = now
+
+    def _record_own(self, msg: Signed) -> None:
+        assert self.seat is not None
+        self._slots[(self.seat, msg.slot)] = msg
+        self.log.append(msg.step, EntryKind.MSG, msg.raw)
+
+    def _broadcast(self, raws: list[bytes]) -> None:
+        for seat, addr in self.peers.items():
+            if seat != self.seat:
+                self._outbox.setdefault(addr, []).extend(raws)
+
+    def _box(self, step: int) -> StepBox:
+        box = self._boxes.get(step)
+        if box is None:
+            box = self._boxes[step] = StepBox()
+        return box
+
+    def _blame(self, seat: int, code: str, reason: str) -> None:
+        self._events.append(ev.Blame(seat, self.step, code, reason))
+        self.log.append(self.step, EntryKind.NOTE, [code, [seat], reason])
+
+    def _reject(self, code: str, reason: str) -> None:
+        self._count(code)
+        self._events.append(ev.Rejected(code, reason))
+
+    def _count(self, code: str) -> None:
+        self.counters[code] = self.counters.get(code, 0) + 1
+
+
+def _supersedes(first: Signed, msg: Signed) -> bool:
+    """A HAVE may grow (commit, then commit and reveal); anything else must repeat exactly."""
+    if first.type != MsgType.HAVE or msg.type != MsgType.HAVE:
+        return False
+    old, new = set(first.payload[1]), set(msg.payload[1])
+    return old < new
+
+
+def _bundles(raws: list[bytes]) -> list[bytes]:
+    """Pack signed messages into link payloads of about one datagram each."""
+    out: list[bytes] = []
+    batch: list[bytes] = []
+    size = 0
+    for raw in raws:
+        if batch and size + len(raw) + 3 > BUNDLE_BUDGET:
+            out.append(pack_bundle(batch))
+            batch, size = [], 0
+        batch.append(raw)
+        size += len(raw) + 3
+    if batch:
+        out.append(pack_bundle(batch))
+    return out
+
+
+assert BUNDLE_BUDGET < DATAGRAM_BUDGET

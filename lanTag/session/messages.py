@@ -1,0 +1,168 @@
+"""Signed lockstep messages (protocol/SPEC.md §3).
+
+A signed message is ``pack([body, signature])`` where ``body`` is the canonical
+``pack([version, type, game_id, step, seat, state_hash, *payload])`` and the
+Ed25519 signature covers ``b"lanTag/v1/msg\\x00" + body``.  Verification runs
+on the body bytes exactly as received; nothing is ever re-serialised to verify.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from lanTag import wire
+from lanTag.errors import RemoteProtocolError
+from lanTag.identity import SIGNATURE_SIZE, Signer, Verifier
+from lanTag.rules.base import Action, IllegalAction
+
+PROTOCOL_VERSION = 1
+SIGN_DOMAIN = b"lanTag/v1/msg\x00"
+HASH_SIZE = 32
+
+
+class MsgType(IntEnum):
+    MOVE = 1  # [action]                 the seat's action on its turn
+    ENTROPY = 2  # [reveal]              next hash-chain link, for a chance draw
+    COMMIT = 3  # [commitment]           a secret simultaneous choice, sealed
+    REVEAL = 4  # [action, nonce, reveal] opens the commitment; reveal feeds bot choices
+    VOTE = 5  # [silent seats, seq]      "I lack these seats' step input; I will not take it"
+    HAVE = 6  # [seat, [digest...]]      "I took these messages of seat; I will never vote it"
+    CHAT = 7  # [text]                   public chat (logged only if its author asks)
+
+
+# Payload shapes: tuple of validators, one per position.
+def _is_bytes(n: int) -> Any:
+    return lambda v: isinstance(v, bytes) and len(v) == n
+
+
+def _is_action(v: object) -> bool:
+    try:
+        Action.from_msgpack(v)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _is_seat_list(v: object) -> bool:
+    return (
+        isinstance(v, list)
+        and all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < 65536 for s in v)
+        and v == sorted(set(v))
+    )
+
+
+def _is_nat(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**32
+
+
+def _is_digest_list(v: object) -> bool:
+    return isinstance(v, list) and 0 < len(v) <= 8 and all(_is_bytes(HASH_SIZE)(d) for d in v)
+
+
+_PAYLOAD = {
+    MsgType.MOVE: (_is_action,),
+    MsgType.ENTROPY: (_is_bytes(32),),
+    MsgType.COMMIT: (_is_bytes(32),),
+    MsgType.REVEAL: (_is_action, _is_bytes(32), _is_bytes(32)),
+    MsgType.VOTE: (_is_seat_list, _is_nat),
+    MsgType.HAVE: (_is_nat, _is_digest_list),
+    MsgType.CHAT: (lambda v: isinstance(v, str) and len(v) <= 500,),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Signed:
+    """A verified-shape message.  ``raw`` is the exact signed bytes as received."""
+
+    type: MsgType
+    game_id: bytes
+    step: int
+    seat: int
+    state_hash: bytes
+    payload: tuple[Any, ...]
+    body: bytes
+    signature: bytes
+    raw: bytes
+
+    @property
+    def digest(self) -> bytes:
+        return hashlib.sha256(self.raw).digest()
+
+    @property
+    def slot(self) -> tuple[int, int, int]:
+        """Messages with the same slot from one seat must be identical (else: equivocation)."""
+        if self.type == MsgType.VOTE:
+            return (self.step, int(self.type), int(self.payload[1]))
+        if self.type == MsgType.HAVE:
+            return (self.step, int(self.type), int(self.payload[0]))
+        return (self.step, int(self.type), 0)
+
+    @property
+    def action(self) -> Action:
+        return Action.from_msgpack(self.payload[0])
+
+
+def sign_message(
+    signer: Signer,
+    msg_type: MsgType,
+    game_id: bytes,
+    step: int,
+    seat: int,
+    state_hash: bytes,
+    payload: tuple[Any, ...],
+) -> Signed:
+    body = wire.pack([PROTOCOL_VERSION, int(msg_type), game_id, step, seat, state_hash, *payload])
+    signature = signer.sign(SIGN_DOMAIN + body)
+    raw = wire.pack([body, signature])
+    return parse_unverified(raw)
+
+
+def parse_unverified(raw: bytes) -> Signed:
+    """Strictly parse the shape of a signed message; the signature is NOT checked here."""
+    outer = wire.unpack(raw)
+    if (
+        not isinstance(outer, list)
+        or len(outer) != 2
+        or not isinstance(outer[0], bytes)
+        or not isinstance(outer[1], bytes)
+        or len(outer[1]) != SIGNATURE_SIZE
+    ):
+        raise RemoteProtocolError("malformed", "a signed message is [body, 64-byte signature]")
+    body, signature = outer
+    fields = wire.unpack(body)
+    if not isinstance(fields, list) or len(fields) < 6:
+        raise RemoteProtocolError("malformed", "message body too short")
+    version, type_code, game_id, step, seat, state_hash, *payload = fields
+    if version != PROTOCOL_VERSION:
+        raise RemoteProtocolError("version", f"unknown protocol version {version!r}")
+    try:
+        msg_type = MsgType(type_code)
+    except (ValueError, TypeError):
+        raise RemoteProtocolError("unknown-type", f"unknown message type {type_code!r}") from None
+    if not (_is_bytes(32)(game_id) and _is_nat(step) and _is_nat(seat) and seat < 65536):
+        raise RemoteProtocolError("malformed", "bad game id, step or seat")
+    if not _is_bytes(HASH_SIZE)(state_hash):
+        raise RemoteProtocolError("malformed", "bad state hash")
+    checks = _PAYLOAD[msg_type]
+    if len(payload) != len(checks) or not all(ok(v) for ok, v in zip(checks, payload, strict=True)):
+        raise RemoteProtocolError("malformed", f"bad {msg_type.name} payload")
+    return Signed(msg_type, game_id, step, seat, state_hash, tuple(payload), body, signature, raw)
+
+
+def verify_signature(msg: Signed, public_key: bytes, verifier: Verifier) -> bool:
+    return verifier.verify(public_key, msg.signature, SIGN_DOMAIN + msg.body)
+
+
+def pack_bundle(messages: list[bytes]) -> bytes:
+    """Several signed messages in one link payload."""
+    return wire.pack(messages)
+
+
+def unpack_bundle(data: bytes, limit: int) -> list[bytes]:
+    items = wire.unpack(data, limit=limit)
+    if not isinstance(items, list) or not all(isinstance(m, bytes) for m in items):
+        raise RemoteProtocolError("malformed", "a bundle is an array of signed messages")
+    return items

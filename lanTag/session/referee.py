@@ -1,0 +1,115 @@
+"""What a step needs and how its input is derived from signed contributions.
+
+Pure functions shared by the live session and the offline verifier, so both
+reach the same input from the same accepted messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from lanTag.bots import choose_action
+from lanTag.fair.draw import DrawStream, draw_seed
+from lanTag.rules.base import (
+    Action,
+    Chance,
+    Decision,
+    IllegalAction,
+    Joint,
+    Over,
+    Roll,
+    Simultaneous,
+    State,
+    Turn,
+)
+from lanTag.rules.playout import draw_values
+
+
+class NeedKind(Enum):
+    TURN = "turn"  # one human seat sends MOVE
+    BOT_TURN = "bot-turn"  # a replicated bot acts: no traffic
+    ENTROPY = "entropy"  # every live human seat sends ENTROPY
+    SECRET = "secret"  # human participants COMMIT, then REVEAL
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Needs:
+    kind: NeedKind
+    humans: tuple[int, ...]  # seats whose signed messages the step waits for
+    bots: tuple[int, ...] = ()  # bot seats whose choice is computed by everyone
+    secret_kind: str = ""
+
+
+def needs_for(decision: Decision, live_humans: frozenset[int]) -> Needs:
+    if isinstance(decision, Over):
+        return Needs(NeedKind.OVER, ())
+    if isinstance(decision, Turn):
+        if decision.seat in live_humans:
+            return Needs(NeedKind.TURN, (decision.seat,))
+        return Needs(NeedKind.BOT_TURN, (), (decision.seat,))
+    if isinstance(decision, Chance):
+        return Needs(NeedKind.ENTROPY, tuple(sorted(live_humans)))
+    assert isinstance(decision, Simultaneous)
+    seats = sorted(decision.seats)
+    return Needs(
+        NeedKind.SECRET,
+        tuple(s for s in seats if s in live_humans),
+        tuple(s for s in seats if s not in live_humans),
+        decision.kind,
+    )
+
+
+def bot_turn_action(state: State, game_id: bytes, step: int, seat: int, bot: str) -> Action:
+    """A replicated bot's move: public randomness from (game id, step), same on every peer."""
+    stream = DrawStream(draw_seed(game_id, step, f"bot-turn/{seat}", ()))
+    return choose_action(bot, state, seat, stream.below)
+
+
+def chance_roll(
+    decision: Chance, game_id: bytes, step: int, reveals: Mapping[int, bytes]
+) -> tuple[Roll, bytes]:
+    """The roll derived from every contributing seat's chain reveal, and its seed."""
+    seed = draw_seed(game_id, step, decision.purpose, reveals.items())
+    stream = DrawStream(seed)
+    return Roll(tuple(draw_values(d, stream.below) for d in decision.draws)), seed
+
+
+def joint_choice(
+    state: State,
+    game_id: bytes,
+    step: int,
+    human_actions: Mapping[int, Action],
+    reveals: Mapping[int, bytes],
+    bots: Mapping[int, str],
+) -> Joint:
+    """Humans' revealed actions plus bot choices drawn from the humans' reveals.
+
+    The reveals are only known after every human committed, so nobody can
+    predict or steer a bot's secret choice.
+    """
+    choices = dict(human_actions)
+    for seat, bot in sorted(bots.items()):
+        stream = DrawStream(draw_seed(game_id, step, f"bot-secret/{seat}", reveals.items()))
+        choices[seat] = choose_action(bot, state, seat, stream.below)
+    return Joint(tuple(sorted(choices.items())))
+
+
+def checked_action(state: State, seat: int, action: Action) -> Action:
+    """``action`` if legal for ``seat`` now; otherwise IllegalAction."""
+    state.check_action(seat, action)
+    return action
+
+
+__all__ = [
+    "IllegalAction",
+    "NeedKind",
+    "Needs",
+    "bot_turn_action",
+    "chance_roll",
+    "checked_action",
+    "joint_choice",
+    "needs_for",
+]

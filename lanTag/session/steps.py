@@ -1,0 +1,61 @@
+"""Per-step bookkeeping of the session: what arrived, what was accepted, who voted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lanTag.rules.base import State
+from lanTag.session.messages import MsgType, Signed
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything that determines step ``k``'s needs: the state and the seats' chain positions."""
+
+    state: State
+    chain_last: tuple[bytes, ...]  # last chain link seen from each seat (anchor at start)
+    chain_used: tuple[int, ...]  # reveals each seat has made so far
+    live: frozenset[int]  # human seats still playing themselves
+
+
+@dataclass
+class StepBox:
+    """Messages of one step.  ``pending`` keeps arrival order; it is re-run after each change."""
+
+    pending: list[Signed] = field(default_factory=list)
+    contrib: dict[MsgType, dict[int, Signed]] = field(default_factory=dict)
+    votes: dict[int, Signed] = field(default_factory=dict)  # latest VOTE per voter
+    haves: dict[int, dict[int, Signed]] = field(default_factory=dict)  # subject -> voter -> HAVE
+    bad_reveals: set[int] = field(default_factory=set)  # their choice becomes the default
+    dropped_now: frozenset[int] = frozenset()  # dropped during this step: default choice
+    haves_sent: dict[int, int] = field(default_factory=dict)  # subject -> votes answered
+    sent_entropy: bool = False
+    sent_reveal: bool = False
+    started_at: float | None = None
+    lag_reported: bool = False
+
+    def of(self, kind: MsgType) -> dict[int, Signed]:
+        return self.contrib.setdefault(kind, {})
+
+    def accepted_of(self, seat: int) -> list[Signed]:
+        return [by_seat[seat] for by_seat in self.contrib.values() if seat in by_seat]
+
+    def covered(self, msg: Signed, live: frozenset[int], me: int | None) -> bool:
+        """Some other live seat signed HAVE for exactly this message."""
+        for voter, have in self.haves.get(msg.seat, {}).items():
+            if voter in live and voter not in (msg.seat, me) and msg.digest in have.payload[1]:
+                return True
+        return False
+
+    def unanimous_silent(self, live: frozenset[int]) -> frozenset[int] | None:
+        """X such that every live seat outside X has voted exactly X, if any."""
+        for vote in self.votes.values():
+            silent = frozenset(vote.payload[0])
+            if not silent or not silent <= live:
+                continue
+            voters = live - silent
+            if voters and all(
+                v in self.votes and frozenset(self.votes[v].payload[0]) == silent for v in voters
+            ):
+                return silent
+        return None

@@ -1,0 +1,153 @@
+"""Drive several Session machines through a simulated network on a virtual clock.
+
+No sockets, no sleeps: datagrams are delivered in virtual time with seeded
+delay, jitter, duplication and reordering; bots act for the human seats.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import random
+from dataclasses import dataclass, field
+
+from lanTag.fair.chain import HashChain
+from lanTag.identity import Identity
+from lanTag.rules.base import Over
+from lanTag.session import events as ev
+from lanTag.session.lobby import LobbyRecord, SeatRecord, Timeouts
+from lanTag.session.machine import Session
+from lanTag.session.transport import Addr
+
+CHAIN = 256
+
+
+def _h(text: str) -> bytes:
+    return hashlib.sha256(text.encode()).digest()
+
+
+def make_record(
+    engine: str,
+    humans: int,
+    bots: int = 0,
+    *,
+    options: tuple[tuple[str, int | bool | str], ...] = (),
+    seed: str = "t",
+    timeouts: Timeouts | None = None,
+) -> tuple[LobbyRecord, list[Identity], list[bytes]]:
+    ids = [Identity(_h(f"{seed}/key/{i}")) for i in range(humans)]
+    secrets = [_h(f"{seed}/chain/{i}") for i in range(humans)]
+    seats = [
+        SeatRecord(ids[i].public_key, HashChain(secrets[i], CHAIN).anchor, f"p{i}", "")
+        for i in range(humans)
+    ] + [SeatRecord(b"", b"", f"bot{i}", "random") for i in range(bots)]
+    record = LobbyRecord(
+        engine, options, None, tuple(seats), CHAIN,
+        timeouts or Timeouts(turn_ms=5_000, step_ms=2_000, lag_ms=1_000), _h(f"{seed}/nonce"),
+    )
+    return record, ids, secrets
+
+
+def addr_of(seat: int) -> Addr:
+    return (f"10.0.0.{seat + 1}", 7000)
+
+
+@dataclass
+class SimNet:
+    sessions: list[Session]
+    seed: int = 0
+    delay: float = 0.002
+    jitter: float = 0.0
+    dup: float = 0.0
+    now: float = 0.0
+    silent: set[int] = field(default_factory=set)  # seats whose process is "dead"
+    drop_to: dict[int, set[int]] = field(default_factory=dict)  # src -> dsts cut
+    queue: list[tuple[float, int, int, bytes, Addr]] = field(default_factory=list)
+    events: dict[int, list[ev.Event]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.bot_rng = [random.Random(f"{self.seed}/bot/{i}") for i in range(len(self.sessions))]
+        self._seq = 0
+        self.by_addr = {addr_of(i): i for i in range(len(self.sessions))}
+
+    def flush(self) -> None:
+        for src, s in enumerate(self.sessions):
+            if src in self.silent:
+                s.datagrams_to_send(self.now)
+                continue
+            for data, dst_addr in s.datagrams_to_send(self.now):
+                dst = self.by_addr[dst_addr]
+                if dst in self.drop_to.get(src, ()):
+                    continue
+                copies = 2 if self.rng.random() < self.dup else 1
+                for _ in range(copies):
+                    at = self.now + self.delay + self.rng.random() * self.jitter
+                    self._seq += 1
+                    heapq.heappush(self.queue, (at, self._seq, dst, data, addr_of(src)))
+
+    def drive_bots(self) -> None:
+        for i, s in enumerate(self.sessions):
+            if i in self.silent:
+                continue
+            turn = s.my_turn()
+            rng = self.bot_rng[i]
+            if turn is not None:
+                legal = s.state.legal_actions(i)
+                action = legal[rng.randrange(len(legal))]
+                if turn == "turn":
+                    s.submit(action, self.now)
+                else:
+                    s.commit(action, rng.randbytes(32), self.now)
+
+    def collect(self) -> None:
+        for i, s in enumerate(self.sessions):
+            while (e := s.next_event()) is not None:
+                self.events.setdefault(i, []).append(e)
+
+    def step(self) -> bool:
+        self.drive_bots()
+        self.flush()
+        self.collect()
+        timers = [
+            (t, i) for i, s in enumerate(self.sessions)
+            if i not in self.silent and (t := s.next_timer()) is not None
+        ]
+        next_delivery = self.queue[0][0] if self.queue else None
+        next_timer = min(timers)[0] if timers else None
+        if next_delivery is None and next_timer is None:
+            return False
+        if next_timer is None or (next_delivery is not None and next_delivery <= next_timer):
+            at, _, dst, data, src = heapq.heappop(self.queue)
+            self.now = max(self.now, at)
+            if dst not in self.silent:
+                self.sessions[dst].receive_datagram(data, src, self.now)
+        else:
+            self.now = max(self.now, next_timer)
+            for t, i in timers:
+                if t <= self.now:
+                    self.sessions[i].handle_timer(self.now)
+        return True
+
+    def run(self, max_time: float = 600.0, max_steps: int = 200_000) -> None:
+        for _ in range(max_steps):
+            if self.all_over() or self.now > max_time:
+                break
+            if not self.step():
+                break
+        self.collect()
+
+    def all_over(self) -> bool:
+        return all(
+            isinstance(s.state.decision(), Over)
+            for i, s in enumerate(self.sessions) if i not in self.silent
+        )
+
+
+def make_sessions(record: LobbyRecord, ids: list[Identity], secrets: list[bytes]) -> list[Session]:
+    humans = len(ids)
+    peers = {i: addr_of(i) for i in range(humans)}
+    return [
+        Session(record, seat=i, identity=ids[i], chain_secret=secrets[i], peers=peers)
+        for i in range(humans)
+    ]

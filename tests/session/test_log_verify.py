@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+import pytest
+
+from lanTag.log.chain import LogFormatError, parse_log
+from lanTag.log.verify import verify_log
+
+from tests.session.harness import SimNet, make_record, make_sessions
+
+
+@pytest.fixture(scope="module")
+def finished_logs() -> list[bytes]:
+    from lanTag.rules.registry import register_engine
+
+    register_engine("toy", "tests.session.toygame", "Toy")
+    record, ids, secrets = make_record("toy", 3, 1, seed="logs")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5, jitter=0.02, dup=0.05)
+    net.run()
+    assert net.all_over()
+    return [s.take_log() for s in sessions]
+
+
+def test_every_peer_log_verifies_and_agrees(finished_logs: list[bytes]) -> None:
+    reports = [verify_log(data) for data in finished_logs]
+    for r in reports:
+        assert r.valid, r.failure
+        assert r.complete
+        assert r.rolls_verified == 3 and r.secrets_verified == 3
+    assert len({tuple(map(tuple, r.ranking)) for r in reports}) == 1
+    assert len({tuple(a.state_hash for a in r.applied) for r in reports}) == 1
+
+
+def test_flipped_byte_in_each_entry_is_rejected_naming_the_entry(finished_logs: list[bytes]) -> None:
+    data = finished_logs[0]
+    entries = parse_log(data).entries
+    for entry in entries[1:40]:
+        start = data.index(entry.raw)
+        for offset in (5, len(entry.raw) - 3):  # inside the header fields and inside the payload
+            tampered = bytearray(data)
+            tampered[start + offset] ^= 0x01
+            try:
+                report = verify_log(bytes(tampered))
+            except LogFormatError:
+                continue
+            assert not report.valid, f"entry {entry.index} offset {offset} went unnoticed"
+            assert report.failure is not None and report.failure.entry <= entry.index + 1
+
+
+def test_swapped_or_dropped_entries_are_rejected(finished_logs: list[bytes]) -> None:
+    data = finished_logs[1]
+    entries = parse_log(data).entries
+    raws = [e.raw for e in entries]
+    swapped = b"".join([*raws[:5], raws[6], raws[5], *raws[7:]])
+    report = verify_log(swapped)
+    assert not report.valid and report.failure is not None and report.failure.entry == 5
+    dropped = b"".join([*raws[:8], *raws[9:]])
+    report = verify_log(dropped)
+    assert not report.valid and report.failure is not None and report.failure.entry == 8
+
+
+def test_truncated_log_is_incomplete_but_valid(finished_logs: list[bytes]) -> None:
+    data = finished_logs[2]
+    cut = data[: len(data) * 2 // 3]
+    report = verify_log(cut)
+    assert report.valid
+    assert not report.complete
+    assert report.steps > 0
+
+
+def test_not_a_log() -> None:
+    with pytest.raises(LogFormatError):
+        verify_log(b"hello world")
+    with pytest.raises(LogFormatError):
+        verify_log(b"")

@@ -1,0 +1,116 @@
+"""A tiny engine that exercises every decision kind: chance, secret choice, turns.
+
+Registered only by the session tests (lanTag.rules.registry.register_engine).
+Each round: a d6 roll for a bonus seat, a secret "guess 0|1|2" by everyone,
+then one "add 1|2" turn per seat.  Highest score after ``rounds`` rounds wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from lanTag.rules.base import (
+    Action,
+    Chance,
+    Decision,
+    Die,
+    Game,
+    IllegalAction,
+    Input,
+    Joint,
+    Move,
+    OptionSpec,
+    Outcome,
+    Over,
+    Roll,
+    Simultaneous,
+    State,
+    Turn,
+)
+
+
+@dataclass(frozen=True)
+class ToyState(State):
+    game: ClassVar[type[Game]]
+    seats: int
+    rounds: int
+    round: int = 0
+    phase: str = "roll"  # roll -> guess -> turns
+    turn: int = 0
+    scores: tuple[int, ...] = ()
+
+    def decision(self) -> Decision:
+        if self.round >= self.rounds:
+            order = sorted(range(self.seats), key=lambda s: (-self.scores[s], s))
+            return Over(Outcome(tuple((s,) for s in order), "done", self.scores))
+        if self.phase == "roll":
+            return Chance((Die((1, 2, 3, 4, 5, 6)),), "bonus")
+        if self.phase == "guess":
+            return Simultaneous(tuple(range(self.seats)), "guess")
+        return Turn(self.turn)
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        d = self.decision()
+        if isinstance(d, Simultaneous) and seat in d.seats:
+            return tuple(Action("guess", (g,)) for g in range(3))
+        if isinstance(d, Turn) and d.seat == seat:
+            return (Action("add", (1,)), Action("add", (2,)))
+        return ()
+
+    def default_action(self, seat: int) -> Action:
+        if self.phase == "guess":
+            return Action("guess", (0,))
+        return Action("add", (1,))
+
+    def _apply(self, inp: Input) -> State:
+        scores = list(self.scores)
+        if isinstance(inp, Roll):
+            scores[(inp.values[0][0] - 1) % self.seats] += 1
+            return replace(self, phase="guess", scores=tuple(scores))
+        if isinstance(inp, Joint):
+            guesses = [a.args[0] for _, a in inp.choices]
+            for seat, action in inp.choices:
+                if guesses.count(action.args[0]) == 1:
+                    scores[seat] += 3
+            return replace(self, phase="turns", turn=0, scores=tuple(scores))
+        if not isinstance(inp, Move):
+            raise IllegalAction("unexpected input")
+        scores[inp.seat] += int(inp.action.args[0])
+        if self.turn + 1 < self.seats:
+            return replace(self, turn=self.turn + 1, scores=tuple(scores))
+        return replace(self, round=self.round + 1, phase="roll", turn=0, scores=tuple(scores))
+
+    def to_obj(self) -> Any:
+        return [self.seats, self.rounds, self.round, self.phase, self.turn, list(self.scores)]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return {"scores": list(self.scores), "round": self.round}
+
+    def render(self) -> str:
+        return f"round {self.round} {self.phase} scores {list(self.scores)}"
+
+
+class Toy(Game):
+    id = "toy"
+    display_name = "Toy"
+    min_seats = 1
+    max_seats = 64
+    option_specs = (OptionSpec("rounds", 3, "rounds to play", min=1, max=100),)
+
+    @classmethod
+    def new_state(
+        cls, seats: int, options: Mapping[str, object] | None = None, map_text: str | None = None
+    ) -> State:
+        cls.check_seats(seats)
+        opts = cls.validate_options(options)
+        return ToyState(seats, int(opts["rounds"]), scores=(0,) * seats)
+
+    @classmethod
+    def state_from_obj(cls, obj: Any) -> State:
+        seats, rounds, rnd, phase, turn, scores = obj
+        return ToyState(seats, rounds, rnd, phase, turn, tuple(scores))
+
+
+ToyState.game = Toy
