@@ -61,6 +61,7 @@ class SimNet:
     dup: float = 0.0
     now: float = 0.0
     silent: set[int] = field(default_factory=set)  # seats whose process is "dead"
+    hold: set[int] = field(default_factory=set)  # seats whose bot waits before taking a turn
     drop_to: dict[int, set[int]] = field(default_factory=dict)  # src -> dsts cut
     queue: list[tuple[float, int, int, bytes, Addr]] = field(default_factory=list)
     events: dict[int, list[ev.Event]] = field(default_factory=dict)
@@ -91,6 +92,8 @@ class SimNet:
             if i in self.silent:
                 continue
             turn = s.my_turn()
+            if i in self.hold and turn == "turn":
+                continue
             rng = self.bot_rng[i]
             if turn is not None:
                 legal = s.state.legal_actions(i)
