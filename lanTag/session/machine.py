@@ -89,7 +89,9 @@ class Session:
         anchors = tuple(s.anchor for s in record.seats)
         self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
         self._boxes: dict[int, StepBox] = {}
-        self._slots: dict[tuple[int, tuple[int, int, int]], Signed] = {}
+        self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
+        self._banned: dict[int, int] = {}  # seat -> step of its proven equivocation
+        self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._bound: dict[int, set[int]] = {}  # step -> seats I voted silent (binding)
         self._vote_seq: dict[int, int] = {}
         self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
@@ -215,7 +217,8 @@ class Session:
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
         if first is not None and not _supersedes(first, msg):
-            if first.raw != msg.raw:
+            if first.raw != msg.raw and slot not in self._proven:
+                self._proven.add(slot)
                 self._equivocation(first, msg)
             else:
                 self._count("duplicate")
@@ -226,6 +229,7 @@ class Session:
             return
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         box = self._box(msg.step)
+        box.heard[msg.seat] = now
         if msg.step < self.step and msg.type in (MsgType.VOTE, MsgType.HAVE):
             self._register_late(msg, box)
         else:
@@ -239,7 +243,15 @@ class Session:
             if prev is None or prev.payload[1] < msg.payload[1]:
                 box.votes[msg.seat] = msg
         else:
-            box.haves.setdefault(int(msg.payload[0]), {})[msg.seat] = msg
+            self._register_have(msg, box)
+
+    def _register_have(self, have: Signed, box: StepBox) -> None:
+        subject = int(have.payload[0])
+        box.haves.setdefault(subject, {})[have.seat] = have
+        mine = box.accepted_of(subject)
+        if mine and not self.replay and any(m.digest not in have.payload[1] for m in mine):
+            # They took a different message from the same seat: show them ours (the proof).
+            self._broadcast([m.raw for m in mine])
 
     # ------------------------------------------------------------------ timers
 
@@ -262,7 +274,12 @@ class Session:
                 self._events.append(ev.Lagging(seat, self.step, waited))
         deadline = self._deadline()
         if deadline is not None and now >= deadline:
-            self._vote(frozenset(waiting), now)
+            recent = now - self.record.timeouts.step_ms / 1000
+            silent = frozenset(s for s in waiting if box.heard.get(s, -1.0) < recent)
+            if silent:
+                self._vote(silent, now)
+            else:
+                self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
         self._pump(now)
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
@@ -327,7 +344,7 @@ class Session:
             return True
         if msg.type == MsgType.HAVE:
             self._check_hash(msg, snap)
-            box.haves.setdefault(int(msg.payload[0]), {})[msg.seat] = msg
+            self._register_have(msg, box)
             return True
         needs = self.needs()
         if msg.seat not in needs.humans or not self._fits(msg.type, needs.kind):
@@ -459,14 +476,20 @@ class Session:
         return {s for s in needs.humans if s not in got and s != self.seat}
 
     def _deadline(self) -> float | None:
+        """When to vote.  Reveals wait a step timeout longer than commits: a seat blocked on a
+        missing commitment gets one relay round before anyone calls it silent."""
         box = self._boxes.get(self.step)
         if box is None or box.started_at is None or self.replay or not self._missing():
             return None
         needs = self.needs()
-        slow = needs.kind in (NeedKind.TURN, NeedKind.SECRET)
-        ms = self.record.timeouts.turn_ms if slow else self.record.timeouts.step_ms
-        seq = self._vote_seq.get(self.step, 0)
-        return box.started_at + ms / 1000 * (1 + seq)
+        turn, step = self.record.timeouts.turn_ms / 1000, self.record.timeouts.step_ms / 1000
+        if needs.kind is NeedKind.TURN:
+            first = turn
+        elif needs.kind is NeedKind.SECRET:
+            first = turn if not self._commits_complete(box, needs) else turn + step
+        else:
+            first = step
+        return box.started_at + first + step * self._vote_seq.get(self.step, 0)
 
     def _vote(self, silent: frozenset[int], now: float) -> None:
         box = self._box(self.step)
@@ -518,6 +541,12 @@ class Session:
 
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
+        banned = frozenset(
+            s for s, k in self._banned.items() if k <= self.step and s in self.live
+        )
+        if banned:
+            self._drop(banned, self._box(self.step), code="equivocation")
+            return True
         for step in range(max(0, self.step - 64), self.step + 1):
             box = self._boxes.get(step)
             if box is None or not box.votes:
@@ -534,15 +563,19 @@ class Session:
             return True
         return False
 
-    def _drop(self, silent: frozenset[int], box: StepBox) -> None:
+    def _drop(self, silent: frozenset[int], box: StepBox, code: str = "timeout") -> None:
         snap = self._snapshots[-1]
         self._snapshots[-1] = Snapshot(
             snap.state, snap.chain_last, snap.chain_used, snap.live - silent
         )
         box.dropped_now = box.dropped_now | silent
         for s in sorted(silent):
-            self._blame(s, "timeout", f"silent at step {self.step}; a bot takes the seat")
+            if code == "timeout":
+                self._blame(s, code, f"silent at step {self.step}; a bot takes the seat")
         self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent))))
+        if not self.replay and self.seat in snap.live - silent:
+            # The proof goes to everyone, the dropped seats included, so nobody waits forever.
+            self._broadcast([v.raw for v in box.votes.values()])
         for kind in _CONTRIBUTIONS:
             for s in silent:
                 box.of(kind).pop(s, None)
@@ -552,7 +585,11 @@ class Session:
         return set(self._box(self.step).dropped_now) & set(needs.bots)
 
     def _rollback(self, step: int) -> None:
-        """We applied a step the others agreed we were silent for: only our own seat can."""
+        """Forget steps from ``step`` on and decide them again from the messages we hold.
+
+        Happens when the others agreed we were silent at a step we had already decided
+        with our own contribution, or when a seat proved to have equivocated there.
+        """
         del self._snapshots[step + 1 :]
         requeue: list[Signed] = []
         for k in sorted(s for s in self._boxes if s >= step):
@@ -560,10 +597,14 @@ class Session:
             kept = [m for by_seat in old.contrib.values() for m in by_seat.values()]
             requeue += [*kept, *old.votes.values(), *old.pending]
             requeue += [h for by_voter in old.haves.values() for h in by_voter.values()]
+        self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
+        for table in (self._secret, self._vote_seq, self._bound):
+            for k in [k for k in table if k > step]:
+                del table[k]
         box = self._box(step)
         box.started_at = None
         box.pending = requeue
-        self.log.append(step, EntryKind.NOTE, ["rollback", [], "dropped by agreement"])
+        self.log.append(step, EntryKind.NOTE, ["rollback", [], "redecide from here"])
 
     # ------------------------------------------------------------------ helpers
 
@@ -608,6 +649,9 @@ class Session:
     def _check_hash(self, msg: Signed, snap: Snapshot) -> bool:
         if msg.state_hash == snap.state.state_hash():
             return True
+        if any(k <= msg.step for k in self._banned.values()):
+            self._count("stale-history")  # sent before its author rolled back too
+            return False
         if msg.seat not in self.desynced:
             self.desynced.add(msg.seat)
             self._events.append(ev.Desync(msg.step, (msg.seat,)))
@@ -615,11 +659,18 @@ class Session:
         return False
 
     def _equivocation(self, first: Signed, second: Signed) -> None:
+        """Keep the proof, tell everyone, and take the seat out from that step on."""
         self.proofs.append((first, second))
         self.log.append(second.step, EntryKind.MSG, second.raw)
         self._blame(
             second.seat, "equivocation", f"two different {second.type.name} for step {second.step}"
         )
+        if not self.replay:
+            self._broadcast([first.raw, second.raw])
+        if second.type in _CONTRIBUTIONS and second.seat not in self._banned:
+            self._banned[second.seat] = second.step
+            if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
+                self._rollback(second.step)
 
     def _emit(self, msg_type: MsgType, payload: tuple[Any, ...], now: float) -> None:
         assert self._signer is not None and self.seat is not None

@@ -92,13 +92,18 @@ class Signed:
         return hashlib.sha256(self.raw).digest()
 
     @property
-    def slot(self) -> tuple[int, int, int]:
-        """Messages with the same slot from one seat must be identical (else: equivocation)."""
+    def slot(self) -> tuple[int, int, int, bytes]:
+        """Two messages of one seat with the same slot must be identical, else it equivocated.
+
+        The state hash is part of the slot: after a rollback a seat legitimately sends a
+        new message for the same step from a different history.
+        """
+        sub = 0
         if self.type == MsgType.VOTE:
-            return (self.step, int(self.type), int(self.payload[1]))
-        if self.type == MsgType.HAVE:
-            return (self.step, int(self.type), int(self.payload[0]))
-        return (self.step, int(self.type), 0)
+            sub = int(self.payload[1])
+        elif self.type == MsgType.HAVE:
+            sub = int(self.payload[0])
+        return (self.step, int(self.type), sub, self.state_hash)
 
     @property
     def action(self) -> Action:

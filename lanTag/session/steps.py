@@ -32,6 +32,7 @@ class StepBox:
     sent_entropy: bool = False
     sent_reveal: bool = False
     started_at: float | None = None
+    heard: dict[int, float] = field(default_factory=dict)  # seat -> last message time
     lag_reported: bool = False
 
     def of(self, kind: MsgType) -> dict[int, Signed]:

@@ -62,6 +62,7 @@ class SimNet:
     now: float = 0.0
     silent: set[int] = field(default_factory=set)  # seats whose process is "dead"
     hold: set[int] = field(default_factory=set)  # seats whose bot waits before taking a turn
+    hold_secret: set[int] = field(default_factory=set)  # ... before making a secret choice
     drop_to: dict[int, set[int]] = field(default_factory=dict)  # src -> dsts cut
     queue: list[tuple[float, int, int, bytes, Addr]] = field(default_factory=list)
     events: dict[int, list[ev.Event]] = field(default_factory=dict)
@@ -92,7 +93,7 @@ class SimNet:
             if i in self.silent:
                 continue
             turn = s.my_turn()
-            if i in self.hold and turn == "turn":
+            if (i in self.hold and turn == "turn") or (i in self.hold_secret and turn == "secret"):
                 continue
             rng = self.bot_rng[i]
             if turn is not None:

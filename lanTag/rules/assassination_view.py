@@ -1,0 +1,104 @@
+"""What players see of TAG: The Assassination Game: the view dict and the text board."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lanTag.rules.assassination_board import MOVE, NULL, OVER, PICK, ROLL, SAFE_HOUSE, SIDES
+
+if TYPE_CHECKING:
+    from lanTag.rules.assassination import AssassinationState
+
+LEGEND = (
+    "legend: V<n> victim (on H: in the Safe House), digits assassins by seat, "
+    "H Safe House, B base, b base the victim touched, . square"
+)
+
+
+def cells(state: AssassinationState) -> list[list[str]]:
+    """Rows north to south of per-square text: pieces (V<seat> for the victim, assassins'
+    seat digits, several if they share), else terrain (H, B, b, .)."""
+    board = state.board
+    flat = ["H" if c in board.hole else "." for c in board.squares]
+    for side, base in enumerate(board.bases):
+        touched = state.victim >= 0 and state.coins[state.victim] >> side & 1
+        flat[base] = "b" if touched else "B"
+    for seat, square in enumerate(state.positions):
+        if seat != state.victim:
+            flat[square] = (flat[square] if flat[square].isdigit() else "") + str(seat)
+    if state.positions:
+        square = state.positions[state.victim]
+        flat[min(board.hole) if square == SAFE_HOUSE else square] = f"V{state.victim}"
+    size = board.size
+    return [flat[r * size : (r + 1) * size] for r in range(size)]
+
+
+def view_of(state: AssassinationState, seat: int | None) -> dict[str, Any]:
+    """Everything is public in this game, so every seat sees the same, plus its legal actions."""
+    board = state.board
+    pieces = [
+        {
+            "seat": s,
+            "role": state.role(s),
+            "square": board.name(p),
+            "coins": state.coin_sides(s),
+            "catches": state.catches[s],
+        }
+        for s, p in enumerate(state.positions)
+    ]
+    moving = state.phase == MOVE
+    return {
+        "game": "assassination",
+        "you": seat,
+        "phase": state.phase,
+        "to_move": state.mover if state.mover >= 0 else None,
+        "victim": state.victim if state.victim >= 0 else None,
+        "board_size": board.size,
+        "cells": cells(state),
+        "safe_house": sorted(board.name(c) for c in board.hole),
+        "bases": {side: board.name(b) for side, b in zip(SIDES, board.bases, strict=True)},
+        "pieces": pieces,
+        "roll": state.roll if moving or state.phase == NULL else None,
+        "steps_left": state.steps_left if moving else None,
+        "round": state.round_number(),
+        "max_rounds": state.max_rounds,
+        "scores": list(state.catches),
+        "events": list(state.events),
+        "legal": [str(a) for a in state.legal_actions(seat)] if seat is not None else [],
+        "winner": state.winner if state.winner >= 0 else None,
+    }
+
+
+def render_of(state: AssassinationState) -> str:
+    rows = cells(state)
+    width = max(2, *(len(c) for row in rows for c in row)) + 1
+    size = state.board.size
+    lines = ["   " + "".join(chr(ord("a") + c).ljust(width) for c in range(size)).rstrip()]
+    for r, row in enumerate(rows):
+        lines.append(f"{size - r:>2} " + "".join(c.ljust(width) for c in row).rstrip())
+    lines += [LEGEND, "status: " + _status(state)]
+    if state.events:
+        lines.append("events: " + "; ".join(state.events))
+    return "\n".join(lines)
+
+
+def _status(state: AssassinationState) -> str:
+    if state.phase == PICK:
+        return "rolling for the first victim"
+    limit = f"/{state.max_rounds}" if state.max_rounds else ""
+    bases = ",".join(state.coin_sides(state.victim)) or "-"
+    parts = [
+        f"round {state.round_number()}{limit}",
+        f"victim seat {state.victim} (bases {bases})",
+        "catches " + " ".join(f"{s}:{c}" for s, c in enumerate(state.catches)),
+    ]
+    who = f"seat {state.mover} ({state.role(state.mover)})"
+    if state.phase == OVER:
+        parts.append("over: " + state.outcome().summary)
+    elif state.phase == ROLL:
+        parts.append(f"{who} to roll")
+    elif state.phase == NULL:
+        parts.append(f"{who} rolled a null: reroll or keep")
+    else:
+        parts.append(f"{who} rolled {state.roll}, {state.steps_left} step(s) left")
+    return " | ".join(parts)

@@ -1,0 +1,78 @@
+"""Board Tag state <-> msgpack-ready lists: one list entry per state field, in field order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import Field, fields
+from typing import TYPE_CHECKING, Any
+
+from lanTag.rules.boardtag_board import Runner
+
+if TYPE_CHECKING:
+    from lanTag.rules.boardtag import BoardTagState
+
+
+def _encode(value: object) -> Any:
+    if isinstance(value, Runner):
+        return [value.owner, value.score, value.square]
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def encode_state(state: BoardTagState) -> list[Any]:
+    return [_encode(getattr(state, f.name)) for f in fields(state)]
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"expected an int, got {value!r}")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, got {value!r}")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected a bool, got {value!r}")
+    return value
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"expected a list, got {value!r}")
+    return value
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    return tuple(_int(v) for v in _list(value))
+
+
+def _runner(value: Any) -> Runner:
+    owner, score, square = _ints(value)  # ValueError unless exactly three ints
+    return Runner(owner, score, square)
+
+
+# Keyed by the field annotations of BoardTagState (strings, under postponed evaluation).
+_DECODERS: dict[str, Callable[[Any], object]] = {
+    "int": _int,
+    "str": _str,
+    "bool": _bool,
+    "tuple[int, ...]": _ints,
+    "tuple[str, ...]": lambda v: tuple(_str(s) for s in _list(v)),
+    "tuple[Runner, ...]": lambda v: tuple(_runner(d) for d in _list(v)),
+    "tuple[tuple[int, ...], ...]": lambda v: tuple(_ints(g) for g in _list(v)),
+}
+
+
+def decode_fields(obj: Any, state_fields: Sequence[Field[Any]]) -> list[Any]:
+    """The field values encoded in ``obj``, each checked against its field's type by its
+    decoder; ValueError on any structural mismatch."""
+    items = _list(obj)
+    if len(items) != len(state_fields):
+        raise ValueError(f"a boardtag state has {len(state_fields)} fields, not {len(items)}")
+    return [_DECODERS[str(f.type)](v) for f, v in zip(state_fields, items, strict=True)]

@@ -1,0 +1,197 @@
+"""Board Tag views for people and bots: the view dict, the text render and the invariants."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lanTag.rules import boardtag_board as bb
+from lanTag.rules.boardtag_board import (
+    CHOOSE_IT,
+    DICE_PER_SEAT,
+    FACE,
+    IT,
+    MAX_SCORE,
+    MIN_SCORE,
+    OFF,
+    OVER,
+    PHASES,
+    PLACE,
+    RETURN,
+    RUN,
+)
+
+if TYPE_CHECKING:
+    from lanTag.rules.boardtag import BoardTagState
+
+
+def seat_letter(seat: int) -> str:
+    return chr(ord("A") + seat)
+
+
+def _square_or_none(square: int) -> str | None:
+    return bb.square_name(square) if square != OFF else None
+
+
+def state_view(state: BoardTagState, seat: int | None) -> dict[str, Any]:
+    """Everything is public in Board Tag; ``legal`` lists the actions of ``seat`` now."""
+    started = state.phase not in (CHOOSE_IT, PLACE)
+    it_view: dict[str, Any] | None = None
+    if state.it_seat >= 0:
+        x, y = bb.point_xy(state.it_point)
+        it_view = {
+            "seat": state.it_seat,
+            "die": state.it_die,
+            "score": state.dice[state.it_die].score,
+            "point": [x, y],
+            "facing": state.it_facing,
+            "front": [
+                bb.square_name(sq) for sq in bb.front_squares(state.it_point, state.it_facing)
+            ],
+            "adjacent": [bb.square_name(sq) for sq in bb.touching_squares(state.it_point)],
+            "free_jump_left": state.phase == IT and state.jumps == 0,
+            "free_turn_left": state.phase == IT and state.turns == 0,
+        }
+    board: list[list[dict[str, int] | None]] = [[None] * bb.SIZE for _ in range(bb.SIZE)]
+    for i, die in enumerate(state.dice):
+        if die.square != OFF:
+            board[die.square // bb.SIZE][die.square % bb.SIZE] = {
+                "die": i,
+                "seat": die.owner,
+                "score": die.score,
+            }
+    view: dict[str, Any] = {
+        "game": "boardtag",
+        "you": seat,
+        "seats": state.seats,
+        "phase": state.phase,
+        "round": state.round,
+        "max_rounds": state.max_rounds,
+        "turn": state.mover if state.phase not in (CHOOSE_IT, OVER) else None,
+        "board": board,  # board[row][col], row 0 = rank 1
+        "dice": [
+            {
+                "die": i,
+                "seat": d.owner,
+                "score": d.score,
+                "square": _square_or_none(d.square),
+                "is_it_die": started and i == state.it_die,
+                "moved": i in state.finished,
+            }
+            for i, d in enumerate(state.dice)
+        ],
+        "totals": list(state.totals()),
+        "it": it_view,
+        "active_die": state.active_die if state.active_die != OFF else None,
+        "free_step_left": state.phase == RUN and state.active_die != OFF and state.steps == 0,
+        "events": list(state.events),
+        "legal": [str(a) for a in state.legal_actions(seat)] if seat is not None else [],
+    }
+    if state.phase == OVER:
+        view["outcome"] = {"ranking": [list(g) for g in state.ranking], "summary": state.summary}
+    return view
+
+
+def render_state(state: BoardTagState) -> str:
+    labels = {d.square: f"{seat_letter(d.owner)}{d.score}" for d in state.dice if d.square != OFF}
+    lines = bb.render_board(labels, state.it_point, state.it_facing)
+    letters = " ".join(f"{seat_letter(s)}=seat {s}" for s in range(state.seats))
+    lines.append(f"legend: {letters}; A3 = seat 0's die showing 3; ^>v< = IT facing n/e/s/w")
+    dice = []
+    for s in range(state.seats):
+        shown = [
+            f"[{d.score}]"
+            if i == state.it_die and state.phase != PLACE
+            else "-"
+            if d.square == OFF and state.phase in (CHOOSE_IT, PLACE)
+            else str(d.score)
+            for i in range(DICE_PER_SEAT * s, DICE_PER_SEAT * s + DICE_PER_SEAT)
+            for d in (state.dice[i],)
+        ]
+        dice.append(f"{seat_letter(s)} {' '.join(shown)}")
+    lines.append("dice: " + " | ".join(dice) + "   ([n] = the IT die)")
+    lines.append(_status(state))
+    if state.events:
+        lines.append("last: " + "; ".join(state.events))
+    return "\n".join(lines)
+
+
+def _status(state: BoardTagState) -> str:
+    rounds = f"/{state.max_rounds}" if state.max_rounds else ""
+    where = f"round {state.round}{rounds}"
+    it = f"IT seat {state.it_seat} at {bb.point_name(state.it_point)} facing {state.it_facing}"
+    active = state.dice[state.active_die] if state.active_die != OFF else None
+    if state.phase == OVER:
+        return f"game over ({where}): {state.summary}"
+    if state.phase == CHOOSE_IT:
+        return "setup: roll for who is IT"
+    if state.phase == PLACE:
+        return f"setup: seat {state.mover} places a Runner on a free edge square; {it}"
+    if state.phase == FACE:
+        return f"setup: seat {state.mover} chooses IT's facing"
+    if state.phase == RETURN:
+        return f"{where}: seat {state.mover} puts its old IT die on a free edge square; {it}"
+    if state.phase == RUN:
+        if active is None:
+            return f"{where}, Run Phase: seat {state.mover} picks a die to move; {it}"
+        free = "free step left" if state.steps == 0 else f"{state.steps} step(s) taken"
+        return (
+            f"{where}, Run Phase: seat {state.mover} moves "
+            f"{bb.square_name(active.square)} ({free}); {it}"
+        )
+    return (
+        f"{where}, IT Phase: {it}, IT die {state.dice[state.it_die].score}, "
+        f"jumps {state.jumps}, turns {state.turns}"
+    )
+
+
+def broken_invariants(state: BoardTagState) -> list[str]:
+    broken: list[str] = []
+    if state.phase not in PHASES:
+        return [f"unknown phase {state.phase!r}"]
+    if not 2 <= state.seats <= 6 or len(state.dice) != DICE_PER_SEAT * state.seats:
+        return [f"{len(state.dice)} dice for {state.seats} seats"]
+    if state.run_order not in ("left", "right") or state.max_rounds < 0:
+        broken.append("bad options")
+    indices = (state.active_die, *state.finished, *state.passed_by_it)
+    if any(not OFF <= i < len(state.dice) for i in indices):
+        return [*broken, "a die index is out of range"]
+    squares = [d.square for d in state.dice if d.square != OFF]
+    if len(squares) != len(set(squares)):
+        broken.append("two dice share a square")
+    for i, d in enumerate(state.dice):
+        if d.owner != i // DICE_PER_SEAT or not MIN_SCORE <= d.score <= MAX_SCORE:
+            broken.append(f"die {i} has owner {d.owner} and score {d.score}")
+        if not OFF <= d.square < bb.SIZE * bb.SIZE:
+            broken.append(f"die {i} is on square {d.square}")
+    if state.phase == CHOOSE_IT:
+        return broken + (["dice on the board before IT is chosen"] if squares else [])
+    if not 0 <= state.it_seat < state.seats or state.it_die // DICE_PER_SEAT != state.it_seat:
+        return [*broken, f"IT die {state.it_die} does not belong to IT seat {state.it_seat}"]
+    if not 0 <= state.it_point < bb.LATTICE * bb.LATTICE or state.it_facing not in bb.FACINGS:
+        broken.append("IT is off the lattice or faces nowhere")
+    if state.dice[state.it_die].square != OFF:
+        broken.append("the IT die is on the board")
+    if state.phase != PLACE and state.dice[state.it_die].score == MAX_SCORE:
+        broken.append("the IT die shows 6 (a tagged die always loses a point)")
+    off = {i for i, d in enumerate(state.dice) if d.square == OFF}
+    expected_off = {state.it_die}
+    if state.phase == RETURN:
+        expected_off.add(state.active_die)
+    if state.phase != PLACE and off != expected_off:
+        broken.append(f"dice off the board {sorted(off)}, expected {sorted(expected_off)}")
+    if state.phase == RUN:
+        if any(state.dice[i].square == OFF for i in state.finished):
+            broken.append("a finished die is off the board")
+        if state.active_die != OFF and (
+            state.active_die in state.finished or state.dice[state.active_die].owner != state.mover
+        ):
+            broken.append("the active die is not an unmoved die of the mover")
+    if state.phase in (FACE, IT) and state.mover != state.it_seat:
+        broken.append("the IT player must act")
+    if state.phase == OVER:
+        ranked = sorted(s for group in state.ranking for s in group)
+        if ranked != list(range(state.seats)):
+            broken.append("the ranking does not place every seat once")
+    elif not 0 <= state.mover < state.seats:
+        broken.append(f"no seat {state.mover} to act")
+    return broken

@@ -1,0 +1,140 @@
+"""Cheating peers: each cheat is rejected or blamed, named, and the game goes on."""
+
+from __future__ import annotations
+
+import hashlib
+
+from lanTag.fair.commit import commitment
+from lanTag.identity import Identity
+from lanTag.log.verify import verify_log
+from lanTag.rules.base import Action
+from lanTag.session import events as ev
+from lanTag.session.lobby import LobbyRecord
+from lanTag.session.machine import Session
+from lanTag.session.messages import MsgType, pack_bundle, sign_message
+from lanTag.wire import pack
+
+from tests.session.harness import SimNet, addr_of, make_record, make_sessions
+
+
+def _events(net: SimNet, seat: int, kind: type) -> list:
+    net.collect()
+    return [e for e in net.events.get(seat, []) if isinstance(e, kind)]
+
+
+def _run_to(net: SimNet, pred) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(100_000):
+        if pred():
+            return
+        assert net.step()
+    raise AssertionError("condition never held")
+
+
+def _setup(seed: str, humans: int = 3) -> tuple[LobbyRecord, list[Identity], list[Session], SimNet]:
+    record, ids, secrets = make_record("toy", humans, seed=seed)
+    sessions = make_sessions(record, ids, secrets)
+    return record, ids, sessions, SimNet(sessions, seed=11)
+
+
+def _inject(session: Session, raw: bytes, from_seat: int, now: float = 0.0) -> None:
+    session.receive_datagram(pack_bundle([raw]), addr_of(from_seat), now)
+
+
+def test_forged_signature_and_wrong_game_are_rejected_without_effect() -> None:
+    record, ids, sessions, net = _setup("forge")
+    s0 = sessions[0]
+    before = s0.state.state_hash()
+    impostor = Identity(hashlib.sha256(b"not seat 1").digest()).signer()
+    forged = sign_message(impostor, MsgType.ENTROPY, s0.game_id, 0, 1, before, (bytes(32),))
+    _inject(s0, forged.raw, 1)
+    other_game = sign_message(ids[1].signer(), MsgType.ENTROPY, bytes(32), 0, 1, before,
+                              (bytes(32),))
+    _inject(s0, other_game.raw, 1)
+    _inject(s0, b"\x93\x01\x02", 1)  # not a bundle of signed messages
+    codes = [e.code for e in iter(s0.next_event, None) if isinstance(e, ev.Rejected)]
+    assert codes == ["bad-signature", "wrong-game", "malformed"]
+    assert s0.state.state_hash() == before and s0.step == 0
+
+
+def test_out_of_turn_and_illegal_moves_are_blamed_and_ignored() -> None:
+    record, ids, sessions, net = _setup("turns")
+    net.hold.add(0)
+    _run_to(net, lambda: all(s.step == 2 for s in sessions))  # toy step 2: seat 0's turn
+    s1 = sessions[1]
+    h = s1.state.state_hash()
+    early = sign_message(ids[2].signer(), MsgType.MOVE, s1.game_id, 2, 2, h,
+                         (Action("add", (1,)).to_msgpack(),))
+    illegal = sign_message(ids[0].signer(), MsgType.MOVE, s1.game_id, 2, 0, h,
+                           (Action("add", (7,)).to_msgpack(),))
+    _inject(s1, early.raw, 2)
+    _inject(s1, illegal.raw, 0)
+    net.collect()
+    blames = [(e.seat, e.code) for e in _events(net, 1, ev.Blame)]
+    assert blames == [(2, "out-of-turn"), (0, "illegal-action")]
+    assert s1.step == 2
+
+
+def test_reveal_that_does_not_open_its_commitment_is_blamed_and_defaulted() -> None:
+    record, ids, sessions, net = _setup("badreveal")
+    net.hold_secret.add(2)
+    _run_to(net, lambda: all(s.step == 1 for s in sessions))  # toy step 1: secret guess
+    # Seat 2's process is replaced by a cheater that commits to one guess, reveals another.
+    net.silent.add(2)
+    cheat = sessions[2]
+    step, h = 1, cheat.state.state_hash()
+    nonce = bytes(range(32))
+    sealed = commitment(cheat.game_id, step, 2, "guess", nonce, pack(["guess", 1]))
+    c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, step, 2, h, (sealed,))
+    for s in (0, 1):
+        _inject(sessions[s], c.raw, 2, net.now)
+    _run_to(net, lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
+    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    r = sign_message(ids[2].signer(), MsgType.REVEAL, cheat.game_id, step, 2, h,
+                     (["guess", 2], nonce, link))
+    for s in (0, 1):
+        _inject(sessions[s], r.raw, 2, net.now)
+    _run_to(net, lambda: sessions[0].step > 1 and sessions[1].step > 1)
+    for s in (0, 1):
+        assert (2, "bad-reveal") in [(e.seat, e.code) for e in _events(net, s, ev.Blame)]
+        applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1][0]
+        assert applied.input.of(2) == Action("guess", (0,))  # the default, not the reveal
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+
+
+def test_equivocation_is_proven_blamed_and_the_cheater_dropped_by_all() -> None:
+    record, ids, sessions, net = _setup("equivocate", humans=4)
+    net.hold.add(1)
+    _run_to(net, lambda: all(s.step == 3 for s in sessions))  # toy step 3: seat 1's turn
+    net.silent.add(1)
+    h = sessions[0].state.state_hash()
+    gid = sessions[0].game_id
+    one = sign_message(ids[1].signer(), MsgType.MOVE, gid, 3, 1, h, (["add", 1],))
+    two = sign_message(ids[1].signer(), MsgType.MOVE, gid, 3, 1, h, (["add", 2],))
+    _inject(sessions[0], one.raw, 1, net.now)
+    _inject(sessions[2], two.raw, 1, net.now)
+    _inject(sessions[3], two.raw, 1, net.now)
+    net.run(max_time=net.now + 200)
+    honest = (0, 2, 3)
+    assert all(sessions[i].state.is_over for i in honest)
+    assert len({sessions[i].state.state_hash() for i in honest}) == 1
+    for i in honest:
+        codes = [(e.seat, e.code) for e in _events(net, i, ev.Blame)]
+        assert (1, "equivocation") in codes
+        assert sessions[i].proofs and {p.raw for p in sessions[i].proofs[0]} == {one.raw, two.raw}
+        assert [(d.step, d.seats) for d in _events(net, i, ev.SeatsDropped)] == [(3, (1,))]
+        # A peer may see a hash mismatch before the proof reaches it; it must not end there.
+        report = verify_log(sessions[i].take_log())
+        assert report.valid and report.complete, report.failure
+
+
+def test_withheld_reveal_leads_to_an_agreed_drop_and_the_game_goes_on() -> None:
+    record, ids, sessions, net = _setup("withhold")
+    _run_to(net, lambda: all(s.step == 1 for s in sessions))
+    # Seat 2 commits (its bot acts), then its process dies before revealing.
+    _run_to(net, lambda: all(len(s._boxes[1].of(MsgType.COMMIT)) >= 1 for s in sessions)
+            and sessions[2].step == 1 and 1 in sessions[2]._secret)
+    net.silent.add(2)
+    net.run(max_time=net.now + 300)
+    assert sessions[0].state.is_over and sessions[1].state.is_over
+    for i in (0, 1):
+        assert [d.seats for d in _events(net, i, ev.SeatsDropped)] == [(2,)]
