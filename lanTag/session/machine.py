@@ -60,6 +60,7 @@ class Session:
         identity: Identity | None = None,
         chain_secret: bytes | None = None,
         peers: Mapping[int, Addr] | None = None,
+        watchers: tuple[Addr, ...] = (),
         transport: Transport | None = None,
         now: float = 0.0,
         replay: bool = False,
@@ -70,6 +71,7 @@ class Session:
         self.seat = seat
         self.replay = replay
         self.peers = dict(peers or {})
+        self.watchers = watchers
         self.transport: Transport = transport or PlainTransport()
         self._verifier = Verifier()
         self._signer: Signer | None = None
@@ -186,13 +188,17 @@ class Session:
 
     def receive_datagram(self, data: bytes, addr: Addr, now: float) -> None:
         for payload in self.transport.receive_datagram(data, addr, now):
-            try:
-                raws = unpack_bundle(payload, MAX_LINK_PAYLOAD)
-            except RemoteProtocolError as exc:
-                self._reject(exc.code, f"from {addr}: {exc.message}")
-                continue
-            for raw in raws:
-                self.receive_message(raw, now)
+            self.receive_payload(payload, now)
+
+    def receive_payload(self, payload: bytes, now: float) -> None:
+        """One link payload: a bundle of signed messages."""
+        try:
+            raws = unpack_bundle(payload, MAX_LINK_PAYLOAD)
+        except RemoteProtocolError as exc:
+            self._reject(exc.code, exc.message)
+            return
+        for raw in raws:
+            self.receive_message(raw, now)
 
     def receive_message(self, raw: bytes, now: float) -> None:
         """One signed message (from a bundle, a relay, or a log being replayed)."""
@@ -541,9 +547,7 @@ class Session:
 
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
-        banned = frozenset(
-            s for s, k in self._banned.items() if k <= self.step and s in self.live
-        )
+        banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)
         if banned:
             self._drop(banned, self._box(self.step), code="equivocation")
             return True
@@ -697,6 +701,8 @@ class Session:
         for seat, addr in self.peers.items():
             if seat != self.seat:
                 self._outbox.setdefault(addr, []).extend(raws)
+        for addr in self.watchers:
+            self._outbox.setdefault(addr, []).extend(raws)
 
     def _box(self, step: int) -> StepBox:
         box = self._boxes.get(step)

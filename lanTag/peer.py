@@ -1,0 +1,196 @@
+"""One peer: reliable links, the lobby handshake, then the lockstep session.
+
+``PeerMachine`` is a sans-IO :class:`~lanTag.net.machine.DatagramMachine`: the
+UDP pump (or a simulated network) feeds it datagrams and timer ticks.  Edges
+are injected: ``random_bytes`` for nonces, ``write_log`` for the log file, and
+a ``driver`` (a local bot, or nothing when a person plays through the UI).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lanTag.bots import choose_action
+from lanTag.errors import RemoteProtocolError
+from lanTag.fair.draw import DrawStream
+from lanTag.identity import Identity
+from lanTag.lobby import HostLobby, JoinLobby, LobbyEvent, Started, is_lobby_message
+from lanTag.net.link import LinkLayer
+from lanTag.session import events as ev
+from lanTag.session.machine import Session
+from lanTag.session.transport import Addr
+
+MAX_EARLY_PAYLOADS = 4096  # game traffic that beat our own START message
+
+
+class _LinkSender:
+    """The session's transport: sending only; the peer runs the link's input and timers."""
+
+    def __init__(self, link: LinkLayer) -> None:
+        self.link = link
+
+    def send(self, addr: Addr, payload: bytes, now: float) -> None:
+        self.link.send(addr, payload, now)
+
+    def receive_datagram(self, data: bytes, addr: Addr, now: float) -> list[bytes]:
+        return [data]
+
+    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
+        return []
+
+    def next_timer(self) -> float | None:
+        return None
+
+    def handle_timer(self, now: float) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class BotDriver:
+    """Plays the local seat with a named bot (its randomness is local: only its choice leaves)."""
+
+    bot: str = "heuristic"
+
+    def act(self, session: Session, random_bytes: Callable[[int], bytes], now: float) -> None:
+        turn = session.my_turn()
+        if turn is None or session.seat is None:
+            return
+        stream = DrawStream(random_bytes(32))
+        try:
+            action = choose_action(self.bot, session.state, session.seat, stream.below)
+        except ValueError:
+            action = choose_action("random", session.state, session.seat, stream.below)
+        if turn == "turn":
+            session.submit(action, now)
+        else:
+            session.commit(action, random_bytes(32), now)
+
+
+class PeerMachine:
+    """Lobby first, then the game, over one set of reliable links."""
+
+    def __init__(
+        self,
+        link: LinkLayer,
+        lobby: HostLobby | JoinLobby,
+        identity: Identity,
+        chain_secret: bytes,
+        random_bytes: Callable[[int], bytes],
+        *,
+        driver: BotDriver | None = None,
+        write_log: Callable[[bytes], None] | None = None,
+    ) -> None:
+        self.link = link
+        self.lobby = lobby
+        self.identity = identity
+        self.chain_secret = chain_secret
+        self.random_bytes = random_bytes
+        self.driver = driver
+        self.write_log = write_log
+        self.session: Session | None = None
+        self.events: deque[ev.Event | LobbyEvent] = deque()
+        self.rejected = 0
+        self._early: list[tuple[bytes, float]] = []
+        self._flush_lobby(0.0)
+
+    # -------------------------------------------------------------- machine interface
+
+    def receive_datagram(self, data: bytes, addr: Addr, now: float) -> None:
+        for payload in self.link.receive_datagram(data, addr, now):
+            if is_lobby_message(payload):
+                self._lobby_payload(payload, addr, now)
+            elif self.session is not None:
+                self.session.receive_payload(payload, now)
+            elif len(self._early) < MAX_EARLY_PAYLOADS:
+                self._early.append((payload, now))
+        self._after(now)
+
+    def handle_timer(self, now: float) -> None:
+        self.link.handle_timer(now)
+        if self.session is not None:
+            self.session.handle_timer(now)
+        self._after(now)
+
+    def next_timer(self) -> float | None:
+        times = [self.link.next_timer()]
+        if self.session is not None:
+            times.append(self.session.next_timer())
+        real = [t for t in times if t is not None]
+        return min(real) if real else None
+
+    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
+        if self.session is not None:
+            self.session.datagrams_to_send(now)  # moves the session's bundles onto the links
+        return self.link.datagrams_to_send(now)
+
+    # -------------------------------------------------------------- local commands
+
+    def start_game(self, now: float) -> None:
+        """Host only: fix the roster and begin."""
+        if not isinstance(self.lobby, HostLobby):
+            raise RuntimeError("only the host starts the game")
+        started = self.lobby.start(self.random_bytes(32))
+        self._flush_lobby(now)
+        self._begin(started, now)
+        self._after(now)
+
+    def poke(self, now: float) -> None:
+        """After a local command (UI, lobby): send what it queued, let the driver act."""
+        self._flush_lobby(now)
+        self._after(now)
+
+    # -------------------------------------------------------------- internals
+
+    def _lobby_payload(self, payload: bytes, addr: Addr, now: float) -> None:
+        try:
+            self.lobby.receive(payload, addr)
+        except RemoteProtocolError as exc:
+            self.rejected += 1
+            self.events.append(ev.Rejected(exc.code, f"lobby message from {addr}: {exc.message}"))
+        self._flush_lobby(now)
+        if self.session is None and isinstance(self.lobby, JoinLobby) and self.lobby.started:
+            self._begin(self.lobby.started, now)
+
+    def _flush_lobby(self, now: float) -> None:
+        for addr, payload in self.lobby.outbox:
+            self.link.send(addr, payload, now)
+        self.lobby.outbox.clear()
+        self.events.extend(self.lobby.events)
+        self.lobby.events.clear()
+
+    def _begin(self, started: Started, now: float) -> None:
+        playing = started.seat is not None
+        self.session = Session(
+            started.record,
+            seat=started.seat,
+            identity=self.identity if playing else None,
+            chain_secret=self.chain_secret if playing else None,
+            peers=started.peers,
+            watchers=started.watchers,
+            transport=_LinkSender(self.link),
+            now=now,
+        )
+        early, self._early = self._early, []
+        for payload, _ in early:
+            self.session.receive_payload(payload, now)
+
+    def _after(self, now: float) -> None:
+        session = self.session
+        if session is None:
+            return
+        if self.driver is not None:
+            for _ in range(64):  # a bot may have several moves in a row (its own turns)
+                before = session.step
+                self.driver.act(session, self.random_bytes, now)
+                if session.step == before and session.my_turn() is not None:
+                    break
+                if session.my_turn() is None:
+                    break
+        if self.write_log is not None:
+            data = session.take_log()
+            if data:
+                self.write_log(data)
+        while (event := session.next_event()) is not None:
+            self.events.append(event)
