@@ -262,7 +262,10 @@ class Chance:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """Final ranking: groups of tied seats, best first; ``summary`` for humans."""
+    """Final ranking: groups of tied seats, best first; ``summary`` for humans.
+
+    ``scores`` (optional) is indexed by seat: the points each seat takes away.
+    """
 
     ranking: tuple[tuple[int, ...], ...]
     summary: str

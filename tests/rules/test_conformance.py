@@ -7,6 +7,7 @@ illegal inputs without changing the state.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -74,7 +75,7 @@ def test_action_text_and_msgpack_round_trip(engine: str) -> None:
             break
         seats = (d.seat,) if isinstance(d, Turn) else d.seats if isinstance(d, Simultaneous) else ()
         for seat in seats:
-            for action in list(state.legal_actions(seat))[:50]:
+            for action in itertools.islice(state.legal_actions(seat), 50):
                 assert Action.parse(str(action)) == action
                 assert Action.from_msgpack(action.to_msgpack()) == action
                 seen += 1

@@ -1,0 +1,309 @@
+"""Stomptag bookkeeping: settling bids and resolving a round of orders.
+
+Pure functions from a frozen :class:`Table` (the per-seat game data) to a new Table and
+the :class:`Event` list that explains every point change.  Movement itself is
+:func:`lanTag.rules.stomptag_collide.resolve_move`, called once per move of the round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from lanTag.rules.stomptag_collide import Cell, Collision, Step, collision_points, resolve_move
+from lanTag.rules.stomptag_orders import DELTAS, NOTHING, TELEPORT, Order
+
+IT_TAX = 4  # "your points are reduced by 4 each turn you are it"
+STRIDE_BONUS = 1  # "Striding recovers 1 points for you if you don't run into anyone"
+
+# Event kinds (``Event.what``); collisions use the collide module's SWAP / MEET / CROSS.
+BID = "bid"
+UPGRADE = "upgrade"
+TELEPORTED = "teleport"
+EDGE = "edge"  # a move off the grid: "a move that cannot be made"
+CANCEL = "cancel"  # the rest of a player's moves are cancelled
+TAG = "tag"
+RECOVER = "recover"
+TAX = "tax"
+OUT = "out"
+MADE_IT = "it"  # made it without a tag: the first it, or after the it is eliminated
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Validated game options (the grid side already worked out)."""
+
+    start_points: int
+    side: int
+    teleport_cost: int
+    upgrade_cost: int
+    max_moves: int
+    max_rounds: int
+    round_seconds: int
+
+    @property
+    def cells(self) -> int:
+        return self.side * self.side
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened in the last resolution.
+
+    ``values`` are point changes aligned with ``seats`` (empty when no points moved);
+    ``step`` is the move (1-based) it happened in, 0 outside the moves; ``cell`` is a
+    teleport's landing cell or a meet's cell, else -1.
+    """
+
+    what: str
+    step: int
+    seats: tuple[int, ...]
+    values: tuple[int, ...] = ()
+    cell: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Per-seat game data, indexed by seat."""
+
+    points: tuple[int, ...]
+    cells: tuple[int, ...]  # row * side + column; -1 when not on the board
+    out: tuple[int, ...]  # 0 while in the game, else the elimination wave (1 = first out)
+    queue: tuple[int, ...]  # the itness queue, front first; living seats only
+    it: int  # -1 before the bids are settled (and when nobody is left)
+    moves: tuple[int, ...]  # moves per round: 1 + upgrades bought
+    teleported: tuple[bool, ...]  # tried a teleport in the last round
+    tag_last_round: bool
+
+    @classmethod
+    def start(cls, seats: int, points: int) -> Table:
+        return cls(
+            (points,) * seats,
+            (-1,) * seats,
+            (0,) * seats,
+            (),
+            -1,
+            (1,) * seats,
+            (False,) * seats,
+            False,
+        )
+
+    def living(self) -> tuple[int, ...]:
+        return tuple(s for s, wave in enumerate(self.out) if wave == 0)
+
+    def can_teleport(self, seat: int) -> bool:
+        """ "only ... right after a person is tagged or you used teleportation last round" """
+        return self.tag_last_round or self.teleported[seat]
+
+
+class _Work:
+    """A mutable working copy of a Table, local to one resolution."""
+
+    def __init__(self, table: Table) -> None:
+        self.points = list(table.points)
+        self.cells = list(table.cells)
+        self.out = list(table.out)
+        self.queue = list(table.queue)
+        self.it = table.it
+        self.moves = list(table.moves)
+        self.events: list[Event] = []
+
+    def living(self) -> list[int]:
+        return [s for s, wave in enumerate(self.out) if wave == 0]
+
+    def gain(
+        self, what: str, step: int, seats: Sequence[int], amounts: Sequence[int], cell: int = -1
+    ) -> None:
+        for seat, amount in zip(seats, amounts, strict=True):
+            self.points[seat] += amount
+        self.events.append(Event(what, step, tuple(seats), tuple(amounts), cell))
+
+    def send_to_back(self, seat: int) -> None:
+        self.queue.remove(seat)
+        self.queue.append(seat)
+
+    def eliminate(self, step: int) -> None:
+        """ "When a person runs out of points, they are out of the game." """
+        gone = [s for s in self.living() if self.points[s] <= 0]
+        if not gone:
+            return
+        wave = max(self.out) + 1
+        for seat in gone:
+            self.out[seat] = wave
+            self.cells[seat] = -1
+            self.queue.remove(seat)
+        self.events.append(Event(OUT, step, tuple(gone)))
+        if self.it in gone:
+            # "the person first in the itness queue is made it and is moved to the back"
+            self.it = self.queue[0] if self.queue else -1
+            if self.queue:
+                self.send_to_back(self.it)
+                self.events.append(Event(MADE_IT, step, (self.it,)))
+
+    def table(self, teleported: tuple[bool, ...], tag_last_round: bool) -> Table:
+        return Table(
+            tuple(self.points),
+            tuple(self.cells),
+            tuple(self.out),
+            tuple(self.queue),
+            self.it,
+            tuple(self.moves),
+            teleported,
+            tag_last_round,
+        )
+
+
+def settle_bids(
+    table: Table, minimums: Sequence[int], bids: Sequence[int]
+) -> tuple[Table, tuple[Event, ...]]:
+    """Pay the bids, form the itness queue (lower bid first, then lower minimum), pick the it."""
+    work = _Work(table)
+    seats = range(len(bids))
+    work.gain(BID, 0, seats, [-b for b in bids])
+    work.queue = sorted(seats, key=lambda s: (bids[s], minimums[s]))
+    work.eliminate(0)
+    if work.queue:  # the front of the queue is it, and goes to the back like any new it
+        work.it = work.queue[0]
+        work.send_to_back(work.it)
+        work.events.append(Event(MADE_IT, 0, (work.it,)))
+    return work.table(table.teleported, False), tuple(work.events)
+
+
+def place(table: Table, cells: int, picks: Sequence[int]) -> Table:
+    """Living seats, in seat order, each take the picks[i]-th still-free cell."""
+    free = list(range(cells))
+    placed = list(table.cells)
+    for seat, pick in zip(table.living(), picks, strict=True):
+        placed[seat] = free.pop(pick)
+    return Table(
+        table.points,
+        tuple(placed),
+        table.out,
+        table.queue,
+        table.it,
+        table.moves,
+        table.teleported,
+        table.tag_last_round,
+    )
+
+
+def teleport_slots(orders: Mapping[int, Order]) -> list[tuple[int, int]]:
+    """(seat, move index) of every ordered teleport: seat order, then move order."""
+    return [
+        (seat, i)
+        for seat in sorted(orders)
+        for i, move in enumerate(orders[seat].moves)
+        if move == TELEPORT
+    ]
+
+
+def resolve_round(
+    table: Table, settings: Settings, orders: Mapping[int, Order], landings: Sequence[int]
+) -> tuple[Table, tuple[Event, ...]]:
+    """Resolve one round: upgrades, the moves one by one, stride recovery, the it tax.
+
+    ``landings`` are the teleport destinations drawn for ``teleport_slots(orders)``;
+    a teleport whose move is cancelled leaves its landing unused.
+    """
+    work = _Work(table)
+    landing = dict(zip(teleport_slots(orders), landings, strict=True))
+    buyers = sorted(s for s, order in orders.items() if order.upgrade)
+    for seat in buyers:  # bought now, usable from the next round on
+        work.moves[seat] += 1
+    if buyers:
+        work.gain(UPGRADE, 0, buyers, [-settings.upgrade_cost] * len(buyers))
+        work.eliminate(0)
+    stompers = frozenset(s for s, order in orders.items() if order.stomp)
+    collided: set[int] = set()
+    cancelled: set[int] = set()
+    teleported: set[int] = set()
+    tagged = False
+    for index in range(max((len(o.moves) for o in orders.values()), default=0)):
+        if len(work.living()) <= 1:
+            break
+        step = index + 1
+        moves = {
+            s: orders[s].moves[index] if index < len(orders[s].moves) else NOTHING
+            for s in work.living()
+            if s not in cancelled
+        }
+        steps, edged = _steps(work, settings, moves, stompers, landing, step)
+        teleported.update(s for s, move in moves.items() if move == TELEPORT)
+        resolution = resolve_move(steps)
+        for collision in resolution.collisions():  # in order: a tag may move the it on
+            collided.update(collision.seats)
+            tagged |= _score(work, collision, stompers, settings.side, step)
+        for seat, end in resolution.ends:
+            work.cells[seat] = _index(end, settings.side)
+        # "If you ... can't move to your desired spot for one of them, the rest of your
+        # submitted moves are cancelled" (off the grid, or stopped by a collision).
+        stopped = sorted({*edged, *resolution.blocked})
+        cancelled.update(stopped)
+        unfinished = [s for s in stopped if set(orders[s].moves[step:]) - {NOTHING}]
+        if unfinished:
+            work.events.append(Event(CANCEL, step, tuple(unfinished)))
+        work.eliminate(step)
+    if len(work.living()) > 1:
+        recovering = [s for s in work.living() if s not in stompers and s not in collided]
+        if recovering:
+            work.gain(RECOVER, 0, recovering, [STRIDE_BONUS] * len(recovering))
+        work.gain(TAX, 0, [work.it], [-IT_TAX])
+        work.eliminate(0)
+    flags = tuple(s in teleported for s in range(len(table.points)))
+    return work.table(flags, tagged), tuple(work.events)
+
+
+def _steps(
+    work: _Work,
+    settings: Settings,
+    moves: Mapping[int, str],
+    stompers: frozenset[int],
+    landing: Mapping[tuple[int, int], int],
+    step: int,
+) -> tuple[list[Step], list[int]]:
+    """Every living player's Step for one move (teleports paid), and who hit the edge."""
+    steps, edged = [], []
+    for seat in work.living():
+        move = moves.get(seat, NOTHING)  # cancelled players stand still
+        origin = _xy(work.cells[seat], settings.side)
+        target, diagonal = origin, False
+        if move == TELEPORT:
+            cell = landing[seat, step - 1]
+            target = _xy(cell, settings.side)
+            work.gain(TELEPORTED, step, [seat], [-settings.teleport_cost], cell)
+        elif move != NOTHING:
+            dx, dy = DELTAS[move]
+            column, row = origin[0] + dx, origin[1] + dy
+            if 0 <= column < settings.side and 0 <= row < settings.side:
+                target, diagonal = (column, row), dx != 0 and dy != 0
+            else:  # "a move that cannot be made": stay put
+                edged.append(seat)
+                work.events.append(Event(EDGE, step, (seat,)))
+        steps.append(Step(seat, origin, target, seat in stompers, diagonal))
+    return steps, edged
+
+
+def _score(
+    work: _Work, collision: Collision, stompers: frozenset[int], side: int, step: int
+) -> bool:
+    """Book a collision's points and any tag it makes; True if it was a tag."""
+    cell = -1 if collision.cell is None else _index(collision.cell, side)
+    points = collision_points(collision, stompers)
+    work.gain(collision.kind, step, collision.seats, points, cell)
+    # "While you are it, you can tag someone by colliding into someone while stomping."
+    # Several at once: the one nearest the front of the itness queue.
+    if work.it not in collision.seats or work.it not in stompers:
+        return False
+    victim = min((s for s in collision.seats if s != work.it), key=work.queue.index)
+    work.events.append(Event(TAG, step, (work.it, victim)))
+    work.it = victim
+    work.send_to_back(victim)
+    return True
+
+
+def _xy(index: int, side: int) -> Cell:
+    return index % side, index // side
+
+
+def _index(cell: Cell, side: int) -> int:
+    return cell[1] * side + cell[0]

@@ -1,0 +1,124 @@
+"""Stomptag text: event descriptions and the plain-text board."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from lanTag.rules.base import Chance, Over, Simultaneous
+from lanTag.rules.stomptag_collide import CROSS, MEET, SWAP
+from lanTag.rules.stomptag_round import (
+    BID,
+    CANCEL,
+    EDGE,
+    MADE_IT,
+    OUT,
+    RECOVER,
+    TAG,
+    TAX,
+    TELEPORTED,
+    UPGRADE,
+    Event,
+)
+
+if TYPE_CHECKING:
+    from lanTag.rules.stomptag import StomptagState
+
+LEGEND = (
+    "legend: numbers are seats, @ marks the it, . is empty; north is up; "
+    "cells are (column,row) from the north-west corner"
+)
+
+
+def describe_event(event: Event, cell_name: Callable[[int], str]) -> str:
+    """One short line, e.g. ``m1 meet at (3,2) 0 2: 0 +2, 2 -6``."""
+    at = f"m{event.step} " if event.step else ""
+    who = " ".join(str(s) for s in event.seats)
+    signed = ", ".join(f"{s} {v:+d}" for s, v in zip(event.seats, event.values, strict=False))
+    texts = {
+        BID: f"bids paid: {signed}",
+        SWAP: f"{at}swap {who}: {signed}",
+        MEET: f"{at}meet at {cell_name(event.cell)} {who}: {signed}",
+        CROSS: f"{at}cross {who}: {signed}",
+        UPGRADE: f"upgrade bought: {signed}",
+        TELEPORTED: f"{at}{who} teleports to {cell_name(event.cell)}: {signed}",
+        EDGE: f"{at}{who} cannot move off the grid",
+        CANCEL: f"{at}later moves cancelled: {who}",
+        RECOVER: f"stride recovery: {signed}",
+        TAX: f"it tax: {signed}",
+        OUT: f"{at}out: {who}",
+        MADE_IT: f"{at}{who} is made it",
+    }
+    if event.what == TAG:
+        return f"{at}{event.seats[0]} tags {event.seats[1]}"
+    return texts.get(event.what, f"{at}{event.what} {who}")
+
+
+def event_obj(event: Event, cell_name: Callable[[int], str]) -> dict[str, Any]:
+    """An event for views: its fields plus the descriptive line."""
+    return {
+        "what": event.what,
+        "step": event.step,
+        "seats": list(event.seats),
+        "values": list(event.values),
+        "cell": event.cell,
+        "text": describe_event(event, cell_name),
+    }
+
+
+def render_state(state: StomptagState) -> str:
+    t, side = state.table, state.settings.side
+    limit = f"/{state.settings.max_rounds}" if state.settings.max_rounds else ""
+    lines = [f"Stomptag round {state.round}{limit}, {state.phase}; {side}x{side} grid"]
+    at = {cell: seat for seat, cell in enumerate(t.cells) if cell >= 0}
+    if at:
+        width = len(str(state.seats - 1)) + 2
+        label = len(str(side))
+        lines.append(" " * label + "".join(str(c + 1).rjust(width) for c in range(side)))
+        for row in range(side):
+            marks = []
+            for column in range(side):
+                seat = at.get(row * side + column)
+                mark = "." if seat is None else f"@{seat}" if seat == t.it else str(seat)
+                marks.append(mark.rjust(width))
+            lines.append(str(row + 1).rjust(label) + "".join(marks))
+    else:
+        lines.append("(nobody is on the board yet)")
+    lines.append(LEGEND)
+    for seat in range(state.seats):
+        parts = [f"seat {seat}: {t.points[seat]} pts"]
+        if state.minimums[seat]:
+            parts.append(f"min {state.minimums[seat]}")
+        if state.bids[seat]:
+            parts.append(f"bid {state.bids[seat]}")
+        parts.append(f"{t.moves[seat]} move{'s' if t.moves[seat] > 1 else ''}")
+        if t.cells[seat] >= 0:
+            parts.append(f"at {state.cell_name(t.cells[seat])}")
+        if seat == t.it:
+            parts.append("it")
+        if t.out[seat]:
+            parts.append(f"out (wave {t.out[seat]})")
+        lines.append(", ".join(parts))
+    if t.queue:
+        lines.append("itness queue, front first: " + " ".join(str(s) for s in t.queue))
+    if state.orders:
+        lines.append("orders: " + " ".join(f"{s}=[{o.action()}]" for s, o in state.orders))
+    if state.events:
+        lines.append(
+            "events: " + "; ".join(describe_event(e, state.cell_name) for e in state.events)
+        )
+    lines.append("status: " + _status(state))
+    return "\n".join(lines)
+
+
+def _status(state: StomptagState) -> str:
+    d = state.decision()
+    if isinstance(d, Over):
+        return f"game over: {d.outcome.summary}"
+    if isinstance(d, Chance):
+        return f"waiting for the {d.purpose} draw"
+    assert isinstance(d, Simultaneous)
+    seats = " ".join(str(s) for s in d.seats)
+    extra = "; teleports open to all (someone was tagged)" if state.table.tag_last_round else ""
+    kind = "bids" if d.kind == "bid" else d.kind
+    return f"waiting for secret {kind} from seats {seats}{extra}"
