@@ -1,0 +1,600 @@
+"""Tag 'em (Santo Ciaravino, 2008): five pawns a side on a map of tiles.
+
+Every turn a player spends a shared pool of Points of Movement (PoM) on
+orthogonal steps (the cost is set by the tile left: Wade costs 2) and on
+attacks (1 PoM each: both sides roll a d6 plus Horde, Garrison and Cover
+modifiers).  Three game types: Elimination, Capture-The-Flag and
+Capture-Their-Flag.  Maps live in tagem_map; docs/rules/tagem.md lists every
+decision taken where the text is silent.
+
+Seats are letters on the board (seat 0 = A).  Turn order is rolled at the
+start and then fixed; eliminated teams are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from lanTag.rules.base import (
+    Action,
+    Chance,
+    Decision,
+    Die,
+    Game,
+    IllegalAction,
+    Input,
+    Move,
+    OptionError,
+    OptionSpec,
+    Outcome,
+    Over,
+    Roll,
+    Shuffle,
+    State,
+    Turn,
+)
+from lanTag.rules.tagem_map import (
+    DIRS,
+    SHIPPED_MAPS,
+    GameMap,
+    MapError,
+    Tile,
+    auto_map,
+    check_formations,
+    parse_map,
+    shipped_map,
+)
+
+__all__ = ["Attack", "Flag", "MapError", "Tagem", "TagemState"]
+
+MODES = ("elimination", "ctf", "ctcf")
+LETTERS = "ABCDEFGH"
+MAX_PAWNS = 9
+DEFAULT_MAX_TURNS = 10
+TWO_D6 = Die(faces=(1, 2, 3, 4, 5, 6), count=2)  # attacker's die, then defender's
+END = Action("end")
+_MOVES = tuple(tuple(Action("move", (p, d)) for d in DIRS) for p in range(MAX_PAWNS))
+_ATTACKS = tuple(tuple(Action("attack", (p, d)) for d in DIRS) for p in range(MAX_PAWNS))
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A flag: loose on ``cell``, carried by a pawn, or (Capture-Their-Flag) captured."""
+
+    owner: int  # the seat it belongs to in Capture-Their-Flag; -1 for the one CTF flag
+    cell: int = -1  # where it lies loose; -1 while carried or once captured
+    carrier: int = -1  # seat of the pawn carrying it, -1 if none
+    carrier_pawn: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """A declared attack awaiting its roll, with the modifiers read off the board."""
+
+    attacker: int
+    attacker_pawn: int
+    defender: int
+    defender_pawn: int
+    attacker_horde: int  # other attacking pawns orthogonally next to the defender
+    defender_horde: int  # other defending pawns orthogonally next to the attacker
+    attacker_garrison: bool
+    defender_garrison: bool
+    defender_cover: bool
+
+    @property
+    def attacker_bonus(self) -> int:
+        return self.attacker_horde + self.attacker_garrison - self.defender_cover
+
+    @property
+    def defender_bonus(self) -> int:
+        return self.defender_horde + self.defender_garrison
+
+
+def pawn_name(seat: int, pawn: int) -> str:
+    return f"{LETTERS[seat]}{pawn}"
+
+
+def cell_name(board: GameMap, cell: int) -> str:
+    return f"r{cell // board.width}c{cell % board.width}"
+
+
+def size_up(board: GameMap, pawns: Sequence[Sequence[int]], seat: int, pawn: int,
+            foe: int, foe_pawn: int) -> Attack:
+    """The modifiers of ``seat``'s pawn attacking ``foe``'s pawn, as the text lists them."""
+    here, there = pawns[seat][pawn], pawns[foe][foe_pawn]
+    # the attacker and defender are next to each other, so each horde count drops one
+    attacker_horde = sum(1 for c in pawns[seat] if c >= 0 and there in board.steps[c]) - 1
+    defender_horde = sum(1 for c in pawns[foe] if c >= 0 and here in board.steps[c]) - 1
+    return Attack(
+        seat, pawn, foe, foe_pawn, attacker_horde, defender_horde,
+        board.tiles[here] == Tile.GARRISON,
+        board.tiles[there] == Tile.GARRISON,
+        board.tiles[there] == Tile.COVER,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TagemState(State):
+    game: ClassVar[type[Game]]
+
+    board: GameMap
+    mode: str
+    pom: int  # PoM at the start of every turn
+    pawn_count: int
+    max_turns: int  # turns per player; 0 = unlimited
+    order: tuple[int, ...]  # turn order; empty until rolled
+    turn: int  # index into order of the player acting
+    round: int  # 1-based; every seat still in plays once per round
+    pom_left: int
+    stopped: tuple[int, ...]  # pawns of the acting seat that entered a Garrison this turn
+    pawns: tuple[tuple[int, ...], ...]  # pawns[seat][pawn] = cell, -1 = out of play
+    flags: tuple[Flag, ...]
+    out: tuple[tuple[int, ...], ...]  # eliminated seats, in groups, first out first
+    tags: tuple[int, ...]  # opposing pawns each seat has defeated
+    pending: Attack | None
+    winner: int  # Capture-The-Flag: the seat that brought the flag home, else -1
+    events: tuple[str, ...]  # what the last input did, for transcripts and UIs
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def seats(self) -> int:
+        return len(self.pawns)
+
+    def is_out(self, seat: int) -> bool:
+        return any(seat in group for group in self.out)
+
+    def alive(self) -> list[int]:
+        return [s for s in range(self.seats) if not self.is_out(s)]
+
+    def holder(self, cell: int) -> int:
+        """The seat whose pawn stands on ``cell``, or -1."""
+        for seat, team in enumerate(self.pawns):
+            if cell in team:
+                return seat
+        return -1
+
+    def formation(self, seat: int) -> tuple[int, ...]:
+        """The seat's X formation: its starting point first, then the diagonals."""
+        start = self.board.starts[seat]
+        return tuple(self.board.x_cell(start, slot) for slot in range(self.pawn_count))
+
+    def decision(self) -> Decision:
+        if not self.order:
+            return Chance((Shuffle(self.seats),), "turn order")
+        if self._finished():
+            return Over(self.outcome())
+        if self.pending is not None:
+            a = self.pending
+            return Chance(
+                (TWO_D6,),
+                f"attack {pawn_name(a.attacker, a.attacker_pawn)} {a.attacker_bonus:+d}"
+                f" vs {pawn_name(a.defender, a.defender_pawn)} {a.defender_bonus:+d}",
+            )
+        return Turn(self.order[self.turn])
+
+    def _finished(self) -> bool:
+        if self.winner >= 0:
+            return True
+        if self.mode != "ctf" and self.seats - sum(map(len, self.out)) <= 1:
+            return True
+        return 0 < self.max_turns < self.round
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        if not self._acting(seat):
+            return ()
+        actions: list[Action] = []
+        occupied = {cell for team in self.pawns for cell in team}
+        own = set(self.pawns[seat])
+        steps, tiles = self.board.steps, self.board.tiles
+        for pawn, cell in enumerate(self.pawns[seat]):
+            if cell < 0:
+                continue
+            cost = 2 if tiles[cell] == Tile.WADE else 1
+            mobile = pawn not in self.stopped and cost <= self.pom_left
+            for d, target in enumerate(steps[cell]):
+                if target < 0:
+                    continue
+                if target not in occupied:
+                    if mobile:
+                        actions.append(_MOVES[pawn][d])
+                elif target not in own:
+                    actions.append(_ATTACKS[pawn][d])  # 1 PoM, and a turn always has >= 1
+        actions.append(END)
+        return actions
+
+    def _acting(self, seat: int) -> bool:
+        decision = self.decision()
+        return isinstance(decision, Turn) and decision.seat == seat
+
+    def default_action(self, seat: int) -> Action:
+        """A dropped player forfeits the rest of the turn, as the text allows at any time."""
+        if not self._acting(seat):
+            raise IllegalAction(f"seat {seat} has nothing to do")
+        return END
+
+    def check_action(self, seat: int, action: Action) -> None:
+        if not self._acting(seat):
+            raise IllegalAction(f"seat {seat} is not asked to act now")
+        if action != END:
+            self._check_step(seat, action)
+
+    def _check_step(self, seat: int, action: Action) -> None:
+        """Raise IllegalAction, saying why, unless ``action`` is a legal move or attack."""
+        usage = f"use 'move <pawn> <dir>', 'attack <pawn> <dir>' or 'end' (dir: {'/'.join(DIRS)})"
+        if action.verb not in ("move", "attack"):
+            raise IllegalAction(f"unknown action {action.verb!r}: {usage}")
+        args = action.args
+        if len(args) != 2 or not isinstance(args[0], int) or args[1] not in DIRS:
+            raise IllegalAction(f"bad {action.verb} {args}: {usage}")
+        pawn, d = args[0], DIRS.index(str(args[1]))
+        if not 0 <= pawn < self.pawn_count:
+            raise IllegalAction(f"no pawn {pawn}: pawns are numbered 0-{self.pawn_count - 1}")
+        here = self.pawns[seat][pawn]
+        if here < 0:
+            raise IllegalAction(f"pawn {pawn} is out of play")
+        target = self.board.steps[here][d]
+        if target < 0:
+            raise IllegalAction(f"pawn {pawn} cannot go {DIRS[d]}: Block tile or edge of the map")
+        holder = self.holder(target)
+        if action.verb == "attack":
+            if holder < 0 or holder == seat:
+                raise IllegalAction(f"no opposing pawn {DIRS[d]} of pawn {pawn}")
+            return
+        if holder >= 0:
+            who = pawn_name(holder, self.pawns[holder].index(target))
+            raise IllegalAction(f"pawn {pawn} cannot move {DIRS[d]}: {who} is there")
+        if pawn in self.stopped:
+            raise IllegalAction(f"pawn {pawn} entered a Garrison this turn and must stay")
+        if self.board.tiles[here] == Tile.WADE and self.pom_left < 2:
+            raise IllegalAction(f"leaving Wade costs 2 PoM and only {self.pom_left} is left")
+
+    # ------------------------------------------------------------------ transitions
+
+    def _apply(self, inp: Input) -> TagemState:
+        decision = self.decision()
+        if isinstance(decision, Chance):
+            assert isinstance(inp, Roll)
+            if self.pending is None:
+                order = tuple(inp.values[0])
+                names = " ".join(LETTERS[s] for s in order)
+                return replace(self, order=order, events=(f"turn order: {names}",))
+            return _Play(self).resolve(self.pending, inp.values[0]).freeze()
+        assert isinstance(inp, Move)
+        if inp.action == END:
+            play = _Play(self)
+            play.events.append(f"{LETTERS[inp.seat]} ends the turn, {self.pom_left} PoM unspent")
+            play.end_turn()
+            return play.freeze()
+        # apply() has run check_action, so the move or attack is known to be legal
+        pawn, d = int(inp.action.args[0]), DIRS.index(str(inp.action.args[1]))
+        here = self.pawns[inp.seat][pawn]
+        target = self.board.steps[here][d]
+        if inp.action.verb == "attack":
+            foe = self.holder(target)
+            foe_pawn = self.pawns[foe].index(target)
+            attack = size_up(self.board, self.pawns, inp.seat, pawn, foe, foe_pawn)
+            event = (f"{pawn_name(inp.seat, pawn)} attacks {pawn_name(foe, attack.defender_pawn)}"
+                     f" ({_modifiers(attack)})")
+            return replace(self, pending=attack, pom_left=self.pom_left - 1, events=(event,))
+        return _Play(self).move(inp.seat, pawn, here, target).freeze()
+
+    # ------------------------------------------------------------------ results
+
+    def outcome(self) -> Outcome:
+        """Ranking once the game is decided, or the tie-break at the turn limit."""
+        alive = self.alive()
+        scores = self.scores()
+        if self.winner >= 0:
+            head: list[tuple[int, ...]] = [(self.winner,)]
+            summary = f"{LETTERS[self.winner]} brought the flag home"
+            rest = [s for s in alive if s != self.winner]
+            head += _groups(rest, lambda s: (False, scores[s]))
+        elif self.mode != "ctf" and len(alive) == 1:
+            head, summary = [(alive[0],)], f"{LETTERS[alive[0]]} is the last team standing"
+        else:
+            carriers = {f.carrier for f in self.flags if f.carrier >= 0}
+            head = _groups(alive, lambda s: (self.mode == "ctf" and s in carriers, scores[s]))
+            best = " ".join(LETTERS[s] for s in head[0]) if head else "nobody"
+            summary = f"turn limit reached after {self.max_turns} rounds: {best} ahead"
+        return Outcome(tuple(head) + tuple(reversed(self.out)), summary, scores)
+
+    def scores(self) -> tuple[int, ...]:
+        """Elimination: pawns left; the flag modes: opposing pawns defeated."""
+        if self.mode == "elimination":
+            return tuple(sum(1 for c in team if c >= 0) for team in self.pawns)
+        return self.tags
+
+    # ------------------------------------------------------------------ encoding & views
+
+    # The helper modules import this one, so they are imported where used.
+
+    def to_obj(self) -> list[Any]:
+        from lanTag.rules.tagem_checks import state_to_obj
+
+        return state_to_obj(self)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from lanTag.rules.tagem_view import view
+
+        return view(self, seat)
+
+    def render(self) -> str:
+        from lanTag.rules.tagem_view import render
+
+        return render(self)
+
+    def invariants(self) -> list[str]:
+        from lanTag.rules.tagem_checks import invariants
+
+        return invariants(self)
+
+
+def _modifiers(attack: Attack) -> str:
+    def listed(modifiers: dict[str, int]) -> str:
+        return ", ".join(f"{k} {v:+d}" for k, v in modifiers.items() if v) or "no modifier"
+
+    mine = {"horde": attack.attacker_horde, "garrison": int(attack.attacker_garrison),
+            "cover": -int(attack.defender_cover)}
+    theirs = {"horde": attack.defender_horde, "garrison": int(attack.defender_garrison)}
+    return f"attacker {listed(mine)}; defender {listed(theirs)}"
+
+
+def _groups(seats: Sequence[int], key: Callable[[int], tuple[bool, int]]) -> list[tuple[int, ...]]:
+    """Seats grouped by equal key, best (largest) first."""
+    groups: list[tuple[int, ...]] = []
+    for s in sorted(seats, key=lambda s: (key(s), -s), reverse=True):
+        if groups and key(groups[-1][0]) == key(s):
+            groups[-1] = (*groups[-1], s)
+        else:
+            groups.append((s,))
+    return groups
+
+
+class _Play:
+    """Scratch copy of one state's changing parts, used within a single _apply only."""
+
+    def __init__(self, state: TagemState) -> None:
+        self.state = state
+        self.board = state.board
+        self.pawns = [list(team) for team in state.pawns]
+        self.flags = list(state.flags)
+        self.out = list(state.out)
+        self.tags = list(state.tags)
+        self.stopped = list(state.stopped)
+        self.turn, self.round, self.pom_left = state.turn, state.round, state.pom_left
+        self.winner = state.winner
+        self.events: list[str] = []
+
+    def freeze(self) -> TagemState:
+        state = self.state
+        return TagemState(
+            board=state.board,
+            mode=state.mode,
+            pom=state.pom,
+            pawn_count=state.pawn_count,
+            max_turns=state.max_turns,
+            order=state.order,
+            pawns=tuple(tuple(team) for team in self.pawns),
+            flags=tuple(self.flags),
+            out=tuple(self.out),
+            tags=tuple(self.tags),
+            stopped=tuple(sorted(self.stopped)),
+            turn=self.turn,
+            round=self.round,
+            pom_left=self.pom_left,
+            pending=None,
+            winner=self.winner,
+            events=tuple(self.events),
+        )
+
+    def is_out(self, seat: int) -> bool:
+        return any(seat in group for group in self.out)
+
+    def move(self, seat: int, pawn: int, here: int, target: int) -> _Play:
+        tiles = self.board.tiles
+        cost = 2 if tiles[here] == Tile.WADE else 1
+        self.pom_left -= cost
+        self.pawns[seat][pawn] = target
+        way, where = DIRS[self.board.steps[here].index(target)], cell_name(self.board, target)
+        event = f"{pawn_name(seat, pawn)} moves {way} to {where} ({cost} PoM)"
+        if tiles[target] == Tile.GARRISON:
+            self.stopped.append(pawn)
+            event += ", garrisoned for the rest of the turn"
+        self.events.append(event)
+        self.pick_up(seat, pawn, target)
+        if target == self.board.starts[seat]:
+            self.bring_home(seat, pawn)
+        if self.pom_left == 0 and self.winner < 0:
+            self.end_turn()
+        return self
+
+    def pick_up(self, seat: int, pawn: int, cell: int) -> None:
+        for i, flag in enumerate(self.flags):
+            # a team never lifts its own flag in Capture-Their-Flag (docs: Decisions)
+            if flag.cell == cell and flag.owner != seat:
+                self.flags[i] = Flag(flag.owner, -1, seat, pawn)
+                self.events.append(f"{pawn_name(seat, pawn)} picks up {_flag_name(flag)}")
+
+    def carried_by(self, seat: int, pawn: int) -> list[int]:
+        return [i for i, f in enumerate(self.flags) if f.carrier == seat and f.carrier_pawn == pawn]
+
+    def bring_home(self, seat: int, pawn: int) -> None:
+        carried = self.carried_by(seat, pawn)
+        if not carried:
+            return
+        if self.state.mode == "ctf":
+            self.winner = seat
+            self.events.append(f"{LETTERS[seat]} brings the flag home and wins")
+            return
+        owners = tuple(sorted(self.flags[i].owner for i in carried))
+        for i in carried:
+            self.flags[i] = Flag(self.flags[i].owner)  # captured: out of the game
+        for owner in owners:
+            self.events.append(f"{LETTERS[seat]} captures {LETTERS[owner]}'s flag: "
+                               f"{LETTERS[owner]} is eliminated")
+            for lost, cell in enumerate(self.pawns[owner]):
+                if cell >= 0:
+                    self.drop(owner, lost, cell)
+                    self.pawns[owner][lost] = -1
+        self.out.append(owners)
+
+    def drop(self, seat: int, pawn: int, cell: int) -> None:
+        for i in self.carried_by(seat, pawn):
+            self.flags[i] = Flag(self.flags[i].owner, cell)
+            where = cell_name(self.board, cell)
+            self.events.append(f"{_flag_name(self.flags[i])} drops at {where}")
+
+    def resolve(self, attack: Attack, dice: tuple[int, ...]) -> _Play:
+        attack_total = dice[0] + attack.attacker_bonus
+        defence_total = dice[1] + attack.defender_bonus
+        names = (pawn_name(attack.attacker, attack.attacker_pawn),
+                 pawn_name(attack.defender, attack.defender_pawn))
+        self.events.append(f"{names[0]} rolls {dice[0]}{attack.attacker_bonus:+d}={attack_total},"
+                           f" {names[1]} rolls {dice[1]}{attack.defender_bonus:+d}={defence_total}")
+        if attack_total > defence_total:
+            self.defeat(attack.defender, attack.defender_pawn, attack.attacker)
+        elif defence_total > attack_total:
+            self.defeat(attack.attacker, attack.attacker_pawn, attack.defender)
+        else:
+            self.events.append("a tie: nobody is defeated")
+        if self.pom_left == 0 or self.is_out(self.state.order[self.turn]):
+            self.end_turn()
+        return self
+
+    def defeat(self, seat: int, pawn: int, victor: int) -> None:
+        cell = self.pawns[seat][pawn]
+        self.tags[victor] += 1
+        self.drop(seat, pawn, cell)
+        self.pawns[seat][pawn] = -1
+        if pawn in self.stopped and seat == self.state.order[self.turn]:
+            self.stopped.remove(pawn)
+        if self.state.mode == "elimination":
+            self.events.append(f"{pawn_name(seat, pawn)} is eliminated")
+            if all(c < 0 for c in self.pawns[seat]):
+                self.out.append((seat,))
+                self.events.append(f"{LETTERS[seat]} has no pawns left and is out")
+            return
+        spot = self.respawn_cell(seat)
+        self.pawns[seat][pawn] = spot
+        where = cell_name(self.board, spot) if spot >= 0 else "nowhere (no free tile)"
+        self.events.append(f"{pawn_name(seat, pawn)} is defeated and respawns at {where}")
+
+    def respawn_cell(self, seat: int) -> int:
+        """Where a defeated pawn comes back (docs/rules/tagem.md, Respawning)."""
+        board = self.board
+        occupants = {c: s for s, team in enumerate(self.pawns) for c in team if c >= 0}
+        liftable = {f.cell for f in self.flags if f.cell >= 0 and f.owner != seat}
+
+        def threatened(cell: int) -> bool:
+            return any(occupants.get(n, seat) != seat for n in board.steps[cell] if n >= 0)
+
+        def free(cell: int) -> bool:
+            return cell not in occupants and cell not in liftable
+
+        start = board.starts[seat]
+        if not threatened(start):
+            for cell in self.state.formation(seat):
+                if free(cell):
+                    return cell
+        far = board.reach[seat][board.near[seat]:]
+        for cell in far:
+            if free(cell) and not threatened(cell):
+                return cell
+        for cell in board.reach[seat]:
+            if free(cell):
+                return cell
+        return -1
+
+    def end_turn(self) -> None:
+        order = self.state.order
+        for step in range(1, len(order) + 1):
+            index = (self.turn + step) % len(order)
+            if not self.is_out(order[index]):
+                if index <= self.turn:
+                    self.round += 1
+                self.turn = index
+                break
+        self.pom_left = self.state.pom
+        self.stopped = []
+
+
+def _flag_name(flag: Flag) -> str:
+    return "the flag" if flag.owner < 0 else f"{LETTERS[flag.owner]}'s flag"
+
+
+class Tagem(Game):
+    id = "tagem"
+    display_name = "Tag 'em"
+    min_seats = 2
+    max_seats = 8
+    summary = ("Five pawns a side on a tile map: spend Points of Movement to move and attack "
+               "(d6 + Horde, Garrison, Cover); eliminate, or capture the flag.")
+    option_specs = (
+        OptionSpec("mode", "elimination", "game type: elimination (last team standing), ctf "
+                   "(capture-the-flag: one flag, bring it to your starting point) or ctcf "
+                   "(capture-their-flag: a flag on every starting point)", choices=MODES),
+        OptionSpec("pom", 0, "Points of Movement per turn, shared by all your pawns "
+                   "(0 = the map's suggestion)", min=0, max=99),
+        OptionSpec("pawns", 5, "pawns per player, placed in the X formation (the text: 5; "
+                   "6-9 extend the X)", min=1, max=MAX_PAWNS),
+        OptionSpec("map", "auto", "shipped map (auto = the smallest that seats everyone); "
+                   "a map file given to the game replaces it", choices=("auto", *SHIPPED_MAPS)),
+        OptionSpec("max_turns", DEFAULT_MAX_TURNS, "turns per player before the game stops on "
+                   "a tie-break (0 = unlimited, as in the text)", min=0, max=999),
+    )
+
+    @classmethod
+    def new_state(
+        cls, seats: int, options: Mapping[str, object] | None = None, map_text: str | None = None
+    ) -> TagemState:
+        cls.check_seats(seats)
+        opts = cls.validate_options(options)
+        mode, map_name = str(opts["mode"]), str(opts["map"])
+        pom, pawn_count, max_turns = int(opts["pom"]), int(opts["pawns"]), int(opts["max_turns"])
+        if map_text is not None:
+            board = parse_map(map_text)
+        elif map_name == "auto":
+            try:
+                board = auto_map(seats)
+            except ValueError as exc:
+                raise OptionError(str(exc)) from None
+        else:
+            board = shipped_map(map_name)
+        if not board.min_players <= seats <= board.max_players:
+            span = f"{board.min_players}-{board.max_players}"
+            raise MapError(board.source, board.players_line, 1,
+                           f"map {board.name!r} is for {span} players, not {seats}")
+        if mode == "ctf" and board.flag_spot < 0:
+            raise OptionError(f"mode ctf needs a flag spot 'F' and map {board.name!r} has none")
+        formations = check_formations(board, range(seats), pawn_count)
+        flags: tuple[Flag, ...] = ()
+        if mode == "ctf":
+            flags = (Flag(-1, board.flag_spot),)
+        elif mode == "ctcf":
+            flags = tuple(Flag(seat, board.starts[seat]) for seat in range(seats))
+        if len(board.reach[0]) < seats * pawn_count + len(flags):
+            raise board.error_at(board.starts[0], "too few open tiles for every pawn and flag")
+        return TagemState(
+            board=board, mode=mode, pom=pom or board.pom, pawn_count=pawn_count,
+            max_turns=max_turns, order=(), turn=0, round=1, pom_left=pom or board.pom,
+            stopped=(), pawns=formations, flags=flags, out=(), tags=(0,) * seats,
+            pending=None, winner=-1, events=(),
+        )
+
+    @classmethod
+    def state_from_obj(cls, obj: Any) -> TagemState:
+        from lanTag.rules.tagem_checks import state_from_obj
+
+        return state_from_obj(obj)
+
+    @classmethod
+    def playout_step_bound(cls, seats: int) -> int:
+        """Each turn: at most pom moves, or pom attacks plus their rolls, then 'end'."""
+        pom = auto_map(seats).pom
+        return 1 + seats * DEFAULT_MAX_TURNS * (2 * pom + 1)
+
+
+TagemState.game = Tagem
