@@ -1,0 +1,217 @@
+"""Sans-IO reliable, ordered message links over unreliable datagrams.
+
+A :class:`LinkLayer` belongs to one peer and keeps one link per remote address.
+It never reads a clock, opens a socket or draws a random number: the caller
+passes ``now`` (float seconds, any monotonic origin) and the bytes, and asks
+what to send and when to wake it (aioquic/h11 style).
+
+Per link and direction: sequence numbers, cumulative + 64-bit selective acks
+(piggy-backed on every frame, delayed when there is nothing to carry them),
+retransmission on an RTO of ``srtt + 4*rttvar`` (Karn's rule, exponential
+back-off, clamps), packet-threshold fast retransmit, a bounded window,
+keepalives when idle, and in-order reassembly of fragmented messages.
+
+Incarnations: each link has an *epoch* (a 32-bit id, unique per link object).
+Every frame names the sender's epoch and the epoch it believes the receiver
+has.  A changed source epoch means the peer restarted (or expired our link):
+both directions are reset and undelivered messages are discarded, counted in
+``stats.peer_restarts``/``messages_discarded``.  A frame addressed to an old
+epoch of ours is stale: it is dropped and answered with an ACK so the peer
+learns our new epoch.  The session re-handshakes above this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+
+from lanTag.net.frame import DATAGRAM_BUDGET, SEQ_MOD, MalformedFrame, decode
+from lanTag.net.linkstate import Counters, Link, LinkConfig
+from lanTag.net.machine import Addr
+
+__all__ = [
+    "LinkConfig",
+    "LinkError",
+    "LinkLayer",
+    "LinkSnapshot",
+    "LinkStats",
+    "MessageTooLarge",
+    "SendQueueFull",
+    "TooManyLinks",
+]
+
+_EPOCH_STEP = 0x9E3779B1  # odd: successive link epochs cycle through all 2**32 values
+
+
+class LinkError(Exception):
+    """Base of the errors :meth:`LinkLayer.send` raises; the link itself is unharmed."""
+
+
+class MessageTooLarge(LinkError, ValueError):
+    """The payload exceeds ``LinkConfig.max_message``."""
+
+
+class SendQueueFull(LinkError):
+    """Queued, not-yet-sent bytes for that address would exceed ``max_queued_bytes``."""
+
+
+class TooManyLinks(LinkError):
+    """``LinkConfig.max_links`` links already exist."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkSnapshot:
+    srtt: float | None
+    rttvar: float | None
+    rto: float
+    in_flight: int
+    queued: int
+    last_heard: float | None
+    peer_epoch: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStats:
+    sent: int = 0
+    received: int = 0
+    retransmitted: int = 0
+    duplicates: int = 0
+    dropped_malformed: int = 0
+    dropped_oversized: int = 0
+    dropped_unknown: int = 0
+    dropped_stale: int = 0
+    dropped_window: int = 0
+    messages_sent: int = 0
+    messages_delivered: int = 0
+    messages_discarded: int = 0
+    peer_restarts: int = 0
+    links_expired: int = 0
+    links: Mapping[Addr, LinkSnapshot] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- the layer
+
+
+class LinkLayer:
+    """All links of one peer.  Feed it datagrams and timer ticks; it says what to send.
+
+    ``epoch_seed`` makes link epochs distinct across process restarts: give it a
+    fresh random 32-bit value per process (the pure core draws no randomness).
+    ``accept`` is consulted before a link is created for an unknown address.
+    """
+
+    def __init__(
+        self,
+        epoch_seed: int,
+        config: LinkConfig | None = None,
+        accept: Callable[[Addr], bool] | None = None,
+    ) -> None:
+        self.config = config or LinkConfig()
+        self._accept = accept
+        self._epoch = epoch_seed % SEQ_MOD
+        self._links: dict[Addr, Link] = {}
+        self._n = Counters()
+
+    # ---------------------------------------------------------------- links
+
+    def _new_link(self, addr: Addr, now: float) -> Link:
+        if len(self._links) >= self.config.max_links:
+            raise TooManyLinks(f"{len(self._links)} links open, limit {self.config.max_links}")
+        self._epoch = (self._epoch + _EPOCH_STEP) % SEQ_MOD
+        if self._epoch == 0:  # 0 means "unknown" on the wire
+            self._epoch = _EPOCH_STEP
+        link = self._links[addr] = Link(addr, self._epoch, self.config, self._n, now)
+        return link
+
+    def open(self, addr: Addr, now: float) -> None:
+        """Start a link without a message: a PING goes out so liveness is tracked both ways."""
+        if addr not in self._links:
+            self._new_link(addr, now).queue_ping()
+
+    def forget(self, addr: Addr) -> None:
+        """Drop a link and everything queued on it (e.g. the peer left the roster)."""
+        self._links.pop(addr, None)
+
+    def peers(self) -> list[Addr]:
+        return list(self._links)
+
+    def last_heard(self, addr: Addr) -> float | None:
+        link = self._links.get(addr)
+        return None if link is None else link.last_heard
+
+    @property
+    def stats(self) -> LinkStats:
+        links = {
+            addr: LinkSnapshot(
+                link.srtt,
+                link.rttvar,
+                link.rto(),
+                len(link.in_flight),
+                link.pending_messages(),
+                link.last_heard,
+                link.peer_epoch,
+            )
+            for addr, link in self._links.items()
+        }
+        return LinkStats(**asdict(self._n), links=links)
+
+    # ---------------------------------------------------------------- machine interface
+
+    def send(self, addr: Addr, payload: bytes, now: float) -> None:
+        """Queue ``payload`` for reliable in-order delivery; raises a :class:`LinkError`."""
+        if len(payload) > self.config.max_message:
+            raise MessageTooLarge(f"{len(payload)} bytes > max_message {self.config.max_message}")
+        link = self._links.get(addr) or self._new_link(addr, now)
+        if link.queued_bytes + len(payload) > self.config.max_queued_bytes:
+            raise SendQueueFull(
+                f"{addr}: {link.queued_bytes} bytes queued, limit {self.config.max_queued_bytes}"
+            )
+        link.enqueue(payload, self._n.messages_sent)
+        self._n.messages_sent += 1
+
+    def receive_datagram(self, data: bytes, addr: Addr, now: float) -> list[bytes]:
+        """Handle one datagram; return the messages that became deliverable, in order.
+
+        Never raises on bad input: garbage is dropped and counted in :attr:`stats`.
+        """
+        if len(data) > DATAGRAM_BUDGET:
+            self._n.dropped_oversized += 1
+            return []
+        link = self._links.get(addr)
+        if link is None and (
+            (self._accept is not None and not self._accept(addr))
+            or len(self._links) >= self.config.max_links
+        ):
+            self._n.dropped_unknown += 1  # not even parsed: outsiders get no state and no CPU
+            return []
+        try:
+            frame = decode(data)
+        except MalformedFrame:
+            self._n.dropped_malformed += 1
+            return []
+        if link is None:
+            link = self._new_link(addr, now)
+        self._n.received += 1
+        return link.on_frame(frame, now)
+
+    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
+        out: list[tuple[bytes, Addr]] = []
+        for link in self._links.values():
+            link.collect(now, out)
+        return out
+
+    def next_timer(self) -> float | None:
+        return min(
+            (t for link in self._links.values() if (t := link.next_timer()) is not None),
+            default=None,
+        )
+
+    def handle_timer(self, now: float) -> None:
+        expire_after = self.config.expire_after
+        for addr, link in list(self._links.items()):
+            if expire_after is not None and link.last_activity() + expire_after <= now:
+                del self._links[addr]
+                self._n.links_expired += 1
+                self._n.messages_discarded += link.pending_messages()
+                continue
+            link.on_timer(now)

@@ -1,0 +1,431 @@
+"""One link's state: the peer-epoch state machine and the two sequenced streams.
+
+Internal to :mod:`lanTag.net.link` (which owns the public API and the per-address
+table); split out to keep each file readable.  Pure: ``now`` is always passed in.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from dataclasses import dataclass
+
+from lanTag.net.frame import (
+    MAX_CHUNK,
+    SACK_BITS,
+    SEQ_MOD,
+    Frame,
+    FrameType,
+    encode,
+    unwrap,
+)
+from lanTag.net.machine import Addr
+
+__all__ = ["Counters", "Link", "LinkConfig"]
+
+_RECV_WINDOW = SACK_BITS + 1  # cumulative ack point + every seq the sack bitmap can name
+_MAX_BACKOFF = 6  # 2**6 x RTO, then max_rto caps it anyway
+_RETIRED_EPOCHS = 4  # remembered per link to drop late frames of a restarted peer
+
+
+@dataclass(frozen=True, slots=True)
+class LinkConfig:
+    window: int = 64
+    """Sequenced frames in flight per link; at most 64 so the sack bitmap covers them."""
+    max_message: int = 1 << 20
+    """Largest application message; must agree between peers."""
+    max_queued_bytes: int = 4 << 20
+    ack_delay: float = 0.010
+    initial_rto: float = 0.25
+    min_rto: float = 0.05
+    """Above ack_delay plus scheduler noise, so delayed acks do not cause spurious resends."""
+    max_rto: float = 2.0
+    keepalive_interval: float = 1.0
+    expire_after: float | None = 30.0
+    """Drop a link whose peer has been silent this long (None: never)."""
+    max_links: int = 256
+    fast_retransmit_after: int = 3
+    """Resend a frame once this many later frames have been acked (0: off)."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.window <= SACK_BITS:
+            raise ValueError(f"window must be in 1..{SACK_BITS}, got {self.window}")
+        if not 0 < self.min_rto <= self.initial_rto <= self.max_rto:
+            raise ValueError("need 0 < min_rto <= initial_rto <= max_rto")
+        if not 0 <= self.ack_delay < self.min_rto:
+            raise ValueError("need 0 <= ack_delay < min_rto")
+        if self.keepalive_interval <= 0 or self.max_message < 0 or self.max_links < 1:
+            raise ValueError("keepalive_interval, max_message and max_links must be positive")
+        if self.expire_after is not None and self.expire_after <= self.keepalive_interval:
+            raise ValueError("expire_after must exceed keepalive_interval")
+
+    @property
+    def max_fragments(self) -> int:
+        return max(1, -(-self.max_message // MAX_CHUNK))
+
+
+@dataclass(slots=True)
+class Counters:
+    sent: int = 0
+    received: int = 0
+    retransmitted: int = 0
+    duplicates: int = 0
+    dropped_malformed: int = 0
+    dropped_oversized: int = 0
+    dropped_unknown: int = 0
+    dropped_stale: int = 0
+    dropped_window: int = 0
+    messages_sent: int = 0
+    messages_delivered: int = 0
+    messages_discarded: int = 0
+    peer_restarts: int = 0
+    links_expired: int = 0
+
+
+# --------------------------------------------------------------------------- epoch state machine
+
+
+class _State(enum.Enum):
+    FRESH = "fresh"  # never heard from the peer: its epoch is unknown
+    BOUND = "bound"  # peer epoch known
+
+
+class _Event(enum.Enum):
+    FIRST = "first"  # first frame from the peer, addressed to us or to nobody yet
+    FIRST_STALE = "first-stale"  # first frame, but addressed to an old incarnation of us
+    SAME = "same"
+    SAME_STALE = "same-stale"  # peer has not noticed that we restarted
+    NEW = "new"  # peer restarted
+    NEW_STALE = "new-stale"
+    RETIRED = "retired"  # late frame from a previous incarnation of the peer
+
+
+class _Action(enum.Enum):
+    ACCEPT = "accept"  # adopt/keep the peer epoch, process acks and content
+    RESET = "reset"  # discard both directions, adopt the new epoch, then accept
+    ANNOUNCE = "announce"  # adopt the src epoch, drop the content, ack at once
+    RESET_ANNOUNCE = "reset-announce"
+    DROP = "drop"
+
+
+_TRANSITIONS: dict[tuple[_State, _Event], tuple[_State, _Action]] = {
+    (_State.FRESH, _Event.FIRST): (_State.BOUND, _Action.ACCEPT),
+    (_State.FRESH, _Event.FIRST_STALE): (_State.BOUND, _Action.ANNOUNCE),
+    (_State.BOUND, _Event.SAME): (_State.BOUND, _Action.ACCEPT),
+    (_State.BOUND, _Event.SAME_STALE): (_State.BOUND, _Action.ANNOUNCE),
+    (_State.BOUND, _Event.NEW): (_State.BOUND, _Action.RESET),
+    (_State.BOUND, _Event.NEW_STALE): (_State.BOUND, _Action.RESET_ANNOUNCE),
+    (_State.BOUND, _Event.RETIRED): (_State.BOUND, _Action.DROP),
+}
+
+
+# --------------------------------------------------------------------------- one link
+
+
+@dataclass(slots=True)
+class _Unit:
+    """The body of one sequenced frame (a DATA fragment or a PING)."""
+
+    type: FrameType
+    frag_index: int = 0
+    frag_count: int = 0
+    payload: bytes = b""
+    message: int = -1  # local message number, to count whole messages; never on the wire
+
+
+@dataclass(slots=True)
+class _InFlight:
+    unit: _Unit
+    sent_at: float
+    deadline: float | None  # None while waiting in the retransmit set
+    transmissions: int = 1
+    fast_resent: bool = False  # fast retransmit is allowed once per frame
+    early: bool = False  # deadline was pulled in by loss detection, not an RTO
+
+
+class Link:
+    def __init__(
+        self, addr: Addr, epoch: int, config: LinkConfig, counters: Counters, now: float
+    ) -> None:
+        self.addr = addr
+        self.epoch = epoch
+        self.cfg = config
+        self.n = counters
+        self.created = now
+        self.state = _State.FRESH
+        self.peer_epoch: int | None = None
+        self.retired: deque[int] = deque(maxlen=_RETIRED_EPOCHS)
+        self.last_heard: float | None = None
+        self.srtt: float | None = None
+        self.rttvar: float | None = None
+        self._reset_streams(now)
+
+    def _reset_streams(self, now: float) -> None:
+        # send side
+        self.next_seq = 0
+        self.queue: deque[_Unit] = deque()
+        self.queued_bytes = 0
+        self.in_flight: dict[int, _InFlight] = {}
+        self.resend: set[int] = set()
+        self.largest_acked = -1
+        self.backoff = 0
+        self.last_eliciting = now
+        # receive side
+        self.recv_next = 0
+        self.ooo: dict[int, _Unit] = {}
+        self.partial: list[bytes] = []
+        self.partial_count = 0
+        self.ack_now = False
+        self.ack_deadline: float | None = None
+        self.unacked = 0
+
+    def pending_messages(self) -> int:
+        """Messages with at least one fragment not yet acked."""
+        units = [e.unit for e in self.in_flight.values()] + list(self.queue)
+        return len({u.message for u in units if u.type is FrameType.DATA})
+
+    # ---------------------------------------------------------------- timing
+
+    def rto(self) -> float:
+        cfg = self.cfg
+        base = cfg.initial_rto
+        if self.srtt is not None and self.rttvar is not None:
+            base = self.srtt + 4 * self.rttvar
+        base = min(max(base, cfg.min_rto), cfg.max_rto)
+        return min(base * (1 << self.backoff), cfg.max_rto)
+
+    def _sample_rtt(self, sample: float) -> None:
+        # RFC 6298 smoothing; the ENet/TCP RTO formula reads these in rto()
+        if self.srtt is None or self.rttvar is None:
+            self.srtt, self.rttvar = sample, sample / 2
+        else:
+            self.rttvar = 0.75 * self.rttvar + 0.25 * abs(self.srtt - sample)
+            self.srtt = 0.875 * self.srtt + 0.125 * sample
+
+    def keepalive_due(self) -> float | None:
+        if self.in_flight or self.queue:
+            return None  # retransmissions already probe the peer
+        return self.last_eliciting + self.cfg.keepalive_interval
+
+    def next_timer(self) -> float | None:
+        times = [e.deadline for e in self.in_flight.values() if e.deadline is not None]
+        if self.ack_deadline is not None:
+            times.append(self.ack_deadline)
+        keepalive = self.keepalive_due()
+        if keepalive is not None:
+            times.append(keepalive)
+        if self.cfg.expire_after is not None:
+            times.append(self.last_activity() + self.cfg.expire_after)
+        return min(times, default=None)
+
+    def last_activity(self) -> float:
+        return self.created if self.last_heard is None else self.last_heard
+
+    def on_timer(self, now: float) -> None:
+        if self.ack_deadline is not None and self.ack_deadline <= now:
+            self.ack_now, self.ack_deadline = True, None
+        expired = [
+            s for s, e in self.in_flight.items() if e.deadline is not None and e.deadline <= now
+        ]
+        if any(not self.in_flight[s].early for s in expired):
+            # one back-off step per timeout event, not per frame (ENet doubles per command,
+            # which over-penalises a burst lost together)
+            self.backoff = min(self.backoff + 1, _MAX_BACKOFF)
+        for seq in expired:
+            entry = self.in_flight[seq]
+            entry.deadline, entry.early = None, False
+            self.resend.add(seq)
+        due = self.keepalive_due()
+        if due is not None and due <= now:
+            self.queue_ping()
+
+    # ---------------------------------------------------------------- sending
+
+    def queue_ping(self) -> None:
+        self.queue.append(_Unit(FrameType.PING))
+
+    def enqueue(self, payload: bytes, message: int) -> None:
+        count = max(1, -(-len(payload) // MAX_CHUNK))
+        for i in range(count):
+            chunk = payload[i * MAX_CHUNK : (i + 1) * MAX_CHUNK]
+            self.queue.append(_Unit(FrameType.DATA, i, count, chunk, message))
+        self.queued_bytes += len(payload)
+
+    def _frame(self, ftype: FrameType, seq: int, unit: _Unit | None) -> bytes:
+        self.ack_now, self.ack_deadline, self.unacked = False, None, 0  # this frame carries it
+        sack = 0
+        for s in self.ooo:
+            sack |= 1 << (s - self.recv_next - 1)
+        body = unit or _Unit(ftype)
+        return encode(
+            Frame(
+                ftype,
+                self.epoch,
+                self.peer_epoch or 0,
+                seq % SEQ_MOD,
+                self.recv_next % SEQ_MOD,
+                sack,
+                body.frag_index,
+                body.frag_count,
+                body.payload,
+            )
+        )
+
+    def collect(self, now: float, out: list[tuple[bytes, Addr]]) -> None:
+        start = len(out)
+        for seq in sorted(self.resend):
+            entry = self.in_flight.get(seq)
+            if entry is None:
+                continue  # acked while waiting
+            out.append((self._frame(entry.unit.type, seq, entry.unit), self.addr))
+            entry.sent_at, entry.deadline = now, now + self.rto()
+            entry.transmissions += 1
+            self.n.retransmitted += 1
+        self.resend.clear()
+        base = min(self.in_flight, default=self.next_seq)
+        while self.queue and self.next_seq < base + self.cfg.window:
+            unit = self.queue.popleft()
+            if unit.type is FrameType.DATA:
+                self.queued_bytes -= len(unit.payload)
+            seq, self.next_seq = self.next_seq, self.next_seq + 1
+            self.in_flight[seq] = _InFlight(unit, now, now + self.rto())
+            out.append((self._frame(unit.type, seq, unit), self.addr))
+        if len(out) > start:
+            self.last_eliciting = now
+        elif self.ack_now and self.peer_epoch is not None:
+            out.append((self._frame(FrameType.ACK, 0, None), self.addr))
+        self.n.sent += len(out) - start
+
+    # ---------------------------------------------------------------- receiving
+
+    def _classify(self, frame: Frame) -> _Event:
+        stale = frame.dst_epoch not in (0, self.epoch)
+        if self.state is _State.FRESH:
+            return _Event.FIRST_STALE if stale else _Event.FIRST
+        if frame.src_epoch in self.retired:
+            return _Event.RETIRED
+        if frame.src_epoch == self.peer_epoch:
+            return _Event.SAME_STALE if stale else _Event.SAME
+        return _Event.NEW_STALE if stale else _Event.NEW
+
+    def on_frame(self, frame: Frame, now: float) -> list[bytes]:
+        self.state, action = _TRANSITIONS[(self.state, self._classify(frame))]
+        if action is _Action.DROP:
+            self.n.dropped_stale += 1
+            return []
+        self.last_heard = now
+        if action in (_Action.RESET, _Action.RESET_ANNOUNCE):
+            assert self.peer_epoch is not None
+            self.retired.append(self.peer_epoch)
+            self.n.peer_restarts += 1
+            self.n.messages_discarded += self.pending_messages() + (1 if self.partial else 0)
+            self._reset_streams(now)
+        self.peer_epoch = frame.src_epoch
+        if action in (_Action.ANNOUNCE, _Action.RESET_ANNOUNCE):
+            self.n.dropped_stale += 1
+            self.ack_now = True
+            return []
+        if frame.dst_epoch != 0 and not self._on_ack(frame, now):
+            self.n.dropped_malformed += 1
+            return []
+        if frame.type is FrameType.ACK:
+            return []
+        return self._on_sequenced(frame, now)
+
+    def _on_ack(self, frame: Frame, now: float) -> bool:
+        base = min(self.in_flight, default=self.next_seq)
+        cum = unwrap(frame.ack, base)
+        if cum > self.next_seq:
+            return False  # acks something never sent: not from our peer's stream
+        newly = [s for s in self.in_flight if s < cum]
+        bits, i = frame.sack, 0
+        while bits:
+            if bits & 1 and cum + 1 + i in self.in_flight:
+                newly.append(cum + 1 + i)
+            bits >>= 1
+            i += 1
+        if not newly:
+            return True
+        largest = max(newly)
+        entry = self.in_flight[largest]
+        if entry.transmissions == 1:  # Karn: a resent frame's ack is ambiguous
+            self._sample_rtt(now - entry.sent_at)
+        for s in newly:
+            del self.in_flight[s]
+        self.resend.difference_update(newly)
+        self.backoff = 0
+        self.largest_acked = max(self.largest_acked, largest)
+        self._detect_losses(now)
+        return True
+
+    def _detect_losses(self, now: float) -> None:
+        """Fast retransmit: enough later frames acked *and* older than the reorder window.
+
+        The packet threshold alone misfires when jitter reorders a burst, so (like
+        RACK) a frame must also have been out for ``srtt + 4*rttvar`` -- the RTO
+        before the min clamp and back-off, which is what makes it faster on a LAN.
+        If it is not that old yet, its deadline is pulled in instead.
+        """
+        threshold = self.cfg.fast_retransmit_after
+        if not threshold or self.srtt is None or self.rttvar is None:
+            return
+        window = self.srtt + 4 * self.rttvar
+        for s, e in self.in_flight.items():
+            if s + threshold > self.largest_acked:
+                break  # in_flight is in seq order
+            if e.fast_resent or e.deadline is None:
+                continue
+            e.fast_resent = True
+            lost_at = e.sent_at + window
+            if lost_at <= now:
+                e.deadline = None
+                self.resend.add(s)
+            elif lost_at < e.deadline:
+                e.deadline, e.early = lost_at, True
+
+    def _on_sequenced(self, frame: Frame, now: float) -> list[bytes]:
+        seq = unwrap(frame.seq, self.recv_next)
+        if seq < self.recv_next or seq in self.ooo:
+            self.n.duplicates += 1
+            self.ack_now = True  # our ack was probably lost
+            return []
+        if seq >= self.recv_next + _RECV_WINDOW:
+            self.n.dropped_window += 1
+            return []
+        if frame.type is FrameType.DATA and frame.frag_count > self.cfg.max_fragments:
+            self.n.dropped_malformed += 1
+            return []
+        if seq != self.recv_next or self.ooo:
+            self.ack_now = True  # opens or fills a gap: the sender wants to know at once
+        self.ooo[seq] = _Unit(frame.type, frame.frag_index, frame.frag_count, frame.payload)
+        self.unacked += 1
+        if self.unacked >= 2:
+            self.ack_now = True
+        elif self.ack_deadline is None:
+            self.ack_deadline = now + self.cfg.ack_delay
+        delivered: list[bytes] = []
+        while self.recv_next in self.ooo:
+            message = self._reassemble(self.ooo.pop(self.recv_next))
+            self.recv_next += 1
+            if message is not None:
+                delivered.append(message)
+        self.n.messages_delivered += len(delivered)
+        return delivered
+
+    def _reassemble(self, unit: _Unit) -> bytes | None:
+        if unit.type is not FrameType.DATA:
+            return None
+        if unit.frag_index == 0:
+            if self.partial:
+                self.n.messages_discarded += 1  # peer broke the fragment sequence
+            self.partial, self.partial_count = [], unit.frag_count
+        elif unit.frag_index != len(self.partial) or unit.frag_count != self.partial_count:
+            self.n.messages_discarded += bool(self.partial)
+            self.partial, self.partial_count = [], 0
+            return None
+        self.partial.append(unit.payload)
+        if len(self.partial) < self.partial_count:
+            return None
+        message = b"".join(self.partial)
+        self.partial, self.partial_count = [], 0
+        return message

@@ -1,0 +1,200 @@
+"""Pure lobby bookkeeping for mDNS browsing: TXT parsing and an immutable table.
+
+Anything on the LAN can publish ``_lantag._udp`` records, so TXT data is
+validated field by field; a bad record is ignored (and counted), never raised
+past :meth:`LobbyTable.apply`.
+"""
+
+from __future__ import annotations
+
+import json as jsonlib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
+from types import MappingProxyType
+
+__all__ = [
+    "BadTxt",
+    "LobbyInfo",
+    "LobbyTable",
+    "ServiceAdded",
+    "ServiceRemoved",
+    "ServiceUpdated",
+    "format_lobbies",
+    "lobby_from_txt",
+]
+
+STATES = ("lobby", "playing")
+MAX_NAME = 40  # leaves room in the 63-byte DNS-SD instance label for the fingerprint and port
+MAX_SEATS = 64
+_ENGINE = re.compile(r"^[a-z][a-z0-9_\-]{0,31}$")
+_FINGERPRINT = re.compile(r"^[0-9a-f]{8,64}$")
+_SEATS = re.compile(r"^([0-9]{1,2})/([0-9]{1,2})$")
+_INT = re.compile(r"^[0-9]{1,5}$")
+
+
+class BadTxt(ValueError):
+    """A TXT record that is not a valid lanTag advert; the message names the field."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyInfo:
+    instance: str
+    """The full DNS-SD service name: the table key."""
+    name: str
+    engine: str
+    version: int
+    seats_taken: int
+    seats_total: int
+    password: bool
+    fingerprint: str
+    state: str
+    port: int
+    addresses: tuple[str, ...] = ()
+
+    @property
+    def full(self) -> bool:
+        return self.seats_taken >= self.seats_total
+
+
+def _text(props: Mapping[bytes, bytes | None], key: str) -> str:
+    raw = props.get(key.encode())
+    if raw is None:
+        raise BadTxt(f"{key}: missing")
+    try:
+        value = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadTxt(f"{key}: not UTF-8") from None
+    if not value.isprintable():
+        raise BadTxt(f"{key}: control characters")
+    return value
+
+
+def _int(props: Mapping[bytes, bytes | None], key: str, low: int, high: int) -> int:
+    value = _text(props, key)
+    if not _INT.match(value) or not low <= int(value) <= high:
+        raise BadTxt(f"{key}: {value!r} is not an integer in {low}..{high}")
+    return int(value)
+
+
+def lobby_from_txt(
+    instance: str, props: Mapping[bytes, bytes | None], addresses: Iterable[str] = ()
+) -> LobbyInfo:
+    """Validate a TXT property map (as python-zeroconf gives it); raise :class:`BadTxt`."""
+    name = _text(props, "name")
+    if not 1 <= len(name) <= MAX_NAME:
+        raise BadTxt(f"name: length {len(name)} outside 1..{MAX_NAME}")
+    engine = _text(props, "engine")
+    if not _ENGINE.match(engine):
+        raise BadTxt(f"engine: {engine!r} is not an engine id")
+    seats = _SEATS.match(_text(props, "seats"))
+    if not seats:
+        raise BadTxt("seats: not taken/total")
+    taken, total = int(seats.group(1)), int(seats.group(2))
+    if not (1 <= total <= MAX_SEATS and taken <= total):
+        raise BadTxt(f"seats: {taken}/{total} out of range")
+    password = _text(props, "pw")
+    if password not in ("0", "1"):
+        raise BadTxt(f"pw: {password!r} is not 0 or 1")
+    fingerprint = _text(props, "fp")
+    if not _FINGERPRINT.match(fingerprint):
+        raise BadTxt(f"fp: {fingerprint!r} is not 8-64 lowercase hex digits")
+    state = _text(props, "state")
+    if state not in STATES:
+        raise BadTxt(f"state: {state!r} not one of {STATES}")
+    return LobbyInfo(
+        instance=instance,
+        name=name,
+        engine=engine,
+        version=_int(props, "v", 1, 65535),
+        seats_taken=taken,
+        seats_total=total,
+        password=password == "1",
+        fingerprint=fingerprint,
+        state=state,
+        port=_int(props, "port", 1, 65535),
+        addresses=tuple(sorted(set(addresses))),
+    )
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceAdded:
+    instance: str
+    properties: Mapping[bytes, bytes | None]
+    addresses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceUpdated:
+    instance: str
+    properties: Mapping[bytes, bytes | None]
+    addresses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceRemoved:
+    instance: str
+
+
+LobbyEvent = ServiceAdded | ServiceUpdated | ServiceRemoved
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyTable:
+    """Immutable: :meth:`apply` returns a new table."""
+
+    entries: Mapping[str, LobbyInfo] = field(default_factory=lambda: MappingProxyType({}))
+    ignored: int = 0
+    """Adverts dropped for bad TXT so far."""
+
+    def apply(self, event: LobbyEvent) -> LobbyTable:
+        entries = dict(self.entries)
+        key = event.instance.lower()  # DNS names compare case-insensitively
+        if isinstance(event, ServiceRemoved):
+            if entries.pop(key, None) is None:
+                return self
+            return replace(self, entries=MappingProxyType(entries))
+        try:
+            entries[key] = lobby_from_txt(event.instance, event.properties, event.addresses)
+        except BadTxt:
+            # An update that turns bad withdraws the old entry: it no longer describes the game.
+            entries.pop(key, None)
+            return replace(self, entries=MappingProxyType(entries), ignored=self.ignored + 1)
+        return replace(self, entries=MappingProxyType(entries))
+
+    def lobbies(self) -> tuple[LobbyInfo, ...]:
+        return tuple(sorted(self.entries.values(), key=lambda i: (i.name.lower(), i.instance)))
+
+
+def _endpoint(info: LobbyInfo) -> str:
+    host = info.addresses[0] if info.addresses else "?"
+    return f"[{host}]:{info.port}" if ":" in host else f"{host}:{info.port}"
+
+
+def format_lobbies(lobbies: Iterable[LobbyInfo], json: bool) -> str:
+    """``lantag list`` output: a JSON array, or a plain table for people."""
+    items = list(lobbies)
+    if json:
+        return jsonlib.dumps([asdict(i) for i in items], indent=2, ensure_ascii=False)
+    if not items:
+        return "no games found"
+    header = ("NAME", "ENGINE", "SEATS", "PW", "STATE", "ADDRESS", "HOST KEY", "V")
+    rows = [header] + [
+        (
+            i.name,
+            i.engine,
+            f"{i.seats_taken}/{i.seats_total}",
+            "yes" if i.password else "no",
+            i.state,
+            _endpoint(i),
+            i.fingerprint,
+            str(i.version),
+        )
+        for i in items
+    ]
+    widths = [max(len(r[c]) for r in rows) for c in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) for r in rows]
+    return "\n".join(line.rstrip() for line in lines)

@@ -1,0 +1,153 @@
+"""LobbyTable and TXT validation: pure, no zeroconf."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lanTag.net.discovery import SERVICE_TYPE, LobbyAdvert
+from lanTag.net.lobbies import (
+    BadTxt,
+    LobbyInfo,
+    LobbyTable,
+    ServiceAdded,
+    ServiceRemoved,
+    ServiceUpdated,
+    format_lobbies,
+    lobby_from_txt,
+)
+
+GOOD = {
+    b"v": b"1",
+    b"engine": b"boardtag",
+    b"name": b"Friday night",
+    b"seats": b"2/4",
+    b"pw": b"1",
+    b"fp": b"0123456789abcdef",
+    b"state": b"lobby",
+    b"port": b"40123",
+}
+NAME = "Friday night 0123456789abcdef-40123." + SERVICE_TYPE
+
+
+def txt(**changes: bytes | None) -> dict[bytes, bytes | None]:
+    props: dict[bytes, bytes | None] = dict(GOOD)
+    for key, value in changes.items():
+        if value is None:
+            del props[key.encode()]
+        else:
+            props[key.encode()] = value
+    return props
+
+
+def test_good_txt_parses() -> None:
+    info = lobby_from_txt(NAME, GOOD, ["192.0.2.7", "192.0.2.7", "10.0.0.1"])
+    assert info == LobbyInfo(
+        instance=NAME,
+        name="Friday night",
+        engine="boardtag",
+        version=1,
+        seats_taken=2,
+        seats_total=4,
+        password=True,
+        fingerprint="0123456789abcdef",
+        state="lobby",
+        port=40123,
+        addresses=("10.0.0.1", "192.0.2.7"),
+    )
+    assert not info.full
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"v": None},
+        {"v": b"x"},
+        {"v": b"0"},
+        {"engine": b"Board Tag"},
+        {"name": b""},
+        {"name": b"\xff\xfe"},
+        {"name": b"a\nb"},
+        {"name": b"n" * 41},
+        {"seats": b"5/4"},
+        {"seats": b"2"},
+        {"seats": b"0/0"},
+        {"seats": b"-1/4"},
+        {"pw": b"yes"},
+        {"fp": b"XYZ"},
+        {"fp": b"abc"},
+        {"state": b"over"},
+        {"port": b"0"},
+        {"port": b"70000"},
+        {"port": None},
+        {"state": None},
+    ],
+)
+def test_bad_txt_is_refused_with_the_field_named(bad: dict[str, bytes | None]) -> None:
+    [key] = bad
+    with pytest.raises(BadTxt, match=key):
+        lobby_from_txt(NAME, txt(**bad))
+
+
+def test_table_add_update_remove() -> None:
+    t0 = LobbyTable()
+    t1 = t0.apply(ServiceAdded(NAME, GOOD, ("192.0.2.7",)))
+    assert t0.lobbies() == () and len(t1.lobbies()) == 1  # immutable: t0 untouched
+    t2 = t1.apply(ServiceUpdated(NAME, txt(seats=b"4/4", state=b"playing")))
+    [lobby] = t2.lobbies()
+    assert (lobby.seats_taken, lobby.state, lobby.full) == (4, "playing", True)
+    t3 = t2.apply(ServiceRemoved(NAME.upper()))  # DNS names are case-insensitive
+    assert t3.lobbies() == ()
+    assert t3.apply(ServiceRemoved(NAME)) is t3
+
+
+def test_foreign_garbage_is_ignored_and_a_bad_update_withdraws() -> None:
+    t = LobbyTable().apply(ServiceAdded("junk._lantag._udp.local.", {b"hello": None}))
+    assert t.lobbies() == () and t.ignored == 1
+    t = t.apply(ServiceAdded(NAME, GOOD)).apply(ServiceUpdated(NAME, txt(seats=b"9/4")))
+    assert t.lobbies() == () and t.ignored == 2
+
+
+def test_lobbies_sorted_by_name() -> None:
+    other = "alpha 0123456789abcdef-1." + SERVICE_TYPE
+    t = (
+        LobbyTable()
+        .apply(ServiceAdded(NAME, GOOD))
+        .apply(ServiceAdded(other, txt(name=b"alpha", port=b"1")))
+    )
+    assert [lobby.name for lobby in t.lobbies()] == ["alpha", "Friday night"]
+
+
+def test_format_text_and_json() -> None:
+    lobbies = LobbyTable().apply(ServiceAdded(NAME, GOOD, ("192.0.2.7",))).lobbies()
+    text = format_lobbies(lobbies, json=False)
+    header, row = text.splitlines()
+    assert header.split() == [
+        "NAME",
+        "ENGINE",
+        "SEATS",
+        "PW",
+        "STATE",
+        "ADDRESS",
+        "HOST",
+        "KEY",
+        "V",
+    ]
+    assert "Friday night" in row and "192.0.2.7:40123" in row and "2/4" in row
+    data = json.loads(format_lobbies(lobbies, json=True))
+    assert data[0]["fingerprint"] == "0123456789abcdef" and data[0]["password"] is True
+    assert format_lobbies([], json=False) == "no games found"
+    assert json.loads(format_lobbies([], json=True)) == []
+
+
+def test_advert_is_validated_and_round_trips_through_txt() -> None:
+    advert = LobbyAdvert("Friday night", "boardtag", "0123456789abcdef", 40123, 2, 4, True)
+    props = {k.encode(): v.encode() for k, v in advert.txt().items()}
+    assert props == GOOD
+    assert advert.instance_name() == NAME
+    with pytest.raises(BadTxt, match="seats"):
+        LobbyAdvert("x", "boardtag", "0123456789abcdef", 1, 5, 4)
+    dotted = LobbyAdvert("a.b" + "é" * 30, "boardtag", "0123456789abcdef", 1, 0, 2)
+    label = dotted.instance_name().removesuffix("." + SERVICE_TYPE)
+    assert "." not in label and len(label.encode()) <= 63
