@@ -60,7 +60,8 @@ class BotDriver:
         stream = DrawStream(random_bytes(32))
         try:
             action = choose_action(self.bot, session.state, session.seat, stream.below)
-        except ValueError:
+            session.state.check_action(session.seat, action)
+        except Exception:  # a bot bug must not take the peer down: play a random legal move
             action = choose_action("random", session.state, session.seat, stream.below)
         if turn == "turn":
             session.submit(action, now)
@@ -93,7 +94,6 @@ class PeerMachine:
         self.events: deque[ev.Event | LobbyEvent] = deque()
         self.rejected = 0
         self._early: list[tuple[bytes, float]] = []
-        self._flush_lobby(0.0)
 
     # -------------------------------------------------------------- machine interface
 
@@ -121,6 +121,7 @@ class PeerMachine:
         return min(real) if real else None
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
+        self._flush_lobby(now)  # the joiner's hello waits for the driver's first real `now`
         if self.session is not None:
             self.session.datagrams_to_send(now)  # moves the session's bundles onto the links
         return self.link.datagrams_to_send(now)

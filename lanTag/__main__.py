@@ -1,0 +1,7 @@
+"""``python -m lanTag`` is ``lantag``."""
+
+import sys
+
+from lanTag.cli import main
+
+sys.exit(main())

@@ -1,0 +1,211 @@
+"""The ``lantag`` command: the only place that reads argv and the environment.
+
+A user error is one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from lanTag.errors import LanTagError
+
+EXIT_USAGE = 2
+
+
+class UserError(Exception):
+    """Bad input from the person at the keyboard: printed as one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _options(pairs: Sequence[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"--option wants key=value, got {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UserError(f"expected HOST:PORT, got {text!r}")
+    return host or "127.0.0.1", int(port)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from lanTag.rules.registry import engine_ids
+
+    games = ", ".join(engine_ids())
+    p = _Parser(
+        prog="lantag",
+        description="Tabletop tag games across laptops on one Wi-Fi: peer-to-peer lockstep, "
+        "fair dice, signed game logs.",
+        epilog="Start with: lantag play (a game against bots on this machine).",
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def game_args(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--game", "-g", default="prototag", help=f"engine ({games})")
+        sp.add_argument(
+            "--option",
+            "-o",
+            action="append",
+            default=[],
+            metavar="K=V",
+            help="game option, repeatable (see: lantag rules GAME)",
+        )
+        sp.add_argument("--map", metavar="FILE", help="custom map file (tagem)")
+        sp.add_argument("--log", metavar="FILE", help="where to write the signed game log")
+        sp.add_argument(
+            "--headless",
+            action="store_true",
+            help="no console UI: plain log lines; your seat is played by --bot",
+        )
+        sp.add_argument(
+            "--bot",
+            default="heuristic",
+            metavar="KIND",
+            help="bot for your seat with --headless (random, heuristic)",
+        )
+        sp.add_argument(
+            "--netsim",
+            metavar="SPEC",
+            help="inject faults, e.g. loss=0.2,dup=0.05,delay=30ms,jitter=20ms,seed=7",
+        )
+        sp.add_argument(
+            "--turn-timeout",
+            type=float,
+            default=120.0,
+            metavar="S",
+            help="seconds a player may think before a bot takes the seat",
+        )
+
+    play = sub.add_parser(
+        "play",
+        help="play against bots on this machine (full stack, loopback)",
+        description="Play against bots: every bot is a real peer on its own "
+        "loopback UDP socket, so the whole stack runs.",
+    )
+    game_args(play)
+    play.add_argument("--bots", type=int, default=2, help="number of bot opponents (default 2)")
+    play.add_argument("--strength", default="heuristic", help="bot opponents' kind")
+
+    host = sub.add_parser(
+        "host",
+        help="host a game on the LAN",
+        description="Host a game: it is advertised by mDNS; others join with `lantag join`.",
+    )
+    game_args(host)
+    host.add_argument("--name", default="", help="game name shown to others")
+    host.add_argument("--seats", type=int, default=2, help="seats for people, yours included")
+    host.add_argument("--bots", type=int, default=0, help="extra seats played by replicated bots")
+    host.add_argument("--password", default="", help="password joiners must know")
+    host.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    host.add_argument("--port", type=int, default=0, help="UDP port (default: any free port)")
+    host.add_argument("--no-advertise", action="store_true", help="don't announce on mDNS")
+    host.add_argument(
+        "--start-when-full",
+        action="store_true",
+        help="start as soon as every seat is taken (default with --headless)",
+    )
+
+    join = sub.add_parser(
+        "join",
+        help="join a game by name or HOST:PORT",
+        description="Join a hosted game, found by name on the LAN or "
+        "directly by HOST:PORT where multicast is blocked.",
+    )
+    join.add_argument("target", nargs="?", help="game name or HOST:PORT (default: pick from list)")
+    join.add_argument("--password", default="", help="the game's password")
+    join.add_argument("--spectate", action="store_true", help="watch instead of playing")
+    join.add_argument("--headless", action="store_true", help="no console UI; play with --bot")
+    join.add_argument("--bot", default="heuristic", help="bot for your seat with --headless")
+    join.add_argument("--log", metavar="FILE", help="where to write the signed game log")
+    join.add_argument("--bind", default="0.0.0.0", help="local address to use")
+    join.add_argument("--wait", type=float, default=3.0, help="seconds to look for games by name")
+    join.add_argument("--netsim", metavar="SPEC", help="inject faults (see play --help)")
+
+    lst = sub.add_parser("list", help="list games on the LAN")
+    lst.add_argument("--wait", type=float, default=2.0, help="seconds to listen (default 2)")
+    lst.add_argument("--json", action="store_true", help="machine-readable output")
+
+    verify = sub.add_parser(
+        "verify",
+        help="check a signed game log offline",
+        description="Exit 0: valid (maybe incomplete); 1: invalid; 2: not a lantag log.",
+    )
+    verify.add_argument("log", help="log file")
+    verify.add_argument("--json", action="store_true", help="machine-readable report")
+
+    replay = sub.add_parser("replay", help="step through a game log")
+    replay.add_argument("log", help="log file")
+    replay.add_argument("--force", action="store_true", help="show a log that fails verification")
+    replay.add_argument("--headless", action="store_true", help="print every step as text")
+
+    rules = sub.add_parser("rules", help="show a game's rules and options")
+    rules.add_argument("game", nargs="?", help=f"one of: {games}")
+
+    ident = sub.add_parser("id", help="show (or create) this laptop's key and nickname")
+    ident.add_argument("--nickname", help="set your nickname")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(asyncio.run(_dispatch(args)) or 0)
+    except UserError as exc:
+        print(f"lantag: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (LanTagError, ValueError, OSError) as exc:
+        print(f"lantag: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("lantag: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug: one line for the user, the traceback on request
+        if os.environ.get("LANTAG_DEBUG"):
+            raise
+        print(f"lantag: internal error: {type(exc).__name__}: {exc} "
+              "(set LANTAG_DEBUG=1 for details)", file=sys.stderr)
+        return 1
+
+
+async def _dispatch(args: argparse.Namespace) -> int:
+    from lanTag import commands
+
+    handler = getattr(commands, f"cmd_{args.command}")
+    result: int = await handler(args)
+    return result
+
+
+def color_enabled() -> bool:
+    return "NO_COLOR" not in os.environ and sys.stdout.isatty()
+
+
+def print_json(obj: object) -> None:
+    print(json.dumps(obj, indent=2, sort_keys=True))
+
+
+def read_text_file(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError as exc:
+        raise UserError(f"cannot read {what} {path}: {exc.strerror}") from None

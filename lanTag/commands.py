@@ -1,0 +1,390 @@
+"""What each ``lantag`` subcommand does (argument parsing is in lanTag.cli)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from lanTag.cli import UserError, color_enabled, print_json, read_text_file
+from lanTag.lobby import HostConfig, PasswordNeeded, Refused, RosterChanged, Started
+from lanTag.log.chain import LogFormatError
+from lanTag.log.verify import VerifyReport, verify_log
+from lanTag.net.netsim import NetSim, NetSimConfig, NetSimConfigError
+from lanTag.peer import BotDriver
+from lanTag.rules.base import Game, OptionError, input_text
+from lanTag.rules.registry import engine_ids, get_game
+from lanTag.runtime import (
+    PeerHandle,
+    bot_identity,
+    default_log_path,
+    load_identity,
+    open_host,
+    open_join,
+    wait_until,
+)
+from lanTag.session import events as ev
+from lanTag.session.lobby import Timeouts
+
+SETUP_TIMEOUT = 30.0
+
+
+# ------------------------------------------------------------------ shared helpers
+
+
+def _game_setup(
+    args: argparse.Namespace, seats: int
+) -> tuple[type[Game], tuple[tuple[str, int | bool | str], ...], str | None]:
+    from lanTag.cli import _options
+
+    try:
+        game = get_game(args.game)
+        options = game.parse_options(_options(args.option))
+        game.check_seats(seats)
+    except OptionError as exc:
+        raise UserError(str(exc)) from None
+    map_text = None
+    if args.map:
+        if args.game != "tagem":
+            raise UserError("--map is only for tagem")
+        map_text = read_text_file(args.map, "map")
+    try:
+        game.new_state(seats, options, map_text)  # surface map/option errors before any network
+    except ValueError as exc:
+        message = str(exc).replace("<map>", args.map) if args.map else str(exc)
+        raise UserError(message) from None
+    return game, tuple(sorted(options.items())), map_text
+
+
+def _netsim(spec: str | None) -> NetSim | None:
+    if not spec:
+        return None
+    try:
+        return NetSim(NetSimConfig.parse(spec))
+    except NetSimConfigError as exc:
+        raise UserError(f"--netsim: {exc}") from None
+
+
+def _log_path(args: argparse.Namespace, engine: str) -> Path:
+    return Path(args.log) if getattr(args, "log", None) else default_log_path(engine)
+
+
+async def _play_headless(handle: PeerHandle, out: object = None) -> int:
+    """Print game events as plain lines until the game ends; exit code 0 when it does."""
+    stream = sys.stdout
+    names: Mapping[int, str] = {}
+    while True:
+        machine = handle.machine
+        while machine.events:
+            event = machine.events.popleft()
+            if isinstance(event, Started):
+                names = {i: s.nickname for i, s in enumerate(event.record.seats)}
+                seat = "spectator" if event.seat is None else f"seat {event.seat}"
+                print(f"started: {event.record.engine}, you are {seat}", file=stream)
+            elif isinstance(event, ev.StepApplied):
+                print(f"step {event.step}: {input_text(event.input)}", file=stream)
+            elif isinstance(event, ev.GameOver):
+                order = " > ".join(
+                    "=".join(names.get(s, str(s)) for s in group) for group in event.outcome.ranking
+                )
+                print(f"game over after {event.step} steps: {event.outcome.summary}", file=stream)
+                print(f"ranking: {order}", file=stream)
+                if handle.log_path:
+                    print(f"log: {handle.log_path}", file=stream)
+                return 0
+            elif isinstance(event, ev.Blame | ev.SeatsDropped | ev.Desync | ev.Lagging):
+                print(f"note: {event}", file=stream)
+            elif isinstance(event, Refused):
+                print(f"refused: {event.reason}", file=sys.stderr)
+                return 1
+            elif isinstance(event, PasswordNeeded):
+                print("this game needs a password (--password)", file=sys.stderr)
+                return 2
+            elif isinstance(event, RosterChanged):
+                print(f"lobby: {len(event.roster)}/{event.seats} seated", file=stream)
+        await asyncio.sleep(0.02)
+
+
+async def _run_ui_or_headless(handle: PeerHandle, headless: bool) -> int:
+    if headless:
+        return await _play_headless(handle)
+    from lanTag.ui.app import run_game_app
+
+    return await run_game_app(handle, color=color_enabled())
+
+
+# ------------------------------------------------------------------ commands
+
+
+async def cmd_play(args: argparse.Namespace) -> int:
+    if not 0 <= args.bots <= 15:
+        raise UserError("--bots must be between 0 and 15")
+    game, options, map_text = _game_setup(args, 1 + args.bots)
+    me = load_identity()
+    netsim = _netsim(args.netsim)
+    config = HostConfig(
+        game.id,
+        f"{me.nickname}'s {game.display_name}",
+        1 + args.bots,
+        options,
+        map_text,
+        timeouts=Timeouts(turn_ms=int(args.turn_timeout * 1000)),
+    )
+    log_path = _log_path(args, game.id)
+    driver = BotDriver(args.bot) if args.headless else None
+    host = await open_host(
+        config, me, bind=("127.0.0.1", 0), driver=driver, log_path=log_path, netsim=netsim
+    )
+    bots = [
+        await open_join(
+            host.address,
+            bot_identity(i),
+            bind=("127.0.0.1", 0),
+            driver=BotDriver(args.strength),
+            netsim=netsim,
+        )
+        for i in range(args.bots)
+    ]
+    try:
+        lobby = host.machine.lobby
+        if not await wait_until(lambda: lobby.taken == config.humans, SETUP_TIMEOUT):  # type: ignore[union-attr]
+            raise UserError("bot peers did not join on loopback (is UDP on 127.0.0.1 blocked?)")
+        host.command(host.machine.start_game)
+        return await _run_ui_or_headless(host, args.headless)
+    finally:
+        for handle in [host, *bots]:
+            await handle.close()
+
+
+async def cmd_host(args: argparse.Namespace) -> int:
+    if not 1 <= args.seats <= 64:
+        raise UserError("--seats must be between 1 and 64")
+    if not 0 <= args.bots <= 64:
+        raise UserError("--bots must be between 0 and 64")
+    game, options, map_text = _game_setup(args, args.seats + args.bots)
+    me = load_identity()
+    config = HostConfig(
+        game.id,
+        args.name or f"{me.nickname}'s {game.display_name}",
+        args.seats,
+        options,
+        map_text,
+        bots=tuple([args.bot if args.bot != "heuristic" else "heuristic"] * args.bots),
+        password=args.password,
+        timeouts=Timeouts(turn_ms=int(args.turn_timeout * 1000)),
+    )
+    handle = await open_host(
+        config,
+        me,
+        bind=(args.bind, args.port),
+        driver=BotDriver(args.bot) if args.headless else None,
+        log_path=_log_path(args, game.id),
+        netsim=_netsim(args.netsim),
+    )
+    advertiser = None
+    try:
+        if not args.no_advertise:
+            advertiser = await _advertise(handle, config, me.identity.fingerprint)
+        print(
+            f"hosting {game.display_name} on port {handle.address[1]}; "
+            f"others run: lantag join {handle.address[0]}:{handle.address[1]}",
+            file=sys.stderr,
+        )
+        if args.headless or args.start_when_full:
+            lobby = handle.machine.lobby
+            await wait_until(lambda: lobby.taken >= config.humans, 24 * 3600)  # type: ignore[union-attr]
+            handle.command(handle.machine.start_game)
+        else:
+            from lanTag.ui.lobby import run_host_screen
+
+            if not await run_host_screen(handle):
+                return 0
+        if advertiser is not None:
+            await advertiser.update(state="playing")
+        return await _run_ui_or_headless(handle, args.headless)
+    finally:
+        if advertiser is not None:
+            await advertiser.close()
+        await handle.close()
+
+
+async def _advertise(handle: PeerHandle, config: HostConfig, fp: str):  # type: ignore[no-untyped-def]
+    from lanTag.net.discovery import LobbyAdvert, LobbyAdvertiser
+
+    advert = LobbyAdvert(
+        name=config.name[:40],
+        engine=config.engine,
+        fingerprint=fp,
+        port=handle.address[1],
+        seats_taken=1,
+        seats_total=config.humans + len(config.bots),
+        password=bool(config.password),
+    )
+    advertiser = LobbyAdvertiser(advert)
+    await advertiser.start()
+    return advertiser
+
+
+async def cmd_join(args: argparse.Namespace) -> int:
+    me = load_identity()
+    target = args.target
+    if target and ":" in target:
+        host_addr = _host_port(target)
+    else:
+        from lanTag.net.discovery import browse
+
+        lobbies = await browse(args.wait)
+        matches = [lob for lob in lobbies if not target or lob.name == target]
+        if not matches:
+            raise UserError(
+                f"no game named {target!r} found on the LAN"
+                if target
+                else "no games found on the LAN (try: lantag join HOST:PORT)"
+            )
+        if len(matches) > 1 and target:
+            raise UserError(f"{len(matches)} games are named {target!r}: join by HOST:PORT")
+        pick = matches[0]
+        host_addr = (pick.addresses[0] if pick.addresses else "127.0.0.1", pick.port)
+    handle = await open_join(
+        host_addr,
+        me,
+        password=args.password,
+        spectator=args.spectate,
+        bind=(args.bind, 0),
+        driver=BotDriver(args.bot) if args.headless else None,
+        log_path=Path(args.log) if args.log else default_log_path("game"),
+        netsim=_netsim(args.netsim),
+    )
+    try:
+        if not args.headless:
+            from lanTag.ui.lobby import run_join_screen
+
+            if not await run_join_screen(handle):
+                return 1
+        return await _run_ui_or_headless(handle, args.headless)
+    finally:
+        await handle.close()
+
+
+def _host_port(text: str) -> tuple[str, int]:
+    from lanTag.cli import _host_port as parse
+
+    return parse(text)
+
+
+async def cmd_list(args: argparse.Namespace) -> int:
+    from lanTag.net.discovery import browse, format_lobbies
+
+    if args.wait < 0 or args.wait > 600:
+        raise UserError("--wait must be between 0 and 600 seconds")
+    lobbies = await browse(args.wait)
+    print(format_lobbies(lobbies, args.json))
+    return 0
+
+
+def _load_log(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise UserError(f"cannot read log {path}: {exc.strerror}") from None
+
+
+async def cmd_verify(args: argparse.Namespace) -> int:
+    data = _load_log(args.log)
+    try:
+        report = verify_log(data)
+    except LogFormatError as exc:
+        if args.json:
+            print_json({"valid": False, "log": False, "error": str(exc)})
+        else:
+            print(f"lantag: {args.log}: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(format_report(args.log, report))
+    return 0 if report.valid else 1
+
+
+def format_report(path: str, report: VerifyReport) -> str:
+    lines = [f"{path}: {report.engine}, game {report.game_id[:16]}"]
+    for p in report.players:
+        who = f"bot ({p.bot})" if p.bot else p.fingerprint
+        lines.append(f"  seat {p.seat}: {p.nickname:<16} {who}")
+    lines.append(
+        f"  {report.entries} entries, {report.signatures_verified} signatures, "
+        f"{report.steps} steps, {report.rolls_verified} rolls and "
+        f"{report.secrets_verified} secret rounds re-derived"
+    )
+    for seat, step, code, reason in report.blames:
+        lines.append(f"  blame: seat {seat} at step {step}: {code} ({reason})")
+    if report.failure is not None:
+        f = report.failure
+        lines.append(f"INVALID at entry {f.entry} (step {f.step}): {f.reason}")
+    elif report.complete:
+        lines.append(f"VALID, complete: {report.outcome}; ranking {report.ranking}")
+    else:
+        lines.append(
+            f"VALID but incomplete: valid up to step {report.steps}"
+            + (
+                f" ({report.truncated_bytes} bytes of a cut entry)"
+                if report.truncated_bytes
+                else ""
+            )
+        )
+    return "\n".join(lines)
+
+
+async def cmd_replay(args: argparse.Namespace) -> int:
+    data = _load_log(args.log)
+    try:
+        report = verify_log(data)
+    except LogFormatError as exc:
+        raise UserError(f"{args.log}: {exc}") from None
+    if not report.valid and not args.force:
+        f = report.failure
+        assert f is not None
+        raise UserError(
+            f"{args.log} fails verification at entry {f.entry}: {f.reason} (--force to look anyway)"
+        )
+    if args.headless:
+        from lanTag.replay import replay_states
+
+        for step, text, board in replay_states(data):
+            print(f"## step {step}: {text}\n{board}\n")
+        return 0
+    from lanTag.ui.replay import run_replay_app
+
+    return await run_replay_app(data, report)
+
+
+async def cmd_rules(args: argparse.Namespace) -> int:
+    from importlib import resources
+
+    if not args.game:
+        for engine in engine_ids():
+            game = get_game(engine)
+            print(f"{engine:<14} {game.display_name} ({game.min_seats}-{game.max_seats} players)")
+        return 0
+    try:
+        game = get_game(args.game)
+    except OptionError as exc:
+        raise UserError(str(exc)) from None
+    text = resources.files("lanTag.rules").joinpath(f"texts/{game.id}.md").read_text()
+    print(text.rstrip())
+    print("\nOptions (--option K=V):")
+    for spec in game.option_specs:
+        span = f" [{spec.min}..{spec.max}]" if spec.min is not None else ""
+        choice = f" ({'/'.join(spec.choices)})" if spec.choices else ""
+        print(f"  {spec.name}={spec.default}{span}{choice}: {spec.help}")
+    return 0
+
+
+async def cmd_id(args: argparse.Namespace) -> int:
+    me = load_identity(nickname=args.nickname)
+    print(f"nickname:    {me.nickname}")
+    print(f"fingerprint: {me.identity.fingerprint}")
+    print(f"public key:  {me.identity.public_key.hex()}")
+    return 0

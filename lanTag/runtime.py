@@ -1,0 +1,172 @@
+"""The edges: real sockets, the clock, OS randomness, files.  Everything else is pure.
+
+``open_peer`` puts a PeerMachine on a UDP socket; ``local_table`` builds the
+`lantag play` setup (you plus bot peers, each on its own loopback socket, so
+every game exercises the full stack).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
+from lanTag.identity import Identity
+from lanTag.lobby import HostConfig, HostLobby, JoinLobby
+from lanTag.log.file import LogWriter
+from lanTag.net.link import LinkLayer
+from lanTag.net.netsim import NetSim
+from lanTag.net.udp import UdpPump
+from lanTag.peer import BotDriver, PeerMachine
+from lanTag.session.transport import Addr
+
+
+def config_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "lantag"
+
+
+def data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "lantag"
+
+
+@dataclass(frozen=True)
+class LocalIdentity:
+    identity: Identity
+    nickname: str
+
+
+def load_identity(create: bool = True, nickname: str | None = None) -> LocalIdentity:
+    """This laptop's key and nickname (created on first use, file mode 0600)."""
+    path = config_dir() / "identity"
+    if path.exists():
+        lines = path.read_text().split("\n")
+        seed, nick = bytes.fromhex(lines[0].strip()), (lines[1].strip() if len(lines) > 1 else "")
+        if nickname and nickname != nick:
+            path.write_text(f"{seed.hex()}\n{nickname}\n")
+            nick = nickname
+        return LocalIdentity(Identity(seed), nick or "player")
+    if not create:
+        raise FileNotFoundError(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    seed = secrets.token_bytes(32)
+    nick = nickname or os.environ.get("USER", "player")[:32] or "player"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(f"{seed.hex()}\n{nick}\n")
+    return LocalIdentity(Identity(seed), nick)
+
+
+def default_log_path(engine: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return data_dir() / "logs" / f"{stamp}-{engine}-{secrets.token_hex(3)}.lantag"
+
+
+@dataclass
+class PeerHandle:
+    """A running peer: the machine, its socket pump and its log file."""
+
+    machine: PeerMachine
+    pump: UdpPump
+    log: LogWriter | None
+    chain_secret: bytes
+    log_path: Path | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def address(self) -> Addr:
+        return self.pump.address
+
+    def now(self) -> float:
+        return self.pump.now()
+
+    def command(self, fn: Callable[[float], None]) -> None:
+        """Run a local command on the machine, then flush (UI key presses, host start...)."""
+        now = self.now()
+        fn(now)
+        self.machine.poke(now)
+        self.pump.poke()
+
+    async def close(self) -> None:
+        await self.pump.close()
+        if self.log is not None:
+            self.log.close()
+
+
+async def open_peer(
+    lobby_factory: Callable[[bytes], HostLobby | JoinLobby],
+    identity: Identity,
+    *,
+    bind: Addr = ("0.0.0.0", 0),
+    driver: BotDriver | None = None,
+    log_path: Path | None = None,
+    netsim: NetSim | None = None,
+    chain_length: int = DEFAULT_LENGTH,
+) -> PeerHandle:
+    """Bind a socket and start a peer.  ``lobby_factory(anchor)`` builds its lobby side."""
+    chain_secret = secrets.token_bytes(32)
+    anchor = HashChain(chain_secret, chain_length).anchor
+    writer = LogWriter(log_path) if log_path is not None else None
+    if log_path is not None:
+        # Resume needs the chain secret; it never goes in the (shareable) log itself.
+        secret_path = log_path.with_suffix(log_path.suffix + ".secret")
+        fd = os.open(secret_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(chain_secret.hex() + "\n")
+    machine = PeerMachine(
+        LinkLayer(secrets.randbits(32)),
+        lobby_factory(anchor),
+        identity,
+        chain_secret,
+        secrets.token_bytes,
+        driver=driver,
+        write_log=writer.write if writer else None,
+    )
+    pump = await UdpPump.start(machine, bind, netsim)
+    return PeerHandle(machine, pump, writer, chain_secret, log_path)
+
+
+async def open_host(
+    config: HostConfig,
+    me: LocalIdentity,
+    **kwargs: object,
+) -> PeerHandle:
+    def make(anchor: bytes) -> HostLobby:
+        return HostLobby(config, me.identity, anchor, me.nickname, secrets.token_bytes)
+
+    return await open_peer(make, me.identity, chain_length=config.chain_length, **kwargs)  # type: ignore[arg-type]
+
+
+async def open_join(
+    host: Addr,
+    me: LocalIdentity,
+    *,
+    password: str = "",
+    spectator: bool = False,
+    **kwargs: object,
+) -> PeerHandle:
+    def make(anchor: bytes) -> JoinLobby:
+        return JoinLobby(
+            host, me.identity, anchor, me.nickname, password=password, spectator=spectator
+        )
+
+    return await open_peer(make, me.identity, **kwargs)  # type: ignore[arg-type]
+
+
+def bot_identity(index: int) -> LocalIdentity:
+    return LocalIdentity(Identity(secrets.token_bytes(32)), f"bot-{index + 1}")
+
+
+async def wait_until(predicate: Callable[[], bool], timeout: float, step: float = 0.01) -> bool:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(step)
+    return True
