@@ -56,7 +56,13 @@ def _msg(kind: str, *fields: Any) -> bytes:
 
 def _parse(payload: bytes) -> tuple[str, list[Any]]:
     obj = wire.unpack(payload, limit=MAX_LOBBY_MESSAGE)
-    if not isinstance(obj, list) or len(obj) < 3 or obj[0] != TAG or obj[1] != VERSION:
+    if (
+        not isinstance(obj, list)
+        or len(obj) < 3
+        or obj[0] != TAG
+        or type(obj[1]) is not int
+        or obj[1] != VERSION
+    ):
         raise RemoteProtocolError("malformed", "not a lobby message of this version")
     if not isinstance(obj[2], str):
         raise RemoteProtocolError("malformed", "lobby message kind must be a string")

@@ -56,8 +56,8 @@ class OptionError(ValueError):
 
 # --------------------------------------------------------------------------- actions
 
-_WORD = re.compile(r"^[a-z][a-z0-9_+\-]*$")
-_INT = re.compile(r"^-?[0-9]+$")
+_WORD = re.compile(r"[a-z][a-z0-9_+\-]*")  # used with fullmatch: "$" would allow "word\n"
+_INT = re.compile(r"-?[0-9]+")
 
 Arg: TypeAlias = int | str
 
@@ -75,12 +75,12 @@ class Action:
     args: tuple[Arg, ...] = ()
 
     def __post_init__(self) -> None:
-        if not _WORD.match(self.verb):
+        if not _WORD.fullmatch(self.verb):
             raise IllegalAction(f"bad action verb {self.verb!r}")
         for a in self.args:
             if isinstance(a, bool) or not isinstance(a, int | str):
                 raise IllegalAction(f"bad action argument {a!r}")
-            if isinstance(a, str) and not _WORD.match(a):
+            if isinstance(a, str) and not _WORD.fullmatch(a):
                 raise IllegalAction(f"bad action word {a!r}")
 
     def __str__(self) -> str:
@@ -92,7 +92,7 @@ class Action:
         tokens = text.strip().lower().split()
         if not tokens:
             raise IllegalAction("empty action")
-        args: list[Arg] = [int(t) if _INT.match(t) else t for t in tokens[1:]]
+        args: list[Arg] = [int(t) if _INT.fullmatch(t) else t for t in tokens[1:]]
         return cls(tokens[0], tuple(args))
 
     def to_msgpack(self) -> list[Arg]:

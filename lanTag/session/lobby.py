@@ -81,7 +81,7 @@ class LobbyRecord:
         obj = wire.unpack(data, limit=MAX_RECORD)
         try:
             version, engine, options, map_text, seats, chain_length, timeouts, nonce = obj
-            if version != PROTOCOL_VERSION:
+            if type(version) is not int or version != PROTOCOL_VERSION:
                 raise RemoteProtocolError("version", f"lobby record version {version!r}")
             assert isinstance(engine, str) and isinstance(nonce, bytes) and len(nonce) == 32
             assert map_text is None or isinstance(map_text, str)

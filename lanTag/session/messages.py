@@ -141,9 +141,11 @@ def parse_unverified(raw: bytes) -> Signed:
     if not isinstance(fields, list) or len(fields) < 6:
         raise RemoteProtocolError("malformed", "message body too short")
     version, type_code, game_id, step, seat, state_hash, *payload = fields
-    if version != PROTOCOL_VERSION:
+    if not _is_nat(version) or version != PROTOCOL_VERSION:
         raise RemoteProtocolError("version", f"unknown protocol version {version!r}")
     try:
+        if not _is_nat(type_code):
+            raise TypeError("type must be an integer")
         msg_type = MsgType(type_code)
     except (ValueError, TypeError):
         raise RemoteProtocolError("unknown-type", f"unknown message type {type_code!r}") from None

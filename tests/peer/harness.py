@@ -44,8 +44,14 @@ class Table:
         self.logs: dict[int, bytearray] = {}
         self.peers: list[PeerMachine] = []
         config = HostConfig(
-            engine, "test game", humans, options=options, bots=bots, password=password,
-            timeouts=Timeouts(turn_ms=20_000, step_ms=5_000, lag_ms=2_000), chain_length=CHAIN,
+            engine,
+            "test game",
+            humans,
+            options=options,
+            bots=bots,
+            password=password,
+            timeouts=Timeouts(turn_ms=20_000, step_ms=5_000, lag_ms=2_000),
+            chain_length=CHAIN,
         )
         for i in range(humans + spectators):
             ident = Identity(_h(f"{seed}/id/{i}"))
@@ -55,12 +61,18 @@ class Table:
             if i == 0:
                 lobby = HostLobby(config, ident, anchor, "host", self.rng.randbytes)
             else:
-                lobby = JoinLobby(addr(0), ident, anchor, f"p{i}", password=password,
-                                  spectator=i >= humans)
+                lobby = JoinLobby(
+                    addr(0), ident, anchor, f"p{i}", password=password, spectator=i >= humans
+                )
             log = self.logs.setdefault(i, bytearray())
             peer = PeerMachine(
-                LinkLayer(self.rng.getrandbits(32)), lobby, ident, secret, self.rng.randbytes,
-                driver=BotDriver(bot), write_log=log.extend,
+                LinkLayer(self.rng.getrandbits(32)),
+                lobby,
+                ident,
+                secret,
+                self.rng.randbytes,
+                driver=BotDriver(bot),
+                write_log=log.extend,
             )
             self.peers.append(peer)
             self.net.add(addr(i), peer)
@@ -69,8 +81,7 @@ class Table:
         host = self.peers[0].lobby
         assert isinstance(host, HostLobby)
         return host.taken == host.config.humans and all(
-            isinstance(p.lobby, JoinLobby) and p.lobby.your_seat is not None
-            or p.lobby.spectator
+            (isinstance(p.lobby, JoinLobby) and p.lobby.your_seat is not None) or p.lobby.spectator
             for p in self.peers[1:]
             if isinstance(p.lobby, JoinLobby)
         )

@@ -7,14 +7,19 @@ import pytest
 from lanTag.lobby import Refused, Started
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
-
 from tests.peer.harness import Table
 
 
 @pytest.mark.parametrize("engine", ["prototag", "assassination", "boardtag"])
 def test_three_peers_and_a_spectator_play_to_the_end_under_faults(engine: str) -> None:
-    table = Table(engine, 3, spectators=1, bots=("random",) if engine != "prototag" else (),
-                  faults="loss=0.2,dup=0.05,reorder=0.1,delay=5ms,jitter=5ms", seed=7)
+    table = Table(
+        engine,
+        3,
+        spectators=1,
+        bots=("random",) if engine != "prototag" else (),
+        faults="loss=0.2,dup=0.05,reorder=0.1,delay=5ms,jitter=5ms",
+        seed=7,
+    )
     table.start()
     table.net.run_until(table.over, max_time=3600)
     hashes = {p.session.state.state_hash() for p in table.peers if p.session}

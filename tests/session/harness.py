@@ -42,8 +42,13 @@ def make_record(
         for i in range(humans)
     ] + [SeatRecord(b"", b"", f"bot{i}", "random") for i in range(bots)]
     record = LobbyRecord(
-        engine, options, None, tuple(seats), CHAIN,
-        timeouts or Timeouts(turn_ms=5_000, step_ms=2_000, lag_ms=1_000), _h(f"{seed}/nonce"),
+        engine,
+        options,
+        None,
+        tuple(seats),
+        CHAIN,
+        timeouts or Timeouts(turn_ms=5_000, step_ms=2_000, lag_ms=1_000),
+        _h(f"{seed}/nonce"),
     )
     return record, ids, secrets
 
@@ -114,7 +119,8 @@ class SimNet:
         self.flush()
         self.collect()
         timers = [
-            (t, i) for i, s in enumerate(self.sessions)
+            (t, i)
+            for i, s in enumerate(self.sessions)
             if i not in self.silent and (t := s.next_timer()) is not None
         ]
         next_delivery = self.queue[0][0] if self.queue else None
@@ -144,7 +150,8 @@ class SimNet:
     def all_over(self) -> bool:
         return all(
             isinstance(s.state.decision(), Over)
-            for i, s in enumerate(self.sessions) if i not in self.silent
+            for i, s in enumerate(self.sessions)
+            if i not in self.silent
         )
 
 

@@ -13,7 +13,6 @@ from lanTag.session.lobby import LobbyRecord
 from lanTag.session.machine import Session
 from lanTag.session.messages import MsgType, pack_bundle, sign_message
 from lanTag.wire import pack
-
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions
 
 
@@ -41,14 +40,15 @@ def _inject(session: Session, raw: bytes, from_seat: int, now: float = 0.0) -> N
 
 
 def test_forged_signature_and_wrong_game_are_rejected_without_effect() -> None:
-    record, ids, sessions, net = _setup("forge")
+    _record, ids, sessions, _net = _setup("forge")
     s0 = sessions[0]
     before = s0.state.state_hash()
     impostor = Identity(hashlib.sha256(b"not seat 1").digest()).signer()
     forged = sign_message(impostor, MsgType.ENTROPY, s0.game_id, 0, 1, before, (bytes(32),))
     _inject(s0, forged.raw, 1)
-    other_game = sign_message(ids[1].signer(), MsgType.ENTROPY, bytes(32), 0, 1, before,
-                              (bytes(32),))
+    other_game = sign_message(
+        ids[1].signer(), MsgType.ENTROPY, bytes(32), 0, 1, before, (bytes(32),)
+    )
     _inject(s0, other_game.raw, 1)
     _inject(s0, b"\x93\x01\x02", 1)  # not a bundle of signed messages
     codes = [e.code for e in iter(s0.next_event, None) if isinstance(e, ev.Rejected)]
@@ -57,15 +57,17 @@ def test_forged_signature_and_wrong_game_are_rejected_without_effect() -> None:
 
 
 def test_out_of_turn_and_illegal_moves_are_blamed_and_ignored() -> None:
-    record, ids, sessions, net = _setup("turns")
+    _record, ids, sessions, net = _setup("turns")
     net.hold.add(0)
     _run_to(net, lambda: all(s.step == 2 for s in sessions))  # toy step 2: seat 0's turn
     s1 = sessions[1]
     h = s1.state.state_hash()
-    early = sign_message(ids[2].signer(), MsgType.MOVE, s1.game_id, 2, 2, h,
-                         (Action("add", (1,)).to_msgpack(),))
-    illegal = sign_message(ids[0].signer(), MsgType.MOVE, s1.game_id, 2, 0, h,
-                           (Action("add", (7,)).to_msgpack(),))
+    early = sign_message(
+        ids[2].signer(), MsgType.MOVE, s1.game_id, 2, 2, h, (Action("add", (1,)).to_msgpack(),)
+    )
+    illegal = sign_message(
+        ids[0].signer(), MsgType.MOVE, s1.game_id, 2, 0, h, (Action("add", (7,)).to_msgpack(),)
+    )
     _inject(s1, early.raw, 2)
     _inject(s1, illegal.raw, 0)
     net.collect()
@@ -75,7 +77,7 @@ def test_out_of_turn_and_illegal_moves_are_blamed_and_ignored() -> None:
 
 
 def test_reveal_that_does_not_open_its_commitment_is_blamed_and_defaulted() -> None:
-    record, ids, sessions, net = _setup("badreveal")
+    _record, ids, sessions, net = _setup("badreveal")
     net.hold_secret.add(2)
     _run_to(net, lambda: all(s.step == 1 for s in sessions))  # toy step 1: secret guess
     # Seat 2's process is replaced by a cheater that commits to one guess, reveals another.
@@ -89,20 +91,21 @@ def test_reveal_that_does_not_open_its_commitment_is_blamed_and_defaulted() -> N
         _inject(sessions[s], c.raw, 2, net.now)
     _run_to(net, lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
     link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
-    r = sign_message(ids[2].signer(), MsgType.REVEAL, cheat.game_id, step, 2, h,
-                     (["guess", 2], nonce, link))
+    r = sign_message(
+        ids[2].signer(), MsgType.REVEAL, cheat.game_id, step, 2, h, (["guess", 2], nonce, link)
+    )
     for s in (0, 1):
         _inject(sessions[s], r.raw, 2, net.now)
     _run_to(net, lambda: sessions[0].step > 1 and sessions[1].step > 1)
     for s in (0, 1):
         assert (2, "bad-reveal") in [(e.seat, e.code) for e in _events(net, s, ev.Blame)]
-        applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1][0]
+        applied = next(e for e in _events(net, s, ev.StepApplied) if e.step == 1)
         assert applied.input.of(2) == Action("guess", (0,))  # the default, not the reveal
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
 
 
 def test_equivocation_is_proven_blamed_and_the_cheater_dropped_by_all() -> None:
-    record, ids, sessions, net = _setup("equivocate", humans=4)
+    _record, ids, sessions, net = _setup("equivocate", humans=4)
     net.hold.add(1)
     _run_to(net, lambda: all(s.step == 3 for s in sessions))  # toy step 3: seat 1's turn
     net.silent.add(1)
@@ -128,11 +131,17 @@ def test_equivocation_is_proven_blamed_and_the_cheater_dropped_by_all() -> None:
 
 
 def test_withheld_reveal_leads_to_an_agreed_drop_and_the_game_goes_on() -> None:
-    record, ids, sessions, net = _setup("withhold")
+    _record, _ids, sessions, net = _setup("withhold")
     _run_to(net, lambda: all(s.step == 1 for s in sessions))
     # Seat 2 commits (its bot acts), then its process dies before revealing.
-    _run_to(net, lambda: all(len(s._boxes[1].of(MsgType.COMMIT)) >= 1 for s in sessions)
-            and sessions[2].step == 1 and 1 in sessions[2]._secret)
+    _run_to(
+        net,
+        lambda: (
+            all(len(s._boxes[1].of(MsgType.COMMIT)) >= 1 for s in sessions)
+            and sessions[2].step == 1
+            and 1 in sessions[2]._secret
+        ),
+    )
     net.silent.add(2)
     net.run(max_time=net.now + 300)
     assert sessions[0].state.is_over and sessions[1].state.is_over

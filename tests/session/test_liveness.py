@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
-
 from tests.session.harness import SimNet, make_record, make_sessions
 
 

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from lanTag.rules.base import Over
 from lanTag.session import events as ev
-
 from tests.session.harness import SimNet, make_record, make_sessions
 
 

@@ -4,7 +4,6 @@ import pytest
 
 from lanTag.log.chain import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
-
 from tests.session.harness import SimNet, make_record, make_sessions
 
 
@@ -31,7 +30,9 @@ def test_every_peer_log_verifies_and_agrees(finished_logs: list[bytes]) -> None:
     assert len({tuple(a.state_hash for a in r.applied) for r in reports}) == 1
 
 
-def test_flipped_byte_in_each_entry_is_rejected_naming_the_entry(finished_logs: list[bytes]) -> None:
+def test_flipped_byte_in_each_entry_is_rejected_naming_the_entry(
+    finished_logs: list[bytes],
+) -> None:
     data = finished_logs[0]
     entries = parse_log(data).entries
     for entry in entries[1:40]:
