@@ -61,6 +61,8 @@ class Verifier:
         self._keys: dict[bytes, Ed25519PublicKey] = {}
 
     def verify(self, public_key: bytes, signature: bytes, data: bytes) -> bool:
+        if not all(isinstance(x, bytes) for x in (public_key, signature, data)):
+            return False
         key = self._keys.get(public_key)
         if key is None:
             try:
@@ -70,6 +72,6 @@ class Verifier:
             self._keys[public_key] = key
         try:
             key.verify(signature, data)
-        except InvalidSignature:
+        except (InvalidSignature, ValueError, TypeError):
             return False
         return True

@@ -47,6 +47,8 @@ def unpack(data: bytes, *, limit: int = DATAGRAM_BUDGET) -> Any:
 def _check(obj: object, depth: int, *, local: bool) -> None:
     if depth > MAX_DEPTH:
         _fail(local, "too deeply nested")
+    if isinstance(obj, msgpack.ExtType):  # a namedtuple: must not pass as an array
+        _fail(local, "ext types are not allowed in canonical msgpack")
     if obj is None or isinstance(obj, bool | int | str | bytes):
         if isinstance(obj, int) and not isinstance(obj, bool) and not -(2**63) <= obj < 2**64:
             _fail(local, "integer out of range")

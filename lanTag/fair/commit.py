@@ -32,6 +32,6 @@ def opens(
     """Constant-time check that (nonce, value) opens ``commit``; False on malformed input."""
     try:
         expected = commitment(game_id, step, seat, purpose, nonce, value)
-    except (ValueError, struct.error):
+        return hmac.compare_digest(expected, commit)
+    except (ValueError, TypeError, AttributeError, struct.error):
         return False
-    return hmac.compare_digest(expected, commit)

@@ -78,26 +78,33 @@ class LobbyRecord:
 
     @classmethod
     def decode(cls, data: bytes) -> LobbyRecord:
+        """Strict: the shape of SPEC §2, with bounds, or RemoteProtocolError."""
         obj = wire.unpack(data, limit=MAX_RECORD)
         try:
             version, engine, options, map_text, seats, chain_length, timeouts, nonce = obj
-            if type(version) is not int or version != PROTOCOL_VERSION:
+            if not _is_int(version) or version != PROTOCOL_VERSION:
                 raise RemoteProtocolError("version", f"lobby record version {version!r}")
-            assert isinstance(engine, str) and isinstance(nonce, bytes) and len(nonce) == 32
-            assert map_text is None or isinstance(map_text, str)
-            assert isinstance(chain_length, int) and chain_length > 0
-            opts = tuple((str(k), v) for k, v in options)
-            assert all(isinstance(v, int | str) for _, v in opts)
-            seat_records = tuple(
-                SeatRecord(bytes(pk), bytes(anchor), str(nick), str(bot))
-                for pk, anchor, nick, bot in seats
-            )
-            turn_ms, step_ms, lag_ms = (int(t) for t in timeouts)
-        except (ValueError, TypeError, AssertionError) as exc:
+            _require(isinstance(engine, str) and 0 < len(engine) <= 32, "bad engine")
+            _require(isinstance(nonce, bytes) and len(nonce) == 32, "bad host nonce")
+            _require(map_text is None or isinstance(map_text, str), "bad map")
+            _require(_is_int(chain_length) and 1 <= chain_length <= MAX_CHAIN, "bad chain length")
+            _require(isinstance(options, list), "bad options")
+            opts = []
+            for pair in options:
+                _require(isinstance(pair, list) and len(pair) == 2, "bad option")
+                key, value = pair
+                _require(isinstance(key, str) and isinstance(value, int | str), "bad option")
+                opts.append((key, value))
+            _require(isinstance(seats, list) and 1 <= len(seats) <= MAX_SEATS, "bad seat count")
+            seat_records = tuple(_seat(s) for s in seats)
+            _require(isinstance(timeouts, list) and len(timeouts) == 3, "bad timeouts")
+            _require(all(_is_int(t) and 0 < t <= 86_400_000 for t in timeouts), "bad timeouts")
+            turn_ms, step_ms, lag_ms = timeouts
+        except (ValueError, TypeError) as exc:
             raise RemoteProtocolError("malformed", f"bad lobby record: {exc}") from None
         record = cls(
             engine,
-            opts,
+            tuple(opts),
             map_text,
             seat_records,
             chain_length,
@@ -107,3 +114,32 @@ class LobbyRecord:
         if record.encode() != data:
             raise RemoteProtocolError("noncanonical", "lobby record is not canonical")
         return record
+
+
+MAX_CHAIN = 1 << 16
+MAX_SEATS = 1024
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _require(ok: bool, what: str) -> None:
+    if not ok:
+        raise ValueError(what)
+
+
+def _seat(obj: object) -> SeatRecord:
+    _require(isinstance(obj, list) and len(obj) == 4, "a seat is [key, anchor, nickname, bot]")
+    assert isinstance(obj, list)
+    key, anchor, nickname, bot = obj
+    _require(isinstance(nickname, str) and len(nickname) <= 64, "bad nickname")
+    _require(isinstance(bot, str) and len(bot) <= 32, "bad bot name")
+    _require(isinstance(key, bytes) and isinstance(anchor, bytes), "bad key or anchor")
+    if bot:
+        _require(key == b"" and anchor == b"", "a bot seat has no key or anchor")
+    else:
+        _require(
+            len(key) == 32 and len(anchor) == 32, "a person's seat has a 32-byte key and anchor"
+        )
+    return SeatRecord(key, anchor, nickname, bot)

@@ -362,7 +362,7 @@ class Session:
         if (
             msg.seat in bound
             and msg.seat != self.seat
-            and not box.covered(msg, snap.live, self.seat)
+            and not box.covered(msg, snap.live, self.seat, bound)
         ):
             return False  # we voted this seat silent: only a HAVE from another peer frees it
         if not self._check_hash(msg, snap) or msg.seat in self.desynced:
@@ -471,12 +471,20 @@ class Session:
     # ------------------------------------------------------------------ agreement on silence
 
     def _missing(self) -> set[int]:
+        """Seats whose message the current step waits for (acks of our own move included)."""
         needs = self.needs()
         box = self._box(self.step)
         if needs.kind in (NeedKind.OVER, NeedKind.BOT_TURN):
             return set()
-        kind = {NeedKind.TURN: MsgType.MOVE, NeedKind.ENTROPY: MsgType.ENTROPY}.get(needs.kind)
-        if kind is None:
+        if needs.kind is NeedKind.TURN:
+            move = box.of(MsgType.MOVE).get(needs.humans[0])
+            if move is not None and move.seat == self.seat:
+                acked = set(box.haves.get(move.seat, {}))
+                return {s for s in self.live if s != self.seat and s not in acked}
+            return {s for s in needs.humans if move is None and s != self.seat}
+        if needs.kind is NeedKind.ENTROPY:
+            kind = MsgType.ENTROPY
+        else:
             kind = MsgType.REVEAL if self._commits_complete(box, needs) else MsgType.COMMIT
         got = box.of(kind)
         return {s for s in needs.humans if s not in got and s != self.seat}
@@ -559,8 +567,8 @@ class Session:
             if silent is None:
                 continue
             if step < self.step:
-                if not any(box.accepted_of(s) for s in silent):
-                    continue
+                # Only a seat that was itself voted silent can be past that step: it must
+                # take the drop at the agreed step, so it redecides from there.
                 self._rollback(step)  # the requeued votes then decide the drop at `step`
                 return True
             self._drop(silent, box)

@@ -41,10 +41,15 @@ class StepBox:
     def accepted_of(self, seat: int) -> list[Signed]:
         return [by_seat[seat] for by_seat in self.contrib.values() if seat in by_seat]
 
-    def covered(self, msg: Signed, live: frozenset[int], me: int | None) -> bool:
-        """Some other live seat signed HAVE for exactly this message."""
+    def covered(self, msg: Signed, live: frozenset[int], me: int | None, silent: set[int]) -> bool:
+        """Some other live seat, not one we voted silent, signed HAVE for exactly this message."""
         for voter, have in self.haves.get(msg.seat, {}).items():
-            if voter in live and voter not in (msg.seat, me) and msg.digest in have.payload[1]:
+            if (
+                voter in live
+                and voter not in (msg.seat, me)
+                and voter not in silent
+                and msg.digest in have.payload[1]
+            ):
                 return True
         return False
 

@@ -233,18 +233,17 @@ def test_unknown_types_are_rejected(type_code: object) -> None:
     _parse_fails(_raw_from_fields(fields), "unknown-type")
 
 
-def test_bug_boolean_true_is_not_version_1() -> None:
-    """BUG: ``version != PROTOCOL_VERSION`` is False for True (True == 1 in Python), so a body
-    whose version is msgpack ``true`` (0xc3) parses as version 1: a second valid encoding of
-    the same message, with a different digest.
+def test_boolean_true_is_not_version_1() -> None:
+    """Regression: True == 1 in Python, so a body whose version is msgpack ``true`` (0xc3) once
+    parsed as version 1: a second valid encoding of the same message, with another digest.
     """
     fields = _fields(MsgType.MOVE)
     fields[0] = True
     _parse_fails(_raw_from_fields(fields), "version")
 
 
-def test_bug_boolean_true_is_not_type_move() -> None:
-    """BUG: ``MsgType(True)`` is ``MsgType.MOVE`` (True hashes and compares equal to 1)."""
+def test_boolean_true_is_not_type_move() -> None:
+    """Regression: ``MsgType(True)`` is ``MsgType.MOVE`` (True hashes and compares equal to 1)."""
     fields = _fields(MsgType.MOVE)
     fields[1] = True
     _parse_fails(_raw_from_fields(fields), "unknown-type")
@@ -373,9 +372,9 @@ def test_payload_edge_values_are_accepted() -> None:
         assert parse_unverified(_sign(msg_type, payload).raw).payload == payload
 
 
-def test_bug_action_words_with_a_trailing_newline_are_rejected() -> None:
-    """BUG: rules.base._WORD uses ``$``, which also matches before a final newline, so the verb
-    ``"add\\n"`` passes the MOVE shape check (and its text form does not parse back to it).
+def test_action_words_with_a_trailing_newline_are_rejected() -> None:
+    """Regression: a ``$``-anchored word pattern also matches before a final newline, so the
+    verb ``"add\\n"`` once passed the MOVE shape check (its text form does not parse back).
     """
     for bad in (["add\n", 1], ["add", "north\n"]):
         payload = (bad,)
