@@ -388,3 +388,37 @@ async def cmd_id(args: argparse.Namespace) -> int:
     print(f"fingerprint: {me.identity.fingerprint}")
     print(f"public key:  {me.identity.public_key.hex()}")
     return 0
+
+
+async def cmd_selfplay(args: argparse.Namespace) -> int:
+    import json
+
+    from lanTag.selfplay import GameResult, selfplay
+
+    try:
+        game = get_game(args.game)
+        game.check_seats(args.peers)
+    except OptionError as exc:
+        raise UserError(str(exc)) from None
+    if not 1 <= args.games <= 100_000:
+        raise UserError("--games must be between 1 and 100000")
+    _netsim(args.netsim)  # validate before starting processes
+
+    def show(result: GameResult) -> None:
+        print(json.dumps(result.to_json()) if args.json else result.line(), flush=True)
+
+    results = await selfplay(
+        game.id,
+        args.peers,
+        args.games,
+        Path(args.log_dir),
+        netsim=args.netsim,
+        bot=args.bot,
+        options=list(args.option),
+        stall_seconds=args.stall,
+        on_result=show,
+    )
+    failed = sum(not r.ok for r in results)
+    if not args.json:
+        print(f"{len(results) - failed}/{len(results)} games ok; logs in {args.log_dir}")
+    return 1 if failed else 0

@@ -212,6 +212,7 @@ MSG_SAMPLES: list[tuple[str, MsgType, int, tuple[Any, ...]]] = [
     ("vote with no silent seat", MsgType.VOTE, 1, ([], 3)),
     ("have", MsgType.HAVE, 1, (0, [h("messages/digest/0"), h("messages/digest/1")])),
     ("chat", MsgType.CHAT, 0, ("hello, table ✓",)),
+    ("nudge", MsgType.NUDGE, 2, ([0], 1)),
 ]
 
 
@@ -240,7 +241,7 @@ def _message_must_fail() -> list[tuple[str, bytes, str]]:
         ("version as the string '1'", with_field(0, "1"), "version"),
         ("version as boolean true", with_field(0, True), "version"),
         ("type 0", with_field(1, 0), "unknown-type"),
-        ("type 8", with_field(1, 8), "unknown-type"),
+        ("type 9", with_field(1, 9), "unknown-type"),
         ("type as boolean true", with_field(1, True), "unknown-type"),
         ("type as a string", with_field(1, "1"), "unknown-type"),
         ("31-byte game id", with_field(2, MSG_GAME[:31]), "malformed"),

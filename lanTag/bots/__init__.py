@@ -1,25 +1,28 @@
 """Deterministic players.  A bot's choice is a pure function of the state and an
-injected integer source, so every peer computes the same move for a bot seat."""
+injected integer source, so every peer computes the same move for a bot seat.
+
+Bots never import ``random``, read clocks or keep state between calls: ``below(n)``
+(a fair integer in ``range(n)`` supplied by the caller) is their only randomness.
+docs/bots.md describes each bot and its measured strength.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from lanTag.bots.common import Below, BotFn, random_legal
+from lanTag.bots.heuristic import heuristic
+from lanTag.rules.base import Action, State
 
-from lanTag.rules.base import Action, IllegalAction, State
+__all__ = [
+    "BOTS",
+    "DEFAULT_BOT",
+    "Below",
+    "BotFn",
+    "bot_names",
+    "choose_action",
+    "random_legal",
+]
 
-Below = Callable[[int], int]
-BotFn = Callable[[State, int, Below], Action]
-
-
-def random_legal(state: State, seat: int, below: Below) -> Action:
-    """Uniformly random among the legal actions."""
-    legal = state.legal_actions(seat)
-    if not legal:
-        raise IllegalAction(f"seat {seat} has no legal action")
-    return legal[below(len(legal))]
-
-
-BOTS: dict[str, BotFn] = {"random": random_legal}
+BOTS: dict[str, BotFn] = {"random": random_legal, "heuristic": heuristic}
 DEFAULT_BOT = "random"
 
 
@@ -28,7 +31,7 @@ def bot_names() -> tuple[str, ...]:
 
 
 def choose_action(bot: str, state: State, seat: int, below: Below) -> Action:
-    """The named bot's action; an unknown bot name falls back to nothing: it is an error."""
+    """The named bot's action; an unknown bot name is an error (ValueError)."""
     try:
         fn = BOTS[bot]
     except KeyError:

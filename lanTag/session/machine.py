@@ -236,18 +236,16 @@ class Session:
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         box = self._box(msg.step)
         box.heard[msg.seat] = now
-        if msg.step < self.step and msg.type in (MsgType.VOTE, MsgType.HAVE):
+        if msg.step < self.step and msg.type in (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE):
             self._register_late(msg, box)
         else:
             box.pending.append(msg)
         self._pump(now)
 
     def _register_late(self, msg: Signed, box: StepBox) -> None:
-        """A vote or HAVE about a step we already decided: keep it for relays and rollback."""
-        if msg.type == MsgType.VOTE:
-            prev = box.votes.get(msg.seat)
-            if prev is None or prev.payload[1] < msg.payload[1]:
-                box.votes[msg.seat] = msg
+        """A vote, nudge or HAVE about a step we already decided: for relays and rollback."""
+        if msg.type in (MsgType.VOTE, MsgType.NUDGE):
+            box.register_request(msg)
         else:
             self._register_have(msg, box)
 
@@ -262,8 +260,17 @@ class Session:
     # ------------------------------------------------------------------ timers
 
     def next_timer(self) -> float | None:
-        times = [t for t in (self.transport.next_timer(), self._deadline()) if t is not None]
-        return min(times) if times else None
+        times = [self.transport.next_timer(), self._deadline(), self._lag_time()]
+        real = [t for t in times if t is not None]
+        return min(real) if real else None
+
+    def _lag_time(self) -> float | None:
+        box = self._boxes.get(self.step)
+        if box is None or box.started_at is None or box.lag_reported or self.replay:
+            return None
+        if self.seat is None or self.seat not in self.live or not self._missing():
+            return None
+        return box.started_at + self.record.timeouts.lag_ms / 1000
 
     def handle_timer(self, now: float) -> None:
         self.transport.handle_timer(now)
@@ -274,10 +281,13 @@ class Session:
         if box.started_at is None or not waiting:
             return
         waited = now - box.started_at
-        if not box.lag_reported and waited * 1000 >= self.record.timeouts.lag_ms:
+        lag_time = self._lag_time()
+        if lag_time is not None and now >= lag_time:  # the same float as next_timer's
             box.lag_reported = True
             for seat in sorted(waiting):
                 self._events.append(ev.Lagging(seat, self.step, waited))
+            # Non-binding: whoever holds what we lack relays it long before anyone votes.
+            self._emit(MsgType.NUDGE, (sorted(waiting), 1), now)
         deadline = self._deadline()
         if deadline is not None and now >= deadline:
             recent = now - self.record.timeouts.step_ms / 1000
@@ -309,6 +319,9 @@ class Session:
             self._answer_votes(now)
             if self._apply_drops(now):
                 continue
+            needs = self.needs()
+            if needs.kind is NeedKind.SECRET and self._commits_complete(box, needs):
+                self._maybe_reveal(box, now)  # also when a drop, not a COMMIT, completed them
             inp = self._decided_input(box)
             if inp is None:
                 if not progressed:
@@ -343,10 +356,8 @@ class Session:
         if msg.seat not in snap.live:
             self._count("from-dropped-seat")
             return True
-        if msg.type == MsgType.VOTE:
-            prev = box.votes.get(msg.seat)
-            if prev is None or prev.payload[1] < msg.payload[1]:
-                box.votes[msg.seat] = msg
+        if msg.type in (MsgType.VOTE, MsgType.NUDGE):
+            box.register_request(msg)
             return True
         if msg.type == MsgType.HAVE:
             self._check_hash(msg, snap)
@@ -358,7 +369,7 @@ class Session:
             return True
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
-        bound = self._bound.get(self.step, set())
+        bound = self._bound.get(self.step, set()) if self.seat in snap.live else set()
         if (
             msg.seat in bound
             and msg.seat != self.seat
@@ -495,6 +506,8 @@ class Session:
         box = self._boxes.get(self.step)
         if box is None or box.started_at is None or self.replay or not self._missing():
             return None
+        if self.seat is None or self.seat not in self.live:
+            return None  # a spectator (or a dropped seat) never votes
         needs = self.needs()
         turn, step = self.record.timeouts.turn_ms / 1000, self.record.timeouts.step_ms / 1000
         if needs.kind is NeedKind.TURN:
@@ -522,14 +535,14 @@ class Session:
             return
         for step in range(max(0, self.step - 64), self.step + 1):
             box = self._boxes.get(step)
-            if box is None or not box.votes:
+            if box is None or not (box.votes or box.nudges):
                 continue
-            for subject in {s for v in box.votes.values() for s in v.payload[0]}:
+            requests = sum(m.payload[1] for m in [*box.votes.values(), *box.nudges.values()])
+            for subject in box.requested():
                 if subject in self._bound.get(step, ()):
                     continue
-                answered = box.haves_sent.get(subject, 0)
-                if answered < len(box.votes) and box.accepted_of(subject):
-                    box.haves_sent[subject] = len(box.votes)
+                if box.haves_sent.get(subject, 0) < requests and box.accepted_of(subject):
+                    box.haves_sent[subject] = requests
                     self._send_have(subject, now, step, relay=True)
 
     def _send_have(self, subject: int, now: float, step: int | None = None, *, relay: bool) -> None:

@@ -31,6 +31,7 @@ class MsgType(IntEnum):
     VOTE = 5  # [silent seats, seq]      "I lack these seats' step input; I will not take it"
     HAVE = 6  # [seat, [digest...]]      "I took these messages of seat; I will never vote it"
     CHAT = 7  # [text]                   public chat (logged only if its author asks)
+    NUDGE = 8  # [seats, seq]            non-binding "I still lack these seats' step input"
 
 
 # Payload shapes: tuple of validators, one per position.
@@ -70,6 +71,7 @@ _PAYLOAD = {
     MsgType.VOTE: (_is_seat_list, _is_nat),
     MsgType.HAVE: (_is_nat, _is_digest_list),
     MsgType.CHAT: (lambda v: isinstance(v, str) and len(v) <= 500,),
+    MsgType.NUDGE: (_is_seat_list, _is_nat),
 }
 
 
@@ -99,7 +101,7 @@ class Signed:
         new message for the same step from a different history.
         """
         sub = 0
-        if self.type == MsgType.VOTE:
+        if self.type in (MsgType.VOTE, MsgType.NUDGE):
             sub = int(self.payload[1])
         elif self.type == MsgType.HAVE:
             sub = int(self.payload[0])

@@ -25,10 +25,12 @@ class StepBox:
     pending: list[Signed] = field(default_factory=list)
     contrib: dict[MsgType, dict[int, Signed]] = field(default_factory=dict)
     votes: dict[int, Signed] = field(default_factory=dict)  # latest VOTE per voter
+    nudges: dict[int, Signed] = field(default_factory=dict)  # latest NUDGE per sender
     haves: dict[int, dict[int, Signed]] = field(default_factory=dict)  # subject -> voter -> HAVE
     bad_reveals: set[int] = field(default_factory=set)  # their choice becomes the default
     dropped_now: frozenset[int] = frozenset()  # dropped during this step: default choice
-    haves_sent: dict[int, int] = field(default_factory=dict)  # subject -> votes answered
+    haves_sent: dict[int, int] = field(default_factory=dict)  # subject -> requests answered
+    nudged: bool = False
     sent_entropy: bool = False
     sent_reveal: bool = False
     started_at: float | None = None
@@ -37,6 +39,17 @@ class StepBox:
 
     def of(self, kind: MsgType) -> dict[int, Signed]:
         return self.contrib.setdefault(kind, {})
+
+    def register_request(self, msg: Signed) -> None:
+        """Keep the latest VOTE / NUDGE of each sender."""
+        table = self.votes if msg.type == MsgType.VOTE else self.nudges
+        prev = table.get(msg.seat)
+        if prev is None or prev.payload[1] < msg.payload[1]:
+            table[msg.seat] = msg
+
+    def requested(self) -> set[int]:
+        """Seats whose messages some voter or nudger lacks."""
+        return {s for m in [*self.votes.values(), *self.nudges.values()] for s in m.payload[0]}
 
     def accepted_of(self, seat: int) -> list[Signed]:
         return [by_seat[seat] for by_seat in self.contrib.values() if seat in by_seat]
@@ -54,10 +67,14 @@ class StepBox:
         return False
 
     def unanimous_silent(self, live: frozenset[int]) -> frozenset[int] | None:
-        """X such that every live seat outside X has voted exactly X, if any."""
+        """X such that every live seat outside X has voted exactly X, if any.
+
+        At least half of the live seats must remain: a lone peer cut off from the rest
+        (or a cascade of mutual suspicion) cannot drop everyone else and split the game.
+        """
         for vote in self.votes.values():
             silent = frozenset(vote.payload[0])
-            if not silent or not silent <= live:
+            if not silent or not silent <= live or 2 * len(live - silent) < len(live):
                 continue
             voters = live - silent
             if voters and all(

@@ -89,7 +89,7 @@ class Table:
     def start(self, max_time: float = 60.0) -> None:
         self.net.run_until(self.seated, max_time)
         self.peers[0].start_game(self.net.now)
-        self.net.flush()
+        self.net.run_until(lambda: all(p.session is not None for p in self.peers), max_time + 60)
 
     def over(self) -> bool:
         return all(p.session is not None and p.session.state.is_over for p in self.peers)

@@ -47,6 +47,7 @@ PAYLOADS: dict[MsgType, tuple[Any, ...]] = {
     MsgType.VOTE: ([0, 2], 3),
     MsgType.HAVE: (2, [_h("messages/d0"), _h("messages/d1")]),
     MsgType.CHAT: ("hello, table ✓",),
+    MsgType.NUDGE: ([1], 1),
 }
 
 
@@ -100,6 +101,7 @@ def test_constants_are_pinned() -> None:
         ("VOTE", 5),
         ("HAVE", 6),
         ("CHAT", 7),
+        ("NUDGE", 8),
     ]
 
 
@@ -226,7 +228,7 @@ def test_unknown_versions_are_rejected(version: object) -> None:
     _parse_fails(_raw_from_fields(fields), "version")
 
 
-@pytest.mark.parametrize("type_code", [0, 8, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
+@pytest.mark.parametrize("type_code", [0, 9, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
 def test_unknown_types_are_rejected(type_code: object) -> None:
     fields = _fields(MsgType.MOVE)
     fields[1] = type_code
@@ -331,6 +333,7 @@ BAD_PAYLOADS: dict[MsgType, tuple[list[object], ...]] = {
     MsgType.VOTE: (BAD_SEAT_LISTS, BAD_NATS),
     MsgType.HAVE: (BAD_NATS, BAD_DIGESTS),
     MsgType.CHAT: (BAD_TEXTS,),
+    MsgType.NUDGE: (BAD_SEAT_LISTS, BAD_NATS),
 }
 PAYLOAD_CASES = [
     (t, pos, bad)

@@ -1,0 +1,431 @@
+"""The game screen, for every engine: board, players, dice, log and a command line.
+
+Layout (80x24 and up; every part shrinks, nothing needs a fixed size)::
+
+    title bar
+    board + status + legend          | players, turn, dice, event log
+    message line (hints, errors)
+    command line (completion of the legal actions)
+
+Key bindings only call named commands (lanTag.ui.commands) on the
+:class:`~lanTag.ui.model.GameModel`; a background task polls the peer's
+event deque every 50 ms and redraws when something arrived.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.output import Output
+from prompt_toolkit.widgets import Frame
+
+from lanTag.rules.base import Simultaneous, Turn
+from lanTag.ui import commands
+from lanTag.ui.boards import Painted, badge, paint, seat_tag
+from lanTag.ui.model import GameHandle, GameModel
+from lanTag.ui.style import color_depth, colour_enabled, make_style, seat_class
+from lanTag.ui.widgets import WrappedText
+
+POLL_SECONDS = 0.05
+
+KEYS_HELP = """\
+Keys (board mode)
+  arrows / h j k l   play the legal "... n/e/s/w" action (step, face, move)
+  0-9                pick the piece the arrows move (Tag 'em pawns)
+  Tab / Shift-Tab    put the next / previous legal action on the command line
+  Enter              play the command line (seals it when the choice is secret)
+  e                  end the turn ("end" / "done") when the rules allow it
+  : or any letter    type a command; Tab completes; Esc back to board keys
+  /                  type a slash command: /say text, /end, /help, /quit
+  PgUp / PgDn        scroll a board taller than the window
+  ? or F1            this help (Esc, q, ? or F1 closes; arrows scroll)
+  Ctrl-Q twice       leave the game (a bot takes your seat after the timeout)
+  b                  (game over) show or hide the result box
+
+Secret choices (rock-paper-scissors, bids, orders) are sealed with a hash
+commitment and revealed only when every seat has sealed: "committed — waiting
+for N others" means yours is locked in. Dice are seeded by every live seat's
+hash-chain reveal; the side panel says how many seats seeded the last roll.
+"""
+
+
+def rules_text(engine: str) -> str:
+    """The engine's rule summary shipped in lanTag/rules/texts (empty if there is none)."""
+    try:
+        return (resources.files("lanTag.rules") / "texts" / f"{engine}.md").read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return ""
+
+
+class GameApp:
+    """One game screen: builds the layout and key bindings around a :class:`GameModel`."""
+
+    def __init__(
+        self,
+        handle: GameHandle,
+        *,
+        input: Input | None = None,
+        output: Output | None = None,
+        color: bool = True,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.model = GameModel(handle, clock) if clock is not None else GameModel(handle)
+        self.model.poll()
+        self.model.say(self.model.prompt_hint())
+        self._painted_key: int | None = None
+        self._painted = Painted()
+        color = colour_enabled(color)
+        self.app: Application[int] = Application(
+            layout=Layout(self._layout(), focused_element=self._line_window),
+            key_bindings=self._bindings(),
+            style=make_style(color),
+            color_depth=color_depth(color),
+            full_screen=True,
+            mouse_support=False,
+            input=input,
+            output=output,
+        )
+
+    async def run(self) -> int:
+        code = await self.app.run_async(pre_run=self._start_polling)
+        return int(code)
+
+    # ------------------------------------------------------------------ polling
+
+    def _start_polling(self) -> None:
+        self.app.create_background_task(self._poll_loop())
+
+    async def _poll_loop(self) -> None:
+        shown = -1
+        while True:
+            changed = self.model.poll()
+            seconds = int(self.model.turn_seconds())
+            if changed or seconds != shown:
+                shown = seconds
+                self.app.invalidate()
+            self._maybe_exit()
+            await asyncio.sleep(POLL_SECONDS)
+
+    def _maybe_exit(self) -> None:
+        future = self.app.future
+        if self.model.exit_code is not None and future is not None and not future.done():
+            self.app.exit(result=self.model.exit_code)
+
+    def painted(self) -> Painted:
+        view = self.model.view()
+        if self.model.view_serial != self._painted_key:
+            s = self.model.session
+
+            def render() -> str:
+                return s.state.render() if s is not None else "waiting for the game to start"
+
+            self._painted_key = self.model.view_serial
+            self._painted = paint(self.model.engine, view, self.model.names(), render)
+        return self._painted
+
+    # ------------------------------------------------------------------ layout
+
+    def _layout(self) -> FloatContainer:
+        model = self.model
+        self._line_window = Window(
+            BufferControl(buffer=model.line, focusable=True), height=1, dont_extend_height=True
+        )
+        board_pane = HSplit(
+            [
+                Window(
+                    FormattedTextControl(self._board_text),
+                    # The board gets its full height first; status lines take what is left.
+                    height=lambda: Dimension(
+                        min=min(3, len(self.painted().rows)),
+                        preferred=len(self.painted().rows),
+                        max=len(self.painted().rows),
+                        weight=20,
+                    ),
+                    wrap_lines=False,
+                ),
+                Window(WrappedText(self._info_text), height=Dimension(min=1), wrap_lines=True),
+            ],
+            width=lambda: Dimension(min=20, preferred=max(self.painted().width + 1, 36), weight=3),
+        )
+        side = HSplit(
+            [
+                Window(
+                    FormattedTextControl(self._players_text),
+                    height=lambda: Dimension(min=2, preferred=len(model.names()) + 1),
+                    dont_extend_height=True,
+                ),
+                Window(
+                    WrappedText(self._turn_text),
+                    height=Dimension(min=1, max=8),
+                    wrap_lines=True,
+                    dont_extend_height=True,
+                ),
+                Window(
+                    WrappedText(self._legend_text),
+                    height=Dimension(min=1, max=6),
+                    wrap_lines=True,
+                    dont_extend_height=True,
+                ),
+                Window(
+                    WrappedText(self._log_text, follow=True),
+                    wrap_lines=True,
+                    height=Dimension(min=1, weight=1),
+                ),
+            ],
+            width=Dimension(min=24, preferred=40, max=48, weight=1),
+        )
+        body = VSplit([board_pane, Window(width=1, char="│", style="class:dim"), side])
+        help_window = Window(WrappedText(self._help_text), wrap_lines=True)
+        over_box = Frame(
+            Window(WrappedText(self._over_text), wrap_lines=True),
+            title="Game over",
+            width=Dimension(min=24, preferred=64, max=72),
+        )
+        root = HSplit(
+            [
+                Window(FormattedTextControl(self._title_text), height=1, style="class:title"),
+                ConditionalContainer(body, filter=~self._helping()),
+                ConditionalContainer(help_window, filter=self._helping()),
+                Window(FormattedTextControl(self._message_text), height=1),
+                VSplit(
+                    [
+                        Window(FormattedTextControl(self._prompt_text), width=7),
+                        self._line_window,
+                    ],
+                    height=1,
+                ),
+            ]
+        )
+        return FloatContainer(
+            root,
+            floats=[
+                Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
+                Float(content=ConditionalContainer(over_box, filter=self._over_shown())),
+            ],
+        )
+
+    def _title_text(self) -> StyleAndTextTuples:
+        m, s = self.model, self.model.session
+        if s is None:
+            return [("", " lanTag │ waiting for the game to start")]
+        seat = m.seat
+        who = f"you: seat {seat} {m.names()[seat]}" if seat is not None else "watching"
+        return [("", f" lanTag │ {s.game.display_name} │ step {s.step} │ {who} │ F1 help")]
+
+    def _board_text(self) -> StyleAndTextTuples:
+        rows = self.painted().rows
+        top = min(self.model.board_scroll, max(0, len(rows) - 3))
+        out: StyleAndTextTuples = []
+        for row in rows[top:]:
+            out += row
+            out.append(("", "\n"))
+        return out
+
+    def _info_text(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for line in self.painted().info:
+            out += [*line, ("", "\n")]
+        return out[:-1]
+
+    def _legend_text(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = [("class:header", "legend"), ("", " ")]
+        for line in self.painted().legend:
+            out += [*line, ("", "\n")]
+        return out[:-1]
+
+    def _players_text(self) -> StyleAndTextTuples:
+        m, s = self.model, self.model.session
+        if s is None:
+            return []
+        view: dict[str, Any] = m.view()
+        d = s.state.decision()
+        acting = (
+            {d.seat}
+            if isinstance(d, Turn)
+            else set(d.seats)
+            if isinstance(d, Simultaneous)
+            else set()
+        )
+        out: StyleAndTextTuples = [("class:header", "players"), ("", "\n")]
+        for seat, rec in enumerate(s.record.seats):
+            status = "you" if seat == m.seat and seat in s.live else m.seat_status(seat)
+            out += [
+                ("class:warn", "▶" if seat in acting else " "),
+                (seat_class(seat), seat_tag(m.engine, seat)),
+                ("class:you" if seat == m.seat else "", f" {rec.nickname[:10]:<10}"),
+                ("class:dim", f" {rec.fingerprint[:6] if not rec.is_bot else '-':<6}"),
+                ("class:error" if status in ("dropped", "DESYNC") else "", f" {status:<6}"),
+                ("", f" {badge(m.engine, view, seat)}"),
+                ("", "\n"),
+            ]
+        return out[:-1]
+
+    def _turn_text(self) -> StyleAndTextTuples:
+        m = self.model
+        out: StyleAndTextTuples = [
+            ("class:header", "turn"),
+            ("", f" {m.turn_text()} · {m.turn_seconds():.0f}s\n"),
+        ]
+        if m.last_roll is not None:
+            style = "class:log.roll" if not m.last_roll.problems else "class:error"
+            out += [("class:header", "dice"), (style, " " + m.last_roll.text() + "\n")]
+        if m.last_secret is not None:
+            out += [("class:header", "secret"), ("", " " + m.last_secret.text() + "\n")]
+        out[-1] = (out[-1][0], out[-1][1].rstrip("\n"))
+        return out
+
+    def _log_text(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = [("class:header", "log")]
+        for line in self.model.log:
+            out += [("", "\n"), (line.style, line.text)]
+        return out
+
+    def _help_text(self) -> StyleAndTextTuples:
+        text = KEYS_HELP + "\n" + (rules_text(self.model.engine) or "(no rules summary)")
+        lines = text.splitlines()
+        top = min(self.model.help_scroll, max(0, len(lines) - 1))
+        return [
+            ("class:header", "help — Esc, q, ? or F1 closes; arrows and PgUp/PgDn scroll\n"),
+            ("", "\n".join(lines[top:])),
+        ]
+
+    def _over_text(self) -> StyleAndTextTuples:
+        m = self.model
+        outcome = m.final_outcome()
+        if outcome is None:
+            return []
+        names = m.names()
+        out: StyleAndTextTuples = [("class:warn", outcome.summary + "\n\n")]
+        for place, group in enumerate(outcome.ranking, start=1):
+            for seat in group:
+                score = f"  score {outcome.scores[seat]}" if outcome.scores else ""
+                you = "  (you)" if seat == m.seat else ""
+                out += [
+                    ("", f"{place}. "),
+                    (seat_class(seat), seat_tag(m.engine, seat)),
+                    ("", f" {names[seat]}{score}{you}\n"),
+                ]
+        path = m.handle.log_path
+        out.append(("", f"\nlog saved to {path}\n" if path is not None else "\nno log file\n"))
+        out.append(("class:hint", "q or Enter: leave   b: look at the board   F1: help"))
+        return out
+
+    def _message_text(self) -> StyleAndTextTuples:
+        m = self.model
+        return [(m.message_style or "class:hint", m.message or m.prompt_hint())]
+
+    def _prompt_text(self) -> StyleAndTextTuples:
+        if self.model.mode == "command":
+            return [("class:prompt", " type› ")]
+        return [("class:prompt.board", " keys› ")]
+
+    # ------------------------------------------------------------------ keys
+
+    def _helping(self) -> Filter:
+        return Condition(lambda: self.model.show_help)
+
+    def _over_shown(self) -> Filter:
+        m = self.model
+        return Condition(lambda: m.is_over() and m.show_over and not m.show_help)
+
+    def _bindings(self) -> KeyBindings:
+        m = self.model
+        kb = KeyBindings()
+        helping = self._helping()
+        over_box = self._over_shown()
+        free = ~helping & ~over_box
+        board = free & Condition(lambda: m.mode == "board")
+        typing = free & Condition(lambda: m.mode == "command")
+        ended = Condition(m.is_over) & ~helping
+
+        def bind(*keys: str | Keys, name: str, arg: str = "", filter: Filter) -> None:
+            @kb.add(*keys, filter=filter)
+            def _(event: KeyPressEvent) -> None:
+                commands.run(m, name, arg)
+                self._maybe_exit()
+
+        for keys, direction in (
+            (("left",), "w"),
+            (("right",), "e"),
+            (("up",), "n"),
+            (("down",), "s"),
+        ):
+            bind(*keys, name="step-direction", arg=direction, filter=board)
+        for letter, direction in (("h", "w"), ("l", "e"), ("k", "n"), ("j", "s")):
+            bind(letter, name="step-direction", arg=direction, filter=board)
+        for digit in "0123456789":
+            bind(digit, name="select", arg=digit, filter=board)
+        bind("tab", name="cycle-action", arg="+1", filter=board)
+        bind("s-tab", name="cycle-action", arg="-1", filter=board)
+        bind("enter", name="submit", filter=board | typing)
+        bind("e", name="end-turn", filter=board & ~ended)
+        bind(":", name="command-mode", filter=board)
+        bind("/", name="command-mode", arg="/", filter=board)
+        bind("escape", name="board-mode", filter=typing)
+        bind("pageup", name="board-scroll", arg="-5", filter=board)
+        bind("pagedown", name="board-scroll", arg="5", filter=board)
+        bind("?", name="toggle-help", filter=board | helping)
+        bind("f1", name="toggle-help", filter=Condition(lambda: True))
+        for key in ("escape", "q"):
+            bind(key, name="toggle-help", filter=helping)
+        for key, step in (("up", "-1"), ("down", "1"), ("pageup", "-10"), ("pagedown", "10")):
+            bind(key, name="help-scroll", arg=step, filter=helping)
+        for key in ("c-q", "c-c"):
+            bind(key, name="quit", filter=Condition(lambda: True))
+        bind("q", name="leave", filter=(over_box | (board & ended)))
+        bind("enter", name="leave", filter=over_box)
+        bind("escape", name="leave", filter=over_box)
+        bind("b", name="toggle-result", filter=ended & Condition(lambda: m.mode == "board"))
+
+        @kb.add(Keys.Any, filter=board)
+        def _type(event: KeyPressEvent) -> None:
+            # Any other printable key starts typing a command with that letter.
+            if event.data.isprintable() and len(event.data) == 1:
+                commands.run(m, "type", event.data)
+
+        @kb.add(Keys.Any, filter=helping | over_box)
+        def _ignore(event: KeyPressEvent) -> None:
+            # Over the help or the result box, stray letters must not land in the command line.
+            return
+
+        @kb.add("c-l")
+        def _redraw(event: KeyPressEvent) -> None:
+            event.app.renderer.clear()
+
+        return kb
+
+
+async def run_game_app(
+    handle: GameHandle,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color: bool = True,
+) -> int:
+    """Play the started game of ``handle`` (a :class:`lanTag.runtime.PeerHandle`).
+
+    Returns 0 when the player leaves after the game is over, 1 when they quit
+    during the game.
+    """
+    return await GameApp(handle, input=input, output=output, color=color).run()

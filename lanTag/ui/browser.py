@@ -1,0 +1,142 @@
+"""The lobby browser: a live list of the games advertised on the LAN."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import HSplit, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import Output
+
+from lanTag.net.lobbies import LobbyInfo, LobbyTable
+from lanTag.ui.screens import Screen, display_name, make_app
+
+BROWSE_POLL_SECONDS = 0.2
+
+
+class _HasTable(Protocol):
+    @property
+    def table(self) -> LobbyTable: ...
+
+
+TableSource = Callable[[], LobbyTable] | _HasTable
+
+
+class BrowserModel:
+    """The list of advertised games and the selection."""
+
+    def __init__(self, source: TableSource) -> None:
+        self._source = source
+        self.lobbies: tuple[LobbyInfo, ...] = ()
+        self.selected = 0
+        self.done = False
+        self.result: LobbyInfo | None = None
+        self.refresh()
+
+    def table(self) -> LobbyTable:
+        source = self._source
+        return source() if callable(source) else source.table
+
+    def refresh(self) -> bool:
+        lobbies = self.table().lobbies()
+        if lobbies == self.lobbies:
+            return False
+        current = self.lobbies[self.selected].instance if self.lobbies else None
+        self.lobbies = lobbies
+        keys = [i.instance for i in lobbies]
+        self.selected = (
+            keys.index(current) if current in keys else min(self.selected, max(0, len(keys) - 1))
+        )
+        return True
+
+    def move(self, delta: int) -> None:
+        if self.lobbies:
+            self.selected = max(0, min(len(self.lobbies) - 1, self.selected + delta))
+
+    def pick(self) -> None:
+        if self.lobbies:
+            self.result, self.done = self.lobbies[self.selected], True
+
+    def quit(self) -> None:
+        self.result, self.done = None, True
+
+    def text(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = [
+            (
+                "class:header",
+                f"  {'NAME':<20} {'GAME':<20} {'SEATS':>5}  {'LOCK':<6} {'STATE':<7} HOST KEY\n",
+            ),
+        ]
+        if not self.lobbies:
+            out.append(("class:hint", "  searching the local network for games…"))
+            return out
+        for i, info in enumerate(self.lobbies):
+            style = "class:selected" if i == self.selected else ""
+            seats = f"{info.seats_taken}/{info.seats_total}"
+            lock = "locked" if info.password else "open"
+            row = (
+                f"{'▶' if i == self.selected else ' '} {info.name[:20]:<20} "
+                f"{display_name(info.engine)[:20]:<20} {seats:>5}  {lock:<6} "
+                f"{info.state:<7} {info.fingerprint[:8]}"
+            )
+            out += [(style, row), ("", "\n")]
+        ignored = self.table().ignored
+        if ignored:
+            out.append(("class:dim", f"  ({ignored} malformed advert(s) ignored)"))
+        return out
+
+
+def browser_screen(
+    source: TableSource,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color: bool = True,
+) -> Screen[BrowserModel]:
+    model = BrowserModel(source)
+    kb = KeyBindings()
+
+    @kb.add("up")
+    @kb.add("k")
+    def _up(event: KeyPressEvent) -> None:
+        model.move(-1)
+
+    @kb.add("down")
+    @kb.add("j")
+    def _down(event: KeyPressEvent) -> None:
+        model.move(1)
+
+    @kb.add("enter")
+    def _pick(event: KeyPressEvent) -> None:
+        model.pick()
+        if model.done:
+            event.app.exit()
+
+    @kb.add("q")
+    @kb.add("escape")
+    @kb.add("c-c")
+    def _quit(event: KeyPressEvent) -> None:
+        model.quit()
+        event.app.exit()
+
+    root = HSplit(
+        [
+            Window(
+                FormattedTextControl(" lanTag │ games on this network"),
+                height=1,
+                style="class:title",
+            ),
+            Window(FormattedTextControl(model.text), wrap_lines=False),
+            Window(
+                FormattedTextControl(" ↑↓/jk select · Enter join · q quit"),
+                height=1,
+                style="class:hint",
+            ),
+        ]
+    )
+    app = make_app(root, kb, color, input, output)
+    return Screen(model, app, model.refresh, lambda: model.done, BROWSE_POLL_SECONDS)

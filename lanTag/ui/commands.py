@@ -1,0 +1,278 @@
+"""Named commands of the game screen (pyvim style): key bindings only call these.
+
+Each command is ``fn(model, arg)`` over a :class:`~lanTag.ui.model.GameModel`;
+it changes the model and, for anything the network must hear, calls
+``model.handle.command(...)`` so the peer flushes its sockets right away.
+Tests run them by name without a terminal.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+from lanTag.errors import LocalProtocolError
+from lanTag.rules.base import Action, IllegalAction
+from lanTag.ui.model import SCAN_LIMIT, GameModel
+
+Command = Callable[[GameModel, str], None]
+COMMANDS: dict[str, Command] = {}
+END_VERBS = ("end", "done")
+DIRECTIONS = ("n", "e", "s", "w")
+# Typed as "/name arg" on the command line.
+SLASH = {
+    "say": "say",
+    "help": "toggle-help",
+    "quit": "quit",
+    "end": "end-turn",
+    "commit": "commit",
+}
+
+
+def command(name: str) -> Callable[[Command], Command]:
+    def register(fn: Command) -> Command:
+        COMMANDS[name] = fn
+        return fn
+
+    return register
+
+
+def run(model: GameModel, name: str, arg: str = "") -> None:
+    """Run the command ``name``; every command but quit disarms a pending quit."""
+    fn = COMMANDS.get(name)
+    if fn is None:
+        model.say(f"unknown command {name!r}", "class:error")
+        return
+    if name != "quit":
+        model.quit_armed = False
+    fn(model, arg)
+
+
+# --------------------------------------------------------------------------- playing
+
+
+def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
+    """Submit (our turn) or seal (a simultaneous choice) the action ``text``."""
+    s, seat = model.session, model.seat
+    if s is None or seat is None:
+        model.say("you are watching: there is nothing to play", "class:error")
+        return False
+    try:
+        action = Action.parse(text)
+    except IllegalAction as exc:
+        model.say(f"not an action: {exc}", "class:error")
+        return False
+    mine = s.my_turn()
+    if mine is None or (secret_only and mine != "secret"):
+        if model.committed is not None and model.committed[0] == s.step:
+            model.say(f"already sealed '{model.committed[1]}' for this step", "class:error")
+        else:
+            model.say("not your turn: " + model.turn_text(), "class:error")
+        return False
+    try:
+        # Checked here first so a typo gets the engine's reason, not a protocol error.
+        s.state.check_action(seat, action)
+        if mine == "turn":
+            model.handle.command(lambda now: s.submit(action, now))
+            model.say(f"played {action}", "class:ok")
+        else:
+            step = s.step
+            model.handle.command(lambda now: s.commit(action, secrets.token_bytes(32), now))
+            model.committed = (step, str(action))
+            others = len(model.waiting_for())
+            model.say(f"committed '{action}' — waiting for {others} other(s)", "class:ok")
+    except (IllegalAction, LocalProtocolError) as exc:
+        model.say(str(exc), "class:error")
+        return False
+    return True
+
+
+def _finish_line(model: GameModel, text: str) -> None:
+    model.line.append_to_history()
+    model.line.reset()
+    model.mode = "board"
+    model.cycle_index = -1
+    _ = text
+
+
+@command("submit")
+def submit(model: GameModel, arg: str) -> None:
+    """Enter: play the command line (or ``arg``); "/name ..." runs a slash command."""
+    text = (arg or model.line.text).strip()
+    if not text:
+        model.mode = "board"
+        model.say(model.prompt_hint())
+        return
+    if text.startswith("/"):
+        name, _, rest = text[1:].partition(" ")
+        target = SLASH.get(name.lower())
+        if target is None:
+            model.say(f"unknown command /{name} (try /say, /end, /help, /quit)", "class:error")
+            return
+        _finish_line(model, text)
+        run(model, target, rest.strip() or ("now" if target == "quit" else ""))
+        return
+    if _play(model, text):
+        _finish_line(model, text)
+
+
+@command("commit")
+def commit(model: GameModel, arg: str) -> None:
+    """Seal a simultaneous choice (Enter does the same when a secret choice is asked)."""
+    text = (arg or model.line.text).strip()
+    if _play(model, text, secret_only=True):
+        _finish_line(model, text)
+
+
+@command("say")
+def say(model: GameModel, arg: str) -> None:
+    """Public chat to every peer (signed, not part of the game log)."""
+    s, text = model.session, arg.strip()
+    if s is None or not text:
+        model.say("usage: /say text", "class:error")
+        return
+    try:
+        model.handle.command(lambda now: s.say(text, now))
+    except LocalProtocolError as exc:
+        model.say(str(exc), "class:error")
+        return
+    # The session sends chat to the others only, so our own line is echoed here.
+    model.add_log(
+        f"<{model.names()[s.seat] if s.seat is not None else 'me'}> {text}", "class:log.chat"
+    )
+
+
+@command("step-direction")
+def step_direction(model: GameModel, arg: str) -> None:
+    """An arrow key: play the legal action ending in that compass word, if it is clear which."""
+    found = [a for a in model.legal() if a.args and a.args[-1] == arg]
+    prefix = model.line.text.strip()
+    if len(found) > 1 and prefix:
+        narrowed = [a for a in found if str(a).startswith(prefix)]
+        found = narrowed or found
+    if len(found) > 1 and model.selected is not None:
+        narrowed = [a for a in found if a.args[0] == model.selected]
+        found = narrowed or found
+    if not found:
+        model.say(f"no move {arg} now", "class:error")
+        return
+    if len(found) == 1:
+        if _play(model, str(found[0])):
+            _finish_line(model, str(found[0]))
+        return
+    model.line.text = str(found[0])
+    model.line.cursor_position = len(model.line.text)
+    choices = ", ".join(str(a) for a in found[:6])
+    model.say(f"several: {choices} — press a digit to pick a piece, or Enter", "class:warn")
+
+
+@command("select")
+def select(model: GameModel, arg: str) -> None:
+    """A digit key: pick the piece the arrows move (Tag 'em pawns), else start typing it."""
+    number = int(arg)
+    if any(a.args and a.args[0] == number for a in model.legal()):
+        model.selected = number
+        model.say(f"piece {number} selected: the arrows move it", "class:ok")
+        return
+    type_text(model, arg)
+
+
+@command("cycle-action")
+def cycle_action(model: GameModel, arg: str) -> None:
+    """Tab / Shift-Tab: put the next (previous) legal action on the command line."""
+    actions = list(model.legal())
+    if not actions:
+        model.say("nothing to play now: " + model.prompt_hint(), "class:error")
+        return
+    delta = -1 if arg.strip() == "-1" else 1
+    if model.cycle_index < 0 and delta < 0:
+        model.cycle_index = 0
+    model.cycle_index = (model.cycle_index + delta) % len(actions)
+    model.line.text = str(actions[model.cycle_index])
+    model.line.cursor_position = len(model.line.text)
+    more = "+" if len(actions) >= SCAN_LIMIT else ""
+    model.say(f"{model.cycle_index + 1}/{len(actions)}{more}: Enter plays it, Tab for the next")
+
+
+@command("end-turn")
+def end_turn(model: GameModel, arg: str) -> None:
+    """The end key: play "end" or "done" when the rules offer it."""
+    for a in model.legal():
+        if a.verb in END_VERBS and not a.args:
+            if _play(model, str(a)):
+                _finish_line(model, str(a))
+            return
+    model.say("no end/done action now", "class:error")
+
+
+# --------------------------------------------------------------------------- screen
+
+
+@command("command-mode")
+def command_mode(model: GameModel, arg: str) -> None:
+    """ ":" (or any unbound letter): type into the command line, with completion."""
+    model.mode = "command"
+    if arg:
+        model.line.text = arg
+        model.line.cursor_position = len(arg)
+
+
+def type_text(model: GameModel, text: str) -> None:
+    model.mode = "command"
+    model.line.insert_text(text)
+
+
+@command("type")
+def type_cmd(model: GameModel, arg: str) -> None:
+    type_text(model, arg)
+
+
+@command("board-mode")
+def board_mode(model: GameModel, arg: str) -> None:
+    """Esc: back to the board keys (the command line keeps its text)."""
+    model.mode = "board"
+    model.say(model.prompt_hint())
+
+
+@command("toggle-help")
+def toggle_help(model: GameModel, arg: str) -> None:
+    model.show_help = not model.show_help
+    model.help_scroll = 0
+
+
+@command("help-scroll")
+def help_scroll(model: GameModel, arg: str) -> None:
+    model.help_scroll = max(0, model.help_scroll + int(arg or "1"))
+
+
+@command("board-scroll")
+def board_scroll(model: GameModel, arg: str) -> None:
+    """PgUp/PgDn: boards taller than the terminal (big Tag 'em maps) scroll."""
+    model.board_scroll = max(0, model.board_scroll + int(arg or "1"))
+
+
+@command("toggle-result")
+def toggle_result(model: GameModel, arg: str) -> None:
+    model.show_over = not model.show_over
+
+
+@command("quit")
+def quit_game(model: GameModel, arg: str) -> None:
+    """Ctrl-Q: leave.  Mid-game it asks twice: the others wait out a timeout, then a bot plays."""
+    if model.is_over():
+        model.exit_code = 0
+    elif model.quit_armed or arg == "now":
+        model.exit_code = 1
+    else:
+        model.quit_armed = True
+        model.say(
+            "press Ctrl-Q again to leave the game (a bot takes your seat after the timeout)",
+            "class:warn",
+        )
+
+
+@command("leave")
+def leave(model: GameModel, arg: str) -> None:
+    """q/Enter on the game-over screen."""
+    if model.is_over():
+        model.exit_code = 0

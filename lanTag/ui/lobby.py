@@ -1,0 +1,437 @@
+"""Screens before a game: the LAN lobby browser, the host's roster and the joiner's wait.
+
+Each screen is a small model (pure, testable without a terminal) plus a
+prompt-toolkit application that polls it every 50-200 ms.  The host and join
+screens consume only lobby events from the peer's deque and stop at the
+start, so the game screen finds every session event still queued.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import ConditionalContainer, HSplit, VSplit, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import Output
+from prompt_toolkit.widgets import TextArea
+
+from lanTag.errors import LocalProtocolError
+from lanTag.lobby import (
+    HostLobby,
+    JoinLobby,
+    LobbyEvent,
+    PasswordNeeded,
+    Refused,
+    RosterChanged,
+    RosterEntry,
+    Started,
+    Welcomed,
+)
+from lanTag.net.lobbies import LobbyInfo
+from lanTag.rules.base import OptionError
+from lanTag.rules.registry import get_game
+from lanTag.session import events as ev
+from lanTag.ui.browser import BrowserModel, TableSource, browser_screen
+from lanTag.ui.screens import Screen, display_name, make_app
+from lanTag.ui.widgets import WrappedText
+
+__all__ = [
+    "BrowserModel",
+    "HostModel",
+    "JoinModel",
+    "browser_screen",
+    "host_screen",
+    "join_screen",
+    "run_host_screen",
+    "run_join_screen",
+    "run_lobby_browser",
+]
+
+
+async def run_lobby_browser(
+    browser_table_source: TableSource,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color: bool = True,
+) -> LobbyInfo | None:
+    """Show the games on the LAN live; Enter picks one, q (or Esc) leaves with None.
+
+    ``browser_table_source`` is a :class:`~lanTag.net.discovery.LobbyBrowser` (its
+    ``.table`` is read) or any callable returning a :class:`LobbyTable`.  Full or
+    already-playing games can be picked too (to watch); the caller decides.
+    """
+    screen = browser_screen(browser_table_source, input=input, output=output, color=color)
+    await screen.run()
+    return screen.model.result
+
+
+class LobbyMachine(Protocol):
+    @property
+    def lobby(self) -> HostLobby | JoinLobby: ...
+
+    @property
+    def events(self) -> deque[ev.Event | LobbyEvent]: ...
+
+    def start_game(self, now: float) -> None: ...
+
+
+class LobbyHandle(Protocol):
+    """The parts of :class:`lanTag.runtime.PeerHandle` the lobby screens use."""
+
+    @property
+    def machine(self) -> LobbyMachine: ...
+
+    def now(self) -> float: ...
+
+    def command(self, fn: Callable[[float], None]) -> None: ...
+
+
+def _take_lobby_events(events: deque[ev.Event | LobbyEvent]) -> list[ev.Event | LobbyEvent]:
+    """Pop lobby events (and lobby rejections) from the front; stop at the first game event
+    and just after Started, leaving the rest for the game screen."""
+    taken: list[ev.Event | LobbyEvent] = []
+    lobby_kinds = (Welcomed, RosterChanged, PasswordNeeded, Refused, Started, ev.Rejected)
+    while events and isinstance(events[0], lobby_kinds):
+        event = events.popleft()
+        taken.append(event)
+        if isinstance(event, Started):
+            break
+    return taken
+
+
+# =========================================================================== host
+
+
+class HostModel:
+    """The host's roster, fed by RosterChanged events; kick and start go through the handle."""
+
+    def __init__(self, handle: LobbyHandle) -> None:
+        self.handle = handle
+        lobby = handle.machine.lobby
+        if not isinstance(lobby, HostLobby):
+            raise TypeError("the host screen needs a hosting peer")
+        self.lobby = lobby
+        self.roster: tuple[RosterEntry, ...] = lobby.roster()
+        self.seats = lobby.config.humans + len(lobby.config.bots)
+        self.message = "waiting for players to join"
+        self.message_style = "class:hint"
+        self.confirm_short = False
+        self.done = False
+        self.started = False
+        self.line = TextArea(multiline=False, prompt="host› ", height=1)
+
+    def poll(self) -> bool:
+        events = _take_lobby_events(self.handle.machine.events)
+        for event in events:
+            if isinstance(event, RosterChanged):
+                self.roster, self.seats = event.roster, event.seats
+                self.confirm_short = False
+                self.message, self.message_style = "roster changed", "class:ok"
+            elif isinstance(event, ev.Rejected):
+                self.message, self.message_style = f"ignored: {event.reason}", "class:dim"
+        return bool(events)
+
+    def run_line(self, text: str) -> None:
+        word = text.strip().lower().replace(" ", "")
+        if word in ("s", "start"):
+            self.start()
+        elif word in ("q", "quit"):
+            self.done = True
+        elif word.startswith("k") and word[1:].isdigit():
+            self.kick(int(word[1:]))
+        else:
+            self.message, self.message_style = (
+                "commands: k<n> kick seat n, s start, q quit",
+                "class:error",
+            )
+
+    def kick(self, seat: int) -> None:
+        try:
+            self.handle.command(lambda now: self.lobby.kick(seat))
+        except LocalProtocolError as exc:
+            self.message, self.message_style = str(exc), "class:error"
+            return
+        self.message, self.message_style = f"kicked seat {seat}", "class:ok"
+
+    def start(self) -> None:
+        config = self.lobby.config
+        players = self.lobby.taken + len(config.bots)
+        try:
+            game = get_game(config.engine)
+        except OptionError as exc:
+            self.message, self.message_style = str(exc), "class:error"
+            return
+        if players < game.min_seats:
+            self.message = f"{game.display_name} needs at least {game.min_seats} players"
+            self.message_style = "class:error"
+            return
+        if self.lobby.taken < config.humans and not self.confirm_short:
+            # The record lists only the seats taken: starting now makes a smaller game.
+            self.confirm_short = True
+            self.message = (
+                f"only {self.lobby.taken} of {config.humans} human seats taken: "
+                "s again starts without the empty seats"
+            )
+            self.message_style = "class:warn"
+            return
+        machine = self.handle.machine
+        self.handle.command(machine.start_game)
+        self.started = self.done = True
+
+    def text(self) -> StyleAndTextTuples:
+        config = self.lobby.config
+        out: StyleAndTextTuples = [
+            (
+                "",
+                f"hosting “{config.name}” · {display_name(config.engine)} · "
+                f"{len(self.roster)}/{self.seats} seats · "
+                f"password {'yes' if config.password else 'no'}\n",
+            ),
+        ]
+        address = getattr(self.handle, "address", None)
+        if address is not None:
+            out.append(("class:dim", f"listening on {address[0]}:{address[1]}\n"))
+        out.append(("class:header", f"\n{'seat':<5} {'nickname':<24} key\n"))
+        for seat in range(self.seats):
+            if seat < len(self.roster):
+                e = self.roster[seat]
+                you = " (you)" if seat == 0 else ""
+                out.append(
+                    (
+                        "",
+                        f"{seat:<5} {(e.nickname + you)[:24]:<24} "
+                        f"{'bot' if e.bot else e.fingerprint}\n",
+                    )
+                )
+            else:
+                out.append(("class:dim", f"{seat:<5} (open)\n"))
+        return out
+
+
+async def run_host_screen(
+    handle: LobbyHandle,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color: bool = True,
+) -> bool:
+    """The host's lobby: the roster as players join; ``k<n>`` kicks seat n, ``s`` starts.
+
+    Returns True once the game was started (the caller then runs the game screen),
+    False when the host quits.
+    """
+    screen = host_screen(handle, input=input, output=output, color=color)
+    await screen.run()
+    return screen.model.started
+
+
+def host_screen(
+    handle: LobbyHandle,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color: bool = True,
+) -> Screen[HostModel]:
+    model = HostModel(handle)
+    kb = KeyBindings()
+
+    def accept(_buffer: Any) -> bool:
+        model.run_line(model.line.text)
+        model.line.text = ""
+        if model.done:
+            app.exit()
+        return True
+
+    model.line.accept_handler = accept
+
+    @kb.add("c-c")
+    @kb.add("c-q")
+    def _quit(event: KeyPressEvent) -> None:
+        model.done = True
+        event.app.exit()
+
+    root = HSplit(
+        [
+            Window(FormattedTextControl(" lanTag │ your game"), height=1, style="class:title"),
+            Window(WrappedText(model.text), wrap_lines=True),
+            Window(FormattedTextControl(lambda: [(model.message_style, model.message)]), height=1),
+            Window(
+                FormattedTextControl(" k<n> kick seat n · s start · q quit (then Enter)"),
+                height=1,
+                style="class:hint",
+            ),
+            model.line,
+        ]
+    )
+    app = make_app(root, kb, color, input, output, focus=model.line)
+    return Screen(model, app, model.poll, lambda: model.done)
+
+
+# =========================================================================== join
+
+
+class JoinModel:
+    """A joiner's wait: welcome, password, roster, refusal or start."""
+
+    def __init__(self, handle: LobbyHandle) -> None:
+        self.handle = handle
+        lobby = handle.machine.lobby
+        if not isinstance(lobby, JoinLobby):
+            raise TypeError("the join screen needs a joining peer")
+        self.lobby = lobby
+        self.welcomed: Welcomed | None = None
+        self.roster: tuple[RosterEntry, ...] = ()
+        self.seats = 0
+        self.your_seat: int | None = None
+        self.refused: str | None = None
+        self.need_password = False
+        self.started = False
+        self.done = False
+        self.message = "contacting the host…"
+        self.password = TextArea(multiline=False, password=True, prompt="password: ", height=1)
+        # Holds the focus when no field is open, so typed letters go nowhere.
+        self.idle = Window(FormattedTextControl("", focusable=True), height=1)
+
+    def poll(self) -> bool:
+        events = _take_lobby_events(self.handle.machine.events)
+        for event in events:
+            if isinstance(event, Welcomed):
+                self.welcomed = event
+                self.message = "joining…"
+            elif isinstance(event, PasswordNeeded):
+                self.need_password = True
+                self.message = f"“{event.game_name}” needs a password"
+            elif isinstance(event, RosterChanged):
+                self.roster, self.seats, self.your_seat = event.roster, event.seats, event.your_seat
+                self.refused = None
+                where = (
+                    f"you are seat {event.your_seat}"
+                    if event.your_seat is not None
+                    else "you are watching"
+                )
+                self.message = f"{where} — waiting for the host to start"
+            elif isinstance(event, Refused):
+                self.refused = event.reason
+                self.need_password = "password" in event.reason
+                self.message = f"refused: {event.reason}"
+            elif isinstance(event, Started):
+                self.started = self.done = True
+        return bool(events)
+
+    def give_password(self, password: str) -> None:
+        self.need_password = False
+        self.refused = None
+        self.message = "checking the password…"
+        self.handle.command(lambda now: self.lobby.give_password(password))
+
+    def leave(self) -> None:
+        if not self.started:
+            self.handle.command(lambda now: self.lobby.leave())
+        self.done = True
+
+    def text(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        w = self.welcomed
+        if w is not None:
+            # The roster (once we are in) is newer than the count in the welcome.
+            taken = len(self.roster) if self.roster else w.taken
+            out.append(
+                (
+                    "",
+                    f"“{w.name}” · {display_name(w.engine)} · "
+                    f"{taken}/{w.seats} seats taken · "
+                    f"password {'yes' if w.password else 'no'}\n",
+                )
+            )
+            out.append(("class:dim", f"host key {w.host_fingerprint}\n"))
+        if self.roster:
+            out.append(("class:header", f"\n{'seat':<5} {'nickname':<24} key\n"))
+            for seat, e in enumerate(self.roster):
+                you = " (you)" if seat == self.your_seat else ""
+                out.append(
+                    (
+                        "",
+                        f"{seat:<5} {(e.nickname + you)[:24]:<24} "
+                        f"{'bot' if e.bot else e.fingerprint}\n",
+                    )
+                )
+            for seat in range(len(self.roster), self.seats):
+                out.append(("class:dim", f"{seat:<5} (open)\n"))
+        if self.refused is not None:
+            out.append(("class:error", f"\nthe host refused: {self.refused}\n"))
+        return out
+
+
+async def run_join_screen(
+    handle: LobbyHandle,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color: bool = True,
+) -> bool:
+    """Wait in a host's lobby; asks for the password when needed.
+
+    Returns True when the game starts, False when the player leaves (q, Ctrl-C).
+    """
+    screen = join_screen(handle, input=input, output=output, color=color)
+    await screen.run()
+    return screen.model.started
+
+
+def join_screen(
+    handle: LobbyHandle,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color: bool = True,
+) -> Screen[JoinModel]:
+    model = JoinModel(handle)
+    kb = KeyBindings()
+    asking = Condition(lambda: model.need_password)
+
+    def accept(_buffer: Any) -> bool:
+        model.give_password(model.password.text)
+        model.password.text = ""
+        app.layout.focus(model.idle)
+        return True
+
+    model.password.accept_handler = accept
+
+    @kb.add("q", filter=~asking)
+    @kb.add("escape", filter=~asking)
+    @kb.add("c-c")
+    @kb.add("c-q")
+    def _leave(event: KeyPressEvent) -> None:
+        model.leave()
+        event.app.exit()
+
+    def poll() -> bool:
+        changed = model.poll()
+        if model.need_password and not app.layout.has_focus(model.password):
+            app.layout.focus(model.password)
+        return changed
+
+    root = HSplit(
+        [
+            Window(FormattedTextControl(" lanTag │ joining a game"), height=1, style="class:title"),
+            Window(WrappedText(model.text), wrap_lines=True),
+            Window(FormattedTextControl(lambda: [("class:warn", model.message)]), height=1),
+            ConditionalContainer(model.password, filter=asking),
+            VSplit(
+                [
+                    Window(FormattedTextControl(" q leave"), style="class:hint"),
+                    model.idle,
+                ],
+                height=1,
+            ),
+        ]
+    )
+    app = make_app(root, kb, color, input, output, focus=model.idle)
+    return Screen(model, app, poll, lambda: model.done)

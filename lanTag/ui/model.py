@@ -1,0 +1,396 @@
+"""The game screen's state: one object the key bindings, commands and layout share.
+
+The model consumes the peer's event deque (``poll``), keeps what the screen
+shows (log lines, the last dice and their fairness status, who lags or was
+dropped) and derives the rest from the session's public API on demand.  It
+never reads the session's private step boxes: the fairness line is rebuilt
+from ``needs_for`` (public) and the events, by replaying each StepApplied on
+a shadow copy of the state so every roll keeps its purpose ("seat 1's D6").
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any, Protocol
+
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.history import InMemoryHistory
+
+from lanTag.lobby import LobbyEvent
+from lanTag.rules.base import (
+    Action,
+    Chance,
+    IllegalAction,
+    Joint,
+    Move,
+    Outcome,
+    Over,
+    Roll,
+    Simultaneous,
+    State,
+    Turn,
+    input_text,
+)
+from lanTag.session import events as ev
+from lanTag.session.machine import Session
+from lanTag.session.referee import NeedKind, needs_for
+from lanTag.ui.completion import ActionCompleter
+
+LOG_KEEP = 300  # log lines kept in memory; the signed log file has everything
+SCAN_LIMIT = 5000  # legal actions looked at for completion and cycling (lazy spaces are huge)
+
+
+class MachineLike(Protocol):
+    """What the screens read from a PeerMachine (tests pass a small fake)."""
+
+    @property
+    def session(self) -> Session | None: ...
+
+    @property
+    def events(self) -> deque[ev.Event | LobbyEvent]: ...
+
+
+class GameHandle(Protocol):
+    """The parts of :class:`lanTag.runtime.PeerHandle` the game screen uses."""
+
+    @property
+    def machine(self) -> MachineLike: ...
+
+    @property
+    def log_path(self) -> Path | None: ...
+
+    def now(self) -> float: ...
+
+    def command(self, fn: Callable[[float], None]) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    style: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RollInfo:
+    """The last public dice: what they were for and how they were made."""
+
+    step: int
+    purpose: str
+    values: str
+    contributors: tuple[int, ...]  # seats whose chain reveals seeded the roll
+    humans: int  # human seats of the game
+    problems: tuple[str, ...]  # blames and drops at that step; empty: verified
+
+    def text(self) -> str:
+        status = "verified" if not self.problems else "; ".join(self.problems)
+        return (
+            f"{self.purpose}: {self.values} — from {len(self.contributors)}/{self.humans} "
+            f"seats' reveals, {status}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SecretInfo:
+    """The last revealed simultaneous choice."""
+
+    step: int
+    kind: str
+    choices: str
+    sealed_by: tuple[int, ...]
+    problems: tuple[str, ...]
+
+    def text(self) -> str:
+        status = "commitments opened" if not self.problems else "; ".join(self.problems)
+        return f"{self.kind}: {self.choices} — sealed by {len(self.sealed_by)} seat(s), {status}"
+
+
+class GameModel:
+    """Everything the game screen shows and every command changes."""
+
+    def __init__(self, handle: GameHandle, clock: Callable[[], float] = time.monotonic) -> None:
+        self.handle = handle
+        self.clock = clock
+        self.mode = "board"  # "board": keys play; "command": typing into the command line
+        self.show_help = False
+        self.help_scroll = 0
+        self.board_scroll = 0
+        self.show_over = True  # the game-over box (hidden with b to look at the final board)
+        self.message = ""
+        self.message_style = ""
+        self.log: deque[LogLine] = deque(maxlen=LOG_KEEP)
+        self.cycle_index = -1
+        self.selected: int | None = None  # pawn/piece chosen with a digit key (Tag 'em)
+        self.committed: tuple[int, str] | None = None  # (step, action text) sealed by us
+        self.quit_armed = False
+        self.exit_code: int | None = None
+        self.last_roll: RollInfo | None = None
+        self.last_secret: SecretInfo | None = None
+        self.lagging: dict[int, float] = {}
+        self.dropped_at: dict[int, int] = {}
+        self.blamed: dict[int, str] = {}
+        self.desynced: set[int] = set()
+        self.outcome: Outcome | None = None
+        self._blames: dict[int, list[ev.Blame]] = {}
+        self._step_seen = -1
+        self._step_started = clock()
+        self._shadow: State | None = None
+        self._shadow_step = 0
+        self._view_key: tuple[int, int] | None = None
+        self._view: dict[str, Any] = {}
+        self.view_serial = 0  # bumped whenever view() builds a new dict (drawing caches by it)
+        self.line = Buffer(
+            multiline=False,
+            history=InMemoryHistory(),
+            name="command",
+            completer=ActionCompleter(self.legal),
+            complete_while_typing=Condition(lambda: self.mode == "command"),
+        )
+        session = self.session
+        if session is not None:
+            record = session.record
+            self._shadow = session.game.new_state(
+                len(record.seats), record.option_dict, record.map_text
+            )
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def session(self) -> Session | None:
+        return self.handle.machine.session
+
+    @property
+    def engine(self) -> str:
+        s = self.session
+        return s.record.engine if s is not None else ""
+
+    @property
+    def seat(self) -> int | None:
+        s = self.session
+        return s.seat if s is not None and not s.replay else None
+
+    def names(self) -> list[str]:
+        s = self.session
+        return [seat.nickname for seat in s.record.seats] if s is not None else []
+
+    def view(self) -> dict[str, Any]:
+        """The engine's view for our seat, cached per step (views list legal actions)."""
+        s = self.session
+        if s is None:
+            return {}
+        key = (s.step, id(s.state))
+        if key != self._view_key:
+            self._view_key, self._view = key, s.state.view(self.seat)
+            self.view_serial += 1
+        return self._view
+
+    def legal(self) -> Iterator[Action]:
+        """Our legal actions now, lazily (Stomptag's order space is a large product)."""
+        s, seat = self.session, self.seat
+        if s is None or seat is None or s.my_turn() is None:
+            return iter(())
+        return islice(iter(s.state.legal_actions(seat)), SCAN_LIMIT)
+
+    def turn_seconds(self) -> float:
+        return max(0.0, self.clock() - self._step_started)
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Other human seats the current step still needs (we cannot see who already sent)."""
+        s = self.session
+        if s is None:
+            return ()
+        return tuple(x for x in s.needs().humans if x != self.seat)
+
+    def is_over(self) -> bool:
+        s = self.session
+        return self.outcome is not None or (s is not None and s.state.is_over)
+
+    def final_outcome(self) -> Outcome | None:
+        s = self.session
+        if s is not None:
+            d = s.state.decision()
+            if isinstance(d, Over):
+                return d.outcome
+        return self.outcome
+
+    def turn_text(self) -> str:
+        """Whose move it is, in words."""
+        s = self.session
+        if s is None:
+            return "waiting for the game to start"
+        d = s.state.decision()
+        names = self.names()
+        if isinstance(d, Over):
+            return "game over"
+        if isinstance(d, Turn):
+            who = "you" if d.seat == self.seat else f"seat {d.seat} {names[d.seat]}"
+            return f"{who} to move"
+        if isinstance(d, Simultaneous):
+            return f"secret {d.kind}: seats " + " ".join(map(str, d.seats))
+        assert isinstance(d, Chance)
+        return f"dice: {d.purpose}"
+
+    def seat_status(self, seat: int) -> str:
+        s = self.session
+        if s is None:
+            return ""
+        rec = s.record.seats[seat]
+        if rec.is_bot:
+            return "bot"
+        if seat in self.desynced:
+            return "DESYNC"
+        if seat not in s.live:
+            return "dropped"
+        if seat in self.lagging:
+            return f"lag {self.lagging[seat]:.0f}s"
+        return "live"
+
+    # ------------------------------------------------------------------ feedback
+
+    def say(self, text: str, style: str = "") -> None:
+        """The one-line feedback under the board."""
+        self.message, self.message_style = text, style
+
+    def add_log(self, text: str, style: str = "class:log.step") -> None:
+        self.log.append(LogLine(style, text))
+
+    # ------------------------------------------------------------------ events
+
+    def poll(self) -> bool:
+        """Consume the peer's events; True when anything on screen may have changed."""
+        changed = False
+        events = self.handle.machine.events
+        while events:
+            self._on_event(events.popleft())
+            changed = True
+        s = self.session
+        if s is not None:
+            if self._shadow is None or self._shadow_step != s.step:
+                # Lost track (rollback, events taken by someone else): restart from the session.
+                self._shadow, self._shadow_step = s.state, s.step
+            if s.step != self._step_seen:
+                self._step_seen = s.step
+                self._step_started = self.clock()
+                self.lagging.clear()
+                self.cycle_index = -1
+                if self.committed is not None and self.committed[0] != s.step:
+                    self.committed = None
+                changed = True
+            if s.state.is_over and self.outcome is None:
+                self.outcome = self.final_outcome()
+                changed = True
+        return changed
+
+    def _on_event(self, e: ev.Event | LobbyEvent) -> None:
+        names = self.names()
+
+        def who(seat: int) -> str:
+            return f"seat {seat} {names[seat]}" if seat < len(names) else f"seat {seat}"
+
+        if isinstance(e, ev.StepApplied):
+            self._on_step(e)
+        elif isinstance(e, ev.Blame):
+            self._blames.setdefault(e.step, []).append(e)
+            self.blamed[e.seat] = e.code
+            self.add_log(f"! {who(e.seat)} blamed ({e.code}): {e.reason}", "class:log.blame")
+        elif isinstance(e, ev.Desync):
+            self.desynced.update(e.seats)
+            seats = ", ".join(who(x) for x in e.seats)
+            self.add_log(f"!! state differs from {seats} at step {e.step}", "class:log.blame")
+        elif isinstance(e, ev.SeatsDropped):
+            for seat in e.seats:
+                self.dropped_at.setdefault(seat, e.step)
+            seats = ", ".join(who(x) for x in e.seats)
+            self.add_log(f"{seats} dropped at step {e.step}; a bot plays", "class:log.net")
+        elif isinstance(e, ev.Lagging):
+            self.lagging[e.seat] = e.seconds
+            self.add_log(f"{who(e.seat)} lagging ({e.seconds:.1f}s)", "class:log.net")
+        elif isinstance(e, ev.Chat):
+            self.add_log(
+                f"<{names[e.seat] if e.seat < len(names) else e.seat}> {e.text}", "class:log.chat"
+            )
+        elif isinstance(e, ev.GameOver):
+            self.outcome = e.outcome
+            self.add_log(f"game over: {e.outcome.summary}", "class:warn")
+        elif isinstance(e, ev.Rejected):
+            self.add_log(f"dropped a bad datagram ({e.code})", "class:dim")
+
+    def _on_step(self, e: ev.StepApplied) -> None:
+        shadow = self._shadow if e.step == self._shadow_step else None
+        problems = self._problems(e.step)
+        if isinstance(e.input, Roll):
+            # A roll always answers a Chance decision, which every live human seat seeds.
+            contributors = tuple(sorted(self._live_at(e.step)))
+            purpose = "roll"
+            if shadow is not None:
+                d = shadow.decision()
+                purpose = d.purpose if isinstance(d, Chance) else purpose
+            values = " | ".join(" ".join(map(str, v)) for v in e.input.values)
+            self.last_roll = RollInfo(
+                e.step, purpose, values, contributors, len(self._humans()), problems
+            )
+            self.add_log(f"{e.step}: {self.last_roll.text()}", "class:log.roll")
+        else:
+            if isinstance(e.input, Joint) and shadow is not None:
+                d = shadow.decision()
+                if isinstance(d, Simultaneous):
+                    sealed = needs_for(d, self._live_at(e.step)).humans
+                    choices = " ".join(f"{s}=[{a}]" for s, a in e.input.choices)
+                    self.last_secret = SecretInfo(e.step, d.kind, choices, sealed, problems)
+            self.add_log(f"{e.step}: {self._input_text(e)}")
+        if shadow is not None:
+            try:
+                self._shadow, self._shadow_step = shadow.apply(e.input), e.step + 1
+            except IllegalAction:
+                self._shadow = None
+        else:
+            self._shadow = None
+
+    def _input_text(self, e: ev.StepApplied) -> str:
+        if isinstance(e.input, Move) and e.input.seat == self.seat:
+            return f"you: {e.input.action}"
+        return input_text(e.input)
+
+    def _humans(self) -> frozenset[int]:
+        s = self.session
+        if s is None:
+            return frozenset()
+        return frozenset(i for i, r in enumerate(s.record.seats) if not r.is_bot)
+
+    def _live_at(self, step: int) -> frozenset[int]:
+        return self._humans() - {s for s, k in self.dropped_at.items() if k <= step}
+
+    def _problems(self, step: int) -> tuple[str, ...]:
+        out = [f"seat {b.seat} {b.code}" for b in self._blames.pop(step, [])]
+        out += [f"seat {s} dropped" for s, k in sorted(self.dropped_at.items()) if k == step]
+        for old in [k for k in self._blames if k < step - 64]:
+            del self._blames[old]
+        return tuple(out)
+
+    # ------------------------------------------------------------------ the prompt
+
+    def prompt_hint(self) -> str:
+        """What the player can do now, shown on the message line when nothing else is."""
+        s = self.session
+        if s is None:
+            return "waiting for the game to start"
+        if self.is_over():
+            return "game over: q or Enter to leave, b to show/hide the result"
+        if self.seat is None:
+            return "watching: F1 help, Ctrl-Q leave"
+        mine = s.my_turn()
+        if mine == "turn":
+            return "your turn: arrows/hjkl move, Tab cycles actions, Enter submits, : types"
+        if mine == "secret":
+            return "your secret choice: Tab/: pick, Enter seals it (nobody sees it until all seal)"
+        if self.committed is not None and self.committed[0] == s.step:
+            others = len(self.waiting_for())
+            return f"committed '{self.committed[1]}' — waiting for {others} other(s)"
+        if s.needs().kind is NeedKind.ENTROPY:
+            return "rolling: every live seat reveals its next chain link"
+        return "waiting: " + self.turn_text()

@@ -1,0 +1,51 @@
+"""The command line completes exactly the legal actions (and the slash commands)."""
+
+from __future__ import annotations
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+from lanTag.ui.model import GameModel
+from tests.ui.fakes import advance, solo_handle
+
+ENGINES = ["prototag", "assassination", "boardtag", "stomptag", "tagem"]
+
+
+def _offers(model: GameModel, text: str) -> list[str]:
+    completer = model.line.completer
+    assert completer is not None
+    doc = Document(text, len(text))
+    return [c.text for c in completer.get_completions(doc, CompleteEvent(text_inserted=True))]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("moves", [0, 3, 7])
+def test_completion_offers_exactly_the_legal_actions(engine: str, moves: int) -> None:
+    handle = solo_handle(engine)
+    advance(handle, moves, seed=moves)
+    model = GameModel(handle)
+    s = model.session
+    assert s is not None and s.seat is not None
+    if s.my_turn() is None:
+        assert _offers(model, "") == []
+        return
+    legal = [str(a) for a in s.state.legal_actions(s.seat)]
+    assert _offers(model, "") == legal
+    verb = legal[0].split()[0]
+    assert _offers(model, verb) == [a for a in legal if a.startswith(verb)]
+    assert _offers(model, "zzz") == []
+
+
+def test_no_completions_when_it_is_not_our_turn() -> None:
+    handle = solo_handle("stomptag")
+    advance(handle, 100)
+    model = GameModel(handle)
+    assert model.is_over()
+    assert _offers(model, "") == []
+
+
+def test_slash_commands_complete() -> None:
+    model = GameModel(solo_handle("prototag"))
+    assert _offers(model, "/") == ["/say ", "/end", "/help", "/quit"]
+    assert _offers(model, "/s") == ["/say "]

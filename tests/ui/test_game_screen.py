@@ -1,0 +1,261 @@
+"""The game screen, headless: real sessions of every engine drawn and driven by keys."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from lanTag.session import events as ev
+from lanTag.ui import commands
+from lanTag.ui.app import GameApp
+from lanTag.ui.snapshot import screen_text
+from tests.ui.fakes import (
+    FakeHandle,
+    FakeMachine,
+    NetHandle,
+    advance,
+    eventually,
+    solo_handle,
+    ui_table,
+)
+
+# Something only that engine's board shows.
+BOARD_MARK = {
+    "prototag": "    a  b  c  d  e  f  g",
+    "assassination": "   a  b  c  d  e",
+    "boardtag": "   a  b  c  d  e  f  g  h",
+    "stomptag": "round",
+    "tagem": "    0 1 2 3 4 5 6 7 8 9",
+}
+ENGINES = list(BOARD_MARK)
+ARROWS = {"n": "\x1b[A", "s": "\x1b[B", "e": "\x1b[C", "w": "\x1b[D"}
+
+
+class Running:
+    """A GameApp running on a pipe input; ``keys`` types, ``stop`` leaves."""
+
+    def __init__(self, handle: FakeHandle, inp: PipeInput, **kwargs: object) -> None:
+        self.game = GameApp(handle, input=inp, output=DummyOutput(), **kwargs)  # type: ignore[arg-type]
+        self.inp = inp
+        self.task = asyncio.create_task(self.game.run())
+
+    def keys(self, text: str) -> None:
+        self.inp.send_text(text)
+
+    async def stop(self) -> int:
+        self.game.model.exit_code = self.game.model.exit_code or 1
+        return await asyncio.wait_for(self.task, 30)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+async def test_every_engine_draws_its_board_players_and_legend(engine: str) -> None:
+    handle = solo_handle(engine)
+    advance(handle, 2 if engine == "stomptag" else 6)  # three-seat Stomptag ends quickly
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput())
+        text = screen_text(game.app, 80, 24)
+    session = handle.machine.session
+    assert session is not None
+    lines = text.splitlines()
+    assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+    assert session.game.display_name in lines[0] and f"step {session.step}" in lines[0]
+    assert not session.state.is_over
+    assert BOARD_MARK[engine] in text
+    for word in ("players", "legend", "me", "bot-1", "bot-2", "keys›"):
+        assert word in text, word
+    assert "turn" in text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("moves", [0, 4])
+@pytest.mark.parametrize("size", [(80, 24), (40, 12), (60, 16), (132, 50), (20, 6)])
+async def test_screens_survive_any_terminal_size(
+    engine: str, moves: int, size: tuple[int, int]
+) -> None:
+    handle = solo_handle(engine)
+    advance(handle, moves)  # 0: the opening (Stomptag's board is still empty then)
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput())
+        game.model.show_help = True
+        helped = screen_text(game.app, *size)
+        game.model.show_help = False
+        text = screen_text(game.app, *size)
+    for shown in (text, helped):
+        lines = shown.splitlines()
+        assert len(lines) == size[1] and all(len(line) <= size[0] for line in lines)
+
+
+async def test_tab_then_enter_plays_the_first_legal_action() -> None:
+    handle = solo_handle("boardtag")
+    session = handle.machine.session
+    assert session is not None and session.seat is not None
+    first = str(session.state.legal_actions(session.seat)[0])
+    before = session.step
+    with create_pipe_input() as inp:
+        run = Running(handle, inp)
+        run.keys("\t")
+        await eventually(lambda: run.game.model.line.text == first)
+        run.keys("\r")
+        await eventually(lambda: session.step > before)
+        assert await run.stop() == 1
+    assert any(line.text.endswith(f"you: {first}") for line in run.game.model.log)
+
+
+async def test_arrow_keys_step_and_typed_commands_play() -> None:
+    handle = solo_handle("prototag")
+    session = handle.machine.session
+    assert session is not None and session.seat is not None
+    steps = [str(a) for a in session.state.legal_actions(session.seat)]
+    with create_pipe_input() as inp:
+        run = Running(handle, inp)
+        before = session.step
+        run.keys(ARROWS[steps[0].split()[1]])
+        await eventually(lambda: session.step > before)
+        await eventually(lambda: session.my_turn() == "turn")
+        typed = str(session.state.legal_actions(session.seat)[-1])
+        before = session.step
+        run.keys(":" + typed + "\r")
+        await eventually(lambda: session.step > before)
+        assert run.game.model.mode == "board"
+        await run.stop()
+
+
+async def test_tab_completes_while_typing() -> None:
+    handle = solo_handle("tagem", 1)
+    session = handle.machine.session
+    assert session is not None and session.seat is not None
+    legal = [str(a) for a in session.state.legal_actions(session.seat)]
+    with create_pipe_input() as inp:
+        run = Running(handle, inp)
+        run.keys(":mo")
+        await eventually(lambda: run.game.model.line.text == "mo")
+        run.keys("\t")
+        await eventually(lambda: run.game.model.line.text in legal)
+        assert run.game.model.line.text.startswith("move ")
+        run.keys("\t")
+        await eventually(lambda: run.game.model.line.text not in ("mo", legal[0]))
+        assert run.game.model.line.text in legal
+        await run.stop()
+
+
+async def test_help_overlay_toggles_and_shows_the_rules() -> None:
+    handle = solo_handle("prototag")
+    with create_pipe_input() as inp:
+        run = Running(handle, inp)
+        run.keys("?")
+        await eventually(lambda: run.game.model.show_help)
+        text = screen_text(run.game.app, 80, 24)
+        assert "Keys (board mode)" in text
+        assert "# Prototag" in screen_text(run.game.app, 80, 60)  # the rules follow the keys
+        run.keys("x")  # stray letters do nothing under the help
+        run.keys("\x1bOP")  # F1 closes it too
+        await eventually(lambda: not run.game.model.show_help)
+        assert "Keys (board mode)" not in screen_text(run.game.app, 80, 24)
+        assert run.game.model.line.text == ""
+        await run.stop()
+
+
+async def test_rules_summary_is_in_the_help() -> None:
+    handle = solo_handle("tagem")
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput())
+        game.model.show_help = True
+        game.model.help_scroll = 20  # scrolled past the key list to the rule summary
+        text = screen_text(game.app, 80, 24)
+        assert "By Santo Ciaravino" in text and "Keys (board mode)" not in text
+
+
+async def test_chat_typed_on_the_command_line_appears_in_the_log() -> None:
+    handle = solo_handle("prototag")
+    with create_pipe_input() as inp:
+        run = Running(handle, inp)
+        run.keys("/say good luck\r")
+        await eventually(lambda: any("good luck" in line.text for line in run.game.model.log))
+        assert "<me> good luck" in screen_text(run.game.app, 80, 24)
+        await run.stop()
+
+
+async def test_network_events_are_consumed_and_redrawn() -> None:
+    handle = solo_handle("assassination")
+    with create_pipe_input() as inp:
+        run = Running(handle, inp)
+        handle.machine.events.append(ev.Chat(1, "over here"))
+        await eventually(lambda: not handle.machine.events)
+        assert "<bot-1> over here" in screen_text(run.game.app, 80, 24)
+        await run.stop()
+
+
+async def test_game_over_screen_names_the_winner_and_the_log_file() -> None:
+    handle = solo_handle("stomptag", log_path=Path("/tmp/lantag-test.lantag"))
+    advance(handle, 100)
+    session = handle.machine.session
+    assert session is not None and session.state.is_over
+    with create_pipe_input() as inp:
+        run = Running(handle, inp)
+        await eventually(lambda: run.game.model.outcome is not None)
+        text = screen_text(run.game.app, 80, 24)
+        assert "Game over" in text and "log saved to /tmp/lantag-test.lantag" in text
+        assert "1. " in text
+        run.keys("b")
+        await eventually(lambda: not run.game.model.show_over)
+        assert "Game over" not in screen_text(run.game.app, 80, 24)
+        run.keys("q")
+        assert await asyncio.wait_for(run.task, 30) == 0
+
+
+_COLOUR = re.compile(r"\x1b\[[0-9;]*(3[0-7]|9[0-7]|38;5;[0-9]+)[;m]")
+
+
+async def _drawn_escapes(color: bool) -> str:
+    out = io.StringIO()
+    output = Vt100_Output(out, lambda: Size(rows=24, columns=80), term="xterm-256color")
+    handle = solo_handle("prototag")
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=output, color=color)
+        task = asyncio.create_task(game.run())
+        await eventually(lambda: "players" in out.getvalue())
+        game.model.exit_code = 1
+        await asyncio.wait_for(task, 30)
+    return out.getvalue()
+
+
+async def test_colour_is_drawn_and_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert _COLOUR.search(await _drawn_escapes(True))
+    assert not _COLOUR.search(await _drawn_escapes(False))
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not _COLOUR.search(await _drawn_escapes(True))
+
+
+async def test_a_spectator_watches_a_networked_game() -> None:
+    table = ui_table("assassination", 3, spectators=1, seed=9)
+    table.start()
+    host = NetHandle(table)
+    host.settle()
+    watcher = NetHandle(table, index=3)
+    with create_pipe_input() as inp:
+        game = GameApp(watcher, input=inp, output=DummyOutput())
+        game.model.poll()
+        text = screen_text(game.app, 80, 24)
+        assert "watching" in text and "host" in text and "p1" in text
+        assert game.model.last_roll is not None
+        assert "from 3/3 seats' reveals, verified" in game.model.last_roll.text()
+        game.model.line.text = "step n"
+        commands.run(game.model, "submit")
+        assert "watching" in game.model.message
+
+
+async def test_before_the_start_the_screen_waits() -> None:
+    handle = FakeHandle(FakeMachine(None))
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput())
+        assert "waiting for the game to start" in screen_text(game.app, 80, 24)
+        assert list(game.model.legal()) == []

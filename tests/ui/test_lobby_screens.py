@@ -1,0 +1,159 @@
+"""Lobby browser, host and join screens, headless, with real peers on the simulated LAN."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from lanTag.lobby import RosterChanged, Started
+from lanTag.net.lobbies import LobbyTable, ServiceAdded, ServiceRemoved
+from lanTag.ui.lobby import (
+    BrowserModel,
+    browser_screen,
+    host_screen,
+    join_screen,
+    run_lobby_browser,
+)
+from lanTag.ui.snapshot import screen_text
+from tests.ui.fakes import NetHandle, eventually, ui_table
+
+
+def _advert(
+    name: str, engine: str = "prototag", pw: str = "0", state: str = "lobby"
+) -> ServiceAdded:
+    props = {
+        b"v": b"1",
+        b"engine": engine.encode(),
+        b"name": name.encode(),
+        b"seats": b"1/4",
+        b"pw": pw.encode(),
+        b"fp": b"0123456789abcdef",
+        b"state": state.encode(),
+        b"port": b"4000",
+    }
+    return ServiceAdded(f"{name} 0123._lantag._udp.local.", props, ("192.168.1.9",))
+
+
+class Tables:
+    def __init__(self) -> None:
+        self.table = LobbyTable()
+
+    def add(self, event: ServiceAdded | ServiceRemoved) -> None:
+        self.table = self.table.apply(event)
+
+
+async def test_browser_lists_games_and_enter_picks_the_selected_one() -> None:
+    source = Tables()
+    source.add(_advert("alpha"))
+    source.add(_advert("bravo", "tagem", pw="1", state="playing"))
+    with create_pipe_input() as inp:
+        inp.send_text("j\r")
+        picked = await asyncio.wait_for(
+            run_lobby_browser(lambda: source.table, input=inp, output=DummyOutput()), 30
+        )
+    assert picked is not None and picked.name == "bravo" and picked.password
+
+
+async def test_browser_quits_with_none_and_draws_the_table() -> None:
+    source = Tables()
+    source.add(_advert("alpha", "boardtag", pw="1"))
+    with create_pipe_input() as inp:
+        screen = browser_screen(source, input=inp, output=DummyOutput())
+        text = screen_text(screen.app, 80, 24)
+        assert "alpha" in text and "Board Tag" in text and "locked" in text and "1/4" in text
+        inp.send_text("q")
+        await asyncio.wait_for(screen.run(), 30)
+    assert screen.model.result is None and screen.model.done
+
+
+def test_browser_model_follows_the_live_table_and_keeps_the_selection() -> None:
+    source = Tables()
+    model = BrowserModel(source)
+    assert model.lobbies == () and not model.refresh()
+    source.add(_advert("charlie"))
+    source.add(_advert("delta"))
+    assert model.refresh()
+    model.move(1)
+    assert model.lobbies[model.selected].name == "delta"
+    source.add(_advert("alpha"))  # sorts in front: the selection must stay on delta
+    assert model.refresh()
+    assert model.lobbies[model.selected].name == "delta"
+    source.add(ServiceRemoved(model.lobbies[model.selected].instance))
+    model.refresh()
+    assert model.lobbies[model.selected].name == "charlie"
+    model.pick()
+    assert model.done and model.result is not None and model.result.name == "charlie"
+
+
+async def _with_network(handle: NetHandle, screen: Awaitable[None]) -> None:
+    """Run a screen while the simulated network moves along in small steps."""
+    task = asyncio.ensure_future(screen)
+    while not task.done():
+        handle.pump(0.05)
+        await asyncio.sleep(0.005)
+    await task
+
+
+async def test_host_sees_joiners_kicks_and_starts() -> None:
+    table = ui_table("prototag", 3, seed=11)
+    handle = NetHandle(table)
+    with create_pipe_input() as inp:
+        screen = host_screen(handle, input=inp, output=DummyOutput())
+        run = asyncio.ensure_future(_with_network(handle, screen.run()))
+        await eventually(lambda: len(screen.model.roster) == 3)
+        assert "p2" in screen_text(screen.app, 80, 24)
+        inp.send_text("k2\r")
+        await eventually(lambda: len(screen.model.roster) == 2)
+        assert [e.nickname for e in screen.model.roster] == ["host", "p1"]
+        inp.send_text("k9\r")
+        await eventually(lambda: "no joiner" in screen.model.message)
+        inp.send_text("s\r")  # one human seat is empty: asks again
+        await eventually(lambda: screen.model.confirm_short)
+        inp.send_text("s\r")
+        await asyncio.wait_for(run, 30)
+    assert screen.model.started
+    assert table.peers[0].session is not None and len(table.peers[0].session.record.seats) == 2
+    # The host screen leaves game events queued for the game screen.
+    assert not any(isinstance(e, RosterChanged) for e in table.peers[0].events)
+
+
+async def test_joiner_gives_the_password_and_waits_for_the_start() -> None:
+    table = ui_table("prototag", 2, password="sesame", seed=4)
+    joiner = table.peers[1]
+    joiner.lobby.password = ""  # type: ignore[union-attr]  # this player must type it
+    handle = NetHandle(table, index=1)
+    with create_pipe_input() as inp:
+        screen = join_screen(handle, input=inp, output=DummyOutput())
+        run = asyncio.ensure_future(_with_network(handle, screen.run()))
+        await eventually(lambda: screen.model.need_password)
+        await eventually(lambda: screen.app.layout.has_focus(screen.model.password))
+        inp.send_text("wrong\r")
+        await eventually(lambda: screen.model.refused == "wrong password")
+        await eventually(lambda: screen.app.layout.has_focus(screen.model.password))
+        assert "refused: wrong password" in screen_text(screen.app, 80, 24)
+        inp.send_text("sesame\r")
+        await eventually(lambda: screen.model.your_seat == 1)
+        assert "you are seat 1" in screen.model.message
+        table.peers[0].start_game(table.net.now)
+        await asyncio.wait_for(run, 30)
+    assert screen.model.started and joiner.session is not None
+    assert not any(isinstance(e, Started) for e in joiner.events)  # consumed by the screen
+    assert all(not isinstance(e, RosterChanged) for e in joiner.events)
+
+
+async def test_joiner_can_leave_before_the_start() -> None:
+    table = ui_table("prototag", 2, seed=6)
+    handle = NetHandle(table, index=1)
+    with create_pipe_input() as inp:
+        screen = join_screen(handle, input=inp, output=DummyOutput())
+        run = asyncio.ensure_future(_with_network(handle, screen.run()))
+        await eventually(lambda: screen.model.your_seat == 1)
+        inp.send_text("q")
+        await asyncio.wait_for(run, 30)
+    assert not screen.model.started
+    table.net.run_for(1.0)
+    rosters = [e for e in table.peers[0].events if isinstance(e, RosterChanged)]
+    assert rosters and len(rosters[-1].roster) == 1  # the host saw us go

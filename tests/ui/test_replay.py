@@ -1,0 +1,48 @@
+"""The replay viewer over a real, verified log."""
+
+from __future__ import annotations
+
+import asyncio
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from lanTag.log.verify import verify_log
+from lanTag.ui.replay import replay_screen, run_replay_app
+from lanTag.ui.snapshot import screen_text
+from tests.peer.harness import Table
+
+
+def _log() -> bytes:
+    table = Table("prototag", 2, seed=8)
+    table.start()
+    table.net.run_until(table.over, max_time=3600)
+    return bytes(table.logs[0])
+
+
+async def test_replay_steps_through_every_position() -> None:
+    data = _log()
+    report = verify_log(data)
+    assert report.valid
+    with create_pipe_input() as inp:
+        model, app = replay_screen(data, report, input=inp, output=DummyOutput())
+        assert len(model.positions) == len(report.applied) + 1
+        text = screen_text(app, 80, 24)
+        assert "replay" in text and "verified" in text and "    a  b  c" in text
+        inp.send_text("\x1b[C\x1b[C")  # two steps on
+        inp.send_text("G")  # to the end
+        inp.send_text("q")
+        await asyncio.wait_for(app.run_async(), 30)
+    assert model.index == len(model.positions) - 1
+    assert model.positions[-1][2].is_over
+    assert "result:" in screen_text(app, 80, 40)
+
+
+async def test_run_replay_app_returns_zero() -> None:
+    data = _log()
+    with create_pipe_input() as inp:
+        inp.send_text("q")
+        code = await asyncio.wait_for(
+            run_replay_app(data, verify_log(data), input=inp, output=DummyOutput()), 30
+        )
+    assert code == 0
