@@ -175,6 +175,23 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--stall", type=float, default=300.0, help="seconds before a game is stalled")
     sp.add_argument("--json", action="store_true", help="one JSON object per game")
 
+    sim = sub.add_parser(
+        "simulate",
+        help="many bot games in-process: balance figures",
+        description="Play many games with bots (no network) on all cores and "
+        "report game lengths, win rates by seat and role, and each game's "
+        "own figures. Deterministic for a given seed.",
+    )
+    sim.add_argument("--game", "-g", default="prototag", help=f"engine ({games})")
+    sim.add_argument("--games", type=int, default=200, help="games to play (default 200)")
+    sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sim.add_argument("--seats", type=int, help="players per game (default 4, clamped)")
+    sim.add_argument("--bots", default="heuristic", help="bot kind for every seat")
+    sim.add_argument("--option", "-o", action="append", default=[], metavar="K=V")
+    sim.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    sim.add_argument("--json", action="store_true", help="machine-readable report")
+    sim.add_argument("--plot", metavar="FILE.png", help="draw the game-length histogram")
+
     ident = sub.add_parser("id", help="show (or create) this laptop's key and nickname")
     ident.add_argument("--nickname", help="set your nickname")
     return p

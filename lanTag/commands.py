@@ -422,3 +422,52 @@ async def cmd_selfplay(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"{len(results) - failed}/{len(results)} games ok; logs in {args.log_dir}")
     return 1 if failed else 0
+
+
+async def cmd_simulate(args: argparse.Namespace) -> int:
+    from lanTag.cli import _options
+    from lanTag.simulate import simulate
+
+    if not 1 <= args.games <= 1_000_000:
+        raise UserError("--games must be between 1 and 1000000")
+    if not 1 <= args.workers <= 64:
+        raise UserError("--workers must be between 1 and 64")
+    options = _options(args.option)
+    show = not args.json and sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            width = 30
+            filled = width * done // max(total, 1)
+            print(
+                f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    try:
+        report = await asyncio.to_thread(
+            simulate,
+            args.game,
+            args.games,
+            args.seed,
+            options,
+            args.bots,
+            args.seats,
+            args.workers,
+            progress,
+        )
+    except OptionError as exc:
+        raise UserError(str(exc)) from None
+    if show:
+        print(file=sys.stderr)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(report.text())
+    if args.plot:
+        report.plot(args.plot)
+        if not args.json:
+            print(f"histogram: {args.plot}")
+    return 0

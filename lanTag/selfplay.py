@@ -20,6 +20,7 @@ from pathlib import Path
 
 from lanTag.log.chain import LogFormatError
 from lanTag.log.verify import VerifyReport, verify_log
+from lanTag.session.events import StepApplied
 
 PORT_LINE = re.compile(rb"on port (\d+)")
 
@@ -217,8 +218,8 @@ def _check_logs(logs: list[Path], result: GameResult) -> None:
         )
 
 
-def _final_history(report: VerifyReport) -> list[object]:
-    latest = {}
+def _final_history(report: VerifyReport) -> list[StepApplied]:
+    latest: dict[int, StepApplied] = {}
     for applied in report.applied:  # a rollback re-decides steps: keep the last decision
         latest[applied.step] = applied
     return [latest[k] for k in sorted(latest)]
