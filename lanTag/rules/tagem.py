@@ -100,15 +100,21 @@ def cell_name(board: GameMap, cell: int) -> str:
     return f"r{cell // board.width}c{cell % board.width}"
 
 
-def size_up(board: GameMap, pawns: Sequence[Sequence[int]], seat: int, pawn: int,
-            foe: int, foe_pawn: int) -> Attack:
+def size_up(
+    board: GameMap, pawns: Sequence[Sequence[int]], seat: int, pawn: int, foe: int, foe_pawn: int
+) -> Attack:
     """The modifiers of ``seat``'s pawn attacking ``foe``'s pawn, as the text lists them."""
     here, there = pawns[seat][pawn], pawns[foe][foe_pawn]
     # the attacker and defender are next to each other, so each horde count drops one
     attacker_horde = sum(1 for c in pawns[seat] if c >= 0 and there in board.steps[c]) - 1
     defender_horde = sum(1 for c in pawns[foe] if c >= 0 and here in board.steps[c]) - 1
     return Attack(
-        seat, pawn, foe, foe_pawn, attacker_horde, defender_horde,
+        seat,
+        pawn,
+        foe,
+        foe_pawn,
+        attacker_horde,
+        defender_horde,
         board.tiles[here] == Tile.GARRISON,
         board.tiles[there] == Tile.GARRISON,
         board.tiles[there] == Tile.COVER,
@@ -276,8 +282,10 @@ class TagemState(State):
             foe = self.holder(target)
             foe_pawn = self.pawns[foe].index(target)
             attack = size_up(self.board, self.pawns, inp.seat, pawn, foe, foe_pawn)
-            event = (f"{pawn_name(inp.seat, pawn)} attacks {pawn_name(foe, attack.defender_pawn)}"
-                     f" ({_modifiers(attack)})")
+            event = (
+                f"{pawn_name(inp.seat, pawn)} attacks {pawn_name(foe, attack.defender_pawn)}"
+                f" ({_modifiers(attack)})"
+            )
             return replace(self, pending=attack, pom_left=self.pom_left - 1, events=(event,))
         return _Play(self).move(inp.seat, pawn, here, target).freeze()
 
@@ -336,8 +344,11 @@ def _modifiers(attack: Attack) -> str:
     def listed(modifiers: dict[str, int]) -> str:
         return ", ".join(f"{k} {v:+d}" for k, v in modifiers.items() if v) or "no modifier"
 
-    mine = {"horde": attack.attacker_horde, "garrison": int(attack.attacker_garrison),
-            "cover": -int(attack.defender_cover)}
+    mine = {
+        "horde": attack.attacker_horde,
+        "garrison": int(attack.attacker_garrison),
+        "cover": -int(attack.defender_cover),
+    }
     theirs = {"horde": attack.defender_horde, "garrison": int(attack.defender_garrison)}
     return f"attacker {listed(mine)}; defender {listed(theirs)}"
 
@@ -433,8 +444,9 @@ class _Play:
         for i in carried:
             self.flags[i] = Flag(self.flags[i].owner)  # captured: out of the game
         for owner in owners:
-            self.events.append(f"{LETTERS[seat]} captures {LETTERS[owner]}'s flag: "
-                               f"{LETTERS[owner]} is eliminated")
+            self.events.append(
+                f"{LETTERS[seat]} captures {LETTERS[owner]}'s flag: {LETTERS[owner]} is eliminated"
+            )
             for lost, cell in enumerate(self.pawns[owner]):
                 if cell >= 0:
                     self.drop(owner, lost, cell)
@@ -450,10 +462,14 @@ class _Play:
     def resolve(self, attack: Attack, dice: tuple[int, ...]) -> _Play:
         attack_total = dice[0] + attack.attacker_bonus
         defence_total = dice[1] + attack.defender_bonus
-        names = (pawn_name(attack.attacker, attack.attacker_pawn),
-                 pawn_name(attack.defender, attack.defender_pawn))
-        self.events.append(f"{names[0]} rolls {dice[0]}{attack.attacker_bonus:+d}={attack_total},"
-                           f" {names[1]} rolls {dice[1]}{attack.defender_bonus:+d}={defence_total}")
+        names = (
+            pawn_name(attack.attacker, attack.attacker_pawn),
+            pawn_name(attack.defender, attack.defender_pawn),
+        )
+        self.events.append(
+            f"{names[0]} rolls {dice[0]}{attack.attacker_bonus:+d}={attack_total},"
+            f" {names[1]} rolls {dice[1]}{attack.defender_bonus:+d}={defence_total}"
+        )
         if attack_total > defence_total:
             self.defeat(attack.defender, attack.defender_pawn, attack.attacker)
         elif defence_total > attack_total:
@@ -499,7 +515,7 @@ class _Play:
             for cell in self.state.formation(seat):
                 if free(cell):
                     return cell
-        far = board.reach[seat][board.near[seat]:]
+        far = board.reach[seat][board.near[seat] :]
         for cell in far:
             if free(cell) and not threatened(cell):
                 return cell
@@ -530,20 +546,47 @@ class Tagem(Game):
     display_name = "Tag 'em"
     min_seats = 2
     max_seats = 8
-    summary = ("Five pawns a side on a tile map: spend Points of Movement to move and attack "
-               "(d6 + Horde, Garrison, Cover); eliminate, or capture the flag.")
+    summary = (
+        "Five pawns a side on a tile map: spend Points of Movement to move and attack "
+        "(d6 + Horde, Garrison, Cover); eliminate, or capture the flag."
+    )
     option_specs = (
-        OptionSpec("mode", "elimination", "game type: elimination (last team standing), ctf "
-                   "(capture-the-flag: one flag, bring it to your starting point) or ctcf "
-                   "(capture-their-flag: a flag on every starting point)", choices=MODES),
-        OptionSpec("pom", 0, "Points of Movement per turn, shared by all your pawns "
-                   "(0 = the map's suggestion)", min=0, max=99),
-        OptionSpec("pawns", 5, "pawns per player, placed in the X formation (the text: 5; "
-                   "6-9 extend the X)", min=1, max=MAX_PAWNS),
-        OptionSpec("map", "auto", "shipped map (auto = the smallest that seats everyone); "
-                   "a map file given to the game replaces it", choices=("auto", *SHIPPED_MAPS)),
-        OptionSpec("max_turns", DEFAULT_MAX_TURNS, "turns per player before the game stops on "
-                   "a tie-break (0 = unlimited, as in the text)", min=0, max=999),
+        OptionSpec(
+            "mode",
+            "elimination",
+            "game type: elimination (last team standing), ctf "
+            "(capture-the-flag: one flag, bring it to your starting point) or ctcf "
+            "(capture-their-flag: a flag on every starting point)",
+            choices=MODES,
+        ),
+        OptionSpec(
+            "pom",
+            0,
+            "Points of Movement per turn, shared by all your pawns (0 = the map's suggestion)",
+            min=0,
+            max=99,
+        ),
+        OptionSpec(
+            "pawns",
+            5,
+            "pawns per player, placed in the X formation (the text: 5; 6-9 extend the X)",
+            min=1,
+            max=MAX_PAWNS,
+        ),
+        OptionSpec(
+            "map",
+            "auto",
+            "shipped map (auto = the smallest that seats everyone); "
+            "a map file given to the game replaces it",
+            choices=("auto", *SHIPPED_MAPS),
+        ),
+        OptionSpec(
+            "max_turns",
+            DEFAULT_MAX_TURNS,
+            "turns per player before the game stops on a tie-break (0 = unlimited, as in the text)",
+            min=0,
+            max=999,
+        ),
     )
 
     @classmethod
@@ -565,8 +608,12 @@ class Tagem(Game):
             board = shipped_map(map_name)
         if not board.min_players <= seats <= board.max_players:
             span = f"{board.min_players}-{board.max_players}"
-            raise MapError(board.source, board.players_line, 1,
-                           f"map {board.name!r} is for {span} players, not {seats}")
+            raise MapError(
+                board.source,
+                board.players_line,
+                1,
+                f"map {board.name!r} is for {span} players, not {seats}",
+            )
         if mode == "ctf" and board.flag_spot < 0:
             raise OptionError(f"mode ctf needs a flag spot 'F' and map {board.name!r} has none")
         formations = check_formations(board, range(seats), pawn_count)
@@ -578,10 +625,23 @@ class Tagem(Game):
         if len(board.reach[0]) < seats * pawn_count + len(flags):
             raise board.error_at(board.starts[0], "too few open tiles for every pawn and flag")
         return TagemState(
-            board=board, mode=mode, pom=pom or board.pom, pawn_count=pawn_count,
-            max_turns=max_turns, order=(), turn=0, round=1, pom_left=pom or board.pom,
-            stopped=(), pawns=formations, flags=flags, out=(), tags=(0,) * seats,
-            pending=None, winner=-1, events=(),
+            board=board,
+            mode=mode,
+            pom=pom or board.pom,
+            pawn_count=pawn_count,
+            max_turns=max_turns,
+            order=(),
+            turn=0,
+            round=1,
+            pom_left=pom or board.pom,
+            stopped=(),
+            pawns=formations,
+            flags=flags,
+            out=(),
+            tags=(0,) * seats,
+            pending=None,
+            winner=-1,
+            events=(),
         )
 
     @classmethod

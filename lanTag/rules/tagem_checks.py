@@ -33,14 +33,34 @@ def state_to_obj(state: TagemState) -> list[Any]:
     pending: list[Any] = []
     if state.pending is not None:
         a = state.pending
-        pending = [a.attacker, a.attacker_pawn, a.defender, a.defender_pawn, a.attacker_horde,
-                   a.defender_horde, a.attacker_garrison, a.defender_garrison, a.defender_cover]
+        pending = [
+            a.attacker,
+            a.attacker_pawn,
+            a.defender,
+            a.defender_pawn,
+            a.attacker_horde,
+            a.defender_horde,
+            a.attacker_garrison,
+            a.defender_garrison,
+            a.defender_cover,
+        ]
     return [
-        state.board.text, state.mode, state.pom, state.pawn_count, state.max_turns,
-        list(state.order), state.turn, state.round, state.pom_left, list(state.stopped),
+        state.board.text,
+        state.mode,
+        state.pom,
+        state.pawn_count,
+        state.max_turns,
+        list(state.order),
+        state.turn,
+        state.round,
+        state.pom_left,
+        list(state.stopped),
         [list(team) for team in state.pawns],
         [[f.owner, f.cell, f.carrier, f.carrier_pawn] for f in state.flags],
-        [list(group) for group in state.out], list(state.tags), pending, state.winner,
+        [list(group) for group in state.out],
+        list(state.tags),
+        pending,
+        state.winner,
         list(state.events),
     ]
 
@@ -86,13 +106,23 @@ def state_from_obj(obj: Any) -> TagemState:
     if not all(isinstance(e, str) for e in events):
         raise ValueError("events must be strings")
     state = TagemState(
-        board=board, mode=mode, pom=pom, pawn_count=pawn_count, max_turns=max_turns,
-        order=order, turn=_int(fields[6], "turn", 0, max(len(order) - 1, 0)),
-        round=_int(fields[7], "round", 1, big), pom_left=_int(fields[8], "pom_left", 0, pom),
+        board=board,
+        mode=mode,
+        pom=pom,
+        pawn_count=pawn_count,
+        max_turns=max_turns,
+        order=order,
+        turn=_int(fields[6], "turn", 0, max(len(order) - 1, 0)),
+        round=_int(fields[7], "round", 1, big),
+        pom_left=_int(fields[8], "pom_left", 0, pom),
         stopped=tuple(_int(p, "stopped", 0, pawn_count - 1) for p in _list(fields[9], "stopped")),
-        pawns=pawns, flags=flags, out=out,
+        pawns=pawns,
+        flags=flags,
+        out=out,
         tags=tuple(_int(t, "tags", 0, big) for t in _list(fields[13], "tags", seats)),
-        pending=pending, winner=_int(fields[15], "winner", -1, seats - 1), events=tuple(events),
+        pending=pending,
+        winner=_int(fields[15], "winner", -1, seats - 1),
+        events=tuple(events),
     )
     broken = invariants(state)
     if broken:
@@ -151,8 +181,14 @@ def _turn_invariants(state: TagemState, out_seats: set[int]) -> list[str]:
     attack = state.pending
     if attack is not None:
         try:
-            fresh = size_up(state.board, state.pawns, attack.attacker, attack.attacker_pawn,
-                            attack.defender, attack.defender_pawn)
+            fresh = size_up(
+                state.board,
+                state.pawns,
+                attack.attacker,
+                attack.attacker_pawn,
+                attack.defender,
+                attack.defender_pawn,
+            )
         except IndexError:
             return [*broken, "pending attack names a missing pawn"]
         a = state.pawns[attack.attacker][attack.attacker_pawn]

@@ -8,15 +8,17 @@ from lanTag.rules.base import Chance, Over, Turn
 from lanTag.rules.tagem import LETTERS, TagemState, cell_name, pawn_name
 from lanTag.rules.tagem_map import GLYPH_OF_TILE, START_GLYPHS, Tile
 
-LEGEND = ("legend: .path %cover ~wade ^garrison #block .1 starting point 1  * flag (*a: A's)  "
-          "A0 pawn 0 of A (a0: carries a flag)")
+LEGEND = (
+    "legend: .path %cover ~wade ^garrison #block .1 starting point 1  * flag (*a: A's)  "
+    "A0 pawn 0 of A (a0: carries a flag)"
+)
 
 
 def _cell_texts(state: TagemState) -> list[str]:
     """Two characters per cell: a pawn, a loose flag, a starting point or the terrain."""
     board = state.board
     texts = [GLYPH_OF_TILE[t] + " " if t != Tile.VOID else "  " for t in board.tiles]
-    for slot, cell in enumerate(board.starts[:state.seats]):  # unused points are plain path
+    for slot, cell in enumerate(board.starts[: state.seats]):  # unused points are plain path
         texts[cell] = "." + START_GLYPHS[slot]
     for flag in state.flags:
         if flag.cell >= 0:
@@ -38,10 +40,13 @@ def _status(state: TagemState) -> str:
         head = f"roll for {decision.purpose}"
     else:
         assert isinstance(decision, Turn)
-        head = (f"{LETTERS[decision.seat]} to act (seat {decision.seat}), "
-                f"{state.pom_left} of {state.pom} PoM left")
-    pawns = " ".join(f"{LETTERS[s]}:{sum(1 for c in team if c >= 0)}"
-                     for s, team in enumerate(state.pawns))
+        head = (
+            f"{LETTERS[decision.seat]} to act (seat {decision.seat}), "
+            f"{state.pom_left} of {state.pom} PoM left"
+        )
+    pawns = " ".join(
+        f"{LETTERS[s]}:{sum(1 for c in team if c >= 0)}" for s, team in enumerate(state.pawns)
+    )
     tags = " ".join(f"{LETTERS[s]}:{n}" for s, n in enumerate(state.tags))
     order = " ".join(LETTERS[s] for s in state.order) or "not rolled"
     return f"status: {head} | pawns {pawns} | tags {tags} | order {order}"
@@ -55,7 +60,7 @@ def render(state: TagemState) -> str:
     lines.append("    " + " ".join(str(c % 10) for c in range(board.width)))
     texts = _cell_texts(state)
     for row in range(board.height):
-        cells = "".join(texts[row * board.width:(row + 1) * board.width])
+        cells = "".join(texts[row * board.width : (row + 1) * board.width])
         lines.append(f"{row:>2}  {cells}".rstrip())
     lines.append(LEGEND)
     lines.append(_status(state))
@@ -72,45 +77,76 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
     carried = {(f.carrier, f.carrier_pawn): f.owner for f in state.flags if f.carrier >= 0}
     acting = _acting(state)
     pawns = [
-        {"seat": s, "pawn": p, "name": pawn_name(s, p), "row": c // board.width,
-         "col": c % board.width, "stopped": s == acting and p in state.stopped,
-         "carries_flag": (s, p) in carried}
-        for s, team in enumerate(state.pawns) for p, c in enumerate(team) if c >= 0
+        {
+            "seat": s,
+            "pawn": p,
+            "name": pawn_name(s, p),
+            "row": c // board.width,
+            "col": c % board.width,
+            "stopped": s == acting and p in state.stopped,
+            "carries_flag": (s, p) in carried,
+        }
+        for s, team in enumerate(state.pawns)
+        for p, c in enumerate(team)
+        if c >= 0
     ]
     flags = [
-        {"owner": f.owner, "at": cell_name(board, f.cell) if f.cell >= 0 else None,
-         "carrier": pawn_name(f.carrier, f.carrier_pawn) if f.carrier >= 0 else None}
+        {
+            "owner": f.owner,
+            "at": cell_name(board, f.cell) if f.cell >= 0 else None,
+            "carrier": pawn_name(f.carrier, f.carrier_pawn) if f.carrier >= 0 else None,
+        }
         for f in state.flags
     ]
     pending = None
     if state.pending is not None:
         a = state.pending
-        pending = {"attacker": pawn_name(a.attacker, a.attacker_pawn),
-                   "defender": pawn_name(a.defender, a.defender_pawn),
-                   "attacker_bonus": a.attacker_bonus, "defender_bonus": a.defender_bonus}
+        pending = {
+            "attacker": pawn_name(a.attacker, a.attacker_pawn),
+            "defender": pawn_name(a.defender, a.defender_pawn),
+            "attacker_bonus": a.attacker_bonus,
+            "defender_bonus": a.defender_bonus,
+        }
     grid = [
-        "".join(" " if t == Tile.VOID else GLYPH_OF_TILE[t]
-                for t in board.tiles[r * board.width:(r + 1) * board.width])
+        "".join(
+            " " if t == Tile.VOID else GLYPH_OF_TILE[t]
+            for t in board.tiles[r * board.width : (r + 1) * board.width]
+        )
         for r in range(board.height)
     ]
     result: dict[str, Any] = {
-        "game": "tagem", "map": board.name, "mode": state.mode, "width": board.width,
-        "height": board.height, "terrain": grid,
-        "starts": [[c // board.width, c % board.width] for c in board.starts[:state.seats]],
-        "cells": [texts[r * board.width:(r + 1) * board.width] for r in range(board.height)],
-        "pawns": pawns, "flags": flags, "pending_attack": pending,
-        "order": list(state.order), "to_act": acting, "round": state.round,
-        "max_turns": state.max_turns, "pom": state.pom, "pom_left": state.pom_left,
-        "tags": list(state.tags), "out": [list(g) for g in state.out],
-        "events": list(state.events), "you": seat, "legal": [],
+        "game": "tagem",
+        "map": board.name,
+        "mode": state.mode,
+        "width": board.width,
+        "height": board.height,
+        "terrain": grid,
+        "starts": [[c // board.width, c % board.width] for c in board.starts[: state.seats]],
+        "cells": [texts[r * board.width : (r + 1) * board.width] for r in range(board.height)],
+        "pawns": pawns,
+        "flags": flags,
+        "pending_attack": pending,
+        "order": list(state.order),
+        "to_act": acting,
+        "round": state.round,
+        "max_turns": state.max_turns,
+        "pom": state.pom,
+        "pom_left": state.pom_left,
+        "tags": list(state.tags),
+        "out": [list(g) for g in state.out],
+        "events": list(state.events),
+        "you": seat,
+        "legal": [],
         "outcome": None,
     }
     if seat is not None:
         result["legal"] = [str(a) for a in state.legal_actions(seat)]
     if isinstance(decision, Over):
-        result["outcome"] = {"summary": decision.outcome.summary,
-                             "ranking": [list(g) for g in decision.outcome.ranking],
-                             "scores": list(decision.outcome.scores)}
+        result["outcome"] = {
+            "summary": decision.outcome.summary,
+            "ranking": [list(g) for g in decision.outcome.ranking],
+            "scores": list(decision.outcome.scores),
+        }
     return result
 
 

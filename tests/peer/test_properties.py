@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
-
 from tests.peer.harness import Table, addr
 
 
