@@ -131,6 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("target", nargs="?", help="game name or HOST:PORT (default: pick from list)")
     join.add_argument("--password", default="", help="the game's password")
     join.add_argument("--spectate", action="store_true", help="watch instead of playing")
+    join.add_argument(
+        "--resume", metavar="LOG", help="after a crash: take your seat back from your own log file"
+    )
     join.add_argument("--headless", action="store_true", help="no console UI; play with --bot")
     join.add_argument("--bot", default="heuristic", help="bot for your seat with --headless")
     join.add_argument("--log", metavar="FILE", help="where to write the signed game log")

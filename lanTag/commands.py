@@ -17,6 +17,7 @@ from lanTag.peer import BotDriver
 from lanTag.rules.base import Game, OptionError, input_text
 from lanTag.rules.registry import engine_ids, get_game
 from lanTag.runtime import (
+    LocalIdentity,
     PeerHandle,
     bot_identity,
     default_log_path,
@@ -229,6 +230,8 @@ async def _advertise(handle: PeerHandle, config: HostConfig, fp: str):  # type: 
 
 async def cmd_join(args: argparse.Namespace) -> int:
     me = load_identity()
+    if args.resume:
+        return await _resume(args, me)
     target = args.target
     if target and ":" in target:
         host_addr = _host_port(target)
@@ -263,6 +266,30 @@ async def cmd_join(args: argparse.Namespace) -> int:
 
             if not await run_join_screen(handle):
                 return 1
+        return await _run_ui_or_headless(handle, args.headless)
+    finally:
+        await handle.close()
+
+
+async def _resume(args: argparse.Namespace, me: LocalIdentity) -> int:
+    from lanTag.runtime import open_resume
+
+    path = Path(args.resume)
+    if not path.exists():
+        raise UserError(f"no log at {path}")
+    try:
+        handle = await open_resume(
+            path,
+            me,
+            driver=BotDriver(args.bot) if args.headless else None,
+            netsim=_netsim(args.netsim),
+        )
+    except LogFormatError as exc:
+        raise UserError(f"{path}: {exc}") from None
+    session = handle.machine.session
+    assert session is not None
+    print(f"resumed at step {session.step}; catching up", file=sys.stderr)
+    try:
         return await _run_ui_or_headless(handle, args.headless)
     finally:
         await handle.close()

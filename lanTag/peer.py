@@ -18,6 +18,7 @@ from lanTag.fair.draw import DrawStream
 from lanTag.identity import Identity
 from lanTag.lobby import HostLobby, JoinLobby, LobbyEvent, Started, is_lobby_message
 from lanTag.net.link import LinkLayer
+from lanTag.resume import PEERS_NOTE, peers_note
 from lanTag.session import events as ev
 from lanTag.session.machine import Session
 from lanTag.session.transport import Addr
@@ -25,7 +26,7 @@ from lanTag.session.transport import Addr
 MAX_EARLY_PAYLOADS = 4096  # game traffic that beat our own START message
 
 
-class _LinkSender:
+class LinkSender:
     """The session's transport: sending only; the peer runs the link's input and timers."""
 
     def __init__(self, link: LinkLayer) -> None:
@@ -66,7 +67,7 @@ class BotDriver:
         if turn == "turn":
             session.submit(action, now)
         else:
-            session.commit(action, random_bytes(32), now)
+            session.commit(action, None, now)  # nonce derived: recoverable after a crash
 
 
 class PeerMachine:
@@ -75,7 +76,7 @@ class PeerMachine:
     def __init__(
         self,
         link: LinkLayer,
-        lobby: HostLobby | JoinLobby,
+        lobby: HostLobby | JoinLobby | None,
         identity: Identity,
         chain_secret: bytes,
         random_bytes: Callable[[int], bytes],
@@ -91,6 +92,7 @@ class PeerMachine:
         self.driver = driver
         self.write_log = write_log
         self.session: Session | None = None
+        self.local_addr: Addr | None = None  # set by the runtime once the socket is bound
         self.events: deque[ev.Event | LobbyEvent] = deque()
         self.rejected = 0
         self._early: list[tuple[bytes, float]] = []
@@ -144,7 +146,15 @@ class PeerMachine:
 
     # -------------------------------------------------------------- internals
 
+    def resume(self, session: Session, now: float) -> None:
+        """Go on with a session rebuilt from our log, and ask the others what we missed."""
+        self.session = session
+        session.request_sync(now)
+        self._after(now)
+
     def _lobby_payload(self, payload: bytes, addr: Addr, now: float) -> None:
+        if self.lobby is None:
+            return
         try:
             self.lobby.receive(payload, addr)
         except RemoteProtocolError as exc:
@@ -155,6 +165,8 @@ class PeerMachine:
             self._begin(self.lobby.started, now)
 
     def _flush_lobby(self, now: float) -> None:
+        if self.lobby is None:
+            return
         for addr, payload in self.lobby.outbox:
             self.link.send(addr, payload, now)
         self.lobby.outbox.clear()
@@ -170,8 +182,11 @@ class PeerMachine:
             chain_secret=self.chain_secret if playing else None,
             peers=started.peers,
             watchers=started.watchers,
-            transport=_LinkSender(self.link),
+            transport=LinkSender(self.link),
             now=now,
+        )
+        self.session.note(
+            PEERS_NOTE, peers_note(dict(started.peers), started.watchers, self.local_addr)
         )
         early, self._early = self._early, []
         for payload, _ in early:

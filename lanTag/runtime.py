@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
 from lanTag.identity import Identity
 from lanTag.lobby import HostConfig, HostLobby, JoinLobby
@@ -22,7 +23,8 @@ from lanTag.log.file import LogWriter
 from lanTag.net.link import LinkLayer
 from lanTag.net.netsim import NetSim
 from lanTag.net.udp import UdpPump
-from lanTag.peer import BotDriver, PeerMachine
+from lanTag.peer import BotDriver, LinkSender, PeerMachine
+from lanTag.resume import plan_resume, restore_session
 from lanTag.session.transport import Addr
 
 
@@ -129,6 +131,46 @@ async def open_peer(
         write_log=writer.write if writer else None,
     )
     pump = await UdpPump.start(machine, bind, netsim)
+    machine.local_addr = pump.address
+    return PeerHandle(machine, pump, writer, chain_secret, log_path)
+
+
+async def open_resume(
+    log_path: Path,
+    me: LocalIdentity,
+    *,
+    bind: Addr | None = None,
+    driver: BotDriver | None = None,
+    netsim: NetSim | None = None,
+) -> PeerHandle:
+    """Restart a crashed seat from its log (and the log's .secret file), on its old address."""
+    data = log_path.read_bytes()
+    plan = plan_resume(data)
+    secret_path = log_path.with_suffix(log_path.suffix + ".secret")
+    try:
+        chain_secret = bytes.fromhex(secret_path.read_text().strip())
+    except (OSError, ValueError) as exc:
+        raise LocalProtocolError(
+            f"cannot read the seat's chain secret {secret_path}: {exc}"
+        ) from None
+    if plan.whole_bytes < len(data):
+        os.truncate(log_path, plan.whole_bytes)  # drop the entry the crash cut short
+    writer = LogWriter(log_path)
+    machine = PeerMachine(
+        LinkLayer(secrets.randbits(32)),
+        None,
+        me.identity,
+        chain_secret,
+        secrets.token_bytes,
+        driver=driver,
+        write_log=writer.write,
+    )
+    pump = await UdpPump.start(machine, bind or plan.local_addr or ("0.0.0.0", 0), netsim)
+    machine.local_addr = pump.address
+    now = pump.now()
+    session = restore_session(plan, me.identity, chain_secret, LinkSender(machine.link), now)
+    machine.resume(session, now)
+    pump.poke()
     return PeerHandle(machine, pump, writer, chain_secret, log_path)
 
 

@@ -50,9 +50,10 @@ class Entry:
 class LogChain:
     """Builds chained entries; the session pulls the bytes and an edge writes them."""
 
-    def __init__(self) -> None:
-        self.index = 0
-        self.last_hash = ZERO_HASH
+    def __init__(self, index: int = 0, last_hash: bytes = ZERO_HASH) -> None:
+        """A new log, or (``index``, ``last_hash``) to go on after an existing one."""
+        self.index = index
+        self.last_hash = last_hash
         self._pending: list[bytes] = []
 
     def append(self, step: int, kind: EntryKind, data: Any) -> bytes:

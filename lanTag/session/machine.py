@@ -14,6 +14,8 @@ make a drop an agreement rather than a guess.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections import deque
 from collections.abc import Mapping
 from typing import Any
@@ -42,6 +44,7 @@ from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr, PlainTransport, Transport
 from lanTag.wire import DATAGRAM_BUDGET
 
+NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
 STEP_WINDOW = 4096  # how far ahead of us a peer's messages are buffered
 BUNDLE_BUDGET = 1100  # signed messages packed per link payload
 MAX_LINK_PAYLOAD = 64 * 1024
@@ -75,6 +78,7 @@ class Session:
         self.transport: Transport = transport or PlainTransport()
         self._verifier = Verifier()
         self._signer: Signer | None = None
+        self._chain_secret: bytes | None = None
         self._chain: HashChain | None = None
         if seat is not None and not replay:
             if identity is None or chain_secret is None:
@@ -82,6 +86,7 @@ class Session:
             if identity.public_key != record.seats[seat].public_key:
                 raise LocalProtocolError(f"this key does not hold seat {seat}")
             self._signer = identity.signer()
+            self._chain_secret = chain_secret
             self._chain = HashChain(chain_secret, record.chain_length)
             if self._chain.anchor != record.seats[seat].anchor:
                 raise LocalProtocolError("chain secret does not match the seat's anchor")
@@ -155,11 +160,18 @@ class Session:
         self._emit(MsgType.MOVE, (action.to_msgpack(),), now)
         self._pump(now)
 
-    def commit(self, action: Action, nonce: bytes, now: float) -> None:
-        """Seal the local seat's secret choice; it is revealed once every commitment is in."""
+    def commit(self, action: Action, nonce: bytes | None, now: float) -> None:
+        """Seal the local seat's secret choice; it is revealed once every commitment is in.
+
+        ``nonce=None`` (what the UI and bots use) derives it from the seat's private chain
+        secret, so a peer restarted from its log can recover a choice it sealed before the
+        crash (see ``recover_sealed_choice``).
+        """
         if self.my_turn() != "secret":
             raise LocalProtocolError("no secret choice is asked of this seat now")
         assert self.seat is not None
+        if nonce is None:
+            nonce = self._derived_nonce(self.step)
         if len(nonce) != NONCE_SIZE:
             raise LocalProtocolError("the nonce must be 32 random bytes")
         self.state.check_action(self.seat, action)
@@ -168,6 +180,76 @@ class Session:
         c = commitment(self.game_id, self.step, self.seat, self.needs().secret_kind, nonce, value)
         self._emit(MsgType.COMMIT, (c,), now)
         self._pump(now)
+
+    def _derived_nonce(self, step: int) -> bytes:
+        if self._chain_secret is None:
+            raise LocalProtocolError("a spectator has no secret to derive nonces from")
+        msg = NONCE_DOMAIN + self.game_id + step.to_bytes(4, "big")
+        return hmac.new(self._chain_secret, msg, hashlib.sha256).digest()
+
+    def recover_sealed_choice(self) -> bool:
+        """After a restart: find which legal action our logged COMMIT for this step sealed.
+
+        Tries every legal action with the derived nonce.  Returns False when there is no
+        commitment of ours to recover or none matches (then we cannot reveal it).
+        """
+        if self.seat is None or self.step in self._secret:
+            return False
+        mine = self._box(self.step).of(MsgType.COMMIT).get(self.seat)
+        if mine is None:
+            return False
+        nonce = self._derived_nonce(self.step)
+        purpose = self.needs().secret_kind
+        for action in self.state.legal_actions(self.seat):
+            value = self._action_bytes(action)
+            if opens(mine.payload[0], self.game_id, self.step, self.seat, purpose, nonce, value):
+                self._secret[self.step] = (action, nonce)
+                self._maybe_reveal(self._box(self.step), 0.0)
+                return True
+        return False
+
+    def discard_output(self) -> None:
+        """Forget queued datagrams, events and log bytes (used when rebuilding from a log)."""
+        self._outbox.clear()
+        self._events.clear()
+        self.log.take()
+
+    def request_sync(self, now: float) -> None:
+        """After a restart: ask every peer for what it holds from our current step on."""
+        if self._signer is None or self.seat is None:
+            raise LocalProtocolError("only a seat's own peer can ask to catch up")
+        msg = sign_message(
+            self._signer,
+            MsgType.SYNC,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            (self.step,),
+        )
+        self._broadcast([msg.raw])
+
+    def _answer_sync(self, msg: Signed) -> None:
+        """Send a restarted seat every message we hold from the step it asks for on."""
+        if self.replay or self.seat is None:
+            return
+        addr = self.peers.get(msg.seat)
+        if addr is None:
+            return
+        raws: list[bytes] = []
+        for step in sorted(k for k in self._boxes if k >= int(msg.payload[0])):
+            box = self._boxes[step]
+            held = [m for by_seat in box.contrib.values() for m in by_seat.values()]
+            held = [*box.drop_proof, *held]  # a drop is decided before the step's inputs
+            held += [*box.votes.values(), *box.nudges.values(), *box.pending]
+            held += [h for by_voter in box.haves.values() for h in by_voter.values()]
+            raws += [m.raw for m in held]
+        self._outbox.setdefault(addr, []).extend(dict.fromkeys(raws))  # ordered, no repeats
+        self._count("sync-answered")
+
+    def note(self, code: str, text: str) -> None:
+        """A local annotation in the log (e.g. the peers' addresses, for a later resume)."""
+        self.log.append(self.step, EntryKind.NOTE, [code, [], text])
 
     def say(self, text: str, now: float) -> None:
         """Public chat: signed and sent to everyone, not part of the game log."""
@@ -219,6 +301,9 @@ class Session:
             return
         if msg.type == MsgType.CHAT:
             self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
+            return
+        if msg.type == MsgType.SYNC:
+            self._answer_sync(msg)
             return
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
@@ -604,6 +689,7 @@ class Session:
         for kind in _CONTRIBUTIONS:
             for s in silent:
                 box.of(kind).pop(s, None)
+        box.drop_proof.extend(box.votes.values())  # kept for peers that catch up later
         box.votes.clear()
 
     def _dropped_at_this_step(self, needs: Needs) -> set[int]:

@@ -32,6 +32,7 @@ class MsgType(IntEnum):
     HAVE = 6  # [seat, [digest...]]      "I took these messages of seat; I will never vote it"
     CHAT = 7  # [text]                   public chat (logged only if its author asks)
     NUDGE = 8  # [seats, seq]            non-binding "I still lack these seats' step input"
+    SYNC = 9  # [from_step]              "I restarted: send me what you hold from this step on"
 
 
 # Payload shapes: tuple of validators, one per position.
@@ -72,6 +73,7 @@ _PAYLOAD = {
     MsgType.HAVE: (_is_nat, _is_digest_list),
     MsgType.CHAT: (lambda v: isinstance(v, str) and len(v) <= 500,),
     MsgType.NUDGE: (_is_seat_list, _is_nat),
+    MsgType.SYNC: (_is_nat,),
 }
 
 

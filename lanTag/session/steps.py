@@ -29,6 +29,7 @@ class StepBox:
     haves: dict[int, dict[int, Signed]] = field(default_factory=dict)  # subject -> voter -> HAVE
     bad_reveals: set[int] = field(default_factory=set)  # their choice becomes the default
     dropped_now: frozenset[int] = frozenset()  # dropped during this step: default choice
+    drop_proof: list[Signed] = field(default_factory=list)  # the votes that decided it
     haves_sent: dict[int, int] = field(default_factory=dict)  # subject -> requests answered
     nudged: bool = False
     sent_entropy: bool = False

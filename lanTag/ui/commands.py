@@ -8,7 +8,6 @@ Tests run them by name without a terminal.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 
 from lanTag.errors import LocalProtocolError
@@ -77,7 +76,7 @@ def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
             model.say(f"played {action}", "class:ok")
         else:
             step = s.step
-            model.handle.command(lambda now: s.commit(action, secrets.token_bytes(32), now))
+            model.handle.command(lambda now: s.commit(action, None, now))
             model.committed = (step, str(action))
             others = len(model.waiting_for())
             model.say(f"committed '{action}' — waiting for {others} other(s)", "class:ok")

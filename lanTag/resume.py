@@ -1,0 +1,112 @@
+"""Resume a seat after a crash, from its own log (pure: bytes in, a Session out).
+
+The log holds every message the peer accepted or sent, in order, plus a
+"peers" note written when the game began.  Feeding those messages back
+through a fresh Session rebuilds exactly the state the peer had (its own
+messages re-sign to the same bytes: Ed25519 is deterministic).  The peer then
+rebinds its old address and asks everyone for what it missed (SYNC).  A seat
+the others already dropped by agreement follows the game as a spectator.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from lanTag.errors import LocalProtocolError
+from lanTag.identity import Identity
+from lanTag.log.chain import MAGIC, EntryKind, LogChain, LogFormatError, parse_log
+from lanTag.session.lobby import LobbyRecord
+from lanTag.session.machine import Session
+from lanTag.session.transport import Addr, Transport
+
+PEERS_NOTE = "peers"
+
+
+@dataclass(frozen=True)
+class ResumePlan:
+    record: LobbyRecord
+    seat: int
+    peers: dict[int, Addr]
+    watchers: tuple[Addr, ...]
+    local_addr: Addr | None
+    messages: tuple[bytes, ...]
+    next_index: int
+    last_hash: bytes
+    whole_bytes: int  # the log's length up to its last whole entry (a crash may cut one)
+
+
+def peers_note(peers: dict[int, Addr], watchers: tuple[Addr, ...], me: Addr | None) -> str:
+    return json.dumps(
+        {
+            "peers": {str(seat): list(addr) for seat, addr in sorted(peers.items())},
+            "watchers": [list(a) for a in watchers],
+            "me": list(me) if me else None,
+        },
+        sort_keys=True,
+    )
+
+
+def plan_resume(data: bytes) -> ResumePlan:
+    """Read what a resume needs from a log; LogFormatError / LocalProtocolError explain why not."""
+    parsed = parse_log(data)
+    if parsed.error:
+        raise LogFormatError(f"the log is damaged: {parsed.error}")
+    header = parsed.entries[0]
+    magic, record_bytes, seat = header.data
+    if magic != MAGIC or not isinstance(seat, int):
+        raise LocalProtocolError("this log was written by a spectator: there is no seat to resume")
+    record = LobbyRecord.decode(record_bytes)
+    peers: dict[int, Addr] = {}
+    watchers: tuple[Addr, ...] = ()
+    me: Addr | None = None
+    messages = []
+    for entry in parsed.entries[1:]:
+        if entry.kind == EntryKind.MSG:
+            messages.append(entry.data)
+        elif entry.kind == EntryKind.NOTE and entry.data[0] == PEERS_NOTE:
+            info = json.loads(entry.data[2])
+            peers = {int(s): (str(a[0]), int(a[1])) for s, a in info["peers"].items()}
+            watchers = tuple((str(a[0]), int(a[1])) for a in info["watchers"])
+            me = (str(info["me"][0]), int(info["me"][1])) if info["me"] else None
+    if not peers and len([s for s in record.seats if not s.is_bot]) > 1:
+        raise LocalProtocolError("the log does not say where the other peers are")
+    last = parsed.entries[-1]
+    return ResumePlan(
+        record,
+        seat,
+        peers,
+        watchers,
+        me,
+        tuple(messages),
+        last.index + 1,
+        last.hash,
+        len(data) - parsed.truncated_tail,
+    )
+
+
+def restore_session(
+    plan: ResumePlan,
+    identity: Identity,
+    chain_secret: bytes,
+    transport: Transport,
+    now: float,
+) -> Session:
+    """A live Session in the state the log left it, its log going on after the last entry."""
+    session = Session(
+        plan.record,
+        seat=plan.seat,
+        identity=identity,
+        chain_secret=chain_secret,
+        peers=plan.peers,
+        watchers=plan.watchers,
+        transport=transport,
+        now=now,
+    )
+    for raw in plan.messages:
+        session.receive_message(raw, now)
+    session.discard_output()  # everything it would say now, it said before the crash
+    session.log = LogChain(plan.next_index, plan.last_hash)
+    session.note("resumed", f"at step {session.step}")
+    session.recover_sealed_choice()  # a choice sealed before the crash is revealed as sealed
+    return session

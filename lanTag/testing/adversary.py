@@ -1,0 +1,549 @@
+"""A cheating peer for tests: a real PeerMachine that is honest except for one cheat.
+
+:class:`Adversary` wraps a whole :class:`~lanTag.peer.PeerMachine` (links,
+lobby, session) and is itself a datagram machine, so it drops into a
+simulated table (``lanTag.testing.table.Table(wrap=...)``) in place of an
+honest peer.  It plays with a bot like everyone else, and:
+
+* every signed message its session sends passes through :meth:`rewrite`, which
+  may drop it, replace it (re-signed with the seat's real key) or send another
+  version to some peers (equivocation);
+* after every input it may inject its own traffic: signed messages that break
+  a rule, forged or replayed ones, garbage link payloads and raw datagrams.
+
+The cheats (``Cheat``) and what honest peers must do about them are listed in
+``docs/SECURITY.md``; ``tests/chaos/test_adversary.py`` checks each.  Test
+code only: nothing in the product imports this module.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from lanTag import wire
+from lanTag.errors import RemoteProtocolError
+from lanTag.log.chain import EntryKind, parse_log
+from lanTag.net.frame import Frame, FrameType, encode
+from lanTag.net.machine import Addr
+from lanTag.peer import BotDriver, PeerMachine
+from lanTag.rules.base import Action, Chance, IllegalAction, Simultaneous, Turn
+from lanTag.session.machine import MAX_LINK_PAYLOAD, Session
+from lanTag.session.messages import (
+    SIGN_DOMAIN,
+    MsgType,
+    Signed,
+    pack_bundle,
+    parse_unverified,
+    sign_message,
+    unpack_bundle,
+)
+from lanTag.session.transport import Transport
+
+__all__ = ["Adversary", "Cheat", "garbage_datagrams", "garbage_payloads", "resign"]
+
+BUNDLE_BUDGET = 1100
+
+
+class Cheat(enum.Enum):
+    BAD_REVEAL = "bad-reveal"  # a reveal that does not open its commitment
+    WITHHOLD_REVEAL = "withhold-reveal"  # commit, then never reveal
+    EQUIVOCATE = "equivocate"  # two different MOVEs, one to each half of the table
+    FORGE_SIGNATURE = "forge-signature"  # another seat's message signed with our key; bad sigs
+    REPLAY = "replay"  # messages from another game and from old steps of this one
+    OUT_OF_TURN = "out-of-turn"  # a MOVE when the step asks for something else
+    ILLEGAL_MOVE = "illegal-move"  # a well-formed MOVE the rules forbid, on our own turn
+    GARBAGE = "garbage"  # oversized/malformed datagrams and link payloads
+    SPOOF = "spoof"  # datagrams with another peer's source address
+
+
+def resign(session_signer: Any, msg: Signed, payload: tuple[Any, ...]) -> Signed:
+    """The same slot (type, step, seat, state hash) with another payload, validly signed."""
+    return sign_message(
+        session_signer, msg.type, msg.game_id, msg.step, msg.seat, msg.state_hash, payload
+    )
+
+
+class _Intercept:
+    """The session's transport, wrapped: every outgoing bundle goes through ``rewrite``."""
+
+    def __init__(self, inner: Transport, rewrite: Callable[[bytes, Addr], list[bytes]]) -> None:
+        self.inner = inner
+        self.rewrite = rewrite
+
+    def send(self, addr: Addr, payload: bytes, now: float) -> None:
+        out: list[bytes] = []
+        for raw in unpack_bundle(payload, MAX_LINK_PAYLOAD):
+            out.extend(self.rewrite(raw, addr))
+        for bundle in bundles(out):
+            self.inner.send(addr, bundle, now)
+
+    def receive_datagram(self, data: bytes, addr: Addr, now: float) -> list[bytes]:
+        return self.inner.receive_datagram(data, addr, now)
+
+    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
+        return self.inner.datagrams_to_send(now)
+
+    def next_timer(self) -> float | None:
+        return self.inner.next_timer()
+
+    def handle_timer(self, now: float) -> None:
+        self.inner.handle_timer(now)
+
+
+def bundles(raws: list[bytes]) -> list[bytes]:
+    out: list[bytes] = []
+    batch: list[bytes] = []
+    size = 0
+    for raw in raws:
+        if batch and size + len(raw) + 3 > BUNDLE_BUDGET:
+            out.append(pack_bundle(batch))
+            batch, size = [], 0
+        batch.append(raw)
+        size += len(raw) + 3
+    if batch:
+        out.append(pack_bundle(batch))
+    return out
+
+
+@dataclass
+class CheatLog:
+    """What the adversary did, for the test's assertions."""
+
+    step: int | None = None  # the step of the (first) cheat
+    sent: list[Signed] = field(default_factory=list)  # the cheating messages
+    datagrams: int = 0  # raw datagrams injected
+    payloads: int = 0  # garbage link payloads sent over its own links
+    notes: list[str] = field(default_factory=list)
+
+
+class Adversary:
+    """A datagram machine: ``inner`` plays honestly with ``bot`` except for ``cheat``.
+
+    ``at_step``: the cheat happens at the first suitable step at or after it.
+    ``victims``: for EQUIVOCATE, the seats that get the second version (default:
+    the upper half of the other human seats).  ``replay_pool``: signed messages
+    captured elsewhere (e.g. another game) for REPLAY.  ``spoof``: for SPOOF and
+    GARBAGE, a callable that puts ``(data, src, dst)`` on the network with any
+    source address (the test's network provides it).
+    """
+
+    def __init__(
+        self,
+        inner: PeerMachine,
+        cheat: Cheat,
+        *,
+        at_step: int = 0,
+        bot: str = "random",
+        victims: Iterable[int] | None = None,
+        replay_pool: Iterable[bytes] = (),
+        spoof: Callable[[bytes, Addr, Addr], None] | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.inner = inner
+        self.cheat = cheat
+        self.at_step = at_step
+        self.bot = BotDriver(bot)
+        self.victims = None if victims is None else frozenset(victims)
+        self.replay_pool = list(replay_pool)
+        self.spoof = spoof
+        self.rng = random.Random(seed)
+        self.did = CheatLog()
+        self.done = False
+        self._replace: dict[bytes, dict[Addr | None, list[bytes]]] = {}  # raw -> dst -> raws
+        self._drop_types: set[tuple[int, MsgType]] = set()  # (step, type) of ours never sent
+        self._installed: Session | None = None
+        self._rules: list[
+            tuple[int, MsgType, Callable[[Signed], tuple[Any, ...]], set[Addr] | None]
+        ] = []
+        self._log = bytearray()
+        write = inner.write_log
+
+        def tee(data: bytes) -> None:
+            self._log.extend(data)
+            if write is not None:
+                write(data)
+
+        inner.write_log = tee
+        inner.driver = None  # we drive the seat ourselves (honestly, but for the cheat)
+
+    # ------------------------------------------------------------------ machine interface
+
+    def receive_datagram(self, data: bytes, addr: Addr, now: float) -> None:
+        self.inner.receive_datagram(data, addr, now)
+        self._after(now)
+
+    def handle_timer(self, now: float) -> None:
+        self.inner.handle_timer(now)
+        self._after(now)
+
+    def next_timer(self) -> float | None:
+        return self.inner.next_timer()
+
+    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
+        self._install()
+        return self.inner.datagrams_to_send(now)
+
+    def start_game(self, now: float) -> None:
+        self.inner.start_game(now)
+        self._after(now)
+
+    def poke(self, now: float) -> None:
+        self.inner.poke(now)
+        self._after(now)
+
+    @property
+    def session(self) -> Session | None:
+        return self.inner.session
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _install(self) -> None:
+        s = self.inner.session
+        if s is not None and self._installed is not s:
+            s.transport = _Intercept(s.transport, self.rewrite)
+            self._installed = s
+
+    @property
+    def seat(self) -> int:
+        s = self.inner.session
+        assert s is not None and s.seat is not None
+        return s.seat
+
+    def _signer(self) -> Any:
+        return self.inner.identity.signer()
+
+    def _others(self, s: Session) -> dict[int, Addr]:
+        return {k: a for k, a in s.peers.items() if k != s.seat}
+
+    def _send_signed(self, s: Session, raws: list[bytes], now: float) -> None:
+        for a in [*self._others(s).values(), *s.watchers]:
+            for bundle in bundles(raws):
+                self.inner.link.send(a, bundle, now)
+
+    def _after(self, now: float) -> None:
+        self._install()
+        s = self.inner.session
+        if s is None:
+            return
+        for _ in range(64):
+            before = s.step
+            self._act(s, now)
+            if s.my_turn() is None or s.step == before:
+                break
+        self.inner.poke(now)  # write the log, move events, flush the lobby
+
+    # ------------------------------------------------------------------ outgoing rewrite
+
+    def rewrite(self, raw: bytes, dst: Addr) -> list[bytes]:
+        """What actually goes to ``dst`` instead of our session's message ``raw``."""
+        self._apply_rules(raw)
+        try:
+            msg = parse_unverified(raw)
+        except RemoteProtocolError:
+            return [raw]
+        if (msg.step, msg.type) in self._drop_types and msg.seat == self.inner_seat():
+            return []
+        table = self._replace.get(raw)
+        if table is None:
+            return [raw]
+        if dst in table:
+            return table[dst]
+        return table.get(None, [raw])
+
+    def inner_seat(self) -> int | None:
+        s = self.inner.session
+        return None if s is None else s.seat
+
+    # ------------------------------------------------------------------ acting
+
+    def _act(self, s: Session, now: float) -> None:
+        if s.seat is None or s.replay or s.seat not in s.live or s.state.is_over:
+            return
+        if not self.done and s.step >= self.at_step:
+            handler = _HANDLERS[self.cheat]
+            if handler(self, s, now):
+                self.done = True
+                self.did.step = s.step if self.did.step is None else self.did.step
+                return
+        self.bot.act(s, self.inner.random_bytes, now)
+
+    def _alternative(self, s: Session, avoid: Action) -> Action | None:
+        legal = [a for a in s.state.legal_actions(self.seat) if a != avoid]
+        return legal[self.rng.randrange(len(legal))] if legal else None
+
+    def _bot_choice(self, s: Session) -> Action:
+        legal = s.state.legal_actions(self.seat)
+        return legal[self.rng.randrange(len(legal))]
+
+    # -- one method per cheat: True once the cheat is done -------------------------
+
+    def _bad_reveal(self, s: Session, now: float) -> bool:
+        if s.my_turn() != "secret":
+            return False
+        honest = self._bot_choice(s)
+        other = self._alternative(s, honest)
+        if other is None:
+            return False
+        step = s.step
+        s.commit(honest, self.inner.random_bytes(32), now)
+        self._replace_own(s, step, MsgType.REVEAL, lambda m: (other.to_msgpack(), *m.payload[1:]))
+        self.did.notes.append(f"committed to {honest}, reveals {other} at step {step}")
+        return True
+
+    def _withhold_reveal(self, s: Session, now: float) -> bool:
+        if s.my_turn() != "secret":
+            return False
+        self._drop_types.add((s.step, MsgType.REVEAL))
+        s.commit(self._bot_choice(s), self.inner.random_bytes(32), now)
+        return True
+
+    def _equivocate(self, s: Session, now: float) -> bool:
+        if s.my_turn() != "turn":
+            return False
+        honest = self._bot_choice(s)
+        other = self._alternative(s, honest)
+        if other is None:
+            return False
+        others = sorted(k for k in s.peers if k != s.seat)
+        victims = self.victims
+        if victims is None:
+            victims = frozenset(others[len(others) // 2 :])
+        addrs = {s.peers[k] for k in victims if k in s.peers}
+        step = s.step
+
+        def alt(m: Signed) -> tuple[Any, ...]:
+            return (other.to_msgpack(),)
+
+        self._replace_own(s, step, MsgType.MOVE, alt, only=addrs)
+        s.submit(honest, now)
+        self.did.notes.append(f"MOVE {honest} to all but seats {sorted(victims)}: {other}")
+        return True
+
+    def _illegal_move(self, s: Session, now: float) -> bool:
+        if s.my_turn() != "turn":
+            return False
+        honest = self._bot_choice(s)
+        illegal = _illegal_for(s, self.seat)
+        if illegal is None:
+            return False
+        self._replace_own(s, s.step, MsgType.MOVE, lambda m: (illegal.to_msgpack(),))
+        s.submit(honest, now)
+        self.did.notes.append(f"sent illegal {illegal} instead of {honest}")
+        return True
+
+    def _out_of_turn(self, s: Session, now: float) -> bool:
+        # A MOVE at a step that asks us for ENTROPY or a COMMIT: it travels before the
+        # contribution the step waits for, on the same ordered link, so every peer
+        # is still at this step when it arrives (no race with the step's decision).
+        decision = s.state.decision()
+        if not isinstance(decision, Chance | Simultaneous):
+            return False
+        if isinstance(decision, Simultaneous) and s.my_turn() != "secret":
+            return False
+        if isinstance(decision, Chance):
+            return False  # ENTROPY left at step start, before we could act: use a secret step
+        cheat = sign_message(
+            self._signer(),
+            MsgType.MOVE,
+            s.game_id,
+            s.step,
+            self.seat,
+            s.state.state_hash(),
+            (Action("pass").to_msgpack(),),
+        )
+        self.did.sent.append(cheat)
+        self._send_signed(s, [cheat.raw], now)
+        self.bot.act(s, self.inner.random_bytes, now)  # then commit as usual
+        return True
+
+    def _forge(self, s: Session, now: float) -> bool:
+        decision = s.state.decision()
+        if not isinstance(decision, Turn) or decision.seat == self.seat:
+            return False
+        victim = decision.seat
+        if victim not in s.live:
+            return False
+        h = s.state.state_hash()
+        legal = s.state.legal_actions(victim)
+        if not legal:
+            return False
+        # 1. the victim's move, "signed" with our key
+        forged = sign_message(
+            self._signer(), MsgType.MOVE, s.game_id, s.step, victim, h, (legal[0].to_msgpack(),)
+        )
+        # 2. our own seat's chat with a corrupted signature
+        chat = sign_message(self._signer(), MsgType.CHAT, s.game_id, s.step, self.seat, h, ("hi",))
+        bad_sig = bytes([chat.signature[0] ^ 1]) + chat.signature[1:]
+        broken = wire.pack([chat.body, bad_sig])
+        # 3. a valid signature over another body (signature transplanted)
+        transplant = wire.pack([forged.body, chat.signature])
+        self.did.sent.append(forged)
+        self._send_signed(s, [forged.raw, broken, transplant], now)
+        self.did.notes.append(f"forged a MOVE of seat {victim} at step {s.step}")
+        return True
+
+    def _replay(self, s: Session, now: float) -> bool:
+        if s.step < 4:
+            return False
+        old = [
+            e.data
+            for e in parse_log(bytes(self._log)).entries
+            if e.kind == EntryKind.MSG and e.step < s.step - 1
+        ]
+        self._send_signed(s, [*self.replay_pool, *old], now)
+        self.did.notes.append(f"replayed {len(self.replay_pool)} foreign and {len(old)} old")
+        return True
+
+    def _garbage(self, s: Session, now: float) -> bool:
+        targets = list(self._others(s).values())
+        for a in targets:
+            for payload in garbage_payloads(self.rng, s):
+                self.inner.link.send(a, payload, now)
+                self.did.payloads += 1
+        if self.spoof is not None:
+            me = self.inner_addr(s)
+            for a in targets:
+                for data in garbage_datagrams(self.rng):
+                    self.spoof(data, me, a)
+                    self.did.datagrams += 1
+        return True
+
+    def _spoof(self, s: Session, now: float) -> bool:
+        # A signed cheat sent from another peer's address: the signature, not the
+        # address, says who sent it, so the blame must name us, not the spoofed seat.
+        if self.spoof is None or s.my_turn() != "secret":
+            return False
+        others = self._others(s)
+        if len(others) < 2:
+            return False
+        spoofed_seat = min(others)
+        cheat = sign_message(
+            self._signer(),
+            MsgType.MOVE,
+            s.game_id,
+            s.step,
+            self.seat,
+            s.state.state_hash(),
+            (Action("pass").to_msgpack(),),
+        )
+        self.did.sent.append(cheat)
+        # one unreliable datagram is enough: a fresh link epoch from the spoofed address
+        frame = Frame(FrameType.DATA, 0x5EED, 0, 0, 0, 0, 0, 1, pack_bundle([cheat.raw]))
+        for seat, a in others.items():
+            if seat != spoofed_seat:
+                self.spoof(encode(frame), others[spoofed_seat], a)
+                self.did.datagrams += 1
+        self.bot.act(s, self.inner.random_bytes, now)
+        self.did.notes.append(f"spoofed seat {spoofed_seat}'s address at step {s.step}")
+        return True
+
+    def inner_addr(self, s: Session) -> Addr:
+        return s.peers.get(self.seat, ("0.0.0.0", 0))
+
+    # ------------------------------------------------------------------ helpers
+
+    def _replace_own(
+        self,
+        s: Session,
+        step: int,
+        kind: MsgType,
+        payload: Callable[[Signed], tuple[Any, ...]],
+        only: set[Addr] | None = None,
+    ) -> None:
+        """When our session sends its ``kind`` of ``step``, send a re-signed version instead."""
+        self._rules.append((step, kind, payload, only))
+
+
+    def _apply_rules(self, raw: bytes) -> None:
+        if raw in self._replace:
+            return
+        try:
+            msg = parse_unverified(raw)
+        except RemoteProtocolError:
+            return
+        if msg.seat != self.inner_seat():
+            return
+        for step, kind, payload, only in self._rules:
+            if msg.step == step and msg.type == kind:
+                fake = resign(self._signer(), msg, payload(msg))
+                self.did.sent.append(fake)
+                if only is None:
+                    self._replace[raw] = {None: [fake.raw]}
+                else:
+                    self._replace[raw] = {a: [fake.raw] for a in only}
+
+
+def _illegal_for(s: Session, seat: int) -> Action | None:
+    """A well-formed action the rules forbid for ``seat`` now."""
+    legal = set(s.state.legal_actions(seat))
+    candidates = [Action(a.verb, (*a.args, 99)) for a in legal]
+    candidates += [Action("resign"), Action("step", ("up",)), Action("pass", (12345,))]
+    for action in candidates:
+        if action in legal:
+            continue
+        try:
+            s.state.check_action(seat, action)
+        except IllegalAction:
+            return action
+    return None
+
+
+def garbage_payloads(rng: random.Random, s: Session | None = None) -> list[bytes]:
+    """Link payloads (delivered by a valid link) that are not valid session bundles."""
+    out = [
+        b"",
+        b"\xc1",  # never-used msgpack byte
+        b"\x93\x01\x02",  # an array, not of bins
+        b"\x91\xc4\x00",  # a bundle of one empty message
+        b"\xdc\x00\x01\xc4\x00",  # non-canonical array16
+        b"\x91" + b"\x91" * 20 + b"\x00",  # nested too deep
+        wire.pack([b"\x00" * 64]),
+        wire.pack([wire.pack([b"x", b"y" * 64])]),
+        bytes(rng.getrandbits(8) for _ in range(rng.randrange(1, 900))),
+        b"\x91\xc5" + (3000).to_bytes(2, "big") + bytes(3000),  # one oversized message
+        b"\xde\x00\x01\xa1a\x01",  # a map
+        b"\x91\xcb" + bytes(8),  # a float
+    ]
+    if s is not None and s.seat is not None:
+        # a well-signed-looking message with an unknown type and one of a wrong version
+        body = wire.pack([1, 99, s.game_id, s.step, s.seat, bytes(32)])
+        out.append(pack_bundle([wire.pack([body, bytes(64)])]))
+        body = wire.pack([7, 1, s.game_id, s.step, s.seat, bytes(32), ["pass"]])
+        out.append(pack_bundle([wire.pack([body, bytes(64)])]))
+        out.append(SIGN_DOMAIN)
+    return out
+
+
+def garbage_datagrams(rng: random.Random) -> list[bytes]:
+    """Raw datagrams: oversized, short, bad headers, bad fragments."""
+    out = [
+        bytes(1201),
+        bytes(rng.getrandbits(8) for _ in range(2000)),
+        b"",
+        b"L",
+        bytes(29),
+        encode(Frame(FrameType.DATA, 7, 0, 0, 0, 0, 5, 3, b"x")),  # fragment index >= count
+        encode(Frame(FrameType.ACK, 7, 0, 0, 0, 0)) + b"payload",
+        encode(Frame(FrameType.DATA, 7, 0, 1 << 31, 0, 0, 0, 60000, b"x")),  # far seq, huge frag
+    ]
+    for _ in range(20):
+        n = rng.randrange(30, 1200)
+        out.append(bytes([0x4C, 0x11]) + bytes(rng.getrandbits(8) for _ in range(n)))
+    return out
+
+
+_HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
+    Cheat.BAD_REVEAL: Adversary._bad_reveal,
+    Cheat.WITHHOLD_REVEAL: Adversary._withhold_reveal,
+    Cheat.EQUIVOCATE: Adversary._equivocate,
+    Cheat.FORGE_SIGNATURE: Adversary._forge,
+    Cheat.REPLAY: Adversary._replay,
+    Cheat.OUT_OF_TURN: Adversary._out_of_turn,
+    Cheat.ILLEGAL_MOVE: Adversary._illegal_move,
+    Cheat.GARBAGE: Adversary._garbage,
+    Cheat.SPOOF: Adversary._spoof,
+}

@@ -1,0 +1,194 @@
+"""A table of whole peers (links + lobby + session + bots) on the simulated network.
+
+Like ``tests/peer/harness.py`` but configurable (timeouts, bot kind, options,
+a hook that wraps a peer's machine, e.g. in an adversary) and importable from
+scripts.  Everything is a pure function of ``seed``: identities, chain
+secrets, link epochs, nonces, bots and network faults.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from lanTag.fair.chain import HashChain
+from lanTag.identity import Identity
+from lanTag.lobby import HostConfig, HostLobby, JoinLobby
+from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.verify import VerifyReport, verify_log
+from lanTag.net.link import LinkLayer
+from lanTag.net.machine import Addr, DatagramMachine
+from lanTag.net.netsim import NetSimConfig
+from lanTag.net.simnet import SimNetwork
+from lanTag.peer import BotDriver, PeerMachine
+from lanTag.session import events as ev
+from lanTag.session.lobby import Timeouts
+from lanTag.session.machine import Session
+
+CHAIN = 512
+FAST = Timeouts(turn_ms=20_000, step_ms=5_000, lag_ms=2_000)
+
+Wrap = Callable[[int, PeerMachine], DatagramMachine]
+
+
+def _h(text: str) -> bytes:
+    return hashlib.sha256(text.encode()).digest()
+
+
+def addr(i: int) -> Addr:
+    """The simulated address of peer ``i`` (peer 0 hosts)."""
+    return (f"10.7.0.{i + 1}", 5000)
+
+
+def identity_for(seed: int | str, i: int) -> Identity:
+    return Identity(_h(f"{seed}/id/{i}"))
+
+
+@dataclass
+class Table:
+    """``humans`` peers (peer 0 hosts), ``spectators`` more, and replicated ``bots`` seats.
+
+    Seats follow join order, which faults may shuffle: use :meth:`seat_of` /
+    :meth:`peer_of_seat` rather than assuming peer ``i`` holds seat ``i``.
+    """
+
+    engine: str
+    humans: int
+    bots: tuple[str, ...] = ()
+    spectators: int = 0
+    faults: str = ""
+    seed: int = 0
+    options: tuple[tuple[str, int | bool | str], ...] = ()
+    bot: str = "random"
+    timeouts: Timeouts = FAST
+    password: str = ""
+    id_seed: int | str | None = None  # identities from another seed (same keys, new game)
+    wrap: Wrap | None = None
+    net: SimNetwork = field(init=False)
+    peers: list[PeerMachine] = field(init=False)
+    machines: list[DatagramMachine] = field(init=False)
+    logs: dict[int, bytearray] = field(init=False)
+
+    def __post_init__(self) -> None:
+        spec = f"{self.faults},seed={self.seed}" if self.faults else ""
+        self.net = SimNetwork(NetSimConfig.parse(spec) if spec else None)
+        rng = random.Random(self.seed)
+        self.logs = {}
+        self.peers = []
+        self.machines = []
+        config = HostConfig(
+            self.engine,
+            "chaos table",
+            self.humans,
+            options=self.options,
+            bots=self.bots,
+            password=self.password,
+            timeouts=self.timeouts,
+            chain_length=CHAIN,
+        )
+        id_seed = self.seed if self.id_seed is None else self.id_seed
+        for i in range(self.humans + self.spectators):
+            ident = identity_for(id_seed, i)
+            secret = _h(f"{self.seed}/chain/{i}")
+            anchor = HashChain(secret, CHAIN).anchor
+            lobby: HostLobby | JoinLobby
+            if i == 0:
+                lobby = HostLobby(config, ident, anchor, "host", rng.randbytes)
+            else:
+                lobby = JoinLobby(
+                    addr(0),
+                    ident,
+                    anchor,
+                    f"p{i}",
+                    password=self.password,
+                    spectator=i >= self.humans,
+                )
+            log = self.logs.setdefault(i, bytearray())
+            peer = PeerMachine(
+                LinkLayer(rng.getrandbits(32)),
+                lobby,
+                ident,
+                secret,
+                random.Random(f"{self.seed}/rand/{i}").randbytes,
+                driver=BotDriver(self.bot),
+                write_log=log.extend,
+            )
+            machine: DatagramMachine = peer if self.wrap is None else self.wrap(i, peer)
+            self.peers.append(peer)
+            self.machines.append(machine)
+            self.net.add(addr(i), machine)
+
+    # ------------------------------------------------------------------ running
+
+    def seated(self) -> bool:
+        host = self.peers[0].lobby
+        assert isinstance(host, HostLobby)
+        joiners = [p.lobby for p in self.peers[1:] if isinstance(p.lobby, JoinLobby)]
+        return host.taken == host.config.humans and all(
+            j.your_seat is not None or j.spectator for j in joiners
+        )
+
+    def start(self, max_time: float = 120.0) -> None:
+        self.net.run_until(self.seated, self.net.now + max_time)
+        self.peers[0].start_game(self.net.now)
+        self.net.run_until(
+            lambda: all(p.session is not None for p in self.peers), self.net.now + max_time
+        )
+
+    def sessions(self, which: list[int] | None = None) -> list[Session]:
+        out = []
+        for i in range(len(self.peers)) if which is None else which:
+            s = self.peers[i].session
+            assert s is not None, f"peer {i} has no session"
+            out.append(s)
+        return out
+
+    def over(self, which: list[int] | None = None) -> bool:
+        idx = range(len(self.peers)) if which is None else which
+        return all((s := self.peers[i].session) is not None and s.state.is_over for i in idx)
+
+    def run_to_end(self, which: list[int] | None = None, max_time: float = 36_000.0) -> float:
+        return self.net.run_until(lambda: self.over(which), self.net.now + max_time)
+
+    def seat_of(self, i: int) -> int | None:
+        s = self.peers[i].session
+        return None if s is None else s.seat
+
+    def peer_of_seat(self, seat: int) -> int:
+        for i, p in enumerate(self.peers):
+            if p.session is not None and p.session.seat == seat:
+                return i
+        raise KeyError(seat)
+
+    # ------------------------------------------------------------------ checking
+
+    def events(self, i: int, kind: type) -> list[object]:
+        return [e for e in self.peers[i].events if isinstance(e, kind)]
+
+    def blames(self, i: int) -> list[tuple[int, str]]:
+        return [(e.seat, e.code) for e in self.peers[i].events if isinstance(e, ev.Blame)]
+
+    def rejections(self, i: int) -> list[str]:
+        return [e.code for e in self.peers[i].events if isinstance(e, ev.Rejected)]
+
+    def report(self, i: int) -> VerifyReport:
+        return verify_log(bytes(self.logs[i]))
+
+
+def final_history(report: VerifyReport) -> tuple[tuple[int, bytes], ...]:
+    """(step, state hash after it) of every decided step, the last decision of each step."""
+    latest: dict[int, bytes] = {}
+    for applied in report.applied:  # a rollback re-decides steps: keep the last decision
+        latest[applied.step] = applied.state_hash
+    return tuple(sorted(latest.items()))
+
+
+def recorded_steps(log: bytes) -> tuple[tuple[int, bytes], ...]:
+    """The STEP entries of a log (last per step): what the writer itself decided."""
+    decided: dict[int, bytes] = {}
+    for entry in parse_log(log).entries:
+        if entry.kind == EntryKind.STEP:
+            decided[entry.step] = bytes(entry.data[1])
+    return tuple(sorted(decided.items()))

@@ -1,0 +1,90 @@
+"""A crashed peer rebuilds its seat from its own log, catches up and plays on."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from lanTag.errors import LocalProtocolError
+from lanTag.identity import Identity
+from lanTag.log.verify import verify_log
+from lanTag.net.link import LinkLayer
+from lanTag.peer import BotDriver, LinkSender, PeerMachine
+from lanTag.resume import plan_resume, restore_session
+from lanTag.session import events as ev
+from tests.peer.harness import Table, addr
+
+
+def _h(text: str) -> bytes:
+    return hashlib.sha256(text.encode()).digest()
+
+
+def _restart(table: Table, peer: int, seat: int, seed: int) -> PeerMachine:
+    """What `lantag join --resume` does, on the simulated network."""
+    plan = plan_resume(bytes(table.logs[peer]))
+    assert plan.seat == seat and plan.local_addr is None  # the simulated peers bind no socket
+    identity = Identity(_h(f"{seed}/id/{peer}"))
+    secret = _h(f"{seed}/chain/{peer}")
+    log = table.logs[peer]
+    machine = PeerMachine(LinkLayer(999), None, identity, secret, table.rng.randbytes,
+                          driver=BotDriver("random"), write_log=log.extend)
+    session = restore_session(plan, identity, secret, LinkSender(machine.link), table.net.now)
+    assert session.step > 0
+    machine.resume(session, table.net.now)
+    table.peers[peer] = machine
+    table.net.add(addr(peer), machine)
+    return machine
+
+
+@pytest.mark.parametrize("engine", ["toy", "prototag"])
+def test_peer_restarted_before_its_timeout_catches_up_and_plays_on(engine: str) -> None:
+    table = Table(engine, 3, faults="loss=0.05,delay=2ms,jitter=2ms", seed=21)
+    table.start()
+    victim = table.peers[2].session
+    assert victim is not None and victim.seat is not None
+    seat = victim.seat
+    table.net.run_until(lambda: victim.step >= 6, 3600)
+    crashed_at = victim.step
+    dead = PeerMachine(LinkLayer(1), None, Identity(bytes(32)), bytes(32), table.rng.randbytes)
+    table.net.add(addr(2), dead)  # the process is gone: datagrams to it are lost
+    table.net.run_for(1.0)  # well inside the turn timeout (20 s): nobody votes it out
+    restarted = _restart(table, 2, seat, 21)
+    table.net.run_until(table.over, 36_000)
+    hashes = {p.session.state.state_hash() for p in table.peers if p.session}
+    assert len(hashes) == 1
+    for i in range(3):
+        assert not any(isinstance(e, ev.SeatsDropped) for e in table.peers[i].events)
+    assert restarted.session is not None and restarted.session.seat in restarted.session.live
+    report = verify_log(bytes(table.logs[2]))  # the old entries and the new ones, one chain
+    assert report.valid and report.complete, report.failure
+    assert report.steps > crashed_at
+
+
+def test_peer_restarted_after_being_dropped_follows_as_a_spectator() -> None:
+    table = Table("toy", 3, seed=22)
+    table.start()
+    victim = table.peers[2].session
+    assert victim is not None and victim.seat is not None
+    seat = victim.seat
+    table.net.run_until(lambda: victim.step >= 4, 3600)
+    dead = PeerMachine(LinkLayer(1), None, Identity(bytes(32)), bytes(32), table.rng.randbytes)
+    table.net.add(addr(2), dead)
+    others = [table.peers[0], table.peers[1]]
+    table.net.run_until(
+        lambda: all(any(isinstance(e, ev.SeatsDropped) for e in p.events) for p in others), 3600
+    )
+    restarted = _restart(table, 2, seat, 22)
+    table.net.run_until(table.over, 36_000)
+    assert len({p.session.state.state_hash() for p in table.peers if p.session}) == 1
+    assert restarted.session is not None and seat not in restarted.session.live
+    report = verify_log(bytes(table.logs[2]))
+    assert report.valid and report.complete, report.failure
+
+
+def test_spectator_log_cannot_be_resumed() -> None:
+    table = Table("toy", 2, spectators=1, seed=23)
+    table.start()
+    table.net.run_until(table.over, 36_000)
+    with pytest.raises(LocalProtocolError, match="spectator"):
+        plan_resume(bytes(table.logs[2]))
