@@ -48,6 +48,7 @@ PAYLOADS: dict[MsgType, tuple[Any, ...]] = {
     MsgType.HAVE: (2, [_h("messages/d0"), _h("messages/d1")]),
     MsgType.CHAT: ("hello, table ✓",),
     MsgType.NUDGE: ([1], 1),
+    MsgType.SYNC: (7,),
 }
 
 
@@ -102,6 +103,7 @@ def test_constants_are_pinned() -> None:
         ("HAVE", 6),
         ("CHAT", 7),
         ("NUDGE", 8),
+        ("SYNC", 9),
     ]
 
 
@@ -228,7 +230,7 @@ def test_unknown_versions_are_rejected(version: object) -> None:
     _parse_fails(_raw_from_fields(fields), "version")
 
 
-@pytest.mark.parametrize("type_code", [0, 9, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
+@pytest.mark.parametrize("type_code", [0, 10, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
 def test_unknown_types_are_rejected(type_code: object) -> None:
     fields = _fields(MsgType.MOVE)
     fields[1] = type_code
@@ -334,6 +336,7 @@ BAD_PAYLOADS: dict[MsgType, tuple[list[object], ...]] = {
     MsgType.HAVE: (BAD_NATS, BAD_DIGESTS),
     MsgType.CHAT: (BAD_TEXTS,),
     MsgType.NUDGE: (BAD_SEAT_LISTS, BAD_NATS),
+    MsgType.SYNC: (BAD_NATS,),
 }
 PAYLOAD_CASES = [
     (t, pos, bad)
