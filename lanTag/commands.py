@@ -105,6 +105,13 @@ async def _play_headless(handle: PeerHandle, out: object = None) -> int:
                 return 2
             elif isinstance(event, RosterChanged):
                 print(f"lobby: {len(event.roster)}/{event.seats} seated", file=stream)
+        session = machine.session
+        if session is not None and session.state.is_over and not machine.events:
+            # e.g. resumed from a log of a game that had already ended
+            print(f"game over at step {session.step}", file=stream)
+            if handle.log_path:
+                print(f"log: {handle.log_path}", file=stream)
+            return 0
         await asyncio.sleep(0.02)
 
 

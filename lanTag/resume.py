@@ -105,7 +105,8 @@ def restore_session(
     )
     for raw in plan.messages:
         session.receive_message(raw, now)
-    session.discard_output()  # everything it would say now, it said before the crash
+    session.discard_output()  # what it would say now, it said before the crash...
+    session.rebroadcast_own(max(0, session.step - 1))  # ...unless it died before sending
     session.log = LogChain(plan.next_index, plan.last_hash)
     session.note("resumed", f"at step {session.step}")
     session.recover_sealed_choice()  # a choice sealed before the crash is revealed as sealed

@@ -95,7 +95,17 @@ class PeerHandle:
         self.machine.poke(now)
         self.pump.poke()
 
+    async def linger(self, max_seconds: float = 3.0) -> None:
+        """Before closing: let the links deliver what is still in flight (final acks, votes)."""
+        deadline = time.monotonic() + max_seconds
+        while time.monotonic() < deadline:
+            links = self.machine.link.stats.links.values()
+            if all(link.in_flight == 0 and link.queued == 0 for link in links):
+                return
+            await asyncio.sleep(0.02)
+
     async def close(self) -> None:
+        await self.linger()
         await self.pump.close()
         if self.log is not None:
             self.log.close()

@@ -214,6 +214,25 @@ class Session:
         self._events.clear()
         self.log.take()
 
+    def rebroadcast_own(self, from_step: int) -> None:
+        """After a restart: send again what we said from ``from_step`` on (identical bytes;
+        a peer that already has them counts duplicates).  We may have died after logging a
+        message and before it left the socket."""
+        if self.seat is None:
+            return
+        mine: list[bytes] = []
+        for step in sorted(k for k in self._boxes if k >= from_step):
+            box = self._boxes[step]
+            mine += [m.raw for m in box.accepted_of(self.seat)]
+            mine += [m.raw for m in (box.votes.get(self.seat), box.nudges.get(self.seat)) if m]
+            mine += [
+                h.raw
+                for by_voter in box.haves.values()
+                for v, h in by_voter.items()
+                if v == self.seat
+            ]
+        self._broadcast(mine)
+
     def request_sync(self, now: float) -> None:
         """After a restart: ask every peer for what it holds from our current step on."""
         if self._signer is None or self.seat is None:

@@ -128,7 +128,8 @@ class Adversary:
     the upper half of the other human seats).  ``replay_pool``: signed messages
     captured elsewhere (e.g. another game) for REPLAY.  ``spoof``: for SPOOF and
     GARBAGE, a callable that puts ``(data, src, dst)`` on the network with any
-    source address (the test's network provides it).
+    source address (the test's network provides it); ``spoof_as``: the source
+    address SPOOF claims (default: another seat's).
     """
 
     def __init__(
@@ -141,6 +142,7 @@ class Adversary:
         victims: Iterable[int] | None = None,
         replay_pool: Iterable[bytes] = (),
         spoof: Callable[[bytes, Addr, Addr], None] | None = None,
+        spoof_as: Addr | None = None,
         seed: int = 0,
     ) -> None:
         self.inner = inner
@@ -150,6 +152,7 @@ class Adversary:
         self.victims = None if victims is None else frozenset(victims)
         self.replay_pool = list(replay_pool)
         self.spoof = spoof
+        self.spoof_as = spoof_as
         self.rng = random.Random(seed)
         self.did = CheatLog()
         self.done = False
@@ -413,14 +416,16 @@ class Adversary:
         return True
 
     def _spoof(self, s: Session, now: float) -> bool:
-        # A signed cheat sent from another peer's address: the signature, not the
-        # address, says who sent it, so the blame must name us, not the spoofed seat.
+        # A signed cheat (an out-of-turn MOVE) in a datagram whose source address is
+        # not ours: the signature, not the address, says who sent it, so the blame
+        # must name us.  ``spoof_as`` None: the seat's address of the lowest other
+        # seat (which also resets that seat's links, see docs/SECURITY.md).
         if self.spoof is None or s.my_turn() != "secret":
             return False
         others = self._others(s)
-        if len(others) < 2:
+        if not others:
             return False
-        spoofed_seat = min(others)
+        source = self.spoof_as or others[min(others)]
         cheat = sign_message(
             self._signer(),
             MsgType.MOVE,
@@ -431,14 +436,14 @@ class Adversary:
             (Action("pass").to_msgpack(),),
         )
         self.did.sent.append(cheat)
-        # one unreliable datagram is enough: a fresh link epoch from the spoofed address
+        # one unreliable datagram: a fresh link epoch, sequence 0, one fragment
         frame = Frame(FrameType.DATA, 0x5EED, 0, 0, 0, 0, 0, 1, pack_bundle([cheat.raw]))
-        for seat, a in others.items():
-            if seat != spoofed_seat:
-                self.spoof(encode(frame), others[spoofed_seat], a)
+        for a in others.values():
+            if a != source:
+                self.spoof(encode(frame), source, a)
                 self.did.datagrams += 1
         self.bot.act(s, self.inner.random_bytes, now)
-        self.did.notes.append(f"spoofed seat {spoofed_seat}'s address at step {s.step}")
+        self.did.notes.append(f"spoofed {source} at step {s.step}")
         return True
 
     def inner_addr(self, s: Session) -> Addr:
@@ -456,7 +461,6 @@ class Adversary:
     ) -> None:
         """When our session sends its ``kind`` of ``step``, send a re-signed version instead."""
         self._rules.append((step, kind, payload, only))
-
 
     def _apply_rules(self, raw: bytes) -> None:
         if raw in self._replace:
@@ -519,7 +523,11 @@ def garbage_payloads(rng: random.Random, s: Session | None = None) -> list[bytes
 
 
 def garbage_datagrams(rng: random.Random) -> list[bytes]:
-    """Raw datagrams: oversized, short, bad headers, bad fragments."""
+    """Raw datagrams that are not valid link frames: oversized, short, bad headers.
+
+    (A *valid* frame with a new source epoch is not garbage to the link: it is a
+    restart of the peer at that address; see SPOOF and docs/SECURITY.md.)
+    """
     out = [
         bytes(1201),
         bytes(rng.getrandbits(8) for _ in range(2000)),
@@ -527,12 +535,19 @@ def garbage_datagrams(rng: random.Random) -> list[bytes]:
         b"L",
         bytes(29),
         encode(Frame(FrameType.DATA, 7, 0, 0, 0, 0, 5, 3, b"x")),  # fragment index >= count
+        encode(Frame(FrameType.DATA, 7, 0, 0, 0, 0, 0, 0, b"x")),  # zero fragments
         encode(Frame(FrameType.ACK, 7, 0, 0, 0, 0)) + b"payload",
-        encode(Frame(FrameType.DATA, 7, 0, 1 << 31, 0, 0, 0, 60000, b"x")),  # far seq, huge frag
+        encode(Frame(FrameType.ACK, 7, 0, 5, 0, 0)),  # an ACK with a sequence number
+        encode(Frame(FrameType.PING, 0, 0, 0, 0, 0)),  # source epoch 0
+        bytes([0x4C, 0x21]) + bytes(28),  # version 2
+        bytes([0x4C, 0x1F]) + bytes(28),  # frame type 15
+        bytes([0x00, 0x11]) + bytes(28),  # bad magic
     ]
     for _ in range(20):
-        n = rng.randrange(30, 1200)
-        out.append(bytes([0x4C, 0x11]) + bytes(rng.getrandbits(8) for _ in range(n)))
+        n = rng.randrange(1, 1200)
+        data = bytes(rng.getrandbits(8) for _ in range(n))
+        if data[:1] != b"L":
+            out.append(data)
     return out
 
 

@@ -192,3 +192,51 @@ def recorded_steps(log: bytes) -> tuple[tuple[int, bytes], ...]:
         if entry.kind == EntryKind.STEP:
             decided[entry.step] = bytes(entry.data[1])
     return tuple(sorted(decided.items()))
+
+
+@dataclass
+class Capture:
+    """Real traffic and logs of one game, to mutate in fuzzers."""
+
+    datagrams: list[bytes]  # every link frame sent, as on the wire
+    payloads: list[bytes]  # link payloads: session bundles and lobby messages
+    messages: list[bytes]  # signed messages (from the bundles)
+    logs: list[bytes]
+    record: bytes  # the lobby record
+
+
+def capture_game(engine: str = "prototag", humans: int = 3, seed: int = 1, **kw: object) -> Capture:
+    """Play one game on a perfect simulated network and keep everything that was sent."""
+    from lanTag.net.frame import FrameType, MalformedFrame, decode
+    from lanTag.session.messages import unpack_bundle
+    from lanTag.wire import unpack
+
+    table = Table(engine, humans, seed=seed, **kw)  # type: ignore[arg-type]
+    table.net.trace = []
+    table.start()
+    table.run_to_end(max_time=36_000)
+    datagrams = [e.data for e in table.net.trace if e.kind == "sent"]
+    payloads: list[bytes] = []
+    messages: list[bytes] = []
+    for d in datagrams:
+        try:
+            frame = decode(d)
+        except MalformedFrame:
+            continue
+        if frame.type is FrameType.DATA and frame.frag_count == 1 and frame.payload:
+            payloads.append(frame.payload)
+            try:
+                obj = unpack(frame.payload, limit=64 * 1024)
+                if isinstance(obj, list) and obj and obj[0] != "lt-lobby":
+                    messages.extend(unpack_bundle(frame.payload, 64 * 1024))
+            except Exception:  # a lobby message or a fragment: keep as a payload only
+                pass
+    session = table.peers[0].session
+    assert session is not None
+    return Capture(
+        datagrams,
+        payloads,
+        messages,
+        [bytes(table.logs[i]) for i in range(humans)],
+        session.record.encode(),
+    )
