@@ -99,6 +99,8 @@ class Session:
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
         self._banned: dict[int, int] = {}  # seat -> step of its proven equivocation
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
+        self._needs_cache: tuple[Snapshot, Needs] | None = None
+        self._request_steps: set[int] = set()  # steps holding votes or nudges
         self._bound: dict[int, set[int]] = {}  # step -> seats I voted silent (binding)
         self._vote_seq: dict[int, int] = {}
         self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
@@ -127,7 +129,12 @@ class Session:
 
     def needs(self) -> Needs:
         snap = self._snapshots[-1]
-        return referee.needs_for(snap.state.decision(), snap.live)
+        cached = self._needs_cache
+        if cached is not None and cached[0] is snap:
+            return cached[1]
+        needs = referee.needs_for(snap.state.decision(), snap.live)
+        self._needs_cache = (snap, needs)  # decision() is costly with many seats
+        return needs
 
     def my_turn(self) -> str | None:
         """ "turn" or "secret" when the local seat must act now, else None."""
@@ -350,6 +357,7 @@ class Session:
         """A vote, nudge or HAVE about a step we already decided: for relays and rollback."""
         if msg.type in (MsgType.VOTE, MsgType.NUDGE):
             box.register_request(msg)
+            self._request_steps.add(msg.step)
         else:
             self._register_have(msg, box)
 
@@ -462,6 +470,7 @@ class Session:
             return True
         if msg.type in (MsgType.VOTE, MsgType.NUDGE):
             box.register_request(msg)
+            self._request_steps.add(msg.step)
             return True
         if msg.type == MsgType.HAVE:
             self._check_hash(msg, snap)
@@ -637,7 +646,7 @@ class Session:
         """Relay what a voter lacks: HAVE + the subject's messages, once per new vote."""
         if self.replay or self.seat is None or self.seat not in self.live:
             return
-        for step in range(max(0, self.step - 64), self.step + 1):
+        for step in self._recent_request_steps():
             box = self._boxes.get(step)
             if box is None or not (box.votes or box.nudges):
                 continue
@@ -648,6 +657,11 @@ class Session:
                 if box.haves_sent.get(subject, 0) < requests and box.accepted_of(subject):
                     box.haves_sent[subject] = requests
                     self._send_have(subject, now, step, relay=True)
+
+    def _recent_request_steps(self) -> list[int]:
+        """Steps (the current one and up to 64 back) where someone voted or nudged."""
+        low = self.step - 64
+        return sorted(k for k in self._request_steps if low <= k <= self.step)
 
     def _send_have(self, subject: int, now: float, step: int | None = None, *, relay: bool) -> None:
         step = self.step if step is None else step
@@ -676,7 +690,7 @@ class Session:
         if banned:
             self._drop(banned, self._box(self.step), code="equivocation")
             return True
-        for step in range(max(0, self.step - 64), self.step + 1):
+        for step in self._recent_request_steps():
             box = self._boxes.get(step)
             if box is None or not box.votes:
                 continue
