@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Log verification rate: ``lanTag.log.verify.verify_log`` against a raw Ed25519 loop.
+
+For each engine, one real multi-peer game is played to the end by whole peers (links +
+lobby + session + random bots, in-process ``DirectTable`` of scripts/bench/benchlib.py)
+and the host's signed log is kept.  Then, on the same log:
+
+* ``verify_log(data)``: signatures verified per second and log entries per second (the
+  full check: parse, hash chain, replay of every message through a Session, every step);
+* floor: ``Ed25519PublicKey.verify`` over exactly the same (key, signature, signed bytes)
+  triples, keys loaded once (what lanTag.identity.Verifier caches), nothing else.
+
+Target: verify_log's signature rate >= 0.8x the raw loop.  Below it, the script runs
+cProfile on one verify_log call and prints where the time goes (``--profile`` forces it).
+
+Usage::
+
+    python scripts/bench/bench_verify.py            # five engines, >= 2 s of timing each
+    python scripts/bench/bench_verify.py --quick    # two engines, short games
+    python scripts/bench/bench_verify.py --json --profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import benchlib as bl
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from lanTag.log.chain import MAGIC, EntryKind, parse_log
+from lanTag.log.verify import verify_log
+from lanTag.session.lobby import LobbyRecord
+from lanTag.session.messages import SIGN_DOMAIN, parse_unverified
+
+# engine -> (peers, options for the full / quick game)
+GAMES: dict[str, tuple[int, tuple[tuple[str, int | bool | str], ...]]] = {
+    "prototag": (4, ()),
+    "assassination": (4, ()),
+    "boardtag": (4, ()),
+    "stomptag": (8, (("max_rounds", 12),)),
+    "tagem": (4, (("max_turns", 8),)),
+}
+QUICK = {"prototag": (3, ()), "stomptag": (4, (("max_rounds", 4),))}
+
+
+def play(engine: str, peers: int, options: tuple[tuple[str, int | bool | str], ...]) -> bytes:
+    t = bl.DirectTable(engine, peers, options=options, seed=11)
+    t.start()
+    if not t.net.run_until(t.over, max_time=36_000):
+        raise RuntimeError(f"{engine}: the game did not finish")
+    return bytes(t.logs[0])
+
+
+def signed_triples(data: bytes) -> list[tuple[Ed25519PublicKey, bytes, bytes]]:
+    """(key, signature, signed bytes) of every distinct MSG entry, keys loaded once."""
+    parsed = parse_log(data)
+    magic, record_bytes, _writer = parsed.entries[0].data
+    assert magic == MAGIC
+    record = LobbyRecord.decode(record_bytes)
+    keys = {
+        i: Ed25519PublicKey.from_public_bytes(s.public_key)
+        for i, s in enumerate(record.seats)
+        if s.public_key
+    }
+    seen: set[bytes] = set()
+    out = []
+    for e in parsed.entries:
+        if e.kind == EntryKind.MSG and e.data not in seen:
+            seen.add(e.data)
+            m = parse_unverified(e.data)
+            out.append((keys[m.seat], m.signature, SIGN_DOMAIN + m.body))
+    return out
+
+
+def raw_loop(triples: list[tuple[Ed25519PublicKey, bytes, bytes]]) -> None:
+    for key, sig, data in triples:
+        key.verify(sig, data)
+
+
+def best_pair(a: Any, b: Any, min_time: float) -> tuple[float, float]:
+    """Best seconds per call of ``a`` and of ``b``, timed alternately (the machine is shared,
+    so both see the same background load), for at least ``min_time`` and 3 rounds."""
+    best_a = best_b = float("inf")
+    n, t_end = 0, time.perf_counter() + min_time
+    while n < 3 or time.perf_counter() < t_end:
+        t0 = time.perf_counter()
+        a()
+        t1 = time.perf_counter()
+        b()
+        t2 = time.perf_counter()
+        best_a, best_b = min(best_a, t1 - t0), min(best_b, t2 - t1)
+        n += 1
+    return best_a, best_b
+
+
+def profile_text(data: bytes, limit: int) -> tuple[bl.Table, str]:
+    prof = cProfile.Profile()
+    prof.enable()
+    verify_log(data)
+    prof.disable()
+    cats = bl.category_table("profile: one verify_log call, own time by area", pstats.Stats(prof))
+    buf = io.StringIO()
+    st = pstats.Stats(prof, stream=buf).strip_dirs()
+    st.sort_stats("tottime").print_stats(limit)
+    st.sort_stats("cumulative").print_stats(limit + 10)
+    return cats, buf.getvalue()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument(
+        "--min-time", type=float, help="seconds of timing per row (default 2, quick 0.3)"
+    )
+    ap.add_argument("--profile", action="store_true", help="always print the cProfile")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    games = QUICK if args.quick else GAMES
+    min_time = args.min_time or (0.3 if args.quick else 2.0)
+
+    table = bl.Table(
+        "log verification vs raw Ed25519 verify over the same signatures (best of repeated runs)",
+        [
+            ("engine", "engine", ""),
+            ("peers", "peers", ""),
+            ("entries", "entries", ""),
+            ("steps", "steps", ""),
+            ("sigs", "signatures", ""),
+            ("kib", "log KiB", ".1f"),
+            ("ms", "verify_log ms", ".1f"),
+            ("sig_s", "sigs/s", ".0f"),
+            ("entry_s", "entries/s", ".0f"),
+            ("raw_ms", "raw loop ms", ".1f"),
+            ("raw_s", "raw sigs/s", ".0f"),
+            ("ratio", "ratio", ".2f"),
+        ],
+        notes=["ratio = verify_log signatures/s / raw signatures/s (target >= 0.8)"],
+    )
+    logs = {}
+    for engine, (peers, options) in games.items():
+        data = play(engine, peers, options)
+        logs[engine] = data
+        report = verify_log(data)
+        if not (report.valid and report.complete):
+            raise SystemExit(f"{engine}: the log does not verify: {report.failure}")
+        triples = signed_triples(data)
+        t_verify, t_raw = best_pair(
+            lambda d=data: verify_log(d), lambda tr=triples: raw_loop(tr), min_time
+        )
+        sigs = report.signatures_verified
+        table.add(
+            engine=engine,
+            peers=peers,
+            entries=report.entries,
+            steps=report.steps,
+            sigs=sigs,
+            kib=len(data) / 1024,
+            ms=t_verify * 1e3,
+            sig_s=sigs / t_verify,
+            entry_s=report.entries / t_verify,
+            raw_ms=t_raw * 1e3,
+            raw_s=len(triples) / t_raw,
+            ratio=(sigs / t_verify) / (len(triples) / t_raw),
+        )
+        if sigs != len(triples):
+            table.notes.append(
+                f"{engine}: verify_log counted {sigs} signatures, "
+                f"log holds {len(triples)} distinct messages"
+            )
+        print(f"... {engine}", file=sys.stderr, flush=True)
+    table.close()
+    ratios = [r["ratio"] for r in table.rows]
+    # profile the biggest log among those below target (enough calls to mean something)
+    below = [r for r in table.rows if r["ratio"] < 0.8] or table.rows
+    worst = max(below, key=lambda r: r["sigs"])
+    targets = [
+        {
+            "target": "verify_log signatures/s >= 0.8x raw Ed25519 verify",
+            "measured": ", ".join(f"{r['engine']} {r['ratio']:.2f}x" for r in table.rows),
+            "met": min(ratios) >= 0.8,
+        }
+    ]
+    extra: dict[str, Any] = {}
+    prof = None
+    tables = [table]
+    if min(ratios) < 0.8 or args.profile:
+        cats, prof = profile_text(logs[worst["engine"]], 22)
+        cats.title += f" ({worst['engine']} log)"
+        tables.append(cats)
+        extra["profile_engine"] = worst["engine"]
+        extra["profile"] = prof
+    bl.output("bench_verify", tables, targets, args.json, extra)
+    if prof is not None and not args.json:
+        print(f"\ncProfile of one verify_log call on the {worst['engine']} log:")
+        print(prof)
+
+
+if __name__ == "__main__":
+    main()
