@@ -59,6 +59,7 @@ class Rejected:
 class Chat:
     seat: int
     text: str
+    private: bool = False  # sent to us alone, encrypted to our key
 
 
 @dataclass(frozen=True, slots=True)

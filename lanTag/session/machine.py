@@ -78,6 +78,7 @@ class Session:
         self.transport: Transport = transport or PlainTransport()
         self._verifier = Verifier()
         self._signer: Signer | None = None
+        self._identity: Identity | None = None
         self._chain_secret: bytes | None = None
         self._chain: HashChain | None = None
         if seat is not None and not replay:
@@ -86,6 +87,7 @@ class Session:
             if identity.public_key != record.seats[seat].public_key:
                 raise LocalProtocolError(f"this key does not hold seat {seat}")
             self._signer = identity.signer()
+            self._identity = identity
             self._chain_secret = chain_secret
             self._chain = HashChain(chain_secret, record.chain_length)
             if self._chain.anchor != record.seats[seat].anchor:
@@ -277,6 +279,44 @@ class Session:
         """A local annotation in the log (e.g. the peers' addresses, for a later resume)."""
         self.log.append(self.step, EntryKind.NOTE, [code, [], text])
 
+    def private_aad(self, sender: int, to: int) -> bytes:
+        """What a private message's encryption is bound to: this game, its sender, its reader."""
+        return self.game_id + sender.to_bytes(2, "big") + to.to_bytes(2, "big")
+
+    def send_private(self, to: int, sealed: tuple[bytes, bytes, bytes], now: float) -> None:
+        """Send chat sealed with lanTag.privchat.seal to seat ``to`` only (never logged)."""
+        if self._signer is None or self.seat is None:
+            raise LocalProtocolError("spectators cannot chat")
+        addr = self.peers.get(to)
+        if addr is None or to == self.seat:
+            raise LocalProtocolError(f"seat {to} is not another person at this table")
+        msg = sign_message(
+            self._signer,
+            MsgType.PRIVATE,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            (to, *sealed),
+        )
+        self._outbox.setdefault(addr, []).append(msg.raw)
+
+    def _open_private(self, msg: Signed) -> None:
+        from lanTag.privchat import PrivateChatError, open_sealed
+
+        to, ephemeral, nonce, ciphertext = msg.payload
+        if to != self.seat or self._identity is None:
+            self._count("private-not-for-us")
+            return
+        try:
+            text = open_sealed(
+                self._identity.seed, ephemeral, nonce, ciphertext, self.private_aad(msg.seat, to)
+            )
+        except PrivateChatError:
+            self._count("private-undecryptable")
+            return
+        self._events.append(ev.Chat(msg.seat, text, private=True))
+
     def say(self, text: str, now: float) -> None:
         """Public chat: signed and sent to everyone, not part of the game log."""
         if self._signer is None or self.seat is None:
@@ -330,6 +370,9 @@ class Session:
             return
         if msg.type == MsgType.SYNC:
             self._answer_sync(msg)
+            return
+        if msg.type == MsgType.PRIVATE:
+            self._open_private(msg)
             return
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)

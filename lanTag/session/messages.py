@@ -33,6 +33,7 @@ class MsgType(IntEnum):
     CHAT = 7  # [text]                   public chat (logged only if its author asks)
     NUDGE = 8  # [seats, seq]            non-binding "I still lack these seats' step input"
     SYNC = 9  # [from_step]              "I restarted: send me what you hold from this step on"
+    PRIVATE = 10  # [to, eph_key, nonce, ciphertext]  chat only seat `to` can read
 
 
 # Payload shapes: tuple of validators, one per position.
@@ -74,6 +75,12 @@ _PAYLOAD = {
     MsgType.CHAT: (lambda v: isinstance(v, str) and len(v) <= 500,),
     MsgType.NUDGE: (_is_seat_list, _is_nat),
     MsgType.SYNC: (_is_nat,),
+    MsgType.PRIVATE: (
+        _is_nat,
+        _is_bytes(32),
+        _is_bytes(12),
+        lambda v: isinstance(v, bytes) and 16 <= len(v) <= 1000,
+    ),
 }
 
 

@@ -21,6 +21,7 @@ DIRECTIONS = ("n", "e", "s", "w")
 # Typed as "/name arg" on the command line.
 SLASH = {
     "say": "say",
+    "msg": "whisper",
     "help": "toggle-help",
     "quit": "quit",
     "end": "end-turn",
@@ -106,7 +107,9 @@ def submit(model: GameModel, arg: str) -> None:
         name, _, rest = text[1:].partition(" ")
         target = SLASH.get(name.lower())
         if target is None:
-            model.say(f"unknown command /{name} (try /say, /end, /help, /quit)", "class:error")
+            model.say(
+                f"unknown command /{name} (try /say, /msg, /end, /help, /quit)", "class:error"
+            )
             return
         _finish_line(model, text)
         run(model, target, rest.strip() or ("now" if target == "quit" else ""))
@@ -139,6 +142,30 @@ def say(model: GameModel, arg: str) -> None:
     model.add_log(
         f"<{model.names()[s.seat] if s.seat is not None else 'me'}> {text}", "class:log.chat"
     )
+
+
+@command("whisper")
+def whisper(model: GameModel, arg: str) -> None:
+    """Private chat to one seat: "/msg SEAT text", encrypted to that player's key."""
+    from lanTag.privchat import seal
+
+    s = model.session
+    seat_text, _, text = arg.strip().partition(" ")
+    if s is None or s.seat is None or not seat_text.isdigit() or not text.strip():
+        model.say("usage: /msg SEAT text", "class:error")
+        return
+    to = int(seat_text)
+    if not 0 <= to < len(s.record.seats) or s.record.seats[to].is_bot or to == s.seat:
+        model.say(f"seat {to} is not another person at this table", "class:error")
+        return
+    me = s.seat
+    sealed = seal(s.record.seats[to].public_key, text.strip(), s.private_aad(me, to))
+    try:
+        model.handle.command(lambda now: s.send_private(to, sealed, now))
+    except LocalProtocolError as exc:
+        model.say(str(exc), "class:error")
+        return
+    model.add_log(f"<me to {model.names()[to]}, private> {text.strip()}", "class:log.chat")
 
 
 @command("step-direction")

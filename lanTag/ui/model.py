@@ -311,9 +311,9 @@ class GameModel:
             self.lagging[e.seat] = e.seconds
             self.add_log(f"{who(e.seat)} lagging ({e.seconds:.1f}s)", "class:log.net")
         elif isinstance(e, ev.Chat):
-            self.add_log(
-                f"<{names[e.seat] if e.seat < len(names) else e.seat}> {e.text}", "class:log.chat"
-            )
+            who_said = names[e.seat] if e.seat < len(names) else e.seat
+            tag = ", private" if e.private else ""
+            self.add_log(f"<{who_said}{tag}> {e.text}", "class:log.chat")
         elif isinstance(e, ev.GameOver):
             self.outcome = e.outcome
             self.add_log(f"game over: {e.outcome.summary}", "class:warn")

@@ -49,6 +49,7 @@ PAYLOADS: dict[MsgType, tuple[Any, ...]] = {
     MsgType.CHAT: ("hello, table ✓",),
     MsgType.NUDGE: ([1], 1),
     MsgType.SYNC: (7,),
+    MsgType.PRIVATE: (2, _h("messages/eph"), b"\x01" * 12, b"\x02" * 40),
 }
 
 
@@ -104,6 +105,7 @@ def test_constants_are_pinned() -> None:
         ("CHAT", 7),
         ("NUDGE", 8),
         ("SYNC", 9),
+        ("PRIVATE", 10),
     ]
 
 
@@ -230,7 +232,7 @@ def test_unknown_versions_are_rejected(version: object) -> None:
     _parse_fails(_raw_from_fields(fields), "version")
 
 
-@pytest.mark.parametrize("type_code", [0, 10, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
+@pytest.mark.parametrize("type_code", [0, 11, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
 def test_unknown_types_are_rejected(type_code: object) -> None:
     fields = _fields(MsgType.MOVE)
     fields[1] = type_code
@@ -337,6 +339,12 @@ BAD_PAYLOADS: dict[MsgType, tuple[list[object], ...]] = {
     MsgType.CHAT: (BAD_TEXTS,),
     MsgType.NUDGE: (BAD_SEAT_LISTS, BAD_NATS),
     MsgType.SYNC: (BAD_NATS,),
+    MsgType.PRIVATE: (
+        BAD_NATS,
+        BAD_BYTES32,
+        [b"", b"\x00" * 11, "nonce", 12],
+        [b"", b"\x00" * 15, "text", None],
+    ),
 }
 PAYLOAD_CASES = [
     (t, pos, bad)
