@@ -317,10 +317,12 @@ class Session:
             return
         self._events.append(ev.Chat(msg.seat, text, private=True))
 
-    def say(self, text: str, now: float) -> None:
-        """Public chat: signed and sent to everyone, not part of the game log."""
+    def say(self, text: str, now: float, *, keep_in_log: bool = False) -> None:
+        """Public chat: signed and sent to everyone; in our log only if we ask (``/say!``)."""
         if self._signer is None or self.seat is None:
             raise LocalProtocolError("spectators cannot chat")
+        if keep_in_log:
+            self.note("chat", text[:500])
         msg = sign_message(
             self._signer,
             MsgType.CHAT,

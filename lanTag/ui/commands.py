@@ -21,6 +21,7 @@ DIRECTIONS = ("n", "e", "s", "w")
 # Typed as "/name arg" on the command line.
 SLASH = {
     "say": "say",
+    "say!": "say-logged",
     "msg": "whisper",
     "help": "toggle-help",
     "quit": "quit",
@@ -126,15 +127,25 @@ def commit(model: GameModel, arg: str) -> None:
         _finish_line(model, text)
 
 
+@command("say-logged")
+def say_logged(model: GameModel, arg: str) -> None:
+    """Public chat that the author also keeps in their own game log ("/say! text")."""
+    _chat(model, arg, keep=True)
+
+
 @command("say")
 def say(model: GameModel, arg: str) -> None:
     """Public chat to every peer (signed, not part of the game log)."""
+    _chat(model, arg, keep=False)
+
+
+def _chat(model: GameModel, arg: str, *, keep: bool) -> None:
     s, text = model.session, arg.strip()
     if s is None or not text:
         model.say("usage: /say text", "class:error")
         return
     try:
-        model.handle.command(lambda now: s.say(text, now))
+        model.handle.command(lambda now: s.say(text, now, keep_in_log=keep))
     except LocalProtocolError as exc:
         model.say(str(exc), "class:error")
         return
