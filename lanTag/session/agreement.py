@@ -1,0 +1,217 @@
+"""Agreement on silence and on cheating: nudges, binding votes, drops, rollback, equivocation.
+
+protocol/SPEC.md §5.3-5.7.  A vote is binding: after it, a silent seat's message
+for that step is taken only with a HAVE from another live seat; a drop needs
+every live seat outside the dropped set to vote exactly that set.
+"""
+
+from __future__ import annotations
+
+from lanTag.log.chain import EntryKind
+from lanTag.session import events as ev
+from lanTag.session.core import _CONTRIBUTIONS, SessionCore
+from lanTag.session.messages import (
+    MsgType,
+    Signed,
+    sign_message,
+)
+from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.steps import Snapshot, StepBox
+
+
+class Agreement(SessionCore):
+    """Votes, nudges, HAVE relays, drops, rollbacks and equivocation proofs."""
+
+    def _register_late(self, msg: Signed, box: StepBox) -> None:
+        """A vote, nudge or HAVE about a step we already decided: for relays and rollback."""
+        if msg.type in (MsgType.VOTE, MsgType.NUDGE):
+            box.register_request(msg)
+            self._request_steps.add(msg.step)
+        else:
+            self._register_have(msg, box)
+
+    def _register_have(self, have: Signed, box: StepBox) -> None:
+        subject = int(have.payload[0])
+        box.haves.setdefault(subject, {})[have.seat] = have
+        mine = box.accepted_of(subject)
+        if mine and not self.replay and any(m.digest not in have.payload[1] for m in mine):
+            # They took a different message from the same seat: show them ours (the proof).
+            self._broadcast([m.raw for m in mine])
+
+    def _missing(self) -> set[int]:
+        """Seats whose message the current step waits for (acks of our own move included)."""
+        needs = self.needs()
+        box = self._box(self.step)
+        if needs.kind in (NeedKind.OVER, NeedKind.BOT_TURN):
+            return set()
+        if needs.kind is NeedKind.TURN:
+            move = box.of(MsgType.MOVE).get(needs.humans[0])
+            if move is not None and move.seat == self.seat:
+                acked = set(box.haves.get(move.seat, {}))
+                return {s for s in self.live if s != self.seat and s not in acked}
+            return {s for s in needs.humans if move is None and s != self.seat}
+        if needs.kind is NeedKind.ENTROPY:
+            kind = MsgType.ENTROPY
+        else:
+            kind = MsgType.REVEAL if self._commits_complete(box, needs) else MsgType.COMMIT
+        got = box.of(kind)
+        return {s for s in needs.humans if s not in got and s != self.seat}
+
+    def _deadline(self) -> float | None:
+        """When to vote.  Reveals wait a step timeout longer than commits: a seat blocked on a
+        missing commitment gets one relay round before anyone calls it silent."""
+        box = self._boxes.get(self.step)
+        if box is None or box.started_at is None or self.replay or not self._missing():
+            return None
+        if self.seat is None or self.seat not in self.live:
+            return None  # a spectator (or a dropped seat) never votes
+        needs = self.needs()
+        turn, step = self.record.timeouts.turn_ms / 1000, self.record.timeouts.step_ms / 1000
+        if needs.kind is NeedKind.TURN:
+            first = turn
+        elif needs.kind is NeedKind.SECRET:
+            first = turn if not self._commits_complete(box, needs) else turn + step
+        else:
+            first = step
+        return box.started_at + first + step * self._vote_seq.get(self.step, 0)
+
+    def _lag_time(self) -> float | None:
+        box = self._boxes.get(self.step)
+        if box is None or box.started_at is None or box.lag_reported or self.replay:
+            return None
+        if self.seat is None or self.seat not in self.live or not self._missing():
+            return None
+        return box.started_at + self.record.timeouts.lag_ms / 1000
+
+    def _vote(self, silent: frozenset[int], now: float) -> None:
+        box = self._box(self.step)
+        mine = box.votes.get(self.seat) if self.seat is not None else None
+        if mine is not None and frozenset(mine.payload[0]) == silent:
+            self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
+            return
+        seq = self._vote_seq.get(self.step, 0) + 1
+        self._vote_seq[self.step] = seq
+        self._bound.setdefault(self.step, set()).update(silent)
+        self._emit(MsgType.VOTE, (sorted(silent), seq), now)
+
+    def _answer_votes(self, now: float) -> None:
+        """Relay what a voter lacks: HAVE + the subject's messages, once per new vote."""
+        if self.replay or self.seat is None or self.seat not in self.live:
+            return
+        for step in self._recent_request_steps():
+            box = self._boxes.get(step)
+            if box is None or not (box.votes or box.nudges):
+                continue
+            requests = sum(m.payload[1] for m in [*box.votes.values(), *box.nudges.values()])
+            for subject in box.requested():
+                if subject in self._bound.get(step, ()):
+                    continue
+                if box.haves_sent.get(subject, 0) < requests and box.accepted_of(subject):
+                    box.haves_sent[subject] = requests
+                    self._send_have(subject, now, step, relay=True)
+
+    def _recent_request_steps(self) -> list[int]:
+        """Steps (the current one and up to 64 back) where someone voted or nudged."""
+        low = self.step - 64
+        return sorted(k for k in self._request_steps if low <= k <= self.step)
+
+    def _send_have(self, subject: int, now: float, step: int | None = None, *, relay: bool) -> None:
+        step = self.step if step is None else step
+        box = self._box(step)
+        held = box.accepted_of(subject)
+        if not held or self._signer is None or self.seat is None:
+            return
+        digests = [m.digest for m in held][:8]
+        state = self._snapshots[step].state if step < len(self._snapshots) else self.state
+        have = sign_message(
+            self._signer,
+            MsgType.HAVE,
+            self.game_id,
+            step,
+            self.seat,
+            state.state_hash(),
+            (subject, digests),
+        )
+        self._record_own(have)
+        box.haves.setdefault(subject, {})[self.seat] = have
+        self._broadcast([have.raw, *(m.raw for m in held)] if relay else [have.raw])
+
+    def _apply_drops(self, now: float) -> bool:
+        """Apply a unanimous drop for the current step, or roll back to an older one first."""
+        banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)
+        if banned:
+            self._drop(banned, self._box(self.step), code="equivocation")
+            return True
+        for step in self._recent_request_steps():
+            box = self._boxes.get(step)
+            if box is None or not box.votes:
+                continue
+            silent = box.unanimous_silent(self._snapshots[step].live)
+            if silent is None:
+                continue
+            if step < self.step:
+                # Only a seat that was itself voted silent can be past that step: it must
+                # take the drop at the agreed step, so it redecides from there.
+                self._rollback(step)  # the requeued votes then decide the drop at `step`
+                return True
+            self._drop(silent, box)
+            return True
+        return False
+
+    def _drop(self, silent: frozenset[int], box: StepBox, code: str = "timeout") -> None:
+        snap = self._snapshots[-1]
+        self._snapshots[-1] = Snapshot(
+            snap.state, snap.chain_last, snap.chain_used, snap.live - silent
+        )
+        box.dropped_now = box.dropped_now | silent
+        for s in sorted(silent):
+            if code == "timeout":
+                self._blame(s, code, f"silent at step {self.step}; a bot takes the seat")
+        self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent))))
+        if not self.replay and self.seat in snap.live - silent:
+            # The proof goes to everyone, the dropped seats included, so nobody waits forever.
+            self._broadcast([v.raw for v in box.votes.values()])
+        for kind in _CONTRIBUTIONS:
+            for s in silent:
+                box.of(kind).pop(s, None)
+        box.drop_proof.extend(box.votes.values())  # kept for peers that catch up later
+        box.votes.clear()
+
+    def _dropped_at_this_step(self, needs: Needs) -> set[int]:
+        return set(self._box(self.step).dropped_now) & set(needs.bots)
+
+    def _rollback(self, step: int) -> None:
+        """Forget steps from ``step`` on and decide them again from the messages we hold.
+
+        Happens when the others agreed we were silent at a step we had already decided
+        with our own contribution, or when a seat proved to have equivocated there.
+        """
+        del self._snapshots[step + 1 :]
+        requeue: list[Signed] = []
+        for k in sorted(s for s in self._boxes if s >= step):
+            old = self._boxes.pop(k)
+            kept = [m for by_seat in old.contrib.values() for m in by_seat.values()]
+            requeue += [*kept, *old.votes.values(), *old.pending]
+            requeue += [h for by_voter in old.haves.values() for h in by_voter.values()]
+        self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
+        for table in (self._secret, self._vote_seq, self._bound):
+            for k in [k for k in table if k > step]:
+                del table[k]
+        box = self._box(step)
+        box.started_at = None
+        box.pending = requeue
+        self.log.append(step, EntryKind.NOTE, ["rollback", [], "redecide from here"])
+
+    def _equivocation(self, first: Signed, second: Signed) -> None:
+        """Keep the proof, tell everyone, and take the seat out from that step on."""
+        self.proofs.append((first, second))
+        self.log.append(second.step, EntryKind.MSG, second.raw)
+        self._blame(
+            second.seat, "equivocation", f"two different {second.type.name} for step {second.step}"
+        )
+        if not self.replay:
+            self._broadcast([first.raw, second.raw])
+        if second.type in _CONTRIBUTIONS and second.seat not in self._banned:
+            self._banned[second.seat] = second.step
+            if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
+                self._rollback(second.step)

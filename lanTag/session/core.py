@@ -1,0 +1,260 @@
+"""The session's state and the small helpers every part of it uses.
+
+Split out of lanTag.session.machine (the engine room), lanTag.session.agreement
+(silence, drops, equivocation) and lanTag.session.recovery (resume, sync,
+private chat) so that each file says one thing.  Pure like the rest.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from typing import Any
+
+from lanTag.errors import LocalProtocolError
+from lanTag.fair.chain import HashChain
+from lanTag.identity import Identity, Signer, Verifier
+from lanTag.log.chain import MAGIC, EntryKind, LogChain
+from lanTag.rules.base import Action, State
+from lanTag.rules.registry import get_game
+from lanTag.session import events as ev
+from lanTag.session import referee
+from lanTag.session.lobby import LobbyRecord
+from lanTag.session.messages import (
+    MsgType,
+    Signed,
+    pack_bundle,
+    sign_message,
+)
+from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.steps import Snapshot, StepBox
+from lanTag.session.transport import Addr, PlainTransport, Transport
+from lanTag.wire import DATAGRAM_BUDGET
+
+NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
+STEP_WINDOW = 4096  # how far ahead of us a peer's messages are buffered
+BUNDLE_BUDGET = 1100  # signed messages packed per link payload
+MAX_LINK_PAYLOAD = 64 * 1024
+TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
+_CONTRIBUTIONS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
+
+
+class SessionCore:
+    """Fields and helpers shared by the session's parts (see lanTag.session.machine.Session)."""
+
+    def __init__(
+        self,
+        record: LobbyRecord,
+        *,
+        seat: int | None,
+        identity: Identity | None = None,
+        chain_secret: bytes | None = None,
+        peers: Mapping[int, Addr] | None = None,
+        watchers: tuple[Addr, ...] = (),
+        transport: Transport | None = None,
+        now: float = 0.0,
+        replay: bool = False,
+    ) -> None:
+        self.record = record
+        self.game_id = record.game_id
+        self.game = get_game(record.engine)
+        self.seat = seat
+        self.replay = replay
+        self.peers = dict(peers or {})
+        self.watchers = watchers
+        self.transport: Transport = transport or PlainTransport()
+        self._verifier = Verifier()
+        self._signer: Signer | None = None
+        self._identity: Identity | None = None
+        self._chain_secret: bytes | None = None
+        self._chain: HashChain | None = None
+        if seat is not None and not replay:
+            if identity is None or chain_secret is None:
+                raise LocalProtocolError("a playing seat needs its identity and chain secret")
+            if identity.public_key != record.seats[seat].public_key:
+                raise LocalProtocolError(f"this key does not hold seat {seat}")
+            self._signer = identity.signer()
+            self._identity = identity
+            self._chain_secret = chain_secret
+            self._chain = HashChain(chain_secret, record.chain_length)
+            if self._chain.anchor != record.seats[seat].anchor:
+                raise LocalProtocolError("chain secret does not match the seat's anchor")
+        n = len(record.seats)
+        state = self.game.new_state(n, record.option_dict, record.map_text)
+        live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
+        anchors = tuple(s.anchor for s in record.seats)
+        self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
+        self._boxes: dict[int, StepBox] = {}
+        self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
+        self._banned: dict[int, int] = {}  # seat -> step of its proven equivocation
+        self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
+        self._needs_cache: tuple[Snapshot, Needs] | None = None
+        self._request_steps: set[int] = set()  # steps holding votes or nudges
+        self._bound: dict[int, set[int]] = {}  # step -> seats I voted silent (binding)
+        self._vote_seq: dict[int, int] = {}
+        self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
+        self._events: deque[ev.Event] = deque()
+        self._outbox: dict[Addr, list[bytes]] = {}
+        self.log = LogChain()
+        self.log.append(0, EntryKind.HEADER, [MAGIC, record.encode(), seat])
+        self.counters: dict[str, int] = {}
+        self.proofs: list[tuple[Signed, Signed]] = []
+        self.desynced: set[int] = set()
+        self._pump(now)
+
+    @property
+    def step(self) -> int:
+        return len(self._snapshots) - 1
+
+    @property
+    def state(self) -> State:
+        return self._snapshots[-1].state
+
+    @property
+    def live(self) -> frozenset[int]:
+        return self._snapshots[-1].live
+
+    def needs(self) -> Needs:
+        snap = self._snapshots[-1]
+        cached = self._needs_cache
+        if cached is not None and cached[0] is snap:
+            return cached[1]
+        needs = referee.needs_for(snap.state.decision(), snap.live)
+        self._needs_cache = (snap, needs)  # decision() is costly with many seats
+        return needs
+
+    def next_event(self) -> ev.Event | None:
+        return self._events.popleft() if self._events else None
+
+    def take_log(self) -> bytes:
+        return self.log.take()
+
+    def note(self, code: str, text: str) -> None:
+        """A local annotation in the log (e.g. the peers' addresses, for a later resume)."""
+        self.log.append(self.step, EntryKind.NOTE, [code, [], text])
+
+    def _box(self, step: int) -> StepBox:
+        box = self._boxes.get(step)
+        if box is None:
+            box = self._boxes[step] = StepBox()
+        return box
+
+    def _blame(self, seat: int, code: str, reason: str) -> None:
+        self._events.append(ev.Blame(seat, self.step, code, reason))
+        self.log.append(self.step, EntryKind.NOTE, [code, [seat], reason])
+
+    def _reject(self, code: str, reason: str) -> None:
+        self._count(code)
+        self._events.append(ev.Rejected(code, reason))
+
+    def _count(self, code: str) -> None:
+        self.counters[code] = self.counters.get(code, 0) + 1
+
+    def _emit(self, msg_type: MsgType, payload: tuple[Any, ...], now: float) -> None:
+        assert self._signer is not None and self.seat is not None
+        msg = sign_message(
+            self._signer,
+            msg_type,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            payload,
+        )
+        self._record_own(msg)
+        self._box(self.step).pending.append(msg)
+        self._broadcast([msg.raw])
+        _ = now
+
+    def _record_own(self, msg: Signed) -> None:
+        assert self.seat is not None
+        self._slots[(self.seat, msg.slot)] = msg
+        self.log.append(msg.step, EntryKind.MSG, msg.raw)
+
+    def _broadcast(self, raws: list[bytes]) -> None:
+        for seat, addr in self.peers.items():
+            if seat != self.seat:
+                self._outbox.setdefault(addr, []).extend(raws)
+        for addr in self.watchers:
+            self._outbox.setdefault(addr, []).extend(raws)
+
+    def _action_bytes(self, action: Action) -> bytes:
+        from lanTag import wire
+
+        return wire.pack(action.to_msgpack())
+
+    @staticmethod
+    def _fits(msg_type: MsgType, kind: NeedKind) -> bool:
+        return {
+            MsgType.MOVE: NeedKind.TURN,
+            MsgType.ENTROPY: NeedKind.ENTROPY,
+            MsgType.COMMIT: NeedKind.SECRET,
+            MsgType.REVEAL: NeedKind.SECRET,
+        }[msg_type] is kind
+
+    def _commits_complete(self, box: StepBox, needs: Needs) -> bool:
+        got = box.of(MsgType.COMMIT)
+        return all(s in got for s in needs.humans)
+
+    def _next_reveal(self) -> bytes:
+        assert self._chain is not None and self.seat is not None
+        return self._chain.reveal(self._snapshots[-1].chain_used[self.seat] + 1)
+
+    def _check_hash(self, msg: Signed, snap: Snapshot) -> bool:
+        if msg.state_hash == snap.state.state_hash():
+            return True
+        if any(k <= msg.step for k in self._banned.values()):
+            self._count("stale-history")  # sent before its author rolled back too
+            return False
+        if msg.seat not in self.desynced:
+            self.desynced.add(msg.seat)
+            self._events.append(ev.Desync(msg.step, (msg.seat,)))
+            self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}")
+        return False
+
+    def _maybe_reveal(self, box: StepBox, now: float) -> None:
+        if self.replay or self.seat is None or box.sent_reveal or self.step not in self._secret:
+            return
+        action, nonce = self._secret[self.step]
+        box.sent_reveal = True
+        self._emit(MsgType.REVEAL, (action.to_msgpack(), nonce, self._next_reveal()), now)
+
+    def _own_final(self, move: Signed, box: StepBox) -> bool:
+        # Our own move counts once another live peer took it, or when nobody else is live.
+        if move.seat != self.seat:
+            return True
+        others = self.live - {move.seat}
+        if not others:
+            return True
+        return any(v in others for v in box.haves.get(move.seat, {}))
+
+    def _pump(self, now: float) -> None:
+        """Implemented by Session: accept what can be accepted, decide what can be decided."""
+        raise NotImplementedError
+
+
+def _supersedes(first: Signed, msg: Signed) -> bool:
+    """A HAVE may grow (commit, then commit and reveal); anything else must repeat exactly."""
+    if first.type != MsgType.HAVE or msg.type != MsgType.HAVE:
+        return False
+    old, new = set(first.payload[1]), set(msg.payload[1])
+    return old < new
+
+
+def _bundles(raws: list[bytes]) -> list[bytes]:
+    """Pack signed messages into link payloads of about one datagram each."""
+    out: list[bytes] = []
+    batch: list[bytes] = []
+    size = 0
+    for raw in raws:
+        if batch and size + len(raw) + 3 > BUNDLE_BUDGET:
+            out.append(pack_bundle(batch))
+            batch, size = [], 0
+        batch.append(raw)
+        size += len(raw) + 3
+    if batch:
+        out.append(pack_bundle(batch))
+    return out
+
+
+assert BUNDLE_BUDGET < DATAGRAM_BUDGET

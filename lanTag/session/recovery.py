@@ -1,0 +1,146 @@
+"""Recovery and side channels: resume from a log, catch-up (SYNC), private chat.
+
+protocol/SPEC.md §5.6 (resume) and §3 (PRIVATE).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from lanTag.errors import LocalProtocolError
+from lanTag.fair.commit import opens
+from lanTag.session import events as ev
+from lanTag.session.core import NONCE_DOMAIN, SessionCore
+from lanTag.session.messages import (
+    MsgType,
+    Signed,
+    sign_message,
+)
+
+
+class Recovery(SessionCore):
+    """What a restarted peer needs, and chat meant for one seat only."""
+
+    def _derived_nonce(self, step: int) -> bytes:
+        if self._chain_secret is None:
+            raise LocalProtocolError("a spectator has no secret to derive nonces from")
+        msg = NONCE_DOMAIN + self.game_id + step.to_bytes(4, "big")
+        return hmac.new(self._chain_secret, msg, hashlib.sha256).digest()
+
+    def recover_sealed_choice(self) -> bool:
+        """After a restart: find which legal action our logged COMMIT for this step sealed.
+
+        Tries every legal action with the derived nonce.  Returns False when there is no
+        commitment of ours to recover or none matches (then we cannot reveal it).
+        """
+        if self.seat is None or self.step in self._secret:
+            return False
+        mine = self._box(self.step).of(MsgType.COMMIT).get(self.seat)
+        if mine is None:
+            return False
+        nonce = self._derived_nonce(self.step)
+        purpose = self.needs().secret_kind
+        for action in self.state.legal_actions(self.seat):
+            value = self._action_bytes(action)
+            if opens(mine.payload[0], self.game_id, self.step, self.seat, purpose, nonce, value):
+                self._secret[self.step] = (action, nonce)
+                self._maybe_reveal(self._box(self.step), 0.0)
+                return True
+        return False
+
+    def discard_output(self) -> None:
+        """Forget queued datagrams, events and log bytes (used when rebuilding from a log)."""
+        self._outbox.clear()
+        self._events.clear()
+        self.log.take()
+
+    def rebroadcast_own(self, from_step: int) -> None:
+        """After a restart: send again what we said from ``from_step`` on (identical bytes;
+        a peer that already has them counts duplicates).  We may have died after logging a
+        message and before it left the socket."""
+        if self.seat is None:
+            return
+        mine: list[bytes] = []
+        for step in sorted(k for k in self._boxes if k >= from_step):
+            box = self._boxes[step]
+            mine += [m.raw for m in box.accepted_of(self.seat)]
+            mine += [m.raw for m in (box.votes.get(self.seat), box.nudges.get(self.seat)) if m]
+            mine += [
+                h.raw
+                for by_voter in box.haves.values()
+                for v, h in by_voter.items()
+                if v == self.seat
+            ]
+        self._broadcast(mine)
+
+    def request_sync(self, now: float) -> None:
+        """After a restart: ask every peer for what it holds from our current step on."""
+        if self._signer is None or self.seat is None:
+            raise LocalProtocolError("only a seat's own peer can ask to catch up")
+        msg = sign_message(
+            self._signer,
+            MsgType.SYNC,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            (self.step,),
+        )
+        self._broadcast([msg.raw])
+
+    def _answer_sync(self, msg: Signed) -> None:
+        """Send a restarted seat every message we hold from the step it asks for on."""
+        if self.replay or self.seat is None:
+            return
+        addr = self.peers.get(msg.seat)
+        if addr is None:
+            return
+        raws: list[bytes] = []
+        for step in sorted(k for k in self._boxes if k >= int(msg.payload[0])):
+            box = self._boxes[step]
+            held = [m for by_seat in box.contrib.values() for m in by_seat.values()]
+            held = [*box.drop_proof, *held]  # a drop is decided before the step's inputs
+            held += [*box.votes.values(), *box.nudges.values(), *box.pending]
+            held += [h for by_voter in box.haves.values() for h in by_voter.values()]
+            raws += [m.raw for m in held]
+        self._outbox.setdefault(addr, []).extend(dict.fromkeys(raws))  # ordered, no repeats
+        self._count("sync-answered")
+
+    def private_aad(self, sender: int, to: int) -> bytes:
+        """What a private message's encryption is bound to: this game, its sender, its reader."""
+        return self.game_id + sender.to_bytes(2, "big") + to.to_bytes(2, "big")
+
+    def send_private(self, to: int, sealed: tuple[bytes, bytes, bytes], now: float) -> None:
+        """Send chat sealed with lanTag.privchat.seal to seat ``to`` only (never logged)."""
+        if self._signer is None or self.seat is None:
+            raise LocalProtocolError("spectators cannot chat")
+        addr = self.peers.get(to)
+        if addr is None or to == self.seat:
+            raise LocalProtocolError(f"seat {to} is not another person at this table")
+        msg = sign_message(
+            self._signer,
+            MsgType.PRIVATE,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            (to, *sealed),
+        )
+        self._outbox.setdefault(addr, []).append(msg.raw)
+
+    def _open_private(self, msg: Signed) -> None:
+        from lanTag.privchat import PrivateChatError, open_sealed
+
+        to, ephemeral, nonce, ciphertext = msg.payload
+        if to != self.seat or self._identity is None:
+            self._count("private-not-for-us")
+            return
+        try:
+            text = open_sealed(
+                self._identity.seed, ephemeral, nonce, ciphertext, self.private_aad(msg.seat, to)
+            )
+        except PrivateChatError:
+            self._count("private-undecryptable")
+            return
+        self._events.append(ev.Chat(msg.seat, text, private=True))
