@@ -149,6 +149,7 @@ class PeerMachine:
     def resume(self, session: Session, now: float) -> None:
         """Go on with a session rebuilt from our log, and ask the others what we missed."""
         self.session = session
+        self.link.set_accept({*session.peers.values(), *session.watchers}.__contains__)
         session.request_sync(now)
         self._after(now)
 
@@ -188,6 +189,9 @@ class PeerMachine:
         self.session.note(
             PEERS_NOTE, peers_note(dict(started.peers), started.watchers, self.local_addr)
         )
+        # From now on only the roster (and spectators) may open links: others are counted.
+        allowed = {*started.peers.values(), *started.watchers}
+        self.link.set_accept(allowed.__contains__)
         early, self._early = self._early, []
         for payload, _ in early:
             self.session.receive_payload(payload, now)

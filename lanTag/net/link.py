@@ -123,6 +123,10 @@ class LinkLayer:
         link = self._links[addr] = Link(addr, self._epoch, self.config, self._n, now)
         return link
 
+    def set_accept(self, accept: Callable[[Addr], bool] | None) -> None:
+        """Change which unknown addresses may open a link (e.g. the roster, once a game starts)."""
+        self._accept = accept
+
     def open(self, addr: Addr, now: float) -> None:
         """Start a link without a message: a PING goes out so liveness is tracked both ways."""
         if addr not in self._links:
