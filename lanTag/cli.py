@@ -28,6 +28,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not 1.0 <= value <= 86_400:
+        raise argparse.ArgumentTypeError("must be between 1 and 86400 seconds")
+    return value
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535, not {text!r}")
+    return int(text)
+
+
 def _options(pairs: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for pair in pairs:
@@ -87,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sp.add_argument(
             "--turn-timeout",
-            type=float,
+            type=_positive_seconds,
             default=120.0,
             metavar="S",
             help="seconds a player may think before a bot takes the seat",
@@ -114,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bots", type=int, default=0, help="extra seats played by replicated bots")
     host.add_argument("--password", default="", help="password joiners must know")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on")
-    host.add_argument("--port", type=int, default=0, help="UDP port (default: any free port)")
+    host.add_argument("--port", type=_port, default=0, help="UDP port (default: any free port)")
     host.add_argument("--no-advertise", action="store_true", help="don't announce on mDNS")
     host.add_argument(
         "--start-when-full",
@@ -174,7 +190,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--netsim", metavar="SPEC", help="faults injected in every peer's UDP layer")
     sp.add_argument("--log-dir", default="selfplay-logs", help="where each peer's log goes")
     sp.add_argument("--bot", default="heuristic", help="bot kind for every peer")
-    sp.add_argument("--option", "-o", action="append", default=[], metavar="K=V")
+    sp.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="game option, repeatable (see: lantag rules GAME)",
+    )
     sp.add_argument("--stall", type=float, default=300.0, help="seconds before a game is stalled")
     sp.add_argument("--json", action="store_true", help="one JSON object per game")
 
@@ -190,7 +213,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sim.add_argument("--seats", type=int, help="players per game (default 4, clamped)")
     sim.add_argument("--bots", default="heuristic", help="bot kind for every seat")
-    sim.add_argument("--option", "-o", action="append", default=[], metavar="K=V")
+    sim.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="game option, repeatable (see: lantag rules GAME)",
+    )
     sim.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     sim.add_argument("--json", action="store_true", help="machine-readable report")
     sim.add_argument("--plot", metavar="FILE.png", help="draw the game-length histogram")
@@ -208,6 +238,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(asyncio.run(_dispatch(args)) or 0)
+    except BrokenPipeError:  # `lantag rules prototag | head`: the reader left, that's fine
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except UserError as exc:
         print(f"lantag: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -236,7 +270,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
 
 
 def color_enabled() -> bool:
-    return "NO_COLOR" not in os.environ and sys.stdout.isatty()
+    # no-color.org: colour is off when NO_COLOR is present *and not empty*.
+    return not os.environ.get("NO_COLOR") and sys.stdout.isatty()
 
 
 def print_json(obj: object) -> None:
@@ -245,6 +280,8 @@ def print_json(obj: object) -> None:
 
 def read_text_file(path: str, what: str) -> str:
     try:
-        return Path(path).read_text()
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"cannot read {what} {path}: it is not UTF-8 text") from None
     except OSError as exc:
         raise UserError(f"cannot read {what} {path}: {exc.strerror}") from None

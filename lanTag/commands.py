@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -59,6 +60,14 @@ def _game_setup(
     return game, tuple(sorted(options.items())), map_text
 
 
+def _check_bots(*names: str) -> None:
+    from lanTag.bots import bot_names
+
+    for name in names:
+        if name not in bot_names():
+            raise UserError(f"unknown bot {name!r} (bots: {', '.join(bot_names())})")
+
+
 def _netsim(spec: str | None) -> NetSim | None:
     if not spec:
         return None
@@ -78,12 +87,16 @@ async def _play_headless(handle: PeerHandle, out: object = None) -> int:
     names: Mapping[int, str] = {}
     while True:
         machine = handle.machine
+        if not names and machine.session is not None:  # the host has no Started event
+            record = machine.session.record
+            names = {i: s.nickname for i, s in enumerate(record.seats)}
+            seat = machine.session.seat
+            you = "spectator" if seat is None else f"seat {seat} ({names.get(seat, seat)})"
+            print(f"started: {record.engine}, you are {you}", file=stream)
         while machine.events:
             event = machine.events.popleft()
             if isinstance(event, Started):
-                names = {i: s.nickname for i, s in enumerate(event.record.seats)}
-                seat = "spectator" if event.seat is None else f"seat {event.seat}"
-                print(f"started: {event.record.engine}, you are {seat}", file=stream)
+                continue  # announced above, once the session exists
             elif isinstance(event, ev.StepApplied):
                 print(f"step {event.step}: {input_text(event.input)}", file=stream)
             elif isinstance(event, ev.GameOver):
@@ -129,6 +142,7 @@ async def _run_ui_or_headless(handle: PeerHandle, headless: bool) -> int:
 async def cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= args.bots <= 15:
         raise UserError("--bots must be between 0 and 15")
+    _check_bots(args.bot, args.strength)
     game, options, map_text = _game_setup(args, 1 + args.bots)
     me = load_identity()
     netsim = _netsim(args.netsim)
@@ -171,6 +185,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
         raise UserError("--seats must be between 1 and 64")
     if not 0 <= args.bots <= 64:
         raise UserError("--bots must be between 0 and 64")
+    _check_bots(args.bot)
     game, options, map_text = _game_setup(args, args.seats + args.bots)
     me = load_identity()
     config = HostConfig(
@@ -236,6 +251,7 @@ async def _advertise(handle: PeerHandle, config: HostConfig, fp: str):  # type: 
 
 
 async def cmd_join(args: argparse.Namespace) -> int:
+    _check_bots(args.bot)
     me = load_identity()
     if args.resume:
         return await _resume(args, me)
@@ -282,8 +298,8 @@ async def _resume(args: argparse.Namespace, me: LocalIdentity) -> int:
     from lanTag.runtime import open_resume
 
     path = Path(args.resume)
-    if not path.exists():
-        raise UserError(f"no log at {path}")
+    if not path.is_file():
+        raise UserError(f"cannot read log {path}: not a file")
     try:
         handle = await open_resume(
             path,
@@ -358,17 +374,22 @@ def format_report(path: str, report: VerifyReport) -> str:
         f = report.failure
         lines.append(f"INVALID at entry {f.entry} (step {f.step}): {f.reason}")
     elif report.complete:
-        lines.append(f"VALID, complete: {report.outcome}; ranking {report.ranking}")
+        names = {p.seat: p.nickname for p in report.players}
+        lines.append(f"VALID, complete: {report.outcome}")
+        ranking = " > ".join(" = ".join(names.get(s, str(s)) for s in g) for g in report.ranking)
+        lines.append(f"  ranking: {ranking}")
     else:
-        lines.append(
-            f"VALID but incomplete: valid up to step {report.steps}"
-            + (
-                f" ({report.truncated_bytes} bytes of a cut entry)"
-                if report.truncated_bytes
-                else ""
-            )
-        )
-    return "\n".join(lines)
+        cut = f" ({report.truncated_bytes} bytes of a cut entry)" if report.truncated_bytes else ""
+        lines.append(f"VALID but incomplete: valid up to step {report.steps}{cut}")
+    # One screen: every line but the path fits 80 columns (long ones wrap with an indent).
+    return "\n".join(
+        [lines[0]]
+        + [
+            wrapped
+            for line in lines[1:]
+            for wrapped in textwrap.wrap(line, 79, subsequent_indent="    ") or [""]
+        ]
+    )
 
 
 async def cmd_replay(args: argparse.Namespace) -> int:
@@ -436,6 +457,7 @@ async def cmd_selfplay(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     if not 1 <= args.games <= 100_000:
         raise UserError("--games must be between 1 and 100000")
+    _check_bots(args.bot)
     _netsim(args.netsim)  # validate before starting processes
 
     def show(result: GameResult) -> None:

@@ -160,7 +160,7 @@ class HostLobby:
         self.config = config
         self.identity = identity
         self.anchor = anchor
-        self.nickname = nickname
+        self.nickname = nickname[:32]
         self._random = random_bytes
         self._joiners: dict[Addr, _Joiner] = {}
         self._order: list[Addr] = []  # seated joiners, in seat order

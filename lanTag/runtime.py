@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -44,21 +45,45 @@ class LocalIdentity:
     nickname: str
 
 
+NICKNAME = re.compile(r"[^\x00-\x1f\x7f]{1,32}")
+
+
+class IdentityError(ValueError):
+    """A bad nickname or a damaged identity file; the message says what to do."""
+
+
+def check_nickname(nickname: str) -> str:
+    nickname = nickname.strip()
+    if not NICKNAME.fullmatch(nickname):
+        raise IdentityError("a nickname is 1-32 printable characters on one line")
+    return nickname
+
+
 def load_identity(create: bool = True, nickname: str | None = None) -> LocalIdentity:
     """This laptop's key and nickname (created on first use, file mode 0600)."""
+    if nickname is not None:
+        nickname = check_nickname(nickname)
     path = config_dir() / "identity"
     if path.exists():
-        lines = path.read_text().split("\n")
-        seed, nick = bytes.fromhex(lines[0].strip()), (lines[1].strip() if len(lines) > 1 else "")
+        try:
+            lines = path.read_text().split("\n")
+            seed = bytes.fromhex(lines[0].strip())
+            nick = lines[1].strip() if len(lines) > 1 else ""
+            identity = Identity(seed)
+        except (ValueError, OSError) as exc:
+            raise IdentityError(
+                f"your identity file {path} is damaged ({exc}); move it away to make a new one"
+            ) from None
         if nickname and nickname != nick:
             path.write_text(f"{seed.hex()}\n{nickname}\n")
             nick = nickname
-        return LocalIdentity(Identity(seed), nick or "player")
+        return LocalIdentity(identity, (nick or "player")[:32])
     if not create:
         raise FileNotFoundError(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     seed = secrets.token_bytes(32)
-    nick = nickname or os.environ.get("USER", "player")[:32] or "player"
+    user = "".join(c for c in os.environ.get("USER", "") if c.isprintable())[:32]
+    nick = nickname or user or "player"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(f"{seed.hex()}\n{nick}\n")
@@ -124,8 +149,12 @@ async def open_peer(
     """Bind a socket and start a peer.  ``lobby_factory(anchor)`` builds its lobby side."""
     chain_secret = secrets.token_bytes(32)
     anchor = HashChain(chain_secret, chain_length).anchor
-    writer = LogWriter(log_path) if log_path is not None else None
+    writer = None
     if log_path is not None:
+        try:
+            writer = LogWriter(log_path)
+        except OSError as exc:
+            raise LocalProtocolError(f"cannot write the log {log_path}: {exc.strerror}") from None
         # Resume needs the chain secret; it never goes in the (shareable) log itself.
         secret_path = log_path.with_suffix(log_path.suffix + ".secret")
         fd = os.open(secret_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -140,9 +169,17 @@ async def open_peer(
         driver=driver,
         write_log=writer.write if writer else None,
     )
-    pump = await UdpPump.start(machine, bind, netsim)
+    pump = await _bind(machine, bind, netsim)
     machine.local_addr = pump.address
     return PeerHandle(machine, pump, writer, chain_secret, log_path)
+
+
+async def _bind(machine: PeerMachine, bind: Addr, netsim: NetSim | None) -> UdpPump:
+    try:
+        return await UdpPump.start(machine, bind, netsim)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise LocalProtocolError(f"cannot use UDP address {bind[0]}:{bind[1]}: {reason}") from None
 
 
 async def open_resume(
@@ -175,7 +212,7 @@ async def open_resume(
         driver=driver,
         write_log=writer.write,
     )
-    pump = await UdpPump.start(machine, bind or plan.local_addr or ("0.0.0.0", 0), netsim)
+    pump = await _bind(machine, bind or plan.local_addr or ("0.0.0.0", 0), netsim)
     machine.local_addr = pump.address
     now = pump.now()
     session = restore_session(plan, me.identity, chain_secret, LinkSender(machine.link), now)

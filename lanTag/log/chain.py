@@ -108,7 +108,9 @@ def parse_log(data: bytes) -> ParsedLog:
             kind = EntryKind(kind)
         except (RemoteProtocolError, ValueError, TypeError) as exc:
             if not entries:
-                raise LogFormatError(f"not a lanTag log: {exc}") from None
+                raise LogFormatError(
+                    "not a lanTag log (it does not start with a log entry)"
+                ) from None
             return ParsedLog(tuple(entries), 0, f"entry {len(entries)}: malformed ({exc})")
         if not entries and (kind != EntryKind.HEADER or index != 0):
             raise LogFormatError("not a lanTag log: the first entry is not a header")

@@ -67,6 +67,8 @@ class Agreement(SessionCore):
             return None  # a spectator (or a dropped seat) never votes
         needs = self.needs()
         turn, step = self.record.timeouts.turn_ms / 1000, self.record.timeouts.step_ms / 1000
+        if box.own_move_at is not None:  # only the acks of our own move are missing
+            return box.own_move_at + step * (1 + self._vote_seq.get(self.step, 0))
         if needs.kind is NeedKind.TURN:
             first = turn
         elif needs.kind is NeedKind.SECRET:
@@ -81,7 +83,10 @@ class Agreement(SessionCore):
             return None
         if self.seat is None or self.seat not in self.live or not self._missing():
             return None
-        return box.started_at + self.record.timeouts.lag_ms / 1000
+        # Waiting for acks of our own move: time it from the move, not from when we began to
+        # think (else the others look "lagging" whenever we think longer than the warning).
+        base = box.own_move_at if box.own_move_at is not None else box.started_at
+        return base + self.record.timeouts.lag_ms / 1000
 
     def _vote(self, silent: frozenset[int], now: float) -> None:
         box = self._box(self.step)

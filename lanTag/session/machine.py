@@ -182,7 +182,7 @@ class Session(Agreement, Recovery):
         waiting = self._missing()
         if box.started_at is None or not waiting:
             return
-        waited = now - box.started_at
+        waited = now - (box.own_move_at if box.own_move_at is not None else box.started_at)
         lag_time = self._lag_time()
         if lag_time is not None and now >= lag_time:  # the same float as next_timer's
             box.lag_reported = True
@@ -295,6 +295,8 @@ class Session(Agreement, Recovery):
             if msg.type == MsgType.REVEAL:
                 self._check_reveal(msg, box, needs, snap)
         box.of(msg.type)[msg.seat] = msg
+        if msg.type == MsgType.MOVE and msg.seat == self.seat:
+            box.own_move_at = now
         if msg.type == MsgType.MOVE and self.seat in snap.live and self.seat != msg.seat:
             self._send_have(msg.seat, now, relay=False)  # the ack: carries our hash
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):

@@ -35,6 +35,7 @@ class StepBox:
     sent_entropy: bool = False
     sent_reveal: bool = False
     started_at: float | None = None
+    own_move_at: float | None = None  # when we played our move (we then wait for acks)
     heard: dict[int, float] = field(default_factory=dict)  # seat -> last message time
     lag_reported: bool = False
 
