@@ -375,9 +375,9 @@ def format_report(path: str, report: VerifyReport) -> str:
         lines.append(f"INVALID at entry {f.entry} (step {f.step}): {f.reason}")
     elif report.complete:
         names = {p.seat: p.nickname for p in report.players}
-        lines.append(f"VALID, complete: {report.outcome}")
         ranking = " > ".join(" = ".join(names.get(s, str(s)) for s in g) for g in report.ranking)
         lines.append(f"  ranking: {ranking}")
+        lines.append(f"VALID, complete: {report.outcome}")
     else:
         cut = f" ({report.truncated_bytes} bytes of a cut entry)" if report.truncated_bytes else ""
         lines.append(f"VALID but incomplete: valid up to step {report.steps}{cut}")
