@@ -144,7 +144,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Join a hosted game, found by name on the LAN or "
         "directly by HOST:PORT where multicast is blocked.",
     )
-    join.add_argument("target", nargs="?", help="game name or HOST:PORT (default: pick from list)")
+    join.add_argument(
+        "target",
+        nargs="?",
+        help="game name or HOST:PORT (default: pick from the games on the LAN; "
+        "with --headless, the first one found)",
+    )
     join.add_argument("--password", default="", help="the game's password")
     join.add_argument("--spectate", action="store_true", help="watch instead of playing")
     join.add_argument(

@@ -258,6 +258,15 @@ async def cmd_join(args: argparse.Namespace) -> int:
     target = args.target
     if target and ":" in target:
         host_addr = _host_port(target)
+    elif not target and not args.headless:
+        from lanTag.net.discovery import LobbyBrowser
+        from lanTag.ui.lobby import run_lobby_browser
+
+        async with LobbyBrowser() as browser:
+            picked = await run_lobby_browser(browser, color=color_enabled())
+        if picked is None:
+            return 0
+        host_addr = (picked.addresses[0] if picked.addresses else "127.0.0.1", picked.port)
     else:
         from lanTag.net.discovery import browse
 

@@ -92,7 +92,7 @@ class GameApp:
     ) -> None:
         self.model = GameModel(handle, clock) if clock is not None else GameModel(handle)
         self.model.poll()
-        self.model.say(self.model.prompt_hint())
+        # No message yet: the message line then shows prompt_hint(), which follows the game.
         self._painted_key: int | None = None
         self._painted = Painted()
         color = colour_enabled(color)
