@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from lanTag.cli import UserError, color_enabled, print_json, read_text_file
-from lanTag.lobby import HostConfig, PasswordNeeded, Refused, RosterChanged, Started
+from lanTag.lobby import HostConfig, HostLobby, PasswordNeeded, Refused, RosterChanged, Started
 from lanTag.log.chain import LogFormatError
 from lanTag.log.verify import VerifyReport, verify_log
+from lanTag.net.discovery import LobbyAdvert, LobbyAdvertiser
 from lanTag.net.netsim import NetSim, NetSimConfig, NetSimConfigError
 from lanTag.peer import BotDriver
 from lanTag.rules.base import Game, OptionError, input_text
@@ -206,42 +207,69 @@ async def cmd_host(args: argparse.Namespace) -> int:
         log_path=_log_path(args, game.id),
         netsim=_netsim(args.netsim),
     )
+    lobby = handle.machine.lobby
+    assert isinstance(lobby, HostLobby)
     advertiser = None
+    seat_updates: asyncio.Task[None] | None = None
     try:
         if not args.no_advertise:
             advertiser = await _advertise(handle, config, me.identity.fingerprint)
+            seat_updates = asyncio.create_task(_advertise_seats(lobby, advertiser))
+        shown = handle.address[0] if handle.address[0] != "0.0.0.0" else _lan_address()
         print(
             f"hosting {game.display_name} on port {handle.address[1]}; "
-            f"others run: lantag join {handle.address[0]}:{handle.address[1]}",
+            f"others run: lantag join {shown}:{handle.address[1]}",
             file=sys.stderr,
         )
         if args.headless or args.start_when_full:
-            lobby = handle.machine.lobby
-            await wait_until(lambda: lobby.taken >= config.humans, 24 * 3600)  # type: ignore[union-attr]
+            await wait_until(lambda: lobby.taken >= config.humans, 24 * 3600)
             handle.command(handle.machine.start_game)
         else:
             from lanTag.ui.lobby import run_host_screen
 
             if not await run_host_screen(handle):
                 return 0
+        if seat_updates is not None:
+            seat_updates.cancel()
         if advertiser is not None:
-            await advertiser.update(state="playing")
+            await advertiser.update(seats_taken=lobby.taken + len(config.bots), state="playing")
         return await _run_ui_or_headless(handle, args.headless)
     finally:
+        if seat_updates is not None:
+            seat_updates.cancel()
         if advertiser is not None:
             await advertiser.close()
         await handle.close()
 
 
-async def _advertise(handle: PeerHandle, config: HostConfig, fp: str):  # type: ignore[no-untyped-def]
-    from lanTag.net.discovery import LobbyAdvert, LobbyAdvertiser
+async def _advertise_seats(lobby: HostLobby, advertiser: LobbyAdvertiser) -> None:
+    """Keep the advert's seat count in step with the lobby (bots count as taken)."""
+    shown = lobby.taken
+    while True:
+        if lobby.taken != shown:
+            shown = lobby.taken
+            await advertiser.update(seats_taken=shown + len(lobby.config.bots))
+        await asyncio.sleep(0.2)
 
+
+def _lan_address() -> str:
+    """A non-loopback IPv4 address of this machine, to tell joiners (127.0.0.1 if none)."""
+    import ifaddr
+
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) and not ip.ip.startswith("127."):
+                return ip.ip
+    return "127.0.0.1"
+
+
+async def _advertise(handle: PeerHandle, config: HostConfig, fp: str) -> LobbyAdvertiser:
     advert = LobbyAdvert(
         name=config.name[:40],
         engine=config.engine,
         fingerprint=fp,
         port=handle.address[1],
-        seats_taken=1,
+        seats_taken=1 + len(config.bots),
         seats_total=config.humans + len(config.bots),
         password=bool(config.password),
     )

@@ -320,8 +320,10 @@ class JoinLobby:
         *,
         password: str = "",
         spectator: bool = False,
+        chain_length: int = 0,
     ) -> None:
         self.host = host
+        self.chain_length = chain_length  # of our anchor's chain (0: not checked)
         self.identity = identity
         self.anchor = anchor
         self.nickname = nickname
@@ -405,6 +407,14 @@ class JoinLobby:
         )
         if seat is not None and record.seats[seat].anchor != self.anchor:
             raise RemoteProtocolError("malformed", "the start record carries a wrong anchor")
+        if seat is not None and self.chain_length and record.chain_length != self.chain_length:
+            self.events.append(
+                Refused(
+                    f"the host fixed a chain length of {record.chain_length}; this peer's chain "
+                    f"has {self.chain_length} links (use the same lantag version)"
+                )
+            )
+            return
         if seat is None and not self.spectator:
             self.events.append(Refused("the host started without us"))
             return

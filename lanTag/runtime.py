@@ -240,9 +240,18 @@ async def open_join(
     spectator: bool = False,
     **kwargs: object,
 ) -> PeerHandle:
+    length = kwargs.get("chain_length", DEFAULT_LENGTH)
+    assert isinstance(length, int)
+
     def make(anchor: bytes) -> JoinLobby:
         return JoinLobby(
-            host, me.identity, anchor, me.nickname, password=password, spectator=spectator
+            host,
+            me.identity,
+            anchor,
+            me.nickname,
+            password=password,
+            spectator=spectator,
+            chain_length=length,
         )
 
     return await open_peer(make, me.identity, **kwargs)  # type: ignore[arg-type]
