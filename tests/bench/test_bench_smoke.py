@@ -24,6 +24,16 @@ import bench_verify  # noqa: E402
 import bench_wire  # noqa: E402
 import benchlib as bl  # noqa: E402
 
+from lanTag.rules.registry import unregister_engine
+
+
+@pytest.fixture(autouse=True)
+def _forget_bench_engines() -> object:
+    """The benchmarks register two bench-only engines; don't leak them into other tests."""
+    yield
+    for engine in ("benchdice", "benchsecret"):
+        unregister_engine(engine)
+
 
 def test_table_renders_and_serialises() -> None:
     t = bl.Table("t", [("a", "A", ".1f"), ("b", "B", "")])
