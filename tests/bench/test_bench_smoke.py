@@ -24,7 +24,7 @@ import bench_verify  # noqa: E402
 import bench_wire  # noqa: E402
 import benchlib as bl  # noqa: E402
 
-from lanTag.rules.registry import unregister_engine
+from lanTag.rules.registry import unregister_engine  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
