@@ -243,11 +243,20 @@ async def cmd_host(args: argparse.Namespace) -> int:
 
 
 async def _advertise_seats(lobby: HostLobby, advertiser: LobbyAdvertiser) -> None:
-    """Keep the advert's seat count in step with the lobby (bots count as taken)."""
+    """Keep the advert's seat count in step with the lobby (bots count as taken).
+
+    zeroconf repeats its registration announcements for about a second; an update sent
+    meanwhile can be overtaken by them, so the current count is announced once more
+    after that window.
+    """
     shown = lobby.taken
+    loop = asyncio.get_running_loop()
+    settle_at: float | None = loop.time() + 1.5
     while True:
-        if lobby.taken != shown:
+        now = loop.time()
+        if lobby.taken != shown or (settle_at is not None and now >= settle_at):
             shown = lobby.taken
+            settle_at = None if settle_at is not None and now >= settle_at else settle_at
             await advertiser.update(seats_taken=shown + len(lobby.config.bots))
         await asyncio.sleep(0.2)
 
