@@ -61,6 +61,18 @@ def _host_port(text: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
+def option_arg(parser: argparse.ArgumentParser) -> None:
+    """The repeatable ``--option K=V`` every game-starting command takes."""
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="game option, repeatable (see: lantag rules GAME)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     from lanTag.rules.registry import engine_ids
 
@@ -75,14 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def game_args(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--game", "-g", default="prototag", help=f"engine ({games})")
-        sp.add_argument(
-            "--option",
-            "-o",
-            action="append",
-            default=[],
-            metavar="K=V",
-            help="game option, repeatable (see: lantag rules GAME)",
-        )
+        option_arg(sp)
         sp.add_argument("--map", metavar="FILE", help="custom map file (tagem)")
         sp.add_argument("--log", metavar="FILE", help="where to write the signed game log")
         sp.add_argument(
@@ -195,14 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--netsim", metavar="SPEC", help="faults injected in every peer's UDP layer")
     sp.add_argument("--log-dir", default="selfplay-logs", help="where each peer's log goes")
     sp.add_argument("--bot", default="heuristic", help="bot kind for every peer")
-    sp.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="K=V",
-        help="game option, repeatable (see: lantag rules GAME)",
-    )
+    option_arg(sp)
     sp.add_argument("--stall", type=float, default=300.0, help="seconds before a game is stalled")
     sp.add_argument("--json", action="store_true", help="one JSON object per game")
 
@@ -218,14 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sim.add_argument("--seats", type=int, help="players per game (default 4, clamped)")
     sim.add_argument("--bots", default="heuristic", help="bot kind for every seat")
-    sim.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="K=V",
-        help="game option, repeatable (see: lantag rules GAME)",
-    )
+    option_arg(sim)
     sim.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     sim.add_argument("--json", action="store_true", help="machine-readable report")
     sim.add_argument("--plot", metavar="FILE.png", help="draw the game-length histogram")
