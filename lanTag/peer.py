@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from lanTag.bots import choose_action
-from lanTag.errors import RemoteProtocolError
+from lanTag.errors import LanTagError, RemoteProtocolError
 from lanTag.fair.draw import DrawStream
 from lanTag.identity import Identity
-from lanTag.lobby import HostLobby, JoinLobby, LobbyEvent, Started, is_lobby_message
+from lanTag.lobby import HostLobby, JoinLobby, LobbyEvent, Refused, Started, is_lobby_message
 from lanTag.net.link import LinkLayer
 from lanTag.resume import PEERS_NOTE, peers_note
 from lanTag.session import events as ev
@@ -161,6 +161,9 @@ class PeerMachine:
         except RemoteProtocolError as exc:
             self.rejected += 1
             self.events.append(ev.Rejected(exc.code, f"lobby message from {addr}: {exc.message}"))
+        except (ValueError, TypeError, IndexError, KeyError) as exc:  # odd shapes: never crash
+            self.rejected += 1
+            self.events.append(ev.Rejected("malformed", f"lobby message from {addr}: {exc}"))
         self._flush_lobby(now)
         if self.session is None and isinstance(self.lobby, JoinLobby) and self.lobby.started:
             self._begin(self.lobby.started, now)
@@ -176,6 +179,12 @@ class PeerMachine:
 
     def _begin(self, started: Started, now: float) -> None:
         playing = started.seat is not None
+        try:
+            self._start_session(started, playing, now)
+        except (LanTagError, ValueError) as exc:  # e.g. an engine this peer does not know
+            self.events.append(Refused(f"cannot play this game: {exc}"))
+
+    def _start_session(self, started: Started, playing: bool, now: float) -> None:
         self.session = Session(
             started.record,
             seat=started.seat,

@@ -98,6 +98,10 @@ def parse_log(data: bytes) -> ParsedLog:
         except msgpack.OutOfData:
             break
         except Exception as exc:  # garbage in the middle of the stream
+            if not entries:
+                raise LogFormatError(
+                    "not a lanTag log (it does not start with a log entry)"
+                ) from None
             return ParsedLog(tuple(entries), 0, f"entry {len(entries)}: not msgpack ({exc})")
         end = unpacker.tell()
         raw = data[offset:end]

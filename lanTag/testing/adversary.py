@@ -30,7 +30,7 @@ from lanTag.log.chain import EntryKind, parse_log
 from lanTag.net.frame import Frame, FrameType, encode
 from lanTag.net.machine import Addr
 from lanTag.peer import BotDriver, PeerMachine
-from lanTag.rules.base import Action, Chance, IllegalAction, Simultaneous, Turn
+from lanTag.rules.base import Action, IllegalAction, Simultaneous, Turn
 from lanTag.session.machine import MAX_LINK_PAYLOAD, Session
 from lanTag.session.messages import (
     SIGN_DOMAIN,
@@ -339,16 +339,12 @@ class Adversary:
         return True
 
     def _out_of_turn(self, s: Session, now: float) -> bool:
-        # A MOVE at a step that asks us for ENTROPY or a COMMIT: it travels before the
-        # contribution the step waits for, on the same ordered link, so every peer
-        # is still at this step when it arrives (no race with the step's decision).
-        decision = s.state.decision()
-        if not isinstance(decision, Chance | Simultaneous):
+        # A MOVE at a step that asks us for a COMMIT: it travels before the commitment
+        # the step waits for, on the same ordered link, so every peer is still at this
+        # step when it arrives (no race with the step's decision).  (At a chance step
+        # our ENTROPY leaves at the step's start, before we get to act.)
+        if not isinstance(s.state.decision(), Simultaneous) or s.my_turn() != "secret":
             return False
-        if isinstance(decision, Simultaneous) and s.my_turn() != "secret":
-            return False
-        if isinstance(decision, Chance):
-            return False  # ENTROPY left at step start, before we could act: use a secret step
         cheat = sign_message(
             self._signer(),
             MsgType.MOVE,

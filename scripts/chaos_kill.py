@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""Kill a peer process mid-game (SIGKILL); the others must drop its seat and finish.
+
+Like ``lantag selfplay``: N ``lantag host|join --headless`` processes on
+loopback, each with its own XDG directories (its own identity) and log.  When
+the victim prints ``step K``, it is SIGKILLed.  The survivors' stdout lines
+are timestamped to measure how long the game paused: from the kill to the
+drop (the ``SeatsDropped`` note) and the longest gap between two decided steps
+after the kill.  With ``--resume S`` the victim is restarted S seconds after
+the kill with ``lantag join --resume LOG`` (same identity) and must catch up
+to the end.  Afterwards every log must verify; the survivors' logs (and a
+resumed victim's) must be complete and agree on every decided step.
+
+    python scripts/chaos_kill.py --peers 4 --turn-timeout 5 --runs 3
+    python scripts/chaos_kill.py --peers 3 --turn-timeout 5 --resume 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import re
+import signal
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from lanTag.log.verify import verify_log  # noqa: E402
+from lanTag.testing.table import final_history  # noqa: E402
+
+PORT = re.compile(rb"on port (\d+)")
+STEP = re.compile(r"^step (\d+):")
+DROP = re.compile(r"SeatsDropped\(step=(\d+), seats=\(([\d, ]*)\)")
+
+
+@dataclass
+class KillRun:
+    run: int
+    engine: str
+    peers: int
+    turn_timeout: float
+    kill_step: int = -1
+    killed_at: float = 0.0
+    drop_after: float | None = None  # seconds from the kill to the first survivor's drop note
+    drop_step: int | None = None
+    longest_pause: float = 0.0  # longest gap between survivor step lines after the kill
+    game_seconds: float = 0.0
+    resumed_after: float | None = None
+    resume_caught_up: float | None = None  # seconds from restart to the victim's game over
+    survivors_over_after: float | None = None  # seconds from the kill to the last game over
+    steps: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def env_for(root: Path, i: int) -> dict[str, str]:
+    env = dict(os.environ)
+    env["XDG_CONFIG_HOME"] = str(root / f"peer{i}" / "config")
+    env["XDG_DATA_HOME"] = str(root / f"peer{i}" / "data")
+    env["USER"] = f"peer{i}"
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+async def spawn(args: list[str], env: dict[str, str]) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "lanTag",
+        *args,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def read_lines(proc: asyncio.subprocess.Process, sink: list[tuple[float, str]]) -> None:
+    assert proc.stdout is not None
+    while True:
+        line = await proc.stdout.readline()
+        if not line:
+            return
+        sink.append((time.monotonic(), line.decode(errors="replace").rstrip()))
+
+
+async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
+    r = KillRun(k, args.game, args.peers, args.turn_timeout)
+    victim = args.victim if args.victim is not None else args.peers - 1
+    with tempfile.TemporaryDirectory(prefix="lantag-kill-") as tmp:
+        root = Path(tmp)
+        logs = [log_dir / f"run{k}-peer{i}.lantag" for i in range(args.peers)]
+        for p in logs:
+            p.unlink(missing_ok=True)
+        common = ["--headless", "--bot", "heuristic"]
+        if args.netsim:
+            common += ["--netsim", f"{args.netsim},seed={k}"]
+        host_args = [
+            "host",
+            "--game",
+            args.game,
+            "--seats",
+            str(args.peers),
+            "--no-advertise",
+            "--bind",
+            "127.0.0.1",
+            "--log",
+            str(logs[0]),
+            "--turn-timeout",
+            str(args.turn_timeout),
+            *common,
+        ]
+        procs = [await spawn(host_args, env_for(root, 0))]
+        lines: list[list[tuple[float, str]]] = [[] for _ in range(args.peers)]
+        assert procs[0].stderr is not None
+        port = None
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and port is None:
+            line = await asyncio.wait_for(procs[0].stderr.readline(), 20)
+            m = PORT.search(line)
+            port = int(m.group(1)) if m else None
+        if port is None:
+            r.problems.append("host did not announce its port")
+            return r
+        for i in range(1, args.peers):
+            procs.append(
+                await spawn(
+                    [
+                        "join",
+                        f"127.0.0.1:{port}",
+                        "--bind",
+                        "127.0.0.1",
+                        "--log",
+                        str(logs[i]),
+                        *common,
+                    ],
+                    env_for(root, i),
+                )
+            )
+        readers = [asyncio.create_task(read_lines(p, lines[i])) for i, p in enumerate(procs)]
+        drains = [asyncio.create_task(p.stderr.read()) for p in procs if p.stderr is not None]
+        began = time.monotonic()
+        # ---- wait for the victim to reach the kill step, then SIGKILL it
+        while time.monotonic() - began < 120:
+            steps = [int(m.group(1)) for _, t in lines[victim] if (m := STEP.match(t))]
+            if steps and steps[-1] >= args.kill_at:
+                r.kill_step = steps[-1]
+                break
+            if procs[victim].returncode is not None:
+                break
+            await asyncio.sleep(0.002)
+        if r.kill_step < 0:
+            r.problems.append("the victim never reached the kill step")
+        os.kill(procs[victim].pid, signal.SIGKILL)
+        r.killed_at = time.monotonic()
+        await procs[victim].wait()
+        resumed = None
+        if args.resume is not None:
+            await asyncio.sleep(args.resume)
+            resumed = await spawn(
+                ["join", "--resume", str(logs[victim]), "--headless", "--bot", "heuristic"],
+                env_for(root, victim),
+            )
+            r.resumed_after = time.monotonic() - r.killed_at
+            lines[victim] = []
+            readers.append(asyncio.create_task(read_lines(resumed, lines[victim])))
+            if resumed.stderr is not None:
+                drains.append(asyncio.create_task(resumed.stderr.read()))
+        survivors = [p for i, p in enumerate(procs) if i != victim]
+        waiting = [asyncio.create_task(p.wait()) for p in survivors]
+        if resumed is not None:
+            waiting.append(asyncio.create_task(resumed.wait()))
+        _, pending = await asyncio.wait(waiting, timeout=args.stall)
+        if pending:
+            r.problems.append(
+                f"stall: {len(pending)} process(es) still running after {args.stall}s"
+            )
+        for p in [*procs, *([resumed] if resumed else [])]:
+            if p.returncode is None:
+                p.kill()
+                await p.wait()
+        await asyncio.gather(*readers, *drains, return_exceptions=True)
+        r.game_seconds = time.monotonic() - began
+        for i, p in enumerate(procs):
+            if i != victim and p.returncode != 0:
+                r.problems.append(f"peer {i} exited {p.returncode}")
+        if resumed is not None:
+            if resumed.returncode != 0:
+                r.problems.append(f"resumed victim exited {resumed.returncode}")
+            over = [t for t, line in lines[victim] if line.startswith("game over")]
+            if over:
+                r.resume_caught_up = over[0] - r.killed_at - (r.resumed_after or 0)
+        # ---- timings from the survivors' stdout
+        times: list[float] = []
+        for i in range(args.peers):
+            if i == victim:
+                continue
+            for t, line in lines[i]:
+                m = DROP.search(line)
+                if m and t >= r.killed_at and r.drop_after is None:
+                    r.drop_after = t - r.killed_at
+                    r.drop_step = int(m.group(1))
+                if STEP.match(line) and t >= r.killed_at:
+                    times.append(t)
+        overs = [
+            t
+            for i in range(args.peers)
+            if i != victim
+            for t, x in lines[i]
+            if x.startswith("game over")
+        ]
+        if overs:
+            r.survivors_over_after = max(overs) - r.killed_at
+        times.sort()
+        marks = [r.killed_at, *times]
+        r.longest_pause = max((b - a for a, b in itertools.pairwise(marks)), default=0.0)
+        # ---- logs
+        histories = set()
+        for i, p in enumerate(logs):
+            try:
+                report = verify_log(p.read_bytes())
+            except Exception as exc:
+                r.problems.append(f"peer {i} log unreadable: {exc}")
+                continue
+            if not report.valid:
+                r.problems.append(f"peer {i} log invalid: {report.failure}")
+                continue
+            if i != victim or resumed is not None:
+                if not report.complete:
+                    r.problems.append(f"peer {i} log incomplete at step {report.steps}")
+                histories.add(final_history(report))
+            r.steps = max(r.steps, report.steps)
+        if len(histories) > 1:
+            r.problems.append("logs disagree on the decided steps")
+    return r
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    log_dir = Path(args.log_dir or tempfile.mkdtemp(prefix="lantag-kill-logs-"))
+    log_dir.mkdir(parents=True, exist_ok=True)
+    results = []
+    for k in range(args.runs):
+        r = await one_run(k, args, log_dir)
+        results.append(r)
+        status = "ok" if not r.problems else "FAIL: " + "; ".join(r.problems)
+        drop = (
+            "no drop"
+            if r.drop_after is None
+            else f"dropped at step {r.drop_step} after {r.drop_after:.2f}s"
+        )
+        resume = (
+            ""
+            if r.resumed_after is None
+            else f", resumed {r.resumed_after:.1f}s after the kill, game over "
+            f"{r.resume_caught_up if r.resume_caught_up is None else round(r.resume_caught_up, 2)}s"
+            " after the restart"
+        )
+        print(
+            f"run {k}: {r.engine} x{r.peers}, turn timeout {r.turn_timeout:g}s, killed at step "
+            f"{r.kill_step}: {drop}, longest pause {r.longest_pause:.2f}s{resume}; "
+            f"survivors' game over {r.survivors_over_after or -1:.1f}s after the kill; "
+            f"{r.steps} steps, {r.game_seconds:.1f}s: {status}",
+            flush=True,
+        )
+        if args.json:
+            with open(args.json, "a") as f:
+                f.write(json.dumps(asdict(r)) + "\n")
+    print(f"logs in {log_dir}")
+    return 1 if any(r.problems for r in results) else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--game", default="prototag")
+    p.add_argument("--peers", type=int, default=4)
+    p.add_argument("--victim", type=int, help="peer index to kill (default: the last joiner)")
+    p.add_argument("--kill-at", type=int, default=20, help="kill when the victim reaches step K")
+    p.add_argument("--turn-timeout", type=float, default=5.0)
+    p.add_argument("--resume", type=float, help="restart the victim with --resume after S s")
+    p.add_argument("--netsim", help="faults for every peer (seed = run index)")
+    p.add_argument("--runs", type=int, default=1)
+    p.add_argument("--stall", type=float, default=180.0)
+    p.add_argument("--log-dir", default="")
+    p.add_argument("--json", metavar="FILE", help="append one JSON line per run")
+    return asyncio.run(main_async(p.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""Real processes on loopback: a SIGKILLed peer, a resumed one, and the datagram fuzzer.
+
+Bounded versions of scripts/chaos_kill.py and scripts/fuzz_datagrams.py (the
+long runs and their timings are in docs/RELIABILITY.md).  No timing is
+asserted: only that the game ends for everyone still there and the logs agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tests.chaos.scripts import load
+
+chaos_kill = load("chaos_kill")
+fuzz = load("fuzz_datagrams")
+
+
+def _kill_args(**kw: object) -> argparse.Namespace:
+    base = {
+        "game": "prototag",
+        "peers": 3,
+        "victim": None,
+        "kill_at": 8,
+        "turn_timeout": 2.0,
+        "resume": None,
+        "netsim": None,
+        "runs": 1,
+        "stall": 120.0,
+        "log_dir": "",
+        "json": None,
+    }
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+@pytest.mark.slow
+def test_sigkilled_peer_is_dropped_and_the_others_finish(tmp_path: Path) -> None:
+    run = asyncio.run(chaos_kill.one_run(0, _kill_args(), tmp_path))
+    assert run.problems == []
+    assert run.kill_step >= 8 and run.drop_step is not None
+
+
+@pytest.mark.slow
+def test_sigkilled_peer_resumed_from_its_log_takes_its_seat_back(tmp_path: Path) -> None:
+    # restarted long before the turn and step timeouts: nobody votes it out
+    args = _kill_args(turn_timeout=30.0, resume=0.5)
+    run = asyncio.run(chaos_kill.one_run(0, args, tmp_path))
+    assert run.problems == []
+    assert run.drop_step is None and run.resume_caught_up is not None
+
+
+@pytest.mark.slow
+def test_datagram_fuzzer_short_run() -> None:
+    assert fuzz.main(["--count", "3000", "--per-game", "3000", "--quiet", "--seed", "3"]) == 0
