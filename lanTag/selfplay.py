@@ -61,7 +61,8 @@ class GameResult:
         }
 
 
-def _peer_env(root: Path, i: int) -> dict[str, str]:
+def peer_env(root: Path, i: int) -> dict[str, str]:
+    """Peer i's own identity and data directories (so each process is a different player)."""
     env = dict(os.environ)
     env["XDG_CONFIG_HOME"] = str(root / f"peer{i}" / "config")
     env["XDG_DATA_HOME"] = str(root / f"peer{i}" / "data")
@@ -135,7 +136,7 @@ async def play_one(
         ]
         for opt in options:
             host_args += ["--option", opt]
-        procs = [await _spawn(host_args, _peer_env(root, 0))]
+        procs = [await _spawn(host_args, peer_env(root, 0))]
         try:
             port = await _host_port(procs[0], 20.0)
             for i in range(1, peers):
@@ -150,7 +151,7 @@ async def play_one(
                             str(logs[i]),
                             *common,
                         ],
-                        _peer_env(root, i),
+                        peer_env(root, i),
                     )
                 )
             await _wait_all(procs, stall_seconds, result)

@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from lanTag.log.verify import verify_log  # noqa: E402
+from lanTag.selfplay import peer_env  # noqa: E402
 from lanTag.testing.table import final_history  # noqa: E402
 
 PORT = re.compile(rb"on port (\d+)")
@@ -58,15 +59,6 @@ class KillRun:
     survivors_over_after: float | None = None  # seconds from the kill to the last game over
     steps: int = 0
     problems: list[str] = field(default_factory=list)
-
-
-def env_for(root: Path, i: int) -> dict[str, str]:
-    env = dict(os.environ)
-    env["XDG_CONFIG_HOME"] = str(root / f"peer{i}" / "config")
-    env["XDG_DATA_HOME"] = str(root / f"peer{i}" / "data")
-    env["USER"] = f"peer{i}"
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
 
 
 async def spawn(args: list[str], env: dict[str, str]) -> asyncio.subprocess.Process:
@@ -117,7 +109,7 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
             str(args.turn_timeout),
             *common,
         ]
-        procs = [await spawn(host_args, env_for(root, 0))]
+        procs = [await spawn(host_args, peer_env(root, 0))]
         lines: list[list[tuple[float, str]]] = [[] for _ in range(args.peers)]
         assert procs[0].stderr is not None
         port = None
@@ -141,7 +133,7 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
                         str(logs[i]),
                         *common,
                     ],
-                    env_for(root, i),
+                    peer_env(root, i),
                 )
             )
         readers = [asyncio.create_task(read_lines(p, lines[i])) for i, p in enumerate(procs)]
@@ -166,7 +158,7 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
             await asyncio.sleep(args.resume)
             resumed = await spawn(
                 ["join", "--resume", str(logs[victim]), "--headless", "--bot", "heuristic"],
-                env_for(root, victim),
+                peer_env(root, victim),
             )
             r.resumed_after = time.monotonic() - r.killed_at
             lines[victim] = []

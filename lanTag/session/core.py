@@ -241,7 +241,7 @@ def _supersedes(first: Signed, msg: Signed) -> bool:
     return old < new
 
 
-def _bundles(raws: list[bytes]) -> list[bytes]:
+def bundles(raws: list[bytes]) -> list[bytes]:
     """Pack signed messages into link payloads of about one datagram each."""
     out: list[bytes] = []
     batch: list[bytes] = []

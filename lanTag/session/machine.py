@@ -26,8 +26,8 @@ from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
     STEP_WINDOW,
     TAKEOVER_BOT,
-    _bundles,
     _supersedes,
+    bundles,
 )
 from lanTag.session.messages import (
     MsgType,
@@ -202,7 +202,7 @@ class Session(Agreement, Recovery):
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         for addr, raws in self._outbox.items():
-            for bundle in _bundles(raws):
+            for bundle in bundles(raws):
                 self.transport.send(addr, bundle, now)
         self._outbox.clear()
         return self.transport.datagrams_to_send(now)

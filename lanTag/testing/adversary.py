@@ -31,6 +31,7 @@ from lanTag.net.frame import Frame, FrameType, encode
 from lanTag.net.machine import Addr
 from lanTag.peer import BotDriver, PeerMachine
 from lanTag.rules.base import Action, IllegalAction, Simultaneous, Turn
+from lanTag.session.core import bundles
 from lanTag.session.machine import MAX_LINK_PAYLOAD, Session
 from lanTag.session.messages import (
     SIGN_DOMAIN,
@@ -92,21 +93,6 @@ class _Intercept:
 
     def handle_timer(self, now: float) -> None:
         self.inner.handle_timer(now)
-
-
-def bundles(raws: list[bytes]) -> list[bytes]:
-    out: list[bytes] = []
-    batch: list[bytes] = []
-    size = 0
-    for raw in raws:
-        if batch and size + len(raw) + 3 > BUNDLE_BUDGET:
-            out.append(pack_bundle(batch))
-            batch, size = [], 0
-        batch.append(raw)
-        size += len(raw) + 3
-    if batch:
-        out.append(pack_bundle(batch))
-    return out
 
 
 @dataclass
