@@ -21,7 +21,6 @@ from lanTag.rules.base import (
     Action,
     Chance,
     Decision,
-    Die,
     Game,
     IllegalAction,
     Input,
@@ -46,79 +45,24 @@ from lanTag.rules.tagem_map import (
     parse_map,
     shipped_map,
 )
+from lanTag.rules.tagem_pieces import (
+    ATTACK_ACTIONS,
+    DEFAULT_MAX_TURNS,
+    END,
+    LETTERS,
+    MAX_PAWNS,
+    MODES,
+    MOVE_ACTIONS,
+    TWO_D6,
+    Attack,
+    Flag,
+    describe_modifiers,
+    pawn_name,
+    size_up,
+)
+from lanTag.rules.tagem_play import Play
 
 __all__ = ["Attack", "Flag", "MapError", "Tagem", "TagemState"]
-
-MODES = ("elimination", "ctf", "ctcf")
-LETTERS = "ABCDEFGH"
-MAX_PAWNS = 9
-DEFAULT_MAX_TURNS = 10
-TWO_D6 = Die(faces=(1, 2, 3, 4, 5, 6), count=2)  # attacker's die, then defender's
-END = Action("end")
-_MOVES = tuple(tuple(Action("move", (p, d)) for d in DIRS) for p in range(MAX_PAWNS))
-_ATTACKS = tuple(tuple(Action("attack", (p, d)) for d in DIRS) for p in range(MAX_PAWNS))
-
-
-@dataclass(frozen=True, slots=True)
-class Flag:
-    """A flag: loose on ``cell``, carried by a pawn, or (Capture-Their-Flag) captured."""
-
-    owner: int  # the seat it belongs to in Capture-Their-Flag; -1 for the one CTF flag
-    cell: int = -1  # where it lies loose; -1 while carried or once captured
-    carrier: int = -1  # seat of the pawn carrying it, -1 if none
-    carrier_pawn: int = -1
-
-
-@dataclass(frozen=True, slots=True)
-class Attack:
-    """A declared attack awaiting its roll, with the modifiers read off the board."""
-
-    attacker: int
-    attacker_pawn: int
-    defender: int
-    defender_pawn: int
-    attacker_horde: int  # other attacking pawns orthogonally next to the defender
-    defender_horde: int  # other defending pawns orthogonally next to the attacker
-    attacker_garrison: bool
-    defender_garrison: bool
-    defender_cover: bool
-
-    @property
-    def attacker_bonus(self) -> int:
-        return self.attacker_horde + self.attacker_garrison - self.defender_cover
-
-    @property
-    def defender_bonus(self) -> int:
-        return self.defender_horde + self.defender_garrison
-
-
-def pawn_name(seat: int, pawn: int) -> str:
-    return f"{LETTERS[seat]}{pawn}"
-
-
-def cell_name(board: GameMap, cell: int) -> str:
-    return f"r{cell // board.width}c{cell % board.width}"
-
-
-def size_up(
-    board: GameMap, pawns: Sequence[Sequence[int]], seat: int, pawn: int, foe: int, foe_pawn: int
-) -> Attack:
-    """The modifiers of ``seat``'s pawn attacking ``foe``'s pawn, as the text lists them."""
-    here, there = pawns[seat][pawn], pawns[foe][foe_pawn]
-    # the attacker and defender are next to each other, so each horde count drops one
-    attacker_horde = sum(1 for c in pawns[seat] if c >= 0 and there in board.steps[c]) - 1
-    defender_horde = sum(1 for c in pawns[foe] if c >= 0 and here in board.steps[c]) - 1
-    return Attack(
-        seat,
-        pawn,
-        foe,
-        foe_pawn,
-        attacker_horde,
-        defender_horde,
-        board.tiles[here] == Tile.GARRISON,
-        board.tiles[there] == Tile.GARRISON,
-        board.tiles[there] == Tile.COVER,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,9 +149,9 @@ class TagemState(State):
                     continue
                 if target not in occupied:
                     if mobile:
-                        actions.append(_MOVES[pawn][d])
+                        actions.append(MOVE_ACTIONS[pawn][d])
                 elif target not in own:
-                    actions.append(_ATTACKS[pawn][d])  # 1 PoM, and a turn always has >= 1
+                    actions.append(ATTACK_ACTIONS[pawn][d])  # 1 PoM, and a turn always has >= 1
         actions.append(END)
         return actions
 
@@ -267,10 +211,10 @@ class TagemState(State):
                 order = tuple(inp.values[0])
                 names = " ".join(LETTERS[s] for s in order)
                 return replace(self, order=order, events=(f"turn order: {names}",))
-            return _Play(self).resolve(self.pending, inp.values[0]).freeze()
+            return Play(self).resolve(self.pending, inp.values[0]).freeze()
         assert isinstance(inp, Move)
         if inp.action == END:
-            play = _Play(self)
+            play = Play(self)
             play.events.append(f"{LETTERS[inp.seat]} ends the turn, {self.pom_left} PoM unspent")
             play.end_turn()
             return play.freeze()
@@ -284,10 +228,10 @@ class TagemState(State):
             attack = size_up(self.board, self.pawns, inp.seat, pawn, foe, foe_pawn)
             event = (
                 f"{pawn_name(inp.seat, pawn)} attacks {pawn_name(foe, attack.defender_pawn)}"
-                f" ({_modifiers(attack)})"
+                f" ({describe_modifiers(attack)})"
             )
             return replace(self, pending=attack, pom_left=self.pom_left - 1, events=(event,))
-        return _Play(self).move(inp.seat, pawn, here, target).freeze()
+        return Play(self).move(inp.seat, pawn, here, target).freeze()
 
     # ------------------------------------------------------------------ results
 
@@ -340,19 +284,6 @@ class TagemState(State):
         return invariants(self)
 
 
-def _modifiers(attack: Attack) -> str:
-    def listed(modifiers: dict[str, int]) -> str:
-        return ", ".join(f"{k} {v:+d}" for k, v in modifiers.items() if v) or "no modifier"
-
-    mine = {
-        "horde": attack.attacker_horde,
-        "garrison": int(attack.attacker_garrison),
-        "cover": -int(attack.defender_cover),
-    }
-    theirs = {"horde": attack.defender_horde, "garrison": int(attack.defender_garrison)}
-    return f"attacker {listed(mine)}; defender {listed(theirs)}"
-
-
 def _groups(seats: Sequence[int], key: Callable[[int], tuple[bool, int]]) -> list[tuple[int, ...]]:
     """Seats grouped by equal key, best (largest) first."""
     groups: list[tuple[int, ...]] = []
@@ -362,183 +293,6 @@ def _groups(seats: Sequence[int], key: Callable[[int], tuple[bool, int]]) -> lis
         else:
             groups.append((s,))
     return groups
-
-
-class _Play:
-    """Scratch copy of one state's changing parts, used within a single _apply only."""
-
-    def __init__(self, state: TagemState) -> None:
-        self.state = state
-        self.board = state.board
-        self.pawns = [list(team) for team in state.pawns]
-        self.flags = list(state.flags)
-        self.out = list(state.out)
-        self.tags = list(state.tags)
-        self.stopped = list(state.stopped)
-        self.turn, self.round, self.pom_left = state.turn, state.round, state.pom_left
-        self.winner = state.winner
-        self.events: list[str] = []
-
-    def freeze(self) -> TagemState:
-        state = self.state
-        return TagemState(
-            board=state.board,
-            mode=state.mode,
-            pom=state.pom,
-            pawn_count=state.pawn_count,
-            max_turns=state.max_turns,
-            order=state.order,
-            pawns=tuple(tuple(team) for team in self.pawns),
-            flags=tuple(self.flags),
-            out=tuple(self.out),
-            tags=tuple(self.tags),
-            stopped=tuple(sorted(self.stopped)),
-            turn=self.turn,
-            round=self.round,
-            pom_left=self.pom_left,
-            pending=None,
-            winner=self.winner,
-            events=tuple(self.events),
-        )
-
-    def is_out(self, seat: int) -> bool:
-        return any(seat in group for group in self.out)
-
-    def move(self, seat: int, pawn: int, here: int, target: int) -> _Play:
-        tiles = self.board.tiles
-        cost = 2 if tiles[here] == Tile.WADE else 1
-        self.pom_left -= cost
-        self.pawns[seat][pawn] = target
-        way, where = DIRS[self.board.steps[here].index(target)], cell_name(self.board, target)
-        event = f"{pawn_name(seat, pawn)} moves {way} to {where} ({cost} PoM)"
-        if tiles[target] == Tile.GARRISON:
-            self.stopped.append(pawn)
-            event += ", garrisoned for the rest of the turn"
-        self.events.append(event)
-        self.pick_up(seat, pawn, target)
-        if target == self.board.starts[seat]:
-            self.bring_home(seat, pawn)
-        if self.pom_left == 0 and self.winner < 0:
-            self.end_turn()
-        return self
-
-    def pick_up(self, seat: int, pawn: int, cell: int) -> None:
-        for i, flag in enumerate(self.flags):
-            # a team never lifts its own flag in Capture-Their-Flag (docs: Decisions)
-            if flag.cell == cell and flag.owner != seat:
-                self.flags[i] = Flag(flag.owner, -1, seat, pawn)
-                self.events.append(f"{pawn_name(seat, pawn)} picks up {_flag_name(flag)}")
-
-    def carried_by(self, seat: int, pawn: int) -> list[int]:
-        return [i for i, f in enumerate(self.flags) if f.carrier == seat and f.carrier_pawn == pawn]
-
-    def bring_home(self, seat: int, pawn: int) -> None:
-        carried = self.carried_by(seat, pawn)
-        if not carried:
-            return
-        if self.state.mode == "ctf":
-            self.winner = seat
-            self.events.append(f"{LETTERS[seat]} brings the flag home and wins")
-            return
-        owners = tuple(sorted(self.flags[i].owner for i in carried))
-        for i in carried:
-            self.flags[i] = Flag(self.flags[i].owner)  # captured: out of the game
-        for owner in owners:
-            self.events.append(
-                f"{LETTERS[seat]} captures {LETTERS[owner]}'s flag: {LETTERS[owner]} is eliminated"
-            )
-            for lost, cell in enumerate(self.pawns[owner]):
-                if cell >= 0:
-                    self.drop(owner, lost, cell)
-                    self.pawns[owner][lost] = -1
-        self.out.append(owners)
-
-    def drop(self, seat: int, pawn: int, cell: int) -> None:
-        for i in self.carried_by(seat, pawn):
-            self.flags[i] = Flag(self.flags[i].owner, cell)
-            where = cell_name(self.board, cell)
-            self.events.append(f"{_flag_name(self.flags[i])} drops at {where}")
-
-    def resolve(self, attack: Attack, dice: tuple[int, ...]) -> _Play:
-        attack_total = dice[0] + attack.attacker_bonus
-        defence_total = dice[1] + attack.defender_bonus
-        names = (
-            pawn_name(attack.attacker, attack.attacker_pawn),
-            pawn_name(attack.defender, attack.defender_pawn),
-        )
-        self.events.append(
-            f"{names[0]} rolls {dice[0]}{attack.attacker_bonus:+d}={attack_total},"
-            f" {names[1]} rolls {dice[1]}{attack.defender_bonus:+d}={defence_total}"
-        )
-        if attack_total > defence_total:
-            self.defeat(attack.defender, attack.defender_pawn, attack.attacker)
-        elif defence_total > attack_total:
-            self.defeat(attack.attacker, attack.attacker_pawn, attack.defender)
-        else:
-            self.events.append("a tie: nobody is defeated")
-        if self.pom_left == 0 or self.is_out(self.state.order[self.turn]):
-            self.end_turn()
-        return self
-
-    def defeat(self, seat: int, pawn: int, victor: int) -> None:
-        cell = self.pawns[seat][pawn]
-        self.tags[victor] += 1
-        self.drop(seat, pawn, cell)
-        self.pawns[seat][pawn] = -1
-        if pawn in self.stopped and seat == self.state.order[self.turn]:
-            self.stopped.remove(pawn)
-        if self.state.mode == "elimination":
-            self.events.append(f"{pawn_name(seat, pawn)} is eliminated")
-            if all(c < 0 for c in self.pawns[seat]):
-                self.out.append((seat,))
-                self.events.append(f"{LETTERS[seat]} has no pawns left and is out")
-            return
-        spot = self.respawn_cell(seat)
-        self.pawns[seat][pawn] = spot
-        where = cell_name(self.board, spot) if spot >= 0 else "nowhere (no free tile)"
-        self.events.append(f"{pawn_name(seat, pawn)} is defeated and respawns at {where}")
-
-    def respawn_cell(self, seat: int) -> int:
-        """Where a defeated pawn comes back (docs/rules/tagem.md, Respawning)."""
-        board = self.board
-        occupants = {c: s for s, team in enumerate(self.pawns) for c in team if c >= 0}
-        liftable = {f.cell for f in self.flags if f.cell >= 0 and f.owner != seat}
-
-        def threatened(cell: int) -> bool:
-            return any(occupants.get(n, seat) != seat for n in board.steps[cell] if n >= 0)
-
-        def free(cell: int) -> bool:
-            return cell not in occupants and cell not in liftable
-
-        start = board.starts[seat]
-        if not threatened(start):
-            for cell in self.state.formation(seat):
-                if free(cell):
-                    return cell
-        far = board.reach[seat][board.near[seat] :]
-        for cell in far:
-            if free(cell) and not threatened(cell):
-                return cell
-        for cell in board.reach[seat]:
-            if free(cell):
-                return cell
-        return -1
-
-    def end_turn(self) -> None:
-        order = self.state.order
-        for step in range(1, len(order) + 1):
-            index = (self.turn + step) % len(order)
-            if not self.is_out(order[index]):
-                if index <= self.turn:
-                    self.round += 1
-                self.turn = index
-                break
-        self.pom_left = self.state.pom
-        self.stopped = []
-
-
-def _flag_name(flag: Flag) -> str:
-    return "the flag" if flag.owner < 0 else f"{LETTERS[flag.owner]}'s flag"
 
 
 class Tagem(Game):

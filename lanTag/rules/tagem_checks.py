@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lanTag.rules.tagem import (
-    MAX_PAWNS,
-    MODES,
-    Attack,
-    Flag,
-    TagemState,
-    pawn_name,
-    size_up,
-)
+from lanTag.rules.tagem import TagemState
 from lanTag.rules.tagem_map import MAX_PLAYERS, Tile, parse_map
+from lanTag.rules.tagem_pieces import MAX_PAWNS, MODES, Attack, Flag, pawn_name, size_up
 
 
 def _int(value: Any, what: str, low: int, high: int) -> int:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from lanTag.rules.base import Chance, Over, Turn
-from lanTag.rules.tagem import LETTERS, TagemState, cell_name, pawn_name
+from lanTag.rules.tagem import TagemState
 from lanTag.rules.tagem_map import GLYPH_OF_TILE, START_GLYPHS, Tile
+from lanTag.rules.tagem_pieces import LETTERS, cell_name, pawn_name
 
 LEGEND = (
     "legend: .path %cover ~wade ^garrison #block .1 starting point 1  * flag (*a: A's)  "
