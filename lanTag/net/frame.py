@@ -58,7 +58,11 @@ class Frame:
     src_epoch: int
     """The sender's link incarnation (never 0)."""
     dst_epoch: int
-    """The sender's idea of the receiver's incarnation; 0 = not heard from it yet (ack invalid)."""
+    """The sender's idea of the receiver's incarnation; 0 = not heard from it yet (ack invalid).
+
+    Also the proof of return routability: a new ``src_epoch`` is believed only when
+    this is the receiver's own epoch (see ``linkstate._TRANSITIONS``).
+    """
     seq: int
     """Wire sequence number (mod 2**32) of a DATA/PING frame; 0 in an ACK."""
     ack: int

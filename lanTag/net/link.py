@@ -11,17 +11,23 @@ retransmission on an RTO of ``srtt + 4*rttvar`` (Karn's rule, exponential
 back-off, clamps), packet-threshold fast retransmit, a bounded window,
 keepalives when idle, and in-order reassembly of fragmented messages.
 
-Incarnations: each link has an *epoch* (a 32-bit id, unique per link object).
-Every frame names the sender's epoch and the epoch it believes the receiver
-has.  A changed source epoch means the peer restarted (or expired our link):
-both directions are reset and undelivered messages are discarded, counted in
-``stats.peer_restarts``/``messages_discarded``.  A frame addressed to an old
-epoch of ours is stale: it is dropped and answered with an ACK so the peer
-learns our new epoch.  The session re-handshakes above this.
+Incarnations: each link has an *epoch* (a 32-bit id, unique per link object and
+unpredictable from the other epochs of the process).  Every frame names the
+sender's epoch and the epoch it believes the receiver has.  A changed source
+epoch is believed (the peer restarted or expired our link: both directions are
+reset, undelivered messages discarded, counted in ``stats.peer_restarts`` /
+``messages_discarded``) only when the frame names our current epoch, which
+only a host that receives our frames can know.  Otherwise the frame is dropped
+(``dropped_unconfirmed``) and its sender is *challenged*: sent our epoch,
+addressed to its own, at most once per ``challenge_interval`` (``challenges_sent``).
+One off-path spoofed datagram so costs nothing; a real restart one round trip.
+A frame addressed to an old epoch of ours is stale: dropped, and answered so
+the peer learns our new epoch.  The session re-handshakes above this.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 
@@ -40,7 +46,7 @@ __all__ = [
     "TooManyLinks",
 ]
 
-_EPOCH_STEP = 0x9E3779B1  # odd: successive link epochs cycle through all 2**32 values
+_FEISTEL_ROUNDS = 4
 
 
 class LinkError(Exception):
@@ -84,20 +90,40 @@ class LinkStats:
     messages_sent: int = 0
     messages_delivered: int = 0
     messages_discarded: int = 0
+    dropped_unconfirmed: int = 0
+    challenges_sent: int = 0
     peer_restarts: int = 0
     links_expired: int = 0
+    links_refused: int = 0
+    dropped_outsider: int = 0
     links: Mapping[Addr, LinkSnapshot] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- the layer
 
 
+def _epoch(key: bytes, counter: int) -> int:
+    """The ``counter``-th link epoch: a keyed permutation of the 32-bit counter.
+
+    A 4-round Feistel network with a keyed BLAKE2b round function: a bijection,
+    so a process never hands out one epoch twice in 2**32 links, and (the key being
+    the process's random seed) knowing some epochs of a process tells nothing
+    about its others.  The epoch is what proves return routability (NETWORK.md).
+    """
+    left, right = counter >> 16 & 0xFFFF, counter & 0xFFFF
+    for r in range(_FEISTEL_ROUNDS):
+        digest = hashlib.blake2b(bytes([r]) + right.to_bytes(2, "big"), key=key, digest_size=2)
+        left, right = right, left ^ int.from_bytes(digest.digest(), "big")
+    return left << 16 | right
+
+
 class LinkLayer:
     """All links of one peer.  Feed it datagrams and timer ticks; it says what to send.
 
-    ``epoch_seed`` makes link epochs distinct across process restarts: give it a
-    fresh random 32-bit value per process (the pure core draws no randomness).
-    ``accept`` is consulted before a link is created for an unknown address.
+    ``epoch_seed`` makes link epochs distinct across process restarts and
+    unguessable: give it a fresh random value per process, 128 bits or more (any
+    non-negative int; the pure core draws no randomness).  ``accept`` is consulted
+    before a link is created for an unknown address (and see :meth:`set_accept`).
     """
 
     def __init__(
@@ -108,8 +134,10 @@ class LinkLayer:
     ) -> None:
         self.config = config or LinkConfig()
         self._accept = accept
-        self._epoch = epoch_seed % SEQ_MOD
+        self._key = (epoch_seed % (1 << 512)).to_bytes(64, "big")
+        self._counter = 0
         self._links: dict[Addr, Link] = {}
+        self._closing: set[Addr] = set()  # refused by ``accept``, closed once drained
         self._n = Counters()
 
     # ---------------------------------------------------------------- links
@@ -117,15 +145,35 @@ class LinkLayer:
     def _new_link(self, addr: Addr, now: float) -> Link:
         if len(self._links) >= self.config.max_links:
             raise TooManyLinks(f"{len(self._links)} links open, limit {self.config.max_links}")
-        self._epoch = (self._epoch + _EPOCH_STEP) % SEQ_MOD
-        if self._epoch == 0:  # 0 means "unknown" on the wire
-            self._epoch = _EPOCH_STEP
-        link = self._links[addr] = Link(addr, self._epoch, self.config, self._n, now)
+        epoch = 0
+        while epoch == 0:  # 0 means "unknown" on the wire
+            self._counter = (self._counter + 1) % SEQ_MOD
+            epoch = _epoch(self._key, self._counter)
+        link = self._links[addr] = Link(addr, epoch, self.config, self._n, now)
         return link
 
     def set_accept(self, accept: Callable[[Addr], bool] | None) -> None:
-        """Change which unknown addresses may open a link (e.g. the roster, once a game starts)."""
+        """Change which addresses may hold a link (e.g. the roster, once a game starts).
+
+        Unknown addresses it refuses open no link.  Open links to addresses it
+        refuses are closed (``links_refused``): at once when nothing is queued or
+        in flight on them, otherwise as soon as that is acked (or the link expires);
+        until then what they deliver is dropped (``dropped_outsider``).
+        """
         self._accept = accept
+        self._closing = {addr for addr in self._links if self._refused(addr)}
+        self._close_drained()
+
+    def _refused(self, addr: Addr) -> bool:
+        return self._accept is not None and not self._accept(addr)
+
+    def _close_drained(self) -> None:
+        for addr in list(self._closing):
+            link = self._links.get(addr)
+            if link is None or not (link.in_flight or link.queue):
+                self._closing.discard(addr)
+                if self._links.pop(addr, None) is not None:
+                    self._n.links_refused += 1
 
     def open(self, addr: Addr, now: float) -> None:
         """Start a link without a message: a PING goes out so liveness is tracked both ways."""
@@ -135,6 +183,7 @@ class LinkLayer:
     def forget(self, addr: Addr) -> None:
         """Drop a link and everything queued on it (e.g. the peer left the roster)."""
         self._links.pop(addr, None)
+        self._closing.discard(addr)
 
     def peers(self) -> list[Addr]:
         return list(self._links)
@@ -196,7 +245,13 @@ class LinkLayer:
         if link is None:
             link = self._new_link(addr, now)
         self._n.received += 1
-        return link.on_frame(frame, now)
+        messages = link.on_frame(frame, now)
+        if addr in self._closing:  # acks still count (to drain the link), content does not
+            self._n.dropped_outsider += len(messages)
+            self._n.messages_delivered -= len(messages)
+            self._close_drained()
+            return []
+        return messages
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         out: list[tuple[bytes, Addr]] = []
@@ -211,10 +266,12 @@ class LinkLayer:
         )
 
     def handle_timer(self, now: float) -> None:
+        self._close_drained()
         expire_after = self.config.expire_after
         for addr, link in list(self._links.items()):
             if expire_after is not None and link.last_activity() + expire_after <= now:
                 del self._links[addr]
+                self._closing.discard(addr)
                 self._n.links_expired += 1
                 self._n.messages_discarded += link.pending_messages()
                 continue

@@ -46,6 +46,8 @@ class LinkConfig:
     max_links: int = 256
     fast_retransmit_after: int = 3
     """Resend a frame once this many later frames have been acked (0: off)."""
+    challenge_interval: float = 0.1
+    """At most one challenge (epoch check) per link in this many seconds: no amplifier."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.window <= SACK_BITS:
@@ -56,6 +58,8 @@ class LinkConfig:
             raise ValueError("need 0 <= ack_delay < min_rto")
         if self.keepalive_interval <= 0 or self.max_message < 0 or self.max_links < 1:
             raise ValueError("keepalive_interval, max_message and max_links must be positive")
+        if self.challenge_interval <= 0:
+            raise ValueError("challenge_interval must be positive")
         if self.expire_after is not None and self.expire_after <= self.keepalive_interval:
             raise ValueError("expire_after must exceed keepalive_interval")
 
@@ -78,8 +82,12 @@ class Counters:
     messages_sent: int = 0
     messages_delivered: int = 0
     messages_discarded: int = 0
+    dropped_unconfirmed: int = 0
+    challenges_sent: int = 0
     peer_restarts: int = 0
     links_expired: int = 0
+    links_refused: int = 0
+    dropped_outsider: int = 0
 
 
 # --------------------------------------------------------------------------- epoch state machine
@@ -92,29 +100,41 @@ class _State(enum.Enum):
 
 class _Event(enum.Enum):
     FIRST = "first"  # first frame from the peer, addressed to us or to nobody yet
-    FIRST_STALE = "first-stale"  # first frame, but addressed to an old incarnation of us
+    FIRST_CHALLENGED = "first-challenged"  # a challenge: addressed to us, acks nothing we sent
+    FIRST_STALE = "first-stale"  # first frame, but addressed to another incarnation of us
     SAME = "same"
     SAME_STALE = "same-stale"  # peer has not noticed that we restarted
-    NEW = "new"  # peer restarted
-    NEW_STALE = "new-stale"
+    SAME_STALE_ACK = "same-stale-ack"  # ...or an ACK that is not for us (e.g. a stray challenge)
+    NEW = "new"  # new source epoch, dst 0: a restart, or a forgery (unconfirmed)
+    NEW_STALE = "new-stale"  # new source epoch, dst another epoch than ours (unconfirmed)
+    NEW_CONFIRMED = "new-confirmed"  # new source epoch, dst ours: the sender has heard from us
     RETIRED = "retired"  # late frame from a previous incarnation of the peer
 
 
 class _Action(enum.Enum):
     ACCEPT = "accept"  # adopt/keep the peer epoch, process acks and content
+    RESEND = "resend"  # accept, and resend everything in flight now: the peer dropped it
     RESET = "reset"  # discard both directions, adopt the new epoch, then accept
-    ANNOUNCE = "announce"  # adopt the src epoch, drop the content, ack at once
-    RESET_ANNOUNCE = "reset-announce"
+    ANNOUNCE = "announce"  # keep the (known) src epoch, drop the content, ack at once
+    CHALLENGE = "challenge"  # keep all state, drop the content, send our epoch to the src epoch
     DROP = "drop"
 
 
+# The only place where epoch decisions are made.  A source epoch never seen before is
+# believed only once the frame names our current epoch as its destination: a peer
+# learns that only from our frames, which go to the peer's address, so an off-path
+# forger cannot produce it.  Until then the sender is *challenged*: answered, rate
+# limited, with an ACK carrying our epoch addressed to its epoch (docs/NETWORK.md).
 _TRANSITIONS: dict[tuple[_State, _Event], tuple[_State, _Action]] = {
     (_State.FRESH, _Event.FIRST): (_State.BOUND, _Action.ACCEPT),
-    (_State.FRESH, _Event.FIRST_STALE): (_State.BOUND, _Action.ANNOUNCE),
+    (_State.FRESH, _Event.FIRST_CHALLENGED): (_State.BOUND, _Action.RESEND),
+    (_State.FRESH, _Event.FIRST_STALE): (_State.FRESH, _Action.CHALLENGE),
     (_State.BOUND, _Event.SAME): (_State.BOUND, _Action.ACCEPT),
     (_State.BOUND, _Event.SAME_STALE): (_State.BOUND, _Action.ANNOUNCE),
-    (_State.BOUND, _Event.NEW): (_State.BOUND, _Action.RESET),
-    (_State.BOUND, _Event.NEW_STALE): (_State.BOUND, _Action.RESET_ANNOUNCE),
+    (_State.BOUND, _Event.SAME_STALE_ACK): (_State.BOUND, _Action.DROP),
+    (_State.BOUND, _Event.NEW): (_State.BOUND, _Action.CHALLENGE),
+    (_State.BOUND, _Event.NEW_STALE): (_State.BOUND, _Action.CHALLENGE),
+    (_State.BOUND, _Event.NEW_CONFIRMED): (_State.BOUND, _Action.RESET),
     (_State.BOUND, _Event.RETIRED): (_State.BOUND, _Action.DROP),
 }
 
@@ -158,6 +178,8 @@ class Link:
         self.last_heard: float | None = None
         self.srtt: float | None = None
         self.rttvar: float | None = None
+        self.challenge_to: int | None = None  # an unconfirmed epoch we owe a challenge
+        self.challenged_at: float | None = None
         self._reset_streams(now)
 
     def _reset_streams(self, now: float) -> None:
@@ -216,7 +238,14 @@ class Link:
             times.append(keepalive)
         if self.cfg.expire_after is not None:
             times.append(self.last_activity() + self.cfg.expire_after)
+        if self.challenge_to is not None:
+            times.append(self._challenge_due())
         return min(times, default=None)
+
+    def _challenge_due(self) -> float:
+        if self.challenged_at is None:
+            return self.created  # i.e. now
+        return self.challenged_at + self.cfg.challenge_interval
 
     def last_activity(self) -> float:
         return self.created if self.last_heard is None else self.last_heard
@@ -294,37 +323,77 @@ class Link:
             self.last_eliciting = now
         elif self.ack_now and self.peer_epoch is not None:
             out.append((self._frame(FrameType.ACK, 0, None), self.addr))
+        self._challenge(now, out)
         self.n.sent += len(out) - start
+
+    def _challenge(self, now: float, out: list[tuple[bytes, Addr]]) -> None:
+        """Send our epoch to the unconfirmed one, at most once per ``challenge_interval``.
+
+        30 bytes: no larger than any frame that can trigger it.  It acks nothing, so
+        the challenged link knows its frames were dropped (FIRST_CHALLENGED).
+        """
+        if self.challenge_to is None or now < self._challenge_due():
+            return
+        frame = Frame(FrameType.ACK, self.epoch, self.challenge_to, 0, 0, 0)
+        out.append((encode(frame), self.addr))
+        self.challenge_to, self.challenged_at = None, now
+        self.n.challenges_sent += 1
 
     # ---------------------------------------------------------------- receiving
 
     def _classify(self, frame: Frame) -> _Event:
-        stale = frame.dst_epoch not in (0, self.epoch)
+        ours = frame.dst_epoch == self.epoch
+        stale = not ours and frame.dst_epoch != 0
         if self.state is _State.FRESH:
-            return _Event.FIRST_STALE if stale else _Event.FIRST
+            if stale:
+                return _Event.FIRST_STALE
+            if ours and _acks_nothing(frame) and self.in_flight:
+                # the peer knows our epoch yet took none of our frames (all sent since
+                # this link exists, from seq 0): it dropped them while checking our epoch
+                return _Event.FIRST_CHALLENGED
+            return _Event.FIRST
         if frame.src_epoch in self.retired:
             return _Event.RETIRED
         if frame.src_epoch == self.peer_epoch:
-            return _Event.SAME_STALE if stale else _Event.SAME
+            if stale:
+                return _Event.SAME_STALE_ACK if frame.type is FrameType.ACK else _Event.SAME_STALE
+            return _Event.SAME
+        if ours:
+            return _Event.NEW_CONFIRMED
         return _Event.NEW_STALE if stale else _Event.NEW
 
     def on_frame(self, frame: Frame, now: float) -> list[bytes]:
+        was = self.state
         self.state, action = _TRANSITIONS[(self.state, self._classify(frame))]
         if action is _Action.DROP:
             self.n.dropped_stale += 1
             return []
+        if action is _Action.CHALLENGE:
+            # no state changes, not even last_heard: this may be anyone but the peer
+            if was is _State.BOUND:
+                self.n.dropped_unconfirmed += 1
+            else:
+                self.n.dropped_stale += 1
+            self.challenge_to = frame.src_epoch
+            return []
         self.last_heard = now
-        if action in (_Action.RESET, _Action.RESET_ANNOUNCE):
+        if action is _Action.RESET:
             assert self.peer_epoch is not None
             self.retired.append(self.peer_epoch)
             self.n.peer_restarts += 1
             self.n.messages_discarded += self.pending_messages() + (1 if self.partial else 0)
             self._reset_streams(now)
         self.peer_epoch = frame.src_epoch
-        if action in (_Action.ANNOUNCE, _Action.RESET_ANNOUNCE):
+        if self.challenge_to == frame.src_epoch:
+            self.challenge_to = None  # confirmed meanwhile
+        if action is _Action.ANNOUNCE:
             self.n.dropped_stale += 1
             self.ack_now = True
             return []
+        if action is _Action.RESEND:
+            for seq, entry in self.in_flight.items():
+                entry.deadline, entry.early = None, False
+                self.resend.add(seq)
         if frame.dst_epoch != 0 and not self._on_ack(frame, now):
             self.n.dropped_malformed += 1
             return []
@@ -429,3 +498,8 @@ class Link:
         message = b"".join(self.partial)
         self.partial, self.partial_count = [], 0
         return message
+
+
+def _acks_nothing(frame: Frame) -> bool:
+    """The shape of a challenge: an ACK that acknowledges no sequence number at all."""
+    return frame.type is FrameType.ACK and frame.ack == 0 and frame.sack == 0

@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from lanTag.net.frame import DATAGRAM_BUDGET, MAX_CHUNK, FrameType, decode
+from lanTag.net.frame import DATAGRAM_BUDGET, MAX_CHUNK, Frame, FrameType, decode, encode
 from lanTag.net.link import LinkConfig, LinkLayer, MessageTooLarge, SendQueueFull, TooManyLinks
+from lanTag.net.machine import Addr, LinkEndpoint
 
 from .pair import A, B, make_pair
 
@@ -277,6 +278,7 @@ def test_frames_addressed_to_our_previous_incarnation_are_dropped_and_answered()
     p.net.run_until(lambda: p.layer(A).stats.peer_restarts == 1, max_time=p.net.now + 10)
     assert p.got[B] == []
     assert p.layer(B).stats.dropped_stale >= 1
+    assert p.layer(B).stats.challenges_sent >= 1  # our epoch, sent to A's: A confirms it
     p.net.run_for(2.0)  # late retransmissions of the old stream stay dropped
     assert p.got[B] == []
 
@@ -307,3 +309,249 @@ def test_accept_hook_drops_unknown_addresses_without_state() -> None:
     assert b.receive_datagram(from_a, A, 0.0) == [b"friend"]
     assert b.stats.dropped_unknown == 1
     assert b.peers() == [A] and b.last_heard(stranger) is None
+
+
+# --------------------------------------------------------------------------- epoch checks
+#
+# One test per row of linkstate._TRANSITIONS added for return routability: a new source
+# epoch is believed only from a frame that names our current epoch.
+
+FORGED = 0x5EED
+
+
+def _deliver(src: LinkLayer, src_addr: Addr, dst: LinkLayer, now: float) -> list[Frame]:
+    sent = [d for d, _ in src.datagrams_to_send(now)]
+    for data in sent:
+        dst.receive_datagram(data, src_addr, now)
+    return [decode(d) for d in sent]
+
+
+def _bound() -> tuple[LinkLayer, LinkLayer]:
+    """A and B with a link each, both bound to the other's epoch, nothing in flight."""
+    a, b = LinkLayer(1), LinkLayer(2)
+    a.send(B, b"hi", 0.0)
+    b.send(A, b"yo", 0.0)
+    for t in (0.0, 0.02, 0.04):
+        a.handle_timer(t)
+        b.handle_timer(t)
+        _deliver(a, A, b, t)
+        _deliver(b, B, a, t)
+    assert a.stats.links[B].in_flight == 0 and b.stats.links[A].in_flight == 0
+    return a, b
+
+
+def _epoch_of(layer: LinkLayer, addr: Addr, now: float) -> int:
+    layer.send(addr, b"probe", now)
+    return decode(layer.datagrams_to_send(now)[0][0]).src_epoch
+
+
+@pytest.mark.parametrize("dst", [0, 0x1234], ids=["dst-0", "wrong-dst"])
+def test_spoofed_new_epoch_is_challenged_and_changes_nothing(dst: int) -> None:
+    p = make_pair("delay=1ms", trace=True)
+    p.a.send(B, b"before", p.net.now)
+    p.b.send(A, b"before", p.net.now)
+    p.net.run_until(lambda: p.got[A] and p.got[B], max_time=5)
+    p.net.run_for(0.3)
+    a = p.layer(A)
+    real_b, heard = a.stats.links[B].peer_epoch, a.last_heard(B)
+    forged = encode(Frame(FrameType.PING, FORGED, dst, 0, 0, 0))
+    assert p.a.receive_datagram(forged, B, p.net.now) == []
+    stats = a.stats
+    assert stats.dropped_unconfirmed == 1 and stats.peer_restarts == 0
+    assert stats.links[B].peer_epoch == real_b
+    assert a.last_heard(B) == heard  # a forgery is no sign of life
+    assert p.net.trace is not None
+    p.net.trace.clear()
+    p.net.run_for(0.5)
+    challenges = [e for e in p.net.trace if e.kind == "sent" and decode(e.data).dst_epoch == FORGED]
+    assert len(challenges) == 1 and challenges[0].src == A
+    challenge = decode(challenges[0].data)
+    assert challenge.type is FrameType.ACK and (challenge.ack, challenge.sack) == (0, 0)
+    assert len(challenges[0].data) <= len(forged)
+    # the real B (not restarted) drops the challenge as stale and does not answer it
+    sb = p.layer(B).stats
+    assert (sb.dropped_stale, sb.peer_restarts, sb.challenges_sent) == (1, 0, 0)
+    p.a.send(B, b"after", p.net.now)
+    p.b.send(A, b"after", p.net.now)
+    p.net.run_until(lambda: len(p.got[A]) == 2 and len(p.got[B]) == 2, max_time=p.net.now + 5)
+    assert p.got[A] == p.got[B] == [b"before", b"after"]
+    assert a.stats.peer_restarts == 0 and a.stats.messages_discarded == 0
+    assert a.stats.links[B].peer_epoch == real_b
+
+
+def test_genuine_restart_is_believed_after_one_challenge_round_trip() -> None:
+    p = make_pair("delay=1ms", trace=True)
+    p.b.send(A, b"old", p.net.now)
+    p.net.run_until(lambda: p.got[A] == [b"old"], max_time=5)
+    p.net.run_for(0.3)
+    old_b = p.layer(A).stats.links[B].peer_epoch
+    assert p.net.trace is not None
+    p.net.trace.clear()
+    p.replace(B, seed=99)
+    p.b.send(A, b"hello-from-new-b", p.net.now)
+    p.net.run_until(lambda: p.got[A][-1:] == [b"hello-from-new-b"], max_time=p.net.now + 5)
+    sa, sb = p.layer(A).stats, p.layer(B).stats
+    assert (sa.dropped_unconfirmed, sa.challenges_sent, sa.peer_restarts) == (1, 1, 1)
+    assert sa.links[B].peer_epoch not in (None, old_b)
+    # new B resent its frame when the challenge arrived, not after a timeout
+    [challenge_in] = [
+        e
+        for e in p.net.trace
+        if e.kind == "delivered" and e.dst == B and decode(e.data).type is FrameType.ACK
+    ][:1]
+    resent = [
+        e.time
+        for e in p.net.trace
+        if e.kind == "sent" and e.src == B and decode(e.data).type is FrameType.DATA
+    ]
+    assert resent[0] < challenge_in.time == resent[1] and sb.retransmitted == 1
+    p.a.send(B, b"to-new-b", p.net.now)
+    p.net.run_until(lambda: p.got[B] == [b"to-new-b"], max_time=p.net.now + 5)
+    assert p.got[A] == [b"old", b"hello-from-new-b"]
+
+
+def test_late_frame_of_a_retired_incarnation_is_dropped_unanswered() -> None:
+    p = make_pair("delay=1ms", trace=True)
+    p.b.send(A, b"one", p.net.now)
+    p.net.run_until(lambda: p.got[A] == [b"one"], max_time=5)
+    assert p.net.trace is not None
+    [late] = [e.data for e in p.net.trace if e.kind == "sent" and e.src == B][:1]
+    p.replace(B, seed=99)
+    p.b.send(A, b"two", p.net.now)
+    p.net.run_until(lambda: p.got[A] == [b"one", b"two"], max_time=p.net.now + 5)
+    a = p.layer(A)
+    before = a.stats
+    assert before.peer_restarts == 1
+    assert p.a.receive_datagram(late, B, p.net.now) == []
+    p.net.run_for(0.5)
+    after = a.stats
+    assert after.dropped_stale == before.dropped_stale + 1
+    assert (after.challenges_sent, after.peer_restarts) == (before.challenges_sent, 1)
+    assert after.links[B].peer_epoch == before.links[B].peer_epoch
+
+
+def test_challenged_fresh_link_adopts_the_epoch_and_resends_at_once() -> None:
+    x = LinkLayer(3)
+    x.send(B, b"m", 0.0)
+    [(first, _)] = x.datagrams_to_send(0.0)
+    mine = decode(first).src_epoch
+    challenge = encode(Frame(FrameType.ACK, 77, mine, 0, 0, 0))
+    assert x.receive_datagram(challenge, B, 0.01) == []
+    [(again, _)] = x.datagrams_to_send(0.01)  # long before the RTO
+    frame = decode(again)
+    assert (frame.seq, frame.dst_epoch, frame.payload) == (0, 77, b"m")
+    assert x.stats.retransmitted == 1 and x.stats.links[B].peer_epoch == 77
+
+
+def test_challenges_are_rate_limited_and_go_to_the_latest_candidate() -> None:
+    a, _ = _bound()
+    interval = LinkConfig().challenge_interval
+    challenges: list[tuple[float, Frame]] = []
+    for i in range(20):  # a forgery every 10 ms, each with another epoch
+        now = 1.0 + i * 0.01
+        forged = encode(Frame(FrameType.PING, 1000 + i, 0, 0, 0, 0))
+        assert a.receive_datagram(forged, B, now) == []
+        a.handle_timer(now)
+        out = [decode(d) for d, _ in a.datagrams_to_send(now)]
+        challenges += [(now, f) for f in out if 1000 <= f.dst_epoch < 1020]
+    due = a.next_timer()
+    assert due is not None and due <= 1.0 + 2 * interval + 1e-9
+    a.handle_timer(due)
+    out = [decode(d) for d, _ in a.datagrams_to_send(due)]
+    challenges += [(due, f) for f in out if 1000 <= f.dst_epoch < 1020]
+    times = [t for t, _ in challenges]
+    assert len(challenges) == 3 and a.stats.challenges_sent == 3
+    assert all(b - t >= interval - 1e-9 for t, b in itertools.pairwise(times))
+    assert all(f.type is FrameType.ACK and (f.ack, f.sack) == (0, 0) for _, f in challenges)
+    assert challenges[-1][1].dst_epoch == 1019  # the pending one is the newest candidate
+    assert a.stats.dropped_unconfirmed == 20 and a.stats.peer_restarts == 0
+
+
+def test_stale_challenge_is_ignored_by_a_live_peer() -> None:
+    _, b = _bound()
+    a_epoch = b.stats.links[A].peer_epoch
+    assert a_epoch is not None
+    b.send(A, b"pending", 1.0)
+    b.datagrams_to_send(1.0)  # in flight (lost)
+    stray = encode(Frame(FrameType.ACK, a_epoch, 0xBAD, 0, 0, 0))  # "A's challenge" to another B
+    assert b.receive_datagram(stray, A, 1.01) == []
+    assert b.datagrams_to_send(1.01) == []  # no answer: nothing to amplify or reflect
+    stats = b.stats
+    assert (stats.dropped_stale, stats.peer_restarts, stats.messages_discarded) == (1, 0, 0)
+    assert stats.links[A].in_flight == 1 and stats.links[A].peer_epoch == a_epoch
+
+
+def test_stale_first_frame_leaves_a_fresh_link_unbound() -> None:
+    x, b = LinkLayer(3), LinkLayer(2)
+    x.send(B, b"m", 0.0)
+    [(first, _)] = x.datagrams_to_send(0.0)
+    forged = encode(Frame(FrameType.PING, FORGED, 0x1234, 0, 0, 0))
+    assert x.receive_datagram(forged, B, 0.001) == []
+    assert x.stats.links[B].peer_epoch is None  # not bound to the forger
+    assert [decode(d).dst_epoch for d, _ in x.datagrams_to_send(0.001)] == [FORGED]
+    b.receive_datagram(first, A, 0.002)
+    b.handle_timer(0.02)
+    _deliver(b, B, x, 0.02)
+    stats = x.stats
+    assert stats.links[B].in_flight == 0 and stats.peer_restarts == 0
+    assert stats.links[B].peer_epoch == _epoch_of(b, A, 0.03)
+
+
+def test_epochs_are_distinct_and_not_an_arithmetic_sequence() -> None:
+    layer = LinkLayer(12345)
+    epochs = [_epoch_of(layer, ("h", port), 0.0) for port in range(200)]
+    assert len(set(epochs)) == 200 and 0 not in epochs
+    steps = {(b - a) % (1 << 32) for a, b in itertools.pairwise(epochs)}
+    assert len(steps) > 190  # one epoch tells nothing about the next
+    assert epochs != [_epoch_of(LinkLayer(12346), ("h", p), 0.0) for p in range(200)]
+
+
+# --------------------------------------------------------------------------- outsiders
+
+
+def test_set_accept_closes_outsider_links_once_drained() -> None:
+    idle, busy = ("10.9.0.66", 4000), ("10.9.0.67", 4000)
+    b = LinkLayer(2)
+    friend, s1, s2 = LinkLayer(1), LinkLayer(3), LinkLayer(4)
+    for layer, where in ((friend, A), (s1, idle), (s2, busy)):
+        layer.send(B, b"lobby", 0.0)
+        _deliver(layer, where, b, 0.0)
+    b.send(busy, b"refused: the game is full", 0.1)
+    lost = b.datagrams_to_send(0.1)  # the message to `busy` is in flight
+    assert busy in [to for _, to in lost]
+    b.set_accept(lambda addr: addr == A)  # the game starts
+    assert sorted(b.peers()) == sorted([A, busy]) and b.stats.links_refused == 1
+    # `busy` still gets its last message; what it sends is no longer delivered
+    for data, to in lost:
+        if to == busy:
+            assert s2.receive_datagram(data, B, 0.11) == [b"refused: the game is full"]
+    s2.send(B, b"mid-game junk", 0.11)
+    _deliver(s2, busy, b, 0.11)
+    assert b.stats.dropped_outsider == 1
+    assert sorted(b.peers()) == [A] and b.stats.links_refused == 2
+    s1.send(B, b"more", 0.2)
+    _deliver(s1, idle, b, 0.2)
+    assert b.stats.dropped_unknown == 1 and sorted(b.peers()) == [A]
+    friend.send(B, b"game", 0.3)
+    _deliver(friend, A, b, 0.3)
+    assert b.stats.messages_delivered == 4  # three lobby messages and the friend's
+
+
+def test_a_lobby_outsiders_link_is_closed_when_the_game_starts() -> None:
+    from lanTag.testing.table import Table, addr
+
+    outsider: Addr = ("10.7.0.99", 5000)
+    table = Table("tagem", 3, seed=4)
+    got: list[bytes] = []
+    junk = LinkEndpoint(LinkLayer(77), lambda _src, m: got.append(m))
+    table.net.add(outsider, junk)
+    junk.send(addr(0), b"not a lobby message", table.net.now)
+    host = table.peers[0].link
+    table.net.run_until(lambda: outsider in host.peers(), max_time=5)
+    table.start()
+    table.net.run_for(1.0)
+    assert outsider not in host.peers() and host.stats.links_refused == 1
+    junk.send(addr(0), b"mid-game junk", table.net.now)
+    table.net.run_for(1.0)
+    assert host.stats.dropped_unknown > 0 and outsider not in host.peers()
+    table.run_to_end(max_time=3600)
