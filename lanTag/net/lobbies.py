@@ -22,6 +22,7 @@ __all__ = [
     "ServiceUpdated",
     "format_lobbies",
     "lobby_from_txt",
+    "parse_txt",
 ]
 
 STATES = ("lobby", "playing")
@@ -75,6 +76,24 @@ def _int(props: Mapping[bytes, bytes | None], key: str, low: int, high: int) -> 
     if not _INT.match(value) or not low <= int(value) <= high:
         raise BadTxt(f"{key}: {value!r} is not an integer in {low}..{high}")
     return int(value)
+
+
+def parse_txt(rdata: bytes) -> dict[bytes, bytes | None]:
+    """TXT rdata (length-prefixed strings) as a property map, like python-zeroconf's.
+
+    ``key=value`` maps to the value (possibly empty), a bare ``key`` to None, an empty
+    key is dropped, a repeated key keeps its first value (RFC 6763 §6.4), and a length
+    running past the end is cut short.
+    """
+    props: dict[bytes, bytes | None] = {}
+    pos = 0
+    while pos < len(rdata):
+        end = pos + 1 + rdata[pos]
+        key, sep, value = rdata[pos + 1 : end].partition(b"=")
+        pos = end
+        if key and key not in props:
+            props[key] = value if sep else None
+    return props
 
 
 def lobby_from_txt(

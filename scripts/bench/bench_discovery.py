@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """How long from registering a lanTag game until a browser in *another process* sees it.
 
-Three rows, all measured in the same run, on the same interface:
+Four rows, all measured in the same run, on the same interface:
 
 * ``floor``: one raw UDP multicast datagram, send -> receive in the browser process.
   Nothing mDNS can do beats this; it includes process wake-up and loop latency.
 * ``mdns fast``: ``LobbyAdvertiser.start()`` (``cooperating_responders=True``,
   no probing) -> the browser's LobbyTable shows the game with its TXT.
+* ``mdns update``: then ``LobbyAdvertiser.update(seats_taken=2)`` -> the browser's
+  table shows 2 seats taken (the TXT update path, issue #7).
 * ``mdns probing``: the same records registered with zeroconf's default conflict
   probing, for comparison (~150-250 ms random wait + 3 probes 500 ms apart).
 
@@ -85,14 +87,16 @@ def _emit(record: dict[str, object]) -> None:
 
 
 async def browser_main(interface: str) -> None:
-    reported: set[str] = set()
+    seats: dict[str, int] = {}
 
     def on_change(table: LobbyTable) -> None:
         now = time.monotonic()
         for lobby in table.lobbies():
-            if lobby.fingerprint not in reported:
-                reported.add(lobby.fingerprint)
+            if lobby.fingerprint not in seats:
                 _emit({"kind": "seen", "fp": lobby.fingerprint, "t": now})
+            elif seats[lobby.fingerprint] != lobby.seats_taken:
+                _emit({"kind": "seats", "fp": f"{lobby.fingerprint}/{lobby.seats_taken}", "t": now})
+            seats[lobby.fingerprint] = lobby.seats_taken
 
     floor = _floor_socket(interface)
     loop = asyncio.get_running_loop()
@@ -125,7 +129,7 @@ class Child:
             if rec["kind"] == "ready":
                 self.ready.set_result(int(rec["port"]))
             else:
-                key = rec["fp"] if rec["kind"] == "seen" else rec["id"]
+                key = rec["id"] if rec["kind"] == "floor" else rec["fp"]
                 self.events[(rec["kind"], key)] = float(rec["t"])
                 self.changed.set()
 
@@ -148,13 +152,17 @@ async def trial_floor(child: Child, sender: socket.socket, port: int) -> float:
     return await child.wait("floor", ident, 5.0) - start
 
 
-async def trial_fast(child: Child, interface: str) -> float:
+async def trial_fast(child: Child, interface: str) -> tuple[float, float]:
+    """register -> seen, then update(seats 1 -> 2) -> the browser shows 2."""
     advert = _advert()
     advertiser = LobbyAdvertiser(advert, [interface])
     start = time.monotonic()
     await advertiser.start()
     try:
-        return await child.wait("seen", advert.fingerprint, 10.0) - start
+        seen = await child.wait("seen", advert.fingerprint, 10.0) - start
+        start = time.monotonic()
+        await advertiser.update(seats_taken=2)
+        return seen, await child.wait("seats", f"{advert.fingerprint}/2", 10.0) - start
     finally:
         await advertiser.close()
 
@@ -205,15 +213,18 @@ async def parent_main(args: argparse.Namespace) -> None:
         async with asyncio.timeout(30):
             port = await child.ready
         await asyncio.sleep(0.3)  # let the browser's own startup queries settle
-        floor, fast, probing = [], [], []
+        floor, fast, updates, probing = [], [], [], []
         for _ in range(args.trials):
             floor.append(await trial_floor(child, sender, port))
-            fast.append(await trial_fast(child, args.interface))
+            seen, updated = await trial_fast(child, args.interface)
+            fast.append(seen)
+            updates.append(updated)
         for _ in range(args.probing_trials):
             probing.append(await trial_probing(child, args.interface))
         rows = [
             summarise("floor (raw multicast)", floor),
             summarise("mdns fast (no probe)", fast),
+            summarise("mdns update (seats)", updates),
             summarise("mdns probing (default)", probing),
         ]
     finally:

@@ -6,22 +6,36 @@ The timeouts are hang guards, not latency assertions.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import socket
+from collections.abc import Callable
 
 import pytest
+from zeroconf import (
+    DNSIncoming,
+    DNSOutgoing,
+    DNSQuestion,
+    IPVersion,
+    Zeroconf,
+    current_time_millis,
+)
+from zeroconf.asyncio import AsyncZeroconf
 
 from lanTag.net.discovery import (
+    SERVICE_TYPE,
     AdvertiserStateError,
     LobbyAdvert,
     LobbyAdvertiser,
     LobbyBrowser,
     browse,
+    service_info,
 )
-from lanTag.net.lobbies import LobbyTable
+from lanTag.net.lobbies import LobbyTable, parse_txt
 
 LOOPBACK = ["127.0.0.1"]
 HANG_GUARD = 15.0
+TXT, PTR, IN = 16, 12, 1  # DNS record types and class
 
 
 def _multicast_loopback_problem() -> str | None:
@@ -107,3 +121,173 @@ async def test_browse_lists_a_running_advert() -> None:
         found = await browse(1.0, interfaces=LOOPBACK)
     [lobby] = [x for x in found if x.fingerprint == fp]
     assert lobby.name == "Listed" and lobby.password
+
+
+# ---------------------------------------------------------------- serialised announcements
+
+
+class Wire:
+    """Every lanTag TXT record the advertisers in this process send, in send order."""
+
+    def __init__(self, fp: str) -> None:
+        self.fp = fp
+        self.sent: list[tuple[int, dict[bytes, bytes | None]]] = []  # (ttl, properties)
+        self.answers = 0  # query answers among them (TXT as an additional record)
+
+    def states(self) -> list[str]:
+        return [
+            f"{(props.get(b'seats') or b'').decode()} {(props.get(b'state') or b'').decode()}"
+            for ttl, props in self.sent
+            if ttl
+        ]
+
+
+@pytest.fixture
+def wire(monkeypatch: pytest.MonkeyPatch) -> Wire:
+    spy = Wire(secrets.token_hex(8))
+    send = Zeroconf.async_send
+
+    def spying_send(self: Zeroconf, out: DNSOutgoing, *args: object, **kw: object) -> None:
+        for record in [r for r, _ in out.answers] + out.additionals:
+            props = parse_txt(getattr(record, "text", b""))
+            if record.type == TXT and props.get(b"fp") == spy.fp.encode():
+                spy.sent.append((record.ttl, props))
+                spy.answers += record in out.additionals
+        send(self, out, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Zeroconf, "async_send", spying_send)
+    return spy
+
+
+async def _until(predicate: Callable[[], bool], what: str) -> None:
+    try:
+        async with asyncio.timeout(HANG_GUARD):  # a hang guard, never a latency assertion
+            while not predicate():
+                await asyncio.sleep(0.02)
+    except TimeoutError:
+        pytest.fail(f"hang guard ({HANG_GUARD:.0f}s): still waiting for {what}")
+
+
+def _after_first(sent: list[str], latest: str) -> list[str]:
+    return sent[sent.index(latest) :]
+
+
+async def test_an_update_right_after_start_replaces_the_registration_announcements(
+    wire: Wire,
+) -> None:
+    adv = LobbyAdvertiser(advert(wire.fp), LOOPBACK)
+    await adv.start()
+    try:
+        await adv.update(state="playing")  # no loop turn in between: nothing stale was sent
+        await _until(lambda: not adv.announcing, "the update's announcements")
+        assert wire.states() == ["1/4 playing"] * 3
+    finally:
+        await adv.close()
+
+
+async def test_an_update_between_registration_announcements_cancels_the_rest(
+    wire: Wire,
+) -> None:
+    adv = LobbyAdvertiser(advert(wire.fp), LOOPBACK)
+    await adv.start()
+    try:
+        await _until(lambda: len(wire.sent) >= 1, "the first registration announcement")
+        await adv.update(state="playing")
+        await _until(lambda: not adv.announcing, "the update's announcements")
+        sent = wire.states()
+        assert sent[0] == "1/4 lobby"
+        assert _after_first(sent, "1/4 playing") == ["1/4 playing"] * 3, sent
+    finally:
+        await adv.close()
+
+
+async def test_racing_updates_compose_and_the_latest_is_announced_last(wire: Wire) -> None:
+    adv = LobbyAdvertiser(advert(wire.fp), LOOPBACK)
+    await adv.start()
+    try:
+        await asyncio.gather(
+            adv.update(seats_taken=2), adv.update(state="playing"), adv.update(seats_taken=3)
+        )
+        assert (adv.advert.seats_taken, adv.advert.state) == (3, "playing")
+        await _until(lambda: not adv.announcing, "the last update's announcements")
+        sent = wire.states()
+        assert _after_first(sent, "3/4 playing") == ["3/4 playing"] * 3, sent
+    finally:
+        await adv.close()
+
+
+async def test_close_during_announcements_sends_nothing_after_the_goodbyes(wire: Wire) -> None:
+    adv = LobbyAdvertiser(advert(wire.fp), LOOPBACK)
+    await adv.start()
+    await adv.update(seats_taken=2)
+    await _until(lambda: len(wire.sent) >= 1, "the first announcement")
+    await adv.close()
+    ttls = [ttl for ttl, _ in wire.sent]
+    first_goodbye = ttls.index(0)
+    assert ttls[first_goodbye:] == [0] * len(ttls[first_goodbye:]) and ttls[0] > 0, ttls
+    assert not adv.announcing
+
+
+async def test_a_query_answer_queued_before_an_update_goes_out_with_the_new_txt(
+    wire: Wire,
+) -> None:
+    """zeroconf delays answers to records it multicast within the last second by one
+    second (RFC 6762 §14); one built before an update must not go out with the old TXT
+    after the update's announcements."""
+    adv = LobbyAdvertiser(advert(wire.fp), LOOPBACK)
+    asker = AsyncZeroconf(interfaces=LOOPBACK, ip_version=IPVersion.V4Only)
+    await adv.start()
+    try:
+        zc = adv._zc.zeroconf  # type: ignore[union-attr]
+        queued = lambda: bool(zc.out_delay_queue.queue or zc.out_queue.queue)  # noqa: E731
+        query = DNSOutgoing(0)
+        query.add_question(DNSQuestion(SERVICE_TYPE, PTR, IN))
+        asker.zeroconf.async_send(query)
+        await _until(lambda: queued() or wire.answers > 0, "the advertiser to queue its answer")
+        if not queued():  # only if this machine was slow: announced over a second ago
+            pytest.skip("the answer went out at once: nothing was queued across the update")
+        await adv.update(seats_taken=2)
+        await _until(lambda: not (queued() or adv.announcing), "the queued answer to go out")
+        sent = wire.states()
+        assert sent[0] == "1/4 lobby"
+        assert set(_after_first(sent, "2/4 lobby")) == {"2/4 lobby"}, sent
+    finally:
+        await adv.close()
+        await asker.async_close()
+
+
+# ---------------------------------------------------------------- browser: TXT heard last wins
+
+
+def _broadcast(zc: Zeroconf, fp: str, seats: int) -> bytes:
+    info = service_info(advert(fp, seats_taken=seats, seats_total=3), ["127.0.0.1"])
+    [packet] = zc.generate_service_broadcast(info, None).packets()
+    return packet
+
+
+@pytest.mark.parametrize(
+    ("heard", "shown"),
+    [
+        # (seats, ms after the first packet): what the browser hears, in order
+        ([(1, 0), (2, 400), (1, 450)], 1),  # a stale announcement heard last is what it is
+        # ...but a re-announcement of the current TXT must win again, although that TXT
+        # is still cached (zeroconf fires no Updated for it) and not flushed (< 1 s).
+        ([(2, 0), (1, 50), (2, 1100), (2, 1325)], 2),
+        ([(1, 0), (2, 1200), (1, 1700)], 1),  # a player left: 1/3 again within a second
+        ([(1, 0), (2, 1200), (1, 1700), (2, 1900)], 2),
+    ],
+)
+async def test_browser_shows_the_txt_heard_last(heard: list[tuple[int, int]], shown: int) -> None:
+    fp = secrets.token_hex(8)
+    async with LobbyBrowser(LOOPBACK) as browser:
+        zc = browser._zc.zeroconf  # type: ignore[union-attr]
+        start = current_time_millis()
+        seen = []
+        for seats, at in heard:
+            # Straight into the record manager, stamped as received at ``start + at``.
+            zc.record_manager.async_updates_from_response(
+                DNSIncoming(_broadcast(zc, fp, seats), now=start + at)
+            )
+            [lobby] = mine(fp)(browser.table)  # applied synchronously: no waiting
+            seen.append(lobby.seats_taken)
+        assert seen == [seats for seats, _ in heard[:-1]] + [shown]

@@ -16,6 +16,7 @@ from lanTag.net.lobbies import (
     ServiceUpdated,
     format_lobbies,
     lobby_from_txt,
+    parse_txt,
 )
 
 GOOD = {
@@ -151,3 +152,37 @@ def test_advert_is_validated_and_round_trips_through_txt() -> None:
     dotted = LobbyAdvert("a.b" + "é" * 30, "boardtag", "0123456789abcdef", 1, 0, 2)
     label = dotted.instance_name().removesuffix("." + SERVICE_TYPE)
     assert "." not in label and len(label.encode()) <= 63
+
+
+# --------------------------------------------------------------------------- TXT rdata
+
+
+def _rdata(*strings: bytes) -> bytes:
+    return b"".join(bytes([len(s)]) + s for s in strings)
+
+
+def test_parse_txt_round_trips_what_zeroconf_publishes() -> None:
+    from zeroconf import ServiceInfo
+
+    advert = LobbyAdvert("Friday night", "boardtag", "0123456789abcdef", 40123, 2, 4)
+    info = ServiceInfo(SERVICE_TYPE, advert.instance_name(), port=40123, properties=advert.txt())
+    assert (
+        parse_txt(info.text)
+        == dict(info.properties)
+        == {k.encode(): v.encode() for k, v in advert.txt().items()}
+    )
+
+
+@pytest.mark.parametrize(
+    ("rdata", "props"),
+    [
+        (b"", {}),
+        (_rdata(b"a=1", b"flag", b"e="), {b"a": b"1", b"flag": None, b"e": b""}),
+        (_rdata(b"a=1", b"a=2"), {b"a": b"1"}),  # RFC 6763 6.4: the first one counts
+        (_rdata(b"x==y"), {b"x": b"=y"}),
+        (_rdata(b"", b"=v", b"k=v"), {b"k": b"v"}),  # empty strings and keys are dropped
+        (b"\x05ab=c", {b"ab": b"c"}),  # a length past the end is cut short
+    ],
+)
+def test_parse_txt(rdata: bytes, props: dict[bytes, bytes | None]) -> None:
+    assert parse_txt(rdata) == props
