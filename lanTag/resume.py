@@ -16,11 +16,22 @@ from dataclasses import dataclass
 from lanTag.errors import LocalProtocolError
 from lanTag.identity import Identity
 from lanTag.log.chain import MAGIC, EntryKind, LogChain, LogFormatError, parse_log
+from lanTag.rules.base import Over
 from lanTag.session.lobby import LobbyRecord
 from lanTag.session.machine import Session
 from lanTag.session.transport import Addr, Transport
 
 PEERS_NOTE = "peers"
+RESUME_WAIT = 15.0  # seconds a resumed seat waits for a first sign of life from its peers
+
+
+class GameAlreadyOver(LocalProtocolError):
+    """The log itself shows the game finished: there is nothing to resume."""
+
+    def __init__(self, steps: int, summary: str) -> None:
+        super().__init__(f"the game in this log is already over after {steps} steps: {summary}")
+        self.steps = steps
+        self.summary = summary
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,16 @@ def plan_resume(data: bytes) -> ResumePlan:
         last.hash,
         len(data) - parsed.truncated_tail,
     )
+
+
+def check_not_over(plan: ResumePlan) -> None:
+    """Raise GameAlreadyOver when the logged messages already decide the game's end."""
+    session = Session(plan.record, seat=plan.seat, replay=True)
+    for raw in plan.messages:
+        session.receive_message(raw, 0.0)
+    decision = session.state.decision()
+    if isinstance(decision, Over):
+        raise GameAlreadyOver(session.step, decision.outcome.summary)
 
 
 def restore_session(

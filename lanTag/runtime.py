@@ -25,7 +25,7 @@ from lanTag.net.link import LinkLayer
 from lanTag.net.netsim import NetSim
 from lanTag.net.udp import UdpPump
 from lanTag.peer import BotDriver, LinkSender, PeerMachine
-from lanTag.resume import plan_resume, restore_session
+from lanTag.resume import check_not_over, plan_resume, restore_session
 from lanTag.session.transport import Addr
 
 
@@ -190,9 +190,14 @@ async def open_resume(
     driver: BotDriver | None = None,
     netsim: NetSim | None = None,
 ) -> PeerHandle:
-    """Restart a crashed seat from its log (and the log's .secret file), on its old address."""
+    """Restart a crashed seat from its log (and the log's .secret file), on its old address.
+
+    Raises lanTag.resume.GameAlreadyOver, before touching the network, when the log
+    itself shows the game finished.
+    """
     data = log_path.read_bytes()
     plan = plan_resume(data)
+    check_not_over(plan)
     secret_path = log_path.with_suffix(log_path.suffix + ".secret")
     try:
         chain_secret = bytes.fromhex(secret_path.read_text().strip())
@@ -219,6 +224,25 @@ async def open_resume(
     machine.resume(session, now)
     pump.poke()
     return PeerHandle(machine, pump, writer, chain_secret, log_path)
+
+
+async def heard_from_peers(handle: PeerHandle, timeout: float) -> bool:
+    """After a resume: wait up to ``timeout`` s for any frame from another seat's peer.
+
+    True at once when the game is over or nobody else plays a seat; False when no
+    peer said anything in time (they all left: the game is over or abandoned).
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        session = handle.machine.session
+        if session is None or session.state.is_over:
+            return True
+        others = [a for seat, a in session.peers.items() if seat != session.seat]
+        if not others or any(handle.machine.link.last_heard(a) is not None for a in others):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(0.02)
 
 
 async def open_host(

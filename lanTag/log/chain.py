@@ -70,6 +70,9 @@ class LogChain:
         return out
 
 
+_KINDS = {int(k): k for k in EntryKind}  # EntryKind(k) without the enum machinery
+
+
 class LogFormatError(ValueError):
     """The bytes are not a lanTag log at all (exit code 2 for `lantag verify`)."""
 
@@ -107,9 +110,9 @@ def parse_log(data: bytes) -> ParsedLog:
         raw = data[offset:end]
         offset = end
         try:
-            wire.unpack(raw, limit=MAX_ENTRY)
+            wire.canonical(obj, raw, limit=MAX_ENTRY)  # obj is unpack(raw): decoded once
             index, step, prev_hash, kind, payload = obj
-            kind = EntryKind(kind)
+            kind = _KINDS[kind] if type(kind) is int and kind in _KINDS else EntryKind(kind)
         except (RemoteProtocolError, ValueError, TypeError) as exc:
             if not entries:
                 raise LogFormatError(
@@ -122,9 +125,8 @@ def parse_log(data: bytes) -> ParsedLog:
             return ParsedLog(tuple(entries), 0, f"entry {len(entries)}: index {index} out of order")
         if prev_hash != prev:
             return ParsedLog(tuple(entries), 0, f"entry {index}: hash chain broken")
-        entry = Entry(index, step, prev_hash, kind, payload, raw)
-        entries.append(entry)
-        prev = entry.hash
+        entries.append(Entry(index, step, prev_hash, kind, payload, raw))
+        prev = hashlib.sha256(raw).digest()  # Entry.hash, computed once
     if not entries:
         raise LogFormatError("not a lanTag log: empty or unreadable")
     return ParsedLog(tuple(entries), len(data) - offset, "")

@@ -25,10 +25,17 @@ class Agreement(SessionCore):
     def _register_late(self, msg: Signed, box: StepBox) -> None:
         """A vote, nudge or HAVE about a step we already decided: for relays and rollback."""
         if msg.type in (MsgType.VOTE, MsgType.NUDGE):
-            box.register_request(msg)
-            self._request_steps.add(msg.step)
+            self._register_request(msg, box)
         else:
             self._register_have(msg, box)
+
+    def _register_request(self, msg: Signed, box: StepBox) -> None:
+        box.register_request(msg)
+        self._request_steps.add(msg.step)
+        if msg.type == MsgType.VOTE and msg.seat == self.seat:
+            # Our own vote binds us, whichever history it was sent on (the others count
+            # it), and the verifier replaying our log learns the binding from it.
+            self._bound.setdefault(msg.step, set()).update(msg.payload[0])
 
     def _register_have(self, have: Signed, box: StepBox) -> None:
         subject = int(have.payload[0])
@@ -93,6 +100,9 @@ class Agreement(SessionCore):
         mine = box.votes.get(self.seat) if self.seat is not None else None
         if mine is not None and frozenset(mine.payload[0]) == silent:
             self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
+            # The same bytes again: a peer cut off longer than its links live lost them,
+            # and a peer that dropped us meanwhile answers them with the proof (SPEC §5.4).
+            self._broadcast([mine.raw])
             return
         seq = self._vote_seq.get(self.step, 0) + 1
         self._vote_seq[self.step] = seq
@@ -181,6 +191,9 @@ class Agreement(SessionCore):
                 box.of(kind).pop(s, None)
         box.drop_proof.extend(box.votes.values())  # kept for peers that catch up later
         box.votes.clear()
+        if not self.replay and self._signer is not None and self.seat in silent:
+            # We learn our own drop (maybe long after it, SPEC §5.5): ask for the rest.
+            self._send_sync()
 
     def _dropped_at_this_step(self, needs: Needs) -> set[int]:
         return set(self._box(self.step).dropped_now) & set(needs.bots)
@@ -190,21 +203,21 @@ class Agreement(SessionCore):
 
         Happens when the others agreed we were silent at a step we had already decided
         with our own contribution, or when a seat proved to have equivocated there.
+        Every message of those steps we ever logged is looked at again, each in its own
+        step's box and in arrival order: the ones we refused on the abandoned history
+        (a state hash of the new history, a move that was out of turn there) may be
+        exactly what the new history needs, and their relays are duplicates.
         """
         del self._snapshots[step + 1 :]
-        requeue: list[Signed] = []
-        for k in sorted(s for s in self._boxes if s >= step):
-            old = self._boxes.pop(k)
-            kept = [m for by_seat in old.contrib.values() for m in by_seat.values()]
-            requeue += [*kept, *old.votes.values(), *old.pending]
-            requeue += [h for by_voter in old.haves.values() for h in by_voter.values()]
+        for k in [k for k in self._boxes if k >= step]:
+            del self._boxes[k]
+        for msg in self._slots.values():
+            if msg.step >= step:
+                self._box(msg.step).pending.append(msg)
         self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
-        for table in (self._secret, self._vote_seq, self._bound):
+        for table in (self._secret, self._vote_seq):
             for k in [k for k in table if k > step]:
                 del table[k]
-        box = self._box(step)
-        box.started_at = None
-        box.pending = requeue
         self.log.append(step, EntryKind.NOTE, ["rollback", [], "redecide from here"])
 
     def _equivocation(self, first: Signed, second: Signed) -> None:

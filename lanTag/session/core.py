@@ -89,10 +89,12 @@ class SessionCore:
         self._banned: dict[int, int] = {}  # seat -> step of its proven equivocation
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
+        self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
         self._request_steps: set[int] = set()  # steps holding votes or nudges
         self._bound: dict[int, set[int]] = {}  # step -> seats I voted silent (binding)
         self._vote_seq: dict[int, int] = {}
         self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
+        self._dropped_answered: dict[int, float] = {}  # dropped seat -> when we told it
         self._events: deque[ev.Event] = deque()
         self._outbox: dict[Addr, list[bytes]] = {}
         self.log = LogChain()
@@ -122,6 +124,15 @@ class SessionCore:
         needs = referee.needs_for(snap.state.decision(), snap.live)
         self._needs_cache = (snap, needs)  # decision() is costly with many seats
         return needs
+
+    def _state_hash(self, state: State) -> bytes:
+        """``state.state_hash()``, computed once per state: every message of a step checks it."""
+        cached = self._hash_cache
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        digest = state.state_hash()
+        self._hash_cache = (state, digest)
+        return digest
 
     def next_event(self) -> ev.Event | None:
         return self._events.popleft() if self._events else None
@@ -158,13 +169,27 @@ class SessionCore:
             self.game_id,
             self.step,
             self.seat,
-            self.state.state_hash(),
+            self._state_hash(self.state),
             payload,
         )
         self._record_own(msg)
         self._box(self.step).pending.append(msg)
         self._broadcast([msg.raw])
         _ = now
+
+    def _send_sync(self) -> None:
+        """SYNC(from our step): every peer sends what it holds from there on (SPEC §5.6)."""
+        assert self._signer is not None and self.seat is not None
+        msg = sign_message(
+            self._signer,
+            MsgType.SYNC,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            (self.step,),
+        )
+        self._broadcast([msg.raw])
 
     def _record_own(self, msg: Signed) -> None:
         assert self.seat is not None
@@ -201,10 +226,10 @@ class SessionCore:
         return self._chain.reveal(self._snapshots[-1].chain_used[self.seat] + 1)
 
     def _check_hash(self, msg: Signed, snap: Snapshot) -> bool:
-        if msg.state_hash == snap.state.state_hash():
+        if msg.state_hash == self._state_hash(snap.state):
             return True
-        if any(k <= msg.step for k in self._banned.values()):
-            self._count("stale-history")  # sent before its author rolled back too
+        if msg.seat == self.seat or any(k <= msg.step for k in self._banned.values()):
+            self._count("stale-history")  # sent before its author (or we) rolled back
             return False
         if msg.seat not in self.desynced:
             self.desynced.add(msg.seat)

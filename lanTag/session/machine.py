@@ -138,6 +138,8 @@ class Session(Agreement, Recovery):
         if not verify_signature(msg, key, self._verifier):
             self._reject("bad-signature", f"signature of seat {msg.seat} does not verify")
             return
+        if msg.seat not in self.live:
+            self._answer_dropped(msg, now)
         if msg.type == MsgType.CHAT:
             self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
             return
@@ -153,13 +155,14 @@ class Session(Agreement, Recovery):
             if first.raw != msg.raw and slot not in self._proven:
                 self._proven.add(slot)
                 self._equivocation(first, msg)
+                self._pump(now)  # a ban (and maybe a rollback) to apply now
             else:
                 self._count("duplicate")
             return
-        self._slots[slot] = msg
         if msg.step > self.step + STEP_WINDOW:
             self._reject("too-far", f"seat {msg.seat} sent step {msg.step} at our {self.step}")
             return
+        self._slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         box = self._box(msg.step)
         box.heard[msg.seat] = now
@@ -257,13 +260,14 @@ class Session(Agreement, Recovery):
             self._count("from-dropped-seat")
             return True
         if msg.type in (MsgType.VOTE, MsgType.NUDGE):
-            box.register_request(msg)
-            self._request_steps.add(msg.step)
+            self._register_request(msg, box)
             return True
         if msg.type == MsgType.HAVE:
             self._check_hash(msg, snap)
             self._register_have(msg, box)
             return True
+        if not self._check_hash(msg, snap) or msg.seat in self.desynced:
+            return True  # before out-of-turn: a message from another history is stale, no more
         needs = self.needs()
         if msg.seat not in needs.humans or not self._fits(msg.type, needs.kind):
             self._blame(msg.seat, "out-of-turn", f"{msg.type.name} not expected now")
@@ -277,8 +281,6 @@ class Session(Agreement, Recovery):
             and not box.covered(msg, snap.live, self.seat, bound)
         ):
             return False  # we voted this seat silent: only a HAVE from another peer frees it
-        if not self._check_hash(msg, snap) or msg.seat in self.desynced:
-            return True
         if msg.type == MsgType.MOVE:
             try:
                 snap.state.check_action(msg.seat, msg.action)
@@ -319,7 +321,7 @@ class Session(Agreement, Recovery):
 
     def _decided_input(self, box: StepBox) -> Input | None:
         snap = self._snapshots[-1]
-        needs = referee.needs_for(snap.state.decision(), snap.live)
+        needs = self.needs()  # the same needs_for(...), cached per snapshot
         state = snap.state
         if needs.kind is NeedKind.OVER:
             return None
@@ -373,7 +375,7 @@ class Session(Agreement, Recovery):
                     chain_used[seat] += 1
         decided = self.step
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), snap.live))
-        digest = new_state.state_hash()
+        digest = self._state_hash(new_state)
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest])
         self._events.append(ev.StepApplied(decided, inp, digest))
         decision = new_state.decision()

@@ -62,7 +62,10 @@ def _is_nat(v: object) -> bool:
 
 
 def _is_digest_list(v: object) -> bool:
-    return isinstance(v, list) and 0 < len(v) <= 8 and all(_is_bytes(HASH_SIZE)(d) for d in v)
+    return isinstance(v, list) and 0 < len(v) <= 8 and all(_is_hash(d) for d in v)
+
+
+_is_hash = _is_bytes(HASH_SIZE)
 
 
 _PAYLOAD = {
@@ -138,7 +141,7 @@ def sign_message(
 
 def parse_unverified(raw: bytes) -> Signed:
     """Strictly parse the shape of a signed message; the signature is NOT checked here."""
-    outer = wire.unpack(raw)
+    outer = _split_signed(raw) or wire.unpack(raw)
     if (
         not isinstance(outer, list)
         or len(outer) != 2
@@ -151,23 +154,58 @@ def parse_unverified(raw: bytes) -> Signed:
     fields = wire.unpack(body)
     if not isinstance(fields, list) or len(fields) < 6:
         raise RemoteProtocolError("malformed", "message body too short")
-    version, type_code, game_id, step, seat, state_hash, *payload = fields
-    if not _is_nat(version) or version != PROTOCOL_VERSION:
+    version, type_code, game_id, step, seat, state_hash = fields[:6]
+    payload = tuple(fields[6:])
+    # Decoded values have exact types, so ``type(v) is int`` is _is_nat's "int, not bool".
+    if type(version) is not int or version != PROTOCOL_VERSION:
         raise RemoteProtocolError("version", f"unknown protocol version {version!r}")
-    try:
-        if not _is_nat(type_code):
-            raise TypeError("type must be an integer")
-        msg_type = MsgType(type_code)
-    except (ValueError, TypeError):
-        raise RemoteProtocolError("unknown-type", f"unknown message type {type_code!r}") from None
-    if not (_is_bytes(32)(game_id) and _is_nat(step) and _is_nat(seat) and seat < 65536):
+    msg_type = _TYPES.get(type_code) if type(type_code) is int else None
+    if msg_type is None:
+        raise RemoteProtocolError("unknown-type", f"unknown message type {type_code!r}")
+    if not (
+        type(game_id) is bytes
+        and len(game_id) == 32
+        and type(step) is int
+        and 0 <= step < 2**32
+        and type(seat) is int
+        and 0 <= seat < 65536
+    ):
         raise RemoteProtocolError("malformed", "bad game id, step or seat")
-    if not _is_bytes(HASH_SIZE)(state_hash):
+    if type(state_hash) is not bytes or len(state_hash) != HASH_SIZE:
         raise RemoteProtocolError("malformed", "bad state hash")
     checks = _PAYLOAD[msg_type]
-    if len(payload) != len(checks) or not all(ok(v) for ok, v in zip(checks, payload, strict=True)):
+    if len(payload) != len(checks):
         raise RemoteProtocolError("malformed", f"bad {msg_type.name} payload")
-    return Signed(msg_type, game_id, step, seat, state_hash, tuple(payload), body, signature, raw)
+    for ok, value in zip(checks, payload, strict=True):
+        if not ok(value):
+            raise RemoteProtocolError("malformed", f"bad {msg_type.name} payload")
+    return Signed(msg_type, game_id, step, seat, state_hash, payload, body, signature, raw)
+
+
+_SIG_HEADER = bytes([0xC4, SIGNATURE_SIZE])  # canonical bin 8 header of a signature
+
+
+def _split_signed(raw: object) -> list[bytes] | None:
+    """``wire.unpack(raw)`` for the usual canonical ``[bin body, bin 64 signature]``, read
+    off the bytes without a decode and re-encode; None for anything else (then
+    ``wire.unpack`` decides, with its own error)."""
+    if type(raw) is not bytes or len(raw) > wire.DATAGRAM_BUDGET or len(raw) < 3 + 66:
+        return None
+    if raw[0] != 0x92:  # fixarray of 2
+        return None
+    if raw[1] == 0xC4:  # bin 8: the canonical header below 256 bytes
+        start, n = 3, raw[2]
+    elif raw[1] == 0xC5 and raw[2] != 0:  # bin 16, canonical from 256 bytes on
+        start, n = 4, (raw[2] << 8) | raw[3]
+    else:
+        return None
+    end = start + n
+    if len(raw) != end + 2 + SIGNATURE_SIZE or raw[end : end + 2] != _SIG_HEADER:
+        return None
+    return [raw[start:end], raw[end + 2 :]]
+
+
+_TYPES = {int(t): t for t in MsgType}  # MsgType(code) without the enum machinery
 
 
 def verify_signature(msg: Signed, public_key: bytes, verifier: Verifier) -> bool:

@@ -78,16 +78,7 @@ class Recovery(SessionCore):
         """After a restart: ask every peer for what it holds from our current step on."""
         if self._signer is None or self.seat is None:
             raise LocalProtocolError("only a seat's own peer can ask to catch up")
-        msg = sign_message(
-            self._signer,
-            MsgType.SYNC,
-            self.game_id,
-            self.step,
-            self.seat,
-            self.state.state_hash(),
-            (self.step,),
-        )
-        self._broadcast([msg.raw])
+        self._send_sync()
 
     def _answer_sync(self, msg: Signed) -> None:
         """Send a restarted seat every message we hold from the step it asks for on."""
@@ -96,16 +87,48 @@ class Recovery(SessionCore):
         addr = self.peers.get(msg.seat)
         if addr is None:
             return
+        self._outbox.setdefault(addr, []).extend(self._held_from(int(msg.payload[0])))
+        self._count("sync-answered")
+
+    def _answer_dropped(self, msg: Signed, now: float) -> None:
+        """A seat we dropped still talks: maybe it never learnt its drop (SPEC §5.5).
+
+        Send it what we hold from its step (if earlier) up to the drop step, the drop
+        proof included; once it takes the drop it asks for the rest (SYNC).  At most once
+        per ``lag_warning`` per seat: a seat that does not know keeps voting until then.
+        """
+        if self.replay or self.seat is None or self.seat not in self.live:
+            return
+        seat = msg.seat
+        if seat == self.seat or seat in self.live or msg.type == MsgType.SYNC:
+            return  # a SYNC is answered anyway
+        last = self._dropped_answered.get(seat)
+        if last is not None and now < last + self.record.timeouts.lag_ms / 1000:
+            return
+        addr = self.peers.get(seat)
+        dropped_at = next(
+            (k for k, snap in enumerate(self._snapshots) if seat not in snap.live), None
+        )
+        if addr is None or dropped_at is None:
+            return
+        self._dropped_answered[seat] = now
+        held = self._held_from(min(msg.step, dropped_at), dropped_at)
+        held += [a.raw for pair in self.proofs for a in pair if a.seat == seat]
+        self._outbox.setdefault(addr, []).extend(held)
+        self._count("dropped-answered")
+
+    def _held_from(self, from_step: int, to_step: int | None = None) -> list[bytes]:
+        """Every message we hold for steps ``from_step``..``to_step``, in step order, once."""
         raws: list[bytes] = []
-        for step in sorted(k for k in self._boxes if k >= int(msg.payload[0])):
+        last = to_step if to_step is not None else max(self._boxes, default=0)
+        for step in sorted(k for k in self._boxes if from_step <= k <= last):
             box = self._boxes[step]
             held = [m for by_seat in box.contrib.values() for m in by_seat.values()]
             held = [*box.drop_proof, *held]  # a drop is decided before the step's inputs
             held += [*box.votes.values(), *box.nudges.values(), *box.pending]
             held += [h for by_voter in box.haves.values() for h in by_voter.values()]
             raws += [m.raw for m in held]
-        self._outbox.setdefault(addr, []).extend(dict.fromkeys(raws))  # ordered, no repeats
-        self._count("sync-answered")
+        return list(dict.fromkeys(raws))  # ordered, no repeats
 
     def private_aad(self, sender: int, to: int) -> bytes:
         """What a private message's encryption is bound to: this game, its sender, its reader."""

@@ -166,20 +166,35 @@ def test_withheld_reveal_is_an_agreed_drop_with_the_default_choice() -> None:
 def test_equivocation_is_proven_and_the_cheater_dropped_at_that_step(
     engine: str, seed: int
 ) -> None:
-    # Seeds where the rollback bug (test_bugs.py) does not strike; most toy seeds fail.
     game = play(Cheat.EQUIVOCATE, engine=engine, at_step=3, seed=seed)
-    step = game.adversary.did.step
-    check_blamed(game, "equivocation")
+    check_equivocation_dropped(game)
     for i in game.honest:
-        assert game.drops(i) == [(step, (game.seat,))]
         session = game.table.sessions([i])[0]
         assert session.proofs, i
         first, second = session.proofs[0]
         assert first.seat == second.seat == game.seat and first.raw != second.raw
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("faults", [FAULTS, ""])
+@pytest.mark.parametrize("at_step", [3, 6])
+def test_equivocation_rollback_over_many_seeds(faults: str, at_step: int) -> None:
+    # The rollback that follows a proven equivocation (issue #12, test_bugs.py): every
+    # seed must end with the cheater dropped at that step and nobody else.
+    for seed in range(20):
+        game = play(Cheat.EQUIVOCATE, engine="toy", at_step=at_step, seed=seed, faults=faults)
+        check_equivocation_dropped(game)
+
+
+def check_equivocation_dropped(game: Game) -> None:
+    step = game.adversary.did.step
+    check_blamed(game, "equivocation")
+    for i in game.honest:
+        assert game.drops(i) == [(step, (game.seat,))], i
         # SPEC §5.7: an honest seat may be blamed for a transient desync before the
         # proof arrives; nobody else is blamed for anything else
         others = {code for seat, code in game.table.blames(i) if seat != game.seat}
-        assert others <= {"desync"}
+        assert others <= {"desync"}, (i, others)
 
 
 @pytest.mark.parametrize("engine", ["toy", "tagem"])

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import hashlib
+import json
+import socket
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from lanTag.errors import LocalProtocolError
 from lanTag.identity import Identity
+from lanTag.log.chain import EntryKind
 from lanTag.log.verify import verify_log
 from lanTag.net.link import LinkLayer
 from lanTag.peer import BotDriver, LinkSender, PeerMachine
-from lanTag.resume import plan_resume, restore_session
+from lanTag.resume import PEERS_NOTE, GameAlreadyOver, check_not_over, plan_resume, restore_session
+from lanTag.runtime import LocalIdentity
 from lanTag.session import events as ev
+from tests.cli.helpers import entries_of, rechain
 from tests.peer.harness import Table, addr
 
 
@@ -27,8 +36,15 @@ def _restart(table: Table, peer: int, seat: int, seed: int) -> PeerMachine:
     identity = Identity(_h(f"{seed}/id/{peer}"))
     secret = _h(f"{seed}/chain/{peer}")
     log = table.logs[peer]
-    machine = PeerMachine(LinkLayer(999), None, identity, secret, table.rng.randbytes,
-                          driver=BotDriver("random"), write_log=log.extend)
+    machine = PeerMachine(
+        LinkLayer(999),
+        None,
+        identity,
+        secret,
+        table.rng.randbytes,
+        driver=BotDriver("random"),
+        write_log=log.extend,
+    )
     session = restore_session(plan, identity, secret, LinkSender(machine.link), table.net.now)
     assert session.step > 0
     machine.resume(session, table.net.now)
@@ -88,3 +104,77 @@ def test_spectator_log_cannot_be_resumed() -> None:
     table.net.run_until(table.over, 36_000)
     with pytest.raises(LocalProtocolError, match="spectator"):
         plan_resume(bytes(table.logs[2]))
+
+
+# ------------------------------------------------------------------ nobody left to answer
+
+
+@pytest.fixture
+def silent_ports() -> Iterator[list[int]]:
+    """Loopback ports where nothing answers (bound, never read): peers that are gone."""
+    socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(3)]
+    for s in socks:
+        s.bind(("127.0.0.1", 0))
+    yield [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.close()
+
+
+def _log_file(tmp_path: Path, data: bytes, ports: list[int], seed: int, peer: int) -> Path:
+    """The simulated peer's log as `lantag join --resume` finds it, its peers on loopback."""
+    entries = entries_of(data)
+    for entry in entries:
+        if entry[2] == EntryKind.NOTE and entry[3][0] == PEERS_NOTE:
+            info = json.loads(entry[3][2])
+            info["peers"] = {s: ["127.0.0.1", ports[int(s)]] for s in info["peers"]}
+            info["me"] = None
+            entry[3] = [PEERS_NOTE, [], json.dumps(info, sort_keys=True)]
+    path = tmp_path / "game.lantag"
+    path.write_bytes(rechain(entries))
+    path.with_suffix(".lantag.secret").write_text(_h(f"{seed}/chain/{peer}").hex() + "\n")
+    return path
+
+
+def _resume(path: Path, seed: int, peer: int, wait: float) -> int:
+    from lanTag.commands import _resume as resume_command
+
+    args = argparse.Namespace(
+        resume=str(path), headless=True, bot="random", netsim=None, resume_wait=wait
+    )
+    me = LocalIdentity(Identity(_h(f"{seed}/id/{peer}")), f"p{peer}")
+    return asyncio.run(resume_command(args, me))
+
+
+def test_resume_gives_up_when_every_other_peer_has_left(
+    tmp_path: Path, silent_ports: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = Table("toy", 3, seed=24)
+    table.start()
+    victim = table.peers[2].session
+    assert victim is not None
+    table.net.run_until(lambda: victim.step >= 5, 3600)
+    data = bytes(table.logs[2])  # it crashed here; the others finished and left since
+    check_not_over(plan_resume(data))  # the log alone does not end the game
+    path = _log_file(tmp_path, data, silent_ports, 24, 2)
+    assert _resume(path, 24, 2, wait=0.3) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("lantag: no peer of this game answered in 0.3 s"), err
+    report = verify_log(path.read_bytes())  # the log goes on, one chain, still unfinished
+    assert report.valid and not report.complete, report.failure
+
+
+def test_resume_of_a_finished_game_says_so_at_once(
+    tmp_path: Path, silent_ports: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = Table("toy", 3, seed=25)
+    table.start()
+    table.net.run_until(table.over, 36_000)
+    data = bytes(table.logs[1])
+    with pytest.raises(GameAlreadyOver):
+        check_not_over(plan_resume(data))
+    path = _log_file(tmp_path, data, silent_ports, 25, 1)
+    before = path.read_bytes()
+    assert _resume(path, 25, 1, wait=3600.0) == 0  # no waiting for anyone: nothing to resume
+    out = capsys.readouterr().out
+    assert out.startswith("game over already, at step "), out
+    assert path.read_bytes() == before  # the log is left as it was

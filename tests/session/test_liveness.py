@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
 from tests.session.harness import SimNet, make_record, make_sessions
@@ -78,3 +80,52 @@ def test_partitioned_minority_is_dropped_and_majority_finishes() -> None:
     assert sessions[0].state.is_over and sessions[1].state.is_over
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
     assert [d.seats for d in _drops(net, 0)] == [(2,)]
+
+
+def _run_until(net: SimNet, done: Callable[[], bool]) -> None:
+    for _ in range(200_000):
+        if done():
+            return
+        net.step()  # False when only a bot's own move is left: the next step() plays it
+    raise AssertionError("never happened")
+
+
+def test_seat_cut_off_until_the_others_finish_learns_its_drop_when_the_cut_heals() -> None:
+    # Everything sent during the cut is lost (as when links expire): the others' votes
+    # never reach seat 2.  Once the network heals, its repeated vote reaches them and
+    # they answer with the drop proof; it takes the drop, asks for the rest (SYNC) and
+    # follows the game to the end (SPEC §5.5).
+    record, ids, secrets = make_record("toy", 3, seed="cut-heal")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=8)
+    _run_until_step(net, 4)
+    net.drop_to = {0: {2}, 1: {2}, 2: {0, 1}}
+    _run_until(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    assert not sessions[2].state.is_over and 2 in sessions[2].live
+    net.drop_to = {}
+    net.run(max_time=net.now + 600)
+    assert len({s.state.state_hash() for s in sessions}) == 1
+    assert sessions[0].counters.get("dropped-answered", 0) >= 1
+    for i in range(3):
+        assert [d.seats for d in _drops(net, i)] == [(2,)], i
+        report = verify_log(sessions[i].take_log())
+        assert report.valid and report.complete, (i, report.failure)
+
+
+def test_two_seats_cut_apart_each_finish_against_a_bot_after_the_cut_heals() -> None:
+    # With two people each side of a cut may drop the other (SPEC §5.4).  After the
+    # cut heals each hears from a seat it dropped and answers with its drop proof,
+    # which the other ignores (it comes from a seat it dropped): both finish.
+    record, ids, secrets = make_record("toy", 2, seed="split")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=9)
+    _run_until_step(net, 3)
+    net.drop_to = {0: {1}, 1: {0}}
+    _run_until(net, lambda: all(_drops(net, i) for i in range(2)))
+    net.drop_to = {}
+    _run_until(net, net.all_over)
+    for i in range(2):
+        assert sessions[i].state.is_over
+        assert [d.seats for d in _drops(net, i)] == [(1 - i,)]
+        report = verify_log(sessions[i].take_log())
+        assert report.valid and report.complete, (i, report.failure)
