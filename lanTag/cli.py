@@ -127,9 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
     host = sub.add_parser(
         "host",
         help="host a game on the LAN",
-        description="Host a game: it is advertised by mDNS; others join with `lantag join`.",
+        description="Host a game: it is advertised by mDNS; others join with `lantag join`. "
+        "Without --game (and without --headless) a setup form asks for the game, its "
+        "options, map, seats, bots, name and password; the other flags pre-fill it.",
     )
     game_args(host)
+    # None: no --game given, so the interactive host shows the setup form (prototag headless).
+    host.set_defaults(game=None)
     host.add_argument("--name", default="", help="game name shown to others")
     host.add_argument("--seats", type=int, default=2, help="seats for people, yours included")
     host.add_argument("--bots", type=int, default=0, help="extra seats played by replicated bots")

@@ -9,7 +9,7 @@ import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 
-from lanTag.cli import UserError, color_enabled, print_json, read_text_file
+from lanTag.cli import UserError, _options, color_enabled, print_json, read_text_file
 from lanTag.lobby import HostConfig, HostLobby, PasswordNeeded, Refused, RosterChanged, Started
 from lanTag.log.chain import LogFormatError
 from lanTag.log.verify import VerifyReport, verify_log
@@ -37,28 +37,69 @@ SETUP_TIMEOUT = 30.0
 # ------------------------------------------------------------------ shared helpers
 
 
-def _game_setup(
-    args: argparse.Namespace, seats: int
-) -> tuple[type[Game], tuple[tuple[str, int | bool | str], ...], str | None]:
-    from lanTag.cli import _options
+MAP_ENGINES = ("tagem",)  # the engines whose new_state reads a map file
 
+
+def takes_map(engine: str) -> bool:
+    return engine in MAP_ENGINES
+
+
+def check_game(
+    engine: str, option_pairs: Mapping[str, str], seats: int, map_path: str | None
+) -> tuple[type[Game], tuple[tuple[str, int | bool | str], ...], str | None]:
+    """Validate a game setup as the CLI does (also used by the host setup form).
+
+    Raises UserError with one line naming what is wrong.
+    """
     try:
-        game = get_game(args.game)
-        options = game.parse_options(_options(args.option))
+        game = get_game(engine)
+        options = game.parse_options(option_pairs)
         game.check_seats(seats)
     except OptionError as exc:
         raise UserError(str(exc)) from None
     map_text = None
-    if args.map:
-        if args.game != "tagem":
-            raise UserError("--map is only for tagem")
-        map_text = read_text_file(args.map, "map")
+    if map_path:
+        if not takes_map(engine):
+            raise UserError(f"--map is only for {', '.join(MAP_ENGINES)}")
+        map_text = read_text_file(map_path, "map")
     try:
         game.new_state(seats, options, map_text)  # surface map/option errors before any network
     except ValueError as exc:
-        message = str(exc).replace("<map>", args.map) if args.map else str(exc)
+        message = str(exc).replace("<map>", map_path) if map_path else str(exc)
         raise UserError(message) from None
     return game, tuple(sorted(options.items())), map_text
+
+
+def host_config(
+    engine: str,
+    option_pairs: Mapping[str, str],
+    map_path: str | None,
+    *,
+    seats: int,
+    bots: int,
+    bot: str,
+    name: str,
+    password: str,
+    turn_timeout: float,
+    nickname: str,
+) -> HostConfig:
+    """The checks and HostConfig of `lantag host`, shared with the host setup form."""
+    if not 1 <= seats <= 64:
+        raise UserError("--seats must be between 1 and 64")
+    if not 0 <= bots <= 64:
+        raise UserError("--bots must be between 0 and 64")
+    _check_bots(bot)
+    game, options, map_text = check_game(engine, option_pairs, seats + bots, map_path)
+    return HostConfig(
+        game.id,
+        name or f"{nickname}'s {game.display_name}",
+        seats,
+        options,
+        map_text,
+        bots=(bot,) * bots,
+        password=password,
+        timeouts=Timeouts(turn_ms=int(turn_timeout * 1000)),
+    )
 
 
 def _check_bots(*names: str) -> None:
@@ -144,7 +185,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= args.bots <= 15:
         raise UserError("--bots must be between 0 and 15")
     _check_bots(args.bot, args.strength)
-    game, options, map_text = _game_setup(args, 1 + args.bots)
+    game, options, map_text = check_game(args.game, _options(args.option), 1 + args.bots, args.map)
     me = load_identity()
     netsim = _netsim(args.netsim)
     config = HostConfig(
@@ -182,23 +223,28 @@ async def cmd_play(args: argparse.Namespace) -> int:
 
 
 async def cmd_host(args: argparse.Namespace) -> int:
-    if not 1 <= args.seats <= 64:
-        raise UserError("--seats must be between 1 and 64")
-    if not 0 <= args.bots <= 64:
-        raise UserError("--bots must be between 0 and 64")
-    _check_bots(args.bot)
-    game, options, map_text = _game_setup(args, args.seats + args.bots)
     me = load_identity()
-    config = HostConfig(
-        game.id,
-        args.name or f"{me.nickname}'s {game.display_name}",
-        args.seats,
-        options,
-        map_text,
-        bots=tuple([args.bot if args.bot != "heuristic" else "heuristic"] * args.bots),
-        password=args.password,
-        timeouts=Timeouts(turn_ms=int(args.turn_timeout * 1000)),
-    )
+    if args.game is None and not args.headless:
+        from lanTag.ui.host_setup import run_host_setup_for
+
+        picked = await run_host_setup_for(args, me.nickname, color=color_enabled())
+        if picked is None:
+            return 0
+        config = picked
+    else:
+        config = host_config(
+            args.game or "prototag",
+            _options(args.option),
+            args.map,
+            seats=args.seats,
+            bots=args.bots,
+            bot=args.bot,
+            name=args.name,
+            password=args.password,
+            turn_timeout=args.turn_timeout,
+            nickname=me.nickname,
+        )
+    game = get_game(config.engine)
     handle = await open_host(
         config,
         me,
@@ -245,18 +291,13 @@ async def cmd_host(args: argparse.Namespace) -> int:
 async def _advertise_seats(lobby: HostLobby, advertiser: LobbyAdvertiser) -> None:
     """Keep the advert's seat count in step with the lobby (bots count as taken).
 
-    zeroconf repeats its registration announcements for about a second; an update sent
-    meanwhile can be overtaken by them, so the current count is announced once more
-    after that window.
+    Each update replaces any announcements still in flight (see LobbyAdvertiser), so
+    the latest count is the last one on the wire; no extra re-announce is needed.
     """
     shown = lobby.taken
-    loop = asyncio.get_running_loop()
-    settle_at: float | None = loop.time() + 1.5
     while True:
-        now = loop.time()
-        if lobby.taken != shown or (settle_at is not None and now >= settle_at):
+        if lobby.taken != shown:
             shown = lobby.taken
-            settle_at = None if settle_at is not None and now >= settle_at else settle_at
             await advertiser.update(seats_taken=shown + len(lobby.config.bots))
         await asyncio.sleep(0.2)
 
@@ -297,10 +338,12 @@ async def cmd_join(args: argparse.Namespace) -> int:
         host_addr = _host_port(target)
     elif not target and not args.headless:
         from lanTag.net.discovery import LobbyBrowser
-        from lanTag.ui.lobby import run_lobby_browser
+        from lanTag.ui.lobby import browse_or_host
 
         async with LobbyBrowser() as browser:
-            picked = await run_lobby_browser(browser, color=color_enabled())
+            picked = await browse_or_host(browser, color=color_enabled())
+        if isinstance(picked, str):  # 'h' in the browser: host a game instead
+            return await cmd_host(_host_args_from_join(args))
         if picked is None:
             return 0
         host_addr = (picked.addresses[0] if picked.addresses else "127.0.0.1", picked.port)
@@ -340,8 +383,18 @@ async def cmd_join(args: argparse.Namespace) -> int:
         await handle.close()
 
 
+def _host_args_from_join(args: argparse.Namespace) -> argparse.Namespace:
+    """`lantag host` at its defaults (so the setup form asks), keeping join's --log/--netsim."""
+    from lanTag.cli import build_parser
+
+    host = build_parser().parse_args(["host"])
+    host.log, host.netsim, host.bind = args.log, args.netsim, args.bind
+    return host
+
+
 async def _resume(args: argparse.Namespace, me: LocalIdentity) -> int:
-    from lanTag.runtime import open_resume
+    from lanTag.resume import RESUME_WAIT, GameAlreadyOver
+    from lanTag.runtime import heard_from_peers, open_resume
 
     path = Path(args.resume)
     if not path.is_file():
@@ -355,10 +408,21 @@ async def _resume(args: argparse.Namespace, me: LocalIdentity) -> int:
         )
     except LogFormatError as exc:
         raise UserError(f"{path}: {exc}") from None
+    except GameAlreadyOver as exc:
+        print(f"game over already, at step {exc.steps}: {exc.summary}; nothing to resume")
+        return 0
     session = handle.machine.session
     assert session is not None
     print(f"resumed at step {session.step}; catching up", file=sys.stderr)
+    wait = float(getattr(args, "resume_wait", RESUME_WAIT))
     try:
+        if not await heard_from_peers(handle, wait):
+            print(
+                f"lantag: no peer of this game answered in {wait:g} s (they have all left); "
+                f"giving up at step {session.step}, log kept in {path}",
+                file=sys.stderr,
+            )
+            return 1
         return await _run_ui_or_headless(handle, args.headless)
     finally:
         await handle.close()
@@ -451,10 +515,10 @@ async def cmd_replay(args: argparse.Namespace) -> int:
             f"{args.log} fails verification at entry {f.entry}: {f.reason} (--force to look anyway)"
         )
     if args.headless:
-        from lanTag.replay import replay_states
+        from lanTag.ui.replay_model import headless_replay
 
-        for step, text, board in replay_states(data):
-            print(f"## step {step}: {text}\n{board}\n")
+        for block in headless_replay(data, report):
+            print(block)
         return 0
     from lanTag.ui.replay import run_replay_app
 

@@ -45,6 +45,7 @@ from lanTag.ui import commands
 from lanTag.ui.boards import Painted, badge, paint, seat_tag
 from lanTag.ui.model import GameHandle, GameModel
 from lanTag.ui.style import color_depth, colour_enabled, make_style, seat_class
+from lanTag.ui.viewport import BoardControl, Cell, focus_cell
 from lanTag.ui.widgets import WrappedText
 
 POLL_SECONDS = 0.05
@@ -58,7 +59,10 @@ Keys (board mode)
   e                  end the turn ("end" / "done") when the rules allow it
   : or any letter    type a command; Tab completes; Esc back to board keys
   /                  type a slash command: /say text, /end, /help, /quit
-  PgUp / PgDn        scroll a board taller than the window
+  PgUp / PgDn        scroll a board taller than its pane
+  Shift+arrows/HJKL  pan a board bigger than its pane (◀ ▶ ▲ ▼ mark what is
+                     cut off); it follows your piece again after ".", a digit
+                     or a move
   ? or F1            this help (Esc, q, ? or F1 closes; arrows scroll)
   Ctrl-Q twice       leave the game (a bot takes your seat after the timeout)
   b                  (game over) show or hide the result box
@@ -151,10 +155,11 @@ class GameApp:
         self._line_window = Window(
             BufferControl(buffer=model.line, focusable=True), height=1, dont_extend_height=True
         )
+        self._board = BoardControl(self.painted, self._focus_cell, model)
         board_pane = HSplit(
             [
                 Window(
-                    FormattedTextControl(self._board_text),
+                    self._board,
                     # The board gets its full height first; status lines take what is left.
                     height=lambda: Dimension(
                         min=min(3, len(self.painted().rows)),
@@ -233,17 +238,14 @@ class GameApp:
         who = f"you: seat {seat} {m.names()[seat]}" if seat is not None else "watching"
         return [("", f" lanTag │ {s.game.display_name} │ step {s.step} │ {who} │ F1 help")]
 
-    def _board_text(self) -> StyleAndTextTuples:
-        rows = self.painted().rows
-        top = min(self.model.board_scroll, max(0, len(rows) - 3))
-        out: StyleAndTextTuples = []
-        for row in rows[top:]:
-            out += row
-            out.append(("", "\n"))
-        return out
+    def _focus_cell(self) -> Cell | None:
+        return focus_cell(self.painted().spots, self.model.seat, self.model.selected)
 
     def _info_text(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
+        if self._board.clipped.any:
+            # Said once here as well as by the marks: how to see the rest.
+            out += [("class:hint", "board cut off: Shift+arrows/HJKL pan, . follows you\n")]
         for line in self.painted().info:
             out += [*line, ("", "\n")]
         return out[:-1]
@@ -385,6 +387,15 @@ class GameApp:
         bind("escape", name="board-mode", filter=typing)
         bind("pageup", name="board-scroll", arg="-5", filter=board)
         bind("pagedown", name="board-scroll", arg="5", filter=board)
+        for shifted, letter, step in (
+            ("s-left", "H", "-8,0"),
+            ("s-right", "L", "8,0"),
+            ("s-up", "K", "0,-3"),
+            ("s-down", "J", "0,3"),
+        ):
+            bind(shifted, name="board-pan", arg=step, filter=board)
+            bind(letter, name="board-pan", arg=step, filter=board)
+        bind(".", name="board-follow", filter=board)
         bind("?", name="toggle-help", filter=board | helping)
         bind("f1", name="toggle-help", filter=Condition(lambda: True))
         for key in ("escape", "q"):

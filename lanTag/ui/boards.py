@@ -26,10 +26,22 @@ class Painted:
     rows: list[StyleAndTextTuples] = field(default_factory=list)
     info: list[StyleAndTextTuples] = field(default_factory=list)
     legend: list[StyleAndTextTuples] = field(default_factory=list)
+    # (seat, piece) -> (row index, column) of the piece's glyph: the pane follows ours.
+    spots: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    head_rows: int = 0  # column labels on top, pinned when the board scrolls
+    head_cols: int = 0  # row labels on the left, pinned likewise
 
     @property
     def width(self) -> int:
-        return max((sum(len(f[1]) for f in row) for row in self.rows), default=0)
+        return max((_row_width(row) for row in self.rows), default=0)
+
+    def spot(self, seat: int, piece: int, row: StyleAndTextTuples, extra: int = 0) -> None:
+        """Record that (seat, piece) is drawn where ``row`` (being built) ends, plus ``extra``."""
+        self.spots.setdefault((seat, piece), (len(self.rows), _row_width(row) + extra))
+
+
+def _row_width(row: StyleAndTextTuples) -> int:
+    return sum(len(f[1]) for f in row)
 
 
 def _plain(text: str, style: str = "") -> StyleAndTextTuples:
@@ -67,12 +79,19 @@ def _prototag(v: dict[str, Any], names: Sequence[str]) -> Painted:
     for p in v["pieces"]:
         at.setdefault((p["row"], p["col"]), []).append(p["seat"])
     path = {(t[0], t[1]) for t in v["path"]}
-    out = Painted()
+    out = Painted(head_rows=1, head_cols=3)
     out.rows.append(_plain("   " + "".join(f" {chr(97 + c)} " for c in range(size)), "class:label"))
     for r in range(size):
         row: StyleAndTextTuples = [("class:label", f"{r + 1:>2} ")]
         for c in range(size):
             here = at.get((r, c), [])
+            if tagged in here:
+                others = [s for s in here if s != tagged]
+                out.spot(tagged, 0, row, 0)  # drawn "*N", then the first other piece
+                if others:
+                    out.spot(others[0], 0, row, 2)
+            elif here:
+                out.spot(here[0], 0, row, 1)
             if tagged in here:
                 others = [s for s in here if s != tagged]
                 row.append((f"{seat_class(tagged)} class:it", f"*{tagged}"))
@@ -128,12 +147,17 @@ def _assassination_cell(text: str) -> StyleAndTextTuples:
 def _assassination(v: dict[str, Any], names: Sequence[str]) -> Painted:
     rows, size = v["cells"], v["board_size"]
     width = max(2, *(len(c) for row in rows for c in row)) + 1
-    out = Painted()
+    out = Painted(head_rows=1, head_cols=3)
     letters = "".join(chr(97 + c).ljust(width) for c in range(size))
     out.rows.append(_plain("   " + letters, "class:label"))
     for r, cells in enumerate(rows):
         row: StyleAndTextTuples = [("class:label", f"{size - r:>2} ")]
         for text in cells:
+            if text.startswith("V") and text[1:].isdigit():
+                out.spot(int(text[1:]), 0, row)
+            elif text.isdigit():
+                for n, ch in enumerate(text):
+                    out.spot(int(ch), 0, row, n)
             row += _assassination_cell(text)
             row.append(("", " " * (width - len(text))))
         out.rows.append(row)
@@ -176,7 +200,7 @@ def _boardtag(v: dict[str, Any], names: Sequence[str]) -> Painted:
     it_point = it["point"][0] + bb.LATTICE * it["point"][1] if it else -1
     front = set(it["front"]) if it else set()
     moved = {d["die"] for d in v["dice"] if d["moved"]}
-    out = Painted()
+    out = Painted(head_rows=1, head_cols=2)
     out.rows.append(_plain("  " + "".join(f" {f} " for f in bb.FILES), "class:label"))
     for y in range(bb.LATTICE - 1, -1, -1):
         line: StyleAndTextTuples = [("", "  ")]
@@ -244,6 +268,7 @@ def _stomptag(v: dict[str, Any], names: Sequence[str]) -> Painted:
     width, label = len(str(seats - 1)) + 2, len(str(side))
     out = Painted()
     if any(p["cell"] is not None for p in v["players"]):
+        out.head_rows, out.head_cols = 1, label
         header = " " * label + "".join(str(c + 1).rjust(width) for c in range(side))
         out.rows.append(_plain(header, "class:label"))
         for r in range(side):
@@ -254,12 +279,14 @@ def _stomptag(v: dict[str, Any], names: Sequence[str]) -> Painted:
                     line.append(("class:free", ".".rjust(width)))
                 elif seat == it:
                     text = f"@{seat}"
+                    out.spot(seat, 0, line, width - len(text))
                     line += [
                         ("", " " * (width - len(text))),
                         (f"{seat_class(seat)} class:it", text),
                     ]
                 else:
                     text = str(seat)
+                    out.spot(seat, 0, line, width - len(text))
                     line += [("", " " * (width - len(text))), (seat_class(seat), text)]
             out.rows.append(line)
     else:
@@ -307,12 +334,14 @@ def _tagem_cell(text: str) -> StyleAndTextTuples:
 
 
 def _tagem(v: dict[str, Any], names: Sequence[str]) -> Painted:
-    out = Painted()
+    out = Painted(head_rows=1, head_cols=4)
     header = "    " + " ".join(str(c % 10) for c in range(v["width"]))
     out.rows.append(_plain(header, "class:label"))
     for r, cells in enumerate(v["cells"]):
         line: StyleAndTextTuples = [("class:label", f"{r:>2}  ")]
         for text in cells:
+            if text and text[0].upper() in TAGEM_LETTERS and text[1:].isdigit():
+                out.spot(TAGEM_LETTERS.index(text[0].upper()), int(text[1:]), line)
             line += _tagem_cell(text)
         out.rows.append(line)
     limit = f" of {v['max_turns']}" if v["max_turns"] else ""

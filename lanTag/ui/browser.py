@@ -35,6 +35,7 @@ class BrowserModel:
         self.selected = 0
         self.done = False
         self.result: LobbyInfo | None = None
+        self.host_requested = False  # 'h': leave to host a game of our own
         self.refresh()
 
     def table(self) -> LobbyTable:
@@ -63,6 +64,9 @@ class BrowserModel:
 
     def quit(self) -> None:
         self.result, self.done = None, True
+
+    def host(self) -> None:
+        self.result, self.host_requested, self.done = None, True, True
 
     def text(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [
@@ -116,6 +120,11 @@ def browser_screen(
         if model.done:
             event.app.exit()
 
+    @kb.add("h")
+    def _host(event: KeyPressEvent) -> None:
+        model.host()
+        event.app.exit()
+
     @kb.add("q")
     @kb.add("escape")
     @kb.add("c-c")
@@ -132,7 +141,7 @@ def browser_screen(
             ),
             Window(FormattedTextControl(model.text), wrap_lines=False),
             Window(
-                FormattedTextControl(" ↑↓/jk select · Enter join · q quit"),
+                FormattedTextControl(" ↑↓/jk select · Enter join · h host a game · q quit"),
                 height=1,
                 style="class:hint",
             ),

@@ -85,6 +85,7 @@ def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
     except (IllegalAction, LocalProtocolError) as exc:
         model.say(str(exc), "class:error")
         return False
+    model.board_follow = True  # after a move, show where our piece went
     return True
 
 
@@ -209,6 +210,7 @@ def select(model: GameModel, arg: str) -> None:
     number = int(arg)
     if any(a.args and a.args[0] == number for a in model.legal()):
         model.selected = number
+        model.board_follow = True  # show the piece just picked
         model.say(f"piece {number} selected: the arrows move it", "class:ok")
         return
     type_text(model, arg)
@@ -285,7 +287,25 @@ def help_scroll(model: GameModel, arg: str) -> None:
 @command("board-scroll")
 def board_scroll(model: GameModel, arg: str) -> None:
     """PgUp/PgDn: boards taller than the terminal (big Tag 'em maps) scroll."""
-    model.board_scroll = max(0, model.board_scroll + int(arg or "1"))
+    board_pan(model, f"0,{arg or '1'}")
+
+
+@command("board-pan")
+def board_pan(model: GameModel, arg: str) -> None:
+    """Shift+arrows / H J K L: move the view over a board bigger than its pane ("dx,dy").
+
+    The pane stops following our piece until "." (board-follow), a digit or a move."""
+    dx, _, dy = arg.partition(",")
+    model.board_follow = False
+    model.board_left = max(0, model.board_left + int(dx or "0"))
+    model.board_scroll = max(0, model.board_scroll + int(dy or "0"))
+
+
+@command("board-follow")
+def board_follow(model: GameModel, arg: str) -> None:
+    """ ".": scroll the board back to our selected piece and keep it in view."""
+    model.board_follow = True
+    model.say("the board follows your piece", "class:ok")
 
 
 @command("toggle-result")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -42,9 +42,11 @@ from lanTag.ui.screens import Screen, display_name, make_app
 from lanTag.ui.widgets import WrappedText
 
 __all__ = [
+    "HOST",
     "BrowserModel",
     "HostModel",
     "JoinModel",
+    "browse_or_host",
     "browser_screen",
     "host_screen",
     "join_screen",
@@ -70,6 +72,23 @@ async def run_lobby_browser(
     screen = browser_screen(browser_table_source, input=input, output=output, color=color)
     await screen.run()
     return screen.model.result
+
+
+HOST: Literal["host"] = "host"
+
+
+async def browse_or_host(
+    browser_table_source: TableSource,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color: bool = True,
+) -> LobbyInfo | Literal["host"] | None:
+    """Like :func:`run_lobby_browser`, but ``h`` leaves with :data:`HOST`: the user wants
+    to host a game instead (the caller then shows the host setup form)."""
+    screen = browser_screen(browser_table_source, input=input, output=output, color=color)
+    await screen.run()
+    return HOST if screen.model.host_requested else screen.model.result
 
 
 class LobbyMachine(Protocol):

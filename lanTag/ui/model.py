@@ -119,7 +119,9 @@ class GameModel:
         self.mode = "board"  # "board": keys play; "command": typing into the command line
         self.show_help = False
         self.help_scroll = 0
-        self.board_scroll = 0
+        self.board_scroll = 0  # first board row shown (under the pinned column labels)
+        self.board_left = 0  # first board column shown (right of the pinned row labels)
+        self.board_follow = True  # scroll to keep our selected piece in view (off after a pan)
         self.show_over = True  # the game-over box (hidden with b to look at the final board)
         self.message = ""
         self.message_style = ""

@@ -1,74 +1,61 @@
 """The replay viewer (`lantag replay`): step through a verified log with the game screen's
-boards.
+boards, jump to a step or a turn, play it on a timer, and see what every roll and
+secret round was made of (the fairness panel).
 
-Positions are rebuilt from the verifier's applied inputs (``VerifyReport.applied``),
-so the viewer shows exactly what verification accepted and never re-runs it.
+The model (lanTag.ui.replay_model) is pure; this module is the prompt-toolkit layer:
+layout, keys and the play timer.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import HSplit, VSplit, Window
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import ConditionalContainer, HSplit, VSplit, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 
-from lanTag.log.chain import parse_log
+from lanTag.log.inspect import RollDetail, describe
 from lanTag.log.verify import VerifyReport
-from lanTag.rules.base import IllegalAction, State, input_text
-from lanTag.rules.registry import get_game
-from lanTag.session.lobby import LobbyRecord
-from lanTag.ui.boards import Painted, badge, paint, seat_tag
+from lanTag.ui.boards import badge, seat_tag
+from lanTag.ui.replay_model import ReplayModel
 from lanTag.ui.screens import make_app
 from lanTag.ui.style import seat_class
 from lanTag.ui.widgets import WrappedText
 
+KEYS_HELP = """\
+replay keys
+  → l Space / ← h     one step on / back
+  PgDn / PgUp         ten steps on / back
+  Home g / End G      first / last position
+  :N Enter            jump to step N
+  :tN Enter           jump to where turn N begins (a turn: one seat's run of moves
+                      with the rolls just before it, or one secret round)
+  p                   play / pause (one step per tick; stops at the end)
+  + - (or =)          play faster / slower (steps per second, in the title)
+  ? F1                this help (Esc, q, ? or F1 closes)
+  q Esc Ctrl-C        close the viewer
 
-class ReplayModel:
-    """Every position of the game and the one on screen."""
+fairness panel (under the board, at a roll or a secret round)
+  roll: each seat's hash-chain link and whether it hashes to that seat's previous
+        link (its anchor in the lobby record, or the link it revealed at step K);
+        the draw seed over game, step, purpose and links; the values derived from
+        the seed, checked against the recorded roll.
+  secret round: each seat's commitment, its reveal (action and nonce) and whether
+        it opens the commitment, the seat's link; bot seats' choices are drawn
+        from those links; the joint choice derived from all that, checked against
+        the recorded one.
+"""
 
-    def __init__(self, data: bytes, report: VerifyReport) -> None:
-        self.report = report
-        header = parse_log(data).entries[0]
-        self.record = LobbyRecord.decode(header.data[1])
-        game = get_game(self.record.engine)
-        self.display_name = game.display_name
-        state: State = game.new_state(
-            len(self.record.seats), self.record.option_dict, self.record.map_text
-        )
-        self.positions: list[tuple[int, str, State]] = [(0, "start", state)]
-        self.stopped = ""
-        for applied in report.applied:
-            try:
-                state = state.apply(applied.input)
-            except IllegalAction as exc:  # only reachable for logs viewed with --force
-                self.stopped = f"stopped at step {applied.step}: {exc}"
-                break
-            self.positions.append((applied.step + 1, input_text(applied.input), state))
-        self.index = 0
-        self._painted: tuple[int, Painted] | None = None
-
-    @property
-    def names(self) -> list[str]:
-        return [s.nickname for s in self.record.seats]
-
-    def go(self, delta: int) -> None:
-        self.index = max(0, min(len(self.positions) - 1, self.index + delta))
-
-    def go_to(self, index: int) -> None:
-        self.index = max(0, min(len(self.positions) - 1, index))
-
-    def painted(self) -> Painted:
-        if self._painted is None or self._painted[0] != self.index:
-            state = self.positions[self.index][2]
-            board = paint(self.record.engine, state.view(None), self.names, state.render)
-            self._painted = (self.index, board)
-        return self._painted[1]
+# Most useful first: a narrow terminal cuts the end.
+HINT = " ? help · ←→ step · PgUp/Dn ±10 · g/G ends · :N/:tN jump · p play · +/- speed · q quit"
 
 
 def _lines(rows: list[StyleAndTextTuples]) -> StyleAndTextTuples:
@@ -76,6 +63,16 @@ def _lines(rows: list[StyleAndTextTuples]) -> StyleAndTextTuples:
     for row in rows:
         out += [*row, ("", "\n")]
     return out[:-1]
+
+
+class _Ui:
+    """Screen state that is not the replay's: the jump being typed, the help overlay and
+    the play timer's task."""
+
+    def __init__(self) -> None:
+        self.typed: str | None = None  # the jump text after ':' while typing one
+        self.help = False
+        self.player: asyncio.Task[None] | None = None
 
 
 def replay_screen(
@@ -87,13 +84,22 @@ def replay_screen(
     color: bool = True,
 ) -> tuple[ReplayModel, Application[Any]]:
     model = ReplayModel(data, report)
+    ui = _Ui()
     engine = model.record.engine
 
     def title() -> StyleAndTextTuples:
         step, _, _ = model.positions[model.index]
         last = model.positions[-1][0]
         status = "verified" if report.valid else "NOT VALID"
-        return [("", f" lanTag │ replay │ {model.display_name} │ step {step}/{last} │ {status}")]
+        turn = f" │ turn {model.turn()}/{len(model.turn_starts)}" if model.turn_starts else ""
+        play = "▶" if model.playing else "⏸"
+        return [
+            (
+                "",
+                f" lanTag │ replay │ {model.display_name} │ step {step}/{last} │ {status}"
+                f"{turn} │ {play} speed {model.steps_per_second:g}/s",
+            )
+        ]
 
     def side() -> StyleAndTextTuples:
         state = model.positions[model.index][2]
@@ -120,6 +126,8 @@ def replay_screen(
             out.append(("class:error", f"fails at entry {f.entry} (step {f.step}): {f.reason}\n"))
         if model.stopped:
             out.append(("class:error", model.stopped + "\n"))
+        for step in model.rollbacks:
+            out.append(("class:warn", f"step {step} was decided again (a rollback)\n"))
         if report.outcome:
             out.append(("class:warn", f"result: {report.outcome}\n"))
         out += [("class:header", "moves"), ("", "\n")]
@@ -130,29 +138,34 @@ def replay_screen(
             out += [(style, f"{step}: {text}"), ("", "\n")]
         return out
 
-    kb = KeyBindings()
-    moves = {"right": 1, "l": 1, "space": 1, "left": -1, "h": -1, "pagedown": 10, "pageup": -10}
-    for key, delta in moves.items():
+    def fairness() -> StyleAndTextTuples:
+        detail = model.detail
+        if detail is None:
+            return []
+        lines = describe(detail)
+        style = "class:ok" if detail.ok else "class:error"
+        kind = "roll" if isinstance(detail, RollDetail) else "secret round"
+        out: StyleAndTextTuples = [
+            ("class:header", f"fairness of step {detail.step}'s {kind}"),
+            (style, " ✓" if detail.ok else " ✗"),
+        ]
+        for line in lines[1:]:
+            body = line.lstrip(" ")
+            # No-break spaces: the word wrapper drops ordinary spaces at the start of a line.
+            out += [("", "\n"), ("", "\u00a0" * (len(line) - len(body)) + body)]
+        return out
 
-        @kb.add(key)
-        def _move(event: KeyPressEvent, delta: int = delta) -> None:
-            model.go(delta)
+    def hint() -> StyleAndTextTuples:
+        if ui.typed is not None:
+            return [("", f" jump to: {ui.typed}▏ (N: step, tN: turn · Enter go · Esc cancel)")]
+        if model.message:
+            return [("class:error", " " + model.message)]
+        return [("", HINT)]
 
-    @kb.add("home")
-    @kb.add("g")
-    def _start(event: KeyPressEvent) -> None:
-        model.go_to(0)
-
-    @kb.add("end")
-    @kb.add("G")
-    def _end(event: KeyPressEvent) -> None:
-        model.go_to(len(model.positions) - 1)
-
-    @kb.add("q")
-    @kb.add("escape")
-    @kb.add("c-c")
-    def _quit(event: KeyPressEvent) -> None:
-        event.app.exit()
+    jumping = Condition(lambda: ui.typed is not None)
+    helping = Condition(lambda: ui.help)
+    normal: Filter = ~jumping & ~helping
+    kb = _key_bindings(model, ui, jumping, helping, normal)
 
     board = HSplit(
         [
@@ -165,33 +178,138 @@ def replay_screen(
                     weight=20,
                 ),
             ),
-            Window(WrappedText(lambda: _lines(model.painted().info)), wrap_lines=True),
+            Window(
+                WrappedText(lambda: _lines(model.painted().info)),
+                wrap_lines=True,
+                dont_extend_height=True,  # the fairness panel goes right under it
+            ),
+            Window(WrappedText(fairness), wrap_lines=True),
         ],
         width=lambda: Dimension(min=20, preferred=max(model.painted().width + 1, 36), weight=3),
+    )
+    body = VSplit(
+        [
+            board,
+            Window(width=1, char="│", style="class:dim"),
+            HSplit(
+                [Window(WrappedText(side), wrap_lines=True)],
+                width=Dimension(min=24, preferred=40, max=48, weight=1),
+            ),
+        ]
     )
     root = HSplit(
         [
             Window(FormattedTextControl(title), height=1, style="class:title"),
-            VSplit(
-                [
-                    board,
-                    Window(width=1, char="│", style="class:dim"),
-                    HSplit(
-                        [Window(WrappedText(side), wrap_lines=True)],
-                        width=Dimension(min=24, preferred=40, max=48, weight=1),
-                    ),
-                ]
+            ConditionalContainer(body, filter=~helping),
+            ConditionalContainer(
+                Window(WrappedText(lambda: [("", KEYS_HELP)]), wrap_lines=True), filter=helping
             ),
-            Window(
-                FormattedTextControl(
-                    " ←→/hl step · PgUp/PgDn ten · Home/End (g/G) start/end · q quit"
-                ),
-                height=1,
-                style="class:hint",
-            ),
+            Window(FormattedTextControl(hint), height=1, style="class:hint"),
         ]
     )
     return model, make_app(root, kb, color, input, output)
+
+
+def _key_bindings(
+    model: ReplayModel, ui: _Ui, jumping: Filter, helping: Filter, normal: Filter
+) -> KeyBindings:
+    kb = KeyBindings()
+
+    def forget_message() -> None:
+        model.message = ""
+
+    moves = {"right": 1, "l": 1, "space": 1, "left": -1, "h": -1, "pagedown": 10, "pageup": -10}
+    for key, delta in moves.items():
+
+        @kb.add(key, filter=normal)
+        def _move(event: KeyPressEvent, delta: int = delta) -> None:
+            forget_message()
+            model.go(delta)
+
+    @kb.add("home", filter=normal)
+    @kb.add("g", filter=normal)
+    def _start(event: KeyPressEvent) -> None:
+        forget_message()
+        model.go_to(0)
+
+    @kb.add("end", filter=normal)
+    @kb.add("G", filter=normal)
+    def _end(event: KeyPressEvent) -> None:
+        forget_message()
+        model.go_to(model.last)
+
+    # Jump: ':' opens a one-line prompt in the hint row; it takes the keys until Enter/Esc.
+    @kb.add(":", filter=normal)
+    def _jump(event: KeyPressEvent) -> None:
+        forget_message()
+        ui.typed = ""
+
+    @kb.add(Keys.Any, filter=jumping)
+    def _typed(event: KeyPressEvent) -> None:
+        if event.data.isprintable() and len(ui.typed or "") < 12:
+            ui.typed = (ui.typed or "") + event.data
+
+    @kb.add("backspace", filter=jumping)
+    def _erase(event: KeyPressEvent) -> None:
+        ui.typed = (ui.typed or "")[:-1]
+
+    @kb.add("enter", filter=jumping)
+    def _go(event: KeyPressEvent) -> None:
+        text, ui.typed = ui.typed or "", None
+        if text.strip():
+            model.jump(text)
+
+    @kb.add("escape", filter=jumping)
+    def _cancel(event: KeyPressEvent) -> None:
+        ui.typed = None
+
+    # Play: the model steps on each tick; the timer lives here, with the app.
+    async def play(app: Application[Any]) -> None:
+        while model.playing:
+            await asyncio.sleep(model.interval)
+            model.tick()
+            app.invalidate()
+
+    def stop_player() -> None:
+        if ui.player is not None and not ui.player.done():
+            ui.player.cancel()
+        ui.player = None
+
+    @kb.add("p", filter=normal)
+    def _play(event: KeyPressEvent) -> None:
+        forget_message()
+        model.toggle_play()
+        stop_player()
+        if model.playing:
+            ui.player = event.app.create_background_task(play(event.app))
+
+    @kb.add("+", filter=normal)
+    @kb.add("=", filter=normal)
+    def _faster(event: KeyPressEvent) -> None:
+        model.faster()
+
+    @kb.add("-", filter=normal)
+    def _slower(event: KeyPressEvent) -> None:
+        model.slower()
+
+    @kb.add("?", filter=normal | helping)
+    @kb.add("f1", filter=normal | helping)
+    def _help(event: KeyPressEvent) -> None:
+        ui.help = not ui.help
+
+    @kb.add("escape", filter=helping)
+    @kb.add("q", filter=helping)
+    def _close_help(event: KeyPressEvent) -> None:
+        ui.help = False
+
+    @kb.add("q", filter=normal)
+    @kb.add("escape", filter=normal)
+    @kb.add("c-c")
+    def _quit(event: KeyPressEvent) -> None:
+        stop_player()
+        event.app.exit()
+
+    return kb
 
 
 async def run_replay_app(
@@ -206,3 +324,6 @@ async def run_replay_app(
     _model, app = replay_screen(data, report, input=input, output=output, color=color)
     await app.run_async()
     return 0
+
+
+__all__ = ["KEYS_HELP", "ReplayModel", "replay_screen", "run_replay_app"]

@@ -1,8 +1,8 @@
 """`lantag replay`: the headless text replay (subprocess) and the viewer's keys (in-process,
-prompt-toolkit pipe input, no terminal).
+prompt-toolkit pipe input, no terminal): stepping, jumps, play/pause, the help overlay
+and the fairness panel (each roll's links, each secret round's commitments and reveals).
 
-Tests named ``test_missing_...`` ask for viewer features the issue lists that
-lanTag/ui/replay.py does not have yet; they fail until the feature exists.
+The fairness details themselves are tested against the log in test_replay_detail.py.
 """
 
 from __future__ import annotations
@@ -121,13 +121,11 @@ def _first(report: VerifyReport, kind: type) -> int:
     return next(a.step for a in report.applied if isinstance(a.input, kind))
 
 
-@pytest.mark.xfail(strict=True, reason="replay viewer feature not built yet (issue #10)")
-def test_missing_replay_headless_shows_roll_contributions_and_commitments(
+def test_replay_headless_shows_roll_contributions_and_commitments(
     home: Home, game_log: Path
 ) -> None:
-    """`lantag replay --headless` prints each roll's value only ("roll: 3 | 2 | 5") and
-    each secret round's choices only ("joint: 0=[rps rock] ..."): not the hash-chain link
-    each seat contributed to the roll, nor each seat's commitment and its opening."""
+    """`lantag replay --headless` prints, under a roll, the hash-chain link each seat
+    contributed and, under a secret round, each seat's commitment and its opening."""
     data = game_log.read_bytes()
     report = verify_log(data)
     result = lantag(home, "replay", "--headless", str(game_log))
@@ -146,6 +144,10 @@ def test_missing_replay_headless_shows_roll_contributions_and_commitments(
     assert commits
     for seat, payloads in commits.items():
         assert any(p[0].hex()[:6] in shown for p in payloads), f"seat {seat}'s commitment"
+    for seat, payloads in _links(data, secret, MsgType.REVEAL).items():
+        assert any(p[1].hex()[:6] in shown for p in payloads), f"seat {seat}'s nonce"
+    assert "✓ opens it" in shown and "= the recorded choices" in shown
+    assert "✗" not in result.stdout  # an honest game: every link chains, every seal opens
 
 
 # ------------------------------------------------------------------ the viewer
@@ -293,10 +295,8 @@ async def test_viewer_closes_with_q_escape_and_ctrl_c(game_log: Path, key: str) 
     assert code == 0
 
 
-@pytest.mark.xfail(strict=True, reason="replay viewer feature not built yet (issue #10)")
-async def test_missing_replay_jump_to_step(game_log: Path) -> None:
-    """No way to jump to a step (or to a turn): only ±1, ±10 and the two ends.
-    Asked for: ':' then a step number and Enter goes there (a turn jump likewise)."""
+async def test_viewer_jumps_to_a_step(game_log: Path) -> None:
+    """':' then a step number and Enter goes there."""
     with create_pipe_input() as inp:
         v = Viewer(game_log.read_bytes(), inp)
         try:
@@ -306,10 +306,9 @@ async def test_missing_replay_jump_to_step(game_log: Path) -> None:
             await v.close()
 
 
-@pytest.mark.xfail(strict=True, reason="replay viewer feature not built yet (issue #10)")
-async def test_missing_replay_play_pause(game_log: Path) -> None:
-    """No play/pause: the viewer only moves on key presses.  Asked for: 'p' plays the
-    game forward on its own and pauses; '+'/'-' change the speed (shown on screen)."""
+async def test_viewer_plays_and_pauses(game_log: Path) -> None:
+    """'p' plays the game forward on its own and pauses; '+'/'-' change the speed (shown
+    on screen)."""
     with create_pipe_input() as inp:
         v = Viewer(game_log.read_bytes(), inp)
         try:
@@ -322,11 +321,9 @@ async def test_missing_replay_play_pause(game_log: Path) -> None:
             await v.close()
 
 
-@pytest.mark.xfail(strict=True, reason="replay viewer feature not built yet (issue #10)")
-async def test_missing_replay_shows_roll_contributions(game_log: Path) -> None:
-    """At a roll the viewer shows the value ("roll: 3 | 2 | 5") and, for the whole game,
-    "N rolls verified", but not what each seat contributed: its hash-chain link (and
-    that it chains), nor how the value was derived from them."""
+async def test_viewer_shows_roll_contributions(game_log: Path) -> None:
+    """At a roll the viewer shows what each seat contributed: its hash-chain link and
+    that it chains, and the value derived from them."""
     data = game_log.read_bytes()
     with create_pipe_input() as inp:
         v = Viewer(data, inp)
@@ -338,14 +335,16 @@ async def test_missing_replay_shows_roll_contributions(game_log: Path) -> None:
             assert links
             for seat, payloads in links.items():
                 assert any(p[0].hex()[:6] in text for p in payloads), f"seat {seat}'s link"
+            panel = " ".join(text.split())
+            assert panel.count("✓ hashes to its anchor") == len(links)  # the first roll
+            assert f"derived {v.model.positions[roll + 1][1]} ✓ = the recorded roll" in panel
         finally:
             await v.close()
 
 
-@pytest.mark.xfail(strict=True, reason="replay viewer feature not built yet (issue #10)")
-async def test_missing_replay_shows_secret_commitments_and_reveals(game_log: Path) -> None:
-    """At a secret round the viewer shows the revealed choices ("joint: 0=[rps rock] ...")
-    but not each seat's commitment, nor its opening (nonce) and that it matched."""
+async def test_viewer_shows_secret_commitments_and_reveals(game_log: Path) -> None:
+    """At a secret round the viewer shows each seat's commitment, its opening (nonce)
+    and that it matched."""
     data = game_log.read_bytes()
     with create_pipe_input() as inp:
         v = Viewer(data, inp)
@@ -360,5 +359,92 @@ async def test_missing_replay_shows_secret_commitments_and_reveals(game_log: Pat
                 assert any(p[0].hex()[:6] in text for p in payloads), f"seat {seat}'s commitment"
             for seat, payloads in reveals.items():
                 assert any(p[1].hex()[:6] in text for p in payloads), f"seat {seat}'s nonce"
+            panel = " ".join(text.split())
+            assert panel.count("✓ opens it") == len(reveals)
+            assert "= the recorded choices" in panel
+        finally:
+            await v.close()
+
+
+async def test_viewer_jumps_to_a_turn(game_log: Path) -> None:
+    """':t' and a turn number goes to where that turn begins; the title names the turn."""
+    with create_pipe_input() as inp:
+        v = Viewer(game_log.read_bytes(), inp)
+        try:
+            starts = v.model.turn_starts
+            assert len(starts) > 3 and v.bound(":")
+            await v.at(":t3\r", starts[2])
+            assert f"turn 3/{len(starts)}" in v.screen(120, 40)
+            await v.at(":t1\r", starts[0])
+            await v.at(f":{v.model.positions[-2][0]}\r", v.last - 1)
+        finally:
+            await v.close()
+
+
+async def test_viewer_jump_prompt_takes_the_keys_until_enter_or_escape(game_log: Path) -> None:
+    with create_pipe_input() as inp:
+        v = Viewer(game_log.read_bytes(), inp)
+        try:
+            await v.at(RIGHT * 5, 5)
+            # While typing, navigation letters are text, not moves.
+            await v.keys(":lgG", lambda: "jump to: lgG" in v.screen())
+            await v.keys("\x7f", lambda: "jump to: lg▏" in v.screen())  # backspace
+            await v.keys("\x1b", lambda: "jump to" not in v.screen())  # Esc cancels ...
+            assert v.model.index == 5 and not v.task.done()  # ... and does not quit
+            await v.keys(":zz\r", lambda: "jump: type a step number" in v.screen())
+            assert v.model.index == 5
+            await v.at(RIGHT, 6)  # the next key clears the complaint
+            assert "jump:" not in v.screen() and ":N/:tN jump" in v.screen(120, 40)
+        finally:
+            await v.close()
+
+
+async def test_viewer_plays_to_the_end_and_pauses_there(game_log: Path) -> None:
+    with create_pipe_input() as inp:
+        v = Viewer(game_log.read_bytes(), inp)
+        try:
+            await v.at(f":{v.model.positions[-4][0]}\r", v.last - 3)
+            await v.keys("p", lambda: v.model.index == v.last and not v.model.playing)
+            assert "⏸ speed" in v.screen(120, 40)  # paused
+            # Playing from the end starts over; pausing holds the position.
+            await v.keys("p", lambda: v.model.playing and v.model.index < v.last)
+            await v.keys("p", lambda: not v.model.playing)
+            held = v.model.index
+            await v.at(RIGHT, held + 1)  # keys still step while paused
+        finally:
+            await v.close()
+
+
+async def test_viewer_speed_keys_change_the_speed_on_screen(game_log: Path) -> None:
+    with create_pipe_input() as inp:
+        v = Viewer(game_log.read_bytes(), inp)
+        try:
+            speed = v.model.speed
+            shown = f"speed {v.model.steps_per_second:g}/s"
+            assert shown in v.screen(120, 40)
+            await v.keys("+", lambda: v.model.speed == speed + 1)
+            assert f"speed {v.model.steps_per_second:g}/s" in v.screen(120, 40)
+            await v.keys("--", lambda: v.model.speed == speed - 1)
+            await v.keys("=", lambda: v.model.speed == speed)  # '=' is '+' unshifted
+            assert shown in v.screen(120, 40)
+        finally:
+            await v.close()
+
+
+async def test_viewer_help_overlay_lists_the_keys(game_log: Path) -> None:
+    with create_pipe_input() as inp:
+        v = Viewer(game_log.read_bytes(), inp)
+        try:
+            assert "? help" in v.screen(120, 40)
+            await v.keys("?", lambda: "replay keys" in v.screen(100, 40))
+            help_text = v.screen(100, 40)
+            for keys in (":N Enter", ":tN Enter", "p ", "+ -", "fairness panel"):
+                assert keys in help_text
+            await v.keys("l", lambda: True)  # keys do not step behind the help
+            await v.keys("\x1b", lambda: "replay keys" not in v.screen(100, 40))
+            assert v.model.index == 0 and not v.task.done()
+            await v.keys("?", lambda: "replay keys" in v.screen(100, 40))
+            await v.keys("q", lambda: "replay keys" not in v.screen(100, 40))
+            assert not v.task.done()
         finally:
             await v.close()

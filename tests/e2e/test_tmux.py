@@ -312,6 +312,10 @@ def test_host_and_join_in_two_panes(tmux: TmuxServer, tmp_path: Path) -> None:
         ],
         xdg(alice),
     )  # fmt: skip
+    # No --game: the setup form comes first, pre-filled from the flags; s hosts.
+    screen = host.wait_for("lanTag │ host a game")
+    assert "◀ Prototag ▶" in screen and "[ host ]" in screen and "alice's Prototag" in screen
+    host.keys("s")
     screen = host.wait_for(f"listening on 127.0.0.1:{port}")
     assert "lanTag │ your game" in screen and "(open)" in screen and "alice (you)" in screen
 
@@ -380,11 +384,8 @@ def test_bug_join_without_a_target_offers_the_lobby_browser(
     `lantag join` with no target joins the first game mDNS finds, without asking."""
     alice, bob = player(tmp_path, "alice"), player(tmp_path, "bob")
     name = f"browse-{uuid.uuid4().hex[:8]}"
-    host = tmux.start(
-        "host",
-        [*LANTAG, "host", "--seats", "2", "--name", name, "--log", str(tmp_path / "h.lantag")],
-        xdg(alice),
-    )
+    flags = ["-g", "prototag", "--seats", "2", "--name", name, "--log", str(tmp_path / "h.lantag")]
+    host = tmux.start("host", [*LANTAG, "host", *flags], xdg(alice))
     host.wait_for("listening on")
     listed: list[dict[str, object]] = []
     for _ in range(3):
@@ -410,3 +411,15 @@ def test_bug_join_without_a_target_offers_the_lobby_browser(
     join.wait_exit()
     host.wait_exit()
     assert "games on this network" in screen, f"joined without asking:\n{screen}"
+
+
+def test_h_in_the_lobby_browser_opens_the_host_setup_form(tmux: TmuxServer, tmp_path: Path) -> None:
+    """`lantag join` (the browser) -> h -> the host setup form; Esc leaves without hosting."""
+    alice = player(tmp_path, "alice")
+    pane = tmux.start("join", [*LANTAG, "join", "--log", str(tmp_path / "j.lantag")], xdg(alice))
+    pane.wait_for("h host a game")
+    pane.keys("h")
+    screen = pane.wait_for("lanTag │ host a game")
+    assert "◀ Prototag ▶" in screen and "(default: alice's Prototag)" in screen
+    pane.keys("Escape")
+    assert pane.wait_exit() == 0

@@ -1,0 +1,373 @@
+"""The replay's fairness details (lanTag.log.inspect) and its pure model (jumps, turns,
+play ticks), on real logs of in-process games and on logs bent after the fact.
+
+The details are compared with what the log holds, read independently here
+(parse_unverified on every MSG entry), and with the fair/ primitives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from lanTag import wire
+from lanTag.fair.chain import chain_step_ok
+from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.inspect import RollDetail, SecretDetail, describe, inspect_steps
+from lanTag.log.verify import VerifyReport, verify_log
+from lanTag.rules.base import Joint, Move, Roll
+from lanTag.session.lobby import LobbyRecord
+from lanTag.session.messages import MsgType, Signed, parse_unverified
+from lanTag.testing.adversary import Adversary, Cheat
+from lanTag.testing.table import Table as CheatTable
+from lanTag.ui.replay_model import SPEEDS, ReplayModel, headless_replay
+from tests.cli.helpers import entries_of, rechain
+from tests.peer.harness import Table, addr
+
+
+@dataclass(frozen=True)
+class Game:
+    data: bytes
+    report: VerifyReport
+
+    @property
+    def record(self) -> LobbyRecord:
+        return LobbyRecord.decode(parse_log(self.data).entries[0].data[1])
+
+    def model(self, data: bytes | None = None) -> ReplayModel:
+        """The model over ``data`` (default: this log) with this log's verified steps."""
+        return ReplayModel(self.data if data is None else data, self.report)
+
+
+def _play(table: Table, cut_at: int | None = None) -> Game:
+    peers = table.peers
+    table.net.run_until(table.seated, 60)
+    peers[0].start_game(table.net.now)
+    if cut_at is not None:
+        # Seat 2 goes silent mid-game: the others drop it and a bot takes its seat.
+        table.net.run_until(
+            lambda: all(p.session is not None and p.session.step >= cut_at for p in peers), 600
+        )
+        table.net.cut([addr(2)], [addr(0), addr(1)])
+    table.net.run_until(
+        lambda: all(p.session is not None and p.session.state.is_over for p in peers[:2]), 36_000
+    )
+    data = bytes(table.logs[1])  # not the host's log: any seat's log works
+    report = verify_log(data)
+    assert report.valid and report.complete
+    return Game(data, report)
+
+
+@pytest.fixture(scope="module")
+def three() -> Game:
+    """Three people: rolls with three links, secret rounds between two of them."""
+    return _play(Table("prototag", 3, seed=1))
+
+
+@pytest.fixture(scope="module")
+def with_bot() -> Game:
+    """Two people and a replicated bot that takes part in secret rounds."""
+    return _play(Table("prototag", 2, bots=("random",), seed=3))
+
+
+@pytest.fixture(scope="module")
+def dropped() -> Game:
+    """Three people, seat 2 silent from step 12 on (dropped, then played by a bot)."""
+    return _play(Table("prototag", 3, seed=2), cut_at=12)
+
+
+@pytest.fixture(scope="module")
+def equivocated() -> tuple[Game, int]:
+    """Four people; seat of peer 1 sends two different MOVEs for one step, so the others
+    roll back, drop it at that step and decide the step again.  (game, cheater's seat)"""
+    made: list[Adversary] = []
+
+    def wrap(i: int, peer: Any) -> Any:
+        if i != 1:
+            return peer
+        made.append(Adversary(peer, Cheat.EQUIVOCATE, at_step=3, seed=5))
+        return made[0]
+
+    table = CheatTable("prototag", 4, seed=5, wrap=wrap)
+    table.start()
+    table.run_to_end([0, 2, 3], max_time=4 * 3600)
+    seat = table.seat_of(1)
+    assert seat is not None
+    data = bytes(table.logs[0])
+    report = verify_log(data)
+    assert report.valid and report.complete
+    return Game(data, report), seat
+
+
+def _messages(data: bytes, kind: MsgType) -> dict[tuple[int, int], list[Signed]]:
+    """(step, seat) -> that seat's ``kind`` messages for that step, in log order."""
+    out: dict[tuple[int, int], list[Signed]] = {}
+    for entry in parse_log(data).entries:
+        if entry.kind == EntryKind.MSG:
+            msg = parse_unverified(entry.data)
+            if msg.type == kind:
+                out.setdefault((msg.step, msg.seat), []).append(msg)
+    return out
+
+
+def _rolls(model: ReplayModel) -> list[RollDetail]:
+    return [d for d in model.details if isinstance(d, RollDetail)]
+
+
+def _secrets(model: ReplayModel) -> list[SecretDetail]:
+    return [d for d in model.details if isinstance(d, SecretDetail)]
+
+
+# ------------------------------------------------------------------ honest logs
+
+
+def test_every_roll_shows_each_seats_logged_link_and_rederives_the_value(three: Game) -> None:
+    model = three.model()
+    entropy = _messages(three.data, MsgType.ENTROPY)
+    rolls = _rolls(model)
+    assert len(rolls) == three.report.rolls_verified > 0
+    for position, detail in enumerate(model.details):
+        if isinstance(detail, RollDetail):
+            applied = three.report.applied[position - 1]
+            assert detail.step == applied.step and detail.recorded == applied.input
+            assert [k.seat for k in detail.links] == [0, 1, 2]
+            for k in detail.links:
+                assert k.link == entropy[(detail.step, k.seat)][0].payload[0]
+                assert k.chains and chain_step_ok(k.previous, k.link)
+            assert detail.derived == detail.recorded and detail.ok
+    assert model.details[0] is None  # the start position was made by nothing
+
+
+def test_links_form_one_chain_per_seat_from_its_anchor(three: Game) -> None:
+    """Across rolls and secret reveals, each link's predecessor is the seat's previous link
+    and the first one's is the seat's anchor in the lobby record."""
+    model = three.model()
+    anchors = [s.anchor for s in three.record.seats]
+    last: dict[int, tuple[bytes, int | None]] = {s: (anchors[s], None) for s in range(3)}
+    seen = 0
+    for detail in model.details:
+        if isinstance(detail, RollDetail):
+            links = list(detail.links)
+        elif isinstance(detail, SecretDetail):
+            links = [s.link for s in detail.seals if s.link is not None]
+        else:
+            continue
+        for k in links:
+            assert (k.previous, k.previous_step) == last[k.seat]
+            last[k.seat] = (k.link, detail.step)
+            seen += 1
+    assert seen > 3 * len(_rolls(model))  # the secret reveals' links are in the chain too
+
+
+def test_every_secret_round_shows_commitments_and_their_openings(three: Game) -> None:
+    model = three.model()
+    commits = _messages(three.data, MsgType.COMMIT)
+    reveals = _messages(three.data, MsgType.REVEAL)
+    secrets = _secrets(model)
+    assert len(secrets) == three.report.secrets_verified > 0
+    for detail in secrets:
+        assert len(detail.seals) == 2 and not detail.bots
+        for seal in detail.seals:
+            reveal = reveals[(detail.step, seal.seat)][0]
+            assert seal.commitment == commits[(detail.step, seal.seat)][0].payload[0]
+            assert seal.nonce == reveal.payload[1] and seal.action == reveal.action
+            assert seal.opens and seal.legal and seal.ok
+            assert detail.recorded.of(seal.seat) == seal.action
+        assert detail.derived == detail.recorded and detail.ok
+        text = "\n".join(describe(detail))
+        assert "✓ opens it" in text and "= the recorded choices" in text
+
+
+def test_a_bots_secret_choice_is_derived_from_the_revealed_links(with_bot: Game) -> None:
+    bot_rounds = [d for d in _secrets(with_bot.model()) if d.bots]
+    assert bot_rounds
+    for detail in bot_rounds:
+        assert detail.bots == (2,) and [s.seat for s in detail.seals] == [0]
+        assert detail.derived == detail.recorded and detail.ok
+        assert "bot seat(s) 2: drawn from the revealed links" in "\n".join(describe(detail))
+
+
+def test_after_a_drop_rolls_use_the_remaining_seats(dropped: Game) -> None:
+    drop = next(step for seat, step, code, _ in dropped.report.blames if code == "timeout")
+    rolls = _rolls(dropped.model())
+    assert any(d.step < drop for d in rolls) and any(d.step > drop for d in rolls)
+    for detail in rolls:
+        seats = [k.seat for k in detail.links]
+        assert seats == ([0, 1, 2] if detail.step < drop else [0, 1])
+        assert detail.ok
+    assert all(d.ok for d in _secrets(dropped.model()))
+
+
+def test_a_rolled_back_log_shows_the_history_that_stood(equivocated: tuple[Game, int]) -> None:
+    """verify_log's applied steps hold the abandoned branch too; the model shows each step
+    once, as decided last, and the cheater stops contributing from its equivocation on."""
+    game, cheater = equivocated
+    model = game.model()
+    assert model.rollbacks and not model.stopped
+    assert len(game.report.applied) > model.last  # some steps were decided twice
+    assert [step for step, _, _ in model.positions] == list(range(model.last + 1))
+    assert model.last == game.report.steps and model.positions[-1][2].is_over
+    latest = {a.step: a.input for a in game.report.applied}  # the last decision of each
+    for position, detail in enumerate(model.details[1:]):
+        assert detail is None or detail.recorded == latest[position]
+    rolls = _rolls(model)
+    assert all(d.ok for d in rolls) and all(d.ok for d in _secrets(model))
+    banned = model.rollbacks[0]
+    assert any(cheater in [k.seat for k in d.links] for d in rolls if d.step < banned)
+    assert all(cheater not in [k.seat for k in d.links] for d in rolls if d.step >= banned)
+    blocks = list(headless_replay(game.data, game.report))
+    assert len(blocks) == model.last + 1
+
+
+def test_inspect_steps_directly_gives_none_for_moves(three: Game) -> None:
+    model = three.model()
+    steps = [
+        (a.step, a.input, state.state_hash(), state)
+        for a, (_, _, state) in zip(three.report.applied, model.positions, strict=False)
+    ]
+    details = inspect_steps(three.record, parse_log(three.data).entries, steps)
+    assert details == model.details[1:]
+    for (_, inp, _, _), detail in zip(steps, details, strict=True):
+        assert (detail is None) == isinstance(inp, Move)
+
+
+# ------------------------------------------------------------------ bent logs
+
+
+def _rewrite(data: bytes, pick: Any, payload: Any) -> tuple[bytes, Signed]:
+    """The log with the first message ``pick(msg)`` accepts given a new payload (its old
+    signature kept: the details do not check signatures, verify_log does)."""
+    entries = entries_of(data)
+    for entry in entries:
+        if entry[2] != EntryKind.MSG:
+            continue
+        msg = parse_unverified(entry[3])
+        if pick(msg):
+            fields = [1, int(msg.type), msg.game_id, msg.step, msg.seat, msg.state_hash]
+            body = wire.pack([*fields, *payload(msg)])
+            entry[3] = wire.pack([body, msg.signature])
+            return rechain(entries), msg
+    raise AssertionError("no such message")
+
+
+def test_a_link_that_does_not_chain_is_shown_and_breaks_the_roll(three: Game) -> None:
+    honest = _rolls(three.model())[1]
+    bent, _msg = _rewrite(
+        three.data,
+        lambda m: m.type == MsgType.ENTROPY and m.step == honest.step and m.seat == 1,
+        lambda m: [bytes(32)],
+    )
+    assert not verify_log(bent).valid  # the verifier refuses it (here: the signature)
+    detail = next(d for d in _rolls(three.model(bent)) if d.step == honest.step)
+    bad = next(k for k in detail.links if k.seat == 1)
+    assert bad.link == bytes(32) and not bad.chains
+    assert not detail.ok
+    text = "\n".join(describe(detail))
+    assert f"seat 1 link {'00' * 5} ✗ does not hash to its step-" in text
+    assert "2 chaining link(s)" in text
+    assert detail.seed != honest.seed  # the seed is over the two chaining links only
+
+
+def test_a_reveal_that_does_not_open_its_commitment_is_flagged(three: Game) -> None:
+    step = _secrets(three.model())[0].step
+    bent, msg = _rewrite(
+        three.data,
+        lambda m: m.type == MsgType.REVEAL and m.step == step,
+        lambda m: [m.payload[0], bytes(32), m.payload[2]],
+    )
+    detail = next(d for d in _secrets(three.model(bent)) if d.step == step)
+    seal = next(s for s in detail.seals if s.seat == msg.seat)
+    assert seal.nonce == bytes(32) and not seal.opens and not seal.ok
+    assert not detail.ok
+    assert "does NOT open it" in "\n".join(describe(detail))
+
+
+def test_a_recorded_roll_that_the_links_do_not_give_is_flagged(three: Game) -> None:
+    model = three.model()
+    position = next(i for i, d in enumerate(model.details) if isinstance(d, RollDetail))
+    applied = three.report.applied[position - 1]
+    assert isinstance(applied.input, Roll)
+    other = Roll(tuple(tuple(v % 6 + 1 for v in values) for values in applied.input.values))
+    state = model.positions[position - 1][2]
+    (detail,) = inspect_steps(
+        three.record,
+        parse_log(three.data).entries,
+        [(applied.step, other, state.state_hash(), state)],
+    )
+    assert isinstance(detail, RollDetail)
+    assert detail.derived == applied.input != detail.recorded and not detail.ok
+    assert "✗ ≠ the log's" in describe(detail)[-1]
+
+
+def test_messages_of_another_history_are_not_taken(three: Game) -> None:
+    """Only messages carrying the state hash before the step count (a rolled-back branch
+    leaves others in the log); with a wrong hash the step shows no links at all."""
+    model = three.model()
+    position = next(i for i, d in enumerate(model.details) if isinstance(d, RollDetail))
+    applied = three.report.applied[position - 1]
+    state = model.positions[position - 1][2]
+    (detail,) = inspect_steps(
+        three.record,
+        parse_log(three.data).entries,
+        [(applied.step, applied.input, bytes(32), state)],
+    )
+    assert isinstance(detail, RollDetail) and detail.links == ()
+
+
+# ------------------------------------------------------------------ the model
+
+
+def test_jump_to_a_step_and_to_a_turn(three: Game) -> None:
+    model = three.model()
+    assert model.jump("40") and model.positions[model.index][0] == 40
+    assert model.jump(" 0 ") and model.index == 0
+    assert model.jump("99999") and model.index == model.last  # past the end: the end
+    assert len(model.turn_starts) > 5
+    assert model.jump("t3") and model.index == model.turn_starts[2] and model.turn() == 3
+    assert model.jump("T1") and model.index == model.turn_starts[0] and model.turn() == 1
+    # A turn begins before its rolls; its first non-roll input is one seat's move or a round.
+    for start in model.turn_starts:
+        later = [a.input for a in three.report.applied[start:]]
+        first = next(inp for inp in later if not isinstance(inp, Roll))
+        assert isinstance(first, Move | Joint)
+    at = model.index
+    for bad in ("", "x", "t", "t0", f"t{len(model.turn_starts) + 1}", "-3", "4a"):
+        assert not model.jump(bad) and model.message.startswith("jump:")
+        assert model.index == at
+
+
+def test_play_ticks_to_the_end_and_pauses(three: Game) -> None:
+    model = three.model()
+    assert not model.tick() and model.index == 0  # paused: a tick does nothing
+    model.toggle_play()
+    assert model.tick() and model.index == 1
+    model.go_to(model.last - 2)
+    assert model.tick() and not model.tick()  # the last tick reaches the end and pauses
+    assert model.index == model.last and not model.playing
+    model.toggle_play()  # playing a finished replay starts over
+    assert model.playing and model.index == 0
+
+
+def test_speed_steps_and_bounds(three: Game) -> None:
+    model = three.model()
+    start = model.steps_per_second
+    model.faster()
+    assert model.steps_per_second > start and model.interval == 1 / model.steps_per_second
+    for _ in SPEEDS:
+        model.faster()
+    assert model.steps_per_second == max(SPEEDS)
+    for _ in SPEEDS:
+        model.slower()
+    assert model.steps_per_second == min(SPEEDS)
+
+
+def test_headless_replay_appends_the_details(three: Game) -> None:
+    blocks = list(headless_replay(three.data, three.report))
+    model = three.model()
+    assert len(blocks) == len(model.positions)
+    for block, detail in zip(blocks, model.details, strict=True):
+        assert ("fairness:" in block) == (detail is not None)
+        if detail is not None:
+            assert block.rstrip("\n").endswith(describe(detail)[-1])
