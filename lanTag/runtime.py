@@ -161,7 +161,7 @@ async def open_peer(
         with os.fdopen(fd, "w") as f:
             f.write(chain_secret.hex() + "\n")
     machine = PeerMachine(
-        LinkLayer(secrets.randbits(32)),
+        LinkLayer(secrets.randbits(256)),  # a key: epochs must not be guessable
         lobby_factory(anchor),
         identity,
         chain_secret,
@@ -209,7 +209,7 @@ async def open_resume(
         os.truncate(log_path, plan.whole_bytes)  # drop the entry the crash cut short
     writer = LogWriter(log_path)
     machine = PeerMachine(
-        LinkLayer(secrets.randbits(32)),
+        LinkLayer(secrets.randbits(256)),  # a key: epochs must not be guessable
         None,
         me.identity,
         chain_secret,
