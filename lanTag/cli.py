@@ -38,6 +38,17 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+def _wait_seconds(text: str) -> float:
+    """A positive number of seconds (fractions allowed), at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not 0 < value <= 86_400:  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return value
+
+
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0-65535, not {text!r}")
@@ -164,6 +175,13 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument(
         "--resume", metavar="LOG", help="after a crash: take your seat back from your own log file"
     )
+    join.add_argument(
+        "--resume-wait",
+        type=_wait_seconds,
+        metavar="SECONDS",
+        help="with --resume: give up (exit 1, log kept) when no peer of the game answers "
+        "within SECONDS (default 15)",
+    )
     join.add_argument("--headless", action="store_true", help="no console UI; play with --bot")
     join.add_argument("--bot", default="heuristic", help="bot for your seat with --headless")
     join.add_argument("--log", metavar="FILE", help="where to write the signed game log")
@@ -261,10 +279,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-async def _dispatch(args: argparse.Namespace) -> int:
-    from lanTag import commands
+# The module holding each subcommand's ``cmd_<name>`` (imported only when it runs).
+COMMAND_MODULES = {
+    "play": "lanTag.commands",
+    "host": "lanTag.commands",
+    "join": "lanTag.commands",
+    "list": "lanTag.commands_info",
+    "rules": "lanTag.commands_info",
+    "id": "lanTag.commands_info",
+    "verify": "lanTag.commands_logs",
+    "replay": "lanTag.commands_logs",
+    "selfplay": "lanTag.commands_bots",
+    "simulate": "lanTag.commands_bots",
+}
 
-    handler = getattr(commands, f"cmd_{args.command}")
+
+async def _dispatch(args: argparse.Namespace) -> int:
+    import importlib
+
+    module = importlib.import_module(COMMAND_MODULES[args.command])
+    handler = getattr(module, f"cmd_{args.command}")
     result: int = await handler(args)
     return result
 

@@ -41,8 +41,8 @@ COMMANDS = {
         "--no-advertise", "--start-when-full",
     ],
     "join": [
-        "--password", "--spectate", "--resume", "--headless", "--bot", "--log", "--bind",
-        "--wait", "--netsim", "target",
+        "--password", "--spectate", "--resume", "--resume-wait", "--headless", "--bot", "--log",
+        "--bind", "--wait", "--netsim", "target",
     ],
     "list": ["--wait", "--json"],
     "verify": ["--json", "log"],
@@ -106,6 +106,17 @@ def test_help_lists_the_options_the_parser_really_has() -> None:
         real |= {a.dest for a in sp._actions if not a.option_strings}
         real.discard("--help")
         assert real == set(COMMANDS[name]), name
+
+
+def test_every_command_dispatches_to_its_cmd_function() -> None:
+    """lanTag.cli.COMMAND_MODULES names, for every subcommand, a module with its cmd_<name>."""
+    import importlib
+
+    from lanTag.cli import COMMAND_MODULES
+
+    assert set(COMMAND_MODULES) == set(_subparsers())
+    for name, module in COMMAND_MODULES.items():
+        assert callable(getattr(importlib.import_module(module), f"cmd_{name}", None)), name
 
 
 def test_docs_cli_md_covers_every_command_and_option() -> None:
@@ -205,6 +216,10 @@ USER_ERRORS = {
     "selfplay-too-few-peers": (["selfplay", "--peers", "1"], "2-8"),
     "join-resume-missing-log": (["join", "--headless", "--resume", "NOLOG"], "nothere.lantag"),
     "join-resume-not-a-log": (["join", "--headless", "--resume", "NOTALOG"], "not a lanTag log"),
+    "join-resume-wait-without-resume": (
+        ["join", "--headless", "--resume-wait", "5", "127.0.0.1:9"],
+        "--resume-wait only goes with --resume",
+    ),
 }
 
 
@@ -528,6 +543,21 @@ def test_bug_closed_pipe_is_not_an_error(home: Home, game_log: Path, command: st
     assert err == "", err
 
 
+def test_join_resume_wait_help_and_bad_value(home: Home) -> None:
+    """`lantag join --resume-wait SECONDS`: its help names the default (RESUME_WAIT) and the
+    outcome; a value that is not a positive number is one line on stderr, exit 2."""
+    from lanTag.resume import RESUME_WAIT
+
+    result = lantag(home, "join", "--help")
+    assert result.returncode == 0, result.stderr
+    shown = " ".join(result.stdout.split())  # argparse wraps the help text
+    assert "--resume-wait SECONDS" in shown
+    assert f"no peer of the game answers within SECONDS (default {RESUME_WAIT:g})" in shown
+    for bad in ("-3", "0", "nan", "abc"):
+        message = user_error(lantag(home, "join", "--resume", "x.lantag", "--resume-wait", bad))
+        assert "argument --resume-wait" in message and repr(bad) in message, message
+
+
 def test_lantag_debug_changes_nothing_for_a_valid_run(home: Home, game_log: Path) -> None:
     """LANTAG_DEBUG only matters for internal errors; a valid log still verifies quietly."""
     result = lantag(home, "verify", str(game_log), env={"LANTAG_DEBUG": "1"})
@@ -554,7 +584,7 @@ def test_bug_headless_host_announces_the_start_and_names_the_ranking(
     "started: prototag, you are seat 0" and ends with "ranking: 1=2 > 0" (seat numbers),
     while `lantag join --headless` prints "started: ..." and "ranking: bot-1=bot-2 > tester":
     the host peer never gets a Started event (PeerMachine.start_game calls _begin directly),
-    so commands._play_headless has no names."""
+    so headless.play_headless has no names."""
     lantag(home, "id", "--nickname", "tester")
     result = lantag(home, "play", "--headless", "--bots", "2", "--log", str(tmp_path / "g.lantag"))
     assert result.returncode == 0, result.stderr

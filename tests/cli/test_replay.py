@@ -117,6 +117,13 @@ def _links(data: bytes, step: int, kind: MsgType) -> dict[int, list[Any]]:
     return out
 
 
+def _board_column(screen: str) -> str:
+    """The board column's words on one line: a wrapped fairness line must not run into
+    the side panel's text on the same screen row."""
+    left = "\n".join(line.split("│")[0] for line in screen.splitlines()[1:])
+    return " ".join(left.split())
+
+
 def _first(report: VerifyReport, kind: type) -> int:
     return next(a.step for a in report.applied if isinstance(a.input, kind))
 
@@ -335,7 +342,7 @@ async def test_viewer_shows_roll_contributions(game_log: Path) -> None:
             assert links
             for seat, payloads in links.items():
                 assert any(p[0].hex()[:6] in text for p in payloads), f"seat {seat}'s link"
-            panel = " ".join(text.split())
+            panel = _board_column(text)
             assert panel.count("✓ hashes to its anchor") == len(links)  # the first roll
             assert f"derived {v.model.positions[roll + 1][1]} ✓ = the recorded roll" in panel
         finally:
@@ -359,7 +366,7 @@ async def test_viewer_shows_secret_commitments_and_reveals(game_log: Path) -> No
                 assert any(p[0].hex()[:6] in text for p in payloads), f"seat {seat}'s commitment"
             for seat, payloads in reveals.items():
                 assert any(p[1].hex()[:6] in text for p in payloads), f"seat {seat}'s nonce"
-            panel = " ".join(text.split())
+            panel = _board_column(text)
             assert panel.count("✓ opens it") == len(reveals)
             assert "= the recorded choices" in panel
         finally:

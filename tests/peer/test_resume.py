@@ -136,7 +136,7 @@ def _log_file(tmp_path: Path, data: bytes, ports: list[int], seed: int, peer: in
 
 
 def _resume(path: Path, seed: int, peer: int, wait: float) -> int:
-    from lanTag.commands import _resume as resume_command
+    from lanTag.commands_resume import resume_seat as resume_command
 
     args = argparse.Namespace(
         resume=str(path), headless=True, bot="random", netsim=None, resume_wait=wait

@@ -13,6 +13,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanTag import commands as cli_commands
+from lanTag import game_setup
 from lanTag.cli import UserError, build_parser
 from lanTag.lobby import HostConfig, HostLobby, Welcomed
 from lanTag.rules.base import OptionError
@@ -97,7 +98,7 @@ def test_seat_and_bot_steppers_stay_within_the_game() -> None:
 def _cli_config(argv: list[str]) -> HostConfig:
     """What `lantag host ARGV` builds (cmd_host's flag path)."""
     args = build_parser().parse_args(["host", *argv])
-    return cli_commands.host_config(
+    return game_setup.host_config(
         args.game,
         {k: v for k, _, v in (o.partition("=") for o in args.option)},
         args.map,

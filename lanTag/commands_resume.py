@@ -1,0 +1,50 @@
+"""`lantag join --resume LOG`: take a seat back after a crash, from the seat's own log."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from lanTag.cli import UserError
+from lanTag.game_setup import netsim_from_spec
+from lanTag.headless import run_ui_or_headless
+from lanTag.log.chain import LogFormatError
+from lanTag.peer import BotDriver
+from lanTag.runtime import LocalIdentity
+
+
+async def resume_seat(args: argparse.Namespace, me: LocalIdentity) -> int:
+    from lanTag.resume import RESUME_WAIT, GameAlreadyOver
+    from lanTag.runtime import heard_from_peers, open_resume
+
+    path = Path(args.resume)
+    if not path.is_file():
+        raise UserError(f"cannot read log {path}: not a file")
+    try:
+        handle = await open_resume(
+            path,
+            me,
+            driver=BotDriver(args.bot) if args.headless else None,
+            netsim=netsim_from_spec(args.netsim),
+        )
+    except LogFormatError as exc:
+        raise UserError(f"{path}: {exc}") from None
+    except GameAlreadyOver as exc:
+        print(f"game over already, at step {exc.steps}: {exc.summary}; nothing to resume")
+        return 0
+    session = handle.machine.session
+    assert session is not None
+    print(f"resumed at step {session.step}; catching up", file=sys.stderr)
+    wait = float(getattr(args, "resume_wait", None) or RESUME_WAIT)  # None: no --resume-wait
+    try:
+        if not await heard_from_peers(handle, wait):
+            print(
+                f"lantag: no peer of this game answered in {wait:g} s (they have all left); "
+                f"giving up at step {session.step}, log kept in {path}",
+                file=sys.stderr,
+            )
+            return 1
+        return await run_ui_or_headless(handle, args.headless)
+    finally:
+        await handle.close()

@@ -1,0 +1,103 @@
+"""Checking a game setup given on the command line (shared with the host setup form).
+
+Every check raises UserError with one line naming what is wrong, before any network.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from pathlib import Path
+
+from lanTag.cli import UserError, read_text_file
+from lanTag.lobby import HostConfig
+from lanTag.net.netsim import NetSim, NetSimConfig, NetSimConfigError
+from lanTag.rules.base import Game, OptionError
+from lanTag.rules.registry import get_game
+from lanTag.runtime import default_log_path
+from lanTag.session.lobby import Timeouts
+
+MAP_ENGINES = ("tagem",)  # the engines whose new_state reads a map file
+
+
+def takes_map(engine: str) -> bool:
+    return engine in MAP_ENGINES
+
+
+def check_game(
+    engine: str, option_pairs: Mapping[str, str], seats: int, map_path: str | None
+) -> tuple[type[Game], tuple[tuple[str, int | bool | str], ...], str | None]:
+    """Validate a game setup as the CLI does (also used by the host setup form).
+
+    Raises UserError with one line naming what is wrong.
+    """
+    try:
+        game = get_game(engine)
+        options = game.parse_options(option_pairs)
+        game.check_seats(seats)
+    except OptionError as exc:
+        raise UserError(str(exc)) from None
+    map_text = None
+    if map_path:
+        if not takes_map(engine):
+            raise UserError(f"--map is only for {', '.join(MAP_ENGINES)}")
+        map_text = read_text_file(map_path, "map")
+    try:
+        game.new_state(seats, options, map_text)  # surface map/option errors before any network
+    except ValueError as exc:
+        message = str(exc).replace("<map>", map_path) if map_path else str(exc)
+        raise UserError(message) from None
+    return game, tuple(sorted(options.items())), map_text
+
+
+def host_config(
+    engine: str,
+    option_pairs: Mapping[str, str],
+    map_path: str | None,
+    *,
+    seats: int,
+    bots: int,
+    bot: str,
+    name: str,
+    password: str,
+    turn_timeout: float,
+    nickname: str,
+) -> HostConfig:
+    """The checks and HostConfig of `lantag host`, shared with the host setup form."""
+    if not 1 <= seats <= 64:
+        raise UserError("--seats must be between 1 and 64")
+    if not 0 <= bots <= 64:
+        raise UserError("--bots must be between 0 and 64")
+    check_bots(bot)
+    game, options, map_text = check_game(engine, option_pairs, seats + bots, map_path)
+    return HostConfig(
+        game.id,
+        name or f"{nickname}'s {game.display_name}",
+        seats,
+        options,
+        map_text,
+        bots=(bot,) * bots,
+        password=password,
+        timeouts=Timeouts(turn_ms=int(turn_timeout * 1000)),
+    )
+
+
+def check_bots(*names: str) -> None:
+    from lanTag.bots import bot_names
+
+    for name in names:
+        if name not in bot_names():
+            raise UserError(f"unknown bot {name!r} (bots: {', '.join(bot_names())})")
+
+
+def netsim_from_spec(spec: str | None) -> NetSim | None:
+    if not spec:
+        return None
+    try:
+        return NetSim(NetSimConfig.parse(spec))
+    except NetSimConfigError as exc:
+        raise UserError(f"--netsim: {exc}") from None
+
+
+def log_path_for(args: argparse.Namespace, engine: str) -> Path:
+    return Path(args.log) if getattr(args, "log", None) else default_log_path(engine)

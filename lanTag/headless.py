@@ -1,0 +1,68 @@
+"""Running a started game: the console UI, or plain event lines with --headless."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Mapping
+
+from lanTag.cli import color_enabled
+from lanTag.lobby import PasswordNeeded, Refused, RosterChanged, Started
+from lanTag.rules.base import input_text
+from lanTag.runtime import PeerHandle
+from lanTag.session import events as ev
+
+
+async def play_headless(handle: PeerHandle, out: object = None) -> int:
+    """Print game events as plain lines until the game ends; exit code 0 when it does."""
+    stream = sys.stdout
+    names: Mapping[int, str] = {}
+    while True:
+        machine = handle.machine
+        if not names and machine.session is not None:  # the host has no Started event
+            record = machine.session.record
+            names = {i: s.nickname for i, s in enumerate(record.seats)}
+            seat = machine.session.seat
+            you = "spectator" if seat is None else f"seat {seat} ({names.get(seat, seat)})"
+            print(f"started: {record.engine}, you are {you}", file=stream)
+        while machine.events:
+            event = machine.events.popleft()
+            if isinstance(event, Started):
+                continue  # announced above, once the session exists
+            elif isinstance(event, ev.StepApplied):
+                print(f"step {event.step}: {input_text(event.input)}", file=stream)
+            elif isinstance(event, ev.GameOver):
+                order = " > ".join(
+                    "=".join(names.get(s, str(s)) for s in group) for group in event.outcome.ranking
+                )
+                print(f"game over after {event.step} steps: {event.outcome.summary}", file=stream)
+                print(f"ranking: {order}", file=stream)
+                if handle.log_path:
+                    print(f"log: {handle.log_path}", file=stream)
+                return 0
+            elif isinstance(event, ev.Blame | ev.SeatsDropped | ev.Desync | ev.Lagging):
+                print(f"note: {event}", file=stream)
+            elif isinstance(event, Refused):
+                print(f"refused: {event.reason}", file=sys.stderr)
+                return 1
+            elif isinstance(event, PasswordNeeded):
+                print("this game needs a password (--password)", file=sys.stderr)
+                return 2
+            elif isinstance(event, RosterChanged):
+                print(f"lobby: {len(event.roster)}/{event.seats} seated", file=stream)
+        session = machine.session
+        if session is not None and session.state.is_over and not machine.events:
+            # e.g. resumed from a log of a game that had already ended
+            print(f"game over at step {session.step}", file=stream)
+            if handle.log_path:
+                print(f"log: {handle.log_path}", file=stream)
+            return 0
+        await asyncio.sleep(0.02)
+
+
+async def run_ui_or_headless(handle: PeerHandle, headless: bool) -> int:
+    if headless:
+        return await play_headless(handle)
+    from lanTag.ui.app import run_game_app
+
+    return await run_game_app(handle, color=color_enabled())

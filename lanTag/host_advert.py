@@ -1,0 +1,49 @@
+"""Announcing a hosted game on the LAN (mDNS) while `lantag host` runs."""
+
+from __future__ import annotations
+
+import asyncio
+
+from lanTag.lobby import HostConfig, HostLobby
+from lanTag.net.discovery import LobbyAdvert, LobbyAdvertiser
+from lanTag.runtime import PeerHandle
+
+
+async def advertise_seats(lobby: HostLobby, advertiser: LobbyAdvertiser) -> None:
+    """Keep the advert's seat count in step with the lobby (bots count as taken).
+
+    Each update replaces any announcements still in flight (see LobbyAdvertiser), so
+    the latest count is the last one on the wire; no extra re-announce is needed.
+    """
+    shown = lobby.taken
+    while True:
+        if lobby.taken != shown:
+            shown = lobby.taken
+            await advertiser.update(seats_taken=shown + len(lobby.config.bots))
+        await asyncio.sleep(0.2)
+
+
+def lan_address() -> str:
+    """A non-loopback IPv4 address of this machine, to tell joiners (127.0.0.1 if none)."""
+    import ifaddr
+
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) and not ip.ip.startswith("127."):
+                return ip.ip
+    return "127.0.0.1"
+
+
+async def advertise(handle: PeerHandle, config: HostConfig, fp: str) -> LobbyAdvertiser:
+    advert = LobbyAdvert(
+        name=config.name[:40],
+        engine=config.engine,
+        fingerprint=fp,
+        port=handle.address[1],
+        seats_taken=1 + len(config.bots),
+        seats_total=config.humans + len(config.bots),
+        password=bool(config.password),
+    )
+    advertiser = LobbyAdvertiser(advert)
+    await advertiser.start()
+    return advertiser

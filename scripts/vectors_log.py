@@ -1,0 +1,238 @@
+"""Vectors of the signed game log: a complete toy-game log (toy_game.log), its tampered
+variants (toy_game.<variant>.log) and what verify_log must say of each (log.json).
+
+The game is 3 peers of the test-only "toy" engine (tests/session/toygame.py) on the
+simulated network of tests/session/harness.py.  Imported by scripts/gen_vectors.py,
+which puts the repository on sys.path first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.verify import VerifyReport, verify_log
+from lanTag.rules.registry import register_engine
+from lanTag.session.messages import MsgType, parse_unverified, sign_message
+
+# --------------------------------------------------------------------------- (f) signed logs
+
+LOG_ROUNDS = 2
+
+
+def _play(seed: str, rounds: int) -> list[bytes]:
+    from tests.session.harness import SimNet, make_record, make_sessions
+
+    register_engine("toy", "tests.session.toygame", "Toy")
+    record, ids, secrets = make_record("toy", 3, options=(("rounds", rounds),), seed=seed)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=1)
+    net.run()
+    if not net.all_over():
+        raise RuntimeError("the toy game did not finish")
+    return [s.take_log() for s in sessions]
+
+
+def _items(data: bytes) -> list[tuple[int, EntryKind, Any]]:
+    return [(e.step, e.kind, e.data) for e in parse_log(data).entries]
+
+
+def _rechain(items: list[tuple[int, EntryKind, Any]]) -> bytes:
+    chain = LogChain()
+    for step, kind, data in items:
+        chain.append(step, kind, data)
+    return chain.take()
+
+
+def _flip_last_byte(raw: bytes) -> bytes:
+    return raw[:-1] + bytes([raw[-1] ^ 0x01])
+
+
+def _find(items: list[tuple[int, EntryKind, Any]], pred: Callable[[Any], bool]) -> int:
+    for i, (_, kind, data) in enumerate(items):
+        if kind == EntryKind.MSG and pred(parse_unverified(data)):
+            return i
+    raise LookupError("no such message in the log")
+
+
+def _bad_reveal(items: list[tuple[int, EntryKind, Any]]) -> tuple[bytes, int, int, int]:
+    """Replace a REVEAL whose action is not the default by one that does not open."""
+    from tests.session.harness import make_record
+
+    _, ids, _ = make_record("toy", 3, options=(("rounds", LOG_ROUNDS),), seed="vectors/log")
+    k = _find(items, lambda m: m.type == MsgType.REVEAL and m.payload[0] != ["guess", 0])
+    msg = parse_unverified(items[k][2])
+    action, nonce, reveal = msg.payload
+    other = ["guess", (action[1] + 1) % 3]
+    forged = sign_message(
+        ids[msg.seat].signer(),
+        MsgType.REVEAL,
+        msg.game_id,
+        msg.step,
+        msg.seat,
+        msg.state_hash,
+        (other, nonce, reveal),
+    )
+    tampered = list(items)
+    tampered[k] = (items[k][0], EntryKind.MSG, forged.raw)
+    step_entry = next(
+        i for i in range(k, len(items)) if items[i][1] == EntryKind.STEP and items[i][0] == msg.step
+    )
+    return _rechain(tampered), k, step_entry, msg.seat
+
+
+def _variants(valid: bytes, foreign: bytes) -> list[dict[str, Any]]:
+    items = _items(valid)
+    raws = [e.raw for e in parse_log(valid).entries]
+    out: list[dict[str, Any]] = []
+
+    def add(name: str, data: bytes, how: str, entry: int, reason: str, **extra: Any) -> None:
+        out.append(
+            {
+                "name": name,
+                "data": data,
+                "how": how,
+                "failure_entry": entry,
+                "reason_contains": reason,
+                **extra,
+            }
+        )
+
+    k = _find(items, lambda m: m.type == MsgType.MOVE)
+    flipped = list(raws)
+    flipped[k] = _flip_last_byte(raws[k])
+    add(
+        "flipped_byte",
+        b"".join(flipped),
+        f"last byte (inside the signature) of entry {k} flipped; the hash chain is NOT redone, "
+        f"so entry {k + 1} no longer chains, but entry {k} itself is already refused",
+        k,
+        "does not verify",
+    )
+
+    resigned = list(items)
+    resigned[k] = (items[k][0], EntryKind.MSG, _flip_last_byte(items[k][2]))
+    add(
+        "flipped_signature_rechained",
+        _rechain(resigned),
+        f"same flipped signature byte in entry {k}, hash chain redone: only the signature "
+        "check catches it",
+        k,
+        "does not verify",
+    )
+
+    j = _find(items, lambda m: m.type == MsgType.COMMIT)
+    swapped = [*raws[:j], raws[j + 1], raws[j], *raws[j + 2 :]]
+    add(
+        "reordered_pair",
+        b"".join(swapped),
+        f"entries {j} and {j + 1} swapped as they are (indices and hash links untouched)",
+        j,
+        "out of order",
+    )
+
+    s = next(i for i, (_, kind, _) in enumerate(items) if kind == EntryKind.STEP)
+    early = [*items[: s - 1], items[s], items[s - 1], *items[s + 1 :]]
+    add(
+        "step_before_its_last_message",
+        _rechain(early),
+        f"STEP entry {s} moved before the message (entry {s - 1}) that completes it, hash "
+        "chain redone",
+        s - 1,
+        "do not decide",
+    )
+
+    e = _find(items, lambda m: m.type == MsgType.ENTROPY and m.seat == 1)
+    dropped = [*items[:e], *items[e + 1 :]]
+    step_after = next(i for i in range(e, len(dropped)) if dropped[i][1] == EntryKind.STEP)
+    add(
+        "dropped_message_rechained",
+        _rechain(dropped),
+        f"the ENTROPY message of seat 1 (entry {e}) removed, hash chain redone: the next STEP "
+        f"(now entry {step_after}) cannot be decided",
+        step_after,
+        "do not decide",
+    )
+
+    data, r, step_entry, seat = _bad_reveal(items)
+    add(
+        "bad_reveal",
+        data,
+        f"the REVEAL in entry {r} replaced by one correctly signed by seat {seat} whose action "
+        "does not open its commitment (same nonce and chain link), hash chain redone: the "
+        f"replay blames seat {seat} (bad-reveal), plays its default action, and the recorded "
+        f"STEP (entry {step_entry}) no longer matches",
+        step_entry,
+        "differs",
+        blames_include=[seat, "bad-reveal"],
+    )
+
+    f_items = _items(foreign)
+    f = _find(f_items, lambda m: m.type == MsgType.ENTROPY)
+    spliced = [*items[:2], f_items[f], *items[2:]]
+    add(
+        "spliced_foreign_entry",
+        _rechain(spliced),
+        f"a validly signed ENTROPY message from another game (its log entry {f}) inserted as "
+        "entry 2, hash chain redone",
+        2,
+        "another game",
+    )
+    return out
+
+
+def _expect(report: VerifyReport, variant: dict[str, Any]) -> None:
+    failure = report.failure
+    name = variant["name"]
+    if failure is None:
+        raise RuntimeError(f"{name}: the verifier accepted the tampered log")
+    if failure.entry != variant["failure_entry"] or variant["reason_contains"] not in (
+        failure.reason
+    ):
+        raise RuntimeError(
+            f"{name}: expected entry {variant['failure_entry']} "
+            f"({variant['reason_contains']}), got {failure}"
+        )
+    if "blames_include" in variant:
+        seat, code = variant["blames_include"]
+        if not any(b[0] == seat and b[2] == code for b in report.blames):
+            raise RuntimeError(f"{name}: no {code} blame for seat {seat}: {report.blames}")
+
+
+def log_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
+    valid = _play("vectors/log", LOG_ROUNDS)[0]
+    foreign = _play("vectors/other-game", 1)[0]
+    if _rechain(_items(valid)) != valid:
+        raise RuntimeError("re-chaining the untouched log does not reproduce it")
+    report = verify_log(valid)
+    if not (report.valid and report.complete):
+        raise RuntimeError(f"the valid log does not verify: {report.failure}")
+    files = {"toy_game.log": valid}
+    must_fail = []
+    for variant in _variants(valid, foreign):
+        _expect(verify_log(variant["data"]), variant)
+        file_name = f"toy_game.{variant['name']}.log"
+        files[file_name] = variant.pop("data")
+        must_fail.append({"file": file_name, **variant})
+    expected = report.to_json()
+    del expected["failure"]
+    return (
+        {
+            "about": "A complete signed log of a 3-peer game of the test-only 'toy' engine "
+            "(tests/session/toygame.py, registered as engine 'toy'), written by seat 0, and "
+            "tampered variants.  verify_log(valid file) must reproduce `expected`; each "
+            "must_fail file must yield a failure at `failure_entry` whose reason contains "
+            "`reason_contains` (and the listed blame, if any).",
+            "engine_module": ["tests.session.toygame", "Toy"],
+            "valid": {
+                "file": "toy_game.log",
+                "sha256": hashlib.sha256(valid).hexdigest(),
+                "size": len(valid),
+                "expected": expected,
+            },
+            "must_fail": must_fail,
+        },
+        files,
+    )
