@@ -28,6 +28,8 @@ the peer learns our new epoch.  The session re-handshakes above this.
 from __future__ import annotations
 
 import hashlib
+import heapq
+import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 
@@ -139,6 +141,16 @@ class LinkLayer:
         self._links: dict[Addr, Link] = {}
         self._closing: set[Addr] = set()  # refused by ``accept``, closed once drained
         self._n = Counters()
+        # Work per datagram is O(log links), not O(links): ``_pending`` holds the links
+        # whose ``collect`` may emit something (``Link.has_output``), ``_touched`` those
+        # changed since their deadline was last cached in ``_deadline``, and ``_timers``
+        # is a heap of (deadline, tie, link) with stale entries dropped lazily.
+        self._pending: set[Link] = set()
+        self._touched: set[Link] = set()
+        self._deadline: dict[Link, float | None] = {}
+        self._timers: list[tuple[float, int, Link]] = []
+        self._tie = itertools.count()
+        self._made = 0  # links created, for ``Link.order``
 
     # ---------------------------------------------------------------- links
 
@@ -150,6 +162,25 @@ class LinkLayer:
             self._counter = (self._counter + 1) % SEQ_MOD
             epoch = _epoch(self._key, self._counter)
         link = self._links[addr] = Link(addr, epoch, self.config, self._n, now)
+        self._made += 1
+        link.order = self._made
+        self._touched.add(link)
+        return link
+
+    def _changed(self, link: Link) -> None:
+        """Note that ``link``'s state changed: refresh its output flag, re-cache its timer."""
+        self._touched.add(link)
+        if link.has_output():
+            self._pending.add(link)
+        else:
+            self._pending.discard(link)
+
+    def _drop(self, addr: Addr) -> Link | None:
+        link = self._links.pop(addr, None)
+        if link is not None:
+            self._pending.discard(link)
+            self._touched.discard(link)
+            self._deadline.pop(link, None)  # its heap entries are now stale
         return link
 
     def set_accept(self, accept: Callable[[Addr], bool] | None) -> None:
@@ -172,17 +203,19 @@ class LinkLayer:
             link = self._links.get(addr)
             if link is None or not (link.in_flight or link.queue):
                 self._closing.discard(addr)
-                if self._links.pop(addr, None) is not None:
+                if self._drop(addr) is not None:
                     self._n.links_refused += 1
 
     def open(self, addr: Addr, now: float) -> None:
         """Start a link without a message: a PING goes out so liveness is tracked both ways."""
         if addr not in self._links:
-            self._new_link(addr, now).queue_ping()
+            link = self._new_link(addr, now)
+            link.queue_ping()
+            self._changed(link)
 
     def forget(self, addr: Addr) -> None:
         """Drop a link and everything queued on it (e.g. the peer left the roster)."""
-        self._links.pop(addr, None)
+        self._drop(addr)
         self._closing.discard(addr)
 
     def peers(self) -> list[Addr]:
@@ -221,6 +254,7 @@ class LinkLayer:
             )
         link.enqueue(payload, self._n.messages_sent)
         self._n.messages_sent += 1
+        self._changed(link)
 
     def receive_datagram(self, data: bytes, addr: Addr, now: float) -> list[bytes]:
         """Handle one datagram; return the messages that became deliverable, in order.
@@ -246,6 +280,7 @@ class LinkLayer:
             link = self._new_link(addr, now)
         self._n.received += 1
         messages = link.on_frame(frame, now)
+        self._changed(link)
         if addr in self._closing:  # acks still count (to drain the link), content does not
             self._n.dropped_outsider += len(messages)
             self._n.messages_delivered -= len(messages)
@@ -254,25 +289,68 @@ class LinkLayer:
         return messages
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
+        """What every link has to send now, link by link in creation order.
+
+        Only links with possible output are visited; ``collect`` on any other link
+        would append nothing and change nothing.
+        """
         out: list[tuple[bytes, Addr]] = []
-        for link in self._links.values():
+        if not self._pending:
+            return out
+        links = sorted(self._pending, key=_order) if len(self._pending) > 1 else list(self._pending)
+        for link in links:
             link.collect(now, out)
+            self._changed(link)
         return out
 
+    def _refresh_timers(self) -> None:
+        """Re-cache the deadline of every link changed since the last call."""
+        heap = self._timers
+        for link in self._touched:
+            t = self._deadline[link] = link.next_timer()
+            if t is not None:
+                heapq.heappush(heap, (t, next(self._tie), link))
+        self._touched.clear()
+        if len(heap) > 4 * len(self._links) + 64:  # too many stale entries: rebuild
+            self._timers = [
+                (t, next(self._tie), link) for link, t in self._deadline.items() if t is not None
+            ]
+            heapq.heapify(self._timers)
+
+    def _valid_top(self) -> tuple[float, int, Link] | None:
+        heap = self._timers
+        while heap:
+            top = heap[0]
+            if self._deadline.get(top[2], -1.0) == top[0]:
+                return top
+            heapq.heappop(heap)  # the link changed or is gone since this was pushed
+        return None
+
     def next_timer(self) -> float | None:
-        return min(
-            (t for link in self._links.values() if (t := link.next_timer()) is not None),
-            default=None,
-        )
+        self._refresh_timers()
+        top = self._valid_top()
+        return None if top is None else top[0]
 
     def handle_timer(self, now: float) -> None:
+        """Run the links whose earliest deadline is due; any other link's would be a no-op."""
         self._close_drained()
+        self._refresh_timers()
+        due: dict[Link, None] = {}
+        while (top := self._valid_top()) is not None and top[0] <= now:
+            heapq.heappop(self._timers)
+            due[top[2]] = None
         expire_after = self.config.expire_after
-        for addr, link in list(self._links.items()):
+        for link in sorted(due, key=_order):
+            addr = link.addr
             if expire_after is not None and link.last_activity() + expire_after <= now:
-                del self._links[addr]
+                self._drop(addr)
                 self._closing.discard(addr)
                 self._n.links_expired += 1
                 self._n.messages_discarded += link.pending_messages()
                 continue
             link.on_timer(now)
+            self._changed(link)
+
+
+def _order(link: Link) -> int:
+    return link.order

@@ -7,6 +7,7 @@ table); split out to keep each file readable.  Pure: ``now`` is always passed in
 from __future__ import annotations
 
 import enum
+import heapq
 from collections import deque
 from dataclasses import dataclass
 
@@ -180,6 +181,7 @@ class Link:
         self.rttvar: float | None = None
         self.challenge_to: int | None = None  # an unconfirmed epoch we owe a challenge
         self.challenged_at: float | None = None
+        self.order = 0  # creation rank in the owning LinkLayer (its iteration order)
         self._reset_streams(now)
 
     def _reset_streams(self, now: float) -> None:
@@ -187,7 +189,10 @@ class Link:
         self.next_seq = 0
         self.queue: deque[_Unit] = deque()
         self.queued_bytes = 0
-        self.in_flight: dict[int, _InFlight] = {}
+        self.in_flight: dict[int, _InFlight] = {}  # insertion order is seq order
+        # (deadline, seq) for every in-flight frame with a deadline, plus stale pairs
+        # (acked, or deadline changed since), dropped lazily: earliest one in O(log n)
+        self.deadlines: list[tuple[float, int]] = []
         self.resend: set[int] = set()
         self.largest_acked = -1
         self.backoff = 0
@@ -229,18 +234,52 @@ class Link:
             return None  # retransmissions already probe the peer
         return self.last_eliciting + self.cfg.keepalive_interval
 
+    def has_output(self) -> bool:
+        """Whether :meth:`collect` may emit anything (else it would be a no-op)."""
+        return bool(
+            self.resend
+            or self.queue
+            or (self.ack_now and self.peer_epoch is not None)
+            or self.challenge_to is not None
+        )
+
+    def _set_deadline(self, seq: int, entry: _InFlight, deadline: float | None) -> None:
+        entry.deadline = deadline
+        if deadline is not None:
+            heapq.heappush(self.deadlines, (deadline, seq))
+            if len(self.deadlines) > 4 * len(self.in_flight) + 16:
+                self.deadlines = [
+                    (e.deadline, s) for s, e in self.in_flight.items() if e.deadline is not None
+                ]
+                heapq.heapify(self.deadlines)
+
+    def _earliest_deadline(self) -> float | None:
+        """The earliest retransmission deadline in flight, dropping stale heap entries."""
+        heap = self.deadlines
+        while heap:
+            deadline, seq = heap[0]
+            entry = self.in_flight.get(seq)
+            if entry is not None and entry.deadline == deadline:
+                return deadline
+            heapq.heappop(heap)
+        return None
+
     def next_timer(self) -> float | None:
-        times = [e.deadline for e in self.in_flight.values() if e.deadline is not None]
-        if self.ack_deadline is not None:
-            times.append(self.ack_deadline)
+        best = self._earliest_deadline()
+        if self.ack_deadline is not None and (best is None or self.ack_deadline < best):
+            best = self.ack_deadline
         keepalive = self.keepalive_due()
-        if keepalive is not None:
-            times.append(keepalive)
+        if keepalive is not None and (best is None or keepalive < best):
+            best = keepalive
         if self.cfg.expire_after is not None:
-            times.append(self.last_activity() + self.cfg.expire_after)
+            expiry = self.last_activity() + self.cfg.expire_after
+            if best is None or expiry < best:
+                best = expiry
         if self.challenge_to is not None:
-            times.append(self._challenge_due())
-        return min(times, default=None)
+            due = self._challenge_due()
+            if best is None or due < best:
+                best = due
+        return best
 
     def _challenge_due(self) -> float:
         if self.challenged_at is None:
@@ -253,9 +292,11 @@ class Link:
     def on_timer(self, now: float) -> None:
         if self.ack_deadline is not None and self.ack_deadline <= now:
             self.ack_now, self.ack_deadline = True, None
-        expired = [
-            s for s, e in self.in_flight.items() if e.deadline is not None and e.deadline <= now
-        ]
+        expired: list[int] = []
+        while (deadline := self._earliest_deadline()) is not None and deadline <= now:
+            seq = heapq.heappop(self.deadlines)[1]
+            if seq not in expired:  # a pair may be in the heap twice
+                expired.append(seq)
         if any(not self.in_flight[s].early for s in expired):
             # one back-off step per timeout event, not per frame (ENet doubles per command,
             # which over-penalises a burst lost together)
@@ -307,17 +348,19 @@ class Link:
             if entry is None:
                 continue  # acked while waiting
             out.append((self._frame(entry.unit.type, seq, entry.unit), self.addr))
-            entry.sent_at, entry.deadline = now, now + self.rto()
+            entry.sent_at = now
+            self._set_deadline(seq, entry, now + self.rto())
             entry.transmissions += 1
             self.n.retransmitted += 1
         self.resend.clear()
-        base = min(self.in_flight, default=self.next_seq)
+        base = next(iter(self.in_flight), self.next_seq)  # the lowest seq in flight
         while self.queue and self.next_seq < base + self.cfg.window:
             unit = self.queue.popleft()
             if unit.type is FrameType.DATA:
                 self.queued_bytes -= len(unit.payload)
             seq, self.next_seq = self.next_seq, self.next_seq + 1
-            self.in_flight[seq] = _InFlight(unit, now, now + self.rto())
+            entry = self.in_flight[seq] = _InFlight(unit, now, None)
+            self._set_deadline(seq, entry, now + self.rto())
             out.append((self._frame(unit.type, seq, unit), self.addr))
         if len(out) > start:
             self.last_eliciting = now
@@ -402,11 +445,15 @@ class Link:
         return self._on_sequenced(frame, now)
 
     def _on_ack(self, frame: Frame, now: float) -> bool:
-        base = min(self.in_flight, default=self.next_seq)
+        base = next(iter(self.in_flight), self.next_seq)  # the lowest seq in flight
         cum = unwrap(frame.ack, base)
         if cum > self.next_seq:
             return False  # acks something never sent: not from our peer's stream
-        newly = [s for s in self.in_flight if s < cum]
+        newly: list[int] = []
+        for s in self.in_flight:  # in seq order
+            if s >= cum:
+                break
+            newly.append(s)
         bits, i = frame.sack, 0
         while bits:
             if bits & 1 and cum + 1 + i in self.in_flight:
@@ -450,7 +497,8 @@ class Link:
                 e.deadline = None
                 self.resend.add(s)
             elif lost_at < e.deadline:
-                e.deadline, e.early = lost_at, True
+                self._set_deadline(s, e, lost_at)
+                e.early = True
 
     def _on_sequenced(self, frame: Frame, now: float) -> list[bytes]:
         seq = unwrap(frame.seq, self.recv_next)

@@ -4,29 +4,50 @@ All protocol logic lives in the machine; this file only moves bytes, reads the
 clock and arms one timer.  An optional :class:`~lanTag.net.netsim.NetSim` is
 applied to outgoing datagrams (dropped, duplicated, or sent later through
 ``loop.call_later``), because this kernel offers no netem.
+
+Received datagrams are handled in batches: after one arrives, every datagram the
+socket already holds is read too, fed to the machine in order, and only then is
+the machine's output collected and its timer re-armed (once per batch, not per
+datagram).  The receive buffer is enlarged (``RCVBUF``, best effort) so bursts
+from many peers are not dropped by the kernel.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import socket
 import time
 from collections.abc import Callable
 
 import asyncio_dgram
+from asyncio_dgram import aio
 
 from lanTag.net.machine import Addr, DatagramMachine, LinkEndpoint
 from lanTag.net.netsim import NetSim
 
 __all__ = ["LinkEndpoint", "PumpStats", "UdpPump", "run_machine"]
 
+_log = logging.getLogger(__name__)
+
+RCVBUF = 4 << 20
+"""Requested socket receive buffer (bytes); the kernel may cap it (net.core.rmem_max)."""
+MAX_BATCH = 256
+"""At most this many datagrams are fed to the machine between two output flushes."""
+MAX_BATCH_SECONDS = 0.005
+"""...and for at most this long, so acks and replies are not held back (cf. ack_delay)."""
+_MAX_DATAGRAM = 65536
+
 
 class PumpStats:
     """Socket-level counters (the machine keeps its own protocol counters)."""
 
-    __slots__ = ("received", "recv_errors", "send_errors", "sent")
+    __slots__ = ("batches", "rcvbuf", "received", "recv_errors", "send_errors", "sent")
 
     def __init__(self) -> None:
         self.received = self.sent = self.send_errors = self.recv_errors = 0
+        self.batches = 0  # output flushes after received datagrams
+        self.rcvbuf = 0  # receive buffer the kernel granted (as getsockopt reports it)
 
 
 class UdpPump:
@@ -38,12 +59,16 @@ class UdpPump:
         stream: asyncio_dgram.DatagramServer,
         netsim: NetSim | None,
         clock: Callable[[], float],
+        sock: socket.socket | None = None,
     ) -> None:
         self.machine = machine
         self.netsim = netsim
         self.clock = clock
         self.stats = PumpStats()
         self._stream = stream
+        self._sock = sock  # the stream's socket, read directly to drain a burst
+        if sock is not None:
+            self.stats.rcvbuf = sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
         self._loop = asyncio.get_running_loop()
         self._outq: asyncio.Queue[tuple[bytes, Addr]] = asyncio.Queue()
         self._timer: asyncio.TimerHandle | None = None
@@ -63,8 +88,14 @@ class UdpPump:
         netsim: NetSim | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> UdpPump:
-        stream = await asyncio_dgram.bind(bind)
-        pump = cls(machine, stream, netsim, clock)
+        sock = await _bound_socket(bind)
+        try:
+            stream = await asyncio_dgram.from_socket(sock)
+            assert isinstance(stream, aio.DatagramServer)  # bound, not connected
+        except BaseException:
+            sock.close()
+            raise
+        pump = cls(machine, stream, netsim, clock, sock)
         pump.poke()
         return pump
 
@@ -130,14 +161,38 @@ class UdpPump:
             except OSError:  # e.g. ICMP errors queued by the transport: not fatal for UDP
                 self.stats.recv_errors += 1
                 continue
-            self.stats.received += 1
-            assert isinstance(addr, tuple)  # AF_INET/AF_INET6 only; IPv6 adds flow info
             try:
-                self.machine.receive_datagram(data, (str(addr[0]), int(addr[1])), self.clock())
+                start = self.clock()
+                self._feed(data, addr)
+                for _ in range(MAX_BATCH - 1):  # the rest of the burst, already readable
+                    if self.clock() - start >= MAX_BATCH_SECONDS:
+                        break
+                    more = self._read_now()
+                    if more is None:
+                        break
+                    self._feed(*more)
+                self.stats.batches += 1
                 self.poke()
             except Exception as exc:
                 self._fail(exc)
                 return
+
+    def _feed(self, data: bytes, addr: object) -> None:
+        self.stats.received += 1
+        assert isinstance(addr, tuple)  # AF_INET/AF_INET6 only; IPv6 adds flow info
+        self.machine.receive_datagram(data, (str(addr[0]), int(addr[1])), self.clock())
+
+    def _read_now(self) -> tuple[bytes, object] | None:
+        """The next datagram the socket holds, without waiting; None when there is none."""
+        sock = self._sock
+        while sock is not None and not self._closed.is_set():
+            try:
+                return sock.recvfrom(_MAX_DATAGRAM)
+            except (BlockingIOError, InterruptedError):
+                return None
+            except OSError:  # e.g. a queued ICMP error: not fatal for UDP, read on
+                self.stats.recv_errors += 1
+        return None
 
     async def _send_loop(self) -> None:
         while True:
@@ -174,6 +229,38 @@ class UdpPump:
 
     async def wait_closed(self) -> None:
         await self._closed.wait()
+
+
+async def _bound_socket(bind: Addr) -> socket.socket:
+    """A non-blocking UDP socket bound to ``bind``, its receive buffer enlarged."""
+    loop = asyncio.get_running_loop()
+    infos = await loop.getaddrinfo(bind[0], bind[1], type=socket.SOCK_DGRAM)
+    error: OSError | None = None
+    for family, type_, proto, _name, sockaddr in infos:
+        sock = socket.socket(family, type_, proto)
+        try:
+            sock.setblocking(False)
+            _grow_rcvbuf(sock)
+            sock.bind(sockaddr)
+        except OSError as exc:
+            sock.close()
+            error = exc
+            continue
+        return sock
+    raise error or OSError(f"cannot bind {bind}")
+
+
+def _grow_rcvbuf(sock: socket.socket) -> None:
+    before = sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
+    except OSError as exc:
+        _log.info("SO_RCVBUF %d refused (%s); keeping %d", RCVBUF, exc, before)
+        return
+    got = sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+    # Linux reports twice the usable size it granted; a cap shows as less than asked
+    level = logging.DEBUG if got >= RCVBUF else logging.INFO
+    _log.log(level, "UDP receive buffer: asked %d bytes, kernel reports %d", RCVBUF, got)
 
 
 async def run_machine(

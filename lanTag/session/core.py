@@ -95,6 +95,7 @@ class SessionCore:
         self._vote_seq: dict[int, int] = {}
         self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
         self._dropped_answered: dict[int, float] = {}  # dropped seat -> when we told it
+        self._sync_answered: dict[int, tuple[float, int]] = {}  # seat -> (when, from step)
         self._events: deque[ev.Event] = deque()
         self._outbox: dict[Addr, list[bytes]] = {}
         self.log = LogChain()
@@ -219,7 +220,15 @@ class SessionCore:
 
     def _commits_complete(self, box: StepBox, needs: Needs) -> bool:
         got = box.of(MsgType.COMMIT)
-        return all(s in got for s in needs.humans)
+        if len(got) < len(needs.humans):
+            return False  # a needed seat is missing, whatever the others are
+        done = box.commits_done
+        if done is not None and done[0] is needs and done[1] == len(got):
+            return True  # commitments are only removed with a new snapshot (drops): new needs
+        if all(s in got for s in needs.humans):
+            box.commits_done = (needs, len(got))
+            return True
+        return False
 
     def _next_reveal(self) -> bytes:
         assert self._chain is not None and self.seat is not None

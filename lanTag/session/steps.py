@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from lanTag.rules.base import State
 from lanTag.session.messages import MsgType, Signed
+from lanTag.session.referee import Needs
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,7 @@ class StepBox:
     own_move_at: float | None = None  # when we played our move (we then wait for acks)
     heard: dict[int, float] = field(default_factory=dict)  # seat -> last message time
     lag_reported: bool = False
+    commits_done: tuple[Needs, int] | None = None  # (needs, len(COMMITs)) once all are in
 
     def of(self, kind: MsgType) -> dict[int, Signed]:
         return self.contrib.setdefault(kind, {})

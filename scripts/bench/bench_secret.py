@@ -22,6 +22,7 @@ Usage::
     python scripts/bench/bench_secret.py             # protocol N=2..64, real N<=16, stomptag 64
     python scripts/bench/bench_secret.py --quick     # protocol N<=16, real N=2 8, stomptag 8
     python scripts/bench/bench_secret.py --json --stomp-peers 32
+    python scripts/bench/bench_secret.py --peers 0 --real-peers 0   # stomptag only (0: skip)
 """
 
 from __future__ import annotations
@@ -99,6 +100,17 @@ def real_row(
     }
 
 
+def stomptag_inproc(n: int) -> dict[str, Any]:
+    """The stomptag bid round (every seat secret) in-process: CPU of all peers, datagrams."""
+    t = bl.DirectTable("stomptag", n)
+    t.start()
+    t.run_steps(1)  # minimum bids (chance)
+    w0, c0 = t.net.wire.snapshot(), time.process_time()
+    t.run_steps(1)
+    cpu = time.process_time() - c0
+    return {"n": n, "cpu_ms": cpu * 1e3, "dgrams": t.net.wire.minus(w0).datagrams}
+
+
 def stomptag_rows(
     n: int, procs: int, timeout: float, logs: str
 ) -> tuple[list[dict[str, Any]], Any]:
@@ -161,8 +173,8 @@ def main() -> None:
     )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    ns = args.peers or ([2, 4, 8, 16] if args.quick else [2, 4, 8, 16, 32, 64])
-    real_ns = args.real_peers or ([2, 8] if args.quick else [2, 4, 8, 16])
+    ns = [n for n in args.peers or ([2, 4, 8, 16] if args.quick else [2, 4, 8, 16, 32, 64]) if n]
+    real_ns = [n for n in args.real_peers or ([2, 8] if args.quick else [2, 4, 8, 16]) if n]
     rounds = args.rounds or (10 if args.quick else 40)
     stomp_n = args.stomp_peers if args.stomp_peers is not None else (8 if args.quick else 64)
     log_modes = args.logs or (["fsync"] if args.quick else ["fsync", "none"])
@@ -239,7 +251,7 @@ def main() -> None:
         print(f"... real N={n}", file=sys.stderr, flush=True)
     real.close()
 
-    tables = [ed, proto, real]
+    tables = [ed] + [t for t in (proto, real) if t.rows]  # --peers 0 skips one
     targets: list[dict[str, Any]] = []
     r8 = next((r for r in real.rows if r["n"] == 8 and r["logs"] == log_modes[0]), None)
     if r8 is not None and r8["ratio1"] is not None:
@@ -253,6 +265,17 @@ def main() -> None:
             }
         )
     if stomp_n:
+        inproc = bl.Table(
+            f"stomptag bid round in-process ({stomp_n} peers, every seat secret, no sockets)",
+            [
+                ("n", "peers", ""),
+                ("cpu_ms", "CPU ms (all peers)", ".0f"),
+                ("dgrams", "datagrams", "d"),
+            ],
+            rows=[stomptag_inproc(stomp_n)],
+        )
+        inproc.close()
+        tables.append(inproc)
         rows, run = stomptag_rows(
             stomp_n, min(args.stomp_procs, stomp_n), args.timeout, args.stomp_logs
         )

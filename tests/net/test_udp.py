@@ -126,3 +126,51 @@ async def test_run_machine_stops_cleanly_on_the_event() -> None:
         await task
         await probe.close()
     assert inbox.messages == [b"hi"]
+
+
+class Recorder:
+    """Records datagrams in arrival order and counts output flushes."""
+
+    def __init__(self, expected: int) -> None:
+        self.got: list[bytes] = []
+        self.flushes = 0
+        self.expected = expected
+        self.full = asyncio.Event()
+
+    def receive_datagram(self, data: bytes, addr: Addr, now: float) -> None:
+        self.got.append(data)
+        if len(self.got) >= self.expected:
+            self.full.set()
+
+    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
+        self.flushes += 1
+        return []
+
+    def next_timer(self) -> float | None:
+        return None
+
+    def handle_timer(self, now: float) -> None:
+        pass
+
+
+async def test_a_burst_is_fed_in_order_and_flushed_once_per_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import socket
+
+    from lanTag.net import udp
+
+    monkeypatch.setattr(udp, "MAX_BATCH_SECONDS", 3600.0)  # bound the batch by count only
+    burst = [f"datagram {i}".encode() for i in range(40)]
+    machine = Recorder(len(burst))
+    pump = await UdpPump.start(machine, ("127.0.0.1", 0))
+    assert pump.stats.rcvbuf > 0  # what the kernel granted of udp.RCVBUF
+    flushes = machine.flushes
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as raw:
+        for data in burst:  # all queued in the socket before the pump runs again
+            raw.sendto(data, pump.address)
+    async with asyncio.timeout(HANG_GUARD):
+        await machine.full.wait()
+    await pump.close()
+    assert machine.got == burst and pump.stats.received == len(burst)
+    assert pump.stats.batches == machine.flushes - flushes < len(burst)
