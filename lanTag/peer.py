@@ -17,7 +17,7 @@ from lanTag.errors import LanTagError, RemoteProtocolError
 from lanTag.fair.draw import DrawStream
 from lanTag.identity import Identity
 from lanTag.lobby import HostLobby, JoinLobby, LobbyEvent, Refused, Started, is_lobby_message
-from lanTag.net.link import LinkLayer
+from lanTag.net.link import LinkError, LinkLayer
 from lanTag.resume import PEERS_NOTE, peers_note
 from lanTag.session import events as ev
 from lanTag.session.machine import Session
@@ -26,14 +26,49 @@ from lanTag.session.transport import Addr
 MAX_EARLY_PAYLOADS = 4096  # game traffic that beat our own START message
 
 
-class LinkSender:
-    """The session's transport: sending only; the peer runs the link's input and timers."""
+# A SYNC answer waits while the link to its reader holds this many unacked messages
+# (about one datagram each): what is still queued there is never queued again.
+SYNC_BACKLOG = 128
 
-    def __init__(self, link: LinkLayer) -> None:
+
+class LinkSender:
+    """The session's transport: sending only; the peer runs the link's input and timers.
+
+    A payload the link refuses (its queue for that address is full: the reader does
+    not ack, or asked for too much) is dropped and counted in ``dropped``, never
+    raised: the reliable layer above (relays, NUDGE, SYNC) recovers what matters,
+    and an exception here would stop the peer (``UdpPump`` gives up on one).
+    """
+
+    def __init__(
+        self,
+        link: LinkLayer,
+        dropped: dict[str, int] | None = None,
+        heard: dict[Addr, float] | None = None,
+    ) -> None:
         self.link = link
+        self.dropped = {} if dropped is None else dropped  # error class name -> payloads
+        self.heard = {} if heard is None else heard  # addr -> last frame, outliving the link
 
     def send(self, addr: Addr, payload: bytes, now: float) -> None:
-        self.link.send(addr, payload, now)
+        send_or_drop(self.link, addr, payload, now, self.dropped)
+
+    def backlog(self, addr: Addr) -> int:
+        """Messages queued or in flight to ``addr`` (the session asks before a SYNC answer)."""
+        snap = self.link.stats.links.get(addr)
+        return 0 if snap is None else snap.queued
+
+    def congested(self, addr: Addr) -> bool:
+        return self.backlog(addr) >= SYNC_BACKLOG
+
+    def last_heard(self, addr: Addr) -> float | None:
+        """When the last frame from ``addr`` arrived (keepalives and acks count), if ever.
+
+        The link's own clock first; once a silent link expired (``expire_after``) or was
+        opened again, the time the peer recorded before (``PeerMachine.heard``).
+        """
+        heard = self.link.last_heard(addr)
+        return self.heard.get(addr) if heard is None else heard
 
     def receive_datagram(self, data: bytes, addr: Addr, now: float) -> list[bytes]:
         return [data]
@@ -46,6 +81,17 @@ class LinkSender:
 
     def handle_timer(self, now: float) -> None:
         return None
+
+
+def send_or_drop(
+    link: LinkLayer, addr: Addr, payload: bytes, now: float, dropped: dict[str, int]
+) -> None:
+    """``link.send``, but a :class:`LinkError` (queue full, too many links) drops and counts."""
+    try:
+        link.send(addr, payload, now)
+    except LinkError as exc:
+        name = type(exc).__name__
+        dropped[name] = dropped.get(name, 0) + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +141,18 @@ class PeerMachine:
         self.local_addr: Addr | None = None  # set by the runtime once the socket is bound
         self.events: deque[ev.Event | LobbyEvent] = deque()
         self.rejected = 0
+        self.send_dropped: dict[str, int] = {}  # payloads the link refused, by error class
+        self.heard: dict[Addr, float] = {}  # addr -> last frame heard (outlives expired links)
         self._early: list[tuple[bytes, float]] = []
 
     # -------------------------------------------------------------- machine interface
 
     def receive_datagram(self, data: bytes, addr: Addr, now: float) -> None:
-        for payload in self.link.receive_datagram(data, addr, now):
+        payloads = self.link.receive_datagram(data, addr, now)
+        heard = self.link.last_heard(addr)
+        if heard is not None:
+            self.heard[addr] = heard
+        for payload in payloads:
             if is_lobby_message(payload):
                 self._lobby_payload(payload, addr, now)
             elif self.session is not None:
@@ -172,7 +224,7 @@ class PeerMachine:
         if self.lobby is None:
             return
         for addr, payload in self.lobby.outbox:
-            self.link.send(addr, payload, now)
+            send_or_drop(self.link, addr, payload, now, self.send_dropped)
         self.lobby.outbox.clear()
         self.events.extend(self.lobby.events)
         self.lobby.events.clear()
@@ -192,7 +244,7 @@ class PeerMachine:
             chain_secret=self.chain_secret if playing else None,
             peers=started.peers,
             watchers=started.watchers,
-            transport=LinkSender(self.link),
+            transport=LinkSender(self.link, self.send_dropped, self.heard),
             now=now,
         )
         self.session.note(

@@ -7,9 +7,19 @@ the victim prints ``step K``, it is SIGKILLed.  The survivors' stdout lines
 are timestamped to measure how long the game paused: from the kill to the
 drop (the ``SeatsDropped`` note) and the longest gap between two decided steps
 after the kill.  With ``--resume S`` the victim is restarted S seconds after
-the kill with ``lantag join --resume LOG`` (same identity) and must catch up
-to the end.  Afterwards every log must verify; the survivors' logs (and a
-resumed victim's) must be complete and agree on every decided step.
+the kill with ``lantag join --resume LOG`` (same identity).  What it must do
+depends on whether the others were still playing when it restarted:
+
+* still playing (a survivor's ``game over`` came after the restart): catch up
+  and finish, exit 0, its log complete and agreeing with theirs;
+* all done before the restart: nothing to catch up from.  Expected: ``game
+  over already`` (its log holds the end, exit 0), or the give-up line ``no peer
+  of this game answered`` (exit 1, log valid, incomplete), or, if a survivor
+  was still up to answer, catching up as above.  Reported as such, not as a
+  problem.
+
+Afterwards every log must verify; the survivors' logs (and a caught-up
+victim's) must be complete and agree on every decided step.
 
     python scripts/chaos_kill.py --peers 4 --turn-timeout 5 --runs 3
     python scripts/chaos_kill.py --peers 3 --turn-timeout 5 --resume 1
@@ -56,6 +66,8 @@ class KillRun:
     game_seconds: float = 0.0
     resumed_after: float | None = None
     resume_caught_up: float | None = None  # seconds from restart to the victim's game over
+    others_done_first: bool | None = None  # every survivor's game over before the restart
+    resume_outcome: str | None = None  # caught up | game over already | gave up | failed
     survivors_over_after: float | None = None  # seconds from the kill to the last game over
     steps: int = 0
     problems: list[str] = field(default_factory=list)
@@ -74,10 +86,17 @@ async def spawn(args: list[str], env: dict[str, str]) -> asyncio.subprocess.Proc
     )
 
 
-async def read_lines(proc: asyncio.subprocess.Process, sink: list[tuple[float, str]]) -> None:
-    assert proc.stdout is not None
+GAVE_UP = "no peer of this game answered"
+OVER_ALREADY = "game over already"
+
+
+async def read_lines(
+    proc: asyncio.subprocess.Process, sink: list[tuple[float, str]], stderr: bool = False
+) -> None:
+    stream = proc.stderr if stderr else proc.stdout
+    assert stream is not None
     while True:
-        line = await proc.stdout.readline()
+        line = await stream.readline()
         if not line:
             return
         sink.append((time.monotonic(), line.decode(errors="replace").rstrip()))
@@ -154,6 +173,7 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
         r.killed_at = time.monotonic()
         await procs[victim].wait()
         resumed = None
+        resumed_err: list[tuple[float, str]] = []
         if args.resume is not None:
             await asyncio.sleep(args.resume)
             resumed = await spawn(
@@ -163,8 +183,7 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
             r.resumed_after = time.monotonic() - r.killed_at
             lines[victim] = []
             readers.append(asyncio.create_task(read_lines(resumed, lines[victim])))
-            if resumed.stderr is not None:
-                drains.append(asyncio.create_task(resumed.stderr.read()))
+            readers.append(asyncio.create_task(read_lines(resumed, resumed_err, stderr=True)))
         survivors = [p for i, p in enumerate(procs) if i != victim]
         waiting = [asyncio.create_task(p.wait()) for p in survivors]
         if resumed is not None:
@@ -183,12 +202,31 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
         for i, p in enumerate(procs):
             if i != victim and p.returncode != 0:
                 r.problems.append(f"peer {i} exited {p.returncode}")
+        caught_up = False
         if resumed is not None:
-            if resumed.returncode != 0:
-                r.problems.append(f"resumed victim exited {resumed.returncode}")
+            restarted = r.killed_at + (r.resumed_after or 0)
+            firsts = [
+                next((t for t, x in lines[i] if x.startswith("game over")), None)
+                for i in range(args.peers)
+                if i != victim
+            ]
+            r.others_done_first = all(t is not None and t <= restarted for t in firsts)
             over = [t for t, line in lines[victim] if line.startswith("game over")]
-            if over:
-                r.resume_caught_up = over[0] - r.killed_at - (r.resumed_after or 0)
+            said = [x for _, x in [*lines[victim], *resumed_err]]
+            if resumed.returncode == 0 and any(x.startswith(OVER_ALREADY) for x in said):
+                r.resume_outcome = OVER_ALREADY  # its own log held the end
+            elif resumed.returncode == 0 and over:
+                r.resume_outcome = "caught up"
+                r.resume_caught_up = over[0] - restarted
+                caught_up = True
+            elif resumed.returncode == 1 and any(GAVE_UP in x for x in said):
+                r.resume_outcome = "gave up"
+            else:
+                r.resume_outcome = f"failed (exit {resumed.returncode})"
+            if not r.others_done_first and r.resume_outcome != "caught up":
+                r.problems.append(f"resumed while the others still played, but {r.resume_outcome}")
+            elif r.resume_outcome.startswith("failed"):
+                r.problems.append(f"resumed victim {r.resume_outcome}")
         # ---- timings from the survivors' stdout
         times: list[float] = []
         for i in range(args.peers):
@@ -224,7 +262,7 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
             if not report.valid:
                 r.problems.append(f"peer {i} log invalid: {report.failure}")
                 continue
-            if i != victim or resumed is not None:
+            if i != victim or caught_up or r.resume_outcome == OVER_ALREADY:
                 if not report.complete:
                     r.problems.append(f"peer {i} log incomplete at step {report.steps}")
                 histories.add(final_history(report))
@@ -247,13 +285,12 @@ async def main_async(args: argparse.Namespace) -> int:
             if r.drop_after is None
             else f"dropped at step {r.drop_step} after {r.drop_after:.2f}s"
         )
-        resume = (
-            ""
-            if r.resumed_after is None
-            else f", resumed {r.resumed_after:.1f}s after the kill, game over "
-            f"{r.resume_caught_up if r.resume_caught_up is None else round(r.resume_caught_up, 2)}s"
-            " after the restart"
-        )
+        resume = ""
+        if r.resumed_after is not None:
+            when = "after the others finished" if r.others_done_first else "while others played"
+            resume = f", resumed {r.resumed_after:.1f}s after the kill ({when}): {r.resume_outcome}"
+            if r.resume_caught_up is not None:
+                resume += f", game over {r.resume_caught_up:.2f}s after the restart"
         print(
             f"run {k}: {r.engine} x{r.peers}, turn timeout {r.turn_timeout:g}s, killed at step "
             f"{r.kill_step}: {drop}, longest pause {r.longest_pause:.2f}s{resume}; "

@@ -12,20 +12,22 @@ signed log each).  Then:
   - from the outsider socket (real UDP): random and mutated frames (an unknown
     address after the start: dropped unparsed),
   - through its machine, *as if from the joiner's address*: mutated copies of
-    the joiner's real frames: the ones that no longer decode, or are addressed
-    to a stale epoch of the host; with ``--on-path`` also the ones that are
-    valid frames of the live link (forged sequence numbers, acks and
-    fragments: what an attacker who reads the link's epochs can do, a known
-    denial of service, docs/SECURITY.md),
+    the joiner's real frames: the ones that no longer decode, are addressed
+    to a stale epoch of the host, or carry a *new* source epoch without naming
+    the host's current one (an off-path restart claim: the link drops it and
+    challenges, docs/NETWORK.md; it must cost nothing); with ``--on-path``
+    also the ones that are valid frames of the live link (forged sequence
+    numbers, acks and fragments) or claim a new epoch while naming the host's
+    (a restart the link believes): what an attacker who reads the link's
+    epochs can do, a known denial of service, docs/SECURITY.md,
   - straight into its session: mutated bundles of this game's real signed
     messages (taken from the host's own log).
 
-Frames that would carry a *new* source epoch from the joiner's address are not
-sent: one such frame cuts the link (a known bug, tests/chaos/test_bugs.py).
-
 After each round: no exception left a peer (the pump would have stopped),
-both peers finished the game (no stall), both logs verify and agree.  Prints
-the count and the rate.  Examples::
+both peers finished the game (no stall), both logs verify and agree, and
+unless ``--on-path`` the host's link never took a new epoch of the joiner
+(``peer_restarts`` unchanged over the game phase).  Prints the count and the
+rate.  Examples::
 
     python scripts/fuzz_datagrams.py --count 20000
     python scripts/fuzz_datagrams.py --count 1000000 --json fuzz.json
@@ -65,7 +67,7 @@ class Stats:
     udp_outsider: int = 0
     as_joiner: int = 0
     bundles: int = 0
-    skipped_restarts: int = 0
+    new_epochs: int = 0  # off-path new-epoch frames as the joiner (sent, counted in as_joiner)
     skipped_on_path: int = 0
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
@@ -204,6 +206,7 @@ async def one_round(
         corpus: list[bytes] = []
         frames: list[bytes] = []
         tap = joiner.pump.machine
+        restarts_before = host.machine.link.stats.peer_restarts
 
         real_send = joiner.pump._stream.send  # capture the joiner's real frames to the host
 
@@ -231,10 +234,9 @@ async def one_round(
                 elif r < 0.6 and frames:
                     data = mutate(rng, rng.choice(frames))
                     kind = _classify(data, frames[0])
-                    if kind == "restart":
-                        stats.skipped_restarts += 1
-                        continue
-                    if kind == "on-path" and not on_path:
+                    if kind == "new-epoch":
+                        stats.new_epochs += 1
+                    if kind in ("on-path", "restart") and not on_path:
                         stats.skipped_on_path += 1
                         continue
                     host.machine.receive_datagram(data, jaddr, now)
@@ -263,6 +265,9 @@ async def one_round(
         t2 = time.perf_counter()
         if not done:
             stats.problems.append(f"round {k}: stall (steps {session.step})")
+        restarts = host.machine.link.stats.peer_restarts - restarts_before
+        if restarts and not on_path:
+            stats.problems.append(f"round {k}: the host's link believed {restarts} new epochs")
         histories = set()
         for name in ("h.lt", "j.lt", "x.lt"):
             report = verify_log((tmp / name).read_bytes())
@@ -306,9 +311,12 @@ def _classify(data: bytes, reference: bytes) -> str:
     """How the host's link takes ``data`` from the joiner's address (``reference``: a real frame).
 
     garbage: does not decode (dropped, counted); stale: addressed to another epoch of the
-    host (its content is dropped, answered with an ACK); restart: another source epoch
-    (resets the link: a known bug); on-path: a valid frame of the live link (forged
-    sequence numbers and acks; only an attacker who reads the link's epochs can do it).
+    host (its content is dropped, answered with an ACK); new-epoch: another source epoch,
+    not naming the host's current one (dropped as unconfirmed and challenged: the link
+    needs return routability for a new epoch, so it must cost nothing); restart: another
+    source epoch naming the host's current one (believed: a reset, as a real restart);
+    on-path: a valid frame of the live link (forged sequence numbers and acks).  The last
+    two need the link's epochs, i.e. an attacker who reads the traffic (``--on-path``).
     """
     try:
         frame = decode(data)
@@ -316,7 +324,7 @@ def _classify(data: bytes, reference: bytes) -> str:
         return "garbage"
     _, _, src, dst = HEADER.unpack_from(reference)[:4]
     if frame.src_epoch != src:
-        return "restart"
+        return "restart" if frame.dst_epoch == dst else "new-epoch"
     if frame.dst_epoch not in (0, dst):
         return "stale"
     return "on-path"
@@ -352,8 +360,9 @@ async def main_async(args: argparse.Namespace) -> int:
         f"{stats.total} inputs in {stats.seconds:.1f}s ({stats.total / stats.seconds:.0f}/s) "
         f"over {stats.rounds} games: {stats.udp_outsider} outsider UDP datagrams, "
         f"{stats.as_joiner} frames as the joiner, {stats.bundles} bundles into the session; "
-        f"skipped: {stats.skipped_restarts} mutations with a new epoch from a seat's address, "
-        f"{stats.skipped_on_path} valid frames of the live link (--on-path sends them)"
+        f"of them {stats.new_epochs} with a new epoch not naming the host's (off-path); "
+        f"skipped: {stats.skipped_on_path} valid frames of the live link or new epochs naming "
+        f"the host's (--on-path sends them)"
     )
     print(f"host rejections: {stats.rejected}")
     print(f"blames seen by the host ({len(stats.blames)}):")

@@ -92,6 +92,7 @@ def parse_log(data: bytes) -> ParsedLog:
     """
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=len(data) + 1)
     unpacker.feed(data)
+    repack = msgpack.Packer(use_bin_type=True).pack  # what wire.canonical packs with, made once
     entries: list[Entry] = []
     prev = ZERO_HASH
     offset = 0
@@ -110,7 +111,18 @@ def parse_log(data: bytes) -> ParsedLog:
         raw = data[offset:end]
         offset = end
         try:
-            wire.canonical(obj, raw, limit=MAX_ENTRY)  # obj is unpack(raw): decoded once
+            if not (  # the common MSG entry [int, int, bin, int, bin]: its canonical check inline
+                type(obj) is list
+                and len(obj) == 5
+                and type(obj[0]) is int
+                and type(obj[1]) is int
+                and type(obj[2]) is bytes
+                and type(obj[3]) is int
+                and type(obj[4]) is bytes
+                and len(raw) <= MAX_ENTRY
+                and repack(obj) == raw
+            ):
+                wire.canonical(obj, raw, limit=MAX_ENTRY)  # obj is unpack(raw): decoded once
             index, step, prev_hash, kind, payload = obj
             kind = _KINDS[kind] if type(kind) is int and kind in _KINDS else EntryKind(kind)
         except (RemoteProtocolError, ValueError, TypeError) as exc:

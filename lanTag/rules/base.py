@@ -390,8 +390,13 @@ class State(ABC):
 
     # -- the checked path -------------------------------------------------
 
-    def apply(self, inp: Input) -> State:
-        """Checked transition.  Raises IllegalAction (state unchanged) if illegal."""
+    def apply(self, inp: Input, *, actions_checked: bool = False) -> State:
+        """Checked transition.  Raises IllegalAction (state unchanged) if illegal.
+
+        ``actions_checked=True`` is for a caller that has itself run ``check_action`` on
+        this very state for every action in ``inp`` (the session, when it accepts a move):
+        the input is still matched against the decision, the legality lookup is not re-run.
+        """
         d = self.decision()
         if isinstance(d, Over):
             raise IllegalAction("the game is over")
@@ -400,14 +405,16 @@ class State(ABC):
                 raise IllegalAction(f"seat {d.seat} must move")
             if inp.seat != d.seat:
                 raise IllegalAction(f"it is seat {d.seat}'s turn, not seat {inp.seat}'s")
-            self.check_action(inp.seat, inp.action)
+            if not actions_checked:
+                self.check_action(inp.seat, inp.action)
         elif isinstance(d, Simultaneous):
             if not isinstance(inp, Joint):
                 raise IllegalAction(f"a joint {d.kind} choice by seats {d.seats} is expected")
             if tuple(s for s, _ in inp.choices) != tuple(sorted(d.seats)):
                 raise IllegalAction(f"joint choice must cover exactly seats {sorted(d.seats)}")
             for seat, action in inp.choices:
-                self.check_action(seat, action)
+                if not actions_checked:
+                    self.check_action(seat, action)
         else:
             if not isinstance(inp, Roll):
                 raise IllegalAction(f"a chance outcome for {d.purpose} is expected")

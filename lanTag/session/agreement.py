@@ -18,6 +18,11 @@ from lanTag.session.messages import (
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.steps import Snapshot, StepBox
 
+# A seat whose address sent no frame at all (not even a keepalive or an ack: a live
+# peer's links speak every second) for this many lag warnings is presumed dead, and
+# we vote at once instead of at the turn or step timeout (SPEC §5.3, "early vote").
+DEAD_AFTER_LAGS = 2
+
 
 class Agreement(SessionCore):
     """Votes, nudges, HAVE relays, drops, rollbacks and equivocation proofs."""
@@ -40,8 +45,14 @@ class Agreement(SessionCore):
     def _register_have(self, have: Signed, box: StepBox) -> None:
         subject = int(have.payload[0])
         box.haves.setdefault(subject, {})[have.seat] = have
+        if self.replay:
+            # A replay relays nothing.  The HAVE itself only matters to the step it is for:
+            # it frees a bound seat's message (``StepBox.covered``) or makes our own move
+            # final (``_own_final``), both read for the current step only; so after a HAVE
+            # for an older step the replay needs no _pump (Session.receive_message).
+            return
         mine = box.accepted_of(subject)
-        if mine and not self.replay and any(m.digest not in have.payload[1] for m in mine):
+        if mine and any(m.digest not in have.payload[1] for m in mine):
             # They took a different message from the same seat: show them ours (the proof).
             self._broadcast([m.raw for m in mine])
 
@@ -65,6 +76,53 @@ class Agreement(SessionCore):
         return {s for s in needs.humans if s not in got and s != self.seat}
 
     def _deadline(self) -> float | None:
+        """When to vote: the timeout below, or earlier when what we wait for is dead."""
+        normal = self._timeout_deadline()
+        if normal is None:
+            return None
+        early = self._early_deadline()
+        return normal if early is None else min(normal, early)
+
+    def _early_deadline(self) -> float | None:
+        """When every seat we wait for has sent nothing at all for ``DEAD_AFTER_LAGS`` lag
+        warnings (a killed process, not a thinking player), if every one of them has.
+
+        Only the timing is local: the vote is the same VOTE, binding us the same way, and
+        a drop still needs every other live seat to vote exactly those seats (SPEC §5.4).
+        If we are wrong (only our link to them is cut), they stay live and the others'
+        HAVE relays, which our vote asks for, bring us their messages.
+        """
+        box = self._boxes.get(self.step)
+        if box is None or box.started_at is None or self.seat is None:
+            return None
+        waiting = self._missing()
+        mine = box.votes.get(self.seat)
+        if not waiting or (mine is not None and waiting <= set(mine.payload[0])):
+            return None  # already voted them silent: the timeouts resend it
+        at = box.started_at
+        for seat in waiting:
+            heard = self._wire_heard(seat)
+            if heard is None:
+                return None  # cannot tell: the timeouts decide
+            at = max(at, heard + self._dead_after())
+        return at
+
+    def _dead_after(self) -> float:
+        return DEAD_AFTER_LAGS * self.record.timeouts.lag_ms / 1000
+
+    def _wire_heard(self, seat: int) -> float | None:
+        """When anything at all last came from ``seat``'s address, if the transport can say."""
+        last_heard = getattr(self.transport, "last_heard", None)
+        addr = self.peers.get(seat)
+        return None if last_heard is None or addr is None else last_heard(addr)
+
+    def _wire_dead(self, seat: int, now: float) -> bool:
+        """Nothing from ``seat``'s address for ``DEAD_AFTER_LAGS`` lag warnings: a vote may
+        name it even if it sent something for this step less than a step timeout ago."""
+        heard = self._wire_heard(seat)
+        return heard is not None and heard + self._dead_after() <= now
+
+    def _timeout_deadline(self) -> float | None:
         """When to vote.  Reveals wait a step timeout longer than commits: a seat blocked on a
         missing commitment gets one relay round before anyone calls it silent."""
         box = self._boxes.get(self.step)
@@ -153,6 +211,8 @@ class Agreement(SessionCore):
 
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
+        if not self._banned and not self._request_steps:
+            return False  # no proven equivocation, no vote: the loops below find nothing
         banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)
         if banned:
             self._drop(banned, self._box(self.step), code="equivocation")

@@ -18,7 +18,16 @@ from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import NONCE_SIZE, commitment, opens
 from lanTag.log.chain import EntryKind
-from lanTag.rules.base import Action, Chance, IllegalAction, Input, Move, Over, encode_input
+from lanTag.rules.base import (
+    Action,
+    Chance,
+    IllegalAction,
+    Input,
+    Move,
+    Over,
+    State,
+    encode_input,
+)
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.agreement import Agreement
@@ -45,6 +54,10 @@ from lanTag.session.transport import Addr
 
 class Session(Agreement, Recovery):
     """One peer's view of one game.  ``seat=None`` with ``replay=True`` is a spectator/verifier."""
+
+    # The last move that passed check_action, with the state it was checked on: _apply
+    # then skips the engine's second legality lookup for exactly that (state, seat, action).
+    _checked_move: tuple[State, int, Action] | None = None
 
     def my_turn(self) -> str | None:
         """ "turn" or "secret" when the local seat must act now, else None."""
@@ -144,7 +157,7 @@ class Session(Agreement, Recovery):
             self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
             return
         if msg.type == MsgType.SYNC:
-            self._answer_sync(msg)
+            self._answer_sync(msg, now)
             return
         if msg.type == MsgType.PRIVATE:
             self._open_private(msg)
@@ -168,6 +181,8 @@ class Session(Agreement, Recovery):
         box.heard[msg.seat] = now
         if msg.step < self.step and msg.type in (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE):
             self._register_late(msg, box)
+            if self.replay and msg.type == MsgType.HAVE:
+                return  # only fills an old box's haves: nothing for _pump (see _register_have)
         else:
             box.pending.append(msg)
         self._pump(now)
@@ -196,7 +211,9 @@ class Session(Agreement, Recovery):
         deadline = self._deadline()
         if deadline is not None and now >= deadline:
             recent = now - self.record.timeouts.step_ms / 1000
-            silent = frozenset(s for s in waiting if box.heard.get(s, -1.0) < recent)
+            silent = frozenset(
+                s for s in waiting if box.heard.get(s, -1.0) < recent or self._wire_dead(s, now)
+            )
             if silent:
                 self._vote(silent, now)
             else:
@@ -283,10 +300,12 @@ class Session(Agreement, Recovery):
             return False  # we voted this seat silent: only a HAVE from another peer frees it
         if msg.type == MsgType.MOVE:
             try:
-                snap.state.check_action(msg.seat, msg.action)
+                action = msg.action
+                snap.state.check_action(msg.seat, action)
             except IllegalAction as exc:
                 self._blame(msg.seat, "illegal-action", str(exc))
                 return True
+            self._checked_move = (snap.state, msg.seat, action)
         elif msg.type in (MsgType.ENTROPY, MsgType.REVEAL):
             reveal = msg.payload[0] if msg.type == MsgType.ENTROPY else msg.payload[2]
             if not chain_step_ok(snap.chain_last[msg.seat], reveal):
@@ -365,7 +384,15 @@ class Session(Agreement, Recovery):
     def _apply(self, inp: Input, now: float) -> None:
         snap = self._snapshots[-1]
         box = self._box(self.step)
-        new_state = snap.state.apply(inp)
+        checked = self._checked_move
+        new_state = snap.state.apply(
+            inp,
+            actions_checked=isinstance(inp, Move)
+            and checked is not None
+            and checked[0] is snap.state
+            and checked[1] == inp.seat
+            and checked[2] == inp.action,
+        )
         chain_last = list(snap.chain_last)
         chain_used = list(snap.chain_used)
         for kind, index in ((MsgType.ENTROPY, 0), (MsgType.REVEAL, 2)):

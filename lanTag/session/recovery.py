@@ -80,14 +80,36 @@ class Recovery(SessionCore):
             raise LocalProtocolError("only a seat's own peer can ask to catch up")
         self._send_sync()
 
-    def _answer_sync(self, msg: Signed) -> None:
-        """Send a restarted seat every message we hold from the step it asks for on."""
+    def _answer_sync(self, msg: Signed, now: float) -> None:
+        """Send a restarted seat every message we hold from the step it asks for on.
+
+        Rate limited per asking seat (SPEC §5.6): within ``lag_ms`` of an answer only
+        steps before the ones already sent are answered (``sync-limited`` otherwise),
+        and no answer goes out while the link to the seat still holds a backlog
+        (``sync-backlog``): an answer still queued there is never queued again.
+        """
         if self.replay or self.seat is None:
             return
         addr = self.peers.get(msg.seat)
         if addr is None:
             return
-        self._outbox.setdefault(addr, []).extend(self._held_from(int(msg.payload[0])))
+        start = int(msg.payload[0])
+        last = self._sync_answered.get(msg.seat)
+        recent = last is not None and now < last[0] + self.record.timeouts.lag_ms / 1000
+        if last is not None and recent and start >= last[1]:
+            self._count("sync-limited")
+            return
+        congested = getattr(self.transport, "congested", None)
+        if congested is not None and congested(addr):
+            self._count("sync-backlog")
+            return
+        if last is not None and recent:
+            held = self._held_from(start, last[1] - 1)  # only what that answer lacked
+            self._sync_answered[msg.seat] = (last[0], start)
+        else:
+            held = self._held_from(start)
+            self._sync_answered[msg.seat] = (now, start)
+        self._outbox.setdefault(addr, []).extend(held)
         self._count("sync-answered")
 
     def _answer_dropped(self, msg: Signed, now: float) -> None:

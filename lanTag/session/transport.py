@@ -19,6 +19,18 @@ class Transport(Protocol):
     def handle_timer(self, now: float) -> None: ...
 
 
+class HearsPeers(Protocol):
+    """Optional extra of a transport: when anything at all last came from an address.
+
+    ``last_heard(addr)`` is the ``now`` of the last frame the layer below took from
+    ``addr`` (keepalives and acks included), or None when it cannot tell.  A live peer's
+    links speak at least every second even while its player thinks; a killed process
+    says nothing.  The session uses it only to vote earlier (SPEC §5.3): never on the wire.
+    """
+
+    def last_heard(self, addr: Addr) -> float | None: ...
+
+
 class PlainTransport:
     """One payload per datagram, no reliability: for lossless simulations and replays."""
 
@@ -40,3 +52,6 @@ class PlainTransport:
 
     def handle_timer(self, now: float) -> None:
         return None
+
+    def last_heard(self, addr: Addr) -> float | None:
+        return None  # no links, no keepalives: silence says nothing

@@ -47,6 +47,8 @@ from lanTag.session.transport import Transport
 __all__ = ["Adversary", "Cheat", "garbage_datagrams", "garbage_payloads", "resign"]
 
 BUNDLE_BUDGET = 1100
+SYNC_BURST = 40  # SYNC_FLOOD: SYNC messages per input
+SYNC_ROUNDS = 30  # SYNC_FLOOD: inputs it floods on
 
 
 class Cheat(enum.Enum):
@@ -59,6 +61,7 @@ class Cheat(enum.Enum):
     ILLEGAL_MOVE = "illegal-move"  # a well-formed MOVE the rules forbid, on our own turn
     GARBAGE = "garbage"  # oversized/malformed datagrams and link payloads
     SPOOF = "spoof"  # datagrams with another peer's source address
+    SYNC_FLOOD = "sync-flood"  # SYNC from step 0, in bursts, on every input (a DoS)
 
 
 def resign(session_signer: Any, msg: Signed, payload: tuple[Any, ...]) -> Signed:
@@ -401,7 +404,7 @@ class Adversary:
         # A signed cheat (an out-of-turn MOVE) in a datagram whose source address is
         # not ours: the signature, not the address, says who sent it, so the blame
         # must name us.  ``spoof_as`` None: the seat's address of the lowest other
-        # seat (which also resets that seat's links, see docs/SECURITY.md).
+        # seat (its links are unharmed: the new epoch is dropped and challenged).
         if self.spoof is None or s.my_turn() != "secret":
             return False
         others = self._others(s)
@@ -427,6 +430,18 @@ class Adversary:
         self.bot.act(s, self.inner.random_bytes, now)
         self.did.notes.append(f"spoofed {source} at step {s.step}")
         return True
+
+    def _sync_flood(self, s: Session, now: float) -> bool:
+        # An in-roster seat asks everyone for the whole game again and again: each
+        # SYNC(0) used to be answered with every message held (SPEC §5.6).
+        sync = sign_message(
+            self._signer(), MsgType.SYNC, s.game_id, s.step, self.seat, s.state.state_hash(), (0,)
+        )
+        if not self.did.sent:
+            self.did.step = s.step
+        self.did.sent.append(sync)
+        self._send_signed(s, [sync.raw] * SYNC_BURST, now)
+        return len(self.did.sent) >= SYNC_ROUNDS
 
     def inner_addr(self, s: Session) -> Addr:
         return s.peers.get(self.seat, ("0.0.0.0", 0))
@@ -507,8 +522,9 @@ def garbage_payloads(rng: random.Random, s: Session | None = None) -> list[bytes
 def garbage_datagrams(rng: random.Random) -> list[bytes]:
     """Raw datagrams that are not valid link frames: oversized, short, bad headers.
 
-    (A *valid* frame with a new source epoch is not garbage to the link: it is a
-    restart of the peer at that address; see SPOOF and docs/SECURITY.md.)
+    (A *valid* frame with a new source epoch is not garbage to the link: it may be a
+    restart of the peer at that address, believed once a frame names the receiver's
+    epoch, i.e. after a return-routability challenge; see SPOOF and docs/NETWORK.md.)
     """
     out = [
         bytes(1201),
@@ -543,4 +559,5 @@ _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
     Cheat.ILLEGAL_MOVE: Adversary._illegal_move,
     Cheat.GARBAGE: Adversary._garbage,
     Cheat.SPOOF: Adversary._spoof,
+    Cheat.SYNC_FLOOD: Adversary._sync_flood,
 }

@@ -7,12 +7,14 @@ blame it (naming the culprit's seat: a Blame event, a NOTE entry in its log
 and the blame recomputed by verify_log), must not crash (an exception would
 leave SimNetwork.run_until), and the honest peers must finish the game under
 the documented rule with identical states, verified logs and the same
-decided steps.  See docs/SECURITY.md for the rule each cheat meets.
+decided steps.  See docs/SECURITY.md for the rule each cheat meets.  (A SYNC
+flood is neither rejected nor blamed, an honest restart asks too: it is rate
+limited.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -58,6 +60,7 @@ def play(
     seed: int = 5,
     faults: str = FAULTS,
     id_seed: int | None = None,
+    queue_limit: int | None = None,
     **kw: object,
 ) -> Game:
     holder: dict[str, Table] = {}
@@ -69,6 +72,8 @@ def play(
     made: list[Adversary] = []
 
     def wrap(i: int, peer: PeerMachine) -> PeerMachine | Adversary:
+        if queue_limit is not None and i != CHEATER:  # LinkLayer.send's SendQueueFull
+            peer.link.config = replace(peer.link.config, max_queued_bytes=queue_limit)
         if i != CHEATER:
             return peer
         made.append(Adversary(peer, cheat, at_step=at_step, spoof=spoof, seed=seed, **kw))  # type: ignore[arg-type]
@@ -251,10 +256,36 @@ def test_garbage_datagrams_and_payloads_are_counted_and_dropped() -> None:
 def test_datagrams_from_a_spoofed_outsider_address_open_no_link() -> None:
     # Once the game started only roster and spectator addresses may open links: a
     # signed cheat sent from any other source address is dropped unparsed and counted.
-    # (Spoofing a *seat's* address is worse: see test_bugs.py.)
+    # (With a *seat's* address it costs no more: the frame claims a new link epoch without
+    # naming the receiver's, so the link drops it and challenges; test_bugs.py.)
     game = play(Cheat.SPOOF, spoof_as=("10.7.0.99", 4000))
     assert game.adversary.did.datagrams > 0
     for i in game.honest:
         assert game.table.peers[i].link.stats.dropped_unknown > 0
         assert game.table.blames(i) == []
         assert game.drops(i) == []
+
+
+# ------------------------------------------------------------------ denial of service
+
+
+@pytest.mark.parametrize("queue_limit", [None, 16 * 1024])
+def test_sync_flood_from_a_seat_is_rate_limited_and_crashes_nobody(
+    queue_limit: int | None,
+) -> None:
+    # Issue #12: an in-roster seat sends SYNC(from step 0) in bursts on every input late
+    # in a long game.  Each one was answered with every message held, so the answers
+    # passed the link's queue limit and SendQueueFull left the honest peers'
+    # datagrams_to_send (SimNetwork.run_until here; on a socket, UdpPump stopped).
+    # Expected: one answer per requested range per lag period, nothing re-sent while the
+    # link still holds a backlog, and a full queue drops (and counts) instead of raising:
+    # with a 16 KiB queue limit even the one answer overflows it.
+    game = play(Cheat.SYNC_FLOOD, engine="prototag", humans=3, at_step=60, queue_limit=queue_limit)
+    assert len(game.adversary.did.sent) >= 30
+    for i in game.honest:
+        counters = game.table.sessions([i])[0].counters
+        assert counters.get("sync-answered", 0) >= 1, (i, counters)
+        assert counters.get("sync-limited", 0) > counters["sync-answered"], (i, counters)
+        dropped = game.table.peers[i].send_dropped.get("SendQueueFull", 0)
+        assert (dropped > 0) == (queue_limit is not None), (i, dropped)
+        assert game.table.blames(i) == []

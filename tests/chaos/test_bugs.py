@@ -1,8 +1,8 @@
 """Product bugs found by the chaos work: each test states the correct behaviour.
 
-They are marked ``xfail(strict=True)`` so the suite stays green while the bug
-is open and turns red (XPASS) the moment it is fixed: then delete the marker.
-Run them as plain failures with ``pytest --runxfail tests/chaos/test_bugs.py``.
+An open bug's test is marked ``xfail(strict=True)``, so the suite stays green while
+it is open and turns red (XPASS) the moment it is fixed: then the marker goes and
+the test stays as the bug's regression test (all of them, as of 2026-11-23).
 """
 
 from __future__ import annotations
