@@ -69,6 +69,16 @@ def _parse(payload: bytes) -> tuple[str, list[Any]]:
     return obj[2], obj[3:]
 
 
+def _count(value: object) -> bool:
+    """A non-negative msgpack integer (bool is not one)."""
+    return type(value) is int and value >= 0
+
+
+def _texts(value: object, n: int) -> bool:
+    """A list of exactly ``n`` strings."""
+    return isinstance(value, list) and len(value) == n and all(isinstance(v, str) for v in value)
+
+
 # ------------------------------------------------------------------ events
 
 
@@ -347,25 +357,33 @@ class JoinLobby:
                 and len(host_key) == 32
                 and isinstance(challenge, bytes)
                 and len(challenge) == 32
+                and isinstance(engine, str)
+                and isinstance(name, str)
+                and _count(seats)
+                and _count(taken)
+                and isinstance(pw, bool)
             ):
                 raise RemoteProtocolError("malformed", "bad welcome")
             self.host_key, self._challenge = host_key, challenge
-            self.events.append(
-                Welcomed(
-                    str(engine), str(name), int(seats), int(taken), bool(pw), fingerprint(host_key)
-                )
-            )
+            self.events.append(Welcomed(engine, name, seats, taken, pw, fingerprint(host_key)))
             if pw and not self.password:
                 self.events.append(PasswordNeeded(str(name)))
             else:
                 self._send_join()
         elif kind == "roster" and len(fields) == 3:
             entries, total, seat = fields
-            roster = tuple(RosterEntry(str(n), str(f), str(b)) for n, f, b in entries)
-            self.your_seat = seat if isinstance(seat, int) and seat >= 0 else None
-            self.events.append(RosterChanged(roster, int(total), self.your_seat))
-        elif kind == "refuse" and len(fields) == 1:
-            self.events.append(Refused(str(fields[0])))
+            if not (
+                isinstance(entries, list)
+                and all(_texts(e, 3) for e in entries)
+                and _count(total)
+                and type(seat) is int
+            ):
+                raise RemoteProtocolError("malformed", "bad roster")
+            roster = tuple(RosterEntry(n, f, b) for n, f, b in entries)
+            self.your_seat = seat if seat >= 0 else None
+            self.events.append(RosterChanged(roster, total, self.your_seat))
+        elif kind == "refuse" and len(fields) == 1 and isinstance(fields[0], str):
+            self.events.append(Refused(fields[0]))
         elif kind == "start" and len(fields) == 4:
             self._start(fields)
         else:

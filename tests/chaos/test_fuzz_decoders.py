@@ -13,7 +13,6 @@ import functools
 from pathlib import Path
 
 import msgpack
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -331,11 +330,6 @@ def test_host_lobby_raises_only_remote_protocol_error(
             host.receive(data, ("10.9.0.2", 2))
 
 
-@pytest.mark.xfail(
-    strict=False,  # random search may miss it; test_bugs.py has the deterministic cases
-    reason="bug: JoinLobby.receive lets TypeError/ValueError out of a malformed "
-    "welcome/roster/start (see test_bugs.py)",
-)
 @FUZZ
 @given(
     ops=edits,
