@@ -84,16 +84,28 @@ class ParsedLog:
     error: str  # "" when every whole entry parsed and chained
 
 
+# One entry as parse_rows returns it: the fields of Entry, in its order, as a plain tuple.
+Row = tuple[int, int, bytes, EntryKind, Any, bytes]
+
+
 def parse_log(data: bytes) -> ParsedLog:
     """Split a log into entries, checking canonical form and the hash chain.
 
     Stops at the first broken entry and says why in ``error``; an incomplete
     final entry (a crash mid-write) is reported as ``truncated_tail``.
     """
+    rows, truncated_tail, error = parse_rows(data)
+    return ParsedLog(tuple([Entry(*row) for row in rows]), truncated_tail, error)
+
+
+def parse_rows(data: bytes) -> tuple[list[Row], int, str]:
+    """``parse_log`` with each entry as a plain ``Row`` tuple (the same fields, the same
+    checks and errors): ``(rows, truncated_tail, error)``.  ``verify_log`` reads every entry
+    once and keeps none, so it skips building an ``Entry`` per entry."""
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=len(data) + 1)
     unpacker.feed(data)
     repack = msgpack.Packer(use_bin_type=True).pack  # what wire.canonical packs with, made once
-    entries: list[Entry] = []
+    entries: list[Row] = []
     prev = ZERO_HASH
     offset = 0
     while True:
@@ -106,7 +118,7 @@ def parse_log(data: bytes) -> ParsedLog:
                 raise LogFormatError(
                     "not a lanTag log (it does not start with a log entry)"
                 ) from None
-            return ParsedLog(tuple(entries), 0, f"entry {len(entries)}: not msgpack ({exc})")
+            return (entries, 0, f"entry {len(entries)}: not msgpack ({exc})")
         end = unpacker.tell()
         raw = data[offset:end]
         offset = end
@@ -130,15 +142,15 @@ def parse_log(data: bytes) -> ParsedLog:
                 raise LogFormatError(
                     "not a lanTag log (it does not start with a log entry)"
                 ) from None
-            return ParsedLog(tuple(entries), 0, f"entry {len(entries)}: malformed ({exc})")
+            return (entries, 0, f"entry {len(entries)}: malformed ({exc})")
         if not entries and (kind != EntryKind.HEADER or index != 0):
             raise LogFormatError("not a lanTag log: the first entry is not a header")
         if index != len(entries):
-            return ParsedLog(tuple(entries), 0, f"entry {len(entries)}: index {index} out of order")
+            return (entries, 0, f"entry {len(entries)}: index {index} out of order")
         if prev_hash != prev:
-            return ParsedLog(tuple(entries), 0, f"entry {index}: hash chain broken")
-        entries.append(Entry(index, step, prev_hash, kind, payload, raw))
+            return (entries, 0, f"entry {index}: hash chain broken")
+        entries.append((index, step, prev_hash, kind, payload, raw))
         prev = hashlib.sha256(raw).digest()  # Entry.hash, computed once
     if not entries:
         raise LogFormatError("not a lanTag log: empty or unreadable")
-    return ParsedLog(tuple(entries), len(data) - offset, "")
+    return (entries, len(data) - offset, "")

@@ -15,7 +15,7 @@ from typing import Any
 import msgpack
 
 from lanTag.errors import LanTagError, RemoteProtocolError
-from lanTag.log.chain import MAGIC, EntryKind, LogChain, LogFormatError, parse_log
+from lanTag.log.chain import MAGIC, EntryKind, LogChain, LogFormatError, parse_rows
 from lanTag.rules.base import Joint, OptionError, Over, Roll, decode_input, encode_input
 from lanTag.session import events as ev
 from lanTag.session.lobby import LobbyRecord
@@ -94,11 +94,10 @@ def _failure(f: Failure) -> dict[str, Any]:
 
 def verify_log(data: bytes) -> VerifyReport:
     """Verify a whole log.  Raises LogFormatError if ``data`` is not a lanTag log at all."""
-    parsed = parse_log(data)
-    report = VerifyReport(entries=len(parsed.entries), truncated_bytes=parsed.truncated_tail)
-    header = parsed.entries[0]
+    rows, truncated_tail, parse_error = parse_rows(data)  # parse_log without an Entry each
+    report = VerifyReport(entries=len(rows), truncated_bytes=truncated_tail)
     try:
-        magic, record_bytes, writer = header.data
+        magic, record_bytes, writer = rows[0][4]
         if magic != MAGIC or not isinstance(record_bytes, bytes):
             raise ValueError("bad magic")
         record = LobbyRecord.decode(record_bytes)
@@ -113,16 +112,14 @@ def verify_log(data: bytes) -> VerifyReport:
         Player(i, s.nickname, s.fingerprint, s.bot) for i, s in enumerate(record.seats)
     ]
     pending: list[ev.StepApplied] = []
-    for entry in parsed.entries[1:]:
-        failure = _replay_entry(
-            entry.index, entry.step, entry.kind, entry.data, session, pending, report
-        )
+    for index, step, _prev_hash, kind, entry_data, _raw in rows[1:]:
+        failure = _replay_entry(index, step, kind, entry_data, session, pending, report)
         if failure is not None:
             report.failure = failure
             return report
     _drain(session, pending, report)
-    if parsed.error:
-        report.failure = Failure(len(parsed.entries), session.step, None, parsed.error)
+    if parse_error:
+        report.failure = Failure(len(rows), session.step, None, parse_error)
         return report
     decision = session.state.decision()
     if isinstance(decision, Over):

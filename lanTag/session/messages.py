@@ -9,9 +9,11 @@ on the body bytes exactly as received; nothing is ever re-serialised to verify.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
+
+import msgpack
 
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
@@ -100,6 +102,10 @@ class Signed:
     body: bytes
     signature: bytes
     raw: bytes
+    # The Action of a MOVE or REVEAL, built once when the payload was checked (None for
+    # the other types); read it through ``action``.  Derived from ``payload``, so it takes
+    # no part in equality, hashing or repr.
+    parsed_action: Action | None = field(default=None, compare=False, repr=False)
 
     @property
     def digest(self) -> bytes:
@@ -121,7 +127,12 @@ class Signed:
 
     @property
     def action(self) -> Action:
-        return Action.from_msgpack(self.payload[0])
+        """The action of a MOVE or REVEAL (the one built by the parser; IllegalAction for a
+        payload that holds none, as before)."""
+        action = self.parsed_action
+        if action is None:
+            return Action.from_msgpack(self.payload[0])
+        return action
 
 
 def sign_message(
@@ -141,6 +152,94 @@ def sign_message(
 
 def parse_unverified(raw: bytes) -> Signed:
     """Strictly parse the shape of a signed message; the signature is NOT checked here."""
+    outer = _split_signed(raw)
+    if outer is not None:
+        msg = _parse_common(outer[0], outer[1], raw)
+        if msg is not None:
+            return msg
+    return _parse_strict(raw)
+
+
+def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
+    """The usual well-formed message in one pass, or None: then ``_parse_strict`` decides.
+
+    Returns a message only when ``_parse_strict`` would return the same one: the body
+    decodes, every header field and every payload value passes the very same checks
+    (which admit exact ``int``/``bytes``/``str``/``list`` values only, at most two deep, so
+    ``wire.unpack``'s type and depth walk has nothing left to refuse), and it re-encodes to
+    exactly ``body`` (``wire.unpack``'s canonical check).  Anything else, valid or not, takes
+    the strict path, so its errors (codes and reasons) are unchanged.  The Action of a MOVE
+    or REVEAL is built once here and kept on the message.
+    """
+    try:
+        fields = _unpackb(body, raw=False, use_list=True, strict_map_key=True)
+    except Exception:  # _parse_strict says what is wrong, in its own words
+        return None
+    if type(fields) is not list or len(fields) < 6:
+        return None
+    version, type_code, game_id, step, seat, state_hash = fields[:6]
+    if not (
+        type(version) is int
+        and version == PROTOCOL_VERSION
+        and type(type_code) is int
+        and type(game_id) is bytes
+        and len(game_id) == 32
+        and type(step) is int
+        and 0 <= step < 2**32
+        and type(seat) is int
+        and 0 <= seat < 65536
+        and type(state_hash) is bytes
+        and len(state_hash) == HASH_SIZE
+    ):
+        return None
+    msg_type = _TYPES.get(type_code)
+    if msg_type is None:
+        return None
+    payload = tuple(fields[6:])
+    action: Action | None = None
+    if msg_type is MsgType.HAVE:  # [seat, [digest...]]: the most frequent message
+        if len(payload) != 2:
+            return None
+        seat_of, digests = payload
+        if not (  # _is_nat and _is_digest_list, on decoded (exact-type) values, C-level sets
+            type(seat_of) is int
+            and 0 <= seat_of < 2**32
+            and type(digests) is list
+            and 0 < len(digests) <= 8
+            and set(map(type, digests)) == _BYTES
+            and set(map(len, digests)) == _HASH_LEN
+        ):
+            return None
+    elif msg_type is MsgType.MOVE or msg_type is MsgType.REVEAL:
+        if len(payload) != (1 if msg_type is MsgType.MOVE else 3):
+            return None
+        try:
+            action = Action.from_msgpack(payload[0])  # what _is_action checks, kept
+        except IllegalAction:
+            return None
+        if msg_type is MsgType.REVEAL and not (_is_hash(payload[1]) and _is_hash(payload[2])):
+            return None
+    else:
+        checks = _PAYLOAD[msg_type]
+        if len(payload) != len(checks):
+            return None
+        for ok, value in zip(checks, payload, strict=True):
+            if not ok(value):
+                return None
+    if _packb(fields, use_bin_type=True) != body:
+        return None
+    return Signed(msg_type, game_id, step, seat, state_hash, payload, body, signature, raw, action)
+
+
+_BYTES = {bytes}
+_HASH_LEN = {HASH_SIZE}
+_unpackb = msgpack.unpackb  # wire.unpack's decoder, with the same options above
+_packb = msgpack.packb  # wire.canonical's encoder
+
+
+def _parse_strict(raw: bytes) -> Signed:
+    """Every check, in order, each failure with its own code: any message _parse_common
+    does not take (unusual framing, a non-canonical body, any malformed field)."""
     outer = _split_signed(raw) or wire.unpack(raw)
     if (
         not isinstance(outer, list)
@@ -179,7 +278,11 @@ def parse_unverified(raw: bytes) -> Signed:
     for ok, value in zip(checks, payload, strict=True):
         if not ok(value):
             raise RemoteProtocolError("malformed", f"bad {msg_type.name} payload")
-    return Signed(msg_type, game_id, step, seat, state_hash, payload, body, signature, raw)
+    action = Action.from_msgpack(payload[0]) if msg_type in _ACTION_TYPES else None
+    return Signed(msg_type, game_id, step, seat, state_hash, payload, body, signature, raw, action)
+
+
+_ACTION_TYPES = (MsgType.MOVE, MsgType.REVEAL)
 
 
 _SIG_HEADER = bytes([0xC4, SIGNATURE_SIZE])  # canonical bin 8 header of a signature
