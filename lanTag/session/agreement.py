@@ -22,10 +22,14 @@ from lanTag.session.steps import Snapshot, StepBox
 # peer's links speak every second) for this many lag warnings is presumed dead, and
 # we vote at once instead of at the turn or step timeout (SPEC §5.3, "early vote").
 DEAD_AFTER_LAGS = 2
+_NONE: frozenset[int] = frozenset()
 
 
 class Agreement(SessionCore):
     """Votes, nudges, HAVE relays, drops, rollbacks and equivocation proofs."""
+
+    # (snapshot, box, version key, missing seats) of the last ``_missing`` computation.
+    _missing_cache: tuple[Snapshot, StepBox, tuple[MsgType, int], frozenset[int]] | None = None
 
     def _register_late(self, msg: Signed, box: StepBox) -> None:
         """A vote, nudge or HAVE about a step we already decided: for relays and rollback."""
@@ -56,8 +60,44 @@ class Agreement(SessionCore):
             # They took a different message from the same seat: show them ours (the proof).
             self._broadcast([m.raw for m in mine])
 
-    def _missing(self) -> set[int]:
-        """Seats whose message the current step waits for (acks of our own move included)."""
+    def _missing(self) -> frozenset[int]:
+        """Seats whose message the current step waits for (acks of our own move included).
+
+        Called for every datagram (``next_timer``), so the set is cached.  It depends only
+        on the current snapshot (needs, live seats), the current step's box, and which
+        seats that box holds for one table: the MOVE / HAVE acks of our move, ENTROPY,
+        COMMIT or REVEAL.  Under one snapshot those tables only gain seats (a drop, which
+        removes some, installs a new snapshot; a rollback a new box), so the table's size
+        is its version.  The snapshot and box themselves are kept in the key, compared by
+        identity.
+        """
+        snap = self._snapshots[-1]
+        needs = self.needs()
+        box = self._box(self.step)
+        if needs.kind in (NeedKind.OVER, NeedKind.BOT_TURN):
+            return _NONE
+        if needs.kind is NeedKind.TURN:
+            move = box.of(MsgType.MOVE).get(needs.humans[0])
+            if move is not None and move.seat == self.seat:
+                key = (MsgType.HAVE, len(box.haves.get(move.seat, ())))
+            else:
+                key = (MsgType.MOVE, move is None)
+        else:
+            if needs.kind is NeedKind.ENTROPY:
+                kind = MsgType.ENTROPY
+            else:
+                kind = MsgType.REVEAL if self._commits_complete(box, needs) else MsgType.COMMIT
+            got = box.of(kind)
+            key = (kind, len(got))
+        cached = self._missing_cache
+        if cached is not None and cached[0] is snap and cached[1] is box and cached[2] == key:
+            return cached[3]
+        missing = frozenset(self._missing_fresh())
+        self._missing_cache = (snap, box, key, missing)
+        return missing
+
+    def _missing_fresh(self) -> set[int]:
+        """``_missing`` computed from scratch (the definition; tests compare the two)."""
         needs = self.needs()
         box = self._box(self.step)
         if needs.kind in (NeedKind.OVER, NeedKind.BOT_TURN):
@@ -75,15 +115,22 @@ class Agreement(SessionCore):
         got = box.of(kind)
         return {s for s in needs.humans if s not in got and s != self.seat}
 
-    def _deadline(self) -> float | None:
-        """When to vote: the timeout below, or earlier when what we wait for is dead."""
+    def _deadline(self, bound: float | None = None) -> float | None:
+        """When to vote: the timeout below, or earlier when what we wait for is dead.
+
+        ``bound``: a caller that only uses ``min(bound, deadline)`` (``Session.next_timer``,
+        with the link and lag timers) may pass it; the result is then only exact below
+        ``bound``, any value returned at or above it stands for one at or above it, and
+        ``min(bound, result)`` is the same float as without ``bound``.  It saves scanning
+        every waiting seat's last frame (a 64-seat step: 63 of them) for every datagram.
+        """
         normal = self._timeout_deadline()
         if normal is None:
             return None
-        early = self._early_deadline()
+        early = self._early_deadline(normal if bound is None else min(normal, bound))
         return normal if early is None else min(normal, early)
 
-    def _early_deadline(self) -> float | None:
+    def _early_deadline(self, stop: float | None = None) -> float | None:
         """When every seat we wait for has sent nothing at all for ``DEAD_AFTER_LAGS`` lag
         warnings (a killed process, not a thinking player), if every one of them has.
 
@@ -91,6 +138,10 @@ class Agreement(SessionCore):
         a drop still needs every other live seat to vote exactly those seats (SPEC §5.4).
         If we are wrong (only our link to them is cut), they stay live and the others'
         HAVE relays, which our vote asks for, bring us their messages.
+
+        ``stop``: once the time found reaches it, that time is returned without looking
+        at the other seats (the true answer, a later time or None, is at or above ``stop``
+        too, and ``_deadline`` only needs to know that).
         """
         box = self._boxes.get(self.step)
         if box is None or box.started_at is None or self.seat is None:
@@ -99,12 +150,20 @@ class Agreement(SessionCore):
         mine = box.votes.get(self.seat)
         if not waiting or (mine is not None and waiting <= set(mine.payload[0])):
             return None  # already voted them silent: the timeouts resend it
+        last_heard = getattr(self.transport, "last_heard", None)
+        if last_heard is None:
+            return None  # cannot tell: the timeouts decide
+        peers = self.peers
+        dead_after = self._dead_after()
         at = box.started_at
         for seat in waiting:
-            heard = self._wire_heard(seat)
+            addr = peers.get(seat)
+            heard: float | None = None if addr is None else last_heard(addr)
             if heard is None:
                 return None  # cannot tell: the timeouts decide
-            at = max(at, heard + self._dead_after())
+            at = max(at, heard + dead_after)
+            if stop is not None and at >= stop:
+                return at  # the rest cannot bring it below ``stop``
         return at
 
     def _dead_after(self) -> float:

@@ -188,7 +188,10 @@ class Session(Agreement, Recovery):
         self._pump(now)
 
     def next_timer(self) -> float | None:
-        times = [self.transport.next_timer(), self._deadline(), self._lag_time()]
+        link, lag = self.transport.next_timer(), self._lag_time()
+        others = [t for t in (link, lag) if t is not None]
+        # Only min(deadline, the others) counts: _deadline may stop looking above them.
+        times = [link, self._deadline(min(others) if others else None), lag]
         real = [t for t in times if t is not None]
         return min(real) if real else None
 
@@ -327,7 +330,7 @@ class Session(Agreement, Recovery):
     def _check_reveal(self, msg: Signed, box: StepBox, needs: Needs, snap: Snapshot) -> None:
         action, nonce = Action.from_msgpack(msg.payload[0]), msg.payload[1]
         sealed = box.of(MsgType.COMMIT)[msg.seat].payload[0]
-        value = self._action_bytes(action)
+        value = self._reveal_value(msg)  # == self._action_bytes(action), without a re-pack
         if not opens(sealed, self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value):
             self._blame(msg.seat, "bad-reveal", "reveal does not open its commitment")
             box.bad_reveals.add(msg.seat)
