@@ -21,7 +21,6 @@ from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.lobby import LobbyRecord
 from lanTag.session.messages import (
-    PROTOCOL_VERSION,
     MsgType,
     Signed,
     pack_bundle,
@@ -188,7 +187,7 @@ class SessionCore:
             self.game_id,
             self.step,
             self.seat,
-            self.state.state_hash(),
+            self._state_hash(self.state),
             (self.step,),
         )
         self._broadcast([msg.raw])
@@ -211,27 +210,12 @@ class SessionCore:
         return wire.pack(action.to_msgpack())
 
     def _reveal_value(self, msg: Signed) -> bytes:
-        """The committed value of a REVEAL: ``_action_bytes(msg.action)``, read off the body.
+        """The committed value of a REVEAL: ``_action_bytes(msg.action)`` without building
+        the Action (``Action.from_msgpack`` keeps the verb and arguments as they are, so the
+        received array packs to the same canonical bytes)."""
+        from lanTag import wire
 
-        The body is canonical msgpack (``parse_unverified`` checked that it re-encodes to
-        the very same bytes), and an action's canonical bytes are those of its
-        ``to_msgpack()`` array, so the action's bytes are a slice of the body: after the
-        nine-element array header, version, type, game id, step, seat and state hash, and
-        before the two 32-byte bin fields nonce and reveal.  Anything else (a ``Signed``
-        built by hand) is packed again.
-        """
-        body = msg.body
-        start = _HEAD_FIXED + _uint_size(msg.step) + _uint_size(msg.seat)
-        end = len(body) - 2 * _BIN32
-        if (
-            body[:3] == _REVEAL_HEAD
-            and body[start - _BIN32 : start - 32] == _BIN32_HEADER
-            and body[end : end + 2] == _BIN32_HEADER
-            and body[end + _BIN32 : end + _BIN32 + 2] == _BIN32_HEADER
-            and start < end
-        ):
-            return body[start:end]
-        return self._action_bytes(Action.from_msgpack(msg.payload[0]))
+        return wire.pack(msg.payload[0])
 
     @staticmethod
     def _fits(msg_type: MsgType, kind: NeedKind) -> bool:
@@ -289,20 +273,6 @@ class SessionCore:
     def _pump(self, now: float) -> None:
         """Implemented by Session: accept what can be accepted, decide what can be decided."""
         raise NotImplementedError
-
-
-# Canonical msgpack layout of a REVEAL body (protocol/SPEC.md §3), for _reveal_value:
-# fixarray(9), version 1, type 4 (positive fixints), then game id and state hash as
-# bin 8 of 32 bytes around the step and seat (unsigned ints, shortest form).
-_REVEAL_HEAD = bytes([0x99, PROTOCOL_VERSION, int(MsgType.REVEAL)])
-_BIN32_HEADER = bytes([0xC4, 32])
-_BIN32 = 2 + 32
-_HEAD_FIXED = len(_REVEAL_HEAD) + 2 * _BIN32  # without the step and seat
-
-
-def _uint_size(n: int) -> int:
-    """Bytes of a non-negative int below 2**32 in canonical msgpack."""
-    return 1 if n < 0x80 else 2 if n < 0x100 else 3 if n < 0x10000 else 5
 
 
 def _supersedes(first: Signed, msg: Signed) -> bool:
