@@ -61,8 +61,12 @@ class Verifier:
         self._keys: dict[bytes, Ed25519PublicKey] = {}
 
     def verify(self, public_key: bytes, signature: bytes, data: bytes) -> bool:
-        if not all(isinstance(x, bytes) for x in (public_key, signature, data)):
-            return False
+        if not (
+            isinstance(public_key, bytes)
+            and isinstance(signature, bytes)
+            and isinstance(data, bytes)
+        ):
+            return False  # (no generator: this runs once per message received)
         key = self._keys.get(public_key)
         if key is None:
             try:

@@ -64,6 +64,10 @@ class SessionCore:
         self.watchers = watchers
         self.transport: Transport = transport or PlainTransport()
         self._verifier = Verifier()
+        # Each seat's public key, None for a bot seat: one lookup per message received.
+        self._human_keys: tuple[bytes | None, ...] = tuple(
+            None if s.is_bot else s.public_key for s in record.seats
+        )
         self._signer: Signer | None = None
         self._identity: Identity | None = None
         self._chain_secret: bytes | None = None
@@ -137,6 +141,9 @@ class SessionCore:
 
     def next_event(self) -> ev.Event | None:
         return self._events.popleft() if self._events else None
+
+    def has_events(self) -> bool:
+        return bool(self._events)
 
     def take_log(self) -> bytes:
         return self.log.take()

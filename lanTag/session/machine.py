@@ -39,17 +39,19 @@ from lanTag.session.core import (
     bundles,
 )
 from lanTag.session.messages import (
+    SIGN_DOMAIN,
     MsgType,
     Signed,
     parse_unverified,
     sign_message,
     unpack_bundle,
-    verify_signature,
 )
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr
+
+_LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
 
 
 class Session(Agreement, Recovery):
@@ -144,14 +146,15 @@ class Session(Agreement, Recovery):
         if msg.game_id != self.game_id:
             self._reject("wrong-game", f"message for another game (step {msg.step})")
             return
-        if msg.seat >= len(self.record.seats) or self.record.seats[msg.seat].is_bot:
+        keys = self._human_keys
+        key = keys[msg.seat] if msg.seat < len(keys) else None
+        if key is None:
             self._reject("not-in-roster", f"seat {msg.seat} is not a human seat of this game")
             return
-        key = self.record.seats[msg.seat].public_key
-        if not verify_signature(msg, key, self._verifier):
+        if not self._verifier.verify(key, msg.signature, SIGN_DOMAIN + msg.body):
             self._reject("bad-signature", f"signature of seat {msg.seat} does not verify")
             return
-        if msg.seat not in self.live:
+        if msg.seat not in self._snapshots[-1].live:
             self._answer_dropped(msg, now)
         if msg.type == MsgType.CHAT:
             self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
@@ -172,14 +175,15 @@ class Session(Agreement, Recovery):
             else:
                 self._count("duplicate")
             return
-        if msg.step > self.step + STEP_WINDOW:
-            self._reject("too-far", f"seat {msg.seat} sent step {msg.step} at our {self.step}")
+        step = len(self._snapshots) - 1  # self.step, read once
+        if msg.step > step + STEP_WINDOW:
+            self._reject("too-far", f"seat {msg.seat} sent step {msg.step} at our {step}")
             return
         self._slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         box = self._box(msg.step)
         box.heard[msg.seat] = now
-        if msg.step < self.step and msg.type in (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE):
+        if msg.step < step and msg.type in _LATE_TYPES:
             self._register_late(msg, box)
             if self.replay and msg.type == MsgType.HAVE:
                 return  # only fills an old box's haves: nothing for _pump (see _register_have)
@@ -247,7 +251,9 @@ class Session(Agreement, Recovery):
                 self._maybe_reveal(box, now)  # also when a drop, not a COMMIT, completed them
             inp = self._decided_input(box)
             if inp is None:
-                if not progressed:
+                # Another pass only helps a message still pending: with none left it would
+                # redo the same checks on the same state (nothing above changed it).
+                if not progressed or not box.pending:
                     return
                 continue
             self._apply(inp, now)
@@ -328,7 +334,7 @@ class Session(Agreement, Recovery):
         return True
 
     def _check_reveal(self, msg: Signed, box: StepBox, needs: Needs, snap: Snapshot) -> None:
-        action, nonce = Action.from_msgpack(msg.payload[0]), msg.payload[1]
+        action, nonce = msg.action, msg.payload[1]  # the parser's Action
         sealed = box.of(MsgType.COMMIT)[msg.seat].payload[0]
         value = self._reveal_value(msg)  # == self._action_bytes(action), without a re-pack
         if not opens(sealed, self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value):
