@@ -8,8 +8,11 @@ Seats are 0..N-1; "the next player to the left" is seat + 1 (mod N).  Dice are n
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, ClassVar
+
+import msgpack
 
 from lanTag.rules import boardtag_board as bb
 from lanTag.rules.base import (
@@ -44,7 +47,7 @@ from lanTag.rules.boardtag_board import (
     Runner,
 )
 from lanTag.rules.boardtag_codec import decode_fields, encode_state
-from lanTag.rules.boardtag_view import broken_invariants, render_state, state_view
+from lanTag.rules.boardtag_view import broken_invariants, render_state, state_view, why_illegal
 
 DEFAULT_MAX_ROUNDS = 15
 
@@ -141,14 +144,12 @@ class BoardTagState(State):
             return Over(Outcome(self.ranking, self.summary, self.totals()))
         if self.phase == CHOOSE_IT:
             return Chance((Pick(self.seats),), "who starts as IT")
-        return Turn(self.mover)
+        mover = self.mover
+        return _TURNS[mover] if 0 <= mover < len(_TURNS) else Turn(mover)
 
     def totals(self) -> tuple[int, ...]:
         """Pips on each seat's three dice (the IT die included)."""
-        sums = [0] * self.seats
-        for die in self.dice:
-            sums[die.owner] += die.score
-        return tuple(sums)
+        return bb.totals(self.dice, self.seats)
 
     def die_at(self, square: int) -> int | None:
         for i, die in enumerate(self.dice):
@@ -177,9 +178,7 @@ class BoardTagState(State):
         )
 
     def unmoved_dice(self, seat: int) -> tuple[int, ...]:
-        return tuple(
-            i for i in _seat_dice(seat) if self.dice[i].square != OFF and i not in self.finished
-        )
+        return bb.unmoved(self.dice, self.finished, seat)
 
     # ------------------------------------------------------------------ legality
 
@@ -226,83 +225,74 @@ class BoardTagState(State):
         return tuple(actions)
 
     def check_action(self, seat: int, action: Action) -> None:
-        if action in self.legal_actions(seat):
-            return
-        raise IllegalAction(self._why_illegal(seat, action))
+        if not self._is_legal(seat, action):
+            raise IllegalAction(why_illegal(self, seat, action))
 
-    def _why_illegal(self, seat: int, action: Action) -> str:
-        if self.phase in (CHOOSE_IT, OVER):
-            return "no player acts now" if self.phase == CHOOSE_IT else "the game is over"
-        if seat != self.mover:
-            return f"it is seat {self.mover}'s turn, not seat {seat}'s"
-        allowed = {
-            PLACE: ("place",),
-            RETURN: ("place",),
-            FACE: ("face",),
-            RUN: ("pick",) if self.active_die == OFF else ("step", "stay", "done"),
-            IT: ("jump", "face", "tag", "end"),
-        }[self.phase]
-        shapes = {
-            "place": "place <square>",
-            "face": "face n|e|s|w",
-            "pick": "pick <square>",
-            "step": "step <dir>",
-            "stay": "stay",
-            "done": "done",
-            "jump": "jump ffl|ffr|llf|rrf",
-            "tag": "tag <square>",
-            "end": "end",
-        }
-        expected = ", ".join(shapes[v] for v in allowed)
-        takes_word = action.verb in ("place", "face", "pick", "step", "jump", "tag")
-        word = action.args[0] if len(action.args) == 1 else None
-        if action.verb not in allowed or (
-            (not isinstance(word, str)) if takes_word else bool(action.args)
-        ):
-            return f"{action} is not an action now; expected {expected}"
-        if action.verb in ("place", "pick", "tag"):
-            sq = bb.parse_square(str(word))
-            if sq is None:
-                return f"{word!r} is not a square (a1..h8)"
-            if action.verb == "place":
-                return f"{word} is taken" if bb.is_edge(sq) else f"{word} is not an edge square"
-            if action.verb == "pick":
-                return f"no die of yours waiting to move on {word}"
-            if self.die_at(sq) is None:
-                return f"there is no die on {word}"
-            if sq not in bb.front_squares(self.it_point, self.it_facing):
-                return f"{word} is not one of the two squares in front of IT"
-            return "don't tag your own Runner: there is no gain in it"
-        if action.verb == "step":
-            if word not in bb.STEPS:
-                return f"{word!r} is not a direction ({' '.join(bb.STEPS)})"
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        """``action in self.legal_actions(seat)``, decided without building the list (the
+        replay checks every move); test_boardtag_fast.py checks the two agree."""
+        phase = self.phase
+        if phase in (CHOOSE_IT, OVER) or seat != self.mover:
+            return False
+        verb, args = action.verb, action.args
+        if phase == RUN and self.active_die != OFF:
+            if not args:
+                return verb == ("stay" if self.steps == 0 else "done")
+            if verb != "step" or len(args) != 1 or args[0] not in bb.STEPS:
+                return False
             if not self.can_pay(self.active_die, self.steps):
-                return "the free step is used and a Runner never spends its last point"
-            to = bb.step_target(self.dice[self.active_die].square, str(word))
-            return "that step leaves the board" if to is None else "that square is occupied"
-        if action.verb == "jump":
-            if word not in bb.JUMPS:
-                return f"{word!r} is not a jump ({' '.join(bb.JUMPS)})"
-            if not self.can_pay(self.it_die, self.jumps):
-                return "the free jump is used and the IT die never spends its last point"
-            return "that jump leaves the board's lines"
-        if action.verb == "face":
-            if word not in bb.FACINGS:
-                return f"{word!r} is not a facing ({' '.join(bb.FACINGS)})"
-            if word == self.it_facing:
-                return f"IT already faces {word}"
-            return "the free turn is used and the IT die never spends its last point"
-        if action.verb == "stay":
-            return "this die has already moved; say done"
-        return "take a step or stay first"  # "done" before any step
+                return False
+            to = bb.step_target(self.dice[self.active_die].square, str(args[0]))
+            return to is not None and all(d.square != to for d in self.dice)
+        if phase in (PLACE, RETURN):
+            sq = _SQUARES.get(args[0]) if verb == "place" and len(args) == 1 else None
+            return sq is not None and bb.is_edge(sq) and all(d.square != sq for d in self.dice)
+        if phase == FACE:
+            return verb == "face" and len(args) == 1 and args[0] in bb.FACINGS
+        if phase == RUN:  # no die picked yet
+            return (
+                verb == "pick"
+                and len(args) == 1
+                and any(
+                    bb.square_name(self.dice[i].square) == args[0] for i in self.unmoved_dice(seat)
+                )
+            )
+        # The IT Phase (legal_actions treats any other phase so too).
+        if not args:
+            return verb == "end"
+        if len(args) != 1:
+            return False
+        word = args[0]
+        if verb == "tag":
+            sq = _SQUARES.get(word)
+            return sq is not None and sq in self.taggable()
+        if verb == "jump":
+            return (
+                word in bb.JUMPS
+                and self.can_pay(self.it_die, self.jumps)
+                and bb.jump_target(self.it_point, self.it_facing, str(word)) is not None
+            )
+        return (
+            verb == "face"
+            and word in bb.FACINGS
+            and word != self.it_facing
+            and self.can_pay(self.it_die, self.turns)
+        )
 
     # ------------------------------------------------------------------ transitions
+
+    def _but(self, **changes: Any) -> BoardTagState:
+        """``dataclasses.replace(self, **changes)`` without its per-call field scan (each
+        transition builds its new state with one call)."""
+        values = list(_field_values(self))
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return self.__class__(*values)
 
     def _apply(self, inp: Input) -> BoardTagState:
         if isinstance(inp, Roll):
             it_seat = inp.values[0][0]
-            return replace(
-                self,
+            return self._but(
                 phase=PLACE,
                 it_seat=it_seat,
                 it_die=DICE_PER_SEAT * it_seat + DICE_PER_SEAT - 1,
@@ -318,7 +308,7 @@ class BoardTagState(State):
         if self.phase == RETURN:
             return self._place_returning(_square(word))
         if self.phase == FACE:
-            return replace(self, it_facing=word)._start_run(f"IT faces {word}")
+            return self._start_run(self.dice, (f"IT faces {word}",), it_facing=word)
         if self.phase == RUN:
             if verb == "pick":
                 return self._pick(_square(word))
@@ -334,54 +324,48 @@ class BoardTagState(State):
         dice, events = self._pay_passed(OFF)
         return self._end_it_phase(self.it_seat, dice, ("IT ends its phase", *events))
 
-    def _with_die(self, index: int, **changes: int) -> tuple[Runner, ...]:
-        return _set_die(self.dice, index, replace(self.dice[index], **changes))
-
     def _place_setup(self, square: int) -> BoardTagState:
-        dice = self._with_die(self.active_die, square=square)
+        dice = bb.with_die(self.dice, self.active_die, self.dice[self.active_die].score, square)
         event = f"seat {self.mover} places a Runner on {bb.square_name(square)}"
-        later = [i for i in _seat_dice(self.mover) if dice[i].square == OFF and i != self.it_die]
+        later = [i for i in bb.seat_dice(self.mover) if dice[i].square == OFF and i != self.it_die]
         if later:
-            return replace(self, dice=dice, active_die=later[0], events=(event,))
+            return self._but(dice=dice, active_die=later[0], events=(event,))
         following = (self.mover + 1) % self.seats  # setup goes to the left: seat + 1
         if following == self.it_seat:
-            return replace(
-                self, dice=dice, phase=FACE, mover=self.it_seat, active_die=OFF, events=(event,)
+            return self._but(
+                dice=dice, phase=FACE, mover=self.it_seat, active_die=OFF, events=(event,)
             )
-        return replace(
-            self, dice=dice, mover=following, active_die=DICE_PER_SEAT * following, events=(event,)
+        return self._but(
+            dice=dice, mover=following, active_die=DICE_PER_SEAT * following, events=(event,)
         )
 
     def _place_returning(self, square: int) -> BoardTagState:
-        dice = self._with_die(self.active_die, square=square)
+        dice = bb.with_die(self.dice, self.active_die, self.dice[self.active_die].score, square)
         event = f"seat {self.mover}'s old IT die returns on {bb.square_name(square)}"
-        return replace(self, dice=dice)._end_it_phase(self.mover, dice, (*self.events, event))
+        return self._end_it_phase(self.mover, dice, (*self.events, event))
 
-    def _start_run(self, *events: str) -> BoardTagState:
+    def _start_run(
+        self, dice: tuple[Runner, ...], events: tuple[str, ...], **changes: Any
+    ) -> BoardTagState:
         """A new turn: IT's player moves both Runners first."""
-        state = replace(
-            self,
+        return self._but(
+            dice=dice,
             phase=RUN,
             round=self.round + 1,
             finished=(),
             mover=self.it_seat,
-            active_die=OFF,
+            active_die=_auto_pick(dice, (), self.it_seat),
             steps=0,
             gained_near_it=False,
             events=events,
+            **changes,
         )
-        return state._auto_pick()
-
-    def _auto_pick(self) -> BoardTagState:
-        """With only one die left to move there is nothing to pick."""
-        waiting = self.unmoved_dice(self.mover)
-        return replace(self, active_die=waiting[0]) if len(waiting) == 1 else self
 
     def _pick(self, square: int) -> BoardTagState:
         die = self.die_at(square)
         assert die is not None
         event = f"seat {self.mover} picks {_label(self, die)}"
-        return replace(self, active_die=die, events=(event,))
+        return self._but(active_die=die, events=(event,))
 
     def _can_gain(self, die: int) -> bool:
         return self.dice[die].owner != self.it_seat  # "The IT player's Runners can't gain points!"
@@ -404,42 +388,50 @@ class BoardTagState(State):
             if self._can_gain(self.active_die) and score < MAX_SCORE:
                 score += 1
                 events.append("it gains a point for entering a square next to IT")
-        dice = self._with_die(self.active_die, square=to, score=score)
-        return replace(
-            self, dice=dice, steps=self.steps + 1, gained_near_it=gained, events=tuple(events)
+        dice = bb.with_die(self.dice, self.active_die, score, to)
+        return self._but(
+            dice=dice, steps=self.steps + 1, gained_near_it=gained, events=tuple(events)
         )
 
     def _finish_die(self, stayed: bool) -> BoardTagState:
-        dice, events = self.dice, [f"{_label(self, self.active_die)} is done"]
+        active = self.active_die
+        dice, events = self.dice, [f"{_label(self, active)} is done"]
         if stayed:
-            events = [f"{_label(self, self.active_die)} stays"]
-            if self._can_gain(self.active_die) and dice[self.active_die].score < MAX_SCORE:
-                dice = self._with_die(self.active_die, score=dice[self.active_die].score + 1)
+            events = [f"{_label(self, active)} stays"]
+            if self._can_gain(active) and dice[active].score < MAX_SCORE:
+                dice = bb.with_die(dice, active, dice[active].score + 1, dice[active].square)
                 events.append("it gains a point for not moving")
-        state = replace(
-            self,
-            dice=dice,
-            finished=(*self.finished, self.active_die),
-            active_die=OFF,
-            steps=0,
-            gained_near_it=False,
-            events=tuple(events),
-        )
-        following = state._next_runner_seat()
+        finished = (*self.finished, active)
+        done = {"dice": dice, "finished": finished, "steps": 0, "gained_near_it": False}
+        following = self._next_runner_seat(dice, finished)
         if following is None:
-            return replace(state, phase=IT, mover=self.it_seat, jumps=0, turns=0, passed_by_it=())
-        return replace(state, mover=following)._auto_pick()
+            return self._but(
+                **done,
+                active_die=OFF,
+                events=tuple(events),
+                phase=IT,
+                mover=self.it_seat,
+                jumps=0,
+                turns=0,
+                passed_by_it=(),
+            )
+        return self._but(
+            **done,
+            active_die=_auto_pick(dice, finished, following),
+            events=tuple(events),
+            mover=following,
+        )
 
-    def _next_runner_seat(self) -> int | None:
+    def _next_runner_seat(self, dice: tuple[Runner, ...], finished: tuple[int, ...]) -> int | None:
         """IT's player finishes both Runners first; then the others move one die each in turn."""
-        if self.unmoved_dice(self.it_seat):
+        if bb.unmoved(dice, finished, self.it_seat):
             return self.it_seat
         sign = 1 if self.run_order == "left" else -1
         order = [(self.it_seat + sign * k) % self.seats for k in range(1, self.seats)]
         start = order.index(self.mover) if self.mover in order else -1
         for k in range(1, len(order) + 1):
             seat = order[(start + k) % len(order)]
-            if self.unmoved_dice(seat):
+            if bb.unmoved(dice, finished, seat):
                 return seat
         return None
 
@@ -447,7 +439,8 @@ class BoardTagState(State):
         to = bb.jump_target(self.it_point, self.it_facing, kind)
         assert to is not None
         cost = 0 if self.jumps == 0 else 1
-        dice = self._with_die(self.it_die, score=self.dice[self.it_die].score - cost)
+        it_die = self.dice[self.it_die]
+        dice = bb.with_die(self.dice, self.it_die, it_die.score - cost, it_die.square)
         near = [
             i
             for sq in bb.touching_squares(to)
@@ -455,8 +448,7 @@ class BoardTagState(State):
         ]
         passed = self.passed_by_it + tuple(i for i in near if i not in self.passed_by_it)
         how = "free" if cost == 0 else "pays 1"
-        return replace(
-            self,
+        return self._but(
             dice=dice,
             it_point=to,
             jumps=self.jumps + 1,
@@ -466,10 +458,10 @@ class BoardTagState(State):
 
     def _turn(self, facing: str) -> BoardTagState:
         cost = 0 if self.turns == 0 else 1
-        dice = self._with_die(self.it_die, score=self.dice[self.it_die].score - cost)
+        it_die = self.dice[self.it_die]
+        dice = bb.with_die(self.dice, self.it_die, it_die.score - cost, it_die.square)
         how = "free" if cost == 0 else "pays 1"
-        return replace(
-            self,
+        return self._but(
             dice=dice,
             it_facing=facing,
             turns=self.turns + 1,
@@ -481,7 +473,7 @@ class BoardTagState(State):
         dice, events = self.dice, []
         for i in self.passed_by_it:
             if i != tagged and dice[i].score < MAX_SCORE:
-                dice = _set_die(dice, i, replace(dice[i], score=dice[i].score + 1))
+                dice = bb.with_die(dice, i, dice[i].score + 1, dice[i].square)
                 events.append(f"{_label(self, i)} gains a point: IT moved next to it")
         return dice, tuple(events)
 
@@ -490,18 +482,12 @@ class BoardTagState(State):
         assert tagged is not None
         old_die, old_seat = self.it_die, self.it_seat
         dice, paid = self._pay_passed(tagged)
-        dice = _set_die(
-            dice,
-            tagged,
-            replace(dice[tagged], square=OFF, score=max(MIN_SCORE, dice[tagged].score - 1)),
-        )
-        dice = _set_die(
-            dice, old_die, replace(dice[old_die], score=min(MAX_SCORE, dice[old_die].score + 1))
-        )
+        dice = bb.with_die(dice, tagged, max(MIN_SCORE, dice[tagged].score - 1), OFF)
+        old = dice[old_die]
+        dice = bb.with_die(dice, old_die, min(MAX_SCORE, old.score + 1), old.square)
         new_seat = dice[tagged].owner
         events = (f"seat {old_seat} tags {bb.square_name(square)}: seat {new_seat} is IT", *paid)
-        return replace(
-            self,
+        return self._but(
             dice=dice,
             it_seat=new_seat,
             it_die=tagged,
@@ -515,30 +501,32 @@ class BoardTagState(State):
         self, phase_it_seat: int, dice: tuple[Runner, ...], events: tuple[str, ...]
     ) -> BoardTagState:
         """Three sixes win; otherwise the round limit, otherwise a new turn."""
-        state = replace(self, dice=dice, passed_by_it=(), jumps=0, turns=0)
         sixes = tuple(
-            s for s in range(self.seats) if all(dice[i].score == MAX_SCORE for i in _seat_dice(s))
+            s for s in range(self.seats) if all(dice[i].score == MAX_SCORE for i in bb.seat_dice(s))
         )
         if sixes:
             # "your choices are to tag one or lose the game": an IT player who lets
             # three sixes stand is ranked last.
             losers = () if phase_it_seat in sixes else (phase_it_seat,)
             rest = [s for s in range(self.seats) if s not in sixes and s not in losers]
-            ranking = (sixes, *state._by_totals(rest), *((losers,) if losers else ()))
+            ranking = (sixes, *_by_totals(dice, self.seats, rest), *((losers,) if losers else ()))
             winners = " and ".join(f"seat {s}" for s in sixes)
             summary = f"{winners} ended an IT Phase with three sixes"
             if losers:
                 summary += f"; seat {phase_it_seat} was IT and did not tag them"
         elif self.max_rounds and self.round >= self.max_rounds:
-            ranking = tuple(state._by_totals(range(self.seats)))
-            best = state.totals()[ranking[0][0]]
+            ranking = tuple(_by_totals(dice, self.seats, range(self.seats)))
+            best = bb.totals(dice, self.seats)[ranking[0][0]]
             leaders = " and ".join(f"seat {s}" for s in ranking[0])
             verb = "leads" if len(ranking[0]) == 1 else "share the lead"
             summary = f"round limit {self.max_rounds} reached: {leaders} {verb} with {best} pips"
         else:
-            return state._start_run(*events)
-        return replace(
-            state,
+            return self._start_run(dice, events, passed_by_it=(), jumps=0, turns=0)
+        return self._but(
+            dice=dice,
+            passed_by_it=(),
+            jumps=0,
+            turns=0,
             phase=OVER,
             mover=-1,
             active_die=OFF,
@@ -547,15 +535,13 @@ class BoardTagState(State):
             events=events,
         )
 
-    def _by_totals(self, seats: Sequence[int]) -> list[tuple[int, ...]]:
-        totals = self.totals()
-        levels = sorted({totals[s] for s in seats}, reverse=True)
-        return [tuple(s for s in seats if totals[s] == t) for t in levels]
-
     # ------------------------------------------------------------------ encodings & views
 
     def to_obj(self) -> Any:
         return encode_state(self)
+
+    def encode(self) -> bytes:
+        return _pack([BoardTag.id, encode_state(self)])  # canonical_pack's bytes, one Packer
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return state_view(self, seat)
@@ -567,12 +553,28 @@ class BoardTagState(State):
         return broken_invariants(self)
 
 
-def _seat_dice(seat: int) -> range:
-    return range(DICE_PER_SEAT * seat, DICE_PER_SEAT * seat + DICE_PER_SEAT)
+_FIELD_INDEX = {f.name: i for i, f in enumerate(fields(BoardTagState))}
+_field_values = attrgetter(*_FIELD_INDEX)  # every field's value, in field order
+_TURNS = tuple(Turn(seat) for seat in range(BoardTag.max_seats))  # decision() values, shared
+_SQUARES: dict[int | str, int] = {
+    bb.square_name(sq): sq for sq in range(bb.SIZE * bb.SIZE)
+}  # "a1" -> 0 ...
+_pack = msgpack.Packer(use_bin_type=True).pack  # what base.canonical_pack packs with
 
 
-def _set_die(dice: tuple[Runner, ...], index: int, die: Runner) -> tuple[Runner, ...]:
-    return (*dice[:index], die, *dice[index + 1 :])
+def _by_totals(
+    dice: tuple[Runner, ...], seats: int, ranked: Sequence[int]
+) -> list[tuple[int, ...]]:
+    """``ranked`` seats grouped by equal totals, most pips first."""
+    totals = bb.totals(dice, seats)
+    levels = sorted({totals[s] for s in ranked}, reverse=True)
+    return [tuple(s for s in ranked if totals[s] == t) for t in levels]
+
+
+def _auto_pick(dice: tuple[Runner, ...], finished: tuple[int, ...], seat: int) -> int:
+    """The die ``seat`` moves when just one is left (nothing to pick), else OFF."""
+    waiting = bb.unmoved(dice, finished, seat)
+    return waiting[0] if len(waiting) == 1 else OFF
 
 
 def _square(word: str) -> int:

@@ -33,6 +33,27 @@ class Runner:
     square: int
 
 
+def seat_dice(seat: int) -> range:
+    return range(DICE_PER_SEAT * seat, DICE_PER_SEAT * seat + DICE_PER_SEAT)
+
+
+def with_die(dice: tuple[Runner, ...], index: int, score: int, square: int) -> tuple[Runner, ...]:
+    """``dice`` with die ``index`` showing ``score`` on ``square``."""
+    return (*dice[:index], Runner(dice[index].owner, score, square), *dice[index + 1 :])
+
+
+def totals(dice: tuple[Runner, ...], seats: int) -> tuple[int, ...]:
+    sums = [0] * seats
+    for die in dice:
+        sums[die.owner] += die.score
+    return tuple(sums)
+
+
+def unmoved(dice: tuple[Runner, ...], finished: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """``seat``'s dice on the board that have not moved this Run Phase."""
+    return tuple(i for i in seat_dice(seat) if dice[i].square != OFF and i not in finished)
+
+
 # Phases, in game order.
 CHOOSE_IT = "choose_it"  # chance: who starts as IT
 PLACE = "place"  # setup: Runners go on edge squares
@@ -114,8 +135,7 @@ def jump_target(point: int, facing: str, kind: str) -> int | None:
     return None
 
 
-def touching_squares(point: int) -> tuple[int, ...]:
-    """The (up to four) squares that have ``point`` as a corner: the squares "adjacent to IT"."""
+def _touching(point: int) -> tuple[int, ...]:
     x, y = point_xy(point)
     return tuple(
         col + SIZE * row
@@ -123,6 +143,14 @@ def touching_squares(point: int) -> tuple[int, ...]:
         for col in (x - 1, x)
         if 0 <= col < SIZE and 0 <= row < SIZE
     )
+
+
+_TOUCHING = tuple(_touching(p) for p in range(LATTICE * LATTICE))  # asked on every Runner step
+
+
+def touching_squares(point: int) -> tuple[int, ...]:
+    """The (up to four) squares that have ``point`` as a corner: the squares "adjacent to IT"."""
+    return _TOUCHING[point] if 0 <= point < len(_TOUCHING) else _touching(point)
 
 
 def front_squares(point: int, facing: str) -> tuple[int, ...]:

@@ -21,6 +21,7 @@ from lanTag.rules.boardtag_board import (
 )
 
 if TYPE_CHECKING:
+    from lanTag.rules.base import Action
     from lanTag.rules.boardtag import BoardTagState
 
 
@@ -195,3 +196,71 @@ def broken_invariants(state: BoardTagState) -> list[str]:
     elif not 0 <= state.mover < state.seats:
         broken.append(f"no seat {state.mover} to act")
     return broken
+
+
+def why_illegal(state: BoardTagState, seat: int, action: Action) -> str:
+    """Why ``action`` is not legal for ``seat`` now (check_action's IllegalAction text)."""
+    if state.phase in (CHOOSE_IT, OVER):
+        return "no player acts now" if state.phase == CHOOSE_IT else "the game is over"
+    if seat != state.mover:
+        return f"it is seat {state.mover}'s turn, not seat {seat}'s"
+    allowed = {
+        PLACE: ("place",),
+        RETURN: ("place",),
+        FACE: ("face",),
+        RUN: ("pick",) if state.active_die == OFF else ("step", "stay", "done"),
+        IT: ("jump", "face", "tag", "end"),
+    }[state.phase]
+    shapes = {
+        "place": "place <square>",
+        "face": "face n|e|s|w",
+        "pick": "pick <square>",
+        "step": "step <dir>",
+        "stay": "stay",
+        "done": "done",
+        "jump": "jump ffl|ffr|llf|rrf",
+        "tag": "tag <square>",
+        "end": "end",
+    }
+    expected = ", ".join(shapes[v] for v in allowed)
+    takes_word = action.verb in ("place", "face", "pick", "step", "jump", "tag")
+    word = action.args[0] if len(action.args) == 1 else None
+    if action.verb not in allowed or (
+        (not isinstance(word, str)) if takes_word else bool(action.args)
+    ):
+        return f"{action} is not an action now; expected {expected}"
+    if action.verb in ("place", "pick", "tag"):
+        sq = bb.parse_square(str(word))
+        if sq is None:
+            return f"{word!r} is not a square (a1..h8)"
+        if action.verb == "place":
+            return f"{word} is taken" if bb.is_edge(sq) else f"{word} is not an edge square"
+        if action.verb == "pick":
+            return f"no die of yours waiting to move on {word}"
+        if state.die_at(sq) is None:
+            return f"there is no die on {word}"
+        if sq not in bb.front_squares(state.it_point, state.it_facing):
+            return f"{word} is not one of the two squares in front of IT"
+        return "don't tag your own Runner: there is no gain in it"
+    if action.verb == "step":
+        if word not in bb.STEPS:
+            return f"{word!r} is not a direction ({' '.join(bb.STEPS)})"
+        if not state.can_pay(state.active_die, state.steps):
+            return "the free step is used and a Runner never spends its last point"
+        to = bb.step_target(state.dice[state.active_die].square, str(word))
+        return "that step leaves the board" if to is None else "that square is occupied"
+    if action.verb == "jump":
+        if word not in bb.JUMPS:
+            return f"{word!r} is not a jump ({' '.join(bb.JUMPS)})"
+        if not state.can_pay(state.it_die, state.jumps):
+            return "the free jump is used and the IT die never spends its last point"
+        return "that jump leaves the board's lines"
+    if action.verb == "face":
+        if word not in bb.FACINGS:
+            return f"{word!r} is not a facing ({' '.join(bb.FACINGS)})"
+        if word == state.it_facing:
+            return f"IT already faces {word}"
+        return "the free turn is used and the IT die never spends its last point"
+    if action.verb == "stay":
+        return "this die has already moved; say done"
+    return "take a step or stay first"  # "done" before any step
