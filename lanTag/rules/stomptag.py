@@ -10,7 +10,7 @@ player standing wins.  Rules as implemented and every decision: docs/rules/stomp
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from lanTag.rules.base import (
@@ -41,7 +41,14 @@ from lanTag.rules.stomptag_codec import (
     broken_invariants,
     state_fields,
 )
-from lanTag.rules.stomptag_orders import MOVES, Order, OrderSpace, default_order, parse_order
+from lanTag.rules.stomptag_orders import (
+    MOVES,
+    Order,
+    OrderSpace,
+    check_order,
+    default_order,
+    parse_order,
+)
 from lanTag.rules.stomptag_round import (
     Event,
     Settings,
@@ -164,10 +171,19 @@ class StomptagState(State):
     table: Table
     orders: tuple[tuple[int, Order], ...]  # the last revealed orders (pending in TELEPORTS)
     events: tuple[Event, ...]  # what the last resolution did
+    # decision() memo: a pure function of the fields above (the session asks several times)
+    _decision: Decision | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- decisions ----------------------------------------------------------
 
     def decision(self) -> Decision:
+        decision = self._decision
+        if decision is None:
+            decision = self._decide()
+            object.__setattr__(self, "_decision", decision)
+        return decision
+
+    def _decide(self) -> Decision:
         if self.phase == MINIMUMS:
             return Chance((Shuffle(self.seats),), "minimum bids")
         if self.phase == BIDS:
@@ -193,11 +209,16 @@ class StomptagState(State):
         upgrade_ok = t.moves[seat] < self.settings.max_moves
         return OrderSpace(t.moves[seat], t.can_teleport(seat), upgrade_ok)
 
+    def _living(self, seat: int) -> bool:
+        """``seat in self.table.living()`` without building the tuple."""
+        out = self.table.out
+        return 0 <= seat < len(out) and out[seat] == 0
+
     def legal_actions(self, seat: int) -> Sequence[Action]:
         if self.phase == BIDS and 0 <= seat < self.seats:
             low, high = self.bid_range(seat)
             return tuple(Action("bid", (b,)) for b in range(low, high + 1))
-        if self.phase == ORDERS and seat in self.table.living():
+        if self.phase == ORDERS and self._living(seat):
             return self.order_space(seat)
         return ()
 
@@ -208,16 +229,18 @@ class StomptagState(State):
             low, high = self.bid_range(seat)
             if not low <= action.args[0] <= high:
                 raise IllegalAction(f"seat {seat} must bid from its minimum {low} up to {high}")
-        elif self.phase == ORDERS and seat in self.table.living():
-            space = self.order_space(seat)
-            parse_order(action, space.moves, space.teleport_ok, space.upgrade_ok)
+        elif self.phase == ORDERS and self._living(seat):
+            t = self.table  # order_space(seat)'s rights, without building the space
+            moves = t.moves[seat]
+            teleport_ok = t.tag_last_round or t.teleported[seat]
+            check_order(action, moves, teleport_ok, moves < self.settings.max_moves)
         else:
             raise IllegalAction(f"seat {seat} has nothing to decide now ({self.phase})")
 
     def default_action(self, seat: int) -> Action:
         if self.phase == BIDS and 0 <= seat < self.seats:
             return Action("bid", (self.minimums[seat],))
-        if self.phase == ORDERS and seat in self.table.living():
+        if self.phase == ORDERS and self._living(seat):
             # "If you don't send a PM, I will assume you don't want to move"
             return default_order(self.table.moves[seat]).action()
         return super().default_action(seat)
@@ -234,12 +257,12 @@ class StomptagState(State):
             phase = PLACING if len(table.living()) > 1 else OVER
             return replace(self, phase=phase, bids=bids, table=table, events=events)
         # already checked against teleport and upgrade rights by check_action
+        moves = self.table.moves
         orders = tuple(
-            (seat, parse_order(action, self.table.moves[seat], True, True))
-            for seat, action in inp.choices
+            (seat, parse_order(action, moves[seat], True, True)) for seat, action in inp.choices
         )
         if any(order.teleports for _, order in orders):
-            return replace(self, phase=TELEPORTS, orders=orders, events=())
+            return self._next(TELEPORTS, self.round, self.table, orders, ())
         return self._resolve(orders, ())
 
     def _apply_roll(self, roll: Roll) -> StomptagState:
@@ -256,10 +279,22 @@ class StomptagState(State):
     ) -> StomptagState:
         table, events = resolve_round(self.table, self.settings, dict(orders), landings)
         limit = self.settings.max_rounds
-        if len(table.living()) <= 1 or (limit and self.round >= limit):
-            return replace(self, phase=OVER, table=table, orders=orders, events=events)
-        return replace(
-            self, phase=ORDERS, round=self.round + 1, table=table, orders=orders, events=events
+        if table.out.count(0) <= 1 or (limit and self.round >= limit):
+            return self._next(OVER, self.round, table, orders, events)
+        return self._next(ORDERS, self.round + 1, table, orders, events)
+
+    def _next(
+        self,
+        phase: str,
+        round_: int,
+        table: Table,
+        orders: tuple[tuple[int, Order], ...],
+        events: tuple[Event, ...],
+    ) -> StomptagState:
+        """``replace(self, ...)`` of the per-round fields, without replace's field walk."""
+        s = self
+        return StomptagState(
+            s.seats, s.settings, phase, round_, s.minimums, s.bids, table, orders, events
         )
 
     # -- the end ------------------------------------------------------------

@@ -18,8 +18,9 @@ player of that collision holds the cell it wants (a stomper never pushes anyone 
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 Cell = tuple[int, int]  # (column, row), 0-based, row 0 is the north edge
 
@@ -87,103 +88,135 @@ def collision_points(collision: Collision, stompers: Container[int]) -> tuple[in
     return tuple(totals)
 
 
+def member_points(seats: tuple[int, ...], stompers: Container[int]) -> tuple[int, ...]:
+    """:func:`collision_points` for distinct ``seats``, in closed form: a stomper meets
+    k-1 other stompers and m-k striders, a strider k stompers and m-k-1 other striders."""
+    flags = [seat in stompers for seat in seats]
+    m, k = len(flags), flags.count(True)
+    as_stomper = SAME_MODE_LOSS * (k - 1) + STOMPER_GAIN * (m - k)
+    as_strider = STRIDER_LOSS * k + SAME_MODE_LOSS * (m - k - 1)
+    return tuple(as_stomper if flag else as_strider for flag in flags)
+
+
 def resolve_move(steps: Iterable[Step]) -> Resolution:
     """Resolve one simultaneous move of every player on the board."""
-    return _Resolver(steps).run()
+    by_seat = {st.seat: st for st in sorted(steps, key=_seat_of)}
+    seats = tuple(by_seat)
+    origin = {seat: st.origin for seat, st in by_seat.items()}
+    want = {seat: st.target for seat, st in by_seat.items()}
+    stomp = {seat for seat, st in by_seat.items() if st.stomp}
+    diagonal = [
+        (seat, *crossing(st.origin, st.target)) for seat, st in by_seat.items() if st.diagonal
+    ]
+    phases, target = settle_move(seats, origin, want, stomp, diagonal, _same)
+    blocked = frozenset(
+        seat for seat in seats if want[seat] != origin[seat] and target[seat] != want[seat]
+    )
+    return Resolution(
+        tuple((seat, target[seat]) for seat in seats),
+        tuple(tuple(Collision(*raw) for raw in phase) for phase in phases),
+        blocked,
+    )
 
 
-class _Resolver:
-    """Working state of one resolution (local to resolve_move, never shared)."""
+def _seat_of(st: Step) -> int:
+    return st.seat
 
-    def __init__(self, steps: Iterable[Step]) -> None:
-        self.steps = {st.seat: st for st in sorted(steps, key=lambda st: st.seat)}
-        self.seats = tuple(self.steps)
-        self.holder = {st.origin: st.seat for st in self.steps.values()}
-        if len(self.holder) != len(self.steps):
-            raise ValueError("two players start the move on the same cell")
-        self.target = {seat: st.target for seat, st in self.steps.items()}
-        self.counted: set[int] = set()
-        self.phases: list[tuple[Collision, ...]] = []
 
-    def run(self) -> Resolution:
-        self._settle(self._swaps())
-        while True:
-            while meets := self._meets():
-                self._settle(meets)
-            crosses = self._crosses()
-            if not crosses:
-                break
-            self._settle(crosses)
-        blocked = frozenset(
-            seat
-            for seat, st in self.steps.items()
-            if st.target != st.origin and self.target[seat] != st.target
-        )
-        ends = tuple((seat, self.target[seat]) for seat in self.seats)
-        return Resolution(ends, tuple(self.phases), blocked)
+def _same(cell: Cell) -> Cell:
+    return cell
 
-    def _free_mover(self, seat: int) -> bool:
-        return seat not in self.counted and self.target[seat] != self.steps[seat].origin
 
-    def _swaps(self) -> list[Collision]:
-        found = []
-        for a in self.seats:
-            b = self.holder.get(self.target[a])
-            if (
-                b is not None
-                and a < b
-                and self._free_mover(a)
-                and self._free_mover(b)
-                and self.target[b] == self.steps[a].origin
-            ):
-                found.append(Collision(SWAP, (a, b)))
-        return found
+def crossing(origin: Cell, target: Cell) -> tuple[Cell, int]:
+    """A diagonal step's centre key (the doubled centre of its 2x2 square) and slope sign."""
+    (ox, oy), (tx, ty) = origin, target
+    return (ox + tx, oy + ty), (tx - ox) * (ty - oy)
 
-    def _meets(self) -> list[Collision]:
-        by_cell: dict[Cell, list[int]] = {}
-        for seat in self.seats:  # a player standing still "goes to" its own cell
-            by_cell.setdefault(self.target[seat], []).append(seat)
-        return [
-            Collision(MEET, tuple(members), cell)
-            for cell, members in sorted(by_cell.items())
-            if len(members) > 1
-        ]
 
-    def _crosses(self) -> list[Collision]:
-        # Two diagonal steps cross when they share the centre of their 2x2 square and
-        # slope opposite ways; same slope and centre would be a swap, settled already.
+K = TypeVar("K", bound=Hashable)  # a cell: a Cell here, a row-major index in the round
+# A collision as plain data: (kind, sorted seats, the contested cell of a meet or None).
+RawCollision = tuple[str, tuple[int, ...], K | None]
+
+
+def settle_move(
+    seats: Sequence[int],
+    origin: Mapping[int, K],
+    want: Mapping[int, K],
+    stomp: Container[int],
+    diagonal: Sequence[tuple[int, Cell, int]],
+    cell_order: Callable[[K], Cell],
+) -> tuple[list[tuple[RawCollision[K], ...]], dict[int, K]]:
+    """The phases of collisions and every seat's end cell: :func:`resolve_move` on plain data
+    (the round calls it directly, with no Step objects and int cells).
+
+    ``seats`` ascending and unique; ``diagonal`` holds (seat, centre, slope) of every
+    one-square diagonal step by seat (see :func:`crossing`); ``stomp`` holds the stompers;
+    ``cell_order`` maps a cell to its (column, row), the order meets are listed in.
+    """
+    holder = {origin[seat]: seat for seat in seats}
+    if len(holder) != len(seats):
+        raise ValueError("two players start the move on the same cell")
+    target = dict(want)
+    counted: set[int] = set()
+    phases: list[tuple[RawCollision[K], ...]] = []
+
+    def settle(collisions: list[RawCollision[K]]) -> None:
+        # one phase: collisions of the same precedence happen simultaneously (members are
+        # disjoint, so the order is immaterial)
+        for _, members, _ in collisions:
+            winner = _precedence(members, origin, target, stomp)
+            for seat in members:
+                counted.add(seat)
+                if seat != winner:
+                    target[seat] = origin[seat]
+        phases.append(tuple(collisions))
+
+    # 1. swaps; nobody is counted yet, so a seat whose target another holds is a free mover
+    swaps: list[RawCollision[K]] = []
+    for a in seats:
+        b = holder.get(target[a])
+        if b is not None and a < b and target[b] == origin[a]:
+            swaps.append((SWAP, (a, b), None))
+    if swaps:
+        settle(swaps)
+    while True:
+        # 2. meets (a player standing still "goes to" its own cell), until none is left
+        while len(set(target.values())) != len(seats):
+            by_cell: dict[K, list[int]] = {}
+            for seat in seats:
+                by_cell.setdefault(target[seat], []).append(seat)
+            shared = [c for c, members in by_cell.items() if len(members) > 1]
+            shared.sort(key=cell_order)
+            settle([(MEET, tuple(by_cell[cell]), cell) for cell in shared])
+        # 3. crosses: two diagonal steps share the centre of their 2x2 square and slope
+        # opposite ways (same slope and centre would be a swap, settled already)
         by_centre: dict[Cell, dict[int, int]] = {}
-        for seat in self.seats:
-            st = self.steps[seat]
-            if st.diagonal and self._free_mover(seat):
-                (ox, oy), (tx, ty) = st.origin, st.target
-                slope = (tx - ox) * (ty - oy)
-                by_centre.setdefault((ox + tx, oy + ty), {})[slope] = seat
-        return [
-            Collision(CROSS, tuple(sorted(slopes.values())))
+        for seat, centre, slope in diagonal:
+            if seat not in counted and target[seat] != origin[seat]:
+                by_centre.setdefault(centre, {})[slope] = seat
+        crosses: list[RawCollision[K]] = [
+            (CROSS, tuple(sorted(slopes.values())), None)
             for _, slopes in sorted(by_centre.items())
             if len(slopes) == 2
         ]
+        if not crosses:
+            break
+        settle(crosses)
+    return phases, target
 
-    def _settle(self, collisions: list[Collision]) -> None:
-        """Settle one phase: collisions of the same precedence happen simultaneously."""
-        if not collisions:
-            return
-        for collision in collisions:  # members are disjoint, so the order is immaterial
-            winner = self._precedence(collision.seats)
-            for seat in collision.seats:
-                self.counted.add(seat)
-                if seat != winner:
-                    self.target[seat] = self.steps[seat].origin
-        self.phases.append(tuple(collisions))
 
-    def _precedence(self, members: tuple[int, ...]) -> int | None:
-        """The lone stomper among striders, if no other member holds the cell it wants."""
-        stompers = [m for m in members if self.steps[m].stomp]
-        if len(stompers) != 1:
-            return None
-        stomper = stompers[0]
-        wanted = self.target[stomper]
-        if any(self.steps[m].origin == wanted for m in members if m != stomper):
-            return None
-        return stomper
+def _precedence(
+    members: tuple[int, ...],
+    origin: Mapping[int, K],
+    target: Mapping[int, K],
+    stomp: Container[int],
+) -> int | None:
+    """The lone stomper among striders, if no other member holds the cell it wants."""
+    stompers = [m for m in members if m in stomp]
+    if len(stompers) != 1:
+        return None
+    stomper = stompers[0]
+    wanted = target[stomper]
+    if any(origin[m] == wanted for m in members if m != stomper):
+        return None
+    return stomper

@@ -57,20 +57,35 @@ def default_order(moves: int) -> Order:
 
 def parse_order(action: Action, moves: int, teleport_ok: bool, upgrade_ok: bool) -> Order:
     """The Order that ``action`` gives, or IllegalAction saying what is wrong with it."""
-    if action.verb not in VERBS:
-        raise IllegalAction(
-            f"orders look like 'orders stomp n' or 'orders+up stride e' (not {action.verb!r})"
-        )
-    if action.verb == ORDERS_UP and not upgrade_ok:
-        raise IllegalAction("no more upgrades: you already have the most moves allowed")
-    if not action.args or action.args[0] not in MODES:
+    check_order(action, moves, teleport_ok, upgrade_ok)
+    args = action.args
+    return Order(args[0] == "stomp", tuple(map(str, args[1:])), action.verb == ORDERS_UP)
+
+
+_MOVE_SET = frozenset(MOVES)
+_WALK_SET = frozenset(WALKS)
+
+
+def check_order(action: Action, moves: int, teleport_ok: bool, upgrade_ok: bool) -> None:
+    """IllegalAction unless :func:`parse_order` accepts ``action`` (the same reasons)."""
+    verb, args = action.verb, action.args
+    if verb != ORDERS:
+        if verb != ORDERS_UP:
+            raise IllegalAction(
+                f"orders look like 'orders stomp n' or 'orders+up stride e' (not {verb!r})"
+            )
+        if not upgrade_ok:
+            raise IllegalAction("no more upgrades: you already have the most moves allowed")
+    if not args or args[0] not in MODES:
         raise IllegalAction("the first word of orders is 'stomp' or 'stride', for the whole round")
-    steps = action.args[1:]
+    steps = args[1:]
     if len(steps) != moves:
         raise IllegalAction(
             f"you have {moves} move(s) this round: "
             f"give exactly {moves} direction(s), not {len(steps)}"
         )
+    if (_MOVE_SET if teleport_ok else _WALK_SET).issuperset(steps):
+        return  # every step allowed; else the loop below finds the first bad one
     for step in steps:
         if step not in MOVES:
             raise IllegalAction(f"{step!r} is not a move (moves: {', '.join(MOVES)})")
@@ -78,7 +93,6 @@ def parse_order(action: Action, moves: int, teleport_ok: bool, upgrade_ok: bool)
             raise IllegalAction(
                 "teleport only right after someone was tagged or after your own teleport"
             )
-    return Order(action.args[0] == "stomp", tuple(str(s) for s in steps), action.verb == ORDERS_UP)
 
 
 class OrderSpace(Sequence[Action]):

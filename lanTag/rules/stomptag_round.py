@@ -2,7 +2,8 @@
 
 Pure functions from a frozen :class:`Table` (the per-seat game data) to a new Table and
 the :class:`Event` list that explains every point change.  Movement itself is
-:func:`lanTag.rules.stomptag_collide.resolve_move`, called once per move of the round.
+:func:`lanTag.rules.stomptag_collide.settle_move` (``resolve_move`` on plain data, with
+row-major cell indices), called once per move of the round.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from lanTag.rules.stomptag_collide import Cell, Collision, Step, collision_points, resolve_move
+from lanTag.rules.stomptag_collide import Cell, member_points, settle_move
 from lanTag.rules.stomptag_orders import DELTAS, NOTHING, TELEPORT, Order
 
 IT_TAX = 4  # "your points are reduced by 4 each turn you are it"
@@ -107,9 +108,7 @@ class _Work:
         self.it = table.it
         self.moves = list(table.moves)
         self.events: list[Event] = []
-
-    def living(self) -> list[int]:
-        return [s for s, wave in enumerate(self.out) if wave == 0]
+        self.alive = [s for s, wave in enumerate(self.out) if wave == 0]  # kept by eliminate
 
     def gain(
         self, what: str, step: int, seats: Sequence[int], amounts: Sequence[int], cell: int = -1
@@ -124,9 +123,10 @@ class _Work:
 
     def eliminate(self, step: int) -> None:
         """ "When a person runs out of points, they are out of the game." """
-        gone = [s for s in self.living() if self.points[s] <= 0]
+        gone = [s for s in self.alive if self.points[s] <= 0]
         if not gone:
             return
+        self.alive = [s for s in self.alive if self.points[s] > 0]
         wave = max(self.out) + 1
         for seat in gone:
             self.out[seat] = wave
@@ -206,104 +206,140 @@ def resolve_round(
     a teleport whose move is cancelled leaves its landing unused.
     """
     work = _Work(table)
-    landing = dict(zip(teleport_slots(orders), landings, strict=True))
-    buyers = sorted(s for s, order in orders.items() if order.upgrade)
+    buyers, stomping, longest, teleports = [], [], 0, False
+    for seat, order in orders.items():  # one pass for what the round needs of the orders
+        if order.upgrade:
+            buyers.append(seat)
+        if order.stomp:
+            stomping.append(seat)
+        longest = max(longest, len(order.moves))
+        teleports = teleports or TELEPORT in order.moves
+    landing: dict[tuple[int, int], int] = {}
+    if landings or teleports:
+        landing = dict(zip(teleport_slots(orders), landings, strict=True))
+    buyers.sort()
     for seat in buyers:  # bought now, usable from the next round on
         work.moves[seat] += 1
     if buyers:
         work.gain(UPGRADE, 0, buyers, [-settings.upgrade_cost] * len(buyers))
         work.eliminate(0)
-    stompers = frozenset(s for s, order in orders.items() if order.stomp)
+    stompers = frozenset(stomping)
+    side = settings.side
+
+    def column_row(cell: int) -> Cell:  # the collide module's Cell of a cell index
+        return cell % side, cell // side
+
     collided: set[int] = set()
     cancelled: set[int] = set()
     teleported: set[int] = set()
     tagged = False
-    for index in range(max((len(o.moves) for o in orders.values()), default=0)):
-        if len(work.living()) <= 1:
+    for index in range(longest):
+        alive = work.alive
+        if len(alive) <= 1:
             break
         step = index + 1
-        moves = {
-            s: orders[s].moves[index] if index < len(orders[s].moves) else NOTHING
-            for s in work.living()
-            if s not in cancelled
-        }
-        steps, edged = _steps(work, settings, moves, stompers, landing, step)
-        teleported.update(s for s, move in moves.items() if move == TELEPORT)
-        resolution = resolve_move(steps)
-        for collision in resolution.collisions():  # in order: a tag may move the it on
-            collided.update(collision.seats)
-            tagged |= _score(work, collision, stompers, settings.side, step)
-        for seat, end in resolution.ends:
-            work.cells[seat] = _index(end, settings.side)
+        origin, want, diagonal, edged = _steps(
+            work, settings, orders, cancelled, teleported, landing, index
+        )
+        phases, ends = settle_move(alive, origin, want, stompers, diagonal, column_row)
+        for phase in phases:  # in order: a tag may move the it on
+            for kind, members, meet_cell in phase:
+                collided.update(members)
+                tagged |= _score(work, kind, members, meet_cell, stompers, step)
+        cells = work.cells
+        stopped = edged  # then the blocked: tried to move and did not get there
+        for seat in alive:
+            end = cells[seat] = ends[seat]
+            if end != want[seat] != origin[seat]:
+                stopped.append(seat)
         # "If you ... can't move to your desired spot for one of them, the rest of your
         # submitted moves are cancelled" (off the grid, or stopped by a collision).
-        stopped = sorted({*edged, *resolution.blocked})
-        cancelled.update(stopped)
-        unfinished = [s for s in stopped if set(orders[s].moves[step:]) - {NOTHING}]
-        if unfinished:
-            work.events.append(Event(CANCEL, step, tuple(unfinished)))
+        if stopped:
+            stopped = sorted(set(stopped))
+            cancelled.update(stopped)
+            unfinished = [s for s in stopped if set(orders[s].moves[step:]) - {NOTHING}]
+            if unfinished:
+                work.events.append(Event(CANCEL, step, tuple(unfinished)))
         work.eliminate(step)
-    if len(work.living()) > 1:
-        recovering = [s for s in work.living() if s not in stompers and s not in collided]
+    if len(work.alive) > 1:
+        recovering = [s for s in work.alive if s not in stompers and s not in collided]
         if recovering:
             work.gain(RECOVER, 0, recovering, [STRIDE_BONUS] * len(recovering))
         work.gain(TAX, 0, [work.it], [-IT_TAX])
         work.eliminate(0)
-    flags = tuple(s in teleported for s in range(len(table.points)))
+    seats = len(table.points)
+    flags = tuple(s in teleported for s in range(seats)) if teleported else (False,) * seats
     return work.table(flags, tagged), tuple(work.events)
 
 
 def _steps(
     work: _Work,
     settings: Settings,
-    moves: Mapping[int, str],
-    stompers: frozenset[int],
+    orders: Mapping[int, Order],
+    cancelled: set[int],
+    teleported: set[int],
     landing: Mapping[tuple[int, int], int],
-    step: int,
-) -> tuple[list[Step], list[int]]:
-    """Every living player's Step for one move (teleports paid), and who hit the edge."""
-    steps, edged = [], []
-    for seat in work.living():
-        move = moves.get(seat, NOTHING)  # cancelled players stand still
-        origin = _xy(work.cells[seat], settings.side)
-        target, diagonal = origin, False
+    index: int,
+) -> tuple[dict[int, int], dict[int, int], list[tuple[int, Cell, int]], list[int]]:
+    """Every living player's origin and target cell for move ``index`` (teleports paid and
+    noted in ``teleported``), its diagonal steps for ``settle_move``, and who hit the edge.
+
+    Cells stay row-major indices: ``settle_move`` only needs them distinct, plus their
+    (column, row) order for meets, so no Cell is built but for diagonal steps.
+    """
+    side, step = settings.side, index + 1
+    cells = work.cells
+    origin: dict[int, int] = {}
+    want: dict[int, int] = {}
+    diagonal: list[tuple[int, Cell, int]] = []
+    edged: list[int] = []
+    moves = {  # first, as before any point moves: a missing order is a KeyError
+        s: NOTHING if s in cancelled or index >= len(orders[s].moves) else orders[s].moves[index]
+        for s in work.alive
+    }
+    for seat, move in moves.items():  # cancelled players stand still
+        here = origin[seat] = want[seat] = cells[seat]
+        if move == NOTHING:
+            continue
         if move == TELEPORT:
-            cell = landing[seat, step - 1]
-            target = _xy(cell, settings.side)
-            work.gain(TELEPORTED, step, [seat], [-settings.teleport_cost], cell)
-        elif move != NOTHING:
-            dx, dy = DELTAS[move]
-            column, row = origin[0] + dx, origin[1] + dy
-            if 0 <= column < settings.side and 0 <= row < settings.side:
-                target, diagonal = (column, row), dx != 0 and dy != 0
-            else:  # "a move that cannot be made": stay put
-                edged.append(seat)
-                work.events.append(Event(EDGE, step, (seat,)))
-        steps.append(Step(seat, origin, target, seat in stompers, diagonal))
-    return steps, edged
+            teleported.add(seat)
+            want[seat] = cell = landing[seat, index]
+            work.points[seat] -= settings.teleport_cost
+            work.events.append(Event(TELEPORTED, step, (seat,), (-settings.teleport_cost,), cell))
+            continue
+        dx, dy = DELTAS[move]
+        x, y = here % side, here // side
+        column, row = x + dx, y + dy
+        if 0 <= column < side and 0 <= row < side:
+            want[seat] = row * side + column
+            if dx != 0 and dy != 0:
+                diagonal.append((seat, (x + column, y + row), dx * dy))
+        else:  # "a move that cannot be made": stay put
+            edged.append(seat)
+            work.events.append(Event(EDGE, step, (seat,)))
+    return origin, want, diagonal, edged
 
 
 def _score(
-    work: _Work, collision: Collision, stompers: frozenset[int], side: int, step: int
+    work: _Work,
+    kind: str,
+    members: tuple[int, ...],
+    meet_cell: int | None,
+    stompers: frozenset[int],
+    step: int,
 ) -> bool:
     """Book a collision's points and any tag it makes; True if it was a tag."""
-    cell = -1 if collision.cell is None else _index(collision.cell, side)
-    points = collision_points(collision, stompers)
-    work.gain(collision.kind, step, collision.seats, points, cell)
+    cell = -1 if meet_cell is None else meet_cell
+    points = member_points(members, stompers)
+    for seat, amount in zip(members, points, strict=True):
+        work.points[seat] += amount
+    work.events.append(Event(kind, step, members, points, cell))
     # "While you are it, you can tag someone by colliding into someone while stomping."
     # Several at once: the one nearest the front of the itness queue.
-    if work.it not in collision.seats or work.it not in stompers:
+    if work.it not in members or work.it not in stompers:
         return False
-    victim = min((s for s in collision.seats if s != work.it), key=work.queue.index)
+    victim = min((s for s in members if s != work.it), key=work.queue.index)
     work.events.append(Event(TAG, step, (work.it, victim)))
     work.it = victim
     work.send_to_back(victim)
     return True
-
-
-def _xy(index: int, side: int) -> Cell:
-    return index % side, index // side
-
-
-def _index(cell: Cell, side: int) -> int:
-    return cell[1] * side + cell[0]
