@@ -339,7 +339,12 @@ class OptionSpec:
 
 def canonical_pack(obj: object) -> bytes:
     """Canonical msgpack bytes (bin and str distinct, minimal ints, no floats)."""
-    return msgpack.packb(obj, use_bin_type=True)
+    return _pack(obj)
+
+
+# msgpack.packb's encoding with one Packer made once (packb builds one per call, and
+# every state hash packs a whole state).
+_pack = msgpack.Packer(use_bin_type=True).pack
 
 
 class State(ABC):
