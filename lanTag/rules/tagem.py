@@ -13,9 +13,13 @@ start and then fixed; eliminated teams are skipped.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, ClassVar
+
+import msgpack
 
 from lanTag.rules.base import (
     Action,
@@ -36,6 +40,7 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.tagem_map import (
     DIRS,
+    MAX_PLAYERS,
     SHIPPED_MAPS,
     GameMap,
     MapError,
@@ -56,6 +61,7 @@ from lanTag.rules.tagem_pieces import (
     TWO_D6,
     Attack,
     Flag,
+    cell_name,
     describe_modifiers,
     pawn_name,
     size_up,
@@ -86,6 +92,9 @@ class TagemState(State):
     pending: Attack | None
     winner: int  # Capture-The-Flag: the seat that brought the flag home, else -1
     events: tuple[str, ...]  # what the last input did, for transcripts and UIs
+    # decision() memo: a pure function of the fields above, asked ~5 times per step.
+    # init=False, so replace() and every constructor start it empty.
+    _decision: Decision | None = field(default=None, init=False, repr=False, compare=False)
 
     # ------------------------------------------------------------------ queries
 
@@ -112,6 +121,13 @@ class TagemState(State):
         return tuple(self.board.x_cell(start, slot) for slot in range(self.pawn_count))
 
     def decision(self) -> Decision:
+        decision = self._decision
+        if decision is None:
+            decision = self._decide()
+            object.__setattr__(self, "_decision", decision)
+        return decision
+
+    def _decide(self) -> Decision:
         if not self.order:
             return Chance((Shuffle(self.seats),), "turn order")
         if self._finished():
@@ -123,7 +139,7 @@ class TagemState(State):
                 f"attack {pawn_name(a.attacker, a.attacker_pawn)} {a.attacker_bonus:+d}"
                 f" vs {pawn_name(a.defender, a.defender_pawn)} {a.defender_bonus:+d}",
             )
-        return Turn(self.order[self.turn])
+        return _TURNS[self.order[self.turn]]
 
     def _finished(self) -> bool:
         if self.winner >= 0:
@@ -168,12 +184,12 @@ class TagemState(State):
     def check_action(self, seat: int, action: Action) -> None:
         if not self._acting(seat):
             raise IllegalAction(f"seat {seat} is not asked to act now")
-        if action != END:
+        if action.verb != "end" or action.args:  # action != END, minus the generated __eq__
             self._check_step(seat, action)
 
     def _check_step(self, seat: int, action: Action) -> None:
         """Raise IllegalAction, saying why, unless ``action`` is a legal move or attack."""
-        usage = f"use 'move <pawn> <dir>', 'attack <pawn> <dir>' or 'end' (dir: {'/'.join(DIRS)})"
+        usage = _USAGE
         if action.verb not in ("move", "attack"):
             raise IllegalAction(f"unknown action {action.verb!r}: {usage}")
         args = action.args
@@ -231,7 +247,51 @@ class TagemState(State):
                 f" ({describe_modifiers(attack)})"
             )
             return replace(self, pending=attack, pom_left=self.pom_left - 1, events=(event,))
-        return Play(self).move(inp.seat, pawn, here, target).freeze()
+        return self._moved(inp.seat, pawn, d, here, target)
+
+    def _moved(self, seat: int, pawn: int, d: int, here: int, target: int) -> TagemState:
+        """Play.move without the scratch copy, for the common step that touches no flag
+        and leaves PoM for the turn; anything else goes through Play."""
+        tiles = self.board.tiles
+        cost = 2 if tiles[here] == Tile.WADE else 1
+        pom_left = self.pom_left - cost
+        flags = self.flags
+        if pom_left == 0 or (
+            flags
+            and any(f.cell == target or (f.carrier, f.carrier_pawn) == (seat, pawn) for f in flags)
+        ):
+            return Play(self).move(seat, pawn, here, target).freeze()
+        # steps[here] holds distinct cells, so Play's steps[here].index(target) is d
+        where = cell_name(self.board, target)
+        event = f"{pawn_name(seat, pawn)} moves {DIRS[d]} to {where} ({cost} PoM)"
+        stopped = self.stopped
+        if tiles[target] == Tile.GARRISON:
+            stopped = (*stopped, pawn)
+            event += ", garrisoned for the rest of the turn"
+        if len(stopped) > 1:
+            stopped = tuple(sorted(stopped))  # as Play.freeze
+        pawns = self.pawns
+        team = pawns[seat]
+        moved = (*team[:pawn], target, *team[pawn + 1 :])
+        return TagemState(
+            self.board,
+            self.mode,
+            self.pom,
+            self.pawn_count,
+            self.max_turns,
+            self.order,
+            self.turn,
+            self.round,
+            pom_left,
+            stopped,
+            (*pawns[:seat], moved, *pawns[seat + 1 :]),
+            flags,
+            self.out,
+            self.tags,
+            None,  # pending
+            self.winner,
+            (event,),  # events
+        )
 
     # ------------------------------------------------------------------ results
 
@@ -268,6 +328,53 @@ class TagemState(State):
 
         return state_to_obj(self)
 
+    def encode(self) -> bytes:
+        """canonical_pack([id, to_obj()]), byte for byte (tests/rules/test_tagem_fast.py):
+        the fixed head with the map text is packed once, tuples pack as msgpack arrays."""
+        return self._head()[0] + self._encoded_tail()
+
+    def state_hash(self) -> bytes:
+        """sha256(encode()): the head's digest state is kept, so the map text is hashed once."""
+        digest = self._head()[1].copy()
+        digest.update(self._encoded_tail())
+        return digest.digest()
+
+    def _head(self) -> tuple[bytes, hashlib._Hash]:
+        return _encoded_head(self.board.text, self.mode, self.pom, self.pawn_count, self.max_turns)
+
+    def _encoded_tail(self) -> bytes:
+        """The packed fields after max_turns (to_obj()[5:]), without an array header."""
+        a = self.pending
+        pending: tuple[int | bool, ...] = ()
+        if a is not None:
+            pending = (
+                a.attacker,
+                a.attacker_pawn,
+                a.defender,
+                a.defender_pawn,
+                a.attacker_horde,
+                a.defender_horde,
+                a.attacker_garrison,
+                a.defender_garrison,
+                a.defender_cover,
+            )
+        flags = self.flags
+        tail = (
+            self.order,
+            self.turn,
+            self.round,
+            self.pom_left,
+            self.stopped,
+            self.pawns,
+            tuple((f.owner, f.cell, f.carrier, f.carrier_pawn) for f in flags) if flags else (),
+            self.out,
+            self.tags,
+            pending,
+            self.winner,
+            self.events,
+        )
+        return _pack(tail)[1:]  # [1:]: drop the one-byte fixarray header of these 12 fields
+
     def view(self, seat: int | None) -> dict[str, Any]:
         from lanTag.rules.tagem_view import view
 
@@ -282,6 +389,24 @@ class TagemState(State):
         from lanTag.rules.tagem_checks import invariants
 
         return invariants(self)
+
+
+_TURNS = tuple(Turn(seat) for seat in range(MAX_PLAYERS))  # frozen values, shared
+_USAGE = f"use 'move <pawn> <dir>', 'attack <pawn> <dir>' or 'end' (dir: {'/'.join(DIRS)})"
+_pack = msgpack.Packer(use_bin_type=True).pack  # canonical_pack's encoding, one Packer
+
+
+@lru_cache(maxsize=32)  # a pure function of immutable values: a game keeps one head
+def _encoded_head(
+    text: str, mode: str, pom: int, pawn_count: int, max_turns: int
+) -> tuple[bytes, hashlib._Hash]:
+    """Bytes of ``[id, [text, mode, pom, pawn_count, max_turns,`` of a 17-field state, and a
+    sha256 object fed with them (only ever copied, never updated itself)."""
+    packer = msgpack.Packer(use_bin_type=True)
+    parts = [packer.pack_array_header(2), packer.pack(Tagem.id), packer.pack_array_header(17)]
+    parts += [packer.pack(v) for v in (text, mode, pom, pawn_count, max_turns)]
+    head = b"".join(parts)
+    return head, hashlib.sha256(head)
 
 
 def _groups(seats: Sequence[int], key: Callable[[int], tuple[bool, int]]) -> list[tuple[int, ...]]:

@@ -17,7 +17,7 @@ class Play:
     def __init__(self, state: TagemState) -> None:
         self.state = state
         self.board = state.board
-        self.pawns = [list(team) for team in state.pawns]
+        self.pawns = list(state.pawns)  # teams stay tuples: place() swaps in a changed one
         self.flags = list(state.flags)
         self.out = list(state.out)
         self.tags = list(state.tags)
@@ -35,7 +35,7 @@ class Play:
             pawn_count=state.pawn_count,
             max_turns=state.max_turns,
             order=state.order,
-            pawns=tuple(tuple(team) for team in self.pawns),
+            pawns=tuple(self.pawns),
             flags=tuple(self.flags),
             out=tuple(self.out),
             tags=tuple(self.tags),
@@ -51,11 +51,15 @@ class Play:
     def is_out(self, seat: int) -> bool:
         return any(seat in group for group in self.out)
 
+    def place(self, seat: int, pawn: int, cell: int) -> None:
+        team = self.pawns[seat]
+        self.pawns[seat] = (*team[:pawn], cell, *team[pawn + 1 :])
+
     def move(self, seat: int, pawn: int, here: int, target: int) -> Play:
         tiles = self.board.tiles
         cost = 2 if tiles[here] == Tile.WADE else 1
         self.pom_left -= cost
-        self.pawns[seat][pawn] = target
+        self.place(seat, pawn, target)
         way, where = DIRS[self.board.steps[here].index(target)], cell_name(self.board, target)
         event = f"{pawn_name(seat, pawn)} moves {way} to {where} ({cost} PoM)"
         if tiles[target] == Tile.GARRISON:
@@ -97,7 +101,7 @@ class Play:
             for lost, cell in enumerate(self.pawns[owner]):
                 if cell >= 0:
                     self.drop(owner, lost, cell)
-                    self.pawns[owner][lost] = -1
+                    self.place(owner, lost, -1)
         self.out.append(owners)
 
     def drop(self, seat: int, pawn: int, cell: int) -> None:
@@ -131,7 +135,7 @@ class Play:
         cell = self.pawns[seat][pawn]
         self.tags[victor] += 1
         self.drop(seat, pawn, cell)
-        self.pawns[seat][pawn] = -1
+        self.place(seat, pawn, -1)
         if pawn in self.stopped and seat == self.state.order[self.turn]:
             self.stopped.remove(pawn)
         if self.state.mode == "elimination":
@@ -141,7 +145,7 @@ class Play:
                 self.events.append(f"{LETTERS[seat]} has no pawns left and is out")
             return
         spot = self.respawn_cell(seat)
-        self.pawns[seat][pawn] = spot
+        self.place(seat, pawn, spot)
         where = cell_name(self.board, spot) if spot >= 0 else "nowhere (no free tile)"
         self.events.append(f"{pawn_name(seat, pawn)} is defeated and respawns at {where}")
 
