@@ -14,9 +14,13 @@ round the table to the left (seat + 1), skipping the victim.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields
+from functools import cache
 from itertools import groupby
+from operator import attrgetter
 from typing import Any, ClassVar
+
+import msgpack
 
 from lanTag.rules.assassination_board import (
     DIRECTIONS,
@@ -32,6 +36,7 @@ from lanTag.rules.assassination_board import (
     Board,
     board_for,
     can_finish,
+    move_table,
 )
 from lanTag.rules.assassination_view import render_of, view_of
 from lanTag.rules.base import (
@@ -57,6 +62,7 @@ PIECEPACK_DIE = Die(faces=(0, 1, 2, 3, 4, 5))  # null, ace, 2..5
 ALL_BASES = 0b1111  # coin bits, one per side in SIDES order
 REROLL_MODES = ("every", "once")
 REROLL, KEEP = Action("reroll"), Action("keep")
+_pack = msgpack.Packer(use_bin_type=True).pack  # canonical_pack's encoding, one Packer
 
 
 class Assassination(Game):
@@ -195,6 +201,8 @@ class AssassinationState(State):
     rerolls: int = 0  # nulls the victim re-rolled this turn
     winner: int = -1  # the victim who touched all four bases
     events: tuple[str, ...] = ()  # what the last input did, for views and logs
+    # Memo of _legal_moves(), a pure function of the fields above: not part of the value.
+    _moves: dict[Action, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     # ------------------------------------------------------------------ queries
 
@@ -211,12 +219,14 @@ class AssassinationState(State):
         return "victim" if seat == self.victim else "assassin"
 
     def decision(self) -> Decision:
-        if self.phase == PICK:
+        phase = self.phase
+        if phase in (MOVE, NULL):  # the frequent phases first
+            return Turn(self.mover)
+        if phase == ROLL:
+            return _roll_chance(self.mover, self.role(self.mover))
+        if phase == PICK:
             return Chance((Pick(self.seats),), purpose="roll-off for the first victim")
-        if self.phase == ROLL:
-            who = f"seat {self.mover} ({self.role(self.mover)})"
-            return Chance((PIECEPACK_DIE,), purpose=f"die roll for {who}")
-        if self.phase == OVER:
+        if phase == OVER:
             return Over(self.outcome())
         return Turn(self.mover)
 
@@ -225,34 +235,44 @@ class AssassinationState(State):
             return ()
         if self.phase == NULL:
             return (REROLL, KEEP)
-        return tuple(action for action, _ in self._steps())
+        return tuple(self._legal_moves())
 
     def _limits(self) -> tuple[frozenset[int], frozenset[int]]:
         """(squares the mover may not enter, squares the mover may not end on)."""
         if self.mover == self.victim:  # "You may not pass over an assassin."
-            others = (p for s, p in enumerate(self.positions) if s != self.victim)
-            return frozenset(others), frozenset()
-        return frozenset(), frozenset(self.board.bases)  # "You may not land on a base"
+            positions, victim = self.positions, self.victim
+            return frozenset(positions[:victim] + positions[victim + 1 :]), frozenset()
+        return frozenset(), _base_set(self.seats)  # "You may not land on a base"
 
     def _steps(self) -> tuple[tuple[Action, int], ...]:
         """Legal next steps with their target squares: only steps that can still finish the move."""
-        board, here = self.board, self.positions[self.mover]
-        blocked, no_landing = self._limits()
-        steps = []
-        for target in board.neighbours(here):
-            if target == self.came_from or target in blocked:
-                continue
-            if not can_finish(board, target, here, self.steps_left - 1, blocked, no_landing):
-                continue
-            if here == SAFE_HOUSE:
-                steps.append((Action("leave", (board.name(target),)), target))
-            else:
-                steps.append((Action("step", (board.direction(here, target),)), target))
-        return tuple(steps)
+        return tuple(self._legal_moves().items())
+
+    def _legal_moves(self) -> dict[Action, int]:
+        """_steps() as a dict in the same order, computed once per state (do not mutate)."""
+        moves = self._moves
+        if moves is None:
+            board, here = self.board, self.positions[self.mover]
+            blocked, no_landing = self._limits()
+            came_from, remaining = self.came_from, self.steps_left - 1
+            moves = {
+                action: target
+                for target, action in move_table(board)[here]
+                if target != came_from
+                and target not in blocked
+                and can_finish(board, target, here, remaining, blocked, no_landing)
+            }
+            object.__setattr__(self, "_moves", moves)  # frozen: the memo is set once, here
+        return moves
 
     def check_action(self, seat: int, action: Action) -> None:
-        if action not in self.legal_actions(seat):
-            raise IllegalAction(self._why_illegal(seat, action))
+        # action in legal_actions(seat), without building that tuple
+        if seat == self.mover and (
+            (self.phase == MOVE and action in self._legal_moves())
+            or (self.phase == NULL and action in (REROLL, KEEP))
+        ):
+            return
+        raise IllegalAction(self._why_illegal(seat, action))
 
     def _why_illegal(self, seat: int, action: Action) -> str:
         if seat != self.mover or self.phase not in (NULL, MOVE):
@@ -301,15 +321,14 @@ class AssassinationState(State):
             return self._rolled(inp.values[0][0])
         if isinstance(inp, Move) and self.phase in (NULL, MOVE):
             if inp.action == REROLL:
-                return replace(
-                    self,
+                return self._but(
                     phase=ROLL,
                     rerolls=self.rerolls + 1,
                     events=(f"seat {self.mover} re-rolls the null",),
                 )
             if inp.action == KEEP:
                 return self._end_turn((f"seat {self.mover} keeps the null and stays put",))
-            return self._step(dict(self._steps())[inp.action])
+            return self._step(self._legal_moves()[inp.action])
         raise IllegalAction(f"{inp} does not answer {self.decision()}")
 
     def _setup(self, victim: int) -> AssassinationState:
@@ -320,8 +339,7 @@ class AssassinationState(State):
             SAFE_HOUSE if seat == victim else starts[(seat - victim) % self.seats - 1]
             for seat in range(self.seats)
         )
-        return replace(
-            self,
+        return self._but(
             phase=ROLL,
             victim=victim,
             mover=victim,
@@ -336,31 +354,34 @@ class AssassinationState(State):
             return self._end_turn((f"seat {seat} rolled a null and cannot move this turn",))
         if roll == 0:
             if self.null_reroll == "every" or self.rerolls == 0:
-                return replace(self, phase=NULL, roll=0, events=(f"seat {seat} rolled a null",))
+                return self._but(phase=NULL, roll=0, events=(f"seat {seat} rolled a null",))
             return self._end_turn((f"seat {seat} rolled a null again and stays put",))
-        moving = replace(
-            self,
-            phase=MOVE,
-            roll=roll,
-            steps_left=roll,
-            came_from=NO_SQUARE,
-            events=(f"seat {seat} rolled {roll}",),
+        events = (f"seat {seat} rolled {roll}",)
+        moving = self._but(
+            phase=MOVE, roll=roll, steps_left=roll, came_from=NO_SQUARE, events=events
         )
-        if not moving._steps():
+        if not moving._legal_moves():  # (the memo stays with the state returned)
             return self._end_turn((f"seat {seat} rolled {roll} but has no legal move; stays put",))
         return moving
 
     def _step(self, target: int) -> AssassinationState:
         positions = list(self.positions)
         here, positions[self.mover] = positions[self.mover], target
-        moved = replace(
-            self,
+        events = (f"seat {self.mover} steps to {self.board.name(target)}",)
+        moved = self._but(
             positions=tuple(positions),
             steps_left=self.steps_left - 1,
             came_from=here,
-            events=(f"seat {self.mover} steps to {self.board.name(target)}",),
+            events=events,
         )
         return moved._land() if moved.steps_left == 0 else moved
+
+    def _but(self, **changes: Any) -> AssassinationState:
+        """dataclasses.replace(self, **changes) at a fraction of the cost."""
+        values = list(_FIELDS(self))
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return AssassinationState(*values)
 
     def _land(self) -> AssassinationState:
         seat, square, name = self.mover, self.positions[self.mover], self.board.name
@@ -373,10 +394,10 @@ class AssassinationState(State):
             coins[seat] |= 1 << side
             touched = coins[seat].bit_count()
             events += (f"seat {seat} lands on the {SIDES[side]} base ({touched}/4 touched)",)
-            marked = replace(self, coins=tuple(coins), events=events)
+            marked = self._but(coins=tuple(coins), events=events)
             if coins[seat] == ALL_BASES:
                 won = (*events, f"seat {seat} has touched all four bases and wins")
-                return replace(marked, **_RESET, phase=OVER, mover=-1, winner=seat, events=won)
+                return marked._but(**_RESET, phase=OVER, mover=-1, winner=seat, events=won)
             return marked._end_turn(events)
         if square != self.positions[self.victim]:
             return self._end_turn(events)
@@ -389,8 +410,7 @@ class AssassinationState(State):
             coins[old] = 0
         catches[seat] += 1
         events += (f"seat {seat} catches seat {old} on {name(square)} and becomes the victim",)
-        caught = replace(
-            self,
+        caught = self._but(
             victim=seat,
             positions=tuple(positions),
             coins=tuple(coins),
@@ -404,16 +424,15 @@ class AssassinationState(State):
         limit = self.max_rounds * self.round_turns
         if self.max_rounds and self.assassin_turns >= limit:
             over = f"round limit ({self.max_rounds}) reached"
-            return replace(self, **_RESET, phase=OVER, mover=-1, events=(*events, over))
+            return self._but(**_RESET, phase=OVER, mover=-1, events=(*events, over))
         after = (self.last_assassin + 1) % self.seats
         if after == self.victim:
             after = (after + 1) % self.seats
-        return replace(self, **_RESET, phase=ROLL, mover=after, events=events)
+        return self._but(**_RESET, phase=ROLL, mover=after, events=events)
 
     def _after_assassin_turn(self, events: tuple[str, ...]) -> AssassinationState:
         """The victim (new, after a catch) moves next."""
-        return replace(
-            self,
+        return self._but(
             **_RESET,
             phase=ROLL,
             mover=self.victim,
@@ -441,6 +460,10 @@ class AssassinationState(State):
         return Outcome(tuple(groups), f"{head}; catches {tally}", scores=self.catches)
 
     # ------------------------------------------------------------------ encodings & views
+
+    def encode(self) -> bytes:
+        # canonical_pack([id, to_obj()]): the same bytes (msgpack packs a tuple as an array)
+        return _pack((self.game.id, _FIELDS(self)))
 
     def to_obj(self) -> Any:
         return [
@@ -544,3 +567,18 @@ class AssassinationState(State):
 
 # A new turn starts with no roll, no steps and no re-rolls.
 _RESET: dict[str, Any] = {"roll": 0, "steps_left": 0, "came_from": NO_SQUARE, "rerolls": 0}
+
+# Every field in declaration order, which is also to_obj's order.
+_FIELD_NAMES = tuple(f.name for f in fields(AssassinationState) if f.init)
+_FIELDS = attrgetter(*_FIELD_NAMES)
+_FIELD_INDEX = {name: i for i, name in enumerate(_FIELD_NAMES)}
+
+
+@cache  # a pure function of a seat and a role word: one shared (frozen) decision each
+def _roll_chance(mover: int, role: str) -> Chance:
+    return Chance((PIECEPACK_DIE,), purpose=f"die roll for seat {mover} ({role})")
+
+
+@cache  # a pure function of the seat count (which picks the board)
+def _base_set(seats: int) -> frozenset[int]:
+    return frozenset(board_for(seats).bases)

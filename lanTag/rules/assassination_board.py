@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from lanTag.rules.base import Action
+
 SAFE_HOUSE = -1  # the position of a pawn standing in the Safe House (not a square)
 NO_SQUARE = -2  # "came from nowhere": the first step of a move may go any way
 
@@ -113,6 +115,23 @@ def _neighbour_table(board: Board) -> dict[int, tuple[int, ...]]:
     return table
 
 
+@cache
+def move_table(board: Board) -> dict[int, tuple[tuple[int, Action], ...]]:
+    """Per position, its neighbours with the action that moves there, in neighbours() order:
+    ``leave <square>`` out of the Safe House, ``step <direction>`` elsewhere."""
+    table = {
+        SAFE_HOUSE: tuple(
+            (t, Action("leave", (board.name(t),))) for t in board.neighbours(SAFE_HOUSE)
+        )
+    }
+    for cell in board.squares:
+        if board.is_square(cell):
+            table[cell] = tuple(
+                (t, Action("step", (board.direction(cell, t),))) for t in board.neighbours(cell)
+            )
+    return table
+
+
 def _touches(board: Board, a: int, b: int) -> bool:
     (ra, ca), (rb, cb) = divmod(a, board.size), divmod(b, board.size)
     return abs(ra - rb) + abs(ca - cb) == 1
@@ -133,11 +152,25 @@ def can_finish(
     Rolls are at most 5 and a square has at most 3 onward choices, so the search
     is tiny (at most 3**5 leaves).
     """
+    return _can_finish(_neighbour_table(board), cell, came_from, remaining, blocked, no_landing)
+
+
+def _can_finish(
+    table: dict[int, tuple[int, ...]],
+    cell: int,
+    came_from: int,
+    remaining: int,
+    blocked: frozenset[int],
+    no_landing: frozenset[int],
+) -> bool:
+    # can_finish with the neighbour table looked up once and a loop for any(...)
     if remaining == 0:
         return cell not in no_landing
-    return any(
-        nxt != came_from
-        and nxt not in blocked
-        and can_finish(board, nxt, cell, remaining - 1, blocked, no_landing)
-        for nxt in board.neighbours(cell)
-    )
+    for nxt in table[cell]:
+        if (
+            nxt != came_from
+            and nxt not in blocked
+            and _can_finish(table, nxt, cell, remaining - 1, blocked, no_landing)
+        ):
+            return True
+    return False

@@ -21,7 +21,6 @@ from lanTag.rules.base import (
     Action,
     Chance,
     Decision,
-    Die,
     Game,
     IllegalAction,
     Input,
@@ -37,7 +36,15 @@ from lanTag.rules.base import (
     State,
     Turn,
 )
-from lanTag.rules.prototag_board import STEP_DELTAS, Tile, is_adjacent, on_board, start_tiles
+from lanTag.rules.prototag_board import (
+    STEP_DELTAS,
+    Tile,
+    can_enter,
+    can_step,
+    is_adjacent,
+    on_board,
+    start_tiles,
+)
 from lanTag.rules.prototag_model import (
     FIRST_TAGGED_CHOICES,
     MOVE,
@@ -50,11 +57,14 @@ from lanTag.rules.prototag_model import (
     RPS_BEATS,
     START,
     START_DIE,
+    STEP_ACTIONS,
     Rules,
+    pack_state,
     read_int,
     read_ints,
     read_pairs,
     read_str,
+    roll_chance,
 )
 from lanTag.rules.prototag_view import render_state, view_of
 
@@ -159,17 +169,17 @@ class PrototagState(State):
     # ------------------------------------------------------------------ queries
 
     def decision(self) -> Decision:
-        if self.phase == START:
+        phase = self.phase  # the frequent phases first
+        if phase == MOVE:
+            return Turn(self.mover)
+        if phase == ROLL:
+            return roll_chance(self.mover, self.die_faces(self.mover))
+        if phase == START:
             seats = ", ".join(map(str, self.contenders))
             return Chance(tuple(START_DIE for _ in self.contenders), f"start roll of seats {seats}")
-        if self.phase == PICK:
+        if phase == PICK:
             return Chance((Pick(self.seats),), "the first tagged seat")
-        if self.phase == ROLL:
-            faces = self.die_faces(self.mover)
-            return Chance((Die(tuple(range(1, faces + 1))),), f"seat {self.mover}'s D{faces} roll")
-        if self.phase == MOVE:
-            return Turn(self.mover)
-        if self.phase == RPS:
+        if phase == RPS:
             return Simultaneous((self.tagged, self.opponent), "rps")
         return Over(self.outcome())
 
@@ -212,12 +222,21 @@ class PrototagState(State):
             return f"seat {self.immune} is immune from you for {self.immunity_left} more step(s)"
         return None
 
+    def _may_step(self, direction: str) -> bool:
+        """``blocked_reason(direction) is None``, without building the reason."""
+        row, col = self.positions[self.mover]
+        d_row, d_col = STEP_DELTAS[direction]
+        target, chaser = (row + d_row, col + d_col), self.mover == self.tagged
+        return can_enter(
+            target, self.rules.board_size, self.path, self.positions, chaser, self.immune
+        )
+
     def legal_steps(self) -> tuple[str, ...]:
-        return tuple(d for d in STEP_DELTAS if self.blocked_reason(d) is None)
+        return tuple(d for d in STEP_DELTAS if self._may_step(d))
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         if self.phase == MOVE and seat == self.mover:
-            return tuple(Action("step", (d,)) for d in self.legal_steps())
+            return tuple(STEP_ACTIONS[d] for d in self.legal_steps())
         if self.phase == RPS and seat in (self.tagged, self.opponent):
             return RPS_ACTIONS
         return ()
@@ -227,7 +246,9 @@ class PrototagState(State):
             if action.verb != "step" or len(action.args) != 1 or action.args[0] not in STEP_DELTAS:
                 raise IllegalAction(f"seat {seat} must move: 'step n', 'step e', 's' or 'w'")
             direction = str(action.args[0])
-            reason = self.blocked_reason(direction)
+            if self._may_step(direction):
+                return
+            reason = self.blocked_reason(direction)  # built only for a blocked step
             if reason is not None:
                 raise IllegalAction(f"seat {seat} cannot step {direction}: {reason}")
             return
@@ -289,65 +310,75 @@ class PrototagState(State):
         return replace(self, phase=ROLL, tagged=seat, last_event=f"seat {seat} is tagged")
 
     def _begin_move(self, value: int) -> PrototagState:
-        moving = replace(
+        start, size = self.positions[self.mover], self.rules.board_size
+        chaser = self.mover == self.tagged
+        if not can_step(start, size, (start,), self.positions, chaser, self.immune):
+            return self._end_turn(f"seat {self.mover} rolls {value} but is boxed in")
+        return replace(
             self,
             phase=MOVE,
             roll=value,
-            path=(self.positions[self.mover],),
+            path=(start,),
             last_event=f"seat {self.mover} rolls {value}",
         )
-        if not moving.legal_steps():
-            return moving._end_turn(f"seat {self.mover} rolls {value} but is boxed in")
-        return moving
 
     def _step(self, direction: str) -> PrototagState:
-        mover = self.mover
-        row, col = self.positions[mover]
+        # The step and what follows it (a battle, the game's end, the turn's end on the last
+        # step or lock-in, or more steps) in one state construction.
+        mover, positions, rules = self.mover, self.positions, self.rules
+        chaser = mover == self.tagged
+        row, col = positions[mover]
         d_row, d_col = STEP_DELTAS[direction]
         target = (row + d_row, col + d_col)
-        moved = replace(
-            self,
-            positions=(*self.positions[:mover], target, *self.positions[mover + 1 :]),
-            path=(*self.path, target),
-            last_event=f"seat {mover} steps {direction}",
-        )
-        if mover != self.tagged:
-            return moved._after_step()
-        event = moved.last_event
-        immune, immunity_left = self.immune, self.immunity_left
-        if immune >= 0:
-            immunity_left -= 1
-            if immunity_left == 0:  # the next step is the one that may attack again
-                event += f"; seat {immune} is no longer immune"
-                immune = -1
-        moved = replace(
-            moved,
-            tagged_steps=self.tagged_steps + 1,
+        path = (*self.path, target)
+        event = f"seat {mover} steps {direction}"
+        tagged_steps, immune, immunity_left = self.tagged_steps, self.immune, self.immunity_left
+        phase, roll, opponent, rps_draws = MOVE, self.roll, self.opponent, self.rps_draws
+        if chaser:
+            tagged_steps += 1
+            if immune >= 0:
+                immunity_left -= 1
+                if immunity_left == 0:  # the next step is the one that may attack again
+                    event += f"; seat {immune} is no longer immune"
+                    immune = -1
+        # Players cannot move through each other: the tagged player stops on the first seat
+        # there (never the mover itself: it stands next to the target).
+        if chaser and target in positions:
+            phase, opponent = RPS, positions.index(target)
+            event += f"; tagged seat {mover} reaches seat {opponent}: rock, paper, scissors!"
+        elif chaser and tagged_steps >= rules.end_steps:
+            phase = OVER
+            event += f"; the tagged steps reach {rules.end_steps}: seat {mover} loses"
+        positions = (*positions[:mover], target, *positions[mover + 1 :])
+        if phase == MOVE:  # _after_step
+            steps_left = roll - (len(path) - 1)
+            if steps_left and not can_step(
+                target, rules.board_size, path, positions, chaser, immune
+            ):
+                event += f"; locked in with {steps_left} step(s) unused"
+                steps_left = 0
+            if steps_left == 0:  # _end_turn: the next player is the one to the left
+                phase, mover = ROLL, (mover + 1) % self.seats
+        if phase in (ROLL, OVER):
+            roll, path, opponent, rps_draws = 0, (), -1, 0
+        return PrototagState(
+            rules=rules,
+            seats=self.seats,
+            phase=phase,
+            positions=positions,
+            tagged=self.tagged,
+            mover=mover,
+            contenders=self.contenders,
+            start_rolls=self.start_rolls,
+            roll=roll,
+            path=path,
+            tagged_steps=tagged_steps,
             immune=immune,
             immunity_left=immunity_left,
+            opponent=opponent,
+            rps_draws=rps_draws,
             last_event=event,
         )
-        others = moved.occupants(target, excluding=mover)
-        if others:  # players cannot move through each other: the tagged player stops here
-            return replace(
-                moved,
-                phase=RPS,
-                opponent=others[0],
-                last_event=f"{event}; tagged seat {mover} reaches seat {others[0]}: "
-                "rock, paper, scissors!",
-            )
-        if moved.tagged_steps >= self.rules.end_steps:
-            return moved._game_over(event)
-        return moved._after_step()
-
-    def _after_step(self) -> PrototagState:
-        if self.steps_left == 0:
-            return self._end_turn(self.last_event)
-        if not self.legal_steps():
-            return self._end_turn(
-                f"{self.last_event}; locked in with {self.steps_left} step(s) unused"
-            )
-        return self
 
     def _battle(self, joint: Joint) -> PrototagState:
         tagger, target = self.tagged, self.opponent
@@ -421,6 +452,9 @@ class PrototagState(State):
             self.rps_draws,
             self.last_event,
         ]
+
+    def encode(self) -> bytes:  # canonical_pack([id, to_obj()]), without the list copies
+        return pack_state(self.game.id, self.rules, self)
 
     def status(self) -> str:
         if self.phase == START:

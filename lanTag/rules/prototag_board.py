@@ -16,6 +16,39 @@ def is_adjacent(a: Tile, b: Tile) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
+def can_enter(
+    target: Tile,
+    size: int,
+    path: tuple[Tile, ...],
+    positions: tuple[Tile, ...],
+    chaser: bool,
+    immune: int,
+) -> bool:
+    """A step onto ``target`` is legal (PrototagState.blocked_reason is None) for a mover next
+    to it: on the board, off this turn's path, and free, or else the mover is the tagged
+    ``chaser`` and the ``immune`` seat is not there."""
+    row, col = target
+    if not (0 <= row < size and 0 <= col < size) or target in path:
+        return False
+    return target not in positions or (chaser and (immune < 0 or positions[immune] != target))
+
+
+def can_step(
+    tile: Tile,
+    size: int,
+    path: tuple[Tile, ...],
+    positions: tuple[Tile, ...],
+    chaser: bool,
+    immune: int,
+) -> bool:
+    """The mover on ``tile`` has some legal step (``can_enter`` one of its neighbours)."""
+    row, col = tile
+    for d_row, d_col in STEP_DELTAS.values():  # a loop, not any(...): no generator per call
+        if can_enter((row + d_row, col + d_col), size, path, positions, chaser, immune):
+            return True
+    return False
+
+
 def perimeter(size: int) -> tuple[Tile, ...]:
     """The edge tiles, clockwise from the north-west corner."""
     last = size - 1

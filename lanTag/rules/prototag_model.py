@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
+from operator import attrgetter
 
-from lanTag.rules.base import Action, Die
+import msgpack
+
+from lanTag.rules.base import Action, Chance, Die
+from lanTag.rules.prototag_board import STEP_DELTAS
 
 # Phases: who acts next is a pure function of the phase (see PrototagState.decision).
 START = "start"  # contenders throw a D6 each; highest starts, ties re-roll
@@ -21,6 +26,14 @@ START_DIE = Die(faces=(1, 2, 3, 4, 5, 6))
 RPS_BEATS: dict[str, str] = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 RPS_ACTIONS: tuple[Action, ...] = tuple(Action("rps", (choice,)) for choice in RPS_BEATS)
 FIRST_TAGGED_CHOICES = ("starter", "random")
+# Shared (frozen) values, as building an Action runs its regex checks.
+STEP_ACTIONS: dict[str, Action] = {d: Action("step", (d,)) for d in STEP_DELTAS}
+
+
+@cache  # a pure function of two small ints: one shared frozen decision per seat and die
+def roll_chance(mover: int, faces: int) -> Chance:
+    """The decision of a ROLL phase: ``mover`` throws a die of ``faces`` faces."""
+    return Chance((Die(tuple(range(1, faces + 1))),), f"seat {mover}'s D{faces} roll")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,3 +98,33 @@ def read_pairs(value: object) -> tuple[tuple[int, int], ...]:
     if not isinstance(value, list) or not all(isinstance(v, list) and len(v) == 2 for v in value):
         raise ValueError(f"expected an array of integer pairs, got {value!r}")
     return tuple((read_int(a), read_int(b)) for a, b in value)
+
+
+_pack = msgpack.Packer(use_bin_type=True).pack  # canonical_pack's encoding, one Packer
+_RULES_FIELDS = attrgetter(
+    "board_size", "end_steps", "immunity_steps", "tagged_die", "other_die", "first_tagged"
+)
+_STATE_FIELDS = attrgetter(
+    "seats",
+    "phase",
+    "positions",
+    "tagged",
+    "mover",
+    "contenders",
+    "start_rolls",
+    "roll",
+    "path",
+    "tagged_steps",
+    "immune",
+    "immunity_left",
+    "opponent",
+    "rps_draws",
+    "last_event",
+)
+
+
+def pack_state(game_id: str, rules: Rules, state: object) -> bytes:
+    """``canonical_pack([game_id, state.to_obj()])`` of a PrototagState with these rules: the
+    same bytes (msgpack packs a tuple as an array) without to_obj's list copies.  Keep in step
+    with PrototagState.to_obj."""
+    return _pack((game_id, (_RULES_FIELDS(rules), *_STATE_FIELDS(state))))
