@@ -23,7 +23,6 @@ from lanTag.rules.base import (
     Input,
     Joint,
     Move,
-    OptionError,
     Over,
     Roll,
     Simultaneous,
@@ -75,7 +74,7 @@ def digest(engine: str, games: int) -> str:
                 options[spec.name] = rng.randint(spec.min, min(spec.max, 30))
         try:
             state = game.new_state(seats, options)
-        except OptionError:  # a combination the engine refuses: its defaults instead
+        except ValueError:  # options or a map it refuses (OptionError, MapError): defaults
             state = game.new_state(seats, {})
         for _ in range(MAX_STEPS):
             total.update(state.encode())

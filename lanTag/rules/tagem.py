@@ -344,20 +344,7 @@ class TagemState(State):
 
     def _encoded_tail(self) -> bytes:
         """The packed fields after max_turns (to_obj()[5:]), without an array header."""
-        a = self.pending
-        pending: tuple[int | bool, ...] = ()
-        if a is not None:
-            pending = (
-                a.attacker,
-                a.attacker_pawn,
-                a.defender,
-                a.defender_pawn,
-                a.attacker_horde,
-                a.defender_horde,
-                a.attacker_garrison,
-                a.defender_garrison,
-                a.defender_cover,
-            )
+        pending = () if self.pending is None else self.pending.fields()
         flags = self.flags
         tail = (
             self.order,

@@ -23,20 +23,7 @@ def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
 
 def state_to_obj(state: TagemState) -> list[Any]:
     """The canonical structure; the whole map text comes first, so peers agree on the map."""
-    pending: list[Any] = []
-    if state.pending is not None:
-        a = state.pending
-        pending = [
-            a.attacker,
-            a.attacker_pawn,
-            a.defender,
-            a.defender_pawn,
-            a.attacker_horde,
-            a.defender_horde,
-            a.attacker_garrison,
-            a.defender_garrison,
-            a.defender_cover,
-        ]
+    pending: list[Any] = [] if state.pending is None else list(state.pending.fields())
     return [
         state.board.text,
         state.mode,

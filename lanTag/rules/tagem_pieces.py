@@ -42,6 +42,20 @@ class Attack:
     defender_garrison: bool
     defender_cover: bool
 
+    def fields(self) -> tuple[int | bool, ...]:
+        """The fields in declaration order: a state's canonical ``pending``."""
+        return (
+            self.attacker,
+            self.attacker_pawn,
+            self.defender,
+            self.defender_pawn,
+            self.attacker_horde,
+            self.defender_horde,
+            self.attacker_garrison,
+            self.defender_garrison,
+            self.defender_cover,
+        )
+
     @property
     def attacker_bonus(self) -> int:
         return self.attacker_horde + self.attacker_garrison - self.defender_cover
