@@ -20,8 +20,6 @@ from itertools import groupby
 from operator import attrgetter
 from typing import Any, ClassVar
 
-import msgpack
-
 from lanTag.rules.assassination_board import (
     DIRECTIONS,
     MOVE,
@@ -56,13 +54,13 @@ from lanTag.rules.base import (
     Roll,
     State,
     Turn,
+    canonical_pack,
 )
 
 PIECEPACK_DIE = Die(faces=(0, 1, 2, 3, 4, 5))  # null, ace, 2..5
 ALL_BASES = 0b1111  # coin bits, one per side in SIDES order
 REROLL_MODES = ("every", "once")
 REROLL, KEEP = Action("reroll"), Action("keep")
-_pack = msgpack.Packer(use_bin_type=True).pack  # canonical_pack's encoding, one Packer
 
 
 class Assassination(Game):
@@ -463,7 +461,7 @@ class AssassinationState(State):
 
     def encode(self) -> bytes:
         # canonical_pack([id, to_obj()]): the same bytes (msgpack packs a tuple as an array)
-        return _pack((self.game.id, _FIELDS(self)))
+        return canonical_pack((self.game.id, _FIELDS(self)))
 
     def to_obj(self) -> Any:
         return [

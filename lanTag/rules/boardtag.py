@@ -12,8 +12,6 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any, ClassVar
 
-import msgpack
-
 from lanTag.rules import boardtag_board as bb
 from lanTag.rules.base import (
     Action,
@@ -540,9 +538,6 @@ class BoardTagState(State):
     def to_obj(self) -> Any:
         return encode_state(self)
 
-    def encode(self) -> bytes:
-        return _pack([BoardTag.id, encode_state(self)])  # canonical_pack's bytes, one Packer
-
     def view(self, seat: int | None) -> dict[str, Any]:
         return state_view(self, seat)
 
@@ -559,7 +554,6 @@ _TURNS = tuple(Turn(seat) for seat in range(BoardTag.max_seats))  # decision() v
 _SQUARES: dict[int | str, int] = {
     bb.square_name(sq): sq for sq in range(bb.SIZE * bb.SIZE)
 }  # "a1" -> 0 ...
-_pack = msgpack.Packer(use_bin_type=True).pack  # what base.canonical_pack packs with
 
 
 def _by_totals(

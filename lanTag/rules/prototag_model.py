@@ -8,9 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from operator import attrgetter
 
-import msgpack
-
-from lanTag.rules.base import Action, Chance, Die
+from lanTag.rules.base import Action, Chance, Die, canonical_pack
 from lanTag.rules.prototag_board import STEP_DELTAS
 
 # Phases: who acts next is a pure function of the phase (see PrototagState.decision).
@@ -100,7 +98,6 @@ def read_pairs(value: object) -> tuple[tuple[int, int], ...]:
     return tuple((read_int(a), read_int(b)) for a, b in value)
 
 
-_pack = msgpack.Packer(use_bin_type=True).pack  # canonical_pack's encoding, one Packer
 _RULES_FIELDS = attrgetter(
     "board_size", "end_steps", "immunity_steps", "tagged_die", "other_die", "first_tagged"
 )
@@ -127,4 +124,4 @@ def pack_state(game_id: str, rules: Rules, state: object) -> bytes:
     """``canonical_pack([game_id, state.to_obj()])`` of a PrototagState with these rules: the
     same bytes (msgpack packs a tuple as an array) without to_obj's list copies.  Keep in step
     with PrototagState.to_obj."""
-    return _pack((game_id, (_RULES_FIELDS(rules), *_STATE_FIELDS(state))))
+    return canonical_pack((game_id, (_RULES_FIELDS(rules), *_STATE_FIELDS(state))))

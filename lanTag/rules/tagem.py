@@ -37,6 +37,7 @@ from lanTag.rules.base import (
     Shuffle,
     State,
     Turn,
+    canonical_pack,
 )
 from lanTag.rules.tagem_map import (
     DIRS,
@@ -61,12 +62,11 @@ from lanTag.rules.tagem_pieces import (
     TWO_D6,
     Attack,
     Flag,
-    cell_name,
     describe_modifiers,
     pawn_name,
     size_up,
 )
-from lanTag.rules.tagem_play import Play
+from lanTag.rules.tagem_play import Play, describe_move
 
 __all__ = ["Attack", "Flag", "MapError", "Tagem", "TagemState"]
 
@@ -252,8 +252,8 @@ class TagemState(State):
     def _moved(self, seat: int, pawn: int, d: int, here: int, target: int) -> TagemState:
         """Play.move without the scratch copy, for the common step that touches no flag
         and leaves PoM for the turn; anything else goes through Play."""
-        tiles = self.board.tiles
-        cost = 2 if tiles[here] == Tile.WADE else 1
+        # steps[here] holds distinct cells, so Play's steps[here].index(target) is d
+        cost, event, garrisoned = describe_move(self.board, seat, pawn, DIRS[d], here, target)
         pom_left = self.pom_left - cost
         flags = self.flags
         if pom_left == 0 or (
@@ -261,13 +261,7 @@ class TagemState(State):
             and any(f.cell == target or (f.carrier, f.carrier_pawn) == (seat, pawn) for f in flags)
         ):
             return Play(self).move(seat, pawn, here, target).freeze()
-        # steps[here] holds distinct cells, so Play's steps[here].index(target) is d
-        where = cell_name(self.board, target)
-        event = f"{pawn_name(seat, pawn)} moves {DIRS[d]} to {where} ({cost} PoM)"
-        stopped = self.stopped
-        if tiles[target] == Tile.GARRISON:
-            stopped = (*stopped, pawn)
-            event += ", garrisoned for the rest of the turn"
+        stopped = (*self.stopped, pawn) if garrisoned else self.stopped
         if len(stopped) > 1:
             stopped = tuple(sorted(stopped))  # as Play.freeze
         pawns = self.pawns
@@ -360,7 +354,7 @@ class TagemState(State):
             self.winner,
             self.events,
         )
-        return _pack(tail)[1:]  # [1:]: drop the one-byte fixarray header of these 12 fields
+        return canonical_pack(tail)[1:]  # drop the one-byte array header of these 12 fields
 
     def view(self, seat: int | None) -> dict[str, Any]:
         from lanTag.rules.tagem_view import view
@@ -380,7 +374,6 @@ class TagemState(State):
 
 _TURNS = tuple(Turn(seat) for seat in range(MAX_PLAYERS))  # frozen values, shared
 _USAGE = f"use 'move <pawn> <dir>', 'attack <pawn> <dir>' or 'end' (dir: {'/'.join(DIRS)})"
-_pack = msgpack.Packer(use_bin_type=True).pack  # canonical_pack's encoding, one Packer
 
 
 @lru_cache(maxsize=32)  # a pure function of immutable values: a game keeps one head

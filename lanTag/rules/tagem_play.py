@@ -4,11 +4,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from lanTag.rules.tagem_map import DIRS, Tile
+from lanTag.rules.tagem_map import DIRS, GameMap, Tile
 from lanTag.rules.tagem_pieces import LETTERS, Attack, Flag, cell_name, flag_name, pawn_name
 
 if TYPE_CHECKING:
     from lanTag.rules.tagem import TagemState
+
+
+def describe_move(
+    board: GameMap, seat: int, pawn: int, way: str, here: int, target: int
+) -> tuple[int, str, bool]:
+    """A pawn's step from ``here`` to ``target`` (direction ``way``): its PoM cost, the event
+    text, and whether it ends garrisoned (Play.move and TagemState's plain-move path)."""
+    tiles = board.tiles
+    cost = 2 if tiles[here] == Tile.WADE else 1
+    event = f"{pawn_name(seat, pawn)} moves {way} to {cell_name(board, target)} ({cost} PoM)"
+    garrisoned = tiles[target] == Tile.GARRISON
+    if garrisoned:
+        event += ", garrisoned for the rest of the turn"
+    return cost, event, garrisoned
 
 
 class Play:
@@ -56,15 +70,12 @@ class Play:
         self.pawns[seat] = (*team[:pawn], cell, *team[pawn + 1 :])
 
     def move(self, seat: int, pawn: int, here: int, target: int) -> Play:
-        tiles = self.board.tiles
-        cost = 2 if tiles[here] == Tile.WADE else 1
+        way = DIRS[self.board.steps[here].index(target)]
+        cost, event, garrisoned = describe_move(self.board, seat, pawn, way, here, target)
         self.pom_left -= cost
         self.place(seat, pawn, target)
-        way, where = DIRS[self.board.steps[here].index(target)], cell_name(self.board, target)
-        event = f"{pawn_name(seat, pawn)} moves {way} to {where} ({cost} PoM)"
-        if tiles[target] == Tile.GARRISON:
+        if garrisoned:
             self.stopped.append(pawn)
-            event += ", garrisoned for the rest of the turn"
         self.events.append(event)
         self.pick_up(seat, pawn, target)
         if target == self.board.starts[seat]:
