@@ -323,8 +323,8 @@ class PrototagState(State):
         )
 
     def _step(self, direction: str) -> PrototagState:
-        # The step and what follows it (a battle, the game's end, the turn's end on the last
-        # step or lock-in, or more steps) in one state construction.
+        # One construction for the step itself (a battle included); the rarer turn end and
+        # game end then go through _end_turn / _game_over.
         mover, positions, rules = self.mover, self.positions, self.rules
         chaser = mover == self.tagged
         row, col = positions[mover]
@@ -333,7 +333,7 @@ class PrototagState(State):
         path = (*self.path, target)
         event = f"seat {mover} steps {direction}"
         tagged_steps, immune, immunity_left = self.tagged_steps, self.immune, self.immunity_left
-        phase, roll, opponent, rps_draws = MOVE, self.roll, self.opponent, self.rps_draws
+        phase, opponent = MOVE, self.opponent
         if chaser:
             tagged_steps += 1
             if immune >= 0:
@@ -343,42 +343,37 @@ class PrototagState(State):
                     immune = -1
         # Players cannot move through each other: the tagged player stops on the first seat
         # there (never the mover itself: it stands next to the target).
-        if chaser and target in positions:
+        meets = chaser and target in positions
+        if meets:
             phase, opponent = RPS, positions.index(target)
-            event += f"; tagged seat {mover} reaches seat {opponent}: rock, paper, scissors!"
-        elif chaser and tagged_steps >= rules.end_steps:
-            phase = OVER
-            event += f"; the tagged steps reach {rules.end_steps}: seat {mover} loses"
-        positions = (*positions[:mover], target, *positions[mover + 1 :])
-        if phase == MOVE:  # _after_step
-            steps_left = roll - (len(path) - 1)
-            if steps_left and not can_step(
-                target, rules.board_size, path, positions, chaser, immune
-            ):
-                event += f"; locked in with {steps_left} step(s) unused"
-                steps_left = 0
-            if steps_left == 0:  # _end_turn: the next player is the one to the left
-                phase, mover = ROLL, (mover + 1) % self.seats
-        if phase in (ROLL, OVER):
-            roll, path, opponent, rps_draws = 0, (), -1, 0
-        return PrototagState(
-            rules=rules,
-            seats=self.seats,
+        moved = replace(
+            self,
             phase=phase,
-            positions=positions,
-            tagged=self.tagged,
-            mover=mover,
-            contenders=self.contenders,
-            start_rolls=self.start_rolls,
-            roll=roll,
+            positions=(*positions[:mover], target, *positions[mover + 1 :]),
             path=path,
             tagged_steps=tagged_steps,
             immune=immune,
             immunity_left=immunity_left,
             opponent=opponent,
-            rps_draws=rps_draws,
-            last_event=event,
+            last_event=(
+                f"{event}; tagged seat {mover} reaches seat {opponent}: rock, paper, scissors!"
+                if meets
+                else event
+            ),
         )
+        if meets:
+            return moved
+        if chaser and tagged_steps >= rules.end_steps:
+            return moved._game_over(event)
+        return moved._after_step()
+
+    def _after_step(self) -> PrototagState:
+        steps_left = self.steps_left
+        if steps_left == 0:
+            return self._end_turn(self.last_event)
+        if not self.legal_steps():
+            return self._end_turn(f"{self.last_event}; locked in with {steps_left} step(s) unused")
+        return self
 
     def _battle(self, joint: Joint) -> PrototagState:
         tagger, target = self.tagged, self.opponent
