@@ -230,10 +230,8 @@ class StomptagState(State):
             if not low <= action.args[0] <= high:
                 raise IllegalAction(f"seat {seat} must bid from its minimum {low} up to {high}")
         elif self.phase == ORDERS and self._living(seat):
-            t = self.table  # order_space(seat)'s rights, without building the space
-            moves = t.moves[seat]
-            teleport_ok = t.tag_last_round or t.teleported[seat]
-            check_order(action, moves, teleport_ok, moves < self.settings.max_moves)
+            space = self.order_space(seat)
+            check_order(action, space.moves, space.teleport_ok, space.upgrade_ok)
         else:
             raise IllegalAction(f"seat {seat} has nothing to decide now ({self.phase})")
 
