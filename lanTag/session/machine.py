@@ -39,12 +39,12 @@ from lanTag.session.core import (
     bundles,
 )
 from lanTag.session.messages import (
-    SIGN_DOMAIN,
     MsgType,
     Signed,
     parse_unverified,
     sign_message,
     unpack_bundle,
+    verify_signature,
 )
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs
@@ -151,10 +151,10 @@ class Session(Agreement, Recovery):
         if key is None:
             self._reject("not-in-roster", f"seat {msg.seat} is not a human seat of this game")
             return
-        if not self._verifier.verify(key, msg.signature, SIGN_DOMAIN + msg.body):
+        if not verify_signature(msg, key, self._verifier):
             self._reject("bad-signature", f"signature of seat {msg.seat} does not verify")
             return
-        if msg.seat not in self._snapshots[-1].live:
+        if msg.seat not in self.live:
             self._answer_dropped(msg, now)
         if msg.type == MsgType.CHAT:
             self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
@@ -175,7 +175,7 @@ class Session(Agreement, Recovery):
             else:
                 self._count("duplicate")
             return
-        step = len(self._snapshots) - 1  # self.step, read once
+        step = self.step
         if msg.step > step + STEP_WINDOW:
             self._reject("too-far", f"seat {msg.seat} sent step {msg.step} at our {step}")
             return
