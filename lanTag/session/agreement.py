@@ -52,8 +52,8 @@ class Agreement(SessionCore):
         if self.replay:
             # A replay relays nothing.  The HAVE itself only matters to the step it is for:
             # it frees a bound seat's message (``StepBox.covered``) or makes our own move
-            # final (``_own_final``), both read for the current step only; so after a HAVE
-            # for an older step the replay needs no _pump (Session.receive_message).
+            # final (``_own_final``), both read for the current step only; so a replay does
+            # not even register a HAVE for an older step (Session.receive_parsed).
             return
         mine = box.accepted_of(subject)
         if mine and any(m.digest not in have.payload[1] for m in mine):
@@ -248,10 +248,12 @@ class Agreement(SessionCore):
         return sorted(k for k in self._request_steps if low <= k <= self.step)
 
     def _send_have(self, subject: int, now: float, step: int | None = None, *, relay: bool) -> None:
+        if self._signer is None or self.seat is None:
+            return  # a replay or a spectator signs nothing
         step = self.step if step is None else step
         box = self._box(step)
         held = box.accepted_of(subject)
-        if not held or self._signer is None or self.seat is None:
+        if not held:
             return
         digests = [m.digest for m in held][:8]
         state = self._snapshots[step].state if step < len(self._snapshots) else self.state

@@ -15,7 +15,7 @@ from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity, Signer, Verifier
 from lanTag.log.chain import MAGIC, EntryKind, LogChain
-from lanTag.rules.base import Action, State
+from lanTag.rules.base import Action, State, canonical_pack
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
@@ -37,6 +37,12 @@ BUNDLE_BUDGET = 1100  # signed messages packed per link payload
 MAX_LINK_PAYLOAD = 64 * 1024
 TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
 _CONTRIBUTIONS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
+_FITS = {  # the step kind each contribution answers
+    MsgType.MOVE: NeedKind.TURN,
+    MsgType.ENTROPY: NeedKind.ENTROPY,
+    MsgType.COMMIT: NeedKind.SECRET,
+    MsgType.REVEAL: NeedKind.SECRET,
+}
 
 
 class SessionCore:
@@ -219,19 +225,14 @@ class SessionCore:
     def _reveal_value(self, msg: Signed) -> bytes:
         """The committed value of a REVEAL: ``_action_bytes(msg.action)`` without building
         the Action (``Action.from_msgpack`` keeps the verb and arguments as they are, so the
-        received array packs to the same canonical bytes)."""
-        from lanTag import wire
-
-        return wire.pack(msg.payload[0])
+        received array packs to the same canonical bytes).  The array was decoded from a
+        canonical body, so it holds only values ``wire.pack`` accepts and packs them the
+        same: its type walk is skipped."""
+        return canonical_pack(msg.payload[0])
 
     @staticmethod
     def _fits(msg_type: MsgType, kind: NeedKind) -> bool:
-        return {
-            MsgType.MOVE: NeedKind.TURN,
-            MsgType.ENTROPY: NeedKind.ENTROPY,
-            MsgType.COMMIT: NeedKind.SECRET,
-            MsgType.REVEAL: NeedKind.SECRET,
-        }[msg_type] is kind
+        return _FITS[msg_type] is kind
 
     def _commits_complete(self, box: StepBox, needs: Needs) -> bool:
         got = box.of(MsgType.COMMIT)

@@ -23,6 +23,7 @@ from lanTag.rules.base import (
     Chance,
     IllegalAction,
     Input,
+    Joint,
     Move,
     Over,
     State,
@@ -52,14 +53,16 @@ from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
+_NO_SEATS: frozenset[int] = frozenset()
 
 
 class Session(Agreement, Recovery):
     """One peer's view of one game.  ``seat=None`` with ``replay=True`` is a spectator/verifier."""
 
-    # The last move that passed check_action, with the state it was checked on: _apply
-    # then skips the engine's second legality lookup for exactly that (state, seat, action).
-    _checked_move: tuple[State, int, Action] | None = None
+    # Actions that passed check_action (seat -> action), and the state they were checked on:
+    # _apply skips the engine's second legality lookup for an input made only of those.
+    _checked_state: State | None = None
+    _checked_actions: dict[int, Action]
 
     def my_turn(self) -> str | None:
         """ "turn" or "secret" when the local seat must act now, else None."""
@@ -143,6 +146,19 @@ class Session(Agreement, Recovery):
         except RemoteProtocolError as exc:
             self._reject(exc.code, exc.message)
             return
+        self.receive_parsed(msg, now)
+
+    def check_signature(self, msg: Signed) -> bool:
+        """Whether ``msg`` carries a valid signature of its seat's key (False for a seat
+        without one); the check ``receive_parsed`` makes after its game and roster checks."""
+        keys = self._human_keys
+        key = keys[msg.seat] if msg.seat < len(keys) else None
+        return key is not None and verify_signature(msg, key, self._verifier)
+
+    def receive_parsed(self, msg: Signed, now: float, signature_ok: bool | None = None) -> None:
+        """``receive_message`` after the parse.  ``signature_ok``: what ``check_signature(msg)``
+        returned, when the caller already asked (verify_log checks a whole log's signatures
+        in one loop first, where Ed25519 runs with its tables hot in the cache)."""
         if msg.game_id != self.game_id:
             self._reject("wrong-game", f"message for another game (step {msg.step})")
             return
@@ -151,7 +167,9 @@ class Session(Agreement, Recovery):
         if key is None:
             self._reject("not-in-roster", f"seat {msg.seat} is not a human seat of this game")
             return
-        if not verify_signature(msg, key, self._verifier):
+        if not (
+            verify_signature(msg, key, self._verifier) if signature_ok is None else signature_ok
+        ):
             self._reject("bad-signature", f"signature of seat {msg.seat} does not verify")
             return
         if msg.seat not in self.live:
@@ -181,13 +199,17 @@ class Session(Agreement, Recovery):
             return
         self._slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
-        box = self._box(msg.step)
-        box.heard[msg.seat] = now
         if msg.step < step and msg.type in _LATE_TYPES:
+            if self.replay and msg.type is MsgType.HAVE:
+                # An old box's haves are read only to relay (never in a replay), and a
+                # rollback rebuilds the boxes it reopens from _slots: nothing to keep here.
+                return
+            box = self._box(msg.step)
+            box.heard[msg.seat] = now
             self._register_late(msg, box)
-            if self.replay and msg.type == MsgType.HAVE:
-                return  # only fills an old box's haves: nothing for _pump (see _register_have)
         else:
+            box = self._box(msg.step)
+            box.heard[msg.seat] = now
             box.pending.append(msg)
         self._pump(now)
 
@@ -300,7 +322,7 @@ class Session(Agreement, Recovery):
             return True
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
-        bound = self._bound.get(self.step, set()) if self.seat in snap.live else set()
+        bound = self._bound.get(self.step, _NO_SEATS) if self.seat in snap.live else _NO_SEATS
         if (
             msg.seat in bound
             and msg.seat != self.seat
@@ -314,7 +336,7 @@ class Session(Agreement, Recovery):
             except IllegalAction as exc:
                 self._blame(msg.seat, "illegal-action", str(exc))
                 return True
-            self._checked_move = (snap.state, msg.seat, action)
+            self._mark_checked(snap.state, msg.seat, action)
         elif msg.type in (MsgType.ENTROPY, MsgType.REVEAL):
             reveal = msg.payload[0] if msg.type == MsgType.ENTROPY else msg.payload[2]
             if not chain_step_ok(snap.chain_last[msg.seat], reveal):
@@ -346,6 +368,25 @@ class Session(Agreement, Recovery):
         except IllegalAction as exc:
             self._blame(msg.seat, "illegal-action", str(exc))
             box.bad_reveals.add(msg.seat)
+            return
+        self._mark_checked(snap.state, msg.seat, action)
+
+    def _mark_checked(self, state: State, seat: int, action: Action) -> None:
+        if self._checked_state is not state:
+            self._checked_state = state
+            self._checked_actions = {}
+        self._checked_actions[seat] = action
+
+    def _all_checked(self, state: State, inp: Input) -> bool:
+        """Every action of ``inp`` passed check_action on ``state`` (a Roll has none)."""
+        if self._checked_state is not state:
+            return False
+        checked = self._checked_actions
+        if isinstance(inp, Move):
+            return checked.get(inp.seat) == inp.action
+        if isinstance(inp, Joint):
+            return all(checked.get(seat) == action for seat, action in inp.choices)
+        return False
 
     def _decided_input(self, box: StepBox) -> Input | None:
         snap = self._snapshots[-1]
@@ -364,7 +405,7 @@ class Session(Agreement, Recovery):
             return Move(seat, referee.bot_turn_action(state, self.game_id, self.step, seat, bot))
         if needs.kind is NeedKind.ENTROPY:
             got = box.of(MsgType.ENTROPY)
-            if not all(s in got for s in needs.humans):
+            if len(got) < len(needs.humans) or not all(s in got for s in needs.humans):
                 return None
             links = {s: got[s].payload[0] for s in needs.humans}
             decision = state.decision()
@@ -372,7 +413,7 @@ class Session(Agreement, Recovery):
             roll, _seed = referee.chance_roll(decision, self.game_id, self.step, links)
             return roll
         reveals_in = box.of(MsgType.REVEAL)
-        if not all(s in reveals_in for s in needs.humans):
+        if len(reveals_in) < len(needs.humans) or not all(s in reveals_in for s in needs.humans):
             return None
         actions: dict[int, Action] = {}
         reveals: dict[int, bytes] = {}
@@ -393,15 +434,7 @@ class Session(Agreement, Recovery):
     def _apply(self, inp: Input, now: float) -> None:
         snap = self._snapshots[-1]
         box = self._box(self.step)
-        checked = self._checked_move
-        new_state = snap.state.apply(
-            inp,
-            actions_checked=isinstance(inp, Move)
-            and checked is not None
-            and checked[0] is snap.state
-            and checked[1] == inp.seat
-            and checked[2] == inp.action,
-        )
+        new_state = snap.state.apply(inp, actions_checked=self._all_checked(snap.state, inp))
         chain_last = list(snap.chain_last)
         chain_used = list(snap.chain_used)
         for kind, index in ((MsgType.ENTROPY, 0), (MsgType.REVEAL, 2)):

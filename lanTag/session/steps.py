@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from lanTag.rules.base import State
@@ -19,7 +20,7 @@ class Snapshot:
     live: frozenset[int]  # human seats still playing themselves
 
 
-@dataclass
+@dataclass(slots=True)
 class StepBox:
     """Messages of one step.  ``pending`` keeps arrival order; it is re-run after each change."""
 
@@ -58,7 +59,9 @@ class StepBox:
     def accepted_of(self, seat: int) -> list[Signed]:
         return [by_seat[seat] for by_seat in self.contrib.values() if seat in by_seat]
 
-    def covered(self, msg: Signed, live: frozenset[int], me: int | None, silent: set[int]) -> bool:
+    def covered(
+        self, msg: Signed, live: frozenset[int], me: int | None, silent: AbstractSet[int]
+    ) -> bool:
         """Some other live seat, not one we voted silent, signed HAVE for exactly this message."""
         for voter, have in self.haves.get(msg.seat, {}).items():
             if (
