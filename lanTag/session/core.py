@@ -71,9 +71,7 @@ class SessionCore:
         self.transport: Transport = transport or PlainTransport()
         self._verifier = Verifier()
         # Each seat's public key, None for a bot seat: one lookup per message received.
-        self._human_keys: tuple[bytes | None, ...] = tuple(
-            None if s.is_bot else s.public_key for s in record.seats
-        )
+        self._human_keys = record.human_keys()
         self._signer: Signer | None = None
         self._identity: Identity | None = None
         self._chain_secret: bytes | None = None

@@ -72,6 +72,10 @@ class LobbyRecord:
     def game_id(self) -> bytes:
         return hashlib.sha256(GAME_DOMAIN + self.encode()).digest()
 
+    def human_keys(self) -> tuple[bytes | None, ...]:
+        """Each seat's public key, None for a bot seat (which signs nothing)."""
+        return tuple(None if s.is_bot else s.public_key for s in self.seats)
+
     @property
     def option_dict(self) -> dict[str, int | bool | str]:
         return dict(self.options)

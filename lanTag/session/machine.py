@@ -148,17 +148,11 @@ class Session(Agreement, Recovery):
             return
         self.receive_parsed(msg, now)
 
-    def check_signature(self, msg: Signed) -> bool:
-        """Whether ``msg`` carries a valid signature of its seat's key (False for a seat
-        without one); the check ``receive_parsed`` makes after its game and roster checks."""
-        keys = self._human_keys
-        key = keys[msg.seat] if msg.seat < len(keys) else None
-        return key is not None and verify_signature(msg, key, self._verifier)
-
     def receive_parsed(self, msg: Signed, now: float, signature_ok: bool | None = None) -> None:
-        """``receive_message`` after the parse.  ``signature_ok``: what ``check_signature(msg)``
-        returned, when the caller already asked (verify_log checks a whole log's signatures
-        in one loop first, where Ed25519 runs with its tables hot in the cache)."""
+        """``receive_message`` after the parse.  ``signature_ok``: what ``signed_by_seat``
+        (lanTag.session.messages) said of ``msg``, when the caller already asked (verify_log
+        checks a whole log's signatures in one loop first, where Ed25519 runs with its
+        tables hot in the cache)."""
         if msg.game_id != self.game_id:
             self._reject("wrong-game", f"message for another game (step {msg.step})")
             return

@@ -315,6 +315,13 @@ def verify_signature(msg: Signed, public_key: bytes, verifier: Verifier) -> bool
     return verifier.verify(public_key, msg.signature, SIGN_DOMAIN + msg.body)
 
 
+def signed_by_seat(msg: Signed, keys: tuple[bytes | None, ...], verifier: Verifier) -> bool:
+    """``msg`` carries a valid signature of its seat's key (``keys``: one per seat, None for
+    a bot seat, which never signs): what ``Session.receive_parsed`` checks on receipt."""
+    key = keys[msg.seat] if msg.seat < len(keys) else None
+    return key is not None and verify_signature(msg, key, verifier)
+
+
 def pack_bundle(messages: list[bytes]) -> bytes:
     """Several signed messages in one link payload."""
     return wire.pack(messages)

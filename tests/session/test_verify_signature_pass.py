@@ -14,6 +14,7 @@ import pytest
 
 from lanTag.log import verify as verify_module
 from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.verify import verify_log
 from tests.session.harness import SimNet, make_record, make_sessions
 from tests.session.test_verify_paths import rechain
@@ -35,7 +36,8 @@ def log() -> bytes:
 def inline_report(data: bytes, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """The report of the replay that verifies each message on receipt, as before."""
     with monkeypatch.context() as m:
-        m.setattr(verify_module, "_check_signatures", lambda rows, session: [None] * len(rows))
+        m.setattr(verify_module, "_check_signatures", lambda rows, keys: [None] * len(rows))
+        m.setattr(PlainReplay, "report", lambda *args: False)  # the Session, message by message
         return verify_log(data).to_json()
 
 

@@ -1,0 +1,122 @@
+"""What verifying a log found (``VerifyReport``), and the check of one recorded step.
+
+Shared by the two replays of lanTag.log.verify: the full one (the live Session machine,
+message by message) and the plain one (lanTag.log.plain_replay), which must agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+
+from lanTag.rules.base import decode_input, encode_input
+from lanTag.session import events as ev
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    entry: int
+    step: int
+    seat: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    seat: int
+    nickname: str
+    fingerprint: str
+    bot: str
+
+
+@dataclass
+class VerifyReport:
+    engine: str = ""
+    game_id: str = ""
+    writer_seat: int | None = None
+    players: list[Player] = field(default_factory=list)
+    entries: int = 0
+    steps: int = 0
+    rolls_verified: int = 0
+    secrets_verified: int = 0
+    signatures_verified: int = 0
+    blames: list[tuple[int, int, str, str]] = field(default_factory=list)  # seat, step, code, why
+    complete: bool = False
+    outcome: str = ""
+    ranking: list[list[int]] = field(default_factory=list)
+    truncated_bytes: int = 0
+    failure: Failure | None = None
+    applied: list[ev.StepApplied] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return self.failure is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "complete": self.complete,
+            "engine": self.engine,
+            "game_id": self.game_id,
+            "writer_seat": self.writer_seat,
+            "players": [_player(p) for p in self.players],
+            "entries": self.entries,
+            "steps": self.steps,
+            "rolls_verified": self.rolls_verified,
+            "secrets_verified": self.secrets_verified,
+            "signatures_verified": self.signatures_verified,
+            "blames": [
+                {"seat": s, "step": k, "code": c, "reason": r} for s, k, c, r in self.blames
+            ],
+            "outcome": self.outcome,
+            "ranking": self.ranking,
+            "truncated_bytes": self.truncated_bytes,
+            "failure": None if self.failure is None else _failure(self.failure),
+        }
+
+
+def _player(p: Player) -> dict[str, Any]:
+    return {"seat": p.seat, "nickname": p.nickname, "fingerprint": p.fingerprint, "bot": p.bot}
+
+
+def _failure(f: Failure) -> dict[str, Any]:
+    return {"entry": f.entry, "step": f.step, "seat": f.seat, "reason": f.reason}
+
+
+def step_row_failure(
+    index: int, step: int, data: Any, applied: ev.StepApplied
+) -> Failure | None:
+    """Why the STEP entry ``index`` (``step``, ``data`` = [input, state hash]) does not
+    record ``applied``, the next step its signed messages decided; None when it does."""
+    if (
+        type(data) is list
+        and len(data) == 2
+        and applied.step == step
+        and type(data[0]) is list
+        and _packb(data[0]) == _packb(encode_input(applied.input))
+    ):
+        # Same canonical bytes as the decided input: what the check below would decode
+        # and compare equal (no bool for an int, no list for an int...), without decoding.
+        if applied.state_hash != data[1]:
+            return Failure(index, step, None, f"state hash after step {step} differs")
+        return None
+    try:
+        recorded_input = decode_input(data[0])
+        recorded_hash = data[1]
+    except (ValueError, TypeError, IndexError) as exc:
+        return Failure(index, step, None, f"malformed step record: {exc}")
+    if applied.step != step or encode_input(applied.input) != encode_input(recorded_input):
+        return Failure(
+            index,
+            step,
+            None,
+            f"recorded input for step {step} differs from the one its signed messages decide",
+        )
+    if applied.state_hash != recorded_hash:
+        return Failure(index, step, None, f"state hash after step {step} differs")
+    return None
+
+
+_packb = msgpack.Packer(use_bin_type=True).pack  # wire.pack's encoding, one Packer

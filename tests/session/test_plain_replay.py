@@ -1,0 +1,178 @@
+"""The plain replay (lanTag.log.plain_replay) reports exactly what the full replay does.
+
+verify_log takes the plain lane when a log holds nothing unusual and the Session machine
+otherwise.  Each test runs both on the same bytes, the full one by turning the plain lane
+off, and compares the whole report (every field of ``to_json`` and every applied step):
+on real games of the five engines with bot seats, repeats and reordering; on games with
+a dropped seat (votes: the plain lane must step aside); and on hundreds of re-chained
+tamperings of those logs, where only the replay can notice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.plain_replay import PlainReplay
+from lanTag.log.report import VerifyReport
+from lanTag.log.verify import verify_log
+from tests.session.harness import SimNet, make_record, make_sessions
+
+GAMES: dict[str, tuple[int, int, tuple[tuple[str, int | bool | str], ...]]] = {
+    "prototag": (3, 1, ()),
+    "assassination": (3, 1, ()),
+    "boardtag": (2, 1, ()),
+    "stomptag": (3, 1, (("max_rounds", 3),)),
+    "tagem": (2, 1, (("max_turns", 2),)),
+}
+
+
+def play(engine: str, *, silent: int | None = None, seed: int = 3) -> list[bytes]:
+    humans, bots, options = GAMES[engine]
+    seed_text = f"plain/{engine}"
+    record, ids, secrets = make_record(engine, humans, bots, options=options, seed=seed_text)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=seed, jitter=0.02, dup=0.05)
+    if silent is not None:
+        net.silent.add(silent)
+    net.run()
+    return [s.take_log() for i, s in enumerate(sessions) if i != silent]
+
+
+@pytest.fixture(scope="module")
+def logs() -> dict[str, list[bytes]]:
+    return {engine: play(engine) for engine in GAMES}
+
+
+def both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[VerifyReport, VerifyReport, bool]:
+    """(verify_log's report, the full replay's report, whether the plain lane answered)."""
+    answered: list[bool] = []
+    plain = PlainReplay.report
+
+    def spy(self: PlainReplay, *args: Any) -> bool:
+        answered.append(plain(self, *args))
+        return answered[-1]
+
+    with monkeypatch.context() as m:
+        m.setattr(PlainReplay, "report", spy)
+        fast = verify_log(data)
+    with monkeypatch.context() as m:
+        m.setattr(PlainReplay, "report", lambda *args: False)
+        full = verify_log(data)
+    return fast, full, answered == [True]
+
+
+def assert_same(fast: VerifyReport, full: VerifyReport, what: str) -> None:
+    assert fast.to_json() == full.to_json(), what
+    assert fast.applied == full.applied, what
+
+
+@pytest.mark.parametrize("engine", sorted(GAMES))
+def test_every_peer_log_of_a_game_takes_the_plain_lane_with_the_same_report(
+    engine: str, logs: dict[str, list[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for data in logs[engine]:
+        fast, full, plain = both(data, monkeypatch)
+        assert plain, f"{engine}: a clean game is plain"
+        assert fast.valid and fast.complete and fast.steps > 0, fast.failure
+        assert fast.signatures_verified > 0
+        assert_same(fast, full, engine)
+
+
+def test_a_dropped_seat_is_left_to_the_full_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    for data in play("prototag", silent=2, seed=4):
+        fast, full, plain = both(data, monkeypatch)
+        assert not plain, "votes and a drop are not plain"
+        assert any(code == "timeout" for _seat, _step, code, _why in full.blames)
+        assert_same(fast, full, "drop")
+
+
+def entries(data: bytes) -> list[tuple[int, EntryKind, Any]]:
+    return [(e.step, e.kind, e.data) for e in parse_log(data).entries]
+
+
+def rechain(items: list[tuple[int, EntryKind, Any]]) -> bytes:
+    chain = LogChain()
+    return b"".join(chain.append(step, kind, data) for step, kind, data in items)
+
+
+def flip_in(raw: bytes, rng: random.Random) -> bytes:
+    out = bytearray(raw)
+    out[rng.randrange(len(out))] ^= 1 << rng.randrange(8)
+    return bytes(out)
+
+
+Items = list[tuple[int, EntryKind, Any]]
+
+
+def _drop(items: Items, rng: random.Random) -> Items:
+    del items[rng.randrange(1, len(items))]
+    return items
+
+
+def _repeat(items: Items, rng: random.Random) -> Items:
+    items.insert(rng.randrange(1, len(items)), items[rng.randrange(1, len(items))])
+    return items
+
+
+def _swap(items: Items, rng: random.Random) -> Items:
+    i = rng.randrange(1, len(items) - 1)
+    items[i], items[i + 1] = items[i + 1], items[i]
+    return items
+
+
+def _flip_message(items: Items, rng: random.Random) -> Items:
+    msgs = [i for i, (_s, kind, _d) in enumerate(items) if kind == EntryKind.MSG]
+    i = rng.choice(msgs)
+    step, kind, raw = items[i]
+    items[i] = (step, kind, flip_in(raw, rng))
+    return items
+
+
+def _other_step_hash(items: Items, rng: random.Random) -> Items:
+    steps = [i for i, (_s, kind, _d) in enumerate(items) if kind == EntryKind.STEP]
+    i = rng.choice(steps)
+    step, kind, (inp, digest) = items[i]
+    items[i] = (step, kind, [inp, flip_in(digest, rng)])
+    return items
+
+
+def _truncate(items: Items, rng: random.Random) -> Items:
+    return items[: rng.randrange(2, len(items))]
+
+
+def _note(items: Items, rng: random.Random) -> Items:
+    items.insert(rng.randrange(1, len(items)), (0, EntryKind.NOTE, ["chat", [], "hi"]))
+    return items
+
+
+TAMPERS: dict[str, Callable[[Items, random.Random], Items]] = {
+    "drop an entry": _drop,
+    "repeat an entry": _repeat,
+    "swap two entries": _swap,
+    "flip a message bit": _flip_message,
+    "another state hash": _other_step_hash,
+    "truncate": _truncate,
+    "insert a note": _note,
+}
+
+
+@pytest.mark.parametrize("tamper", sorted(TAMPERS))
+def test_tampered_logs_get_the_same_report(
+    tamper: str, logs: dict[str, list[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(f"plain/{tamper}")
+    outcomes: set[bool] = set()
+    for engine in sorted(GAMES):
+        base = entries(logs[engine][0])
+        for _ in range(8):
+            forged = rechain(TAMPERS[tamper](list(base), rng))
+            fast, full, _plain = both(forged, monkeypatch)
+            assert_same(fast, full, f"{engine}: {tamper}")
+            outcomes.add(full.valid)
+    if tamper in ("flip a message bit", "another state hash"):
+        assert outcomes == {False}, "every such tampering is caught"
