@@ -38,6 +38,8 @@ def verify_log(data: bytes) -> VerifyReport:
         if magic != MAGIC or not isinstance(record_bytes, bytes):
             raise ValueError("bad magic")
         record = LobbyRecord.decode(record_bytes)
+        if writer is not None and (type(writer) is not int or not 0 <= writer < len(record.seats)):
+            raise ValueError(f"the writer's seat is {writer!r}")  # a seat of the game, or None
         game_id = record.game_id
         plain = PlainReplay(record, game_id, writer)
     except _HEADER_ERRORS as exc:

@@ -74,3 +74,18 @@ def test_not_a_log() -> None:
         verify_log(b"hello world")
     with pytest.raises(LogFormatError):
         verify_log(b"")
+
+
+@pytest.mark.parametrize("writer", [[0], True, 4, -1, "0"])
+def test_a_header_whose_writer_is_not_a_seat_is_not_a_log(
+    finished_logs: list[bytes], writer: object
+) -> None:
+    from lanTag.log.chain import LogChain
+
+    entries = parse_log(finished_logs[0]).entries
+    magic, record_bytes, _seat = entries[0].data
+    chain = LogChain()
+    forged = [chain.append(0, entries[0].kind, [magic, record_bytes, writer])]
+    forged += [chain.append(e.step, e.kind, e.data) for e in entries[1:]]
+    with pytest.raises(LogFormatError, match="writer"):
+        verify_log(b"".join(forged))
