@@ -217,7 +217,15 @@ def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
             action = Action.from_msgpack(payload[0])  # what _is_action checks, kept
         except IllegalAction:
             return None
-        if msg_type is MsgType.REVEAL and not (_is_hash(payload[1]) and _is_hash(payload[2])):
+        if msg_type is MsgType.REVEAL and not (
+            type(payload[1]) is bytes
+            and len(payload[1]) == HASH_SIZE
+            and type(payload[2]) is bytes
+            and len(payload[2]) == HASH_SIZE
+        ):  # _is_hash twice, on decoded (exact-type) values
+            return None
+    elif msg_type is MsgType.ENTROPY or msg_type is MsgType.COMMIT:  # [32-byte bin]
+        if not (len(payload) == 1 and type(payload[0]) is bytes and len(payload[0]) == 32):
             return None
     else:
         checks = _PAYLOAD[msg_type]
@@ -226,7 +234,7 @@ def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
         for ok, value in zip(checks, payload, strict=True):
             if not ok(value):
                 return None
-    if _packb(fields, use_bin_type=True) != body:
+    if _packb(fields) != body:
         return None
     return Signed(msg_type, game_id, step, seat, state_hash, payload, body, signature, raw, action)
 
@@ -234,7 +242,9 @@ def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
 _BYTES = {bytes}
 _HASH_LEN = {HASH_SIZE}
 _unpackb = msgpack.unpackb  # wire.unpack's decoder, with the same options above
-_packb = msgpack.packb  # wire.canonical's encoder
+# wire.canonical's encoding (msgpack.packb(..., use_bin_type=True)) with one Packer made
+# once: packb builds a Packer per call, which cost as much as the packing.
+_packb = msgpack.Packer(use_bin_type=True).pack
 
 
 def _parse_strict(raw: bytes) -> Signed:
