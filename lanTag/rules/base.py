@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
 
@@ -153,12 +153,15 @@ def encode_input(inp: Input) -> list[Any]:
     return [2, [list(v) for v in inp.values]]
 
 
-def input_text(inp: Input) -> str:
-    """A one-line human form: ``seat 1: step n``, ``joint: 0=rps rock 1=rps paper``, ``roll: 4``."""
+def input_text(inp: Input, describe: Callable[[Action], str] = str) -> str:
+    """A one-line human form: ``seat 1: step n``, ``joint: 0=rps rock 1=rps paper``, ``roll: 4``.
+
+    ``describe`` writes each action: ``str`` (the wire text) or a game's ``action_text``.
+    """
     if isinstance(inp, Move):
-        return f"seat {inp.seat}: {inp.action}"
+        return f"seat {inp.seat}: {describe(inp.action)}"
     if isinstance(inp, Joint):
-        return "joint: " + " ".join(f"{s}=[{a}]" for s, a in inp.choices)
+        return "joint: " + " ".join(f"{s}=[{describe(a)}]" for s, a in inp.choices)
     return "roll: " + " | ".join(" ".join(str(v) for v in vals) for vals in inp.values)
 
 
@@ -393,6 +396,15 @@ class State(ABC):
         """Broken invariants of this position (empty when sound); tests call it every step."""
         return []
 
+    def typed_action(self, seat: int, action: Action) -> Action:
+        """The canonical (wire) form of an action a player typed for ``seat``.
+
+        The console calls it before ``check_action``.  The default takes the text as it
+        is; an engine whose wire form is terse for size (stomptag orders) accepts the
+        readable form here too.  May raise IllegalAction naming what cannot be read.
+        """
+        return action
+
     # -- the checked path -------------------------------------------------
 
     def apply(self, inp: Input, *, actions_checked: bool = False) -> State:
@@ -484,6 +496,14 @@ class Game(ABC):
                 raise OptionError(f"{cls.id} has no option {key!r} (options: {known})")
             out[key] = specs[key].validate(value)
         return out
+
+    @classmethod
+    def action_text(cls, action: Action) -> str:
+        """How players read ``action`` (console, logs, replays): the wire text by default.
+
+        The inverse of ``State.typed_action``: typing the text back gives the same action.
+        """
+        return str(action)
 
     @classmethod
     def playout_step_bound(cls, seats: int) -> int:

@@ -42,11 +42,14 @@ from lanTag.rules.stomptag_codec import (
     state_fields,
 )
 from lanTag.rules.stomptag_orders import (
+    LETTERS,
     MOVES,
     Order,
     OrderSpace,
+    canonical_order,
     check_order,
     default_order,
+    order_text,
     parse_order,
 )
 from lanTag.rules.stomptag_round import (
@@ -153,6 +156,12 @@ class Stomptag(Game):
         return state
 
     @classmethod
+    def action_text(cls, action: Action) -> str:
+        """Orders with their moves as words: the wire's ``orders stomp npt`` reads
+        ``orders stomp n ne teleport``."""
+        return order_text(action)
+
+    @classmethod
     def playout_step_bound(cls, seats: int) -> int:
         # minimums, bids, placing, then per round the orders and at most one teleport draw
         return 3 + 2 * DEFAULT_MAX_ROUNDS + 1
@@ -234,6 +243,13 @@ class StomptagState(State):
             check_order(action, space.moves, space.teleport_ok, space.upgrade_ok)
         else:
             raise IllegalAction(f"seat {seat} has nothing to decide now ({self.phase})")
+
+    def typed_action(self, seat: int, action: Action) -> Action:
+        """Typed orders may name their moves as words (``orders stomp n ne``); the wire
+        takes one letter per move (``orders stomp np``)."""
+        if self.phase == ORDERS and self._living(seat):
+            return canonical_order(action, self.table.moves[seat])
+        return action
 
     def default_action(self, seat: int) -> Action:
         if self.phase == BIDS and 0 <= seat < self.seats:
@@ -398,9 +414,10 @@ class StomptagState(State):
             "queue": list(t.queue),
             "teleport_open": t.tag_last_round,
             "to_act": list(d.seats) if isinstance(d, Simultaneous) else [],
-            "last_orders": [[s, str(o.action())] for s, o in self.orders],
+            "last_orders": [[s, o.text()] for s, o in self.orders],
             "events": [event_obj(e, self.cell_name) for e in self.events],
             "move_words": list(MOVES),
+            "move_letters": [LETTERS[m] for m in MOVES],  # the wire's letter of each word
             "seat": seat,
         }
         if seat is not None and 0 <= seat < self.seats and self.phase in (BIDS, ORDERS):

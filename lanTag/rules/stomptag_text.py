@@ -102,7 +102,7 @@ def render_state(state: StomptagState) -> str:
     if t.queue:
         lines.append("itness queue, front first: " + " ".join(str(s) for s in t.queue))
     if state.orders:
-        lines.append("orders: " + " ".join(f"{s}=[{o.action()}]" for s, o in state.orders))
+        lines.append("orders: " + " ".join(f"{s}=[{o.text()}]" for s, o in state.orders))
     if state.events:
         lines.append(
             "events: " + "; ".join(describe_event(e, state.cell_name) for e in state.events)

@@ -62,12 +62,18 @@ def position(
     )
 
 
+def typed(state: StomptagState, seat: int, text: str) -> Action:
+    """Orders as a player types them (``orders stomp n teleport``), in the wire form."""
+    return state.typed_action(seat, Action.parse(text))
+
+
 def orders_joint(state: StomptagState, orders: Mapping[int, str]) -> Joint:
-    """Every living seat's orders; seats not named take their default (stride, stay)."""
+    """Every living seat's orders, typed in words; seats not named take their default
+    (stride, stay)."""
     choices = []
     for seat in state.table.living():
         text = orders.get(seat)
-        choices.append((seat, Action.parse(text) if text else state.default_action(seat)))
+        choices.append((seat, typed(state, seat, text) if text else state.default_action(seat)))
     return Joint(tuple(choices))
 
 

@@ -78,6 +78,10 @@ def test_action_text_and_msgpack_round_trip(engine: str) -> None:
             for action in itertools.islice(state.legal_actions(seat), 50):
                 assert Action.parse(str(action)) == action
                 assert Action.from_msgpack(action.to_msgpack()) == action
+                # what players read (game.action_text), typed back, is the same action
+                shown = Action.parse(game.action_text(action))
+                assert state.typed_action(seat, shown) == action
+                assert state.typed_action(seat, action) == action  # the wire form typed
                 seen += 1
         state = state.apply(random_input(state, rng.randrange))
     assert seen > 0

@@ -20,9 +20,9 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.registry import get_game
 from lanTag.rules.stomptag import Stomptag, StomptagState, auto_side
-from lanTag.rules.stomptag_orders import OrderSpace
+from lanTag.rules.stomptag_orders import LETTERS, Order, OrderSpace, check_order, parse_order
 from lanTag.rules.stomptag_round import BID, MADE_IT
-from tests.rules.stomptag_helpers import at, events_of, play, position, simple
+from tests.rules.stomptag_helpers import at, events_of, play, position, simple, typed
 
 
 def bids_state(
@@ -143,37 +143,119 @@ def test_players_are_placed_on_random_distinct_cells() -> None:
 def test_order_space_is_lazy_and_decodes_every_index() -> None:
     space = OrderSpace(2, teleport_ok=False, upgrade_ok=True)
     assert len(space) == 2 * 2 * 9**2
-    assert space[0] == Action.parse("orders stride nothing nothing")
-    assert space[-1] == Action.parse("orders+up stomp nw nw")
+    assert space[0] == Action.parse("orders stride xx")  # stride, stay put: the default
+    assert space[-1] == Action.parse("orders+up stomp qq")  # nw nw
     assert all(space.index_of(space[i]) == i for i in range(len(space)))
     assert len(set(space)) == len(space)
-    assert Action.parse("orders stomp n teleport") not in space
-    assert space[1:3] == [Action.parse("orders stride nothing n"), space[2]]
+    assert Action.parse("orders stomp nt") not in space  # a teleport, not allowed here
+    assert Action.parse("orders stomp n n") not in space  # the words are not the wire form
+    assert space[1:3] == [Action.parse("orders stride xn"), space[2]]
     with pytest.raises(IndexError):
         space[len(space)]
     huge = OrderSpace(12, teleport_ok=True, upgrade_ok=True)
     assert len(huge) == 4 * 10**12
-    assert huge[len(huge) - 1] == Action.parse("orders+up stomp " + " ".join(["teleport"] * 12))
+    assert huge[len(huge) - 1] == Action.parse("orders+up stomp " + "t" * 12)
+
+
+def test_the_wire_form_is_one_letter_per_move_in_one_word() -> None:
+    # One wire form per order: all moves in one word, a letter each (the 250-byte budget).
+    assert LETTERS == {
+        "nothing": "x",
+        "n": "n",
+        "ne": "p",
+        "e": "e",
+        "se": "m",
+        "s": "s",
+        "sw": "z",
+        "w": "w",
+        "nw": "q",
+        "teleport": "t",
+    }
+    order = Order(True, ("n", "ne", "teleport"), upgrade=True)
+    assert order.action() == Action("orders+up", ("stomp", "npt"))
+    assert order.text() == "orders+up stomp n ne teleport"
+    assert Stomptag.action_text(order.action()) == order.text()
+    assert Stomptag.action_text(Action("bid", (3,))) == "bid 3"
+    space = OrderSpace(3, teleport_ok=True, upgrade_ok=True)
+    assert parse_order(order.action(), 3, True, True) == order
+    # the long form and any mixture are refused on the wire, each with a reason
+    wire_reasons = {
+        "orders+up stomp n ne teleport": "one word of move letters",
+        "orders+up stomp n pt": "one word of move letters",
+        "orders+up stomp teleport": "not a word of move letters",
+        "orders+up stomp npk": "not a word of move letters",
+        "orders+up stomp np": "exactly 3 move",
+    }
+    for text, reason in wire_reasons.items():
+        assert Action.parse(text) not in space
+        with pytest.raises(IllegalAction, match=reason):
+            check_order(Action.parse(text), 3, True, True)
+    with pytest.raises(IllegalAction, match="not a word of move letters"):
+        check_order(Action("orders", ("stomp", 7)), 1, True, True)
+    # every letter word decodes to the order it encodes (no two words share an order)
+    orders = {parse_order(a, 3, True, True) for a in space}
+    assert len(orders) == len(space)
+    assert all(o.action() in space for o in orders)
+
+
+def test_typed_orders_take_words_or_letters() -> None:
+    state = position([(0, 0), (2, 2), (4, 4)], moves=[2, 1, 3], tag_last_round=True)
+    same = {
+        (0, "orders stomp n teleport"): "orders stomp nt",
+        (0, "orders stomp nt"): "orders stomp nt",
+        (0, "orders stomp n t"): "orders stomp nt",
+        (0, "ORDERS stomp N Teleport"): "orders stomp nt",
+        (2, "orders stride nothing sw nw"): "orders stride xzq",
+        (0, "orders+up stomp n p"): "orders+up stomp np",
+        (1, "orders stride ne"): "orders stride p",  # one move: ne is north-east
+        (0, "orders stride ne"): "orders stride ne",  # two moves: ne is n then e
+        (1, "orders stride e"): "orders stride e",
+    }
+    for (seat, text), wire in same.items():
+        action = state.typed_action(seat, Action.parse(text))
+        assert action == Action.parse(wire), text
+        state.check_action(seat, action)
+        # and what players read types back to the same order
+        assert state.typed_action(seat, Action.parse(Stomptag.action_text(action))) == action
+    assert state.typed_action(0, Action.parse("bid 3")) == Action.parse("bid 3")
+    with pytest.raises(IllegalAction, match="'up' is not a move"):
+        state.typed_action(0, Action.parse("orders stomp n up"))
+    with pytest.raises(IllegalAction, match="'np' is not a move"):
+        state.typed_action(0, Action.parse("orders stomp np t"))  # letters go in one word
+    bids = bids_state(3)
+    assert bids.typed_action(0, Action.parse("orders stomp n ne")) == Action.parse(
+        "orders stomp n ne"
+    )  # no orders asked: left for check_action to refuse
 
 
 def test_orders_are_checked_with_a_reason() -> None:
     state = position([(0, 0), (2, 2), (4, 4)], moves=[2, 1, 3])
-    good = ["orders stomp n e", "orders+up stride nothing sw"]
+    good = [
+        "orders stomp n e",
+        "orders+up stride nothing sw",
+        "orders stomp ne",
+        "orders stride xz",
+    ]
     for text in good:
-        state.check_action(0, Action.parse(text))
-        assert Action.parse(text) in state.legal_actions(0)
+        action = typed(state, 0, text)
+        state.check_action(0, action)
+        assert action in state.legal_actions(0)
     reasons = {
         "orders stomp n": "exactly 2",
+        "orders stomp nothing": "exactly 2",
+        "orders stomp xxx": "exactly 2",
         "orders hop n e": "'stomp' or 'stride'",
-        "orders stomp n up": "not a move",
         "orders stomp n teleport": "teleport only",
+        "orders stomp nt": "teleport only",
         "move n": "orders look like",
     }
     for text, reason in reasons.items():
         with pytest.raises(IllegalAction, match=reason):
-            state.check_action(0, Action.parse(text))
+            state.check_action(0, typed(state, 0, text))
+    with pytest.raises(IllegalAction, match="not a move"):
+        typed(state, 0, "orders stomp n up")
     with pytest.raises(IllegalAction, match="no more upgrades"):
-        state.check_action(2, Action.parse("orders+up stomp n n n"))
+        state.check_action(2, typed(state, 2, "orders+up stomp n n n"))
     with pytest.raises(IllegalAction, match="orders look like"):
         state.check_action(0, Action.parse("bid 3"))
 
@@ -181,7 +263,8 @@ def test_orders_are_checked_with_a_reason() -> None:
 def test_missing_orders_mean_stride_and_stay_put() -> None:
     # "If you don't send a PM, I will assume you don't want to move"
     state = position([(0, 0), (2, 2), (4, 4)], moves=[2, 1, 1])
-    assert state.default_action(0) == Action.parse("orders stride nothing nothing")
+    assert state.default_action(0) == Action.parse("orders stride xx")
+    assert Stomptag.action_text(state.default_action(0)) == "orders stride nothing nothing"
     assert state.legal_actions(0)[0] == state.default_action(0)
 
 
@@ -191,6 +274,9 @@ def test_out_players_are_not_asked() -> None:
     assert list(state.legal_actions(1)) == []
     with pytest.raises(IllegalAction, match="nothing to decide"):
         state.check_action(1, Action.parse("orders stride n"))
+    assert state.typed_action(1, Action.parse("orders stride ne")) == Action.parse(
+        "orders stride ne"
+    )  # an out seat's typing is left as it is, for check_action to refuse
 
 
 # --------------------------------------------------------------------------- the end
@@ -247,7 +333,11 @@ def test_view_and_render_show_the_board() -> None:
     assert view["board"][0][1] == 0 and view["board"][1][2] == 1 and view["board"][3][4] == 2
     assert view["players"][1]["it"] and view["players"][2]["moves"] == 2
     assert view["to_act"] == [0, 1, 2] and view["can_upgrade"] is True
-    assert view["last_orders"][2] == [2, "orders+up stride n"]
+    assert view["last_orders"] == [
+        [0, "orders stomp e"],
+        [1, "orders stride nothing"],
+        [2, "orders+up stride n"],
+    ]
     assert any(e["what"] == "upgrade" and "2 -5" in e["text"] for e in view["events"])
     text = after.render()
     assert "@1" in text and "legend:" in text
@@ -259,9 +349,9 @@ def test_state_round_trips_through_its_encoding() -> None:
     pending = state.apply(
         Joint(
             (
-                (0, Action.parse("orders stomp teleport")),
+                (0, Action.parse("orders stomp t")),
                 (1, Action.parse("orders stride w")),
-                (2, Action.parse("orders stride nothing")),
+                (2, Action.parse("orders stride x")),
             )
         )
     )

@@ -23,31 +23,34 @@ from lanTag.rules.stomptag_collide import (
     resolve_move,
     settle_move,
 )
-from lanTag.rules.stomptag_orders import DELTAS, MODES, MOVES, VERBS
+from lanTag.rules.stomptag_orders import DELTAS, LETTER_HELP, LETTERS, MODES, MOVES, VERBS
 
-WORDS: list[int | str] = [*MOVES, "up", "orders", 7]
+LETTER_WORDS = "".join(LETTERS[m] for m in MOVES)
+WORDS: list[int | str] = [*MOVES, *LETTER_WORDS, "up", "orders", "xk", 7]
 MODE_WORDS: list[int | str] = [*MODES, "run", 3]
 
 
 def reference_error(action: Action, moves: int, teleport_ok: bool, upgrade_ok: bool) -> str | None:
-    """The reason the original parse_order gave, step by step (None: legal)."""
+    """The reasons of the order grammar, one rule at a time (None: legal)."""
     if action.verb not in VERBS:
-        return f"orders look like 'orders stomp n' or 'orders+up stride e' (not {action.verb!r})"
+        return f"orders look like 'orders stomp n ne' or 'orders+up stride e' (not {action.verb!r})"
     if action.verb == "orders+up" and not upgrade_ok:
         return "no more upgrades: you already have the most moves allowed"
     if not action.args or action.args[0] not in MODES:
         return "the first word of orders is 'stomp' or 'stride', for the whole round"
-    steps = action.args[1:]
-    if len(steps) != moves:
+    words = action.args[1:]
+    if len(words) > 1:
         return (
-            f"you have {moves} move(s) this round: "
-            f"give exactly {moves} direction(s), not {len(steps)}"
+            f"orders are one word of move letters after the mode ({LETTER_HELP}), "
+            f"e.g. 'orders {action.args[0]} {'x' * moves}', not {len(words)} words"
         )
-    for step in steps:
-        if step not in MOVES:
-            return f"{step!r} is not a move (moves: {', '.join(MOVES)})"
-        if step == "teleport" and not teleport_ok:
-            return "teleport only right after someone was tagged or after your own teleport"
+    word = words[0] if words else ""
+    if not isinstance(word, str) or any(c not in LETTER_WORDS for c in word):
+        return f"{word!r} is not a word of move letters ({LETTER_HELP}; one letter per move)"
+    if len(word) != moves:
+        return f"you have {moves} move(s) this round: give exactly {moves} move(s), not {len(word)}"
+    if "t" in word and not teleport_ok:
+        return "teleport only right after someone was tagged or after your own teleport"
     return None
 
 
@@ -57,7 +60,11 @@ def candidates(rng: random.Random, moves: int) -> list[Action]:
         verb = rng.choice([*VERBS, "orders", "bid", "stomp"])
         mode = rng.choice(MODE_WORDS)
         count = rng.choice([moves, moves, moves - 1, moves + 1, 0])
-        args: list[int | str] = [mode, *(rng.choice(WORDS) for _ in range(max(0, count)))]
+        word = "".join(rng.choice(LETTER_WORDS) for _ in range(max(1, count)))
+        if rng.random() < 0.6:  # the wire form: one word of letters, sometimes of a bad count
+            args: list[int | str] = [mode, word]
+        else:  # words: never the wire form but for a single one-letter move
+            args = [mode, *(rng.choice(WORDS) for _ in range(max(0, count)))]
         out.append(Action(verb, tuple(args[: rng.choice([0, len(args), len(args)])])))
     return out
 

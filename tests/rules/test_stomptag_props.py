@@ -59,10 +59,7 @@ def rounds(draw: st.DrawFn) -> tuple[StomptagState, Joint, tuple[int, ...]]:
         space = state.legal_actions(seat)
         choices.append((seat, space[draw(st.integers(0, len(space) - 1))]))
     joint = Joint(tuple(choices))
-    orders = {
-        s: Order(a.args[0] == "stomp", tuple(map(str, a.args[1:])), a.verb != "orders")
-        for s, a in choices
-    }
+    orders = {s: parse(s, a, state) for s, a in choices}
     count = len(teleport_slots(orders))
     landings = draw(st.lists(st.integers(0, side * side - 1), min_size=count, max_size=count))
     return state, joint, tuple(landings)
@@ -157,7 +154,7 @@ def test_property_seat_numbers_do_not_matter(
     relabelled = replace(state, table=table)
     new_joint = Joint(tuple(sorted((perm[s], a) for s, a in joint.choices)))
     # the landings are drawn in seat order, so hand each teleport the landing it had
-    old_orders = {s: Order(False, tuple(map(str, a.args[1:]))) for s, a in joint.choices}
+    old_orders = {s: parse(s, a, state) for s, a in joint.choices}
     landing_of = dict(zip(teleport_slots(old_orders), landings, strict=True))
     new_orders = {perm[s]: o for s, o in old_orders.items()}
     new_landings = tuple(landing_of[inverse[s], i] for s, i in teleport_slots(new_orders))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.rules.base import Action, Chance, IllegalAction, Over, Pick
+from lanTag.rules.base import Chance, IllegalAction, Over, Pick
 from lanTag.rules.stomptag import StomptagState
 from lanTag.rules.stomptag_collide import CROSS, MEET, SWAP
 from lanTag.rules.stomptag_round import (
@@ -31,6 +31,7 @@ from tests.rules.stomptag_helpers import (
     play,
     position,
     simple,
+    typed,
 )
 
 FAR = (4, 4)
@@ -198,15 +199,15 @@ def test_friendly_tag_back_within_the_round() -> None:
 def test_teleport_needs_a_tag_last_round_or_your_own_teleport() -> None:
     state = position([(0, 0), (2, 2), FAR], it=2)
     with pytest.raises(IllegalAction, match="right after someone was tagged"):
-        state.check_action(0, Action.parse("orders stride teleport"))
+        state.check_action(0, typed(state, 0, "orders stride teleport"))
     assert len(state.legal_actions(0)) == 2 * 2 * 9
     opened = position([(0, 0), (2, 2), FAR], it=2, tag_last_round=True)
-    opened.check_action(0, Action.parse("orders stride teleport"))
+    opened.check_action(0, typed(opened, 0, "orders stride teleport"))
     assert len(opened.legal_actions(0)) == 2 * 2 * 10
     own = position([(0, 0), (2, 2), FAR], it=2, teleported=[True, False, False])
-    own.check_action(0, Action.parse("orders stride teleport"))
+    own.check_action(0, typed(own, 0, "orders stride teleport"))
     with pytest.raises(IllegalAction, match="teleport"):
-        own.check_action(1, Action.parse("orders stride teleport"))
+        own.check_action(1, typed(own, 1, "orders stride teleport"))
 
 
 def test_teleport_lands_on_a_drawn_cell_and_costs_five() -> None:
@@ -219,16 +220,16 @@ def test_teleport_lands_on_a_drawn_cell_and_costs_five() -> None:
     assert simple(events_of(after, TELEPORTED)) == [(TELEPORTED, 1, (0,), (-5,))]
     # the teleporter may teleport again next round; the tag window has closed for others
     assert after.table.teleported == (True, False, False) and not after.table.tag_last_round
-    after.check_action(0, Action.parse("orders stride teleport"))
-    with pytest.raises(IllegalAction):
-        after.check_action(1, Action.parse("orders stride teleport"))
+    after.check_action(0, typed(after, 0, "orders stride teleport"))
+    with pytest.raises(IllegalAction, match="right after someone was tagged"):
+        after.check_action(1, typed(after, 1, "orders stride teleport"))
 
 
 def test_teleport_tag_opens_teleports_for_everyone_next_round() -> None:
     state = position([(0, 0), (1, 0), FAR], it=0)
     after = play(state, {0: "orders stomp e"})
     for seat in range(3):
-        after.check_action(seat, Action.parse("orders stride teleport"))
+        after.check_action(seat, typed(after, seat, "orders stride teleport"))
 
 
 def test_teleport_onto_a_standing_player_is_a_collision() -> None:
@@ -270,7 +271,7 @@ def test_an_upgrade_costs_five_and_adds_a_move_from_the_next_round() -> None:
     assert simple(events_of(after, UPGRADE)) == [(UPGRADE, 0, (0,), (-5,))]
     assert delta(state, after)[0] == -5 + 1
     with pytest.raises(IllegalAction, match="2 move"):
-        after.check_action(0, Action.parse("orders stride e"))
+        after.check_action(0, typed(after, 0, "orders stride e"))
     later = play(after, {0: "orders stride e e"})
     assert at(later, 0) == (3, 0)
 
@@ -278,7 +279,7 @@ def test_an_upgrade_costs_five_and_adds_a_move_from_the_next_round() -> None:
 def test_upgrades_stop_at_the_move_cap() -> None:
     state = position([(0, 0), (2, 2), FAR], it=2, moves=[3, 1, 1])
     with pytest.raises(IllegalAction, match="no more upgrades"):
-        state.check_action(0, Action.parse("orders+up stride n n n"))
+        state.check_action(0, typed(state, 0, "orders+up stride n n n"))
     capped = position([(0, 0), (2, 2), FAR], it=2, options={"max_moves": 1})
     assert len(capped.legal_actions(0)) == 2 * 9
 
