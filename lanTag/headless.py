@@ -30,7 +30,9 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
             if isinstance(event, Started):
                 continue  # announced above, once the session exists
             elif isinstance(event, ev.StepApplied):
-                print(f"step {event.step}: {input_text(event.input)}", file=stream)
+                session = machine.session
+                describe = session.game.action_text if session is not None else str
+                print(f"step {event.step}: {input_text(event.input, describe)}", file=stream)
             elif isinstance(event, ev.GameOver):
                 order = " > ".join(
                     "=".join(names.get(s, str(s)) for s in group) for group in event.outcome.ranking

@@ -71,17 +71,20 @@ def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
             model.say("not your turn: " + model.turn_text(), "class:error")
         return False
     try:
-        # Checked here first so a typo gets the engine's reason, not a protocol error.
+        # The engine's wire form of what was typed (stomptag orders: words to letters),
+        # checked here first so a typo gets the engine's reason, not a protocol error.
+        action = s.state.typed_action(seat, action)
         s.state.check_action(seat, action)
+        shown = model.action_text(action)
         if mine == "turn":
             model.handle.command(lambda now: s.submit(action, now))
-            model.say(f"played {action}", "class:ok")
+            model.say(f"played {shown}", "class:ok")
         else:
             step = s.step
             model.handle.command(lambda now: s.commit(action, None, now))
-            model.committed = (step, str(action))
+            model.committed = (step, shown)
             others = len(model.waiting_for())
-            model.say(f"committed '{action}' — waiting for {others} other(s)", "class:ok")
+            model.say(f"committed '{shown}' — waiting for {others} other(s)", "class:ok")
     except (IllegalAction, LocalProtocolError) as exc:
         model.say(str(exc), "class:error")
         return False
@@ -183,10 +186,11 @@ def whisper(model: GameModel, arg: str) -> None:
 @command("step-direction")
 def step_direction(model: GameModel, arg: str) -> None:
     """An arrow key: play the legal action ending in that compass word, if it is clear which."""
-    found = [a for a in model.legal() if a.args and a.args[-1] == arg]
+    text = model.action_text  # as players read them: stomptag orders end in a move word
+    found = [a for a in model.legal() if a.args and text(a).rsplit(" ", 1)[-1] == arg]
     prefix = model.line.text.strip()
     if len(found) > 1 and prefix:
-        narrowed = [a for a in found if str(a).startswith(prefix)]
+        narrowed = [a for a in found if text(a).startswith(prefix)]
         found = narrowed or found
     if len(found) > 1 and model.selected is not None:
         narrowed = [a for a in found if a.args[0] == model.selected]
@@ -195,12 +199,12 @@ def step_direction(model: GameModel, arg: str) -> None:
         model.say(f"no move {arg} now", "class:error")
         return
     if len(found) == 1:
-        if _play(model, str(found[0])):
-            _finish_line(model, str(found[0]))
+        if _play(model, text(found[0])):
+            _finish_line(model, text(found[0]))
         return
-    model.line.text = str(found[0])
+    model.line.text = text(found[0])
     model.line.cursor_position = len(model.line.text)
-    choices = ", ".join(str(a) for a in found[:6])
+    choices = ", ".join(text(a) for a in found[:6])
     model.say(f"several: {choices} — press a digit to pick a piece, or Enter", "class:warn")
 
 
@@ -227,7 +231,7 @@ def cycle_action(model: GameModel, arg: str) -> None:
     if model.cycle_index < 0 and delta < 0:
         model.cycle_index = 0
     model.cycle_index = (model.cycle_index + delta) % len(actions)
-    model.line.text = str(actions[model.cycle_index])
+    model.line.text = model.action_text(actions[model.cycle_index])
     model.line.cursor_position = len(model.line.text)
     more = "+" if len(actions) >= SCAN_LIMIT else ""
     model.say(f"{model.cycle_index + 1}/{len(actions)}{more}: Enter plays it, Tab for the next")

@@ -13,10 +13,17 @@ SLASH_WORDS = ("/say ", "/end", "/help", "/quit")
 
 
 class ActionCompleter(Completer):
-    """Offers ``str(a)`` for every legal action ``a`` (read lazily) that extends the text."""
+    """Offers ``describe(a)`` for every legal action ``a`` (read lazily) that extends the text.
 
-    def __init__(self, legal: Callable[[], Iterable[Action]]) -> None:
+    ``describe`` is the game's ``action_text`` (stomptag orders in words, not the wire's
+    letters); the console reads what was typed back with ``State.typed_action``.
+    """
+
+    def __init__(
+        self, legal: Callable[[], Iterable[Action]], describe: Callable[[Action], str] = str
+    ) -> None:
         self.legal = legal
+        self.describe = describe
 
     def get_completions(
         self, document: Document, complete_event: CompleteEvent
@@ -30,6 +37,6 @@ class ActionCompleter(Completer):
             return
         # Whole-action completions: replacing the typed text keeps "move 1 n" readable.
         for action in self.legal():
-            option = str(action)
+            option = self.describe(action)
             if option.startswith(text):
                 yield Completion(option, start_position=-len(typed))

@@ -150,7 +150,7 @@ class GameModel:
             multiline=False,
             history=InMemoryHistory(),
             name="command",
-            completer=ActionCompleter(self.legal),
+            completer=ActionCompleter(self.legal, self.action_text),
             complete_while_typing=Condition(lambda: self.mode == "command"),
         )
         session = self.session
@@ -197,6 +197,11 @@ class GameModel:
         if s is None or seat is None or s.my_turn() is None:
             return iter(())
         return islice(iter(s.state.legal_actions(seat)), SCAN_LIMIT)
+
+    def action_text(self, action: Action) -> str:
+        """``action`` as players read it (the game's ``action_text``: orders in words)."""
+        s = self.session
+        return s.game.action_text(action) if s is not None else str(action)
 
     def turn_seconds(self) -> float:
         return max(0.0, self.clock() - self._step_started)
@@ -342,7 +347,7 @@ class GameModel:
                 d = shadow.decision()
                 if isinstance(d, Simultaneous):
                     sealed = needs_for(d, self._live_at(e.step)).humans
-                    choices = " ".join(f"{s}=[{a}]" for s, a in e.input.choices)
+                    choices = " ".join(f"{s}=[{self.action_text(a)}]" for s, a in e.input.choices)
                     self.last_secret = SecretInfo(e.step, d.kind, choices, sealed, problems)
             self.add_log(f"{e.step}: {self._input_text(e)}")
         if shadow is not None:
@@ -355,8 +360,8 @@ class GameModel:
 
     def _input_text(self, e: ev.StepApplied) -> str:
         if isinstance(e.input, Move) and e.input.seat == self.seat:
-            return f"you: {e.input.action}"
-        return input_text(e.input)
+            return f"you: {self.action_text(e.input.action)}"
+        return input_text(e.input, self.action_text)
 
     def _humans(self) -> frozenset[int]:
         s = self.session

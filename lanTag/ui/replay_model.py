@@ -57,7 +57,8 @@ class ReplayModel:
             steps.append((applied.step, applied.input, hashes[-1], state))
             hashes.append(applied.state_hash)
             state = after
-            self.positions.append((applied.step + 1, input_text(applied.input), state))
+            label = input_text(applied.input, game.action_text)  # orders in words
+            self.positions.append((applied.step + 1, label, state))
         # details[i] is what made position i (None for the start and for moves).
         self.details: list[Detail | None] = [
             None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lanTag.rules.base import Simultaneous
+from lanTag.rules.base import Action, Joint, Simultaneous
 from lanTag.session import events as ev
 from lanTag.ui import commands
 from lanTag.ui.model import GameModel
@@ -121,6 +121,43 @@ def test_secret_choice_is_committed_then_revealed_alone() -> None:
     assert s.step > before  # one human: the reveal follows at once
     model.poll()
     assert model.last_secret is not None and "sealed by 1 seat(s)" in model.last_secret.text()
+
+
+def test_stomptag_orders_are_typed_in_words_and_sent_in_letters() -> None:
+    model = _model("stomptag", 1)  # our bid; the board is drawn, round 1 asks for orders
+    s = model.session
+    assert s is not None and s.seat == 0 and s.my_turn() == "secret"
+    assert s.state.decision() == Simultaneous((0, 1, 2), "orders")
+    before = s.step
+    model.mode = "command"
+    model.line.text = "orders stomp n up"
+    commands.run(model, "submit")
+    assert s.step == before and model.message_style == "class:error"
+    assert "'up' is not a move" in model.message
+    model.line.text = "orders stomp nothing nothing"
+    commands.run(model, "submit")
+    assert "you have 1 move(s) this round" in model.message
+    model.line.text = "orders stomp nothing"
+    commands.run(model, "submit")
+    assert s.step > before
+    sent = [
+        e.input.of(0)
+        for e in model.handle.machine.events
+        if isinstance(e, ev.StepApplied) and isinstance(e.input, Joint)
+    ]
+    assert sent == [Action("orders", ("stomp", "x"))]  # the wire form: a letter per move
+    model.poll()
+    assert model.last_secret is not None and "0=[orders stomp nothing]" in model.last_secret.text()
+
+
+def test_stomptag_orders_typed_in_letters_are_accepted_too() -> None:
+    model = _model("stomptag", 1)
+    s = model.session
+    assert s is not None and s.my_turn() == "secret"
+    before = s.step
+    commands.run(model, "submit", "orders stride q")  # nw, in the wire's own letters
+    assert s.step > before and model.message_style == "class:ok"
+    assert "orders stride nw" in model.message
 
 
 def test_committed_waits_for_the_others_and_rolls_are_seeded_by_everyone() -> None:

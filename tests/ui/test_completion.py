@@ -6,6 +6,7 @@ import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
+from lanTag.rules.base import Action
 from lanTag.ui.model import GameModel
 from tests.ui.fakes import advance, solo_handle
 
@@ -30,11 +31,27 @@ def test_completion_offers_exactly_the_legal_actions(engine: str, moves: int) ->
     if s.my_turn() is None:
         assert _offers(model, "") == []
         return
-    legal = [str(a) for a in s.state.legal_actions(s.seat)]
+    # offered as players read them (stomptag orders in words), each typing back to the action
+    actions = list(s.state.legal_actions(s.seat))
+    legal = [s.game.action_text(a) for a in actions]
     assert _offers(model, "") == legal
+    typed = [s.state.typed_action(s.seat, Action.parse(text)) for text in legal]
+    assert typed == actions
     verb = legal[0].split()[0]
     assert _offers(model, verb) == [a for a in legal if a.startswith(verb)]
     assert _offers(model, "zzz") == []
+
+
+def test_stomptag_orders_complete_in_words() -> None:
+    handle = solo_handle("stomptag")
+    advance(handle, 3, seed=3)
+    model = GameModel(handle)
+    s = model.session
+    assert s is not None and s.seat is not None and s.my_turn() == "secret"
+    offers = _offers(model, "orders stomp n")
+    assert offers and all(o.startswith("orders stomp n") for o in offers)
+    assert "orders stomp nothing" in offers and "orders stomp nw" in offers
+    assert _offers(model, "orders stomp x") == []  # the wire's letters are not offered
 
 
 def test_no_completions_when_it_is_not_our_turn() -> None:
