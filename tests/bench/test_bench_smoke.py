@@ -88,6 +88,18 @@ def test_wire_sizes() -> None:
     assert bench_wire.anatomy(raw)[-2]["bytes"] == signed
 
 
+def test_wire_worst_case_table() -> None:
+    table, largest = bench_wire.worst_case_table(["prototag", "stomptag"], 1)
+    rows = table.rows
+    assert {r["engine"] for r in rows} == {"prototag", "stomptag"}
+    assert {r["type"] for r in rows} >= {"MOVE", "REVEAL", "COMMIT", "ENTROPY"}
+    assert all(r["signed"] > 64 for r in rows)
+    assert largest == max(r["signed"] for r in rows)
+    orders = next(r for r in rows if r["engine"] == "stomptag" and r["type"] == "REVEAL")
+    assert orders["action_b"] > 0 and orders["looked"] > 0 and orders["seat"] == 255
+    assert bench_wire._target(None, largest)["met"] is (largest <= 250)
+
+
 def test_startup_helpers() -> None:
     assert len(bench_startup.time_process([sys.executable, "-c", "pass"], 1)) == 1
     assert bench_startup.import_times(3)
