@@ -42,7 +42,6 @@ from lanTag.rules.stomptag_codec import (
     state_fields,
 )
 from lanTag.rules.stomptag_orders import (
-    LETTERS,
     MOVES,
     Order,
     OrderSpace,
@@ -417,7 +416,6 @@ class StomptagState(State):
             "last_orders": [[s, o.text()] for s, o in self.orders],
             "events": [event_obj(e, self.cell_name) for e in self.events],
             "move_words": list(MOVES),
-            "move_letters": [LETTERS[m] for m in MOVES],  # the wire's letter of each word
             "seat": seat,
         }
         if seat is not None and 0 <= seat < self.seats and self.phase in (BIDS, ORDERS):
