@@ -33,7 +33,6 @@ from lanTag.rules.base import (
     Input,
     Joint,
     Move,
-    Over,
     Roll,
     canonical_pack,
 )
@@ -100,11 +99,7 @@ class PlainReplay:
         report.applied = self.applied
         report.rolls_verified = sum(type(a.input) is Roll for a in self.applied)
         report.secrets_verified = sum(type(a.input) is Joint for a in self.applied)
-        decision = self.state.decision()
-        if isinstance(decision, Over):
-            report.complete = True
-            report.outcome = decision.outcome.summary
-            report.ranking = [list(g) for g in decision.outcome.ranking]
+        report.finish(self.state)
         return True
 
     # -- the log ------------------------------------------------------------

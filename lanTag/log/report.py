@@ -11,7 +11,7 @@ from typing import Any
 
 import msgpack
 
-from lanTag.rules.base import decode_input, encode_input
+from lanTag.rules.base import Over, State, decode_input, encode_input
 from lanTag.session import events as ev
 
 
@@ -53,6 +53,14 @@ class VerifyReport:
     @property
     def valid(self) -> bool:
         return self.failure is None
+
+    def finish(self, state: State) -> None:
+        """``complete``, ``outcome`` and ``ranking`` from the state the replay ended in."""
+        decision = state.decision()
+        if isinstance(decision, Over):
+            self.complete = True
+            self.outcome = decision.outcome.summary
+            self.ranking = [list(g) for g in decision.outcome.ranking]
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -22,7 +22,7 @@ from lanTag.identity import Verifier
 from lanTag.log.chain import MAGIC, EntryKind, LogChain, LogFormatError, Row, parse_rows
 from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.report import Failure, Player, VerifyReport, step_row_failure
-from lanTag.rules.base import Joint, OptionError, Over, Roll
+from lanTag.rules.base import Joint, OptionError, Roll
 from lanTag.session import events as ev
 from lanTag.session.lobby import LobbyRecord
 from lanTag.session.machine import Session
@@ -70,11 +70,7 @@ def verify_log(data: bytes) -> VerifyReport:
     if parse_error:
         report.failure = Failure(len(rows), session.step, None, parse_error)
         return report
-    decision = session.state.decision()
-    if isinstance(decision, Over):
-        report.complete = True
-        report.outcome = decision.outcome.summary
-        report.ranking = [list(g) for g in decision.outcome.ranking]
+    report.finish(session.state)
     return report
 
 
