@@ -162,3 +162,19 @@ def make_sessions(record: LobbyRecord, ids: list[Identity], secrets: list[bytes]
         Session(record, seat=i, identity=ids[i], chain_secret=secrets[i], peers=peers)
         for i in range(humans)
     ]
+
+
+def toy_game_logs(seed: str, net_seed: int) -> list[bytes]:
+    """Every peer's log of one finished toy game: 3 humans and a bot, with jitter and repeats.
+
+    Module-scoped fixtures call it before the function-scoped ``toy_engine`` fixture runs,
+    so it registers the engine itself."""
+    from lanTag.rules.registry import register_engine
+
+    register_engine("toy", "tests.session.toygame", "Toy")
+    record, ids, secrets = make_record("toy", 3, 1, seed=seed)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=net_seed, jitter=0.02, dup=0.05)
+    net.run()
+    assert net.all_over()
+    return [s.take_log() for s in sessions]

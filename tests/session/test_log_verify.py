@@ -4,20 +4,12 @@ import pytest
 
 from lanTag.log.chain import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
-from tests.session.harness import SimNet, make_record, make_sessions
+from tests.session.harness import toy_game_logs
 
 
 @pytest.fixture(scope="module")
 def finished_logs() -> list[bytes]:
-    from lanTag.rules.registry import register_engine
-
-    register_engine("toy", "tests.session.toygame", "Toy")
-    record, ids, secrets = make_record("toy", 3, 1, seed="logs")
-    sessions = make_sessions(record, ids, secrets)
-    net = SimNet(sessions, seed=5, jitter=0.02, dup=0.05)
-    net.run()
-    assert net.all_over()
-    return [s.take_log() for s in sessions]
+    return toy_game_logs("logs", 5)
 
 
 def test_every_peer_log_verifies_and_agrees(finished_logs: list[bytes]) -> None:

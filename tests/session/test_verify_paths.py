@@ -12,20 +12,12 @@ from lanTag.log.chain import EntryKind, LogChain, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Action, IllegalAction, Joint, Move, Roll
 from lanTag.session.messages import MsgType, parse_unverified
-from tests.session.harness import SimNet, make_record, make_sessions
+from tests.session.harness import toy_game_logs
 
 
 @pytest.fixture(scope="module")
 def log() -> bytes:
-    from lanTag.rules.registry import register_engine
-
-    register_engine("toy", "tests.session.toygame", "Toy")
-    record, ids, secrets = make_record("toy", 3, 1, seed="fast-paths")
-    sessions = make_sessions(record, ids, secrets)
-    net = SimNet(sessions, seed=9, jitter=0.02, dup=0.05)
-    net.run()
-    assert net.all_over()
-    return sessions[0].take_log()
+    return toy_game_logs("fast-paths", 9)[0]
 
 
 def rechain(data: bytes, index: int, new_data: Any) -> bytes:

@@ -16,21 +16,13 @@ from lanTag.log import verify as verify_module
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.verify import verify_log
-from tests.session.harness import SimNet, make_record, make_sessions
+from tests.session.harness import toy_game_logs
 from tests.session.test_verify_paths import rechain
 
 
 @pytest.fixture(scope="module")
 def log() -> bytes:
-    from lanTag.rules.registry import register_engine
-
-    register_engine("toy", "tests.session.toygame", "Toy")
-    record, ids, secrets = make_record("toy", 3, 1, seed="signature-pass")
-    sessions = make_sessions(record, ids, secrets)
-    net = SimNet(sessions, seed=13, jitter=0.02, dup=0.05)
-    net.run()
-    assert net.all_over()
-    return sessions[1].take_log()
+    return toy_game_logs("signature-pass", 13)[1]
 
 
 def inline_report(data: bytes, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
