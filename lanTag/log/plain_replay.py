@@ -34,14 +34,13 @@ from lanTag.rules.base import (
     Joint,
     Move,
     Roll,
-    canonical_pack,
 )
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.core import _FITS, STEP_WINDOW, TAKEOVER_BOT, _supersedes
 from lanTag.session.lobby import LobbyRecord
-from lanTag.session.messages import MsgType, Signed
+from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind
 
 _RARE = frozenset({MsgType.VOTE, MsgType.NUDGE, MsgType.SYNC, MsgType.CHAT, MsgType.PRIVATE})
@@ -197,7 +196,7 @@ class PlainReplay:
         if not chain_step_ok(self.chain_last[seat], link):
             raise NotPlain
         sealed = self.commits[seat].payload[0]
-        value = canonical_pack(msg.payload[0])  # SessionCore._reveal_value
+        value = reveal_value(msg)
         if not opens(sealed, self.game_id, self.step, seat, self.needs.secret_kind, nonce, value):
             raise NotPlain
         self._check_action(seat, action)
@@ -213,14 +212,7 @@ class PlainReplay:
     def _decide(self) -> None:
         """Session._decided_input then _apply, until a step waits for messages."""
         while (inp := self._decided_input()) is not None:
-            checked = self.checked
-            if isinstance(inp, Move):
-                all_checked = checked.get(inp.seat) == inp.action
-            elif isinstance(inp, Joint):
-                all_checked = all(checked.get(s) == a for s, a in inp.choices)
-            else:
-                all_checked = False
-            state = self.state.apply(inp, actions_checked=all_checked)
+            state = self.state.apply(inp, actions_checked=referee.all_checked(self.checked, inp))
             for msg in self.entropy.values():
                 self.chain_last[msg.seat] = msg.payload[0]
             for msg in self.reveals.values():

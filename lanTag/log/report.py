@@ -9,9 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgpack
-
-from lanTag.rules.base import Over, State, decode_input, encode_input
+from lanTag.rules.base import Over, State, canonical_pack, decode_input, encode_input
 from lanTag.session import events as ev
 
 
@@ -103,7 +101,7 @@ def step_row_failure(
         and len(data) == 2
         and applied.step == step
         and type(data[0]) is list
-        and _packb(data[0]) == _packb(encode_input(applied.input))
+        and canonical_pack(data[0]) == canonical_pack(encode_input(applied.input))
     ):
         # Same canonical bytes as the decided input: what the check below would decode
         # and compare equal (no bool for an int, no list for an int...), without decoding.
@@ -126,5 +124,3 @@ def step_row_failure(
         return Failure(index, step, None, f"state hash after step {step} differs")
     return None
 
-
-_packb = msgpack.Packer(use_bin_type=True).pack  # wire.pack's encoding, one Packer

@@ -15,7 +15,7 @@ from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity, Signer, Verifier
 from lanTag.log.chain import MAGIC, EntryKind, LogChain
-from lanTag.rules.base import Action, State, canonical_pack
+from lanTag.rules.base import Action, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
@@ -219,14 +219,6 @@ class SessionCore:
         from lanTag import wire
 
         return wire.pack(action.to_msgpack())
-
-    def _reveal_value(self, msg: Signed) -> bytes:
-        """The committed value of a REVEAL: ``_action_bytes(msg.action)`` without building
-        the Action (``Action.from_msgpack`` keeps the verb and arguments as they are, so the
-        received array packs to the same canonical bytes).  The array was decoded from a
-        canonical body, so it holds only values ``wire.pack`` accepts and packs them the
-        same: its type walk is skipped."""
-        return canonical_pack(msg.payload[0])
 
     @staticmethod
     def _fits(msg_type: MsgType, kind: NeedKind) -> bool:

@@ -23,7 +23,6 @@ from lanTag.rules.base import (
     Chance,
     IllegalAction,
     Input,
-    Joint,
     Move,
     Over,
     State,
@@ -43,6 +42,7 @@ from lanTag.session.messages import (
     MsgType,
     Signed,
     parse_unverified,
+    reveal_value,
     sign_message,
     unpack_bundle,
     verify_signature,
@@ -352,7 +352,7 @@ class Session(Agreement, Recovery):
     def _check_reveal(self, msg: Signed, box: StepBox, needs: Needs, snap: Snapshot) -> None:
         action, nonce = msg.action, msg.payload[1]  # the parser's Action
         sealed = box.of(MsgType.COMMIT)[msg.seat].payload[0]
-        value = self._reveal_value(msg)  # == self._action_bytes(action), without a re-pack
+        value = reveal_value(msg)  # == self._action_bytes(action), without a re-pack
         if not opens(sealed, self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value):
             self._blame(msg.seat, "bad-reveal", "reveal does not open its commitment")
             box.bad_reveals.add(msg.seat)
@@ -373,14 +373,7 @@ class Session(Agreement, Recovery):
 
     def _all_checked(self, state: State, inp: Input) -> bool:
         """Every action of ``inp`` passed check_action on ``state`` (a Roll has none)."""
-        if self._checked_state is not state:
-            return False
-        checked = self._checked_actions
-        if isinstance(inp, Move):
-            return checked.get(inp.seat) == inp.action
-        if isinstance(inp, Joint):
-            return all(checked.get(seat) == action for seat, action in inp.choices)
-        return False
+        return self._checked_state is state and referee.all_checked(self._checked_actions, inp)
 
     def _decided_input(self, box: StepBox) -> Input | None:
         snap = self._snapshots[-1]

@@ -18,7 +18,7 @@ import msgpack
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.identity import SIGNATURE_SIZE, Signer, Verifier
-from lanTag.rules.base import Action, IllegalAction
+from lanTag.rules.base import Action, IllegalAction, canonical_pack
 
 PROTOCOL_VERSION = 1
 SIGN_DOMAIN = b"lanTag/v1/msg\x00"
@@ -234,7 +234,7 @@ def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
         for ok, value in zip(checks, payload, strict=True):
             if not ok(value):
                 return None
-    if _packb(fields) != body:
+    if canonical_pack(fields) != body:  # wire.canonical's check, with the one shared Packer
         return None
     return Signed(msg_type, game_id, step, seat, state_hash, payload, body, signature, raw, action)
 
@@ -242,9 +242,6 @@ def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
 _BYTES = {bytes}
 _HASH_LEN = {HASH_SIZE}
 _unpackb = msgpack.unpackb  # wire.unpack's decoder, with the same options above
-# wire.canonical's encoding (msgpack.packb(..., use_bin_type=True)) with one Packer made
-# once: packb builds a Packer per call, which cost as much as the packing.
-_packb = msgpack.Packer(use_bin_type=True).pack
 
 
 def _parse_strict(raw: bytes) -> Signed:
@@ -323,6 +320,14 @@ _TYPES = {int(t): t for t in MsgType}  # MsgType(code) without the enum machiner
 
 def verify_signature(msg: Signed, public_key: bytes, verifier: Verifier) -> bool:
     return verifier.verify(public_key, msg.signature, SIGN_DOMAIN + msg.body)
+
+
+def reveal_value(msg: Signed) -> bytes:
+    """The committed value of a REVEAL: its action's canonical bytes, without building the
+    Action (``Action.from_msgpack`` keeps the verb and arguments as they are, so the received
+    array packs to the same bytes).  The array was decoded from a canonical body, so it holds
+    only values ``wire.pack`` accepts and packs them the same: its type walk is skipped."""
+    return canonical_pack(msg.payload[0])
 
 
 def signed_by_seat(msg: Signed, keys: tuple[bytes | None, ...], verifier: Verifier) -> bool:

@@ -5,7 +5,7 @@
   ``_missing_fresh``, the from-scratch computation.
 * ``Session.next_timer`` lets ``_deadline`` stop scanning the waiting seats' last frames
   once they cannot bring the vote below the link or lag timer: the same float comes out.
-* ``SessionCore._reveal_value`` packs a REVEAL's received action array: the bytes must
+* ``messages.reveal_value`` packs a REVEAL's received action array: the bytes must
   equal ``wire.pack(action.to_msgpack())``, for every step and seat width.
 """
 
@@ -127,8 +127,8 @@ def test_reveal_value_is_the_packed_action() -> None:
                 rng.randbytes(32),
                 (action.to_msgpack(), rng.randbytes(32), rng.randbytes(32)),
             )
-            assert session._reveal_value(msg) == session._action_bytes(action)
+            assert messages.reveal_value(msg) == session._action_bytes(action)
             # The value comes from the received payload, whatever the body holds.
             odd = dataclasses.replace(msg, body=b"\x90")
-            assert session._reveal_value(odd) == session._action_bytes(action)
+            assert messages.reveal_value(odd) == session._action_bytes(action)
     assert messages.PROTOCOL_VERSION == 1
