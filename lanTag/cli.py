@@ -55,7 +55,8 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def _options(pairs: Sequence[str]) -> dict[str, str]:
+def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """The ``--option K=V`` strings as a dict (UserError on a pair without ``=`` or key)."""
     out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -65,7 +66,8 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def _host_port(text: str) -> tuple[str, int]:
+def parse_host_port(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (host defaults to 127.0.0.1) as a pair; UserError if malformed."""
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 < int(port) < 65536:
         raise UserError(f"expected HOST:PORT, got {text!r}")
