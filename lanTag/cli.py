@@ -96,6 +96,11 @@ def build_parser() -> argparse.ArgumentParser:
         "fair dice, signed game logs.",
         epilog="Start with: lantag play (a game against bots on this machine).",
     )
+    p.add_argument(
+        "--version",
+        action="store_true",
+        help="show the lanTag, protocol and game rules versions and exit",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def game_args(sp: argparse.ArgumentParser) -> None:
@@ -253,6 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.version:
+        from lanTag.versions import version_lines
+
+        print("\n".join(version_lines()))
+        return 0
     if args.command is None:
         parser.print_help()
         return 0
