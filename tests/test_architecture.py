@@ -116,6 +116,8 @@ LAYER_OF_PATH = {
     "identity.py": "base",
     "private_chat.py": "base",
     "privchat.py": "base",  # before the move
+    # What this install runs (`lantag --version`): asks the registry and the session.
+    "versions.py": "versions",
     "rules/": "rules",
     "fair/": "fair",
     "bots/": "bots",
@@ -161,10 +163,11 @@ MAY_IMPORT: dict[str, set[str]] = {
     "log": {"base", "rules", "fair", "session"},
     "net": {"base"},
     "sim": {"base", "rules", "bots"},
-    "peer": CORE | {"net"},
-    "testing": CORE | {"net", "peer"},
-    "ui": CORE | {"net", "peer"},
-    "cli": CORE | {"net", "peer", "sim", "ui"},
+    "versions": CORE,
+    "peer": CORE | {"net", "versions"},
+    "testing": CORE | {"net", "peer", "versions"},
+    "ui": CORE | {"net", "peer", "versions"},
+    "cli": CORE | {"net", "peer", "sim", "ui", "versions"},
 }
 # Known exceptions, each with its reason; nothing else may cross a layer upwards.
 ALLOWED_UPWARD = {
