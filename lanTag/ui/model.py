@@ -42,6 +42,8 @@ from lanTag.session.machine import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
 
+# The one input rule, said the same way on the message line and in the F1 help.
+INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
 LOG_KEEP = 300  # log lines kept in memory; the signed log file has everything
 SCAN_LIMIT = 5000  # legal actions looked at for completion and cycling (lazy spaces are huge)
 
@@ -387,14 +389,14 @@ class GameModel:
         if s is None:
             return "waiting for the game to start"
         if self.is_over():
-            return "game over: q or Enter to leave, b to show/hide the result"
+            return "game over: Esc shows the result box (q or Enter there leaves)"
         if self.seat is None:
             return "watching: F1 help, Ctrl-Q leave"
         mine = s.my_turn()
         if mine == "turn":
-            return "your turn: arrows/hjkl move, Tab cycles actions, Enter submits, : types"
+            return "your turn: " + INPUT_RULE
         if mine == "secret":
-            return "your secret choice: Tab/: pick, Enter seals it (nobody sees it until all seal)"
+            return "secret: " + INPUT_RULE
         if self.committed is not None and self.committed[0] == s.step:
             others = len(self.waiting_for())
             return f"committed '{self.committed[1]}' — waiting for {others} other(s)"

@@ -153,7 +153,7 @@ async def test_help_overlay_toggles_and_shows_the_rules() -> None:
         run.keys("?")
         await eventually(lambda: run.game.model.show_help)
         text = screen_text(run.game.app, 80, 24)
-        assert "Keys (board mode)" in text
+        assert "One rule: letters and words always go to the command line" in text
         assert "# Prototag" in screen_text(run.game.app, 80, 60)  # the rules follow the keys
         run.keys("x")  # stray letters do nothing under the help
         run.keys("\x1bOP")  # F1 closes it too
@@ -207,6 +207,12 @@ async def test_game_over_screen_names_the_winner_and_the_log_file() -> None:
         run.keys("b")
         await eventually(lambda: not run.game.model.show_over)
         assert "Game over" not in screen_text(run.game.app, 80, 24)
+        run.keys("q")  # with the box hidden a letter is typed, it does not leave
+        await eventually(lambda: run.game.model.line.text == "q")
+        run.keys("\x1b")  # Esc clears the line...
+        await eventually(lambda: run.game.model.line.text == "")
+        run.keys("\x1b")  # ...then shows the box again, where q leaves
+        await eventually(lambda: run.game.model.show_over)
         run.keys("q")
         assert await asyncio.wait_for(run.task, 30) == 0
 
@@ -259,3 +265,34 @@ async def test_before_the_start_the_screen_waits() -> None:
         game = GameApp(handle, input=inp, output=DummyOutput())
         assert "waiting for the game to start" in screen_text(game.app, 80, 24)
         assert list(game.model.legal()) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+async def test_a_typed_word_reaches_the_command_line_whole_and_moves_nothing(engine: str) -> None:
+    # The one input rule: letters never act on the board (h/j/k/l/e used to), digits
+    # only pick a piece; "jump" in Board Tag used to turn IT south.
+    handle = solo_handle(engine)
+    session = handle.machine.session
+    assert session is not None
+    before = session.step
+    with create_pipe_input() as inp:
+        run = Running(handle, inp)
+        run.keys("jump hjkl e")
+        await eventually(lambda: run.game.model.line.text == "jump hjkl e")
+        assert session.step == before and run.game.model.mode == "command"
+        text = screen_text(run.game.app, 80, 24)
+        assert "type› jump hjkl e" in text
+        run.keys("\x1b")  # Esc clears the whole line
+        await eventually(lambda: run.game.model.line.text == "")
+        assert run.game.model.mode == "board" and session.step == before
+        run.keys("end")  # and a fresh word starts clean after it
+        await eventually(lambda: run.game.model.line.text == "end")
+        await run.stop()
+
+
+def test_the_input_rule_is_one_line_in_the_hint_and_the_help() -> None:
+    from lanTag.ui.app import KEYS_HELP
+    from lanTag.ui.model import INPUT_RULE
+
+    assert len("your turn: " + INPUT_RULE) <= 80
+    assert "letters and words always go to the command line" in KEYS_HELP.replace("\n", " ")
