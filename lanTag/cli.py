@@ -90,8 +90,13 @@ def option_arg(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from lanTag.rules.registry import engine_ids
+    from lanTag.runtime import default_log_dir
 
     games = ", ".join(engine_ids())
+    log_help = (
+        "where to write the signed game log (default: a file named after the game in "
+        f"{default_log_dir()})"
+    )
     p = _Parser(
         prog="lantag",
         description="Tabletop tag games across laptops on one Wi-Fi: peer-to-peer lockstep, "
@@ -104,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--game", "-g", default="prototag", help=f"engine ({games})")
         option_arg(sp)
         sp.add_argument("--map", metavar="FILE", help="custom map file (tagem)")
-        sp.add_argument("--log", metavar="FILE", help="where to write the signed game log")
+        sp.add_argument("--log", metavar="FILE", help=log_help)
         sp.add_argument(
             "--headless",
             action="store_true",
@@ -188,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     join.add_argument("--headless", action="store_true", help="no console UI; play with --bot")
     join.add_argument("--bot", default="heuristic", help="bot for your seat with --headless")
-    join.add_argument("--log", metavar="FILE", help="where to write the signed game log")
+    join.add_argument("--log", metavar="FILE", help=log_help)
     join.add_argument("--bind", default="0.0.0.0", help="local address to use")
     join.add_argument("--wait", type=float, default=3.0, help="seconds to look for games by name")
     join.add_argument(

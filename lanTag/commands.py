@@ -17,7 +17,7 @@ from lanTag.game_setup import check_bots, check_game, host_config, log_path_for,
 from lanTag.headless import run_ui_or_headless
 from lanTag.host_advert import advertise, advertise_seats, lan_address
 from lanTag.join_help import DEFAULT_JOIN_TIMEOUT, needs_terminal_line, no_answer_line
-from lanTag.lobby import HostConfig, HostLobby, JoinLobby, Refused
+from lanTag.lobby import HostConfig, HostLobby, JoinLobby, Refused, Welcomed
 from lanTag.peer import BotDriver
 from lanTag.rules.registry import get_game
 from lanTag.runtime import (
@@ -49,7 +49,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
         map_text,
         timeouts=Timeouts(turn_ms=int(args.turn_timeout * 1000)),
     )
-    log_path = log_path_for(args, game.id)
+    log_path = log_path_for(args, game.id, config.name)
     driver = BotDriver(args.bot) if args.headless else None
     host = await open_host(
         config, me, bind=("127.0.0.1", 0), driver=driver, log_path=log_path, netsim=netsim
@@ -103,7 +103,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
         me,
         bind=(args.bind, args.port),
         driver=BotDriver(args.bot) if args.headless else None,
-        log_path=log_path_for(args, game.id),
+        log_path=log_path_for(args, game.id, config.name),
         netsim=netsim_from_spec(args.netsim),
     )
     lobby = handle.machine.lobby
@@ -197,6 +197,8 @@ async def cmd_join(args: argparse.Namespace) -> int:
         print(f"contacting {host_addr[0]}:{host_addr[1]}…", file=sys.stderr)
         if not await host_answered(handle, timeout):
             raise JoinFailed(no_answer_line(host_addr, timeout))
+        if not args.log:
+            _name_log_after_the_game(handle)
         if not console_ok:
             raise JoinFailed(needs_terminal_line())
         if not args.headless:
@@ -219,6 +221,13 @@ async def host_answered(handle: PeerHandle, timeout: float) -> bool:
         return bool(lobby.host_key) or refused or handle.machine.session is not None
 
     return await wait_until(answered, timeout, step=0.02)
+
+
+def _name_log_after_the_game(handle: PeerHandle) -> None:
+    """The host's welcome names the game: the joiner's log is named after it, like the host's."""
+    welcome = next((e for e in handle.machine.events if isinstance(e, Welcomed)), None)
+    if welcome is not None:
+        handle.rename_log(default_log_path(welcome.engine, welcome.name))
 
 
 def _host_args_from_join(args: argparse.Namespace) -> argparse.Namespace:

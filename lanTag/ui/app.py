@@ -330,7 +330,8 @@ class GameApp:
                     ("", f" {names[seat]}{score}{you}\n"),
                 ]
         path = m.handle.log_path
-        out.append(("", f"\nlog saved to {path}\n" if path is not None else "\nno log file\n"))
+        # The path on a line of its own; it is printed again, unwrapped, as the program exits.
+        out.append(("", f"\nlog saved to\n{path}\n" if path is not None else "\nno log file\n"))
         out.append(("class:hint", "q or Enter: leave   b: look at the board   F1: help"))
         return out
 

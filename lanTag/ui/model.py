@@ -389,6 +389,8 @@ class GameModel:
         if s is None:
             return "waiting for the game to start"
         if self.is_over():
+            if self.show_over:
+                return "game over: q or Enter leaves, b hides the result box"
             return "game over: Esc shows the result box (q or Enter there leaves)"
         if self.seat is None:
             return "watching: F1 help, Ctrl-Q leave"

@@ -6,13 +6,16 @@ port; the timeout is short so the test is quick, but nothing asserts how fast it
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from lanTag.join_help import needs_terminal_line, no_answer_line
-from tests.cli.helpers import HANG_GUARD, LANTAG, Home, stderr_lines
+from lanTag.runtime import default_log_dir, default_log_path, table_slug
+from tests.cli.helpers import HANG_GUARD, LANTAG, Home, lantag, make_home, stderr_lines
 
 HOST = ("host", "--headless", "--game", "prototag", "--seats", "2", "--bind", "127.0.0.1")
 
@@ -88,3 +91,46 @@ def test_join_without_a_terminal_and_without_headless_says_so(home: Home) -> Non
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr, shown
     failures = [line for line in stderr_lines(result) if line.startswith("lantag:")]
     assert failures == ["lantag: " + needs_terminal_line()], shown
+
+
+LOG_NAME = re.compile(r"\d{8}-\d{6}-prototag-friday-tag-[0-9a-f]{6}\.lantag")
+
+
+def test_host_and_joiner_logs_are_named_after_the_game(tmp_path: Path) -> None:
+    """Date, game and table name in both logs' names (the joiner's used to be "-game-")."""
+    host_home, join_home = make_home(tmp_path / "host"), make_home(tmp_path / "join")
+    host = subprocess.Popen(
+        [*LANTAG, *HOST, "--no-advertise", "--name", "Friday tag!"],
+        env=host_home.env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert host.stderr is not None
+        port = host.stderr.readline().split(" on port ")[1].split(";")[0]
+        joined = _join(join_home, "--headless", f"127.0.0.1:{port}")
+        assert joined.returncode == 0, joined.stderr
+        assert host.wait(HANG_GUARD) == 0
+    finally:
+        host.kill()
+        host.wait(HANG_GUARD)
+    for home in (host_home, join_home):
+        logs = [p.name for p in (home.data / "lantag" / "logs").glob("*.lantag")]
+        assert len(logs) == 1 and LOG_NAME.fullmatch(logs[0]), logs
+        assert (home.data / "lantag" / "logs" / (logs[0] + ".secret")).exists()
+
+
+def test_log_help_names_the_default_folder(home: Home) -> None:
+    for command in ("play", "host", "join"):
+        result = lantag(home, command, "--help")
+        shown = "".join(result.stdout.split())  # argparse wraps (and may split) the path
+        assert "".join(str(home.data / "lantag" / "logs").split()) in shown, command
+
+
+def test_a_table_name_from_the_network_never_leaves_the_log_folder() -> None:
+    path = default_log_path("../../etc", "../x/ y Z")
+    assert path.parent == default_log_dir()
+    assert re.fullmatch(r"\d{8}-\d{6}-etc-x-y-z-[0-9a-f]{6}\.lantag", path.name), path.name
+    assert table_slug("") == "" and default_log_path("boardtag").name.count("--") == 0
