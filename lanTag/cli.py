@@ -59,7 +59,8 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def _options(pairs: Sequence[str]) -> dict[str, str]:
+def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """The ``--option K=V`` strings as a dict (UserError on a pair without ``=`` or key)."""
     out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -69,7 +70,8 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def _host_port(text: str) -> tuple[str, int]:
+def parse_host_port(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (host defaults to 127.0.0.1) as a pair; UserError if malformed."""
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 < int(port) < 65536:
         raise UserError(f"expected HOST:PORT, got {text!r}")
@@ -102,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Tabletop tag games across laptops on one Wi-Fi: peer-to-peer lockstep, "
         "fair dice, signed game logs.",
         epilog="Start with: lantag play (a game against bots on this machine).",
+    )
+    p.add_argument(
+        "--version",
+        action="store_true",
+        help="show the lanTag, protocol and game rules versions and exit",
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -267,6 +274,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.version:
+        from lanTag.versions import version_lines
+
+        print("\n".join(version_lines()))
+        return 0
     if args.command is None:
         parser.print_help()
         return 0

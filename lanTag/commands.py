@@ -11,7 +11,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from lanTag.cli import JoinFailed, UserError, _options, color_enabled
+from lanTag.cli import JoinFailed, UserError, color_enabled, parse_option_pairs
 from lanTag.commands_resume import resume_seat
 from lanTag.game_setup import check_bots, check_game, host_config, log_path_for, netsim_from_spec
 from lanTag.headless import run_ui_or_headless
@@ -38,7 +38,9 @@ async def cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= args.bots <= 15:
         raise UserError("--bots must be between 0 and 15")
     check_bots(args.bot, args.strength)
-    game, options, map_text = check_game(args.game, _options(args.option), 1 + args.bots, args.map)
+    game, options, map_text = check_game(
+        args.game, parse_option_pairs(args.option), 1 + args.bots, args.map
+    )
     me = load_identity()
     netsim = netsim_from_spec(args.netsim)
     config = HostConfig(
@@ -87,7 +89,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
     else:
         config = host_config(
             args.game or "prototag",
-            _options(args.option),
+            parse_option_pairs(args.option),
             args.map,
             seats=args.seats,
             bots=args.bots,
@@ -240,6 +242,6 @@ def _host_args_from_join(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def _host_port(text: str) -> tuple[str, int]:
-    from lanTag.cli import _host_port as parse
+    from lanTag.cli import parse_host_port
 
-    return parse(text)
+    return parse_host_port(text)

@@ -472,6 +472,10 @@ class Game(ABC):
     max_seats: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     summary: ClassVar[str] = ""
+    # Bumped by any change to legality, transitions, option meaning, state encoding or
+    # chance purposes/draws (docs/rules/VERSIONS.md).  Declared only: every engine sets
+    # its own, so a subclass can never silently inherit another engine's number.
+    rules_version: ClassVar[int]
 
     @classmethod
     def parse_options(cls, pairs: Mapping[str, str]) -> dict[str, int | bool | str]:

@@ -35,8 +35,8 @@ from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
     STEP_WINDOW,
     TAKEOVER_BOT,
-    _supersedes,
     bundles,
+    supersedes,
 )
 from lanTag.session.messages import (
     MsgType,
@@ -179,7 +179,7 @@ class Session(Agreement, Recovery):
             return
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
-        if first is not None and not _supersedes(first, msg):
+        if first is not None and not supersedes(first, msg):
             if first.raw != msg.raw and slot not in self._proven:
                 self._proven.add(slot)
                 self._equivocation(first, msg)

@@ -73,6 +73,20 @@ def test_top_level_help_lists_every_command(home: Home) -> None:
     assert result.stderr == ""
 
 
+def test_version_prints_release_protocol_and_every_engines_rules(home: Home) -> None:
+    from lanTag.rules.registry import rules_versions
+    from lanTag.session.messages import PROTOCOL_VERSION
+    from lanTag.versions import lantag_version
+
+    result = lantag(home, "--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    expected = [f"lanTag {lantag_version()}", f"protocol {PROTOCOL_VERSION}"]
+    expected += [f"{engine} rules {v}" for engine, v in rules_versions().items()]
+    assert result.stdout.splitlines() == expected
+    assert set(rules_versions()) == set(GAMES)
+
+
 def test_no_command_prints_help_and_exits_0(home: Home) -> None:
     result = lantag(home)
     assert result.returncode == 0

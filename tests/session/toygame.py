@@ -97,6 +97,7 @@ class Toy(Game):
     display_name = "Toy"
     min_seats = 1
     max_seats = 64
+    rules_version = 1
     option_specs = (OptionSpec("rounds", 3, "rounds to play", min=1, max=100),)
 
     @classmethod
