@@ -247,6 +247,8 @@ class GameApp:
         if self._board.clipped.any:
             # Said once here as well as by the marks: how to see the rest.
             out += [("class:hint", "board cut off: Shift+arrows pan, . follows you\n")]
+        for outcome in self.model.outcomes:
+            out += [(outcome.style, "» " + outcome.text), ("", "\n")]
         for line in self.painted().info:
             out += [*line, ("", "\n")]
         return out[:-1]
