@@ -31,7 +31,7 @@ from lanTag.session.messages import (
 )
 from lanTag.testing.table import Table, identity_for
 
-SEED = 2027  # the game every vector starts from
+SEED = 2028  # the game every vector starts from
 ENGINE = "prototag"
 
 Item = tuple[int, EntryKind, Any]  # (step, kind, data) of one log entry
