@@ -265,6 +265,7 @@ class Agreement(SessionCore):
             self.seat,
             state.state_hash(),
             (subject, digests),
+            version=self.record.protocol,
         )
         self._record_own(have)
         box.haves.setdefault(subject, {})[self.seat] = have

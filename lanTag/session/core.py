@@ -14,7 +14,7 @@ from typing import Any
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity, Signer, Verifier
-from lanTag.log.chain import MAGIC, EntryKind, LogChain
+from lanTag.log.chain import EntryKind, LogChain, log_magic
 from lanTag.rules.base import Action, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
@@ -29,6 +29,7 @@ from lanTag.session.messages import (
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr, PlainTransport, Transport
+from lanTag.session.versions import require_rules
 from lanTag.wire import DATAGRAM_BUDGET
 
 NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
@@ -119,6 +120,7 @@ class SessionCore:
     ) -> None:
         self.record = record
         self.game_id = record.game_id
+        require_rules(record.engine, record.rules_version)  # never half-play other rules
         self.game = get_game(record.engine)
         self.seat = seat
         self.replay = replay
@@ -164,7 +166,7 @@ class SessionCore:
         self._events: deque[ev.Event] = deque()
         self._outbox: dict[Addr, list[bytes]] = {}
         self.log = LogChain()
-        self.log.append(0, EntryKind.HEADER, [MAGIC, record.encode(), seat])
+        self.log.append(0, EntryKind.HEADER, [log_magic(record.protocol), record.encode(), seat])
         self.counters: dict[str, int] = {}
         self.proofs: list[tuple[Signed, Signed]] = []
         self.desynced: set[int] = set()
@@ -240,6 +242,7 @@ class SessionCore:
             self.seat,
             self._state_hash(self.state),
             payload,
+            version=self.record.protocol,
         )
         self._record_own(msg)
         self._box(self.step).pending.append(msg)
@@ -257,6 +260,7 @@ class SessionCore:
             self.seat,
             self._state_hash(self.state),
             (self.step,),
+            version=self.record.protocol,
         )
         self._broadcast([msg.raw])
 

@@ -48,7 +48,7 @@ from lanTag.session.messages import (
     verify_signature,
 )
 from lanTag.session.recovery import Recovery
-from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr
 
@@ -122,6 +122,7 @@ class Session(Agreement, Recovery):
             self.seat,
             self.state.state_hash(),
             (text[:500],),
+            version=self.record.protocol,
         )
         self._broadcast([msg.raw])
 
@@ -155,6 +156,10 @@ class Session(Agreement, Recovery):
         tables hot in the cache)."""
         if msg.game_id != self.game_id:
             self._reject("wrong-game", f"message for another game (step {msg.step})")
+            return
+        if msg.version != self.record.protocol:  # the game id fixes the protocol too
+            game = self.record.protocol
+            self._reject("version", f"protocol {msg.version} message in a protocol {game} game")
             return
         keys = self._human_keys
         key = keys[msg.seat] if msg.seat < len(keys) else None
@@ -435,8 +440,10 @@ class Session(Agreement, Recovery):
         decided = self.step
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), snap.live))
         digest = self._state_hash(new_state)
-        self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest])
-        self._events.append(ev.StepApplied(decided, inp, digest))
+        protocol = self.record.protocol
+        facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
+        self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
+        self._events.append(ev.StepApplied(decided, inp, digest, facts))
         decision = new_state.decision()
         if isinstance(decision, Over):
             self._events.append(ev.GameOver(decided + 1, decision.outcome))
