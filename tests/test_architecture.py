@@ -149,6 +149,7 @@ LAYER_OF_PATH = {
     "game_setup.py": "cli",
     "headless.py": "cli",
     "host_advert.py": "cli",
+    "join_help.py": "cli",
 }
 
 CORE = {"base", "rules", "fair", "bots", "session", "log"}

@@ -42,7 +42,7 @@ COMMANDS = {
     ],
     "join": [
         "--password", "--spectate", "--resume", "--resume-wait", "--headless", "--bot", "--log",
-        "--bind", "--wait", "--netsim", "target",
+        "--bind", "--wait", "--timeout", "--netsim", "target",
     ],
     "list": ["--wait", "--json"],
     "verify": ["--json", "log"],
