@@ -193,6 +193,8 @@ class Session(Agreement, Recovery):
             return
         self._slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
+        if msg.seat != self.seat:
+            self._weigh_state_hash(msg, step)
         if msg.step < step and msg.type in _LATE_TYPES:
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
@@ -260,6 +262,7 @@ class Session(Agreement, Recovery):
                 self._on_step_start(now)
             progressed = self._accept_pending(box, now)
             self._answer_votes(now)
+            self._vote_contradicted(now)
             if self._apply_drops(now):
                 continue
             needs = self.needs()
@@ -308,7 +311,7 @@ class Session(Agreement, Recovery):
             self._check_hash(msg, snap)
             self._register_have(msg, box)
             return True
-        if not self._check_hash(msg, snap) or msg.seat in self.desynced:
+        if not self._check_hash(msg, snap):
             return True  # before out-of-turn: a message from another history is stale, no more
         if self._convicted_at(msg.seat, msg.step):
             self._count("from-convicted-seat")  # its contribution here is its forfeit
@@ -320,6 +323,8 @@ class Session(Agreement, Recovery):
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
         bound = self._bound.get(self.step, _NO_SEATS) if self.seat in snap.live else _NO_SEATS
+        if self._contradicted and self.seat in snap.live:
+            bound = bound | self._contradicted  # a convicted liar: as if we voted it silent
         if (
             msg.seat in bound
             and msg.seat != self.seat
@@ -435,6 +440,7 @@ class Session(Agreement, Recovery):
         decided = self.step
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), snap.live))
         digest = self._state_hash(new_state)
+        self._hash_at[decided + 1] = digest
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest])
         self._events.append(ev.StepApplied(decided, inp, digest))
         decision = new_state.decision()
