@@ -53,6 +53,7 @@ from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
+_ACKED = (MsgType.MOVE, MsgType.COMMIT)  # contributions every other live peer acknowledges
 _NO_SEATS: frozenset[int] = frozenset()
 
 
@@ -348,8 +349,10 @@ class Session(Agreement, Recovery):
         box.of(msg.type)[msg.seat] = msg
         if msg.type == MsgType.MOVE and msg.seat == self.seat:
             box.own_move_at = now
-        if msg.type == MsgType.MOVE and self.seat in snap.live and self.seat != msg.seat:
-            self._send_have(msg.seat, now, relay=False)  # the ack: carries our hash
+        if msg.type in _ACKED and self.seat in snap.live and self.seat != msg.seat:
+            # The ack carries our hash; for a COMMIT it names the commitment we took, so two
+            # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
+            self._send_have(msg.seat, now, relay=False)
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
             self._maybe_reveal(box, now)
         return True

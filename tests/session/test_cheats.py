@@ -223,3 +223,48 @@ def test_a_false_state_hash_to_one_peer_costs_it_nothing_and_convicts_the_signer
         report = verify_log(sessions[s].take_log())
         assert report.valid and report.complete, report.failure
         assert {(seat, code) for seat, _, code, _ in report.blames} == blames
+
+
+def test_two_commitments_to_two_peers_are_an_equivocation_and_the_cheater_forfeits() -> None:
+    # Issue #22: the cheater sends COMMIT+REVEAL pair A to seat 0 and pair B to seat 1,
+    # each opening correctly.  Every peer acknowledges the commitments it takes (HAVE with
+    # the COMMIT's digest), so each honest peer sees a digest it does not hold, sends its
+    # own copy, and the two COMMITs meet: an equivocation proof, the seat dropped at that
+    # step with its forfeit, the same history at both honest peers.
+    _record, ids, sessions, net = _setup("twocommits")
+    net.hold_secret.add(2)
+    _run_to(net, lambda: all(s.step == 1 for s in sessions))
+    net.silent.add(2)
+    cheat = sessions[2]
+    step, h = 1, cheat.state.state_hash()
+    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    pairs = []
+    for guess, nonce in ((1, bytes(range(32))), (2, bytes(range(1, 33)))):
+        sealed = commitment(cheat.game_id, step, 2, "guess", nonce, pack(["guess", guess]))
+        c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, step, 2, h, (sealed,))
+        r = sign_message(
+            ids[2].signer(),
+            MsgType.REVEAL,
+            cheat.game_id,
+            step,
+            2,
+            h,
+            (["guess", guess], nonce, link),
+        )
+        pairs.append((c, r))
+    for s, (c, r) in zip((0, 1), pairs, strict=True):
+        _inject(sessions[s], c.raw, 2, net.now)
+        _inject(sessions[s], r.raw, 2, net.now)
+    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    commits = {pairs[0][0].raw, pairs[1][0].raw}
+    for s in (0, 1):
+        blames = {(e.seat, e.code) for e in _events(net, s, ev.Blame)}
+        assert (2, "equivocation") in blames, (s, blames)
+        assert {seat for seat, _ in blames} == {2}, (s, blames)
+        assert any({a.raw, b.raw} == commits for a, b in sessions[s].proofs), s
+        assert [(d.step, d.seats) for d in _events(net, s, ev.SeatsDropped)] == [(1, (2,))]
+        applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1][-1]
+        assert applied.input.of(2) == FORFEIT, s
+        report = verify_log(sessions[s].take_log())
+        assert report.valid and report.complete, report.failure
