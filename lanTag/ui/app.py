@@ -247,6 +247,8 @@ class GameApp:
         if self._board.clipped.any:
             # Said once here as well as by the marks: how to see the rest.
             out += [("class:hint", "board cut off: Shift+arrows pan, . follows you\n")]
+        for outcome in self.model.outcomes:
+            out += [(outcome.style, "» " + outcome.text), ("", "\n")]
         for line in self.painted().info:
             out += [*line, ("", "\n")]
         return out[:-1]
@@ -330,7 +332,8 @@ class GameApp:
                     ("", f" {names[seat]}{score}{you}\n"),
                 ]
         path = m.handle.log_path
-        out.append(("", f"\nlog saved to {path}\n" if path is not None else "\nno log file\n"))
+        # The path on a line of its own; it is printed again, unwrapped, as the program exits.
+        out.append(("", f"\nlog saved to\n{path}\n" if path is not None else "\nno log file\n"))
         out.append(("class:hint", "q or Enter: leave   b: look at the board   F1: help"))
         return out
 

@@ -89,6 +89,7 @@ def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
         model.say(str(exc), "class:error")
         return False
     model.board_follow = True  # after a move, show where our piece went
+    model.outcomes.clear()  # our next decision is made: the outcomes before it were read
     return True
 
 
