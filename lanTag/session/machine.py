@@ -53,6 +53,7 @@ from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
+_ACKED = (MsgType.MOVE, MsgType.COMMIT)  # contributions every other live peer acknowledges
 _NO_SEATS: frozenset[int] = frozenset()
 
 
@@ -198,6 +199,8 @@ class Session(Agreement, Recovery):
             return
         self._slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
+        if msg.seat != self.seat:
+            self._weigh_state_hash(msg, step)
         if msg.step < step and msg.type in _LATE_TYPES:
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
@@ -265,6 +268,7 @@ class Session(Agreement, Recovery):
                 self._on_step_start(now)
             progressed = self._accept_pending(box, now)
             self._answer_votes(now)
+            self._vote_contradicted(now)
             if self._apply_drops(now):
                 continue
             needs = self.needs()
@@ -313,7 +317,7 @@ class Session(Agreement, Recovery):
             self._check_hash(msg, snap)
             self._register_have(msg, box)
             return True
-        if not self._check_hash(msg, snap) or msg.seat in self.desynced:
+        if not self._check_hash(msg, snap):
             return True  # before out-of-turn: a message from another history is stale, no more
         if self._convicted_at(msg.seat, msg.step):
             self._count("from-convicted-seat")  # its contribution here is its forfeit
@@ -325,6 +329,8 @@ class Session(Agreement, Recovery):
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
         bound = self._bound.get(self.step, _NO_SEATS) if self.seat in snap.live else _NO_SEATS
+        if self._contradicted and self.seat in snap.live:
+            bound = bound | self._contradicted  # a convicted liar: as if we voted it silent
         if (
             msg.seat in bound
             and msg.seat != self.seat
@@ -348,8 +354,10 @@ class Session(Agreement, Recovery):
         box.of(msg.type)[msg.seat] = msg
         if msg.type == MsgType.MOVE and msg.seat == self.seat:
             box.own_move_at = now
-        if msg.type == MsgType.MOVE and self.seat in snap.live and self.seat != msg.seat:
-            self._send_have(msg.seat, now, relay=False)  # the ack: carries our hash
+        if msg.type in _ACKED and self.seat in snap.live and self.seat != msg.seat:
+            # The ack carries our hash; for a COMMIT it names the commitment we took, so two
+            # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
+            self._send_have(msg.seat, now, relay=False)
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
             self._maybe_reveal(box, now)
         return True
@@ -440,6 +448,7 @@ class Session(Agreement, Recovery):
         decided = self.step
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), snap.live))
         digest = self._state_hash(new_state)
+        self._hash_at[decided + 1] = digest
         protocol = self.record.protocol
         facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
