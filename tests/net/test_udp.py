@@ -1,4 +1,4 @@
-"""Real UDP on 127.0.0.1 through the asyncio-dgram pump, with and without NetSim faults.
+"""Real UDP on 127.0.0.1 through the UDP pump, with and without NetSim faults.
 
 The only time bound here is a hang guard (asyncio.timeout), never an assertion on speed.
 """
