@@ -18,6 +18,7 @@ from pathlib import Path
 
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
+from lanTag.files import write_text_atomic
 from lanTag.identity import Identity
 from lanTag.lobby import HostConfig, HostLobby, JoinLobby
 from lanTag.log.file import LogWriter
@@ -53,10 +54,26 @@ class IdentityError(ValueError):
 
 
 def check_nickname(nickname: str) -> str:
-    nickname = nickname.strip()
+    nickname = _from_argv(nickname).strip()
     if not NICKNAME.fullmatch(nickname):
         raise IdentityError("a nickname is 1-32 printable characters on one line")
     return nickname
+
+
+def _from_argv(text: str) -> str:
+    """Undo the locale's decoding of a command-line argument that it could not decode.
+
+    Under a non-UTF-8 locale (a C locale, say) Python turns each byte of "Zoë" it cannot
+    decode into a lone surrogate; the terminal most likely sent UTF-8, so decode that.
+    """
+    if not any("\ud800" <= c <= "\udfff" for c in text):
+        return text
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except UnicodeError:
+        raise IdentityError(
+            "your nickname is not UTF-8 text (what is the terminal's encoding?)"
+        ) from None
 
 
 def load_identity(create: bool = True, nickname: str | None = None) -> LocalIdentity:
@@ -66,7 +83,7 @@ def load_identity(create: bool = True, nickname: str | None = None) -> LocalIden
     path = config_dir() / "identity"
     if path.exists():
         try:
-            lines = path.read_text().split("\n")
+            lines = path.read_text(encoding="utf-8").split("\n")
             seed = bytes.fromhex(lines[0].strip())
             nick = lines[1].strip() if len(lines) > 1 else ""
             identity = Identity(seed)
@@ -74,8 +91,8 @@ def load_identity(create: bool = True, nickname: str | None = None) -> LocalIden
             raise IdentityError(
                 f"your identity file {path} is damaged ({exc}); move it away to make a new one"
             ) from None
-        if nickname and nickname != nick:
-            path.write_text(f"{seed.hex()}\n{nickname}\n")
+        if nickname and nickname != nick:  # atomic: a failed write keeps the old file
+            write_text_atomic(path, f"{seed.hex()}\n{nickname}\n", private=True)
             nick = nickname
         return LocalIdentity(identity, (nick or "player")[:32])
     if not create:
@@ -84,9 +101,7 @@ def load_identity(create: bool = True, nickname: str | None = None) -> LocalIden
     seed = secrets.token_bytes(32)
     user = "".join(c for c in os.environ.get("USER", "") if c.isprintable())[:32]
     nick = nickname or user or "player"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(f"{seed.hex()}\n{nick}\n")
+    write_text_atomic(path, f"{seed.hex()}\n{nick}\n", private=True, exclusive=True)
     return LocalIdentity(Identity(seed), nick)
 
 
@@ -157,9 +172,7 @@ async def open_peer(
             raise LocalProtocolError(f"cannot write the log {log_path}: {exc.strerror}") from None
         # Resume needs the chain secret; it never goes in the (shareable) log itself.
         secret_path = log_path.with_suffix(log_path.suffix + ".secret")
-        fd = os.open(secret_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(chain_secret.hex() + "\n")
+        write_text_atomic(secret_path, chain_secret.hex() + "\n", private=True)
     machine = PeerMachine(
         LinkLayer(secrets.randbits(256)),  # a key: epochs must not be guessable
         lobby_factory(anchor),
@@ -200,7 +213,7 @@ async def open_resume(
     check_not_over(plan)
     secret_path = log_path.with_suffix(log_path.suffix + ".secret")
     try:
-        chain_secret = bytes.fromhex(secret_path.read_text().strip())
+        chain_secret = bytes.fromhex(secret_path.read_text(encoding="utf-8").strip())
     except (OSError, ValueError) as exc:
         raise LocalProtocolError(
             f"cannot read the seat's chain secret {secret_path}: {exc}"

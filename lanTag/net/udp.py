@@ -45,6 +45,7 @@ MAX_BATCH_SECONDS = 0.005
 """...and for at most this long, so acks and replies are not held back (cf. ack_delay)."""
 _MAX_DATAGRAM = 65536
 
+
 class PumpStats:
     """Socket-level counters (the machine keeps its own protocol counters)."""
 
