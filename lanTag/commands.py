@@ -11,15 +11,17 @@ import asyncio
 import sys
 from pathlib import Path
 
-from lanTag.cli import UserError, _options, color_enabled
+from lanTag.cli import JoinFailed, UserError, color_enabled, parse_option_pairs
 from lanTag.commands_resume import resume_seat
 from lanTag.game_setup import check_bots, check_game, host_config, log_path_for, netsim_from_spec
 from lanTag.headless import run_ui_or_headless
 from lanTag.host_advert import advertise, advertise_seats, lan_address
-from lanTag.lobby import HostConfig, HostLobby
+from lanTag.join_help import DEFAULT_JOIN_TIMEOUT, needs_terminal_line, no_answer_line
+from lanTag.lobby import HostConfig, HostLobby, JoinLobby, Refused, Welcomed
 from lanTag.peer import BotDriver
 from lanTag.rules.registry import get_game
 from lanTag.runtime import (
+    PeerHandle,
     bot_identity,
     default_log_path,
     load_identity,
@@ -36,7 +38,9 @@ async def cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= args.bots <= 15:
         raise UserError("--bots must be between 0 and 15")
     check_bots(args.bot, args.strength)
-    game, options, map_text = check_game(args.game, _options(args.option), 1 + args.bots, args.map)
+    game, options, map_text = check_game(
+        args.game, parse_option_pairs(args.option), 1 + args.bots, args.map
+    )
     me = load_identity()
     netsim = netsim_from_spec(args.netsim)
     config = HostConfig(
@@ -47,7 +51,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
         map_text,
         timeouts=Timeouts(turn_ms=int(args.turn_timeout * 1000)),
     )
-    log_path = log_path_for(args, game.id)
+    log_path = log_path_for(args, game.id, config.name)
     driver = BotDriver(args.bot) if args.headless else None
     host = await open_host(
         config, me, bind=("127.0.0.1", 0), driver=driver, log_path=log_path, netsim=netsim
@@ -85,7 +89,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
     else:
         config = host_config(
             args.game or "prototag",
-            _options(args.option),
+            parse_option_pairs(args.option),
             args.map,
             seats=args.seats,
             bots=args.bots,
@@ -101,7 +105,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
         me,
         bind=(args.bind, args.port),
         driver=BotDriver(args.bot) if args.headless else None,
-        log_path=log_path_for(args, game.id),
+        log_path=log_path_for(args, game.id, config.name),
         netsim=netsim_from_spec(args.netsim),
     )
     lobby = handle.machine.lobby
@@ -147,9 +151,14 @@ async def cmd_join(args: argparse.Namespace) -> int:
     if args.resume:
         return await resume_seat(args, me)
     target = args.target
+    # Without a terminal the console cannot run: say so (after the host answered, so an
+    # unreachable host is still named first), never an EOFError from prompt-toolkit.
+    console_ok = args.headless or sys.stdin.isatty()
     if target and ":" in target:
         host_addr = _host_port(target)
     elif not target and not args.headless:
+        if not console_ok:
+            raise JoinFailed(needs_terminal_line())
         from lanTag.net.discovery import LobbyBrowser
         from lanTag.ui.lobby import browse_or_host
 
@@ -186,6 +195,14 @@ async def cmd_join(args: argparse.Namespace) -> int:
         netsim=netsim_from_spec(args.netsim),
     )
     try:
+        timeout = float(getattr(args, "timeout", None) or DEFAULT_JOIN_TIMEOUT)
+        print(f"contacting {host_addr[0]}:{host_addr[1]}…", file=sys.stderr)
+        if not await host_answered(handle, timeout):
+            raise JoinFailed(no_answer_line(host_addr, timeout))
+        if not args.log:
+            _name_log_after_the_game(handle)
+        if not console_ok:
+            raise JoinFailed(needs_terminal_line())
         if not args.headless:
             from lanTag.ui.lobby import run_join_screen
 
@@ -194,6 +211,25 @@ async def cmd_join(args: argparse.Namespace) -> int:
         return await run_ui_or_headless(handle, args.headless)
     finally:
         await handle.close()
+
+
+async def host_answered(handle: PeerHandle, timeout: float) -> bool:
+    """Wait up to ``timeout`` s for the host's first answer (its welcome or a refusal)."""
+    lobby = handle.machine.lobby
+    assert isinstance(lobby, JoinLobby)
+
+    def answered() -> bool:
+        refused = any(isinstance(e, Refused) for e in handle.machine.events)
+        return bool(lobby.host_key) or refused or handle.machine.session is not None
+
+    return await wait_until(answered, timeout, step=0.02)
+
+
+def _name_log_after_the_game(handle: PeerHandle) -> None:
+    """The host's welcome names the game: the joiner's log is named after it, like the host's."""
+    welcome = next((e for e in handle.machine.events if isinstance(e, Welcomed)), None)
+    if welcome is not None:
+        handle.rename_log(default_log_path(welcome.engine, welcome.name))
 
 
 def _host_args_from_join(args: argparse.Namespace) -> argparse.Namespace:
@@ -206,6 +242,6 @@ def _host_args_from_join(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def _host_port(text: str) -> tuple[str, int]:
-    from lanTag.cli import _host_port as parse
+    from lanTag.cli import parse_host_port
 
-    return parse(text)
+    return parse_host_port(text)

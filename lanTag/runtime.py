@@ -105,9 +105,29 @@ def load_identity(create: bool = True, nickname: str | None = None) -> LocalIden
     return LocalIdentity(Identity(seed), nick)
 
 
-def default_log_path(engine: str) -> Path:
+def default_log_dir() -> Path:
+    """Where logs go when ``--log`` is not given."""
+    return data_dir() / "logs"
+
+
+def table_slug(name: str, limit: int = 24) -> str:
+    """A table name as a safe file-name part: ASCII letters and digits, dashes between words."""
+    words = "".join(c.lower() if c.isascii() and c.isalnum() else " " for c in name).split()
+    return "-".join(words)[:limit].strip("-")
+
+
+def default_log_path(engine: str, table: str = "") -> Path:
+    """DATE-TIME-GAME-TABLE-RANDOM.lantag in :func:`default_log_dir` (random: two games in
+    the same second never share a file)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return data_dir() / "logs" / f"{stamp}-{engine}-{secrets.token_hex(3)}.lantag"
+    # Both names may come from the network (a joiner's welcome): slugs, never path parts.
+    parts = [stamp, table_slug(engine), table_slug(table), secrets.token_hex(3)]
+    return default_log_dir() / ("-".join(p for p in parts if p) + ".lantag")
+
+
+def secret_path_of(log_path: Path) -> Path:
+    """The chain secret kept next to a seat's log (resume needs it; it never goes in the log)."""
+    return log_path.with_suffix(log_path.suffix + ".secret")
 
 
 @dataclass
@@ -124,6 +144,16 @@ class PeerHandle:
     @property
     def address(self) -> Addr:
         return self.pump.address
+
+    def rename_log(self, path: Path) -> None:
+        """Move the log (and its chain secret) to ``path``: a joiner names it after the game."""
+        if self.log is None or self.log_path is None:
+            return
+        old = self.log_path
+        self.log.move_to(path)
+        if secret_path_of(old).exists():
+            os.replace(secret_path_of(old), secret_path_of(path))
+        self.log_path = path
 
     def now(self) -> float:
         return self.pump.now()
@@ -171,7 +201,7 @@ async def open_peer(
         except OSError as exc:
             raise LocalProtocolError(f"cannot write the log {log_path}: {exc.strerror}") from None
         # Resume needs the chain secret; it never goes in the (shareable) log itself.
-        secret_path = log_path.with_suffix(log_path.suffix + ".secret")
+        secret_path = secret_path_of(log_path)
         write_text_atomic(secret_path, chain_secret.hex() + "\n", private=True)
     machine = PeerMachine(
         LinkLayer(secrets.randbits(256)),  # a key: epochs must not be guessable

@@ -38,7 +38,7 @@ from lanTag.rules.base import (
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
-from lanTag.session.core import _FITS, STEP_WINDOW, TAKEOVER_BOT, _supersedes
+from lanTag.session.core import FITS, STEP_WINDOW, TAKEOVER_BOT, supersedes
 from lanTag.session.lobby import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind
@@ -128,7 +128,7 @@ class PlainReplay:
             raise NotPlain  # not a human seat of this game
         slot = (msg.seat, msg.slot)
         first = self.slots.get(slot)
-        if first is not None and not _supersedes(first, msg):
+        if first is not None and not supersedes(first, msg):
             if first.raw != msg.raw:
                 raise NotPlain  # equivocation
             return  # a repeat: counted by nobody, checked by its first copy
@@ -169,7 +169,7 @@ class PlainReplay:
                 self.acked.add(msg.seat)
             return
         needs = self.needs
-        if msg.seat not in needs.humans or _FITS[kind] is not needs.kind:
+        if msg.seat not in needs.humans or FITS[kind] is not needs.kind:
             raise NotPlain  # out of turn
         seat = msg.seat
         if kind is MsgType.MOVE:

@@ -68,6 +68,7 @@ class Assassination(Game):
     display_name = "TAG: The Assassination Game"
     min_seats = 3
     max_seats = 8
+    rules_version = 1  # docs/rules/VERSIONS.md: bump with the digest pin
     option_specs = (
         OptionSpec(
             "variation_a",

@@ -55,6 +55,7 @@ class BoardTag(Game):
     display_name: ClassVar[str] = "Board Tag"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 6
+    rules_version: ClassVar[int] = 1  # docs/rules/VERSIONS.md: bump with the digest pin
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "max_rounds",

@@ -37,3 +37,8 @@ def get_game(engine_id: str) -> type[Game]:
         raise OptionError(f"unknown game {engine_id!r} (games: {', '.join(_ENGINES)})") from None
     game: type[Game] = getattr(importlib.import_module(module_name), class_name)
     return game
+
+
+def rules_versions() -> dict[str, int]:
+    """Each registered engine's ``rules_version``, in registry order (loads every engine)."""
+    return {engine_id: get_game(engine_id).rules_version for engine_id in _ENGINES}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lanTag.log.chain import EntryKind
 from lanTag.session import events as ev
-from lanTag.session.core import _CONTRIBUTIONS, SessionCore
+from lanTag.session.core import CONTRIBUTIONS, SessionCore
 from lanTag.session.messages import (
     MsgType,
     Signed,
@@ -307,7 +307,7 @@ class Agreement(SessionCore):
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.
             self._broadcast([v.raw for v in box.votes.values()])
-        for kind in _CONTRIBUTIONS:
+        for kind in CONTRIBUTIONS:
             for s in silent:
                 box.of(kind).pop(s, None)
         box.drop_proof.extend(box.votes.values())  # kept for peers that catch up later
@@ -350,7 +350,7 @@ class Agreement(SessionCore):
         )
         if not self.replay:
             self._broadcast([first.raw, second.raw])
-        if second.type in _CONTRIBUTIONS and second.seat not in self._banned:
+        if second.type in CONTRIBUTIONS and second.seat not in self._banned:
             self._banned[second.seat] = second.step
             if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
                 self._rollback(second.step)

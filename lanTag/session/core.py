@@ -36,8 +36,9 @@ STEP_WINDOW = 4096  # how far ahead of us a peer's messages are buffered
 BUNDLE_BUDGET = 1100  # signed messages packed per link payload
 MAX_LINK_PAYLOAD = 64 * 1024
 TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
-_CONTRIBUTIONS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
-_FITS = {  # the step kind each contribution answers
+# The message types a seat contributes to a step (two different ones in one slot: equivocation).
+CONTRIBUTIONS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
+FITS = {  # the step kind each contribution answers
     MsgType.MOVE: NeedKind.TURN,
     MsgType.ENTROPY: NeedKind.ENTROPY,
     MsgType.COMMIT: NeedKind.SECRET,
@@ -46,7 +47,62 @@ _FITS = {  # the step kind each contribution answers
 
 
 class SessionCore:
-    """Fields and helpers shared by the session's parts (see lanTag.session.machine.Session)."""
+    """Fields and helpers shared by the session's parts (see lanTag.session.machine.Session).
+
+    The Session is one object built from four classes: SessionCore (this one: identity,
+    keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
+    rollbacks, equivocation proofs), Recovery (what a restarted peer needs, private chat)
+    and Session (accepting messages and deciding steps).  Every attribute of the state is
+    listed here, once: its OWNER is the part whose rules give it meaning and that changes
+    it (others may read it; "+" names a part that also writes it).  Everything is created in
+    ``__init__`` below except the two lazy caches marked "class attr".
+    tests/session/test_session_state_doc.py fails when an attribute is missing here.
+
+    ==================  ============  ======================================================
+    attribute           owner         meaning
+    ==================  ============  ======================================================
+    record              SessionCore   the LobbyRecord the game was seated with (immutable)
+    game_id             SessionCore   record.game_id, the 32 bytes every message carries
+    game                SessionCore   the engine class named by the record
+    seat                SessionCore   our seat, None for a spectator or a verifier
+    replay              SessionCore   True when replaying a log (verify): no sending
+    peers               SessionCore   seat -> address of every other human seat
+    watchers            SessionCore   spectator addresses that also get our messages
+    transport           SessionCore   how payloads leave (PlainTransport in tests/replay)
+    _verifier           SessionCore   Ed25519 verifier with its key cache
+    _human_keys         SessionCore   each seat's public key, None for a bot seat
+    _signer             SessionCore   our signer, None when not playing a seat
+    _identity           SessionCore   our Identity, None when not playing a seat
+    _chain_secret       SessionCore   secret of our hash chain (nonces are derived from it)
+    _chain              SessionCore   our HashChain (its anchor is in the record)
+    _snapshots          Session       applied history: one Snapshot per decided step
+                                      (+Agreement: a rollback truncates it)
+    _boxes              SessionCore   step -> StepBox of the messages filed for that step
+                                      (+Agreement, Recovery: requests, HAVEs, pruning)
+    _slots              Session       first message seen per (seat, slot): equivocation check
+    _proven             Session       slots already proven equivocated (one proof each)
+    _banned             Agreement     seat -> step of its proven equivocation
+    _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
+    _hash_cache         SessionCore   (state, state hash) of the last hashed state
+    _request_steps      Agreement     steps holding votes or nudges (the only ones scanned)
+    _bound              Agreement     step -> seats I voted silent (my vote binds me)
+    _vote_seq           Agreement     step -> sequence number of my latest vote there
+    _secret             Session       step -> (action, nonce) of my sealed choice
+                                      (+Recovery: recovered after a restart)
+    _dropped_answered   Recovery      dropped seat -> when we last told it so
+    _sync_answered      Recovery      seat -> (when, from step) of our last catch-up reply
+    _events             SessionCore   events not yet drained by the caller (all parts add)
+    _outbox             SessionCore   address -> signed messages not yet sent (all parts add)
+    log                 SessionCore   the LogChain of everything we signed or accepted
+    counters            SessionCore   reason code -> how many messages were dropped for it
+    proofs              Agreement     equivocation proofs: pairs of conflicting messages
+    desynced            SessionCore   seats whose state hash differed from ours
+                                      (+Agreement: cleared by a rollback)
+    _missing_cache      Agreement     class attr: last ``_missing`` result per snapshot/box
+    _checked_state      Session       class attr: the state ``_checked_actions`` were checked
+    _checked_actions    Session       seat -> action that passed check_action on that state
+    ==================  ============  ======================================================
+    """
 
     def __init__(
         self,
@@ -94,7 +150,8 @@ class SessionCore:
         self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
         self._boxes: dict[int, StepBox] = {}
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
-        self._banned: dict[int, int] = {}  # seat -> step of its proven equivocation
+        # seat -> step of its conviction (a proven equivocation or bad reveal): dropped there
+        self._banned: dict[int, int] = {}
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
@@ -222,7 +279,7 @@ class SessionCore:
 
     @staticmethod
     def _fits(msg_type: MsgType, kind: NeedKind) -> bool:
-        return _FITS[msg_type] is kind
+        return FITS[msg_type] is kind
 
     def _commits_complete(self, box: StepBox, needs: Needs) -> bool:
         got = box.of(MsgType.COMMIT)
@@ -252,6 +309,22 @@ class SessionCore:
             self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}")
         return False
 
+    def _convicted_at(self, seat: int, step: int) -> bool:
+        """``seat`` was convicted at ``step`` (or before): its input there is not taken."""
+        banned = self._banned.get(seat)
+        return banned is not None and banned <= step
+
+    def _convict(
+        self, seat: int, step: int, code: str, reason: str, proof: tuple[Signed, Signed]
+    ) -> None:
+        """Signed evidence against ``seat`` (SPEC §4.4, §5.7): blame it, keep and send the
+        proof, and drop the seat at ``step`` (the pump applies it before deciding)."""
+        self._blame(seat, code, reason)
+        self.proofs.append(proof)
+        if not self.replay:
+            self._broadcast([m.raw for m in proof])
+        self._banned.setdefault(seat, step)
+
     def _maybe_reveal(self, box: StepBox, now: float) -> None:
         if self.replay or self.seat is None or box.sent_reveal or self.step not in self._secret:
             return
@@ -273,8 +346,13 @@ class SessionCore:
         raise NotImplementedError
 
 
-def _supersedes(first: Signed, msg: Signed) -> bool:
-    """A HAVE may grow (commit, then commit and reveal); anything else must repeat exactly."""
+def supersedes(first: Signed, msg: Signed) -> bool:
+    """Whether ``msg`` may replace ``first`` in the same slot instead of being an equivocation.
+
+    Only a HAVE may grow (commit, then commit and reveal); any other message must repeat
+    exactly.  Public because the Session (session/machine.py) and the plain replay lane
+    (log/plain_replay.py) must answer this question identically.
+    """
     if first.type != MsgType.HAVE or msg.type != MsgType.HAVE:
         return False
     old, new = set(first.payload[1]), set(msg.payload[1])

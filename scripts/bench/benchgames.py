@@ -77,6 +77,7 @@ class BenchDice(Game):
     display_name = "Bench dice"
     min_seats = 1
     max_seats = 256
+    rules_version = 1
     option_specs = (OptionSpec("rolls", 100, "rolls to make", min=1, max=100_000),)
 
     @classmethod
@@ -140,6 +141,7 @@ class BenchSecret(Game):
     display_name = "Bench secret"
     min_seats = 1
     max_seats = 256
+    rules_version = 1
     option_specs = (OptionSpec("rounds", 20, "secret rounds to play", min=1, max=100_000),)
 
     @classmethod

@@ -42,7 +42,7 @@ COMMANDS = {
     ],
     "join": [
         "--password", "--spectate", "--resume", "--resume-wait", "--headless", "--bot", "--log",
-        "--bind", "--wait", "--netsim", "target",
+        "--bind", "--wait", "--timeout", "--netsim", "target",
     ],
     "list": ["--wait", "--json"],
     "verify": ["--json", "log"],
@@ -71,6 +71,20 @@ def test_top_level_help_lists_every_command(home: Home) -> None:
     for command in COMMANDS:
         assert command in result.stdout
     assert result.stderr == ""
+
+
+def test_version_prints_release_protocol_and_every_engines_rules(home: Home) -> None:
+    from lanTag.rules.registry import rules_versions
+    from lanTag.session.messages import PROTOCOL_VERSION
+    from lanTag.versions import lantag_version
+
+    result = lantag(home, "--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    expected = [f"lanTag {lantag_version()}", f"protocol {PROTOCOL_VERSION}"]
+    expected += [f"{engine} rules {v}" for engine, v in rules_versions().items()]
+    assert result.stdout.splitlines() == expected
+    assert set(rules_versions()) == set(GAMES)
 
 
 def test_no_command_prints_help_and_exits_0(home: Home) -> None:
@@ -109,7 +123,7 @@ def test_help_lists_the_options_the_parser_really_has() -> None:
 
 
 def test_every_command_dispatches_to_its_cmd_function() -> None:
-    """lanTag.cli.COMMAND_MODULES names, for every subcommand, a module with its cmd_<name>."""
+    """lanTag.cli.COMMAND_MODULES names, per subcommand, a module with its cmd_<name>."""
     import importlib
 
     from lanTag.cli import COMMAND_MODULES

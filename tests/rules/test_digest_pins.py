@@ -1,0 +1,60 @@
+"""Each engine's behaviour is pinned per rules version (docs/rules/VERSIONS.md).
+
+A change to legality, transitions, option meaning, state encoding or chance purposes
+changes an engine's digest (lanTag.rules.digest); it lands only with a rules_version
+bump and a new row here.  Rows of older versions stay as the record of what each
+version was.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lanTag.rules.digest import DIGEST_GAMES, engine_digest
+from lanTag.rules.registry import engine_ids, get_game
+
+# (engine, rules_version) -> engine_digest(engine, DIGEST_GAMES)
+PINNED: dict[tuple[str, int], str] = {
+    ("prototag", 1): "9051c11beea893d3d746e7226989f6c68eb95fb8011700b01478eef257b25e4b",
+    # rules 2: a forfeit in a Joint (SPEC §4.4); random legal games never forfeit
+    ("prototag", 2): "9051c11beea893d3d746e7226989f6c68eb95fb8011700b01478eef257b25e4b",
+    ("assassination", 1): "25ddbf210aeab9d2eff262da6a8c6fcbe04c1341aa696bdc825548ba6bc39efa",
+    ("boardtag", 1): "590355ee4e19ec290e1bf32a99a5d429c713a2a0838e5453610c88526a46e1fb",
+    ("stomptag", 1): "ab596a25d6fee16cdbefdcd1d996f517fd9ba5711f9ce101780ff86239317841",
+    ("stomptag", 2): "ab596a25d6fee16cdbefdcd1d996f517fd9ba5711f9ce101780ff86239317841",
+    ("tagem", 1): "0c1a7f7a4f548a55b07e6d5f9af706920f409b2cbde5ca229f8e1588355eadb2",
+}
+
+
+@pytest.mark.parametrize("engine", engine_ids())
+def test_engine_digest_matches_the_pin_of_its_rules_version(engine: str) -> None:
+    version = get_game(engine).rules_version
+    pin = PINNED.get((engine, version))
+    assert pin is not None, f"{engine} rules {version} has no pinned digest: add one"
+    assert engine_digest(engine, DIGEST_GAMES) == pin, (
+        f"{engine} behaves differently from its pinned rules {version}: bump rules_version "
+        "and pin the new digest (docs/rules/VERSIONS.md), or undo the change"
+    )
+
+
+def test_every_engines_versions_are_pinned_without_gaps() -> None:
+    for engine in engine_ids():
+        versions = sorted(v for e, v in PINNED if e == engine)
+        assert versions == list(range(1, get_game(engine).rules_version + 1)), engine
+
+
+def test_the_digest_sees_a_changed_chance_purpose(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A purpose is not in the state bytes, yet a changed one must change the digest."""
+    import lanTag.rules.digest as digest_module
+    from lanTag.rules.base import Chance
+
+    original = digest_module.decision_obj
+
+    def renamed(decision: object) -> list[object]:
+        if isinstance(decision, Chance):
+            decision = Chance(decision.draws, decision.purpose + "x")
+        return original(decision)  # type: ignore[arg-type]
+
+    before = engine_digest("stomptag", 3)
+    monkeypatch.setattr(digest_module, "decision_obj", renamed)
+    assert engine_digest("stomptag", 3) != before
