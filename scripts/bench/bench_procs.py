@@ -110,7 +110,7 @@ async def _peers_child(cfg: dict[str, Any]) -> None:
     try:
         await asyncio.wait_for(all_over.wait(), cfg["timeout"])
         timed_out = False
-    except TimeoutError:
+    except asyncio.TimeoutError:  # not the builtin one before Python 3.11
         timed_out = True
     if prof:
         prof.disable()
