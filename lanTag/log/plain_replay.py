@@ -43,7 +43,9 @@ from lanTag.session.lobby import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind
 
-_RARE = frozenset({MsgType.VOTE, MsgType.NUDGE, MsgType.SYNC, MsgType.CHAT, MsgType.PRIVATE})
+_RARE = frozenset(
+    {MsgType.VOTE, MsgType.NUDGE, MsgType.SYNC, MsgType.CHAT, MsgType.PRIVATE, MsgType.LEAVE}
+)
 
 
 class NotPlain(Exception):

@@ -82,6 +82,7 @@ class SessionCore:
     _slots              Session       first message seen per (seat, slot): equivocation check
     _proven             Session       slots already proven equivocated (one proof each)
     _banned             Agreement     seat -> step of its proven equivocation
+    _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
     _request_steps      Agreement     steps holding votes or nudges (the only ones scanned)
@@ -151,6 +152,7 @@ class SessionCore:
         self._boxes: dict[int, StepBox] = {}
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
         self._banned: dict[int, int] = {}  # seat -> step of its proven equivocation
+        self._left: dict[int, int] = {}  # seat -> step of its signed LEAVE
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
