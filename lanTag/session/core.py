@@ -151,7 +151,8 @@ class SessionCore:
         self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
         self._boxes: dict[int, StepBox] = {}
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
-        self._banned: dict[int, int] = {}  # seat -> step of its proven equivocation
+        # seat -> step of its conviction (a proven equivocation or bad reveal): dropped there
+        self._banned: dict[int, int] = {}
         self._left: dict[int, int] = {}  # seat -> step of its signed LEAVE
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
@@ -309,6 +310,22 @@ class SessionCore:
             self._events.append(ev.Desync(msg.step, (msg.seat,)))
             self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}")
         return False
+
+    def _convicted_at(self, seat: int, step: int) -> bool:
+        """``seat`` was convicted at ``step`` (or before): its input there is not taken."""
+        banned = self._banned.get(seat)
+        return banned is not None and banned <= step
+
+    def _convict(
+        self, seat: int, step: int, code: str, reason: str, proof: tuple[Signed, Signed]
+    ) -> None:
+        """Signed evidence against ``seat`` (SPEC §4.4, §5.7): blame it, keep and send the
+        proof, and drop the seat at ``step`` (the pump applies it before deciding)."""
+        self._blame(seat, code, reason)
+        self.proofs.append(proof)
+        if not self.replay:
+            self._broadcast([m.raw for m in proof])
+        self._banned.setdefault(seat, step)
 
     def _maybe_reveal(self, box: StepBox, now: float) -> None:
         if self.replay or self.seat is None or box.sent_reveal or self.step not in self._secret:

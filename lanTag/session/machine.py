@@ -334,6 +334,9 @@ class Session(Agreement, Recovery):
             return True
         if not self._check_hash(msg, snap) or msg.seat in self.desynced:
             return True  # before out-of-turn: a message from another history is stale, no more
+        if self._convicted_at(msg.seat, msg.step):
+            self._count("from-convicted-seat")  # its contribution here is its forfeit
+            return True
         needs = self.needs()
         if msg.seat not in needs.humans or not self._fits(msg.type, needs.kind):
             self._blame(msg.seat, "out-of-turn", f"{msg.type.name} not expected now")
@@ -355,15 +358,12 @@ class Session(Agreement, Recovery):
                 self._blame(msg.seat, "illegal-action", str(exc))
                 return True
             self._mark_checked(snap.state, msg.seat, action)
-        elif msg.type in (MsgType.ENTROPY, MsgType.REVEAL):
-            reveal = msg.payload[0] if msg.type == MsgType.ENTROPY else msg.payload[2]
-            if not chain_step_ok(snap.chain_last[msg.seat], reveal):
+        elif msg.type == MsgType.ENTROPY:
+            if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[0]):
                 self._blame(msg.seat, "bad-chain", "reveal does not hash to the previous link")
-                if msg.type == MsgType.ENTROPY:
-                    return True  # the seat stays silent for this draw; timeouts handle it
-                box.bad_reveals.add(msg.seat)
-            if msg.type == MsgType.REVEAL:
-                self._check_reveal(msg, box, needs, snap)
+                return True  # the seat stays silent for this draw; timeouts handle it
+        elif msg.type == MsgType.REVEAL and not self._check_reveal(msg, box, needs, snap):
+            return True  # convicted: dropped at this step, its share is its forfeit
         box.of(msg.type)[msg.seat] = msg
         if msg.type == MsgType.MOVE and msg.seat == self.seat:
             box.own_move_at = now
@@ -373,21 +373,28 @@ class Session(Agreement, Recovery):
             self._maybe_reveal(box, now)
         return True
 
-    def _check_reveal(self, msg: Signed, box: StepBox, needs: Needs, snap: Snapshot) -> None:
+    def _check_reveal(self, msg: Signed, box: StepBox, needs: Needs, snap: Snapshot) -> bool:
+        """True for a good reveal; a bad one convicts its seat (SPEC §4.4): its signed COMMIT
+        and this signed REVEAL are the proof, sent to every peer."""
+        commit = box.of(MsgType.COMMIT)[msg.seat]
         action, nonce = msg.action, msg.payload[1]  # the parser's Action
-        sealed = box.of(MsgType.COMMIT)[msg.seat].payload[0]
         value = reveal_value(msg)  # == self._action_bytes(action), without a re-pack
-        if not opens(sealed, self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value):
-            self._blame(msg.seat, "bad-reveal", "reveal does not open its commitment")
-            box.bad_reveals.add(msg.seat)
-            return
-        try:
-            snap.state.check_action(msg.seat, action)
-        except IllegalAction as exc:
-            self._blame(msg.seat, "illegal-action", str(exc))
-            box.bad_reveals.add(msg.seat)
-            return
-        self._mark_checked(snap.state, msg.seat, action)
+        if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[2]):
+            code, reason = "bad-chain", "reveal does not hash to the previous link"
+        elif not opens(
+            commit.payload[0], self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value
+        ):
+            code, reason = "bad-reveal", "reveal does not open its commitment"
+        else:
+            try:
+                snap.state.check_action(msg.seat, action)
+            except IllegalAction as exc:
+                code, reason = "illegal-action", str(exc)
+            else:
+                self._mark_checked(snap.state, msg.seat, action)
+                return True
+        self._convict(msg.seat, self.step, code, reason, (commit, msg))
+        return False
 
     def _mark_checked(self, state: State, seat: int, action: Action) -> None:
         if self._checked_state is not state:
@@ -426,17 +433,13 @@ class Session(Agreement, Recovery):
         reveals_in = box.of(MsgType.REVEAL)
         if len(reveals_in) < len(needs.humans) or not all(s in reveals_in for s in needs.humans):
             return None
-        actions: dict[int, Action] = {}
-        reveals: dict[int, bytes] = {}
-        for s in needs.humans:
-            if s in box.bad_reveals:
-                actions[s] = state.default_action(s)
-            else:
-                actions[s] = reveals_in[s].action
-                reveals[s] = reveals_in[s].payload[2]
+        actions: dict[int, Action] = {s: reveals_in[s].action for s in needs.humans}
+        reveals: dict[int, bytes] = {s: reveals_in[s].payload[2] for s in needs.humans}
         dropped_now = self._dropped_at_this_step(needs)
         for s in dropped_now:
-            actions[s] = state.default_action(s)
+            # Silent: the default (a time-out).  Convicted here: the forfeit (SPEC §4.4).
+            convicted = self._convicted_at(s, self.step)
+            actions[s] = state.forfeit_action(s) if convicted else state.default_action(s)
         bots = {
             s: self.record.seats[s].bot or TAKEOVER_BOT for s in needs.bots if s not in dropped_now
         }

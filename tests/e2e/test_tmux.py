@@ -256,6 +256,8 @@ def test_bug_bots_reported_lagging_after_a_slow_human_move(
     action, _ = play_first_action(pane)
     after = panel(pane.settled())
     quit_game(pane)
+    # The anchor of the check below must be on screen, or a layout change would pass it.
+    assert re.search(rf"(?:^|\s){step}: you: ", after), f"our move is not in the panel: {after!r}"
     false_lag = re.search(rf"((?:seat \d bot-\d lagging \([\d.]+s\) )+){step}: you: ", after)
     assert false_lag is None, f"reported right before our move {action!r}: {false_lag.group(1)}"
 

@@ -7,7 +7,7 @@ import hashlib
 from lanTag.fair.commit import commitment
 from lanTag.identity import Identity
 from lanTag.log.verify import verify_log
-from lanTag.rules.base import Action
+from lanTag.rules.base import FORFEIT, Action
 from lanTag.session import events as ev
 from lanTag.session.lobby import LobbyRecord
 from lanTag.session.machine import Session
@@ -76,7 +76,7 @@ def test_out_of_turn_and_illegal_moves_are_blamed_and_ignored() -> None:
     assert s1.step == 2
 
 
-def test_reveal_that_does_not_open_its_commitment_is_blamed_and_defaulted() -> None:
+def test_reveal_that_does_not_open_its_commitment_convicts_and_forfeits() -> None:
     _record, ids, sessions, net = _setup("badreveal")
     net.hold_secret.add(2)
     _run_to(net, lambda: all(s.step == 1 for s in sessions))  # toy step 1: secret guess
@@ -100,7 +100,49 @@ def test_reveal_that_does_not_open_its_commitment_is_blamed_and_defaulted() -> N
     for s in (0, 1):
         assert (2, "bad-reveal") in [(e.seat, e.code) for e in _events(net, s, ev.Blame)]
         applied = next(e for e in _events(net, s, ev.StepApplied) if e.step == 1)
-        assert applied.input.of(2) == Action("guess", (0,))  # the default, not the reveal
+        assert applied.input.of(2) == FORFEIT  # not the reveal, not the default (SPEC §4.4)
+        # convicted: dropped at that very step by every honest peer, a bot plays on
+        assert [(e.step, e.seats) for e in _events(net, s, ev.SeatsDropped)] == [(1, (2,))]
+        assert 2 not in sessions[s].live
+        assert sessions[s].proofs == [(c, r)]  # the signed COMMIT and REVEAL: the proof
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+
+
+def test_an_opening_reveal_to_one_peer_and_a_bad_one_to_another_forfeits_at_both() -> None:
+    # The cheater opens its commitment for seat 0 and not for seat 1: seat 1 convicts and
+    # sends the proof, seat 0 holds two REVEALs of one slot (an equivocation), rolls back
+    # if it had applied the step, and both decide the step with the same forfeit.
+    _record, ids, sessions, net = _setup("badreveal-split")
+    net.hold_secret.add(2)
+    _run_to(net, lambda: all(s.step == 1 for s in sessions))
+    net.silent.add(2)
+    cheat = sessions[2]
+    step, h = 1, cheat.state.state_hash()
+    nonce = bytes(range(32))
+    sealed = commitment(cheat.game_id, step, 2, "guess", nonce, pack(["guess", 1]))
+    c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, step, 2, h, (sealed,))
+    for s in (0, 1):
+        _inject(sessions[s], c.raw, 2, net.now)
+    _run_to(net, lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
+    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    good, bad = (
+        sign_message(
+            ids[2].signer(), MsgType.REVEAL, cheat.game_id, step, 2, h, (["guess", g], nonce, link)
+        )
+        for g in (1, 2)
+    )
+    _inject(sessions[0], good.raw, 2, net.now)
+    _inject(sessions[1], bad.raw, 2, net.now)
+    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    for s in (0, 1):
+        applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1][-1]
+        assert applied.input.of(2) == FORFEIT, s
+        assert 2 not in sessions[s].live
+        codes = {(e.seat, e.code) for e in _events(net, s, ev.Blame)}
+        assert {seat for seat, _ in codes} == {2}, codes
+        report = verify_log(sessions[s].take_log())  # the replay reaches the same forfeit
+        assert report.valid and report.complete, report.failure
+        assert {(seat, code) for seat, _, code, _ in report.blames} == codes
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
 
 

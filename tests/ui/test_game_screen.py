@@ -13,6 +13,8 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+from lanTag.log.chain import EntryKind, parse_log
+from lanTag.rules.base import Action, Move, decode_input
 from lanTag.session import events as ev
 from lanTag.ui import commands
 from lanTag.ui.app import GameApp
@@ -65,7 +67,8 @@ async def test_every_engine_draws_its_board_players_and_legend(engine: str) -> N
     session = handle.machine.session
     assert session is not None
     lines = text.splitlines()
-    assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+    # 80x24 is the size the layout is made for: all of it fits, the command line at the bottom
+    assert "Window too small" not in text and lines[-1] == " keys›"
     assert session.game.display_name in lines[0] and f"step {session.step}" in lines[0]
     assert not session.state.is_over
     assert BOARD_MARK[engine] in text
@@ -90,7 +93,15 @@ async def test_screens_survive_any_terminal_size(
         text = screen_text(game.app, *size)
     for shown in (text, helped):
         lines = shown.splitlines()
-        assert len(lines) == size[1] and all(len(line) <= size[0] for line in lines)
+        # Whatever the size: the title bar on top and the command line at the bottom, so
+        # the player can still type (screen_text itself always gives size[1] rows).
+        assert lines[0].startswith(" lanTag │"), shown
+        assert lines[-1] == " keys›", shown
+    assert "help — Esc" in helped
+    if size[0] >= 80 and size[1] >= 24:  # the size the layout is made for, or larger
+        assert "Window too small" not in text and BOARD_MARK[engine] in text, text
+    else:  # smaller: the board is drawn whole or the screen says it does not fit
+        assert BOARD_MARK[engine] in text or "Window too small" in text, text
 
 
 async def test_tab_then_enter_plays_the_first_legal_action() -> None:
@@ -107,6 +118,10 @@ async def test_tab_then_enter_plays_the_first_legal_action() -> None:
         await eventually(lambda: session.step > before)
         assert await run.stop() == 1
     assert any(line.text.endswith(f"you: {first}") for line in run.game.model.log)
+    # ... and the session played exactly that action, at that step, as the log records it
+    steps = [e for e in parse_log(session.take_log()).entries if e.kind == EntryKind.STEP]
+    played = next(e for e in steps if e.step == before)
+    assert decode_input(played.data[0]) == Move(session.seat, Action.parse(first))
 
 
 async def test_arrow_keys_step_and_typed_commands_play() -> None:
