@@ -160,6 +160,7 @@ MSG_SAMPLES: list[tuple[str, MsgType, int, tuple[Any, ...]]] = [
     ("nudge", MsgType.NUDGE, 2, ([0], 1)),
     ("sync", MsgType.SYNC, 1, (12,)),
     ("private", MsgType.PRIVATE, 0, (1, h("messages/eph"), b"\x07" * 12, b"\x08" * 48)),
+    ("leave", MsgType.LEAVE, 2, ()),
 ]
 
 
@@ -188,7 +189,7 @@ def _message_must_fail() -> list[tuple[str, bytes, str]]:
         ("version as the string '1'", with_field(0, "1"), "version"),
         ("version as boolean true", with_field(0, True), "version"),
         ("type 0", with_field(1, 0), "unknown-type"),
-        ("type 11", with_field(1, 11), "unknown-type"),
+        ("type 12", with_field(1, 12), "unknown-type"),
         ("type as boolean true", with_field(1, True), "unknown-type"),
         ("type as a string", with_field(1, "1"), "unknown-type"),
         ("31-byte game id", with_field(2, MSG_GAME[:31]), "malformed"),

@@ -89,6 +89,7 @@ class SessionCore:
     _contradicted       Agreement     seats convicted of two state hashes for one step:
                                       refused like seats we voted silent, voted at once
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
+    _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
     _request_steps      Agreement     steps holding votes or nudges (the only ones scanned)
@@ -162,6 +163,7 @@ class SessionCore:
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
         # seat -> step of its conviction (a proven equivocation or bad reveal): dropped there
         self._banned: dict[int, int] = {}
+        self._left: dict[int, int] = {}  # seat -> step of its signed LEAVE
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values

@@ -127,6 +127,24 @@ class Session(Agreement, Recovery):
         )
         self._broadcast([msg.raw])
 
+    def leave(self, now: float) -> None:
+        """Say we leave (a signed LEAVE, SPEC §3): the others vote our seat silent at once
+        and a bot plays it; they read it as leaving, not as a timeout."""
+        if self._signer is None or self.seat is None or self.seat not in self.live:
+            return
+        msg = sign_message(
+            self._signer,
+            MsgType.LEAVE,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            (),
+        )
+        self._left[self.seat] = self.step
+        self.log.append(msg.step, EntryKind.MSG, msg.raw)
+        self._broadcast([msg.raw])
+
     def receive_datagram(self, data: bytes, addr: Addr, now: float) -> None:
         for payload in self.transport.receive_datagram(data, addr, now):
             self.receive_payload(payload, now)
@@ -182,6 +200,12 @@ class Session(Agreement, Recovery):
             return
         if msg.type == MsgType.PRIVATE:
             self._open_private(msg)
+            return
+        if msg.type == MsgType.LEAVE:
+            if msg.seat not in self._left:  # the first LEAVE counts; copies change nothing
+                self._left[msg.seat] = msg.step
+                self.log.append(msg.step, EntryKind.MSG, msg.raw)
+                self._pump(now)
             return
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)

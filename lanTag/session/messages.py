@@ -39,6 +39,7 @@ class MsgType(IntEnum):
     NUDGE = 8  # [seats, seq]            non-binding "I still lack these seats' step input"
     SYNC = 9  # [from_step]              "I restarted: send me what you hold from this step on"
     PRIVATE = 10  # [to, eph_key, nonce, ciphertext]  chat only seat `to` can read
+    LEAVE = 11  # []                     "I leave: vote me silent now; a bot plays my seat"
 
 
 # Payload shapes: tuple of validators, one per position.
@@ -83,6 +84,7 @@ _PAYLOAD = {
     MsgType.CHAT: (lambda v: isinstance(v, str) and len(v) <= 500,),
     MsgType.NUDGE: (_is_seat_list, _is_nat),
     MsgType.SYNC: (_is_nat,),
+    MsgType.LEAVE: (),
     MsgType.PRIVATE: (
         _is_nat,
         _is_bytes(32),
