@@ -249,6 +249,9 @@ class GameApp:
             out += [("class:hint", "board cut off: Shift+arrows pan, . follows you\n")]
         for line in self.painted().info:
             out += [*line, ("", "\n")]
+        # After the board's own status lines, which a small terminal must still show.
+        for outcome in self.model.outcomes:
+            out += [(outcome.style, "» " + outcome.text), ("", "\n")]
         return out[:-1]
 
     def _legend_text(self) -> StyleAndTextTuples:
@@ -330,7 +333,8 @@ class GameApp:
                     ("", f" {names[seat]}{score}{you}\n"),
                 ]
         path = m.handle.log_path
-        out.append(("", f"\nlog saved to {path}\n" if path is not None else "\nno log file\n"))
+        # The path on a line of its own; it is printed again, unwrapped, as the program exits.
+        out.append(("", f"\nlog saved to\n{path}\n" if path is not None else "\nno log file\n"))
         out.append(("class:hint", "q or Enter: leave   b: look at the board   F1: help"))
         return out
 

@@ -210,6 +210,8 @@ def test_play_against_bots_by_keys(tmux: TmuxServer, tmp_path: Path) -> None:
     pane.wait(lambda s: "help — Esc" not in s and "players" in s, "the board again")
     assert quit_game(pane) == 1
     assert "Traceback" not in pane.history()
+    # Leaving mid-game prints the log's full path on a line of its own, as lantag exits.
+    assert str(log.resolve()) in pane.joined_history()
 
     # The signed log holds our moves and verifies (valid, not complete).
     verified = lantag(me, "verify", "--json", str(log))
