@@ -159,6 +159,8 @@ class Agreement(SessionCore):
         dead_after = self._dead_after()
         at = box.started_at
         for seat in waiting:
+            if seat in self._left:
+                continue  # it said it left: no need to wait for its silence
             addr = peers.get(seat)
             heard: float | None = None if addr is None else last_heard(addr)
             if heard is None:
@@ -178,8 +180,11 @@ class Agreement(SessionCore):
         return None if last_heard is None or addr is None else last_heard(addr)
 
     def _wire_dead(self, seat: int, now: float) -> bool:
-        """Nothing from ``seat``'s address for ``DEAD_AFTER_LAGS`` lag warnings: a vote may
-        name it even if it sent something for this step less than a step timeout ago."""
+        """Nothing from ``seat``'s address for ``DEAD_AFTER_LAGS`` lag warnings (or it sent a
+        LEAVE): a vote may name it even if it sent something for this step less than a step
+        timeout ago."""
+        if seat in self._left:
+            return True
         heard = self._wire_heard(seat)
         return heard is not None and heard + self._dead_after() <= now
 
@@ -267,6 +272,7 @@ class Agreement(SessionCore):
             self.seat,
             state.state_hash(),
             (subject, digests),
+            version=self.record.protocol,
         )
         self._record_own(have)
         box.haves.setdefault(subject, {})[self.seat] = have
@@ -302,10 +308,11 @@ class Agreement(SessionCore):
             snap.state, snap.chain_last, snap.chain_used, snap.live - silent
         )
         box.dropped_now = box.dropped_now | silent
+        left = tuple(s for s in sorted(silent) if s in self._left)
         for s in sorted(silent):
-            if code == "timeout":
+            if code == "timeout" and s not in left:  # leaving is no fault: no blame
                 self._blame(s, code, f"silent at step {self.step}; a bot takes the seat")
-        self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent))))
+        self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent)), left))
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.
             self._broadcast([v.raw for v in box.votes.values()])

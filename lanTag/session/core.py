@@ -14,7 +14,7 @@ from typing import Any
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity, Signer, Verifier
-from lanTag.log.chain import MAGIC, EntryKind, LogChain
+from lanTag.log.chain import EntryKind, LogChain, log_magic
 from lanTag.rules.base import Action, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
@@ -29,6 +29,7 @@ from lanTag.session.messages import (
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr, PlainTransport, Transport
+from lanTag.session.versions import require_rules
 from lanTag.wire import DATAGRAM_BUDGET
 
 NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
@@ -94,6 +95,7 @@ class SessionCore:
                                       refused like seats we voted silent, voted at once
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
     _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood bound)
+    _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
     _request_steps      Agreement     steps holding votes or nudges (the only ones scanned)
@@ -133,6 +135,7 @@ class SessionCore:
     ) -> None:
         self.record = record
         self.game_id = record.game_id
+        require_rules(record.engine, record.rules_version)  # never half-play other rules
         self.game = get_game(record.engine)
         self.seat = seat
         self.replay = replay
@@ -166,6 +169,7 @@ class SessionCore:
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
         # seat -> step of its conviction (a proven equivocation or bad reveal): dropped there
         self._banned: dict[int, int] = {}
+        self._left: dict[int, int] = {}  # seat -> step of its signed LEAVE
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
@@ -178,7 +182,7 @@ class SessionCore:
         self._events: deque[ev.Event] = deque()
         self._outbox: dict[Addr, list[bytes]] = {}
         self.log = LogChain()
-        self.log.append(0, EntryKind.HEADER, [MAGIC, record.encode(), seat])
+        self.log.append(0, EntryKind.HEADER, [log_magic(record.protocol), record.encode(), seat])
         self.counters: dict[str, int] = {}
         self.proofs: list[tuple[Signed, Signed]] = []
         self.desynced: set[int] = set()
@@ -258,6 +262,7 @@ class SessionCore:
             self.seat,
             self._state_hash(self.state),
             payload,
+            version=self.record.protocol,
         )
         self._record_own(msg)
         self._box(self.step).pending.append(msg)
@@ -275,6 +280,7 @@ class SessionCore:
             self.seat,
             self._state_hash(self.state),
             (self.step,),
+            version=self.record.protocol,
         )
         self._broadcast([msg.raw])
 

@@ -50,7 +50,7 @@ from lanTag.session.messages import (
     verify_signature,
 )
 from lanTag.session.recovery import Recovery
-from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr
 
@@ -125,7 +125,26 @@ class Session(Agreement, Recovery):
             self.seat,
             self.state.state_hash(),
             (text[:500],),
+            version=self.record.protocol,
         )
+        self._broadcast([msg.raw])
+
+    def leave(self, now: float) -> None:
+        """Say we leave (a signed LEAVE, SPEC §3): the others vote our seat silent at once
+        and a bot plays it; they read it as leaving, not as a timeout."""
+        if self._signer is None or self.seat is None or self.seat not in self.live:
+            return
+        msg = sign_message(
+            self._signer,
+            MsgType.LEAVE,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            (),
+        )
+        self._left[self.seat] = self.step
+        self.log.append(msg.step, EntryKind.MSG, msg.raw)
         self._broadcast([msg.raw])
 
     def receive_datagram(self, data: bytes, addr: Addr, now: float) -> None:
@@ -159,6 +178,10 @@ class Session(Agreement, Recovery):
         if msg.game_id != self.game_id:
             self._reject("wrong-game", f"message for another game (step {msg.step})")
             return
+        if msg.version != self.record.protocol:  # the game id fixes the protocol too
+            game = self.record.protocol
+            self._reject("version", f"protocol {msg.version} message in a protocol {game} game")
+            return
         keys = self._human_keys
         key = keys[msg.seat] if msg.seat < len(keys) else None
         if key is None:
@@ -179,6 +202,12 @@ class Session(Agreement, Recovery):
             return
         if msg.type == MsgType.PRIVATE:
             self._open_private(msg)
+            return
+        if msg.type == MsgType.LEAVE:
+            if msg.seat not in self._left:  # the first LEAVE counts; copies change nothing
+                self._left[msg.seat] = msg.step
+                self.log.append(msg.step, EntryKind.MSG, msg.raw)
+                self._pump(now)
             return
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
@@ -462,8 +491,10 @@ class Session(Agreement, Recovery):
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), snap.live))
         digest = self._state_hash(new_state)
         self._hash_at[decided + 1] = digest
-        self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest])
-        self._events.append(ev.StepApplied(decided, inp, digest))
+        protocol = self.record.protocol
+        facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
+        self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
+        self._events.append(ev.StepApplied(decided, inp, digest, facts))
         decision = new_state.decision()
         if isinstance(decision, Over):
             self._events.append(ev.GameOver(decided + 1, decision.outcome))
