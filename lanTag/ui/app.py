@@ -247,10 +247,11 @@ class GameApp:
         if self._board.clipped.any:
             # Said once here as well as by the marks: how to see the rest.
             out += [("class:hint", "board cut off: Shift+arrows pan, . follows you\n")]
-        for outcome in self.model.outcomes:
-            out += [(outcome.style, "» " + outcome.text), ("", "\n")]
         for line in self.painted().info:
             out += [*line, ("", "\n")]
+        # After the board's own status lines, which a small terminal must still show.
+        for outcome in self.model.outcomes:
+            out += [(outcome.style, "» " + outcome.text), ("", "\n")]
         return out[:-1]
 
     def _legend_text(self) -> StyleAndTextTuples:

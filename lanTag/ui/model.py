@@ -144,6 +144,7 @@ class GameModel:
         self.dropped_at: dict[int, int] = {}
         self.blamed: dict[int, str] = {}
         self.desynced: set[int] = set()
+        self.left: set[int] = set()  # seats dropped after their own signed LEAVE
         self.outcome: Outcome | None = None
         self._blames: dict[int, list[ev.Blame]] = {}
         self._step_seen = -1
@@ -258,6 +259,8 @@ class GameModel:
             return "bot"
         if seat in self.desynced:
             return "DESYNC"
+        if seat in self.left:
+            return "left"
         if seat not in s.live:
             return "dropped"
         if seat in self.lagging:
@@ -322,8 +325,14 @@ class GameModel:
         elif isinstance(e, ev.SeatsDropped):
             for seat in e.seats:
                 self.dropped_at.setdefault(seat, e.step)
-            seats = ", ".join(who(x) for x in e.seats)
-            self.add_log(f"{seats} dropped at step {e.step}; a bot plays", "class:log.net")
+            self.left.update(e.left)
+            for seat in e.left:
+                name = names[seat] if seat < len(names) else f"seat {seat}"
+                self.add_log(f"{name} left; a bot plays seat {seat}", "class:log.net")
+            silent = [x for x in e.seats if x not in e.left]
+            if silent:
+                seats = ", ".join(who(x) for x in silent)
+                self.add_log(f"{seats} dropped at step {e.step}; a bot plays", "class:log.net")
         elif isinstance(e, ev.Lagging):
             self.lagging[e.seat] = e.seconds
             self.add_log(f"{who(e.seat)} lagging ({e.seconds:.1f}s)", "class:log.net")
