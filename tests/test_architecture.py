@@ -114,6 +114,7 @@ LAYER_OF_PATH = {
     "errors.py": "base",
     "wire.py": "base",
     "identity.py": "base",
+    "files.py": "base",
     "private_chat.py": "base",
     "privchat.py": "base",  # before the move
     # What this install runs (`lantag --version`): asks the registry and the session.

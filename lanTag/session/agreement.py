@@ -22,6 +22,8 @@ from lanTag.session.steps import Snapshot, StepBox
 # peer's links speak every second) for this many lag warnings is presumed dead, and
 # we vote at once instead of at the turn or step timeout (SPEC §5.3, "early vote").
 DEAD_AFTER_LAGS = 2
+# Messages whose state hash is a claim about the game (the rest are not part of it).
+_CLAIMS = (*CONTRIBUTIONS, MsgType.VOTE, MsgType.HAVE, MsgType.NUDGE)
 _NONE: frozenset[int] = frozenset()
 
 
@@ -270,6 +272,7 @@ class Agreement(SessionCore):
             self.seat,
             state.state_hash(),
             (subject, digests),
+            version=self.record.protocol,
         )
         self._record_own(have)
         box.haves.setdefault(subject, {})[self.seat] = have
@@ -336,6 +339,8 @@ class Agreement(SessionCore):
         exactly what the new history needs, and their relays are duplicates.
         """
         del self._snapshots[step + 1 :]
+        for k in [k for k in self._hash_at if k > step]:
+            del self._hash_at[k]
         for k in [k for k in self._boxes if k >= step]:
             del self._boxes[k]
         for msg in self._slots.values():
@@ -346,6 +351,40 @@ class Agreement(SessionCore):
             for k in [k for k in table if k > step]:
                 del table[k]
         self.log.append(step, EntryKind.NOTE, ["rollback", [], "redecide from here"])
+
+    def _weigh_state_hash(self, msg: Signed, step: int) -> None:
+        """A state hash is a signed claim (SPEC §5.8).  One that differs from ours for a step
+        we decided is forwarded, so every peer checks it against its own state; two of one
+        seat for one step that no rollback explains convict the seat (``desync``)."""
+        if msg.type not in _CLAIMS:
+            return
+        first = self._hash_seen.setdefault((msg.seat, msg.step), msg)
+        if first.state_hash == msg.state_hash:
+            ours = self._hash_at.get(msg.step) if msg.step < step else None
+            if ours is not None and ours != msg.state_hash and not self.replay:
+                self._broadcast([msg.raw])  # evidence: the others hold its other claims
+            return
+        if msg.seat in self._contradicted or msg.seat not in self.live:
+            return
+        if any(k < msg.step for k in self._banned.values()):
+            return  # a rollback after a proven equivocation changes later hashes
+        self._contradicted.add(msg.seat)
+        self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}")
+        self.proofs.append((first, msg))
+        if not self.replay:
+            self._broadcast([first.raw, msg.raw])
+
+    def _vote_contradicted(self, now: float) -> None:
+        """A convicted liar whose input this step needs is voted silent at once: the drop
+        is the ordinary agreement of §5.4, decided where every live peer holds the proof."""
+        if self.replay or self.seat is None or self.seat not in self.live:
+            return
+        box = self._box(self.step)
+        if box.started_at is None or self.seat in box.votes:
+            return
+        liars = self._missing() & self._contradicted & self.live
+        if liars:
+            self._vote(frozenset(liars), now)
 
     def _equivocation(self, first: Signed, second: Signed) -> None:
         """Keep the proof, tell everyone, and take the seat out from that step on."""

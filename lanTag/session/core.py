@@ -14,7 +14,7 @@ from typing import Any
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity, Signer, Verifier
-from lanTag.log.chain import MAGIC, EntryKind, LogChain
+from lanTag.log.chain import EntryKind, LogChain, log_magic
 from lanTag.rules.base import Action, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
@@ -29,6 +29,7 @@ from lanTag.session.messages import (
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr, PlainTransport, Transport
+from lanTag.session.versions import require_rules
 from lanTag.wire import DATAGRAM_BUDGET
 
 NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
@@ -81,7 +82,13 @@ class SessionCore:
                                       (+Agreement, Recovery: requests, HAVEs, pruning)
     _slots              Session       first message seen per (seat, slot): equivocation check
     _proven             Session       slots already proven equivocated (one proof each)
-    _banned             Agreement     seat -> step of its proven equivocation
+    _banned             Agreement     seat -> step of its conviction (equivocation, bad
+                                      reveal: +Session), where every peer drops it
+    _hash_seen          Agreement     (seat, step) -> its first message there: a second one
+                                      with another state hash convicts (``desync``)
+    _contradicted       Agreement     seats convicted of two state hashes for one step:
+                                      refused like seats we voted silent, voted at once
+    _hash_at            Session       step -> our state hash there (+Agreement: rollback)
     _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
@@ -96,9 +103,11 @@ class SessionCore:
     _outbox             SessionCore   address -> signed messages not yet sent (all parts add)
     log                 SessionCore   the LogChain of everything we signed or accepted
     counters            SessionCore   reason code -> how many messages were dropped for it
-    proofs              Agreement     equivocation proofs: pairs of conflicting messages
-    desynced            SessionCore   seats whose state hash differed from ours
-                                      (+Agreement: cleared by a rollback)
+    proofs              Agreement     proofs of a conviction: pairs of conflicting messages
+                                      (+Session: a COMMIT and the REVEAL that fails it)
+    desynced            SessionCore   seats whose latest message at our step carried a state
+                                      hash other than ours (cleared by one that matches,
+                                      and by a rollback: +Agreement)
     _missing_cache      Agreement     class attr: last ``_missing`` result per snapshot/box
     _checked_state      Session       class attr: the state ``_checked_actions`` were checked
     _checked_actions    Session       seat -> action that passed check_action on that state
@@ -120,6 +129,7 @@ class SessionCore:
     ) -> None:
         self.record = record
         self.game_id = record.game_id
+        require_rules(record.engine, record.rules_version)  # never half-play other rules
         self.game = get_game(record.engine)
         self.seat = seat
         self.replay = replay
@@ -166,10 +176,13 @@ class SessionCore:
         self._events: deque[ev.Event] = deque()
         self._outbox: dict[Addr, list[bytes]] = {}
         self.log = LogChain()
-        self.log.append(0, EntryKind.HEADER, [MAGIC, record.encode(), seat])
+        self.log.append(0, EntryKind.HEADER, [log_magic(record.protocol), record.encode(), seat])
         self.counters: dict[str, int] = {}
         self.proofs: list[tuple[Signed, Signed]] = []
         self.desynced: set[int] = set()
+        self._hash_seen: dict[tuple[int, int], Signed] = {}
+        self._contradicted: set[int] = set()
+        self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self._pump(now)
 
     @property
@@ -247,6 +260,7 @@ class SessionCore:
             self.seat,
             self._state_hash(self.state),
             payload,
+            version=self.record.protocol,
         )
         self._record_own(msg)
         self._box(self.step).pending.append(msg)
@@ -264,6 +278,7 @@ class SessionCore:
             self.seat,
             self._state_hash(self.state),
             (self.step,),
+            version=self.record.protocol,
         )
         self._broadcast([msg.raw])
 
@@ -305,7 +320,10 @@ class SessionCore:
         return self._chain.reveal(self._snapshots[-1].chain_used[self.seat] + 1)
 
     def _check_hash(self, msg: Signed, snap: Snapshot) -> bool:
+        """A message at our step carries our state hash; one that does not is refused and
+        kept as evidence (SPEC §5.8), but never makes us ignore its seat for good."""
         if msg.state_hash == self._state_hash(snap.state):
+            self.desynced.discard(msg.seat)
             return True
         if msg.seat == self.seat or any(k <= msg.step for k in self._banned.values()):
             self._count("stale-history")  # sent before its author (or we) rolled back
@@ -314,6 +332,8 @@ class SessionCore:
             self.desynced.add(msg.seat)
             self._events.append(ev.Desync(msg.step, (msg.seat,)))
             self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}")
+            if not self.replay:
+                self._broadcast([msg.raw])  # the others check it against their own state
         return False
 
     def _convicted_at(self, seat: int, step: int) -> bool:

@@ -48,11 +48,12 @@ from lanTag.session.messages import (
     verify_signature,
 )
 from lanTag.session.recovery import Recovery
-from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
+_ACKED = (MsgType.MOVE, MsgType.COMMIT)  # contributions every other live peer acknowledges
 _NO_SEATS: frozenset[int] = frozenset()
 
 
@@ -122,6 +123,7 @@ class Session(Agreement, Recovery):
             self.seat,
             self.state.state_hash(),
             (text[:500],),
+            version=self.record.protocol,
         )
         self._broadcast([msg.raw])
 
@@ -174,6 +176,10 @@ class Session(Agreement, Recovery):
         if msg.game_id != self.game_id:
             self._reject("wrong-game", f"message for another game (step {msg.step})")
             return
+        if msg.version != self.record.protocol:  # the game id fixes the protocol too
+            game = self.record.protocol
+            self._reject("version", f"protocol {msg.version} message in a protocol {game} game")
+            return
         keys = self._human_keys
         key = keys[msg.seat] if msg.seat < len(keys) else None
         if key is None:
@@ -217,6 +223,8 @@ class Session(Agreement, Recovery):
             return
         self._slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
+        if msg.seat != self.seat:
+            self._weigh_state_hash(msg, step)
         if msg.step < step and msg.type in _LATE_TYPES:
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
@@ -284,6 +292,7 @@ class Session(Agreement, Recovery):
                 self._on_step_start(now)
             progressed = self._accept_pending(box, now)
             self._answer_votes(now)
+            self._vote_contradicted(now)
             if self._apply_drops(now):
                 continue
             needs = self.needs()
@@ -332,7 +341,7 @@ class Session(Agreement, Recovery):
             self._check_hash(msg, snap)
             self._register_have(msg, box)
             return True
-        if not self._check_hash(msg, snap) or msg.seat in self.desynced:
+        if not self._check_hash(msg, snap):
             return True  # before out-of-turn: a message from another history is stale, no more
         if self._convicted_at(msg.seat, msg.step):
             self._count("from-convicted-seat")  # its contribution here is its forfeit
@@ -344,6 +353,8 @@ class Session(Agreement, Recovery):
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
         bound = self._bound.get(self.step, _NO_SEATS) if self.seat in snap.live else _NO_SEATS
+        if self._contradicted and self.seat in snap.live:
+            bound = bound | self._contradicted  # a convicted liar: as if we voted it silent
         if (
             msg.seat in bound
             and msg.seat != self.seat
@@ -367,8 +378,10 @@ class Session(Agreement, Recovery):
         box.of(msg.type)[msg.seat] = msg
         if msg.type == MsgType.MOVE and msg.seat == self.seat:
             box.own_move_at = now
-        if msg.type == MsgType.MOVE and self.seat in snap.live and self.seat != msg.seat:
-            self._send_have(msg.seat, now, relay=False)  # the ack: carries our hash
+        if msg.type in _ACKED and self.seat in snap.live and self.seat != msg.seat:
+            # The ack carries our hash; for a COMMIT it names the commitment we took, so two
+            # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
+            self._send_have(msg.seat, now, relay=False)
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
             self._maybe_reveal(box, now)
         return True
@@ -459,8 +472,11 @@ class Session(Agreement, Recovery):
         decided = self.step
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), snap.live))
         digest = self._state_hash(new_state)
-        self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest])
-        self._events.append(ev.StepApplied(decided, inp, digest))
+        self._hash_at[decided + 1] = digest
+        protocol = self.record.protocol
+        facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
+        self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
+        self._events.append(ev.StepApplied(decided, inp, digest, facts))
         decision = new_state.decision()
         if isinstance(decision, Over):
             self._events.append(ev.GameOver(decided + 1, decision.outcome))

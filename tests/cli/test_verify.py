@@ -40,6 +40,12 @@ TOP_KEYS: dict[str, Kind] = {
     "ranking": list,
     "truncated_bytes": int,
     "failure": (dict, type(None)),
+    "protocol": int,
+    "rules_version": int,
+    "lantag_version": str,
+    "replayed": bool,
+    "needs": str,
+    "unchecked": str,
 }
 PLAYER_KEYS: dict[str, Kind] = {"seat": int, "nickname": str, "fingerprint": str, "bot": str}
 FAILURE_KEYS: dict[str, Kind] = {
@@ -99,7 +105,7 @@ def test_valid_log_summary_on_one_screen(home: Home, tmp_path: Path) -> None:
     assert not stderr_lines(result)
     lines = result.stdout.splitlines()
     assert len(lines) <= 24  # one screen
-    assert lines[0].startswith(f"{log}: prototag, game ")
+    assert lines[0].startswith(f"{log}: prototag rules ") and ", protocol 2, game " in lines[0]
     report = verify_json(home, log, 0)
     check_schema(report)
     # players and fingerprints
