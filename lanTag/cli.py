@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -271,7 +272,18 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def safe_console() -> None:
+    """Never crash on a character the console's encoding lacks (a cp1252 Windows console,
+    output piped to a file, a C locale): print a replacement character instead."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="replace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    safe_console()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:

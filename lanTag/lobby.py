@@ -240,7 +240,8 @@ class HostLobby:
             if self._refuse_versions(addr, fields[0][:32], protocol, rules.get(engine)):
                 return
             joiner = self._joiners.get(addr)
-            if joiner is None or not joiner.joined:
+            if joiner is None:  # a repeated hello keeps its challenge (a joiner may say
+                # hello to several of the host's addresses: net/addresses.py)
                 joiner = _Joiner(addr, fields[0][:32], self._random(32))
                 self._joiners[addr] = joiner
             c = self.config
@@ -419,14 +420,31 @@ class JoinLobby:
         self.events: list[LobbyEvent] = []
         self.your_seat: int | None = None
         self.started: Started | None = None
+        self.tried: list[Addr] = [host]  # addresses of the host said hello to (also_try)
+
+    def also_try(self, addr: Addr) -> None:
+        """Say hello to another advertised address of the host, until one answers: the
+        first address to answer becomes ``host`` (a host with several adapters)."""
+        if self.host_key or addr in self.tried:
+            return
+        self.tried.append(addr)
+        self.outbox.append((addr, _msg("hello", self.nickname, self.spectator)))
 
     def receive(self, payload: bytes, addr: Addr) -> None:
         if addr != self.host:
-            raise RemoteProtocolError("not-in-roster", f"lobby message from {addr}, not the host")
+            if addr not in self.tried:
+                raise RemoteProtocolError(
+                    "not-in-roster", f"lobby message from {addr}, not the host"
+                )
+            if self.host_key:
+                return  # another address of the host answering late: joined already
+            self.host = addr  # the first address to answer wins
         kind, fields = _parse(payload)
         if kind == "welcome" and len(fields) == 10:
             host_key, challenge, engine, name, seats, pw, taken = fields[:7]
             protocol, rules, release = fields[7:]
+            if self.host_key and (host_key, challenge) == (self.host_key, self._challenge):
+                return  # the same welcome again (hello sent to two of the host's addresses)
             if not (
                 type(protocol) is int
                 and type(rules) is int

@@ -53,6 +53,7 @@ MODULE_MOVES: dict[str, str] = {
     "lanTag.game_setup": "lanTag.cli.game_setup",
     "lanTag.headless": "lanTag.cli.headless",
     "lanTag.host_advert": "lanTag.cli.host_advert",
+    "lanTag.join_help": "lanTag.cli.join_help",
     # a running peer: machine, sockets and identity on disk, join handshake, resume
     "lanTag.peer": "lanTag.peer.machine",
     "lanTag.runtime": "lanTag.peer.runtime",

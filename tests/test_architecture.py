@@ -114,6 +114,7 @@ LAYER_OF_PATH = {
     "errors.py": "base",
     "wire.py": "base",
     "identity.py": "base",
+    "files.py": "base",
     "private_chat.py": "base",
     "privchat.py": "base",  # before the move
     # What this install runs (`lantag --version`): asks the registry and the session.
@@ -149,6 +150,7 @@ LAYER_OF_PATH = {
     "game_setup.py": "cli",
     "headless.py": "cli",
     "host_advert.py": "cli",
+    "join_help.py": "cli",
 }
 
 CORE = {"base", "rules", "fair", "bots", "session", "log"}

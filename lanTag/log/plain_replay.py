@@ -44,7 +44,9 @@ from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind, step_facts
 from lanTag.session.versions import require_rules
 
-_RARE = frozenset({MsgType.VOTE, MsgType.NUDGE, MsgType.SYNC, MsgType.CHAT, MsgType.PRIVATE})
+_RARE = frozenset(
+    {MsgType.VOTE, MsgType.NUDGE, MsgType.SYNC, MsgType.CHAT, MsgType.PRIVATE, MsgType.LEAVE}
+)
 
 
 class NotPlain(Exception):

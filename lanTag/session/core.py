@@ -34,6 +34,11 @@ from lanTag.wire import DATAGRAM_BUDGET
 
 NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
 STEP_WINDOW = 4096  # how far ahead of us a peer's messages are buffered
+# Flood bounds (SPEC §5.3): VOTEs and NUDGEs kept per seat and step, and how far ahead of
+# us they are kept at all.  An honest peer nudges once per step and votes again only when
+# the set it lacks changes; what is over the bound is dropped unlogged and counted.
+REQUEST_LIMITS = {MsgType.VOTE: 32, MsgType.NUDGE: 4}
+REQUEST_AHEAD = 64
 BUNDLE_BUDGET = 1100  # signed messages packed per link payload
 MAX_LINK_PAYLOAD = 64 * 1024
 TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
@@ -82,7 +87,15 @@ class SessionCore:
                                       (+Agreement, Recovery: requests, HAVEs, pruning)
     _slots              Session       first message seen per (seat, slot): equivocation check
     _proven             Session       slots already proven equivocated (one proof each)
-    _banned             Agreement     seat -> step of its proven equivocation
+    _banned             Agreement     seat -> step of its conviction (equivocation, bad
+                                      reveal: +Session), where every peer drops it
+    _hash_seen          Agreement     (seat, step) -> its first message there: a second one
+                                      with another state hash convicts (``desync``)
+    _contradicted       Agreement     seats convicted of two state hashes for one step:
+                                      refused like seats we voted silent, voted at once
+    _hash_at            Session       step -> our state hash there (+Agreement: rollback)
+    _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood bound)
+    _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
     _request_steps      Agreement     steps holding votes or nudges (the only ones scanned)
@@ -96,9 +109,11 @@ class SessionCore:
     _outbox             SessionCore   address -> signed messages not yet sent (all parts add)
     log                 SessionCore   the LogChain of everything we signed or accepted
     counters            SessionCore   reason code -> how many messages were dropped for it
-    proofs              Agreement     equivocation proofs: pairs of conflicting messages
-    desynced            SessionCore   seats whose state hash differed from ours
-                                      (+Agreement: cleared by a rollback)
+    proofs              Agreement     proofs of a conviction: pairs of conflicting messages
+                                      (+Session: a COMMIT and the REVEAL that fails it)
+    desynced            SessionCore   seats whose latest message at our step carried a state
+                                      hash other than ours (cleared by one that matches,
+                                      and by a rollback: +Agreement)
     _missing_cache      Agreement     class attr: last ``_missing`` result per snapshot/box
     _checked_state      Session       class attr: the state ``_checked_actions`` were checked
     _checked_actions    Session       seat -> action that passed check_action on that state
@@ -154,6 +169,7 @@ class SessionCore:
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
         # seat -> step of its conviction (a proven equivocation or bad reveal): dropped there
         self._banned: dict[int, int] = {}
+        self._left: dict[int, int] = {}  # seat -> step of its signed LEAVE
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
@@ -170,6 +186,10 @@ class SessionCore:
         self.counters: dict[str, int] = {}
         self.proofs: list[tuple[Signed, Signed]] = []
         self.desynced: set[int] = set()
+        self._hash_seen: dict[tuple[int, int], Signed] = {}
+        self._contradicted: set[int] = set()
+        self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
+        self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self._pump(now)
 
     @property
@@ -183,6 +203,11 @@ class SessionCore:
     @property
     def live(self) -> frozenset[int]:
         return self._snapshots[-1].live
+
+    @property
+    def leaving(self) -> frozenset[int]:
+        """Seats that sent a signed LEAVE (still live until the others agree on the drop)."""
+        return frozenset(self._left)
 
     def needs(self) -> Needs:
         snap = self._snapshots[-1]
@@ -302,7 +327,10 @@ class SessionCore:
         return self._chain.reveal(self._snapshots[-1].chain_used[self.seat] + 1)
 
     def _check_hash(self, msg: Signed, snap: Snapshot) -> bool:
+        """A message at our step carries our state hash; one that does not is refused and
+        kept as evidence (SPEC §5.8), but never makes us ignore its seat for good."""
         if msg.state_hash == self._state_hash(snap.state):
+            self.desynced.discard(msg.seat)
             return True
         if msg.seat == self.seat or any(k <= msg.step for k in self._banned.values()):
             self._count("stale-history")  # sent before its author (or we) rolled back
@@ -311,6 +339,8 @@ class SessionCore:
             self.desynced.add(msg.seat)
             self._events.append(ev.Desync(msg.step, (msg.seat,)))
             self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}")
+            if not self.replay:
+                self._broadcast([msg.raw])  # the others check it against their own state
         return False
 
     def _convicted_at(self, seat: int, step: int) -> bool:

@@ -41,6 +41,7 @@ class SeatsDropped:
 
     step: int
     seats: tuple[int, ...]
+    left: tuple[int, ...] = ()  # of ``seats``, those that said so (a signed LEAVE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,8 @@ from lanTag.session import referee
 from lanTag.session.agreement import Agreement
 from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
+    REQUEST_AHEAD,
+    REQUEST_LIMITS,
     STEP_WINDOW,
     TAKEOVER_BOT,
     bundles,
@@ -53,6 +55,7 @@ from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
+_ACKED = (MsgType.MOVE, MsgType.COMMIT)  # contributions every other live peer acknowledges
 _NO_SEATS: frozenset[int] = frozenset()
 
 
@@ -126,6 +129,24 @@ class Session(Agreement, Recovery):
         )
         self._broadcast([msg.raw])
 
+    def leave(self, now: float) -> None:
+        """Say we leave (a signed LEAVE, SPEC §3): the others vote our seat silent at once
+        and a bot plays it; they read it as leaving, not as a timeout."""
+        if self._signer is None or self.seat is None or self.seat not in self.live:
+            return
+        msg = sign_message(
+            self._signer,
+            MsgType.LEAVE,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            (),
+        )
+        self._left[self.seat] = self.step
+        self.log.append(msg.step, EntryKind.MSG, msg.raw)
+        self._broadcast([msg.raw])
+
     def receive_datagram(self, data: bytes, addr: Addr, now: float) -> None:
         for payload in self.transport.receive_datagram(data, addr, now):
             self.receive_payload(payload, now)
@@ -182,6 +203,12 @@ class Session(Agreement, Recovery):
         if msg.type == MsgType.PRIVATE:
             self._open_private(msg)
             return
+        if msg.type == MsgType.LEAVE:
+            if msg.seat not in self._left:  # the first LEAVE counts; copies change nothing
+                self._left[msg.seat] = msg.step
+                self.log.append(msg.step, EntryKind.MSG, msg.raw)
+                self._pump(now)
+            return
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
         if first is not None and not supersedes(first, msg):
@@ -196,8 +223,14 @@ class Session(Agreement, Recovery):
         if msg.step > step + STEP_WINDOW:
             self._reject("too-far", f"seat {msg.seat} sent step {msg.step} at our {step}")
             return
+        limit = REQUEST_LIMITS.get(msg.type)
+        if limit is not None and msg.seat != self.seat and self._over_request_bound(msg, limit):
+            self._count("flood")  # dropped unlogged: a log grows by a bounded factor (§5.3)
+            return
         self._slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
+        if msg.seat != self.seat:
+            self._weigh_state_hash(msg, step)
         if msg.step < step and msg.type in _LATE_TYPES:
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
@@ -211,6 +244,18 @@ class Session(Agreement, Recovery):
             box.heard[msg.seat] = now
             box.pending.append(msg)
         self._pump(now)
+
+    def _over_request_bound(self, msg: Signed, limit: int) -> bool:
+        """``msg`` (a VOTE or NUDGE) is over the flood bound: too far ahead of us, or past
+        ``limit`` of its kind from its seat for its step."""
+        if msg.step > self.step + REQUEST_AHEAD:
+            return True
+        key = (msg.seat, msg.step, msg.type)
+        kept = self._requests_kept.get(key, 0)
+        if kept >= limit:
+            return True
+        self._requests_kept[key] = kept + 1
+        return False
 
     def next_timer(self) -> float | None:
         link, lag = self.transport.next_timer(), self._lag_time()
@@ -265,6 +310,7 @@ class Session(Agreement, Recovery):
                 self._on_step_start(now)
             progressed = self._accept_pending(box, now)
             self._answer_votes(now)
+            self._vote_contradicted(now)
             if self._apply_drops(now):
                 continue
             needs = self.needs()
@@ -313,7 +359,7 @@ class Session(Agreement, Recovery):
             self._check_hash(msg, snap)
             self._register_have(msg, box)
             return True
-        if not self._check_hash(msg, snap) or msg.seat in self.desynced:
+        if not self._check_hash(msg, snap):
             return True  # before out-of-turn: a message from another history is stale, no more
         if self._convicted_at(msg.seat, msg.step):
             self._count("from-convicted-seat")  # its contribution here is its forfeit
@@ -325,6 +371,8 @@ class Session(Agreement, Recovery):
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
         bound = self._bound.get(self.step, _NO_SEATS) if self.seat in snap.live else _NO_SEATS
+        if self._contradicted and self.seat in snap.live:
+            bound = bound | self._contradicted  # a convicted liar: as if we voted it silent
         if (
             msg.seat in bound
             and msg.seat != self.seat
@@ -348,8 +396,10 @@ class Session(Agreement, Recovery):
         box.of(msg.type)[msg.seat] = msg
         if msg.type == MsgType.MOVE and msg.seat == self.seat:
             box.own_move_at = now
-        if msg.type == MsgType.MOVE and self.seat in snap.live and self.seat != msg.seat:
-            self._send_have(msg.seat, now, relay=False)  # the ack: carries our hash
+        if msg.type in _ACKED and self.seat in snap.live and self.seat != msg.seat:
+            # The ack carries our hash; for a COMMIT it names the commitment we took, so two
+            # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
+            self._send_have(msg.seat, now, relay=False)
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
             self._maybe_reveal(box, now)
         return True
@@ -440,6 +490,7 @@ class Session(Agreement, Recovery):
         decided = self.step
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), snap.live))
         digest = self._state_hash(new_state)
+        self._hash_at[decided + 1] = digest
         protocol = self.record.protocol
         facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])

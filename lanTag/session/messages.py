@@ -39,6 +39,7 @@ class MsgType(IntEnum):
     NUDGE = 8  # [seats, seq]            non-binding "I still lack these seats' step input"
     SYNC = 9  # [from_step]              "I restarted: send me what you hold from this step on"
     PRIVATE = 10  # [to, eph_key, nonce, ciphertext]  chat only seat `to` can read
+    LEAVE = 11  # []                     "I leave: vote me silent now; a bot plays my seat"
 
 
 # Payload shapes: tuple of validators, one per position.
@@ -83,6 +84,7 @@ _PAYLOAD = {
     MsgType.CHAT: (lambda v: isinstance(v, str) and len(v) <= 500,),
     MsgType.NUDGE: (_is_seat_list, _is_nat),
     MsgType.SYNC: (_is_nat,),
+    MsgType.LEAVE: (),
     MsgType.PRIVATE: (
         _is_nat,
         _is_bytes(32),
@@ -347,6 +349,41 @@ def signed_by_seat(msg: Signed, keys: tuple[bytes | None, ...], verifier: Verifi
     a bot seat, which never signs): what ``Session.receive_parsed`` checks on receipt."""
     key = keys[msg.seat] if msg.seat < len(keys) else None
     return key is not None and verify_signature(msg, key, verifier)
+
+
+# Messages whose state hash is a claim about the game (SPEC §5.2).
+CLAIMS = (
+    MsgType.MOVE,
+    MsgType.ENTROPY,
+    MsgType.COMMIT,
+    MsgType.REVEAL,
+    MsgType.VOTE,
+    MsgType.HAVE,
+    MsgType.NUDGE,
+)
+
+
+def contradiction(first: Signed, second: Signed) -> str | None:
+    """The blame code two signed messages of one seat prove by themselves, or None.
+
+    ``equivocation``: two different messages in one slot (a HAVE whose digest list strictly
+    grows replaces the earlier one).  ``desync``: two claims for one step with different
+    state hashes (SPEC §5.2; a session excuses it after a rollback it knows of).
+    """
+    if first.seat != second.seat or first.game_id != second.game_id or first.raw == second.raw:
+        return None
+    if first.slot == second.slot:
+        if first.type == MsgType.HAVE and set(first.payload[1]) < set(second.payload[1]):
+            return None
+        return "equivocation"
+    if (
+        first.step == second.step
+        and first.type in CLAIMS
+        and second.type in CLAIMS
+        and first.state_hash != second.state_hash
+    ):
+        return "desync"
+    return None
 
 
 def pack_bundle(messages: list[bytes]) -> bytes:

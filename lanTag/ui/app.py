@@ -237,6 +237,8 @@ class GameApp:
             return [("", " lanTag │ waiting for the game to start")]
         seat = m.seat
         who = f"you: seat {seat} {m.names()[seat]}" if seat is not None else "watching"
+        if m.seat_taken_over():
+            who = f"watching: bot in your seat {seat}"
         return [("", f" lanTag │ {s.game.display_name} │ step {s.step} │ {who} │ F1 help")]
 
     def _focus_cell(self) -> Cell | None:
@@ -247,10 +249,11 @@ class GameApp:
         if self._board.clipped.any:
             # Said once here as well as by the marks: how to see the rest.
             out += [("class:hint", "board cut off: Shift+arrows pan, . follows you\n")]
-        for outcome in self.model.outcomes:
-            out += [(outcome.style, "» " + outcome.text), ("", "\n")]
         for line in self.painted().info:
             out += [*line, ("", "\n")]
+        # After the board's own status lines, which a small terminal must still show.
+        for outcome in self.model.outcomes:
+            out += [(outcome.style, "» " + outcome.text), ("", "\n")]
         return out[:-1]
 
     def _legend_text(self) -> StyleAndTextTuples:

@@ -63,6 +63,9 @@ def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
     except IllegalAction as exc:
         model.say(f"not an action: {exc}", "class:error")
         return False
+    if model.seat_taken_over():
+        model.say(model.prompt_hint(), "class:error")
+        return False
     mine = s.my_turn()
     if mine is None or (secret_only and mine != "secret"):
         if model.committed is not None and model.committed[0] == s.step:
@@ -329,17 +332,18 @@ def toggle_result(model: GameModel, arg: str) -> None:
 
 @command("quit")
 def quit_game(model: GameModel, arg: str) -> None:
-    """Ctrl-Q: leave.  Mid-game it asks twice: the others wait out a timeout, then a bot plays."""
+    """Ctrl-Q: leave.  Mid-game it asks twice, then tells the others (a signed LEAVE):
+    they read "NAME left" and a bot plays the seat at once, with no timeout to wait out."""
     if model.is_over():
         model.exit_code = 0
     elif model.quit_armed or arg == "now":
+        s = model.session
+        if s is not None and model.seat is not None:
+            model.handle.command(s.leave)
         model.exit_code = 1
     else:
         model.quit_armed = True
-        model.say(
-            "press Ctrl-Q again to leave the game (a bot takes your seat after the timeout)",
-            "class:warn",
-        )
+        model.say("press Ctrl-Q again to leave the game (a bot plays your seat)", "class:warn")
 
 
 @command("leave")

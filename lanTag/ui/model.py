@@ -144,6 +144,7 @@ class GameModel:
         self.dropped_at: dict[int, int] = {}
         self.blamed: dict[int, str] = {}
         self.desynced: set[int] = set()
+        self.left: set[int] = set()  # seats dropped after their own signed LEAVE
         self.outcome: Outcome | None = None
         self._blames: dict[int, list[ev.Blame]] = {}
         self._step_seen = -1
@@ -258,8 +259,12 @@ class GameModel:
             return "bot"
         if seat in self.desynced:
             return "DESYNC"
+        if seat in self.left:
+            return "left"
         if seat not in s.live:
             return "dropped"
+        if seat in s.leaving:
+            return "leaving"
         if seat in self.lagging:
             return f"lag {self.lagging[seat]:.0f}s"
         return "live"
@@ -322,8 +327,14 @@ class GameModel:
         elif isinstance(e, ev.SeatsDropped):
             for seat in e.seats:
                 self.dropped_at.setdefault(seat, e.step)
-            seats = ", ".join(who(x) for x in e.seats)
-            self.add_log(f"{seats} dropped at step {e.step}; a bot plays", "class:log.net")
+            self.left.update(e.left)
+            for seat in e.left:
+                name = names[seat] if seat < len(names) else f"seat {seat}"
+                self.add_log(f"{name} left; a bot plays seat {seat}", "class:log.net")
+            silent = [x for x in e.seats if x not in e.left]
+            if silent:
+                seats = ", ".join(who(x) for x in silent)
+                self.add_log(f"{seats} dropped at step {e.step}; a bot plays", "class:log.net")
         elif isinstance(e, ev.Lagging):
             self.lagging[e.seat] = e.seconds
             self.add_log(f"{who(e.seat)} lagging ({e.seconds:.1f}s)", "class:log.net")
@@ -381,9 +392,23 @@ class GameModel:
         self._shadow, self._shadow_step = after, step + 1
 
     def _input_text(self, e: ev.StepApplied) -> str:
-        if isinstance(e.input, Move) and e.input.seat == self.seat:
+        if isinstance(e.input, Move) and e.input.seat == self.seat and self.playing_at(e.step):
             return f"you: {self.action_text(e.input.action)}"
         return input_text(e.input, self.action_text)
+
+    def playing_at(self, step: int) -> bool:
+        """Our seat was ours (not yet dropped, so not played by a bot) at ``step``."""
+        seat = self.seat
+        if seat is None:
+            return False
+        dropped = self.dropped_at.get(seat)
+        return dropped is None or step < dropped
+
+    def seat_taken_over(self) -> bool:
+        """Our seat is played by the replicated bot now: we left, or the others dropped us
+        (after a crash and ``join --resume``, the seat stays the bot's: we watch)."""
+        s, seat = self.session, self.seat
+        return s is not None and seat is not None and seat not in s.live
 
     def _humans(self) -> frozenset[int]:
         s = self.session
@@ -414,6 +439,8 @@ class GameModel:
             return "game over: Esc shows the result box (q or Enter there leaves)"
         if self.seat is None:
             return "watching: F1 help, Ctrl-Q leave"
+        if self.seat_taken_over():
+            return f"watching: a bot plays your seat {self.seat} since it was dropped; Ctrl-Q leave"
         mine = s.my_turn()
         if mine == "turn":
             return "your turn: " + INPUT_RULE

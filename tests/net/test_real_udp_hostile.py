@@ -4,7 +4,7 @@ From a plain outsider socket, from a peer of the game turned hostile, and (as ro
 from a raw IP socket with a forged source address: each is rejected and counted once
 while the game goes on.  The table and checks are in tests/net/real_table.py.
 
-No assertion is about time: every ``asyncio.timeout`` / ``wait`` bound is a
+No assertion is about time: every ``within`` / ``wait`` bound is a
 hang guard only.
 """
 

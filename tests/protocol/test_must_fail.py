@@ -58,8 +58,9 @@ def check_report(vector: dict[str, Any], data: bytes) -> VerifyReport | None:
     """verify_log's answer is the one the index expects (None for "not a log")."""
     expect = vector["expect"]
     if expect["exit"] == 2:
-        with pytest.raises(LogFormatError, match=expect["reason_contains"]):
+        with pytest.raises(LogFormatError, match=expect["reason_contains"]) as refused:
             verify_log(data)
+        assert str(refused.value) == vector["reference_verifier_says"]["error"]
         return None
     report = verify_log(data)
     blames = [[seat, code] for seat, _step, code, _reason in report.blames]

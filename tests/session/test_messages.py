@@ -50,6 +50,7 @@ PAYLOADS: dict[MsgType, tuple[Any, ...]] = {
     MsgType.NUDGE: ([1], 1),
     MsgType.SYNC: (7,),
     MsgType.PRIVATE: (2, _h("messages/eph"), b"\x01" * 12, b"\x02" * 40),
+    MsgType.LEAVE: (),
 }
 
 
@@ -106,6 +107,7 @@ def test_constants_are_pinned() -> None:
         ("NUDGE", 8),
         ("SYNC", 9),
         ("PRIVATE", 10),
+        ("LEAVE", 11),
     ]
 
 
@@ -232,7 +234,7 @@ def test_unknown_versions_are_rejected(version: object) -> None:
     _parse_fails(_raw_from_fields(fields), "version")
 
 
-@pytest.mark.parametrize("type_code", [0, 11, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
+@pytest.mark.parametrize("type_code", [0, 12, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
 def test_unknown_types_are_rejected(type_code: object) -> None:
     fields = _fields(MsgType.MOVE)
     fields[1] = type_code
@@ -368,7 +370,8 @@ def test_wrong_payload_values_are_malformed(msg_type: MsgType, position: int, ba
 @pytest.mark.parametrize("msg_type", list(MsgType), ids=lambda t: t.name)
 def test_missing_or_extra_payload_elements_are_malformed(msg_type: MsgType) -> None:
     payload = PAYLOADS[msg_type]
-    _parse_fails(_raw_from_fields(_fields(msg_type, payload[:-1])), "malformed")
+    if payload:  # LEAVE has no element to miss
+        _parse_fails(_raw_from_fields(_fields(msg_type, payload[:-1])), "malformed")
     _parse_fails(_raw_from_fields(_fields(msg_type, (*payload, 0))), "malformed")
 
 
