@@ -413,10 +413,7 @@ class JoinLobby:
         self.spectator = spectator
         self.host_key = b""
         self._challenge = b""
-        hello = _msg(
-            "hello", nickname, spectator, PROTOCOL_VERSION, my_rules(), lantag_version()[:32]
-        )
-        self.outbox: list[tuple[Addr, bytes]] = [(host, hello)]
+        self.outbox: list[tuple[Addr, bytes]] = [(host, self._hello())]
         self.events: list[LobbyEvent] = []
         self.your_seat: int | None = None
         self.started: Started | None = None
@@ -428,7 +425,7 @@ class JoinLobby:
         if self.host_key or addr in self.tried:
             return
         self.tried.append(addr)
-        self.outbox.append((addr, _msg("hello", self.nickname, self.spectator)))
+        self.outbox.append((addr, self._hello()))
 
     def receive(self, payload: bytes, addr: Addr) -> None:
         if addr != self.host:
@@ -492,6 +489,17 @@ class JoinLobby:
             self._start(fields)
         else:
             raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")
+
+    def _hello(self) -> bytes:
+        """hello with this lanTag's versions, so the host refuses us before a seat if need be."""
+        return _msg(
+            "hello",
+            self.nickname,
+            self.spectator,
+            PROTOCOL_VERSION,
+            my_rules(),
+            lantag_version()[:32],
+        )
 
     def give_password(self, password: str) -> None:
         self.password = password
