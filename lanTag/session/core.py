@@ -204,6 +204,11 @@ class SessionCore:
     def live(self) -> frozenset[int]:
         return self._snapshots[-1].live
 
+    @property
+    def leaving(self) -> frozenset[int]:
+        """Seats that sent a signed LEAVE (still live until the others agree on the drop)."""
+        return frozenset(self._left)
+
     def needs(self) -> Needs:
         snap = self._snapshots[-1]
         cached = self._needs_cache
