@@ -87,6 +87,7 @@ async def test_screens_survive_any_terminal_size(
     advance(handle, moves)  # 0: the opening (Stomptag's board is still empty then)
     with create_pipe_input() as inp:
         game = GameApp(handle, input=inp, output=DummyOutput())
+        game.model.show_over = False  # a game over in 4 moves (Stomptag): look at the board
         game.model.show_help = True
         helped = screen_text(game.app, *size)
         game.model.show_help = False
@@ -312,3 +313,18 @@ def test_the_input_rule_is_one_line_in_the_hint_and_the_help() -> None:
 
     assert len("your turn: " + INPUT_RULE) <= 80
     assert "letters and words always go to the command line" in KEYS_HELP.replace("\n", " ")
+
+
+@pytest.mark.parametrize("size", [(40, 12), (80, 24)])
+async def test_the_result_box_never_covers_the_title_or_the_command_line(
+    size: tuple[int, int],
+) -> None:
+    handle = solo_handle("stomptag")
+    advance(handle, 100)
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput())
+        assert game.model.is_over() and game.model.show_over
+        lines = screen_text(game.app, *size).splitlines()
+    assert "Game over" in "\n".join(lines)
+    assert lines[0].startswith(" lanTag │") and lines[-1] == " keys›"
+    assert lines[-2].startswith("game over: q or Enter leaves")
