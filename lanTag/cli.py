@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -21,6 +22,10 @@ EXIT_USAGE = 2
 
 class UserError(Exception):
     """Bad input from the person at the keyboard: printed as one line, exit 2."""
+
+
+class JoinFailed(Exception):
+    """Joining a game did not work (no answer, refused): printed as one line, exit 1."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,7 +60,8 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def _options(pairs: Sequence[str]) -> dict[str, str]:
+def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """The ``--option K=V`` strings as a dict (UserError on a pair without ``=`` or key)."""
     out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -65,7 +71,8 @@ def _options(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def _host_port(text: str) -> tuple[str, int]:
+def parse_host_port(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (host defaults to 127.0.0.1) as a pair; UserError if malformed."""
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 < int(port) < 65536:
         raise UserError(f"expected HOST:PORT, got {text!r}")
@@ -86,8 +93,13 @@ def option_arg(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from lanTag.rules.registry import engine_ids
+    from lanTag.runtime import default_log_dir
 
     games = ", ".join(engine_ids())
+    log_help = (
+        "where to write the signed game log (default: a file named after the game in "
+        f"{default_log_dir()})"
+    )
     p = _Parser(
         prog="lantag",
         description="Tabletop tag games across laptops on one Wi-Fi: peer-to-peer lockstep, "
@@ -105,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--game", "-g", default="prototag", help=f"engine ({games})")
         option_arg(sp)
         sp.add_argument("--map", metavar="FILE", help="custom map file (tagem)")
-        sp.add_argument("--log", metavar="FILE", help="where to write the signed game log")
+        sp.add_argument("--log", metavar="FILE", help=log_help)
         sp.add_argument(
             "--headless",
             action="store_true",
@@ -189,9 +201,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     join.add_argument("--headless", action="store_true", help="no console UI; play with --bot")
     join.add_argument("--bot", default="heuristic", help="bot for your seat with --headless")
-    join.add_argument("--log", metavar="FILE", help="where to write the signed game log")
+    join.add_argument("--log", metavar="FILE", help=log_help)
     join.add_argument("--bind", default="0.0.0.0", help="local address to use")
     join.add_argument("--wait", type=float, default=3.0, help="seconds to look for games by name")
+    join.add_argument(
+        "--timeout",
+        type=_wait_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="give up (exit 1) when the host does not answer within SECONDS (default 10)",
+    )
     join.add_argument("--netsim", metavar="SPEC", help="inject faults (see play --help)")
 
     lst = sub.add_parser("list", help="list games on the LAN")
@@ -253,7 +272,18 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def safe_console() -> None:
+    """Never crash on a character the console's encoding lacks (a cp1252 Windows console,
+    output piped to a file, a C locale): print a replacement character instead."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="replace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    safe_console()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
@@ -273,6 +303,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"lantag: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except JoinFailed as exc:
+        print(f"lantag: {exc}", file=sys.stderr)
+        return 1
     except (LanTagError, ValueError, OSError) as exc:
         print(f"lantag: {exc}", file=sys.stderr)
         return EXIT_USAGE

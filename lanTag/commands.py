@@ -9,17 +9,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import time
+from collections.abc import Sequence
 from pathlib import Path
 
-from lanTag.cli import UserError, _options, color_enabled
+from lanTag.cli import JoinFailed, UserError, color_enabled, parse_option_pairs
 from lanTag.commands_resume import resume_seat
 from lanTag.game_setup import check_bots, check_game, host_config, log_path_for, netsim_from_spec
 from lanTag.headless import run_ui_or_headless
-from lanTag.host_advert import advertise, advertise_seats, lan_address
-from lanTag.lobby import HostConfig, HostLobby
+from lanTag.host_advert import advertise, advertise_seats, lan_addresses
+from lanTag.join_help import DEFAULT_JOIN_TIMEOUT, needs_terminal_line, no_answer_line
+from lanTag.lobby import HostConfig, HostLobby, JoinLobby, Refused, Welcomed
 from lanTag.peer import BotDriver
 from lanTag.rules.registry import get_game
 from lanTag.runtime import (
+    PeerHandle,
     bot_identity,
     default_log_path,
     load_identity,
@@ -28,6 +32,7 @@ from lanTag.runtime import (
     wait_until,
 )
 from lanTag.session.lobby import Timeouts
+from lanTag.session.transport import Addr
 
 SETUP_TIMEOUT = 30.0
 
@@ -36,7 +41,9 @@ async def cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= args.bots <= 15:
         raise UserError("--bots must be between 0 and 15")
     check_bots(args.bot, args.strength)
-    game, options, map_text = check_game(args.game, _options(args.option), 1 + args.bots, args.map)
+    game, options, map_text = check_game(
+        args.game, parse_option_pairs(args.option), 1 + args.bots, args.map
+    )
     me = load_identity()
     netsim = netsim_from_spec(args.netsim)
     config = HostConfig(
@@ -47,7 +54,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
         map_text,
         timeouts=Timeouts(turn_ms=int(args.turn_timeout * 1000)),
     )
-    log_path = log_path_for(args, game.id)
+    log_path = log_path_for(args, game.id, config.name)
     driver = BotDriver(args.bot) if args.headless else None
     host = await open_host(
         config, me, bind=("127.0.0.1", 0), driver=driver, log_path=log_path, netsim=netsim
@@ -85,7 +92,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
     else:
         config = host_config(
             args.game or "prototag",
-            _options(args.option),
+            parse_option_pairs(args.option),
             args.map,
             seats=args.seats,
             bots=args.bots,
@@ -101,7 +108,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
         me,
         bind=(args.bind, args.port),
         driver=BotDriver(args.bot) if args.headless else None,
-        log_path=log_path_for(args, game.id),
+        log_path=log_path_for(args, game.id, config.name),
         netsim=netsim_from_spec(args.netsim),
     )
     lobby = handle.machine.lobby
@@ -112,10 +119,12 @@ async def cmd_host(args: argparse.Namespace) -> int:
         if not args.no_advertise:
             advertiser = await advertise(handle, config, me.identity.fingerprint)
             seat_updates = asyncio.create_task(advertise_seats(lobby, advertiser))
-        shown = handle.address[0] if handle.address[0] != "0.0.0.0" else lan_address()
+        port = handle.address[1]
+        shown = [handle.address[0]] if handle.address[0] != "0.0.0.0" else lan_addresses()
+        more = "".join(f" (or {a}:{port})" for a in shown[1:])
         print(
-            f"hosting {game.display_name} on port {handle.address[1]}; "
-            f"others run: lantag join {shown}:{handle.address[1]}",
+            f"hosting {game.display_name} on port {port}; "
+            f"others run: lantag join {shown[0]}:{port}{more}",
             file=sys.stderr,
         )
         if args.headless or args.start_when_full:
@@ -147,9 +156,15 @@ async def cmd_join(args: argparse.Namespace) -> int:
     if args.resume:
         return await resume_seat(args, me)
     target = args.target
+    # Without a terminal the console cannot run: say so (after the host answered, so an
+    # unreachable host is still named first), never an EOFError from prompt-toolkit.
+    console_ok = args.headless or sys.stdin.isatty()
     if target and ":" in target:
         host_addr = _host_port(target)
+        candidates = [host_addr]
     elif not target and not args.headless:
+        if not console_ok:
+            raise JoinFailed(needs_terminal_line())
         from lanTag.net.discovery import LobbyBrowser
         from lanTag.ui.lobby import browse_or_host
 
@@ -159,7 +174,8 @@ async def cmd_join(args: argparse.Namespace) -> int:
             return await cmd_host(_host_args_from_join(args))
         if picked is None:
             return 0
-        host_addr = (picked.addresses[0] if picked.addresses else "127.0.0.1", picked.port)
+        candidates = advertised_candidates(picked.addresses, picked.port)
+        host_addr = candidates[0]
     else:
         from lanTag.net.discovery import browse
 
@@ -174,7 +190,8 @@ async def cmd_join(args: argparse.Namespace) -> int:
         if len(matches) > 1 and target:
             raise UserError(f"{len(matches)} games are named {target!r}: join by HOST:PORT")
         pick = matches[0]
-        host_addr = (pick.addresses[0] if pick.addresses else "127.0.0.1", pick.port)
+        candidates = advertised_candidates(pick.addresses, pick.port)
+        host_addr = candidates[0]
     handle = await open_join(
         host_addr,
         me,
@@ -186,6 +203,18 @@ async def cmd_join(args: argparse.Namespace) -> int:
         netsim=netsim_from_spec(args.netsim),
     )
     try:
+        timeout = float(getattr(args, "timeout", None) or DEFAULT_JOIN_TIMEOUT)
+        shown = ", ".join(f"{a}:{p}" for a, p in candidates)
+        print(f"contacting {shown}…", file=sys.stderr)
+        if not await host_answered(handle, timeout, also=candidates[1:]):
+            raise JoinFailed(no_answer_line(host_addr, timeout))
+        if len(candidates) > 1:  # say which of the host's addresses worked
+            answered_on = handle.machine.lobby.host  # type: ignore[union-attr]
+            print(f"the host answered on {answered_on[0]}:{answered_on[1]}", file=sys.stderr)
+        if not args.log:
+            _name_log_after_the_game(handle)
+        if not console_ok:
+            raise JoinFailed(needs_terminal_line())
         if not args.headless:
             from lanTag.ui.lobby import run_join_screen
 
@@ -194,6 +223,46 @@ async def cmd_join(args: argparse.Namespace) -> int:
         return await run_ui_or_headless(handle, args.headless)
     finally:
         await handle.close()
+
+
+STAGGER = 0.25
+"""Seconds between saying hello to one advertised address of the host and the next."""
+
+
+def advertised_candidates(addresses: Sequence[str], port: int) -> list[Addr]:
+    """The host's advertised addresses in the order to try them (net/addresses.py)."""
+    from lanTag.net.addresses import local_networks, rank_addresses
+
+    ranked = rank_addresses(addresses, local_networks())
+    return [(a, port) for a in ranked] or [("127.0.0.1", port)]
+
+
+async def host_answered(handle: PeerHandle, timeout: float, also: Sequence[Addr] = ()) -> bool:
+    """Wait up to ``timeout`` s for the host's first answer (its welcome or a refusal).
+
+    Happy-eyeballs style: every STAGGER s without an answer, the next address of ``also``
+    is tried too (same socket, same hello); the first address to answer is the host.
+    """
+    lobby = handle.machine.lobby
+    assert isinstance(lobby, JoinLobby)
+
+    def answered() -> bool:
+        refused = any(isinstance(e, Refused) for e in handle.machine.events)
+        return bool(lobby.host_key) or refused or handle.machine.session is not None
+
+    deadline = time.monotonic() + timeout
+    for addr in also:
+        if await wait_until(answered, min(STAGGER, max(0.0, deadline - time.monotonic()))):
+            return True
+        handle.command(lambda now, addr=addr: lobby.also_try(addr))  # type: ignore[misc]
+    return await wait_until(answered, max(0.0, deadline - time.monotonic()), step=0.02)
+
+
+def _name_log_after_the_game(handle: PeerHandle) -> None:
+    """The host's welcome names the game: the joiner's log is named after it, like the host's."""
+    welcome = next((e for e in handle.machine.events if isinstance(e, Welcomed)), None)
+    if welcome is not None:
+        handle.rename_log(default_log_path(welcome.engine, welcome.name))
 
 
 def _host_args_from_join(args: argparse.Namespace) -> argparse.Namespace:
@@ -206,6 +275,6 @@ def _host_args_from_join(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def _host_port(text: str) -> tuple[str, int]:
-    from lanTag.cli import _host_port as parse
+    from lanTag.cli import parse_host_port
 
-    return parse(text)
+    return parse_host_port(text)

@@ -7,7 +7,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from lanTag.cli import UserError, _options, print_json
+from lanTag.cli import UserError, parse_option_pairs, print_json
 from lanTag.game_setup import check_bots, netsim_from_spec
 from lanTag.rules.base import OptionError
 from lanTag.rules.registry import get_game
@@ -55,7 +55,7 @@ async def cmd_simulate(args: argparse.Namespace) -> int:
         raise UserError("--games must be between 1 and 1000000")
     if not 1 <= args.workers <= 64:
         raise UserError("--workers must be between 1 and 64")
-    options = _options(args.option)
+    options = parse_option_pairs(args.option)
     show = not args.json and sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:

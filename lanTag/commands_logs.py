@@ -33,11 +33,22 @@ async def cmd_verify(args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         print(format_report(args.log, report))
-    return 0 if report.valid else 1
+    return verify_exit_code(report)
+
+
+def verify_exit_code(report: VerifyReport) -> int:
+    """0 valid (fully replayed), 1 invalid, 3 authentic but not replayed: this lanTag lacks
+    the log's rules version (2, not a lanTag log, is decided before any report)."""
+    if not report.valid:
+        return 1
+    return 0 if report.replayed else 3
 
 
 def format_report(path: str, report: VerifyReport) -> str:
-    lines = [f"{path}: {report.engine}, game {report.game_id[:16]}"]
+    lines = [
+        f"{path}: {report.engine} rules {report.rules_version}, protocol {report.protocol}, "
+        f"game {report.game_id[:16]}"
+    ]
     for p in report.players:
         who = f"bot ({p.bot})" if p.bot else p.fingerprint
         lines.append(f"  seat {p.seat}: {p.nickname:<16} {who}")
@@ -51,6 +62,14 @@ def format_report(path: str, report: VerifyReport) -> str:
     if report.failure is not None:
         f = report.failure
         lines.append(f"INVALID at entry {f.entry} (step {f.step}): {f.reason}")
+    elif not report.replayed:
+        lines.append(
+            f"  {report.steps} steps recorded; entries, hash chain, signatures and chain links "
+            "checked without the rules"
+        )
+        if report.unchecked:
+            lines.append(f"  not checked: {report.unchecked}")
+        lines.append(f"AUTHENTIC, NOT REPLAYED: {report.needs}")
     elif report.complete:
         names = {p.seat: p.nickname for p in report.players}
         ranking = " > ".join(" = ".join(names.get(s, str(s)) for s in g) for g in report.ranking)
@@ -76,6 +95,8 @@ async def cmd_replay(args: argparse.Namespace) -> int:
         report = verify_log(data)
     except LogFormatError as exc:
         raise UserError(f"{args.log}: {exc}") from None
+    if report.valid and not report.replayed:
+        raise UserError(f"{args.log}: cannot replay it here: {report.needs}")
     if not report.valid and not args.force:
         f = report.failure
         assert f is not None

@@ -23,3 +23,15 @@ class RemoteProtocolError(LanTagError):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+
+class RulesVersionError(LanTagError):
+    """A game (a lobby record, a log) needs rules of an engine this lanTag does not hold:
+    another rules version of it (``have``), or the engine not at all (``have`` is None)."""
+
+    def __init__(self, engine: str, wanted: int, have: int | None) -> None:
+        held = "does not have that game" if have is None else f"has rules {have}"
+        super().__init__(f"{engine} rules {wanted} (this lanTag {held})")
+        self.engine = engine
+        self.wanted = wanted
+        self.have = have

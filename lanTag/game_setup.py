@@ -99,5 +99,6 @@ def netsim_from_spec(spec: str | None) -> NetSim | None:
         raise UserError(f"--netsim: {exc}") from None
 
 
-def log_path_for(args: argparse.Namespace, engine: str) -> Path:
-    return Path(args.log) if getattr(args, "log", None) else default_log_path(engine)
+def log_path_for(args: argparse.Namespace, engine: str, table: str = "") -> Path:
+    """``--log``, else a file named after the game (date, game, table name)."""
+    return Path(args.log) if getattr(args, "log", None) else default_log_path(engine, table)

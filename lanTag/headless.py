@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Mapping
+from typing import TextIO
 
 from lanTag.cli import color_enabled
 from lanTag.lobby import PasswordNeeded, Refused, RosterChanged, Started
@@ -67,4 +68,17 @@ async def run_ui_or_headless(handle: PeerHandle, headless: bool) -> int:
         return await play_headless(handle)
     from lanTag.ui.app import run_game_app
 
-    return await run_game_app(handle, color=color_enabled())
+    code = await run_game_app(handle, color=color_enabled())
+    print_log_path(handle)
+    return code
+
+
+def print_log_path(handle: PeerHandle, stream: TextIO | None = None) -> None:
+    """After the full-screen game (left, won or lost): the log's full path on a line of its
+    own, so it can be copied whole (the game-over box may wrap it)."""
+    path = handle.log_path
+    if path is None or not path.exists():
+        return
+    out = sys.stderr if stream is None else stream
+    print("game log (check it with: lantag verify LOG):", file=out)
+    print(str(path.resolve()), file=out)

@@ -23,15 +23,17 @@ async def advertise_seats(lobby: HostLobby, advertiser: LobbyAdvertiser) -> None
         await asyncio.sleep(0.2)
 
 
-def lan_address() -> str:
-    """A non-loopback IPv4 address of this machine, to tell joiners (127.0.0.1 if none)."""
-    import ifaddr
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses people can type to join, the default-route one
+    first (no loopback or link-local; 127.0.0.1 only when there is nothing else)."""
+    from lanTag.net.addresses import (
+        default_route_ipv4,
+        local_ipv4,
+        local_networks,
+        typeable_addresses,
+    )
 
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if isinstance(ip.ip, str) and not ip.ip.startswith("127."):
-                return ip.ip
-    return "127.0.0.1"
+    return typeable_addresses(local_ipv4(), default_route_ipv4(), local_networks())
 
 
 async def advertise(handle: PeerHandle, config: HostConfig, fp: str) -> LobbyAdvertiser:

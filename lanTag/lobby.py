@@ -345,10 +345,25 @@ class JoinLobby:
         self.events: list[LobbyEvent] = []
         self.your_seat: int | None = None
         self.started: Started | None = None
+        self.tried: list[Addr] = [host]  # addresses of the host said hello to (also_try)
+
+    def also_try(self, addr: Addr) -> None:
+        """Say hello to another advertised address of the host, until one answers: the
+        first address to answer becomes ``host`` (a host with several adapters)."""
+        if self.host_key or addr in self.tried:
+            return
+        self.tried.append(addr)
+        self.outbox.append((addr, _msg("hello", self.nickname, self.spectator)))
 
     def receive(self, payload: bytes, addr: Addr) -> None:
         if addr != self.host:
-            raise RemoteProtocolError("not-in-roster", f"lobby message from {addr}, not the host")
+            if addr not in self.tried:
+                raise RemoteProtocolError(
+                    "not-in-roster", f"lobby message from {addr}, not the host"
+                )
+            if self.host_key:
+                return  # another address of the host answering late: joined already
+            self.host = addr  # the first address to answer wins
         kind, fields = _parse(payload)
         if kind == "welcome" and len(fields) == 7:
             host_key, challenge, engine, name, seats, pw, taken = fields

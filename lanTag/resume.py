@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from lanTag.errors import LocalProtocolError
 from lanTag.identity import Identity
-from lanTag.log.chain import MAGIC, EntryKind, LogChain, LogFormatError, parse_log
+from lanTag.log.chain import MAGICS, EntryKind, LogChain, LogFormatError, parse_log
 from lanTag.rules.base import Over
 from lanTag.session.lobby import LobbyRecord
 from lanTag.session.machine import Session
@@ -65,7 +65,7 @@ def plan_resume(data: bytes) -> ResumePlan:
         raise LogFormatError(f"the log is damaged: {parsed.error}")
     header = parsed.entries[0]
     magic, record_bytes, seat = header.data
-    if magic != MAGIC or not isinstance(seat, int):
+    if magic not in MAGICS.values() or not isinstance(seat, int):
         raise LocalProtocolError("this log was written by a spectator: there is no seat to resume")
     record = LobbyRecord.decode(record_bytes)
     peers: dict[int, Addr] = {}

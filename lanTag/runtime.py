@@ -8,6 +8,8 @@ every game exercises the full stack).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import getpass
 import os
 import re
 import secrets
@@ -16,8 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import platformdirs
+
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
+from lanTag.files import write_atomic, write_text_atomic
 from lanTag.identity import Identity
 from lanTag.lobby import HostConfig, HostLobby, JoinLobby
 from lanTag.log.file import LogWriter
@@ -28,15 +33,62 @@ from lanTag.peer import BotDriver, LinkSender, PeerMachine
 from lanTag.resume import check_not_over, plan_resume, restore_session
 from lanTag.session.transport import Addr
 
+APP = "lantag"
+
 
 def config_dir() -> Path:
+    """Where the identity lives: ``$XDG_CONFIG_HOME/lantag`` when that is set (any OS),
+    else the OS's convention (platformdirs): ``~/.config/lantag`` on Linux,
+    ``~/Library/Application Support/lantag`` on macOS, ``%LOCALAPPDATA%\\lantag`` on Windows."""
+    base = os.environ.get("XDG_CONFIG_HOME")
+    if base:
+        return Path(base) / "lantag"
+    return Path(platformdirs.user_config_dir(APP, appauthor=False))
+
+
+def data_dir() -> Path:
+    """Where logs go: ``$XDG_DATA_HOME/lantag`` when set, else the OS's convention
+    (``~/.local/share/lantag`` on Linux; the same folder as :func:`config_dir` elsewhere)."""
+    base = os.environ.get("XDG_DATA_HOME")
+    if base:
+        return Path(base) / "lantag"
+    return Path(platformdirs.user_data_dir(APP, appauthor=False))
+
+
+def legacy_config_dir() -> Path:
+    """Where lanTag kept the identity before platformdirs, on every OS."""
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "lantag"
 
 
-def data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "lantag"
+def identity_path() -> Path:
+    """The identity file; one left in the old place (``~/.config/lantag`` on macOS or
+    Windows) is moved here first.  Never lost: the copy is written (atomically, synced)
+    before the old file goes, and if the move fails the old file is used where it is."""
+    path = config_dir() / "identity"
+    legacy = legacy_config_dir() / "identity"
+    if path.exists() or legacy == path or not legacy.exists():
+        return path
+    try:
+        data = legacy.read_bytes()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, data, private=True, exclusive=True)
+    except FileExistsError:
+        return path  # another lantag moved it meanwhile
+    except OSError:
+        return legacy
+    with contextlib.suppress(OSError):
+        legacy.unlink()
+    return path
+
+
+def default_nickname() -> str:
+    """The login name: ``USER`` (Linux, macOS), ``USERNAME`` (Windows), else the OS's."""
+    name = os.environ.get("USER") or os.environ.get("USERNAME")
+    if not name:
+        with contextlib.suppress(Exception):  # getpass raises OSError, KeyError, ImportError
+            name = getpass.getuser()
+    return "".join(c for c in name or "" if c.isprintable()).strip()[:32] or "player"
 
 
 @dataclass(frozen=True)
@@ -53,20 +105,36 @@ class IdentityError(ValueError):
 
 
 def check_nickname(nickname: str) -> str:
-    nickname = nickname.strip()
+    nickname = _from_argv(nickname).strip()
     if not NICKNAME.fullmatch(nickname):
         raise IdentityError("a nickname is 1-32 printable characters on one line")
     return nickname
+
+
+def _from_argv(text: str) -> str:
+    """Undo the locale's decoding of a command-line argument that it could not decode.
+
+    Under a non-UTF-8 locale (a C locale, say) Python turns each byte of "Zoë" it cannot
+    decode into a lone surrogate; the terminal most likely sent UTF-8, so decode that.
+    """
+    if not any("\ud800" <= c <= "\udfff" for c in text):
+        return text
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except UnicodeError:
+        raise IdentityError(
+            "your nickname is not UTF-8 text (what is the terminal's encoding?)"
+        ) from None
 
 
 def load_identity(create: bool = True, nickname: str | None = None) -> LocalIdentity:
     """This laptop's key and nickname (created on first use, file mode 0600)."""
     if nickname is not None:
         nickname = check_nickname(nickname)
-    path = config_dir() / "identity"
+    path = identity_path()
     if path.exists():
         try:
-            lines = path.read_text().split("\n")
+            lines = path.read_text(encoding="utf-8").split("\n")
             seed = bytes.fromhex(lines[0].strip())
             nick = lines[1].strip() if len(lines) > 1 else ""
             identity = Identity(seed)
@@ -74,25 +142,42 @@ def load_identity(create: bool = True, nickname: str | None = None) -> LocalIden
             raise IdentityError(
                 f"your identity file {path} is damaged ({exc}); move it away to make a new one"
             ) from None
-        if nickname and nickname != nick:
-            path.write_text(f"{seed.hex()}\n{nickname}\n")
+        if nickname and nickname != nick:  # atomic: a failed write keeps the old file
+            write_text_atomic(path, f"{seed.hex()}\n{nickname}\n", private=True)
             nick = nickname
         return LocalIdentity(identity, (nick or "player")[:32])
     if not create:
         raise FileNotFoundError(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     seed = secrets.token_bytes(32)
-    user = "".join(c for c in os.environ.get("USER", "") if c.isprintable())[:32]
-    nick = nickname or user or "player"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(f"{seed.hex()}\n{nick}\n")
+    nick = nickname or default_nickname()
+    write_text_atomic(path, f"{seed.hex()}\n{nick}\n", private=True, exclusive=True)
     return LocalIdentity(Identity(seed), nick)
 
 
-def default_log_path(engine: str) -> Path:
+def default_log_dir() -> Path:
+    """Where logs go when ``--log`` is not given."""
+    return data_dir() / "logs"
+
+
+def table_slug(name: str, limit: int = 24) -> str:
+    """A table name as a safe file-name part: ASCII letters and digits, dashes between words."""
+    words = "".join(c.lower() if c.isascii() and c.isalnum() else " " for c in name).split()
+    return "-".join(words)[:limit].strip("-")
+
+
+def default_log_path(engine: str, table: str = "") -> Path:
+    """DATE-TIME-GAME-TABLE-RANDOM.lantag in :func:`default_log_dir` (random: two games in
+    the same second never share a file)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return data_dir() / "logs" / f"{stamp}-{engine}-{secrets.token_hex(3)}.lantag"
+    # Both names may come from the network (a joiner's welcome): slugs, never path parts.
+    parts = [stamp, table_slug(engine), table_slug(table), secrets.token_hex(3)]
+    return default_log_dir() / ("-".join(p for p in parts if p) + ".lantag")
+
+
+def secret_path_of(log_path: Path) -> Path:
+    """The chain secret kept next to a seat's log (resume needs it; it never goes in the log)."""
+    return log_path.with_suffix(log_path.suffix + ".secret")
 
 
 @dataclass
@@ -109,6 +194,16 @@ class PeerHandle:
     @property
     def address(self) -> Addr:
         return self.pump.address
+
+    def rename_log(self, path: Path) -> None:
+        """Move the log (and its chain secret) to ``path``: a joiner names it after the game."""
+        if self.log is None or self.log_path is None:
+            return
+        old = self.log_path
+        self.log.move_to(path)
+        if secret_path_of(old).exists():
+            os.replace(secret_path_of(old), secret_path_of(path))
+        self.log_path = path
 
     def now(self) -> float:
         return self.pump.now()
@@ -156,10 +251,8 @@ async def open_peer(
         except OSError as exc:
             raise LocalProtocolError(f"cannot write the log {log_path}: {exc.strerror}") from None
         # Resume needs the chain secret; it never goes in the (shareable) log itself.
-        secret_path = log_path.with_suffix(log_path.suffix + ".secret")
-        fd = os.open(secret_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(chain_secret.hex() + "\n")
+        secret_path = secret_path_of(log_path)
+        write_text_atomic(secret_path, chain_secret.hex() + "\n", private=True)
     machine = PeerMachine(
         LinkLayer(secrets.randbits(256)),  # a key: epochs must not be guessable
         lobby_factory(anchor),
@@ -200,7 +293,7 @@ async def open_resume(
     check_not_over(plan)
     secret_path = log_path.with_suffix(log_path.suffix + ".secret")
     try:
-        chain_secret = bytes.fromhex(secret_path.read_text().strip())
+        chain_secret = bytes.fromhex(secret_path.read_text(encoding="utf-8").strip())
     except (OSError, ValueError) as exc:
         raise LocalProtocolError(
             f"cannot read the seat's chain secret {secret_path}: {exc}"

@@ -91,7 +91,7 @@ async def _host_port(proc: asyncio.subprocess.Process, timeout: float) -> int:
     while time.monotonic() < deadline:
         try:
             line = await asyncio.wait_for(proc.stderr.readline(), deadline - time.monotonic())
-        except TimeoutError:
+        except asyncio.TimeoutError:  # not the builtin TimeoutError before Python 3.11
             break
         if not line:
             break

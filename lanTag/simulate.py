@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from lanTag.bots import BOTS, BotFn
@@ -493,11 +494,11 @@ def _opt(value: object) -> str:
 
 def plot(report: SimReport, path: str) -> None:
     """Draw the game-length histogram as a PNG (a tiny built-in writer: no dependencies)."""
+    from lanTag.files import write_atomic
     from lanTag.simulate_png import histogram_png
 
     title = f"{report.engine} {report.games} games: length in {report.unit}"
-    with open(path, "wb") as out:
-        out.write(histogram_png(report.histogram(bins=24), title))
+    write_atomic(Path(path), histogram_png(report.histogram(bins=24), title))
 
 
 # ---------------------------------------------------------------------- command line

@@ -299,7 +299,7 @@ async def main_async(args: argparse.Namespace) -> int:
             flush=True,
         )
         if args.json:
-            with open(args.json, "a") as f:
+            with open(args.json, "a", encoding="utf-8") as f:
                 f.write(json.dumps(asdict(r)) + "\n")
     print(f"logs in {log_dir}")
     return 1 if any(r.problems for r in results) else 0

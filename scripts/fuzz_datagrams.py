@@ -372,7 +372,8 @@ async def main_async(args: argparse.Namespace) -> int:
     for p in stats.problems:
         print("PROBLEM:", p)
     if args.json:
-        Path(args.json).write_text(json.dumps({**vars(stats), "total": stats.total}, indent=1))
+        report = json.dumps({**vars(stats), "total": stats.total}, indent=1)
+        Path(args.json).write_text(report, encoding="utf-8")
     return 1 if stats.problems else 0
 
 

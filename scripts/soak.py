@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.games and not args.budget:
         args.games = 10
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
-    out = open(args.json, "a") if args.json else None  # noqa: SIM115
+    out = open(args.json, "a", encoding="utf-8") if args.json else None  # noqa: SIM115
     tmp = tempfile.TemporaryDirectory(prefix="lantag-soak-")
     log_dir = Path(args.log_dir or tmp.name)
     began = time.perf_counter()

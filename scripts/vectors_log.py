@@ -201,6 +201,67 @@ def _expect(report: VerifyReport, variant: dict[str, Any]) -> None:
             raise RuntimeError(f"{name}: no {code} blame for seat {seat}: {report.blames}")
 
 
+def _entry_vectors(valid: bytes) -> dict[str, Any]:
+    """The header entry and the first chance-step entry of ``valid``, with everything a
+    verifier holding only SPEC.md needs to recompute that step's roll (SPEC §9, §4.3)."""
+    from vectors_common import typed
+
+    from lanTag.fair.draw import draw_seed
+    from lanTag.session.lobby import LobbyRecord
+
+    entries = parse_log(valid).entries
+    header = entries[0]
+    magic, record_bytes, writer = header.data
+    record = LobbyRecord.decode(record_bytes)
+    k = next(  # a roll after step 0, so that a STEP entry before it gives its state hash
+        i
+        for i, e in enumerate(entries)
+        if e.kind == EntryKind.STEP and e.data[0][0] == 2 and e.step > 0
+    )
+    step_entry = entries[k]
+    inp, digest, purpose, draws = step_entry.data
+    before = next(
+        e.data[1] for e in reversed(entries[:k]) if e.kind == EntryKind.STEP
+    )  # the state hash after the step before: the one the step's messages carry
+    links = {}
+    for e in entries[:k]:
+        if e.kind == EntryKind.MSG:
+            msg = parse_unverified(e.data)
+            same_step = msg.step == step_entry.step and msg.state_hash == before
+            if msg.type == MsgType.ENTROPY and same_step:
+                links.setdefault(msg.seat, msg.payload[0])
+    seed = draw_seed(record.game_id, step_entry.step, purpose, links.items())
+    return {
+        "header": {
+            "about": "entry 0: [index 0, step 0, prev_hash 32 zero bytes, kind 0 (HEADER), "
+            "[magic, record bytes, writer seat]]; the record is protocol 2 (SPEC §2)",
+            "entry_hex": header.raw.hex(),
+            "magic": magic,
+            "record_hex": record_bytes.hex(),
+            "protocol": record.protocol,
+            "rules_version": record.rules_version,
+            "lantag_version": record.lantag_version,
+            "writer_seat": writer,
+            "game_id": record.game_id.hex(),
+        },
+        "chance_step": {
+            "about": "a STEP entry of a roll: [input, state hash after, purpose, draws]; the "
+            "seed is SPEC §4.3's over the ENTROPY links of that step (those carrying the state "
+            "hash after the step before), and the draws taken from its stream give the roll",
+            "entry_index": step_entry.index,
+            "entry_hex": step_entry.raw.hex(),
+            "step": step_entry.step,
+            "purpose": purpose,
+            "draws": typed(draws),
+            "state_hash_before": before.hex(),
+            "links": [[seat, link.hex()] for seat, link in sorted(links.items())],
+            "seed": seed.hex(),
+            "roll": typed(inp[1]),
+            "state_hash_after": digest.hex(),
+        },
+    }
+
+
 def log_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
     valid = _play("vectors/log", LOG_ROUNDS)[0]
     foreign = _play("vectors/other-game", 1)[0]
@@ -233,6 +294,7 @@ def log_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
                 "expected": expected,
             },
             "must_fail": must_fail,
+            **_entry_vectors(valid),
         },
         files,
     )

@@ -160,6 +160,7 @@ MSG_SAMPLES: list[tuple[str, MsgType, int, tuple[Any, ...]]] = [
     ("nudge", MsgType.NUDGE, 2, ([0], 1)),
     ("sync", MsgType.SYNC, 1, (12,)),
     ("private", MsgType.PRIVATE, 0, (1, h("messages/eph"), b"\x07" * 12, b"\x08" * 48)),
+    ("leave", MsgType.LEAVE, 2, ()),
 ]
 
 
@@ -181,14 +182,14 @@ def _message_must_fail() -> list[tuple[str, bytes, str]]:
         return _signed_raw(fields)
 
     good = parse_unverified(_signed_raw(move))
-    noncanonical_body = b"\x97\xcc\x01" + good.body[2:]
+    noncanonical_body = b"\x97\xcc\x02" + good.body[2:]
     return [
         ("version 0", with_field(0, 0), "version"),
-        ("version 2", with_field(0, 2), "version"),
+        ("version 3", with_field(0, 3), "version"),
         ("version as the string '1'", with_field(0, "1"), "version"),
         ("version as boolean true", with_field(0, True), "version"),
         ("type 0", with_field(1, 0), "unknown-type"),
-        ("type 11", with_field(1, 11), "unknown-type"),
+        ("type 12", with_field(1, 12), "unknown-type"),
         ("type as boolean true", with_field(1, True), "unknown-type"),
         ("type as a string", with_field(1, "1"), "unknown-type"),
         ("31-byte game id", with_field(2, MSG_GAME[:31]), "malformed"),
@@ -329,6 +330,8 @@ def _records() -> list[tuple[str, LobbyRecord]]:
                 64,
                 Timeouts(),
                 h("lobby/nonce/0"),
+                rules_version=1,
+                lantag_version="0.1.0",
             ),
         ),
         (
@@ -341,6 +344,21 @@ def _records() -> list[tuple[str, LobbyRecord]]:
                 4096,
                 Timeouts(turn_ms=60_000, step_ms=5_000, lag_ms=1_500),
                 h("lobby/nonce/1"),
+                rules_version=3,
+                lantag_version="0.2.0",
+            ),
+        ),
+        (
+            "protocol 1 (a log written before versions were recorded: rules version 1)",
+            LobbyRecord(
+                "toy",
+                (("rounds", 3),),
+                None,
+                (_person(0), _person(1)),
+                64,
+                Timeouts(),
+                h("lobby/nonce/0"),
+                protocol=1,
             ),
         ),
     ]
@@ -355,40 +373,49 @@ def lobby_vectors() -> dict[str, Any]:
         obj[position] = value
         return wire.pack(obj)
 
-    person, other = base[4]
+    person, other = base[6]
     must_fail = [
-        ("version 2", variant(0, 2), "version"),
+        ("version 3", variant(0, 3), "version"),
+        ("version 0", variant(0, 0), "version"),
         ("version as boolean true", variant(0, True), "version"),
-        ("options not sorted", variant(2, [["z", 1], ["a", 2]]), "noncanonical"),
-        ("31-byte host nonce", variant(7, h("lobby/nonce/0")[:31]), "malformed"),
-        ("chain length 0", variant(5, 0), "malformed"),
-        ("chain length as boolean true", variant(5, True), "malformed"),
-        ("seven fields", wire.pack(base[:7]), "malformed"),
+        ("version as a string", variant(0, "2"), "version"),
+        ("rules version 0", variant(2, 0), "malformed"),
+        ("rules version as a string", variant(2, "1"), "malformed"),
+        ("lanTag version as an integer", variant(3, 1), "malformed"),
+        ("protocol 1 with the protocol-2 fields", variant(0, 1), "malformed"),
+        ("options not sorted", variant(4, [["z", 1], ["a", 2]]), "noncanonical"),
+        ("31-byte host nonce", variant(9, h("lobby/nonce/0")[:31]), "malformed"),
+        ("chain length 0", variant(7, 0), "malformed"),
+        ("chain length as boolean true", variant(7, True), "malformed"),
+        ("nine fields", wire.pack(base[:9]), "malformed"),
         (
             "31-byte public key of a person",
-            variant(4, [[person[0][:31], *person[1:]], other]),
+            variant(6, [[person[0][:31], *person[1:]], other]),
             "malformed",
         ),
         (
             "31-byte anchor of a person",
-            variant(4, [[person[0], person[1][:31], *person[2:]], other]),
+            variant(6, [[person[0], person[1][:31], *person[2:]], other]),
             "malformed",
         ),
         (
             "person seat without key or anchor",
-            variant(4, [[b"", b"", "p", ""], other]),
+            variant(6, [[b"", b"", "p", ""], other]),
             "malformed",
         ),
         (
             "bot seat with a key",
-            variant(4, [person, [other[0], b"", "robo", "random"]]),
+            variant(6, [person, [other[0], b"", "robo", "random"]]),
             "malformed",
         ),
     ]
     return {
-        "about": "record = canonical([1, engine, [[option, value]...sorted], map_text|nil, "
+        "about": "record = canonical([2, engine, rules_version, lantag_version, "
+        "[[option, value]...sorted], map_text|nil, "
         "[[public_key, anchor, nickname, bot]...], chain_length, [turn_ms, step_ms, lag_ms], "
-        "host_nonce]); game_id = SHA-256(domain || record).  must_fail: LobbyRecord.decode "
+        "host_nonce]); a protocol-1 record (older logs) is [1, engine, options, ...] without "
+        "the two version fields; game_id = SHA-256(domain || record).  must_fail: "
+        "LobbyRecord.decode "
         "raises RemoteProtocolError(code) (SPEC section 2: a person's seat has a 32-byte key and "
         "anchor, a bot seat has empty ones).  decode() does not consult the engine, so the "
         "engine and options here are examples only.",

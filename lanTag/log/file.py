@@ -47,6 +47,17 @@ class LogWriter:
             self._dirty = False
         self._synced_at = self._clock()
 
+    def move_to(self, path: str | os.PathLike[str]) -> None:
+        """Give the file a new name and go on appending there (a joiner learns the game's
+        name only after its log was opened).  Closed first, so it works where an open file
+        cannot be renamed (Windows)."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self.close()
+        os.replace(self.path, target)
+        self.path = target
+        self._file = open(self.path, "ab")  # noqa: SIM115 - held open for the game's length
+
     def close(self) -> None:
         if self._interval is not None:
             self.sync()

@@ -114,6 +114,7 @@ def inspect_steps(
     """
     game_id = record.game_id
     by_slot, dropped = _messages(entries, game_id)
+    convicted = dict(dropped)  # an equivocation convicts: the seat forfeits there (§4.4)
     # A timeout blame is raised at the step of the drop; an equivocation's step comes
     # from the two messages themselves (its blame names the step it was noticed at).
     for seat, step, code, _why in blames:
@@ -135,7 +136,12 @@ def inspect_steps(
         if isinstance(applied, Roll) and isinstance(decision, Chance):
             detail = _roll(decision, game_id, step, applied, links)
         elif isinstance(applied, Joint) and isinstance(decision, Simultaneous):
-            detail = _secret(record, state, decision, step, applied, msgs, links, dropped)
+            detail = _secret(
+                record, state, decision, step, applied, msgs, links, dropped, convicted
+            )
+            for seal in detail.seals:  # a seal that fails convicts: dropped from this step
+                if not seal.ok:
+                    dropped.setdefault(seal.seat, step + 1)
         out.append(detail)
         # As the session does after applying a step: every link that chains moves the seat on.
         for (_kind, seat), link in links.items():
@@ -207,6 +213,7 @@ def _secret(
     msgs: dict[tuple[MsgType, int], Signed],
     links: dict[tuple[MsgType, int], Link],
     dropped: dict[int, int],
+    convicted: dict[int, int],
 ) -> SecretDetail:
     game_id = record.game_id
     humans = sorted(
@@ -218,14 +225,16 @@ def _secret(
     for seat in humans:
         seal = _seal(state, game_id, step, decision.kind, seat, msgs, links)
         seals.append(seal)
-        # A seal that fails in any way falls back to the default (SPEC §4.4).
-        actions[seat] = seal.action if seal.ok and seal.action else state.default_action(seat)
+        # A seal that fails in any way convicts: the seat forfeits (SPEC §4.4).
+        actions[seat] = seal.action if seal.ok and seal.action else state.forfeit_action(seat)
         if seal.ok and seal.link is not None:
             reveals[seat] = seal.link.link
-    # A seat dropped at this very step takes its default; one dropped earlier is a bot.
+    # A seat dropped at this very step takes its default (silent) or its forfeit
+    # (convicted); one dropped earlier is a bot.
     for seat in decision.seats:
         if dropped.get(seat) == step:
-            actions[seat] = state.default_action(seat)
+            forfeits = convicted.get(seat) == step
+            actions[seat] = state.forfeit_action(seat) if forfeits else state.default_action(seat)
     bots = {
         s: record.seats[s].bot or TAKEOVER_BOT
         for s in decision.seats

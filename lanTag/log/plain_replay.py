@@ -38,12 +38,15 @@ from lanTag.rules.base import (
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
-from lanTag.session.core import _FITS, STEP_WINDOW, TAKEOVER_BOT, _supersedes
+from lanTag.session.core import FITS, STEP_WINDOW, TAKEOVER_BOT, supersedes
 from lanTag.session.lobby import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, reveal_value
-from lanTag.session.referee import NeedKind
+from lanTag.session.referee import NeedKind, step_facts
+from lanTag.session.versions import require_rules
 
-_RARE = frozenset({MsgType.VOTE, MsgType.NUDGE, MsgType.SYNC, MsgType.CHAT, MsgType.PRIVATE})
+_RARE = frozenset(
+    {MsgType.VOTE, MsgType.NUDGE, MsgType.SYNC, MsgType.CHAT, MsgType.PRIVATE, MsgType.LEAVE}
+)
 
 
 class NotPlain(Exception):
@@ -60,6 +63,8 @@ class PlainReplay:
         self.record = record
         self.game_id = game_id
         self.writer = writer
+        self.protocol = record.protocol
+        require_rules(record.engine, record.rules_version)
         seats = record.seats
         self.human = tuple(not s.is_bot for s in seats)
         self.live = frozenset(i for i, s in enumerate(seats) if not s.is_bot)
@@ -122,13 +127,13 @@ class PlainReplay:
 
     def _receive(self, msg: Signed) -> None:
         """Session.receive_parsed for a message that is plain, else NotPlain."""
-        if msg.game_id != self.game_id or msg.type in _RARE:
+        if msg.game_id != self.game_id or msg.type in _RARE or msg.version != self.protocol:
             raise NotPlain
         if not (msg.seat < len(self.human) and self.human[msg.seat]):
             raise NotPlain  # not a human seat of this game
         slot = (msg.seat, msg.slot)
         first = self.slots.get(slot)
-        if first is not None and not _supersedes(first, msg):
+        if first is not None and not supersedes(first, msg):
             if first.raw != msg.raw:
                 raise NotPlain  # equivocation
             return  # a repeat: counted by nobody, checked by its first copy
@@ -169,7 +174,7 @@ class PlainReplay:
                 self.acked.add(msg.seat)
             return
         needs = self.needs
-        if msg.seat not in needs.humans or _FITS[kind] is not needs.kind:
+        if msg.seat not in needs.humans or FITS[kind] is not needs.kind:
             raise NotPlain  # out of turn
         seat = msg.seat
         if kind is MsgType.MOVE:
@@ -212,6 +217,9 @@ class PlainReplay:
     def _decide(self) -> None:
         """Session._decided_input then _apply, until a step waits for messages."""
         while (inp := self._decided_input()) is not None:
+            facts = (
+                () if type(inp) is Move else step_facts(self.protocol, self.state.decision(), inp)
+            )
             state = self.state.apply(inp, actions_checked=referee.all_checked(self.checked, inp))
             for msg in self.entropy.values():
                 self.chain_last[msg.seat] = msg.payload[0]
@@ -219,7 +227,7 @@ class PlainReplay:
                 self.chain_last[msg.seat] = msg.payload[2]
             self.state = state
             digest = state.state_hash()
-            self.applied.append(ev.StepApplied(self.step, inp, digest))
+            self.applied.append(ev.StepApplied(self.step, inp, digest, facts))
             self.step += 1
             self._begin_step(digest)
             for msg in self.ahead.pop(self.step, ()):

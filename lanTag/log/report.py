@@ -47,6 +47,14 @@ class VerifyReport:
     truncated_bytes: int = 0
     failure: Failure | None = None
     applied: list[ev.StepApplied] = field(default_factory=list)
+    protocol: int = 0  # the log's protocol version (from its header's record)
+    rules_version: int = 0  # the rules version of its engine it was played by
+    lantag_version: str = ""  # the host's lanTag release, as recorded (display only)
+    # False: this lanTag lacks those rules, so the log was checked without a replay
+    # (lanTag.log.audit; exit 3 when valid), and ``needs`` says what a full replay needs.
+    replayed: bool = True
+    needs: str = ""
+    unchecked: str = ""  # what the check without a replay could not look at, if anything
 
     @property
     def valid(self) -> bool:
@@ -80,6 +88,12 @@ class VerifyReport:
             "ranking": self.ranking,
             "truncated_bytes": self.truncated_bytes,
             "failure": None if self.failure is None else _failure(self.failure),
+            "protocol": self.protocol,
+            "rules_version": self.rules_version,
+            "lantag_version": self.lantag_version,
+            "replayed": self.replayed,
+            "needs": self.needs,
+            "unchecked": self.unchecked,
         }
 
 
@@ -96,10 +110,15 @@ def step_row_failure(
 ) -> Failure | None:
     """Why the STEP entry ``index`` (``step``, ``data`` = [input, state hash]) does not
     record ``applied``, the next step its signed messages decided; None when it does."""
+    facts = applied.facts
+    if type(data) is not list or len(data) != 2 + len(facts):
+        return Failure(index, step, None, f"malformed step record for step {step}")
+    if facts and canonical_pack(data[2:]) != canonical_pack(list(facts)):
+        return Failure(
+            index, step, None, f"recorded draw or commitment purpose of step {step} differs"
+        )
     if (
-        type(data) is list
-        and len(data) == 2
-        and applied.step == step
+        applied.step == step
         and type(data[0]) is list
         and canonical_pack(data[0]) == canonical_pack(encode_input(applied.input))
     ):
@@ -111,7 +130,7 @@ def step_row_failure(
     try:
         recorded_input = decode_input(data[0])
         recorded_hash = data[1]
-    except (ValueError, TypeError, IndexError) as exc:
+    except (ValueError, TypeError) as exc:
         return Failure(index, step, None, f"malformed step record: {exc}")
     if applied.step != step or encode_input(applied.input) != encode_input(recorded_input):
         return Failure(

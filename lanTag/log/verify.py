@@ -17,9 +17,10 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from lanTag.errors import LanTagError, RemoteProtocolError
+from lanTag.errors import LanTagError, RemoteProtocolError, RulesVersionError
 from lanTag.identity import Verifier
-from lanTag.log.chain import MAGIC, EntryKind, LogChain, LogFormatError, Row, parse_rows
+from lanTag.log.audit import audit_log
+from lanTag.log.chain import MAGICS, EntryKind, LogChain, LogFormatError, Row, parse_rows
 from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.report import Failure, Player, VerifyReport, step_row_failure
 from lanTag.rules.base import Joint, OptionError, Roll
@@ -35,15 +36,24 @@ def verify_log(data: bytes) -> VerifyReport:
     report = VerifyReport(entries=len(rows), truncated_bytes=truncated_tail)
     try:
         magic, record_bytes, writer = rows[0][4]
-        if magic != MAGIC or not isinstance(record_bytes, bytes):
-            raise ValueError("bad magic")
+        if magic not in MAGICS.values() or not isinstance(record_bytes, bytes):
+            raise ValueError(f"unknown log format {magic!r} (this lanTag reads {_FORMATS})")
         record = LobbyRecord.decode(record_bytes)
+        if magic != MAGICS[record.protocol]:
+            raise ValueError(f"a {magic} header holding a protocol-{record.protocol} record")
         if writer is not None and (type(writer) is not int or not 0 <= writer < len(record.seats)):
             raise ValueError(f"the writer's seat is {writer!r}")  # a seat of the game, or None
         game_id = record.game_id
-        plain = PlainReplay(record, game_id, writer)
+        try:
+            plain: PlainReplay | None = PlainReplay(record, game_id, writer)
+        except RulesVersionError as exc:
+            plain = None  # not this lanTag's rules: checked without a replay (exit 3)
+            report.needs = f"a full replay needs {exc}"
     except _HEADER_ERRORS as exc:
         raise LogFormatError(f"not a lanTag log header: {exc}") from None
+    report.protocol = record.protocol
+    report.rules_version = record.rules_version
+    report.lantag_version = record.lantag_version
     report.engine = record.engine
     report.game_id = game_id.hex()
     report.writer_seat = writer
@@ -51,6 +61,9 @@ def verify_log(data: bytes) -> VerifyReport:
         Player(i, s.nickname, s.fingerprint, s.bot) for i, s in enumerate(record.seats)
     ]
     checked = _check_signatures(rows, record.human_keys())
+    if plain is None:
+        audit_log(rows, record, checked, parse_error, report)
+        return report
     if plain.report(rows, checked, parse_error, report):
         return report  # nothing unusual happened: the same report, without the machine
     try:
@@ -115,6 +128,7 @@ def _replay_entry(
 
 
 _HEADER_ERRORS = (ValueError, TypeError, LanTagError, OptionError)
+_FORMATS = " and ".join(MAGICS.values())
 
 
 def _check_signatures(

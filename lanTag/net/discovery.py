@@ -431,10 +431,16 @@ class LobbyBrowser:
 
     async def wait_for(self, predicate: Callable[[LobbyTable], bool], timeout: float) -> LobbyTable:
         """Wait until ``predicate(table)`` holds; raise TimeoutError after ``timeout`` seconds."""
-        async with asyncio.timeout(timeout):
+
+        async def until() -> None:
             while not predicate(self.table):
                 self._changed.clear()
                 await self._changed.wait()
+
+        try:
+            await asyncio.wait_for(until(), timeout)
+        except asyncio.TimeoutError:  # not the builtin TimeoutError before Python 3.11
+            raise TimeoutError(f"no matching game within {timeout:g} s") from None
         return self.table
 
     async def close(self) -> None:

@@ -189,7 +189,10 @@ class LobbyTable:
 
 
 def _endpoint(info: LobbyInfo) -> str:
-    host = info.addresses[0] if info.addresses else "?"
+    from lanTag.net.addresses import rank_addresses  # link-local and virtual ranges last
+
+    ranked = rank_addresses(info.addresses) or list(info.addresses)  # IPv6 as it came
+    host = ranked[0] if ranked else "?"
     return f"[{host}]:{info.port}" if ":" in host else f"{host}:{info.port}"
 
 

@@ -1,4 +1,4 @@
-"""The asyncio pump: real UDP sockets (asyncio-dgram) driving one sans-IO machine.
+"""The asyncio pump: real UDP sockets (an asyncio datagram transport) driving one sans-IO machine.
 
 All protocol logic lives in the machine; this file only moves bytes, reads the
 clock and arms one timer.  An optional :class:`~lanTag.net.netsim.NetSim` is
@@ -10,18 +10,25 @@ socket already holds is read too, fed to the machine in order, and only then is
 the machine's output collected and its timer re-armed (once per batch, not per
 datagram).  The receive buffer is enlarged (``RCVBUF``, best effort) so bursts
 from many peers are not dropped by the kernel.
+
+Per-datagram socket errors never stop the pump.  On Windows a datagram sent to a
+peer that has gone comes back as "port unreachable": the next receive fails with
+ConnectionResetError, and CPython's proactor datagram transport then stops reading
+for good (gh-127057); :func:`_resume_reading` starts it again.  Errors of a send
+are pinned on the address sent to (:attr:`UdpPump.unreachable`) until a datagram
+from that address arrives; the machine never hears of them, so for the session an
+unreachable peer is a silent one (its usual timeouts and votes apply).
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import socket
 import time
 from collections.abc import Callable
-
-import asyncio_dgram
-from asyncio_dgram import aio
+from typing import cast
 
 from lanTag.net.machine import Addr, DatagramMachine, LinkEndpoint
 from lanTag.net.netsim import NetSim
@@ -50,35 +57,108 @@ class PumpStats:
         self.rcvbuf = 0  # receive buffer the kernel granted (as getsockopt reports it)
 
 
+def error_name(exc: OSError) -> str:
+    """A short stable name for a socket error: ``ECONNREFUSED``, ``EHOSTUNREACH``..."""
+    code = exc.errno
+    if code is not None and code in errno.errorcode:
+        return errno.errorcode[code]
+    return type(exc).__name__
+
+
+class _Protocol(asyncio.DatagramProtocol):
+    """The transport's callbacks, handed to the pump (queue, errors, flow control)."""
+
+    def __init__(self, pump: UdpPump) -> None:
+        self.pump = pump
+        self.transport: asyncio.DatagramTransport | None = None
+        self.made: asyncio.Future[None] = pump._loop.create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # CPython's selector datagram transport does not subclass DatagramTransport
+        self.transport = cast(asyncio.DatagramTransport, transport)
+        if not self.made.done():
+            self.made.set_result(None)
+
+    def datagram_received(self, data: bytes, addr: tuple[str | object, int]) -> None:
+        self.pump._inq.put_nowait((data, addr))
+
+    def error_received(self, exc: Exception) -> None:
+        self.pump._socket_error(exc)
+        if self.transport is not None:  # later: the transport is still inside its read
+            self.pump._loop.call_soon(_resume_reading, self.transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.pump._inq.put_nowait(None)
+
+    def pause_writing(self) -> None:
+        self.pump._drained.clear()
+
+    def resume_writing(self) -> None:
+        self.pump._drained.set()
+
+
+def _resume_reading(transport: asyncio.BaseTransport) -> None:
+    """Start a proactor datagram transport reading again after a failed receive.
+
+    CPython's ``_ProactorDatagramTransport._loop_reading`` (3.8-3.13) reports a
+    failed overlapped receive to ``error_received`` and schedules no new receive,
+    so one ICMP port-unreachable ends all reception on Windows.  A transport in that
+    state has no read pending (``_read_fut is None``); any other transport (the
+    selector one keeps reading by itself) is left alone.
+    """
+    if transport.is_closing() or getattr(transport, "_conn_lost", False):
+        return
+    loop_reading = getattr(transport, "_loop_reading", None)
+    if loop_reading is None or getattr(transport, "_read_fut", False) is not None:
+        return
+    _log.debug("restarting reception after a receive error")
+    loop_reading()
+
+
+async def _open_transport(
+    loop: asyncio.AbstractEventLoop, sock: socket.socket, protocol: asyncio.DatagramProtocol
+) -> bool:
+    """Wrap ``sock`` in the loop's datagram transport; True when the pump may also read
+    the socket itself to drain a burst (selector loops; a proactor owns its reads).
+    Tests replace this to run CPython's proactor (Windows) transport on this machine."""
+    await loop.create_datagram_endpoint(lambda: protocol, sock=sock)
+    return isinstance(loop, asyncio.SelectorEventLoop)
+
+
 class UdpPump:
     """Feeds one bound UDP socket to ``machine``.  Create with :meth:`start`."""
 
     def __init__(
         self,
         machine: DatagramMachine,
-        stream: asyncio_dgram.DatagramServer,
+        sock: socket.socket,
         netsim: NetSim | None,
         clock: Callable[[], float],
-        sock: socket.socket | None = None,
     ) -> None:
         self.machine = machine
         self.netsim = netsim
         self.clock = clock
         self.stats = PumpStats()
-        self._stream = stream
-        self._sock = sock  # the stream's socket, read directly to drain a burst
-        if sock is not None:
-            self.stats.rcvbuf = sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+        self.unreachable: dict[Addr, str] = {}
+        """Addresses whose last send failed (error name), until they are heard from."""
+        self.last_error: str | None = None
+        """The last socket error of any kind (receive errors name no address)."""
+        self._sock = sock
+        self._sockname = sock.getsockname()
+        self.stats.rcvbuf = sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
         self._loop = asyncio.get_running_loop()
+        self._direct = False  # may read the socket itself (see _open_transport)
+        self._inq: asyncio.Queue[tuple[bytes, object] | None] = asyncio.Queue()
         self._outq: asyncio.Queue[tuple[bytes, Addr]] = asyncio.Queue()
+        self._drained = asyncio.Event()
+        self._drained.set()
+        self._sending_to: Addr | None = None
+        self.protocol = _Protocol(self)
         self._timer: asyncio.TimerHandle | None = None
         self._delayed: set[asyncio.TimerHandle] = set()
         self._failure: BaseException | None = None
         self._closed = asyncio.Event()
-        self._tasks = [
-            asyncio.create_task(self._receive_loop(), name="udp-recv"),
-            asyncio.create_task(self._send_loop(), name="udp-send"),
-        ]
+        self._tasks: list[asyncio.Task[None]] = []
 
     @classmethod
     async def start(
@@ -90,18 +170,22 @@ class UdpPump:
     ) -> UdpPump:
         sock = await _bound_socket(bind)
         try:
-            stream = await asyncio_dgram.from_socket(sock)
-            assert isinstance(stream, aio.DatagramServer)  # bound, not connected
+            pump = cls(machine, sock, netsim, clock)
+            pump._direct = await _open_transport(pump._loop, sock, pump.protocol)
+            await pump.protocol.made
         except BaseException:
             sock.close()
             raise
-        pump = cls(machine, stream, netsim, clock, sock)
+        pump._tasks = [
+            asyncio.create_task(pump._receive_loop(), name="udp-recv"),
+            asyncio.create_task(pump._send_loop(), name="udp-send"),
+        ]
         pump.poke()
         return pump
 
     @property
     def address(self) -> Addr:
-        host, port = self._stream.sockname[:2]
+        host, port = self._sockname[:2]
         return (str(host), int(port))
 
     def now(self) -> float:
@@ -152,20 +236,27 @@ class UdpPump:
             self._failure = exc
         self._shutdown()
 
+    def _socket_error(self, exc: BaseException) -> None:
+        """A per-datagram error (ICMP unreachable, no route...): UDP loss, never fatal."""
+        name = error_name(exc) if isinstance(exc, OSError) else type(exc).__name__
+        self.last_error = name
+        if self._sending_to is not None:  # raised by the send in progress: its address
+            self.stats.send_errors += 1
+            self.unreachable[self._sending_to] = name
+        else:
+            self.stats.recv_errors += 1
+        _log.debug("socket error %s (sending to %s)", name, self._sending_to)
+
     async def _receive_loop(self) -> None:
         while True:
-            try:
-                data, addr = await self._stream.recv()
-            except asyncio_dgram.TransportClosed:
+            item = await self._inq.get()
+            if item is None:  # the transport is gone
                 return
-            except OSError:  # e.g. ICMP errors queued by the transport: not fatal for UDP
-                self.stats.recv_errors += 1
-                continue
             try:
                 start = self.clock()
-                self._feed(data, addr)
+                self._feed(*item)
                 for _ in range(MAX_BATCH - 1):  # the rest of the burst, already readable
-                    if self.clock() - start >= MAX_BATCH_SECONDS:
+                    if self.clock() - start >= MAX_BATCH_SECONDS or self._closed.is_set():
                         break
                     more = self._read_now()
                     if more is None:
@@ -180,30 +271,41 @@ class UdpPump:
     def _feed(self, data: bytes, addr: object) -> None:
         self.stats.received += 1
         assert isinstance(addr, tuple)  # AF_INET/AF_INET6 only; IPv6 adds flow info
-        self.machine.receive_datagram(data, (str(addr[0]), int(addr[1])), self.clock())
+        source = (str(addr[0]), int(addr[1]))
+        if self.unreachable:
+            self.unreachable.pop(source, None)
+        self.machine.receive_datagram(data, source, self.clock())
 
     def _read_now(self) -> tuple[bytes, object] | None:
-        """The next datagram the socket holds, without waiting; None when there is none."""
-        sock = self._sock
-        while sock is not None and not self._closed.is_set():
+        """The next datagram already received, without waiting; None when there is none."""
+        if not self._inq.empty():
+            return self._inq.get_nowait()  # older than anything still in the socket
+        while self._direct:
             try:
-                return sock.recvfrom(_MAX_DATAGRAM)
+                return self._sock.recvfrom(_MAX_DATAGRAM)
             except (BlockingIOError, InterruptedError):
                 return None
-            except OSError:  # e.g. a queued ICMP error: not fatal for UDP, read on
-                self.stats.recv_errors += 1
+            except OSError as exc:  # e.g. a queued ICMP error: not fatal for UDP, read on
+                self._socket_error(exc)
         return None
 
     async def _send_loop(self) -> None:
         while True:
             data, addr = await self._outq.get()
-            try:
-                await self._stream.send(data, addr)
-                self.stats.sent += 1
-            except asyncio_dgram.TransportClosed:
+            transport = self.protocol.transport
+            if transport is None or transport.is_closing():
                 return
-            except OSError:  # unreachable peer, full buffer...: UDP loss, the link recovers
-                self.stats.send_errors += 1
+            self._sending_to = addr  # a synchronous send error names this address
+            errors = self.stats.send_errors
+            try:
+                transport.sendto(data, addr)  # errors go to error_received, or raise
+                if self.stats.send_errors == errors:
+                    self.stats.sent += 1
+            except OSError as exc:
+                self._socket_error(exc)
+            finally:
+                self._sending_to = None
+            await self._drained.wait()
 
     def _shutdown(self) -> None:
         if self._closed.is_set():
@@ -214,7 +316,10 @@ class UdpPump:
         for handle in self._delayed:
             handle.cancel()
         self._delayed.clear()
-        self._stream.close()
+        if self.protocol.transport is not None:
+            self.protocol.transport.close()
+        else:
+            self._sock.close()
 
     async def close(self) -> None:
         """Stop and release the socket; re-raise a machine exception if one stopped the pump."""

@@ -20,6 +20,7 @@ import msgpack
 
 __all__ = [
     "FACT_CODE",
+    "FORFEIT",
     "LEGACY_PURPOSES",
     "Action",
     "Chance",
@@ -137,6 +138,11 @@ class Joint:
             if s == seat:
                 return a
         raise KeyError(seat)
+
+
+# A convicted seat's share of a joint secret choice (State.forfeit_action, SPEC §4.4): a
+# fact code, never legal from a player, so a Joint holding it says "this seat forfeited".
+FORFEIT = Action("forfeit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,8 +445,19 @@ class State(ABC):
     def render(self) -> str:
         """A plain-text board for transcripts, logs and headless play."""
 
+    def forfeit_action(self, seat: int) -> Action:
+        """A convicted seat's share of a joint secret choice (SPEC §4.4): ``FORFEIT``.
+
+        The session puts it in a ``Joint`` for a seat whose reveal was proven bad (or that
+        equivocated) at that step; ``_apply`` gives it an outcome no better for the seat
+        than any choice it could have made honestly, and each engine's rules doc names it.
+        Never legal on the wire (``check_action`` refuses it): only the session writes it.
+        """
+        _ = seat
+        return FORFEIT
+
     def default_action(self, seat: int) -> Action:
-        """The action taken for a seat that is dropped or never reveals.
+        """The action taken for a seat that is dropped for silence (a time-out).
 
         Engines override where the text names one (e.g. stomptag: "nothing").
         """
@@ -487,7 +504,7 @@ class State(ABC):
             if tuple(s for s, _ in inp.choices) != tuple(sorted(d.seats)):
                 raise IllegalAction(f"joint choice must cover exactly seats {sorted(d.seats)}")
             for seat, action in inp.choices:
-                if not actions_checked:
+                if not actions_checked and action != FORFEIT:
                     self.check_action(seat, action)
         else:
             if not isinstance(inp, Roll):

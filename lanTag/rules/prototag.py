@@ -18,6 +18,7 @@ from itertools import pairwise
 from typing import Any, ClassVar
 
 from lanTag.rules.base import (
+    FORFEIT,
     Action,
     Chance,
     Decision,
@@ -81,7 +82,7 @@ class Prototag(Game):
     display_name = "Prototag"
     min_seats = 2
     max_seats = 8
-    rules_version = 2  # docs/rules/VERSIONS.md: bump with the digest pin
+    rules_version = 3  # docs/rules/VERSIONS.md: bump with the digest pin
     summary = (
         "Turn-based tag on a 7x7 board: the tagged player chases with a D6, the others flee "
         "with a D4, and a tag is settled by rock-paper-scissors."
@@ -374,12 +375,14 @@ class PrototagState(State):
 
     def _battle(self, joint: Joint) -> PrototagState:
         tagger, target = self.tagged, self.opponent
-        tagger_choice = str(joint.of(tagger).args[0])
-        target_choice = str(joint.of(target).args[0])
+        # A forfeit (a convicted seat, SPEC §4.4) loses the battle; two forfeits draw.
+        tagger_out, target_out = joint.of(tagger) == FORFEIT, joint.of(target) == FORFEIT
+        tagger_choice = "forfeit" if tagger_out else str(joint.of(tagger).args[0])
+        target_choice = "forfeit" if target_out else str(joint.of(target).args[0])
         shown = (tagger, tagger_choice, target, target_choice)
         if tagger_choice == target_choice:
             return replace(self, rps_draws=self.rps_draws + 1, events=(("rps-draw", *shown),))
-        if RPS_BEATS[tagger_choice] == target_choice:
+        if target_out or (not tagger_out and RPS_BEATS[tagger_choice] == target_choice):
             # The immunity covers the newly tagged player's steps before the Nth one.
             covered = max(self.rules.immunity_steps - 1, 0)
             immunity: tuple[Fact, ...] = (("immune", tagger, covered),) if covered else ()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from lanTag.rules.base import (
+    FORFEIT,
     Action,
     Chance,
     Decision,
@@ -48,6 +49,7 @@ from lanTag.rules.stomptag_orders import (
     canonical_order,
     check_order,
     default_order,
+    forfeit_order,
     order_text,
     parse_order,
 )
@@ -76,7 +78,7 @@ class Stomptag(Game):
     display_name: ClassVar[str] = "Stomptag"
     min_seats: ClassVar[int] = 3  # "it must have at least 3 players"
     max_seats: ClassVar[int] = 256  # "no upper limit": a generous practical cap
-    rules_version: ClassVar[int] = 1  # docs/rules/VERSIONS.md: bump with the digest pin
+    rules_version: ClassVar[int] = 2  # docs/rules/VERSIONS.md: bump with the digest pin
     summary: ClassVar[str] = (
         "Bid for your place in the itness queue, then send secret orders each round: "
         "stomp or stride, one direction per move. Stompers crush striders; the it tags "
@@ -266,14 +268,25 @@ class StomptagState(State):
             return self._apply_roll(inp)
         assert isinstance(inp, Joint)  # State.apply matched it to a Simultaneous decision
         if self.phase == BIDS:
-            bids = tuple(int(action.args[0]) for _, action in inp.choices)
-            table, events = settle_bids(self.table, self.minimums, bids)
+            # A forfeit (a convicted seat, SPEC §4.4) pays its minimum and stands first.
+            forfeits = frozenset(seat for seat, action in inp.choices if action == FORFEIT)
+            bids = tuple(
+                self.minimums[seat] if action == FORFEIT else int(action.args[0])
+                for seat, action in inp.choices
+            )
+            table, events = settle_bids(self.table, self.minimums, bids, forfeits)
             phase = PLACING if len(table.living()) > 1 else OVER
             return replace(self, phase=phase, bids=bids, table=table, events=events)
         # already checked against teleport and upgrade rights by check_action
         moves = self.table.moves
         orders = tuple(
-            (seat, parse_order(action, moves[seat], True, True)) for seat, action in inp.choices
+            (
+                seat,
+                forfeit_order(moves[seat])
+                if action == FORFEIT
+                else parse_order(action, moves[seat], True, True),
+            )
+            for seat, action in inp.choices
         )
         if any(order.teleports for _, order in orders):
             return self._next(TELEPORTS, self.round, self.table, orders, ())
@@ -371,7 +384,10 @@ class StomptagState(State):
                 list(t.teleported),
                 t.tag_last_round,
             ],
-            [[seat, o.stomp, o.upgrade, list(o.moves)] for seat, o in self.orders],
+            [
+                [seat, o.stomp, o.upgrade, list(o.moves), *((True,) if o.forfeit else ())]
+                for seat, o in self.orders
+            ],
             [[e.what, e.step, list(e.seats), list(e.values), e.cell] for e in self.events],
         ]
 

@@ -81,9 +81,17 @@ def state_fields(obj: Any) -> Fields:
     )
     decoded_orders = []
     for item in _list(orders):
-        seat, stomp, upgrade, steps = _list(item, 4)
+        # A forfeit order carries a fifth field, True (absent otherwise: older states).
+        fields = _list(item)
+        if len(fields) == 5 and fields[4] is True:
+            fields = fields[:4]
+            forfeit = True
+        else:
+            forfeit = False
+        seat, stomp, upgrade, steps = _list(fields, 4)
         words = tuple(_str(w, MOVES) for w in _list(steps))
-        decoded_orders.append((_int(seat), Order(_bool(stomp), words, _bool(upgrade))))
+        order = Order(_bool(stomp), words, _bool(upgrade), forfeit)
+        decoded_orders.append((_int(seat), order))
     decoded_events = []
     for item in _list(events):
         what, step, who, values, cell = _list(item, 5)

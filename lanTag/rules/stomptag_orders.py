@@ -69,6 +69,8 @@ class Order:
     stomp: bool
     moves: tuple[str, ...]
     upgrade: bool = False
+    # A convicted seat's forfeit (SPEC §4.4): it stands still and loses the stride point.
+    forfeit: bool = False
 
     def action(self) -> Action:
         """The canonical wire form: ``orders stomp nt``."""
@@ -91,6 +93,11 @@ class Order:
 def default_order(moves: int) -> Order:
     """ "If you don't send a PM, I will assume you don't want to move": stride, stay put."""
     return Order(False, (NOTHING,) * moves)
+
+
+def forfeit_order(moves: int) -> Order:
+    """A convicted seat's orders: stand still, and no stride recovery this round."""
+    return Order(False, (NOTHING,) * moves, forfeit=True)
 
 
 def parse_order(action: Action, moves: int, teleport_ok: bool, upgrade_ok: bool) -> Order:

@@ -154,13 +154,18 @@ class _Work:
 
 
 def settle_bids(
-    table: Table, minimums: Sequence[int], bids: Sequence[int]
+    table: Table,
+    minimums: Sequence[int],
+    bids: Sequence[int],
+    forfeits: frozenset[int] = frozenset(),
 ) -> tuple[Table, tuple[Event, ...]]:
-    """Pay the bids, form the itness queue (lower bid first, then lower minimum), pick the it."""
+    """Pay the bids, form the itness queue (lower bid first, then lower minimum), pick the it.
+
+    ``forfeits``: convicted seats (SPEC §4.4), first in the queue whatever they bid."""
     work = _Work(table)
     seats = range(len(bids))
     work.gain(BID, 0, seats, [-b for b in bids])
-    work.queue = sorted(seats, key=lambda s: (bids[s], minimums[s]))
+    work.queue = sorted(seats, key=lambda s: (s not in forfeits, bids[s], minimums[s]))
     work.eliminate(0)
     if work.queue:  # the front of the queue is it, and goes to the back like any new it
         work.it = work.queue[0]
@@ -262,7 +267,11 @@ def resolve_round(
                 work.events.append(Event(CANCEL, step, tuple(unfinished)))
         work.eliminate(step)
     if len(work.alive) > 1:
-        recovering = [s for s in work.alive if s not in stompers and s not in collided]
+        recovering = [
+            s
+            for s in work.alive
+            if s not in stompers and s not in collided and not orders[s].forfeit
+        ]
         if recovering:
             work.gain(RECOVER, 0, recovering, [STRIDE_BONUS] * len(recovering))
         work.gain(TAX, 0, [work.it], [-IT_TAX])

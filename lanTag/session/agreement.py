@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lanTag.log.chain import EntryKind
 from lanTag.session import events as ev
-from lanTag.session.core import _CONTRIBUTIONS, SessionCore
+from lanTag.session.core import CONTRIBUTIONS, SessionCore
 from lanTag.session.messages import (
     MsgType,
     Signed,
@@ -22,6 +22,8 @@ from lanTag.session.steps import Snapshot, StepBox
 # peer's links speak every second) for this many lag warnings is presumed dead, and
 # we vote at once instead of at the turn or step timeout (SPEC §5.3, "early vote").
 DEAD_AFTER_LAGS = 2
+# Messages whose state hash is a claim about the game (the rest are not part of it).
+_CLAIMS = (*CONTRIBUTIONS, MsgType.VOTE, MsgType.HAVE, MsgType.NUDGE)
 _NONE: frozenset[int] = frozenset()
 
 
@@ -157,6 +159,8 @@ class Agreement(SessionCore):
         dead_after = self._dead_after()
         at = box.started_at
         for seat in waiting:
+            if seat in self._left:
+                continue  # it said it left: no need to wait for its silence
             addr = peers.get(seat)
             heard: float | None = None if addr is None else last_heard(addr)
             if heard is None:
@@ -176,8 +180,11 @@ class Agreement(SessionCore):
         return None if last_heard is None or addr is None else last_heard(addr)
 
     def _wire_dead(self, seat: int, now: float) -> bool:
-        """Nothing from ``seat``'s address for ``DEAD_AFTER_LAGS`` lag warnings: a vote may
-        name it even if it sent something for this step less than a step timeout ago."""
+        """Nothing from ``seat``'s address for ``DEAD_AFTER_LAGS`` lag warnings (or it sent a
+        LEAVE): a vote may name it even if it sent something for this step less than a step
+        timeout ago."""
+        if seat in self._left:
+            return True
         heard = self._wire_heard(seat)
         return heard is not None and heard + self._dead_after() <= now
 
@@ -265,6 +272,7 @@ class Agreement(SessionCore):
             self.seat,
             state.state_hash(),
             (subject, digests),
+            version=self.record.protocol,
         )
         self._record_own(have)
         box.haves.setdefault(subject, {})[self.seat] = have
@@ -300,14 +308,15 @@ class Agreement(SessionCore):
             snap.state, snap.chain_last, snap.chain_used, snap.live - silent
         )
         box.dropped_now = box.dropped_now | silent
+        left = tuple(s for s in sorted(silent) if s in self._left)
         for s in sorted(silent):
-            if code == "timeout":
+            if code == "timeout" and s not in left:  # leaving is no fault: no blame
                 self._blame(s, code, f"silent at step {self.step}; a bot takes the seat")
-        self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent))))
+        self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent)), left))
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.
             self._broadcast([v.raw for v in box.votes.values()])
-        for kind in _CONTRIBUTIONS:
+        for kind in CONTRIBUTIONS:
             for s in silent:
                 box.of(kind).pop(s, None)
         box.drop_proof.extend(box.votes.values())  # kept for peers that catch up later
@@ -330,6 +339,8 @@ class Agreement(SessionCore):
         exactly what the new history needs, and their relays are duplicates.
         """
         del self._snapshots[step + 1 :]
+        for k in [k for k in self._hash_at if k > step]:
+            del self._hash_at[k]
         for k in [k for k in self._boxes if k >= step]:
             del self._boxes[k]
         for msg in self._slots.values():
@@ -341,6 +352,40 @@ class Agreement(SessionCore):
                 del table[k]
         self.log.append(step, EntryKind.NOTE, ["rollback", [], "redecide from here"])
 
+    def _weigh_state_hash(self, msg: Signed, step: int) -> None:
+        """A state hash is a signed claim (SPEC §5.8).  One that differs from ours for a step
+        we decided is forwarded, so every peer checks it against its own state; two of one
+        seat for one step that no rollback explains convict the seat (``desync``)."""
+        if msg.type not in _CLAIMS:
+            return
+        first = self._hash_seen.setdefault((msg.seat, msg.step), msg)
+        if first.state_hash == msg.state_hash:
+            ours = self._hash_at.get(msg.step) if msg.step < step else None
+            if ours is not None and ours != msg.state_hash and not self.replay:
+                self._broadcast([msg.raw])  # evidence: the others hold its other claims
+            return
+        if msg.seat in self._contradicted or msg.seat not in self.live:
+            return
+        if any(k < msg.step for k in self._banned.values()):
+            return  # a rollback after a proven equivocation changes later hashes
+        self._contradicted.add(msg.seat)
+        self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}")
+        self.proofs.append((first, msg))
+        if not self.replay:
+            self._broadcast([first.raw, msg.raw])
+
+    def _vote_contradicted(self, now: float) -> None:
+        """A convicted liar whose input this step needs is voted silent at once: the drop
+        is the ordinary agreement of §5.4, decided where every live peer holds the proof."""
+        if self.replay or self.seat is None or self.seat not in self.live:
+            return
+        box = self._box(self.step)
+        if box.started_at is None or self.seat in box.votes:
+            return
+        liars = self._missing() & self._contradicted & self.live
+        if liars:
+            self._vote(frozenset(liars), now)
+
     def _equivocation(self, first: Signed, second: Signed) -> None:
         """Keep the proof, tell everyone, and take the seat out from that step on."""
         self.proofs.append((first, second))
@@ -350,7 +395,7 @@ class Agreement(SessionCore):
         )
         if not self.replay:
             self._broadcast([first.raw, second.raw])
-        if second.type in _CONTRIBUTIONS and second.seat not in self._banned:
+        if second.type in CONTRIBUTIONS and second.seat not in self._banned:
             self._banned[second.seat] = second.step
             if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
                 self._rollback(second.step)

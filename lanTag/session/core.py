@@ -14,7 +14,7 @@ from typing import Any
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity, Signer, Verifier
-from lanTag.log.chain import MAGIC, EntryKind, LogChain
+from lanTag.log.chain import EntryKind, LogChain, log_magic
 from lanTag.rules.base import Action, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
@@ -29,6 +29,7 @@ from lanTag.session.messages import (
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr, PlainTransport, Transport
+from lanTag.session.versions import require_rules
 from lanTag.wire import DATAGRAM_BUDGET
 
 NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
@@ -36,8 +37,9 @@ STEP_WINDOW = 4096  # how far ahead of us a peer's messages are buffered
 BUNDLE_BUDGET = 1100  # signed messages packed per link payload
 MAX_LINK_PAYLOAD = 64 * 1024
 TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
-_CONTRIBUTIONS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
-_FITS = {  # the step kind each contribution answers
+# The message types a seat contributes to a step (two different ones in one slot: equivocation).
+CONTRIBUTIONS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
+FITS = {  # the step kind each contribution answers
     MsgType.MOVE: NeedKind.TURN,
     MsgType.ENTROPY: NeedKind.ENTROPY,
     MsgType.COMMIT: NeedKind.SECRET,
@@ -46,7 +48,71 @@ _FITS = {  # the step kind each contribution answers
 
 
 class SessionCore:
-    """Fields and helpers shared by the session's parts (see lanTag.session.machine.Session)."""
+    """Fields and helpers shared by the session's parts (see lanTag.session.machine.Session).
+
+    The Session is one object built from four classes: SessionCore (this one: identity,
+    keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
+    rollbacks, equivocation proofs), Recovery (what a restarted peer needs, private chat)
+    and Session (accepting messages and deciding steps).  Every attribute of the state is
+    listed here, once: its OWNER is the part whose rules give it meaning and that changes
+    it (others may read it; "+" names a part that also writes it).  Everything is created in
+    ``__init__`` below except the two lazy caches marked "class attr".
+    tests/session/test_session_state_doc.py fails when an attribute is missing here.
+
+    ==================  ============  ======================================================
+    attribute           owner         meaning
+    ==================  ============  ======================================================
+    record              SessionCore   the LobbyRecord the game was seated with (immutable)
+    game_id             SessionCore   record.game_id, the 32 bytes every message carries
+    game                SessionCore   the engine class named by the record
+    seat                SessionCore   our seat, None for a spectator or a verifier
+    replay              SessionCore   True when replaying a log (verify): no sending
+    peers               SessionCore   seat -> address of every other human seat
+    watchers            SessionCore   spectator addresses that also get our messages
+    transport           SessionCore   how payloads leave (PlainTransport in tests/replay)
+    _verifier           SessionCore   Ed25519 verifier with its key cache
+    _human_keys         SessionCore   each seat's public key, None for a bot seat
+    _signer             SessionCore   our signer, None when not playing a seat
+    _identity           SessionCore   our Identity, None when not playing a seat
+    _chain_secret       SessionCore   secret of our hash chain (nonces are derived from it)
+    _chain              SessionCore   our HashChain (its anchor is in the record)
+    _snapshots          Session       applied history: one Snapshot per decided step
+                                      (+Agreement: a rollback truncates it)
+    _boxes              SessionCore   step -> StepBox of the messages filed for that step
+                                      (+Agreement, Recovery: requests, HAVEs, pruning)
+    _slots              Session       first message seen per (seat, slot): equivocation check
+    _proven             Session       slots already proven equivocated (one proof each)
+    _banned             Agreement     seat -> step of its conviction (equivocation, bad
+                                      reveal: +Session), where every peer drops it
+    _hash_seen          Agreement     (seat, step) -> its first message there: a second one
+                                      with another state hash convicts (``desync``)
+    _contradicted       Agreement     seats convicted of two state hashes for one step:
+                                      refused like seats we voted silent, voted at once
+    _hash_at            Session       step -> our state hash there (+Agreement: rollback)
+    _left               Session       seat -> step of its signed LEAVE (voted silent at once)
+    _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
+    _hash_cache         SessionCore   (state, state hash) of the last hashed state
+    _request_steps      Agreement     steps holding votes or nudges (the only ones scanned)
+    _bound              Agreement     step -> seats I voted silent (my vote binds me)
+    _vote_seq           Agreement     step -> sequence number of my latest vote there
+    _secret             Session       step -> (action, nonce) of my sealed choice
+                                      (+Recovery: recovered after a restart)
+    _dropped_answered   Recovery      dropped seat -> when we last told it so
+    _sync_answered      Recovery      seat -> (when, from step) of our last catch-up reply
+    _events             SessionCore   events not yet drained by the caller (all parts add)
+    _outbox             SessionCore   address -> signed messages not yet sent (all parts add)
+    log                 SessionCore   the LogChain of everything we signed or accepted
+    counters            SessionCore   reason code -> how many messages were dropped for it
+    proofs              Agreement     proofs of a conviction: pairs of conflicting messages
+                                      (+Session: a COMMIT and the REVEAL that fails it)
+    desynced            SessionCore   seats whose latest message at our step carried a state
+                                      hash other than ours (cleared by one that matches,
+                                      and by a rollback: +Agreement)
+    _missing_cache      Agreement     class attr: last ``_missing`` result per snapshot/box
+    _checked_state      Session       class attr: the state ``_checked_actions`` were checked
+    _checked_actions    Session       seat -> action that passed check_action on that state
+    ==================  ============  ======================================================
+    """
 
     def __init__(
         self,
@@ -63,6 +129,7 @@ class SessionCore:
     ) -> None:
         self.record = record
         self.game_id = record.game_id
+        require_rules(record.engine, record.rules_version)  # never half-play other rules
         self.game = get_game(record.engine)
         self.seat = seat
         self.replay = replay
@@ -94,7 +161,9 @@ class SessionCore:
         self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
         self._boxes: dict[int, StepBox] = {}
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
-        self._banned: dict[int, int] = {}  # seat -> step of its proven equivocation
+        # seat -> step of its conviction (a proven equivocation or bad reveal): dropped there
+        self._banned: dict[int, int] = {}
+        self._left: dict[int, int] = {}  # seat -> step of its signed LEAVE
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
@@ -107,10 +176,13 @@ class SessionCore:
         self._events: deque[ev.Event] = deque()
         self._outbox: dict[Addr, list[bytes]] = {}
         self.log = LogChain()
-        self.log.append(0, EntryKind.HEADER, [MAGIC, record.encode(), seat])
+        self.log.append(0, EntryKind.HEADER, [log_magic(record.protocol), record.encode(), seat])
         self.counters: dict[str, int] = {}
         self.proofs: list[tuple[Signed, Signed]] = []
         self.desynced: set[int] = set()
+        self._hash_seen: dict[tuple[int, int], Signed] = {}
+        self._contradicted: set[int] = set()
+        self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self._pump(now)
 
     @property
@@ -183,6 +255,7 @@ class SessionCore:
             self.seat,
             self._state_hash(self.state),
             payload,
+            version=self.record.protocol,
         )
         self._record_own(msg)
         self._box(self.step).pending.append(msg)
@@ -200,6 +273,7 @@ class SessionCore:
             self.seat,
             self._state_hash(self.state),
             (self.step,),
+            version=self.record.protocol,
         )
         self._broadcast([msg.raw])
 
@@ -222,7 +296,7 @@ class SessionCore:
 
     @staticmethod
     def _fits(msg_type: MsgType, kind: NeedKind) -> bool:
-        return _FITS[msg_type] is kind
+        return FITS[msg_type] is kind
 
     def _commits_complete(self, box: StepBox, needs: Needs) -> bool:
         got = box.of(MsgType.COMMIT)
@@ -241,7 +315,10 @@ class SessionCore:
         return self._chain.reveal(self._snapshots[-1].chain_used[self.seat] + 1)
 
     def _check_hash(self, msg: Signed, snap: Snapshot) -> bool:
+        """A message at our step carries our state hash; one that does not is refused and
+        kept as evidence (SPEC §5.8), but never makes us ignore its seat for good."""
         if msg.state_hash == self._state_hash(snap.state):
+            self.desynced.discard(msg.seat)
             return True
         if msg.seat == self.seat or any(k <= msg.step for k in self._banned.values()):
             self._count("stale-history")  # sent before its author (or we) rolled back
@@ -250,7 +327,25 @@ class SessionCore:
             self.desynced.add(msg.seat)
             self._events.append(ev.Desync(msg.step, (msg.seat,)))
             self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}")
+            if not self.replay:
+                self._broadcast([msg.raw])  # the others check it against their own state
         return False
+
+    def _convicted_at(self, seat: int, step: int) -> bool:
+        """``seat`` was convicted at ``step`` (or before): its input there is not taken."""
+        banned = self._banned.get(seat)
+        return banned is not None and banned <= step
+
+    def _convict(
+        self, seat: int, step: int, code: str, reason: str, proof: tuple[Signed, Signed]
+    ) -> None:
+        """Signed evidence against ``seat`` (SPEC §4.4, §5.7): blame it, keep and send the
+        proof, and drop the seat at ``step`` (the pump applies it before deciding)."""
+        self._blame(seat, code, reason)
+        self.proofs.append(proof)
+        if not self.replay:
+            self._broadcast([m.raw for m in proof])
+        self._banned.setdefault(seat, step)
 
     def _maybe_reveal(self, box: StepBox, now: float) -> None:
         if self.replay or self.seat is None or box.sent_reveal or self.step not in self._secret:
@@ -273,8 +368,13 @@ class SessionCore:
         raise NotImplementedError
 
 
-def _supersedes(first: Signed, msg: Signed) -> bool:
-    """A HAVE may grow (commit, then commit and reveal); anything else must repeat exactly."""
+def supersedes(first: Signed, msg: Signed) -> bool:
+    """Whether ``msg`` may replace ``first`` in the same slot instead of being an equivocation.
+
+    Only a HAVE may grow (commit, then commit and reveal); any other message must repeat
+    exactly.  Public because the Session (session/machine.py) and the plain replay lane
+    (log/plain_replay.py) must answer this question identically.
+    """
     if first.type != MsgType.HAVE or msg.type != MsgType.HAVE:
         return False
     old, new = set(first.payload[1]), set(msg.payload[1])

@@ -12,6 +12,9 @@ class StepApplied:
     step: int  # the step that was decided; the state is now at step + 1
     input: Input
     state_hash: bytes  # hash of the state after the step
+    # What the STEP entry records after the input and hash (referee.step_facts): a roll's
+    # purpose and draw kinds, a secret round's purpose; () for a move and in protocol 1.
+    facts: tuple[object, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,7 @@ class SeatsDropped:
 
     step: int
     seats: tuple[int, ...]
+    left: tuple[int, ...] = ()  # of ``seats``, those that said so (a signed LEAVE)
 
 
 @dataclass(frozen=True, slots=True)

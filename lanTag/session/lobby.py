@@ -1,8 +1,11 @@
 """The lobby record: everything agreed before the game starts; its hash is the game id.
 
-record = [version, engine, [[option, value]...sorted], map_text|nil,
+record = [2, engine, rules_version, lantag_version,
+          [[option, value]...sorted], map_text|nil,
           [[public_key, chain_anchor, nickname, bot]...], chain_length,
           [turn_timeout_ms, step_timeout_ms, lag_warning_ms], host_nonce]
+A protocol-1 record (logs written before versions were recorded) is the same without
+rules_version and lantag_version, with 1 first: it is rules version 1 of its engine.
 game_id = SHA-256("lanTag/v1/game" 0x00 ‖ canonical record bytes)
 """
 
@@ -14,7 +17,8 @@ from dataclasses import dataclass
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.identity import fingerprint
-from lanTag.session.messages import PROTOCOL_VERSION
+from lanTag.session.messages import KNOWN_PROTOCOLS, PROTOCOL_VERSION
+from lanTag.session.versions import rules_version_of
 
 GAME_DOMAIN = b"lanTag/v1/game\x00"
 MAX_RECORD = 256 * 1024
@@ -52,11 +56,23 @@ class LobbyRecord:
     chain_length: int
     timeouts: Timeouts
     host_nonce: bytes
+    rules_version: int = 0  # the engine's rules the game plays; 0: this lanTag's (set below)
+    lantag_version: str = ""  # the host's lanTag release, shown to people, never compared
+    protocol: int = PROTOCOL_VERSION
+
+    def __post_init__(self) -> None:
+        if self.rules_version == 0:  # frozen: the one place a field is filled in
+            rules = 1 if self.protocol == 1 else rules_version_of(self.engine) or 1
+            object.__setattr__(self, "rules_version", rules)
 
     def to_obj(self) -> list[object]:
+        versions: list[object] = (
+            [] if self.protocol == 1 else [self.rules_version, self.lantag_version]
+        )
         return [
-            PROTOCOL_VERSION,
+            self.protocol,
             self.engine,
+            *versions,
             [[k, v] for k, v in sorted(self.options)],
             self.map_text,
             [[s.public_key, s.anchor, s.nickname, s.bot] for s in self.seats],
@@ -84,10 +100,29 @@ class LobbyRecord:
     def decode(cls, data: bytes) -> LobbyRecord:
         """Strict: the shape of SPEC §2, with bounds, or RemoteProtocolError."""
         obj = wire.unpack(data, limit=MAX_RECORD)
+        version = obj[0] if isinstance(obj, list) and obj else None
+        if not _is_int(version) or version not in KNOWN_PROTOCOLS:
+            raise RemoteProtocolError(
+                "version",
+                f"lobby record of protocol {version!r}: this lanTag knows protocols "
+                f"{', '.join(map(str, KNOWN_PROTOCOLS))} (a newer lanTag wrote it?)",
+            )
+        assert isinstance(obj, list)
+        rules_version, lantag_version = 1, ""
         try:
-            version, engine, options, map_text, seats, chain_length, timeouts, nonce = obj
-            if not _is_int(version) or version != PROTOCOL_VERSION:
-                raise RemoteProtocolError("version", f"lobby record version {version!r}")
+            if version == 1:
+                _v, engine, options, map_text, seats, chain_length, timeouts, nonce = obj
+            else:
+                _require(len(obj) == 10, "a protocol-2 record has 10 fields")
+                (_v, engine, rules_version, lantag_version, options, map_text, seats) = obj[:7]
+                chain_length, timeouts, nonce = obj[7:]
+                _require(
+                    _is_int(rules_version) and 1 <= rules_version < 2**16, "bad rules version"
+                )
+                _require(
+                    isinstance(lantag_version, str) and len(lantag_version) <= 32,
+                    "bad lanTag version",
+                )
             _require(isinstance(engine, str) and 0 < len(engine) <= 32, "bad engine")
             _require(isinstance(nonce, bytes) and len(nonce) == 32, "bad host nonce")
             _require(map_text is None or isinstance(map_text, str), "bad map")
@@ -114,6 +149,9 @@ class LobbyRecord:
             chain_length,
             Timeouts(turn_ms, step_ms, lag_ms),
             nonce,
+            rules_version,
+            lantag_version,
+            version,
         )
         if record.encode() != data:
             raise RemoteProtocolError("noncanonical", "lobby record is not canonical")

@@ -35,8 +35,8 @@ from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
     STEP_WINDOW,
     TAKEOVER_BOT,
-    _supersedes,
     bundles,
+    supersedes,
 )
 from lanTag.session.messages import (
     MsgType,
@@ -48,11 +48,12 @@ from lanTag.session.messages import (
     verify_signature,
 )
 from lanTag.session.recovery import Recovery
-from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
+_ACKED = (MsgType.MOVE, MsgType.COMMIT)  # contributions every other live peer acknowledges
 _NO_SEATS: frozenset[int] = frozenset()
 
 
@@ -122,7 +123,26 @@ class Session(Agreement, Recovery):
             self.seat,
             self.state.state_hash(),
             (text[:500],),
+            version=self.record.protocol,
         )
+        self._broadcast([msg.raw])
+
+    def leave(self, now: float) -> None:
+        """Say we leave (a signed LEAVE, SPEC §3): the others vote our seat silent at once
+        and a bot plays it; they read it as leaving, not as a timeout."""
+        if self._signer is None or self.seat is None or self.seat not in self.live:
+            return
+        msg = sign_message(
+            self._signer,
+            MsgType.LEAVE,
+            self.game_id,
+            self.step,
+            self.seat,
+            self.state.state_hash(),
+            (),
+        )
+        self._left[self.seat] = self.step
+        self.log.append(msg.step, EntryKind.MSG, msg.raw)
         self._broadcast([msg.raw])
 
     def receive_datagram(self, data: bytes, addr: Addr, now: float) -> None:
@@ -156,6 +176,10 @@ class Session(Agreement, Recovery):
         if msg.game_id != self.game_id:
             self._reject("wrong-game", f"message for another game (step {msg.step})")
             return
+        if msg.version != self.record.protocol:  # the game id fixes the protocol too
+            game = self.record.protocol
+            self._reject("version", f"protocol {msg.version} message in a protocol {game} game")
+            return
         keys = self._human_keys
         key = keys[msg.seat] if msg.seat < len(keys) else None
         if key is None:
@@ -177,9 +201,15 @@ class Session(Agreement, Recovery):
         if msg.type == MsgType.PRIVATE:
             self._open_private(msg)
             return
+        if msg.type == MsgType.LEAVE:
+            if msg.seat not in self._left:  # the first LEAVE counts; copies change nothing
+                self._left[msg.seat] = msg.step
+                self.log.append(msg.step, EntryKind.MSG, msg.raw)
+                self._pump(now)
+            return
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
-        if first is not None and not _supersedes(first, msg):
+        if first is not None and not supersedes(first, msg):
             if first.raw != msg.raw and slot not in self._proven:
                 self._proven.add(slot)
                 self._equivocation(first, msg)
@@ -193,6 +223,8 @@ class Session(Agreement, Recovery):
             return
         self._slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
+        if msg.seat != self.seat:
+            self._weigh_state_hash(msg, step)
         if msg.step < step and msg.type in _LATE_TYPES:
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
@@ -260,6 +292,7 @@ class Session(Agreement, Recovery):
                 self._on_step_start(now)
             progressed = self._accept_pending(box, now)
             self._answer_votes(now)
+            self._vote_contradicted(now)
             if self._apply_drops(now):
                 continue
             needs = self.needs()
@@ -308,8 +341,11 @@ class Session(Agreement, Recovery):
             self._check_hash(msg, snap)
             self._register_have(msg, box)
             return True
-        if not self._check_hash(msg, snap) or msg.seat in self.desynced:
+        if not self._check_hash(msg, snap):
             return True  # before out-of-turn: a message from another history is stale, no more
+        if self._convicted_at(msg.seat, msg.step):
+            self._count("from-convicted-seat")  # its contribution here is its forfeit
+            return True
         needs = self.needs()
         if msg.seat not in needs.humans or not self._fits(msg.type, needs.kind):
             self._blame(msg.seat, "out-of-turn", f"{msg.type.name} not expected now")
@@ -317,6 +353,8 @@ class Session(Agreement, Recovery):
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
         bound = self._bound.get(self.step, _NO_SEATS) if self.seat in snap.live else _NO_SEATS
+        if self._contradicted and self.seat in snap.live:
+            bound = bound | self._contradicted  # a convicted liar: as if we voted it silent
         if (
             msg.seat in bound
             and msg.seat != self.seat
@@ -331,39 +369,45 @@ class Session(Agreement, Recovery):
                 self._blame(msg.seat, "illegal-action", str(exc))
                 return True
             self._mark_checked(snap.state, msg.seat, action)
-        elif msg.type in (MsgType.ENTROPY, MsgType.REVEAL):
-            reveal = msg.payload[0] if msg.type == MsgType.ENTROPY else msg.payload[2]
-            if not chain_step_ok(snap.chain_last[msg.seat], reveal):
+        elif msg.type == MsgType.ENTROPY:
+            if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[0]):
                 self._blame(msg.seat, "bad-chain", "reveal does not hash to the previous link")
-                if msg.type == MsgType.ENTROPY:
-                    return True  # the seat stays silent for this draw; timeouts handle it
-                box.bad_reveals.add(msg.seat)
-            if msg.type == MsgType.REVEAL:
-                self._check_reveal(msg, box, needs, snap)
+                return True  # the seat stays silent for this draw; timeouts handle it
+        elif msg.type == MsgType.REVEAL and not self._check_reveal(msg, box, needs, snap):
+            return True  # convicted: dropped at this step, its share is its forfeit
         box.of(msg.type)[msg.seat] = msg
         if msg.type == MsgType.MOVE and msg.seat == self.seat:
             box.own_move_at = now
-        if msg.type == MsgType.MOVE and self.seat in snap.live and self.seat != msg.seat:
-            self._send_have(msg.seat, now, relay=False)  # the ack: carries our hash
+        if msg.type in _ACKED and self.seat in snap.live and self.seat != msg.seat:
+            # The ack carries our hash; for a COMMIT it names the commitment we took, so two
+            # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
+            self._send_have(msg.seat, now, relay=False)
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
             self._maybe_reveal(box, now)
         return True
 
-    def _check_reveal(self, msg: Signed, box: StepBox, needs: Needs, snap: Snapshot) -> None:
+    def _check_reveal(self, msg: Signed, box: StepBox, needs: Needs, snap: Snapshot) -> bool:
+        """True for a good reveal; a bad one convicts its seat (SPEC §4.4): its signed COMMIT
+        and this signed REVEAL are the proof, sent to every peer."""
+        commit = box.of(MsgType.COMMIT)[msg.seat]
         action, nonce = msg.action, msg.payload[1]  # the parser's Action
-        sealed = box.of(MsgType.COMMIT)[msg.seat].payload[0]
         value = reveal_value(msg)  # == self._action_bytes(action), without a re-pack
-        if not opens(sealed, self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value):
-            self._blame(msg.seat, "bad-reveal", "reveal does not open its commitment")
-            box.bad_reveals.add(msg.seat)
-            return
-        try:
-            snap.state.check_action(msg.seat, action)
-        except IllegalAction as exc:
-            self._blame(msg.seat, "illegal-action", str(exc))
-            box.bad_reveals.add(msg.seat)
-            return
-        self._mark_checked(snap.state, msg.seat, action)
+        if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[2]):
+            code, reason = "bad-chain", "reveal does not hash to the previous link"
+        elif not opens(
+            commit.payload[0], self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value
+        ):
+            code, reason = "bad-reveal", "reveal does not open its commitment"
+        else:
+            try:
+                snap.state.check_action(msg.seat, action)
+            except IllegalAction as exc:
+                code, reason = "illegal-action", str(exc)
+            else:
+                self._mark_checked(snap.state, msg.seat, action)
+                return True
+        self._convict(msg.seat, self.step, code, reason, (commit, msg))
+        return False
 
     def _mark_checked(self, state: State, seat: int, action: Action) -> None:
         if self._checked_state is not state:
@@ -402,17 +446,13 @@ class Session(Agreement, Recovery):
         reveals_in = box.of(MsgType.REVEAL)
         if len(reveals_in) < len(needs.humans) or not all(s in reveals_in for s in needs.humans):
             return None
-        actions: dict[int, Action] = {}
-        reveals: dict[int, bytes] = {}
-        for s in needs.humans:
-            if s in box.bad_reveals:
-                actions[s] = state.default_action(s)
-            else:
-                actions[s] = reveals_in[s].action
-                reveals[s] = reveals_in[s].payload[2]
+        actions: dict[int, Action] = {s: reveals_in[s].action for s in needs.humans}
+        reveals: dict[int, bytes] = {s: reveals_in[s].payload[2] for s in needs.humans}
         dropped_now = self._dropped_at_this_step(needs)
         for s in dropped_now:
-            actions[s] = state.default_action(s)
+            # Silent: the default (a time-out).  Convicted here: the forfeit (SPEC §4.4).
+            convicted = self._convicted_at(s, self.step)
+            actions[s] = state.forfeit_action(s) if convicted else state.default_action(s)
         bots = {
             s: self.record.seats[s].bot or TAKEOVER_BOT for s in needs.bots if s not in dropped_now
         }
@@ -432,8 +472,11 @@ class Session(Agreement, Recovery):
         decided = self.step
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), snap.live))
         digest = self._state_hash(new_state)
-        self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest])
-        self._events.append(ev.StepApplied(decided, inp, digest))
+        self._hash_at[decided + 1] = digest
+        protocol = self.record.protocol
+        facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
+        self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
+        self._events.append(ev.StepApplied(decided, inp, digest, facts))
         decision = new_state.decision()
         if isinstance(decision, Over):
             self._events.append(ev.GameOver(decided + 1, decision.outcome))

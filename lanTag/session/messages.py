@@ -20,7 +20,10 @@ from lanTag.errors import RemoteProtocolError
 from lanTag.identity import SIGNATURE_SIZE, Signer, Verifier
 from lanTag.rules.base import Action, IllegalAction, canonical_pack
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+# Versions whose messages this lanTag parses: a protocol-1 log (written before versions were
+# recorded) still replays.  A session takes only its own record's version (Session.receive_parsed).
+KNOWN_PROTOCOLS = (1, 2)
 SIGN_DOMAIN = b"lanTag/v1/msg\x00"
 HASH_SIZE = 32
 
@@ -36,6 +39,7 @@ class MsgType(IntEnum):
     NUDGE = 8  # [seats, seq]            non-binding "I still lack these seats' step input"
     SYNC = 9  # [from_step]              "I restarted: send me what you hold from this step on"
     PRIVATE = 10  # [to, eph_key, nonce, ciphertext]  chat only seat `to` can read
+    LEAVE = 11  # []                     "I leave: vote me silent now; a bot plays my seat"
 
 
 # Payload shapes: tuple of validators, one per position.
@@ -80,6 +84,7 @@ _PAYLOAD = {
     MsgType.CHAT: (lambda v: isinstance(v, str) and len(v) <= 500,),
     MsgType.NUDGE: (_is_seat_list, _is_nat),
     MsgType.SYNC: (_is_nat,),
+    MsgType.LEAVE: (),
     MsgType.PRIVATE: (
         _is_nat,
         _is_bytes(32),
@@ -134,6 +139,12 @@ class Signed:
             return Action.from_msgpack(self.payload[0])
         return action
 
+    @property
+    def version(self) -> int:
+        """The body's protocol version (a positive fixint right after the array header:
+        the body is canonical and the parser admits only KNOWN_PROTOCOLS)."""
+        return self.body[1]
+
 
 def sign_message(
     signer: Signer,
@@ -143,8 +154,11 @@ def sign_message(
     seat: int,
     state_hash: bytes,
     payload: tuple[Any, ...],
+    version: int = PROTOCOL_VERSION,
 ) -> Signed:
-    body = wire.pack([PROTOCOL_VERSION, int(msg_type), game_id, step, seat, state_hash, *payload])
+    """``version``: the game's protocol (its record's), so a resumed protocol-1 game goes on
+    in protocol 1."""
+    body = wire.pack([version, int(msg_type), game_id, step, seat, state_hash, *payload])
     signature = signer.sign(SIGN_DOMAIN + body)
     raw = wire.pack([body, signature])
     return parse_unverified(raw)
@@ -180,7 +194,7 @@ def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
     version, type_code, game_id, step, seat, state_hash = fields[:6]
     if not (
         type(version) is int
-        and version == PROTOCOL_VERSION
+        and version in KNOWN_PROTOCOLS
         and type(type_code) is int
         and type(game_id) is bytes
         and len(game_id) == 32
@@ -263,7 +277,7 @@ def _parse_strict(raw: bytes) -> Signed:
     version, type_code, game_id, step, seat, state_hash = fields[:6]
     payload = tuple(fields[6:])
     # Decoded values have exact types, so ``type(v) is int`` is _is_nat's "int, not bool".
-    if type(version) is not int or version != PROTOCOL_VERSION:
+    if type(version) is not int or version not in KNOWN_PROTOCOLS:
         raise RemoteProtocolError("version", f"unknown protocol version {version!r}")
     msg_type = _TYPES.get(type_code) if type(type_code) is int else None
     if msg_type is None:

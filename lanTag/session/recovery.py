@@ -171,6 +171,7 @@ class Recovery(SessionCore):
             self.seat,
             self.state.state_hash(),
             (to, *sealed),
+            version=self.record.protocol,
         )
         self._outbox.setdefault(addr, []).append(msg.raw)
 

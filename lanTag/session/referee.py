@@ -16,11 +16,14 @@ from lanTag.rules.base import (
     Action,
     Chance,
     Decision,
+    Die,
+    Draw,
     IllegalAction,
     Input,
     Joint,
     Move,
     Over,
+    Pick,
     Roll,
     Simultaneous,
     State,
@@ -99,6 +102,29 @@ def joint_choice(
     return Joint(tuple(sorted(choices.items())))
 
 
+def draw_facts(draw: Draw) -> list[object]:
+    """A draw kind as log data (SPEC §9): [0, faces, count] a Die, [1, n, count] a Pick,
+    [2, n] a Shuffle."""
+    if isinstance(draw, Die):
+        return [0, list(draw.faces), draw.count]
+    if isinstance(draw, Pick):
+        return [1, draw.n, draw.count]
+    return [2, draw.n]
+
+
+def step_facts(protocol: int, decision: Decision, inp: Input) -> tuple[object, ...]:
+    """What a protocol-2 STEP entry records after [input, state hash] so that a verifier
+    without the engine recomputes the step's fairness (SPEC §9): a roll's draw purpose and
+    draw kinds, a secret round's commitment purpose; nothing for a move (or in protocol 1)."""
+    if protocol < 2:
+        return ()
+    if isinstance(inp, Roll) and isinstance(decision, Chance):
+        return (decision.purpose, [draw_facts(d) for d in decision.draws])
+    if isinstance(inp, Joint) and isinstance(decision, Simultaneous):
+        return (decision.kind,)
+    return ()
+
+
 def all_checked(checked: Mapping[int, Action], inp: Input) -> bool:
     """Every action of ``inp`` is the one ``checked`` holds for its seat: the actions that
     passed ``check_action`` on the state ``inp`` is applied to (a Roll has none).  Then
@@ -124,6 +150,8 @@ __all__ = [
     "bot_turn_action",
     "chance_roll",
     "checked_action",
+    "draw_facts",
     "joint_choice",
     "needs_for",
+    "step_facts",
 ]

@@ -29,7 +29,6 @@ class StepBox:
     votes: dict[int, Signed] = field(default_factory=dict)  # latest VOTE per voter
     nudges: dict[int, Signed] = field(default_factory=dict)  # latest NUDGE per sender
     haves: dict[int, dict[int, Signed]] = field(default_factory=dict)  # subject -> voter -> HAVE
-    bad_reveals: set[int] = field(default_factory=set)  # their choice becomes the default
     dropped_now: frozenset[int] = frozenset()  # dropped during this step: default choice
     drop_proof: list[Signed] = field(default_factory=list)  # the votes that decided it
     haves_sent: dict[int, int] = field(default_factory=dict)  # subject -> requests answered

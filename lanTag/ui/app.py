@@ -51,21 +51,22 @@ from lanTag.ui.widgets import WrappedText
 POLL_SECONDS = 0.05
 
 KEYS_HELP = """\
-Keys (board mode)
-  arrows / h j k l   play the legal "... n/e/s/w" action (step, face, move)
+One rule: letters and words always go to the command line; only keys that
+cannot start a word act on the board.
+  type a word        "jump ffl", "end", "bid 3": Enter plays it, Tab completes
+  Esc                clear the command line
+  arrows             play the legal "... n/e/s/w" action (step, face, move)
   0-9                pick the piece the arrows move (Tag 'em pawns)
   Tab / Shift-Tab    put the next / previous legal action on the command line
   Enter              play the command line (seals it when the choice is secret)
-  e                  end the turn ("end" / "done") when the rules allow it
-  : or any letter    type a command; Tab completes; Esc back to board keys
-  /                  type a slash command: /say text, /end, /help, /quit
+  /                  a slash command: /say text, /end, /help, /quit
   PgUp / PgDn        scroll a board taller than its pane
-  Shift+arrows/HJKL  pan a board bigger than its pane (◀ ▶ ▲ ▼ mark what is
+  Shift+arrows       pan a board bigger than its pane (◀ ▶ ▲ ▼ mark what is
                      cut off); it follows your piece again after ".", a digit
                      or a move
-  ? or F1            this help (Esc, q, ? or F1 closes; arrows scroll)
-  Ctrl-Q twice       leave the game (a bot takes your seat after the timeout)
-  b                  (game over) show or hide the result box
+  ? or F1            this help (Esc, ? or F1 closes; arrows scroll)
+  Ctrl-Q twice       leave the game (a bot takes your seat)
+  (game over)        q or Enter leaves, b hides the result box, Esc shows it
 
 Secret choices (rock-paper-scissors, bids, orders) are sealed with a hash
 commitment and revealed only when every seat has sealed: "committed — waiting
@@ -245,9 +246,12 @@ class GameApp:
         out: StyleAndTextTuples = []
         if self._board.clipped.any:
             # Said once here as well as by the marks: how to see the rest.
-            out += [("class:hint", "board cut off: Shift+arrows/HJKL pan, . follows you\n")]
+            out += [("class:hint", "board cut off: Shift+arrows pan, . follows you\n")]
         for line in self.painted().info:
             out += [*line, ("", "\n")]
+        # After the board's own status lines, which a small terminal must still show.
+        for outcome in self.model.outcomes:
+            out += [(outcome.style, "» " + outcome.text), ("", "\n")]
         return out[:-1]
 
     def _legend_text(self) -> StyleAndTextTuples:
@@ -329,7 +333,8 @@ class GameApp:
                     ("", f" {names[seat]}{score}{you}\n"),
                 ]
         path = m.handle.log_path
-        out.append(("", f"\nlog saved to {path}\n" if path is not None else "\nno log file\n"))
+        # The path on a line of its own; it is printed again, unwrapped, as the program exits.
+        out.append(("", f"\nlog saved to\n{path}\n" if path is not None else "\nno log file\n"))
         out.append(("class:hint", "q or Enter: leave   b: look at the board   F1: help"))
         return out
 
@@ -360,6 +365,8 @@ class GameApp:
         board = free & Condition(lambda: m.mode == "board")
         typing = free & Condition(lambda: m.mode == "command")
         ended = Condition(m.is_over) & ~helping
+        ended_hidden = ended & Condition(lambda: not m.show_over and not m.line.text)
+        empty_line = Condition(lambda: not m.line.text)
 
         def bind(*keys: str | Keys, name: str, arg: str = "", filter: Filter) -> None:
             @kb.add(*keys, filter=filter)
@@ -374,29 +381,26 @@ class GameApp:
             (("down",), "s"),
         ):
             bind(*keys, name="step-direction", arg=direction, filter=board)
-        for letter, direction in (("h", "w"), ("l", "e"), ("k", "n"), ("j", "s")):
-            bind(letter, name="step-direction", arg=direction, filter=board)
         for digit in "0123456789":
-            bind(digit, name="select", arg=digit, filter=board)
+            bind(digit, name="select", arg=digit, filter=board & empty_line)
         bind("tab", name="cycle-action", arg="+1", filter=board)
         bind("s-tab", name="cycle-action", arg="-1", filter=board)
         bind("enter", name="submit", filter=board | typing)
-        bind("e", name="end-turn", filter=board & ~ended)
-        bind(":", name="command-mode", filter=board)
-        bind("/", name="command-mode", arg="/", filter=board)
-        bind("escape", name="board-mode", filter=typing)
+        bind(":", name="command-mode", filter=board & empty_line)
+        bind("escape", name="clear-line", filter=(typing | board) & ~ended_hidden)
+        bind("escape", name="toggle-result", filter=board & ended_hidden)
         bind("pageup", name="board-scroll", arg="-5", filter=board)
         bind("pagedown", name="board-scroll", arg="5", filter=board)
-        for shifted, letter, step in (
-            ("s-left", "H", "-8,0"),
-            ("s-right", "L", "8,0"),
-            ("s-up", "K", "0,-3"),
-            ("s-down", "J", "0,3"),
+        for shifted, step in (
+            ("s-left", "-8,0"),
+            ("s-right", "8,0"),
+            ("s-up", "0,-3"),
+            ("s-down", "0,3"),
         ):
             bind(shifted, name="board-pan", arg=step, filter=board)
-            bind(letter, name="board-pan", arg=step, filter=board)
-        bind(".", name="board-follow", filter=board)
-        bind("?", name="toggle-help", filter=board | helping)
+        # "." and "?" never start a word, so they act on the board when the line is empty.
+        bind(".", name="board-follow", filter=board & empty_line)
+        bind("?", name="toggle-help", filter=(board & empty_line) | helping)
         bind("f1", name="toggle-help", filter=Condition(lambda: True))
         for key in ("escape", "q"):
             bind(key, name="toggle-help", filter=helping)
@@ -404,14 +408,16 @@ class GameApp:
             bind(key, name="help-scroll", arg=step, filter=helping)
         for key in ("c-q", "c-c"):
             bind(key, name="quit", filter=Condition(lambda: True))
-        bind("q", name="leave", filter=(over_box | (board & ended)))
+        # The result box is modal: its letters never reach the command line.
+        bind("q", name="leave", filter=over_box)
         bind("enter", name="leave", filter=over_box)
         bind("escape", name="leave", filter=over_box)
-        bind("b", name="toggle-result", filter=ended & Condition(lambda: m.mode == "board"))
+        bind("b", name="toggle-result", filter=over_box)
 
         @kb.add(Keys.Any, filter=board)
         def _type(event: KeyPressEvent) -> None:
-            # Any other printable key starts typing a command with that letter.
+            # The one input rule: every letter (any printable key not bound above) goes to
+            # the command line, so a word is never eaten by a board key.
             if event.data.isprintable() and len(event.data) == 1:
                 commands.run(m, "type", event.data)
 

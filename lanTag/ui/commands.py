@@ -89,6 +89,7 @@ def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
         model.say(str(exc), "class:error")
         return False
     model.board_follow = True  # after a move, show where our piece went
+    model.outcomes.clear()  # our next decision is made: the outcomes before it were read
     return True
 
 
@@ -277,6 +278,15 @@ def board_mode(model: GameModel, arg: str) -> None:
     model.say(model.prompt_hint())
 
 
+@command("clear-line")
+def clear_line(model: GameModel, arg: str) -> None:
+    """Esc: empty the command line and go back to the board keys."""
+    model.line.reset()
+    model.mode = "board"
+    model.cycle_index = -1
+    model.say(model.prompt_hint())
+
+
 @command("toggle-help")
 def toggle_help(model: GameModel, arg: str) -> None:
     model.show_help = not model.show_help
@@ -296,7 +306,7 @@ def board_scroll(model: GameModel, arg: str) -> None:
 
 @command("board-pan")
 def board_pan(model: GameModel, arg: str) -> None:
-    """Shift+arrows / H J K L: move the view over a board bigger than its pane ("dx,dy").
+    """Shift+arrows: move the view over a board bigger than its pane ("dx,dy").
 
     The pane stops following our piece until "." (board-follow), a digit or a move."""
     dx, _, dy = arg.partition(",")
@@ -319,17 +329,18 @@ def toggle_result(model: GameModel, arg: str) -> None:
 
 @command("quit")
 def quit_game(model: GameModel, arg: str) -> None:
-    """Ctrl-Q: leave.  Mid-game it asks twice: the others wait out a timeout, then a bot plays."""
+    """Ctrl-Q: leave.  Mid-game it asks twice, then tells the others (a signed LEAVE):
+    they read "NAME left" and a bot plays the seat at once, with no timeout to wait out."""
     if model.is_over():
         model.exit_code = 0
     elif model.quit_armed or arg == "now":
+        s = model.session
+        if s is not None and model.seat is not None:
+            model.handle.command(s.leave)
         model.exit_code = 1
     else:
         model.quit_armed = True
-        model.say(
-            "press Ctrl-Q again to leave the game (a bot takes your seat after the timeout)",
-            "class:warn",
-        )
+        model.say("press Ctrl-Q again to leave the game (a bot plays your seat)", "class:warn")
 
 
 @command("leave")

@@ -23,7 +23,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
-from lanTag.cli import UserError, _options
+from lanTag.cli import UserError, parse_option_pairs
 from lanTag.lobby import HostConfig
 from lanTag.rules.base import OptionError
 from lanTag.ui.host_form import Field, HostForm
@@ -392,7 +392,7 @@ async def run_host_setup_for(
 ) -> HostConfig | None:
     """`lantag host` without --game: the form, pre-filled from the other flags."""
     form = HostForm.prefill(
-        _options(args.option),
+        parse_option_pairs(args.option),
         map_path=args.map or "",
         seats=args.seats,
         bots=args.bots,

@@ -41,7 +41,11 @@ from lanTag.session import events as ev
 from lanTag.session.machine import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
+from lanTag.ui.outcomes import roll_values, secret_line, who_namer
 
+# The one input rule, said the same way on the message line and in the F1 help.
+INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
+OUTCOMES_KEEP = 6  # outcome lines kept under the board until our next decision
 LOG_KEEP = 300  # log lines kept in memory; the signed log file has everything
 SCAN_LIMIT = 5000  # legal actions looked at for completion and cycling (lazy spaces are huge)
 
@@ -133,10 +137,14 @@ class GameModel:
         self.exit_code: int | None = None
         self.last_roll: RollInfo | None = None
         self.last_secret: SecretInfo | None = None
+        # Outcome lines (secret rounds, rolls) since our last decision: they stay on screen
+        # until we act again, however many steps the others play meanwhile.
+        self.outcomes: deque[LogLine] = deque(maxlen=OUTCOMES_KEEP)
         self.lagging: dict[int, float] = {}
         self.dropped_at: dict[int, int] = {}
         self.blamed: dict[int, str] = {}
         self.desynced: set[int] = set()
+        self.left: set[int] = set()  # seats dropped after their own signed LEAVE
         self.outcome: Outcome | None = None
         self._blames: dict[int, list[ev.Blame]] = {}
         self._step_seen = -1
@@ -251,6 +259,8 @@ class GameModel:
             return "bot"
         if seat in self.desynced:
             return "DESYNC"
+        if seat in self.left:
+            return "left"
         if seat not in s.live:
             return "dropped"
         if seat in self.lagging:
@@ -287,6 +297,9 @@ class GameModel:
                 self.cycle_index = -1
                 if self.committed is not None and self.committed[0] != s.step:
                     self.committed = None
+                    if self.message.startswith("committed "):
+                        # The round resolved: its "waiting for N other(s)" is stale.
+                        self.say("")
                 changed = True
             if s.state.is_over and self.outcome is None:
                 self.outcome = self.final_outcome()
@@ -312,8 +325,14 @@ class GameModel:
         elif isinstance(e, ev.SeatsDropped):
             for seat in e.seats:
                 self.dropped_at.setdefault(seat, e.step)
-            seats = ", ".join(who(x) for x in e.seats)
-            self.add_log(f"{seats} dropped at step {e.step}; a bot plays", "class:log.net")
+            self.left.update(e.left)
+            for seat in e.left:
+                name = names[seat] if seat < len(names) else f"seat {seat}"
+                self.add_log(f"{name} left; a bot plays seat {seat}", "class:log.net")
+            silent = [x for x in e.seats if x not in e.left]
+            if silent:
+                seats = ", ".join(who(x) for x in silent)
+                self.add_log(f"{seats} dropped at step {e.step}; a bot plays", "class:log.net")
         elif isinstance(e, ev.Lagging):
             self.lagging[e.seat] = e.seconds
             self.add_log(f"{who(e.seat)} lagging ({e.seconds:.1f}s)", "class:log.net")
@@ -329,6 +348,14 @@ class GameModel:
 
     def _on_step(self, e: ev.StepApplied) -> None:
         shadow = self._shadow if e.step == self._shadow_step else None
+        after: State | None = None
+        if shadow is not None:
+            try:
+                after = shadow.apply(e.input)
+            except IllegalAction:
+                after = None
+        after_view = after.view(self.seat) if after is not None else {}
+        who = who_namer(self.names(), self.seat)
         problems = self._problems(e.step)
         if isinstance(e.input, Roll):
             # A roll always answers a Chance decision, which every live human seat seeds.
@@ -338,7 +365,9 @@ class GameModel:
                 d = shadow.decision()
                 if isinstance(d, Chance):
                     purpose = shadow.game.purpose_text(d.purpose)
-            values = " | ".join(" ".join(map(str, v)) for v in e.input.values)
+            values = roll_values(self.engine, e.input, after_view, who) or " | ".join(
+                " ".join(map(str, v)) for v in e.input.values
+            )
             self.last_roll = RollInfo(
                 e.step, purpose, values, contributors, len(self._humans()), problems
             )
@@ -350,14 +379,16 @@ class GameModel:
                     sealed = needs_for(d, self._live_at(e.step)).humans
                     choices = " ".join(f"{s}=[{self.action_text(a)}]" for s, a in e.input.choices)
                     self.last_secret = SecretInfo(e.step, d.kind, choices, sealed, problems)
+                    line = secret_line(d.kind, e.input, after_view, who, self.action_text)
+                    self.outcomes.append(LogLine("class:warn", line))
+                    self.add_log(f"{e.step}: {line}", "class:warn")
+                    self._advance_shadow(after, e.step)
+                    return
             self.add_log(f"{e.step}: {self._input_text(e)}")
-        if shadow is not None:
-            try:
-                self._shadow, self._shadow_step = shadow.apply(e.input), e.step + 1
-            except IllegalAction:
-                self._shadow = None
-        else:
-            self._shadow = None
+        self._advance_shadow(after, e.step)
+
+    def _advance_shadow(self, after: State | None, step: int) -> None:
+        self._shadow, self._shadow_step = after, step + 1
 
     def _input_text(self, e: ev.StepApplied) -> str:
         if isinstance(e.input, Move) and e.input.seat == self.seat:
@@ -388,14 +419,16 @@ class GameModel:
         if s is None:
             return "waiting for the game to start"
         if self.is_over():
-            return "game over: q or Enter to leave, b to show/hide the result"
+            if self.show_over:
+                return "game over: q or Enter leaves, b hides the result box"
+            return "game over: Esc shows the result box (q or Enter there leaves)"
         if self.seat is None:
             return "watching: F1 help, Ctrl-Q leave"
         mine = s.my_turn()
         if mine == "turn":
-            return "your turn: arrows/hjkl move, Tab cycles actions, Enter submits, : types"
+            return "your turn: " + INPUT_RULE
         if mine == "secret":
-            return "your secret choice: Tab/: pick, Enter seals it (nobody sees it until all seal)"
+            return "secret: " + INPUT_RULE
         if self.committed is not None and self.committed[0] == s.step:
             others = len(self.waiting_for())
             return f"committed '{self.committed[1]}' — waiting for {others} other(s)"

@@ -134,10 +134,12 @@ class Child:
                 self.changed.set()
 
     async def wait(self, kind: str, key: str, timeout: float) -> float:
-        async with asyncio.timeout(timeout):
+        async def seen() -> None:
             while (kind, key) not in self.events:
                 self.changed.clear()
                 await self.changed.wait()
+
+        await asyncio.wait_for(seen(), timeout)  # asyncio.timeout is 3.11+
         return self.events[(kind, key)]
 
 
@@ -210,8 +212,7 @@ async def parent_main(args: argparse.Namespace) -> None:
     sender.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
     rows = []
     try:
-        async with asyncio.timeout(30):
-            port = await child.ready
+        port = await asyncio.wait_for(child.ready, 30)
         await asyncio.sleep(0.3)  # let the browser's own startup queries settle
         floor, fast, updates, probing = [], [], [], []
         for _ in range(args.trials):

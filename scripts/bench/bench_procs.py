@@ -110,7 +110,7 @@ async def _peers_child(cfg: dict[str, Any]) -> None:
     try:
         await asyncio.wait_for(all_over.wait(), cfg["timeout"])
         timed_out = False
-    except TimeoutError:
+    except asyncio.TimeoutError:  # not the builtin one before Python 3.11
         timed_out = True
     if prof:
         prof.disable()
@@ -226,7 +226,7 @@ def udp_counters() -> dict[str, int]:
     try:
         lines = [
             ln.split()
-            for ln in Path("/proc/net/snmp").read_text().splitlines()
+            for ln in Path("/proc/net/snmp").read_text(encoding="utf-8").splitlines()
             if ln.startswith("Udp:")
         ]
         return {k: int(v) for k, v in zip(lines[0][1:], lines[1][1:], strict=True)}

@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib as bl
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from lanTag.log.chain import MAGIC, EntryKind, parse_log
+from lanTag.log.chain import MAGICS, EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session.lobby import LobbyRecord
 from lanTag.session.messages import SIGN_DOMAIN, parse_unverified
@@ -71,7 +71,7 @@ def signed_triples(data: bytes) -> list[tuple[Ed25519PublicKey, bytes, bytes]]:
     """(key, signature, signed bytes) of every distinct MSG entry, keys loaded once."""
     parsed = parse_log(data)
     magic, record_bytes, _writer = parsed.entries[0].data
-    assert magic == MAGIC
+    assert magic in MAGICS.values()
     record = LobbyRecord.decode(record_bytes)
     keys = {
         i: Ed25519PublicKey.from_public_bytes(s.public_key)

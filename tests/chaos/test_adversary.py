@@ -21,7 +21,7 @@ import pytest
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.net.machine import Addr
 from lanTag.peer import PeerMachine
-from lanTag.rules.base import Joint, State
+from lanTag.rules.base import FORFEIT, Joint, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.testing.adversary import Adversary, Cheat
@@ -146,11 +146,13 @@ def test_reveal_that_does_not_open_its_commitment(engine: str) -> None:
     assert step is not None
     check_blamed(game, "bad-reveal")
     for i in game.honest:
-        # the documented rule: the cheater's choice becomes the engine's default action
-        default = state_before(game, i, step).default_action(game.seat)
-        assert joint_choice(game, i, step).of(game.seat) == default
-        fake = game.adversary.did.sent[0].action
-        assert fake != default or engine == "stomptag"
+        # SPEC §4.4: convicted at once, dropped at that step, and the round resolves with
+        # the seat's forfeit (neither its reveal nor the time-out default)
+        forfeit = state_before(game, i, step).forfeit_action(game.seat)
+        assert joint_choice(game, i, step).of(game.seat) == forfeit == FORFEIT
+        assert game.drops(i) == [(step, (game.seat,))], i
+        others = {code for seat, code in game.table.blames(i) if seat != game.seat}
+        assert not others, (i, others)
 
 
 def test_withheld_reveal_is_an_agreed_drop_with_the_default_choice() -> None:

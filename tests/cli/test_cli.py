@@ -42,7 +42,7 @@ COMMANDS = {
     ],
     "join": [
         "--password", "--spectate", "--resume", "--resume-wait", "--headless", "--bot", "--log",
-        "--bind", "--wait", "--netsim", "target",
+        "--bind", "--wait", "--timeout", "--netsim", "target",
     ],
     "list": ["--wait", "--json"],
     "verify": ["--json", "log"],
@@ -123,7 +123,7 @@ def test_help_lists_the_options_the_parser_really_has() -> None:
 
 
 def test_every_command_dispatches_to_its_cmd_function() -> None:
-    """lanTag.cli.COMMAND_MODULES names, for every subcommand, a module with its cmd_<name>."""
+    """lanTag.cli.COMMAND_MODULES names, per subcommand, a module with its cmd_<name>."""
     import importlib
 
     from lanTag.cli import COMMAND_MODULES

@@ -40,6 +40,12 @@ TOP_KEYS: dict[str, Kind] = {
     "ranking": list,
     "truncated_bytes": int,
     "failure": (dict, type(None)),
+    "protocol": int,
+    "rules_version": int,
+    "lantag_version": str,
+    "replayed": bool,
+    "needs": str,
+    "unchecked": str,
 }
 PLAYER_KEYS: dict[str, Kind] = {"seat": int, "nickname": str, "fingerprint": str, "bot": str}
 FAILURE_KEYS: dict[str, Kind] = {
@@ -99,7 +105,7 @@ def test_valid_log_summary_on_one_screen(home: Home, tmp_path: Path) -> None:
     assert not stderr_lines(result)
     lines = result.stdout.splitlines()
     assert len(lines) <= 24  # one screen
-    assert lines[0].startswith(f"{log}: prototag, game ")
+    assert lines[0].startswith(f"{log}: prototag rules ") and ", protocol 2, game " in lines[0]
     report = verify_json(home, log, 0)
     check_schema(report)
     # players and fingerprints
@@ -219,17 +225,23 @@ def test_truncated_log_is_valid_but_incomplete(
     data = game_log.read_bytes()
     path = tmp_path / "cut.lantag"
     path.write_bytes(data[:-cut])
+    ends = [0]  # where each entry ends in the file
+    for entry in parse_log(data).entries:
+        ends.append(ends[-1] + len(entry.raw))
+    whole_end = max(e for e in ends if e <= len(data) - cut)
     report = verify_json(home, path, 0)
     check_schema(report)
     assert report["valid"] is True and report["complete"] is False
     assert report["failure"] is None and report["outcome"] == "" and report["ranking"] == []
+    assert report["entries"] == ends.index(whole_end)
+    assert report["truncated_bytes"] == len(data) - cut - whole_end
     result = lantag(home, "verify", str(path))
     assert result.returncode == 0
     last = result.stdout.splitlines()[-1]
     assert "incomplete" in last
     assert f"valid up to step {report['steps']}" in last
-    if report["truncated_bytes"]:
-        assert f"({report['truncated_bytes']} bytes of a cut entry)" in last
+    cut_note = f"({report['truncated_bytes']} bytes of a cut entry)"
+    assert (cut_note in last) == (report["truncated_bytes"] > 0), last
 
 
 def test_header_only_log_is_valid_up_to_step_0(home: Home, game_log: Path, tmp_path: Path) -> None:

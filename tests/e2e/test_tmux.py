@@ -210,6 +210,8 @@ def test_play_against_bots_by_keys(tmux: TmuxServer, tmp_path: Path) -> None:
     pane.wait(lambda s: "help — Esc" not in s and "players" in s, "the board again")
     assert quit_game(pane) == 1
     assert "Traceback" not in pane.history()
+    # Leaving mid-game prints the log's full path on a line of its own, as lantag exits.
+    assert str(log.resolve()) in pane.joined_history()
 
     # The signed log holds our moves and verifies (valid, not complete).
     verified = lantag(me, "verify", "--json", str(log))
@@ -254,6 +256,8 @@ def test_bug_bots_reported_lagging_after_a_slow_human_move(
     action, _ = play_first_action(pane)
     after = panel(pane.settled())
     quit_game(pane)
+    # The anchor of the check below must be on screen, or a layout change would pass it.
+    assert re.search(rf"(?:^|\s){step}: you: ", after), f"our move is not in the panel: {after!r}"
     false_lag = re.search(rf"((?:seat \d bot-\d lagging \([\d.]+s\) )+){step}: you: ", after)
     assert false_lag is None, f"reported right before our move {action!r}: {false_lag.group(1)}"
 

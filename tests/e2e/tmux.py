@@ -51,6 +51,11 @@ class Pane:
         """The screen with the lines scrolled off above it (what lantag left behind)."""
         return self.server.tmux("capture-pane", "-p", "-S", "-1000", "-t", self.target)
 
+    def joined_history(self) -> list[str]:
+        """The history with lines the pane wrapped joined back (what a copy would get)."""
+        text = self.server.tmux("capture-pane", "-p", "-J", "-S", "-1000", "-t", self.target)
+        return [line.strip() for line in text.splitlines()]
+
     def escaped(self) -> str:
         return self.server.tmux("capture-pane", "-e", "-p", "-t", self.target)
 

@@ -113,7 +113,7 @@ def test_a_longer_chain_extends_a_shorter_one() -> None:
 
 @pytest.mark.parametrize("index", [0, -1, LENGTH + 1, LENGTH + 100])
 def test_reveal_out_of_range_raises_index_error(chain: HashChain, index: int) -> None:
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=rf"^chain has {LENGTH} reveals, asked for #{index}$"):
         chain.reveal(index)
 
 
@@ -126,7 +126,7 @@ def test_length_one_chain() -> None:
 
 @pytest.mark.parametrize(("secret", "length"), [(b"", 4), (SECRET[:31], 4), (SECRET, 0)])
 def test_bad_secret_or_length_raises_value_error(secret: bytes, length: int) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^a chain needs a 32-byte secret and a positive length$"):
         HashChain(secret, length)
 
 

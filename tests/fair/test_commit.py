@@ -164,11 +164,11 @@ def test_malformed_commitments_do_not_open(commit: bytes) -> None:
 
 
 def test_commitment_itself_rejects_malformed_inputs_with_value_error() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^game id and nonce are 32 bytes each$"):
         commitment(GAME[:31], STEP, SEAT, PURPOSE, NONCE, VALUE)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^game id and nonce are 32 bytes each$"):
         commitment(GAME, STEP, SEAT, PURPOSE, NONCE[:31], VALUE)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^purpose too long$"):
         commitment(GAME, STEP, SEAT, "p" * 256, NONCE, VALUE)
     with pytest.raises(struct.error):
         commitment(GAME, 2**32, SEAT, PURPOSE, NONCE, VALUE)

@@ -503,7 +503,7 @@ def test_below_one_consumes_nothing_and_bad_sizes_raise() -> None:
     stream = DrawStream(_h("draws/edges"))
     assert stream.below(1) == 0 and stream.words_used == 0
     for bad in (0, -1, 2**32 + 1):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=rf"^cannot draw below {bad}$"):
             stream.below(bad)
     assert stream.words_used == 0
 

@@ -2,7 +2,7 @@
 a table of full-stack peers on 127.0.0.1 sockets, a hang-guarded wait, and the checks
 every finished game must pass.
 
-No assertion is about time: every ``asyncio.timeout`` / ``wait`` bound is a hang guard only.
+No assertion is about time: every ``within`` / ``wait`` bound is a hang guard only.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from lanTag.peer import BotDriver
 from lanTag.runtime import LocalIdentity, PeerHandle, open_host, open_join
 from lanTag.session import events as ev
 from lanTag.session.lobby import Timeouts
+from tests.aio import poll, within
 
 HANG_GUARD = 50.0  # one game, faults included; only ever a hang guard
 FAULTS = "loss=0.2,dup=0.05,reorder=0.1,delay=5ms,jitter=5ms"
@@ -39,9 +40,7 @@ def me(name: str) -> LocalIdentity:
 async def wait_for(predicate: Callable[[], bool], what: str, guard: float = HANG_GUARD) -> None:
     """Poll ``predicate`` until true; fail (never pass) when the hang guard runs out."""
     try:
-        async with asyncio.timeout(guard):
-            while not predicate():
-                await asyncio.sleep(0.01)
+        await within(guard, poll(predicate, 0.01))
     except TimeoutError:
         pytest.fail(f"hang guard ({guard:.0f}s): still waiting for {what}")
 
@@ -142,9 +141,7 @@ class RealTable:
         # So: first let every link go quiet while everyone is still up (best effort),
         # then close all together.  Re-raises a machine exception that stopped a pump.
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(5.0 if settle else 0.0):
-                while not self.quiet():
-                    await asyncio.sleep(0.01)
+            await within(5.0 if settle else 0.0, poll(self.quiet, 0.01))
         todo = [h for i, h in enumerate(self.handles) if i not in self.closed]
         self.closed.update(range(len(self.handles)))
         results = await asyncio.gather(*(h.close() for h in todo), return_exceptions=True)

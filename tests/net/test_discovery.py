@@ -32,6 +32,7 @@ from lanTag.net.discovery import (
     service_info,
 )
 from lanTag.net.lobbies import LobbyTable, parse_txt
+from tests.aio import poll, within
 
 LOOPBACK = ["127.0.0.1"]
 HANG_GUARD = 15.0
@@ -161,9 +162,7 @@ def wire(monkeypatch: pytest.MonkeyPatch) -> Wire:
 
 async def _until(predicate: Callable[[], bool], what: str) -> None:
     try:
-        async with asyncio.timeout(HANG_GUARD):  # a hang guard, never a latency assertion
-            while not predicate():
-                await asyncio.sleep(0.02)
+        await within(HANG_GUARD, poll(predicate, 0.02))  # a hang guard, never a latency check
     except TimeoutError:
         pytest.fail(f"hang guard ({HANG_GUARD:.0f}s): still waiting for {what}")
 

@@ -7,7 +7,7 @@ With and without the NetSim fault injector on every peer's pump.  Hostile
 datagrams at a live peer: test_real_udp_hostile.py; the shared table and checks:
 tests/net/real_table.py.
 
-No assertion is about time: every ``asyncio.timeout`` / ``wait`` bound is a
+No assertion is about time: every ``within`` / ``wait`` bound is a
 hang guard only.
 """
 
@@ -26,6 +26,7 @@ from lanTag.lobby import HostConfig
 from lanTag.net.netsim import NetSim
 from lanTag.peer import BotDriver
 from lanTag.runtime import PeerHandle, open_host, open_join
+from tests.aio import within
 from tests.net.real_table import (
     FAULTS,
     HANG_GUARD,
@@ -232,8 +233,7 @@ async def test_bug_start_with_another_chain_length_kills_the_joiner_silently(
         await wait_for(lambda: lobby.taken == 2, "the joiner to be seated")  # type: ignore[union-attr]
         host.command(host.machine.start_game)
         try:
-            async with asyncio.timeout(6.0):  # hang guard
-                outcome.append(await play_headless(joiner))
+            outcome.append(await within(6.0, play_headless(joiner)))  # hang guard
         except TimeoutError:
             outcome.append("hung")
     finally:

@@ -4,7 +4,7 @@ From a plain outsider socket, from a peer of the game turned hostile, and (as ro
 from a raw IP socket with a forged source address: each is rejected and counted once
 while the game goes on.  The table and checks are in tests/net/real_table.py.
 
-No assertion is about time: every ``asyncio.timeout`` / ``wait`` bound is a
+No assertion is about time: every ``within`` / ``wait`` bound is a
 hang guard only.
 """
 
@@ -21,7 +21,7 @@ from lanTag import wire
 from lanTag.identity import Identity
 from lanTag.net.frame import Frame, FrameType, encode
 from lanTag.session import events as ev
-from lanTag.session.messages import MsgType, pack_bundle, sign_message
+from lanTag.session.messages import PROTOCOL_VERSION, MsgType, pack_bundle, sign_message
 from tests.net.real_table import LOCAL, RealTable, assert_clean_game, check_logs, wait_for
 
 
@@ -90,7 +90,7 @@ async def test_hostile_datagrams_at_a_live_peer_are_rejected_counted_and_the_gam
         def signed(signer: object, game: bytes, seat: int) -> bytes:
             return sign_message(signer, MsgType.MOVE, game, step, seat, state_hash, move).raw  # type: ignore[arg-type]
 
-        body = wire.pack([1, int(MsgType.MOVE), game_id, step, 0, state_hash, *move])
+        body = wire.pack([PROTOCOL_VERSION, int(MsgType.MOVE), game_id, step, 0, state_hash, *move])
         unsigned = wire.pack([body, bytes(64)])
 
         # 1. An outsider's socket.  Garbage never gets past the frame codec; well-framed

@@ -1,6 +1,6 @@
-"""Real UDP on 127.0.0.1 through the asyncio-dgram pump, with and without NetSim faults.
+"""Real UDP on 127.0.0.1 through the UDP pump, with and without NetSim faults.
 
-The only time bound here is a hang guard (asyncio.timeout), never an assertion on speed.
+The only time bound here is a hang guard (``within``), never an assertion on speed.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from lanTag.net.link import LinkLayer
 from lanTag.net.machine import Addr
 from lanTag.net.netsim import NetSim
 from lanTag.net.udp import LinkEndpoint, UdpPump, run_machine
+from tests.aio import within
 
 HANG_GUARD = 60.0
 
@@ -57,9 +58,8 @@ async def test_two_real_endpoints_exchange_large_and_small_messages(faults: str 
         for m in to_a:
             b.send(pa.address, m, pb.now())
         pb.poke()
-        async with asyncio.timeout(HANG_GUARD):
-            await inbox_a.full.wait()
-            await inbox_b.full.wait()
+        await within(HANG_GUARD, inbox_a.full.wait())
+        await within(HANG_GUARD, inbox_b.full.wait())
     finally:
         await pa.close()
         await pb.close()
@@ -96,14 +96,13 @@ async def test_run_machine_binds_reports_and_surfaces_machine_errors() -> None:
     task = asyncio.create_task(
         run_machine(Exploding(), ("127.0.0.1", 0), None, stop, on_bound=bound.append)
     )
-    async with asyncio.timeout(HANG_GUARD):
-        await _bound(bound)
-        sender = LinkLayer(5)
-        sender.send(bound[0].address, b"boom", 0.0)
-        probe = await UdpPump.start(LinkEndpoint(sender, lambda *_: None), ("127.0.0.1", 0))
-        with pytest.raises(RuntimeError, match="machine bug"):
-            await task
-        await probe.close()
+    await within(HANG_GUARD, _bound(bound))
+    sender = LinkLayer(5)
+    sender.send(bound[0].address, b"boom", 0.0)
+    probe = await UdpPump.start(LinkEndpoint(sender, lambda *_: None), ("127.0.0.1", 0))
+    with pytest.raises(RuntimeError, match="machine bug"):
+        await within(HANG_GUARD, task)
+    await probe.close()
 
 
 async def test_run_machine_stops_cleanly_on_the_event() -> None:
@@ -115,16 +114,15 @@ async def test_run_machine_stops_cleanly_on_the_event() -> None:
             LinkEndpoint(LinkLayer(1), inbox), ("127.0.0.1", 0), None, stop, on_bound=bound.append
         )
     )
-    async with asyncio.timeout(HANG_GUARD):
-        await _bound(bound)
-        sender = LinkEndpoint(LinkLayer(2), lambda *_: None)
-        probe = await UdpPump.start(sender, ("127.0.0.1", 0))
-        sender.send(bound[0].address, b"hi", probe.now())
-        probe.poke()
-        await inbox.full.wait()
-        stop.set()
-        await task
-        await probe.close()
+    await within(HANG_GUARD, _bound(bound))
+    sender = LinkEndpoint(LinkLayer(2), lambda *_: None)
+    probe = await UdpPump.start(sender, ("127.0.0.1", 0))
+    sender.send(bound[0].address, b"hi", probe.now())
+    probe.poke()
+    await within(HANG_GUARD, inbox.full.wait())
+    stop.set()
+    await within(HANG_GUARD, task)
+    await probe.close()
     assert inbox.messages == [b"hi"]
 
 
@@ -169,8 +167,7 @@ async def test_a_burst_is_fed_in_order_and_flushed_once_per_batch(
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as raw:
         for data in burst:  # all queued in the socket before the pump runs again
             raw.sendto(data, pump.address)
-    async with asyncio.timeout(HANG_GUARD):
-        await machine.full.wait()
+    await within(HANG_GUARD, machine.full.wait())
     await pump.close()
     assert machine.got == burst and pump.stats.received == len(burst)
     assert pump.stats.batches == machine.flushes - flushes < len(burst)

@@ -100,7 +100,7 @@ def _wait_or_skip(
     deadline = time.monotonic() + 20.0  # hang guard
     while not predicate():
         if proc.poll() is not None or time.monotonic() > deadline:
-            tail = Path(log).read_text(errors="replace")[-400:]
+            tail = Path(log).read_text(encoding="utf-8", errors="replace")[-400:]
             pytest.skip(f"{what} could not run here: {tail.strip() or 'no output'}")
         time.sleep(0.05)
 
@@ -131,7 +131,10 @@ def avahi(lan: Lan) -> Iterator[Avahi]:
         ["unshare", "-m", "--propagation", "private", "sh", "-c", script], "avahi-daemon"
     )
     _wait_or_skip(
-        lambda: "Server startup complete" in Path(daemon_log).read_text(errors="replace"),
+        lambda: (
+            "Server startup complete"
+            in Path(daemon_log).read_text(encoding="utf-8", errors="replace")
+        ),
         daemon,
         daemon_log,
         "avahi-daemon",
@@ -210,7 +213,9 @@ def test_lantag_list_sees_a_game_published_by_avahi(lan: Lan, avahi: Avahi) -> N
         ["avahi-publish", "-s", f"From Avahi {fp}-4242", "_lantag._udp", "4242", *txt], "publish"
     )
     avahi.start(["avahi-publish", "-s", "Broken 1", "_lantag._udp", "4343", *bad], "bad")
-    wait_until(lambda: "Established" in Path(good_log).read_text(), "avahi-publish", 30)
+    wait_until(
+        lambda: "Established" in Path(good_log).read_text(encoding="utf-8"), "avahi-publish", 30
+    )
     carol = lan.peer("carol", "h3")
     games = [g for g in lan.list_games(carol) if g["port"] in (4242, 4343)]
     assert games == [

@@ -7,7 +7,7 @@ import hashlib
 from lanTag.fair.commit import commitment
 from lanTag.identity import Identity
 from lanTag.log.verify import verify_log
-from lanTag.rules.base import Action
+from lanTag.rules.base import FORFEIT, Action
 from lanTag.session import events as ev
 from lanTag.session.lobby import LobbyRecord
 from lanTag.session.machine import Session
@@ -76,7 +76,7 @@ def test_out_of_turn_and_illegal_moves_are_blamed_and_ignored() -> None:
     assert s1.step == 2
 
 
-def test_reveal_that_does_not_open_its_commitment_is_blamed_and_defaulted() -> None:
+def test_reveal_that_does_not_open_its_commitment_convicts_and_forfeits() -> None:
     _record, ids, sessions, net = _setup("badreveal")
     net.hold_secret.add(2)
     _run_to(net, lambda: all(s.step == 1 for s in sessions))  # toy step 1: secret guess
@@ -100,7 +100,49 @@ def test_reveal_that_does_not_open_its_commitment_is_blamed_and_defaulted() -> N
     for s in (0, 1):
         assert (2, "bad-reveal") in [(e.seat, e.code) for e in _events(net, s, ev.Blame)]
         applied = next(e for e in _events(net, s, ev.StepApplied) if e.step == 1)
-        assert applied.input.of(2) == Action("guess", (0,))  # the default, not the reveal
+        assert applied.input.of(2) == FORFEIT  # not the reveal, not the default (SPEC §4.4)
+        # convicted: dropped at that very step by every honest peer, a bot plays on
+        assert [(e.step, e.seats) for e in _events(net, s, ev.SeatsDropped)] == [(1, (2,))]
+        assert 2 not in sessions[s].live
+        assert sessions[s].proofs == [(c, r)]  # the signed COMMIT and REVEAL: the proof
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+
+
+def test_an_opening_reveal_to_one_peer_and_a_bad_one_to_another_forfeits_at_both() -> None:
+    # The cheater opens its commitment for seat 0 and not for seat 1: seat 1 convicts and
+    # sends the proof, seat 0 holds two REVEALs of one slot (an equivocation), rolls back
+    # if it had applied the step, and both decide the step with the same forfeit.
+    _record, ids, sessions, net = _setup("badreveal-split")
+    net.hold_secret.add(2)
+    _run_to(net, lambda: all(s.step == 1 for s in sessions))
+    net.silent.add(2)
+    cheat = sessions[2]
+    step, h = 1, cheat.state.state_hash()
+    nonce = bytes(range(32))
+    sealed = commitment(cheat.game_id, step, 2, "guess", nonce, pack(["guess", 1]))
+    c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, step, 2, h, (sealed,))
+    for s in (0, 1):
+        _inject(sessions[s], c.raw, 2, net.now)
+    _run_to(net, lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
+    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    good, bad = (
+        sign_message(
+            ids[2].signer(), MsgType.REVEAL, cheat.game_id, step, 2, h, (["guess", g], nonce, link)
+        )
+        for g in (1, 2)
+    )
+    _inject(sessions[0], good.raw, 2, net.now)
+    _inject(sessions[1], bad.raw, 2, net.now)
+    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    for s in (0, 1):
+        applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1][-1]
+        assert applied.input.of(2) == FORFEIT, s
+        assert 2 not in sessions[s].live
+        codes = {(e.seat, e.code) for e in _events(net, s, ev.Blame)}
+        assert {seat for seat, _ in codes} == {2}, codes
+        report = verify_log(sessions[s].take_log())  # the replay reaches the same forfeit
+        assert report.valid and report.complete, report.failure
+        assert {(seat, code) for seat, _, code, _ in report.blames} == codes
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
 
 
@@ -147,3 +189,82 @@ def test_withheld_reveal_leads_to_an_agreed_drop_and_the_game_goes_on() -> None:
     assert sessions[0].state.is_over and sessions[1].state.is_over
     for i in (0, 1):
         assert [d.seats for d in _events(net, i, ev.SeatsDropped)] == [(2,)]
+
+
+def test_a_false_state_hash_to_one_peer_costs_it_nothing_and_convicts_the_signer() -> None:
+    # Issue #22: one validly signed HAVE with a made-up state hash, sent to seat 0 only,
+    # put seat 2 on seat 0's desynced list for good: seat 0 stalled and was dropped.
+    # Now the claim is weighed: seat 2 signed two state hashes for one step (its honest
+    # HAVE and the false one), which convicts it (`desync`) at every honest peer; it is
+    # voted out at the next step that needs it, and seats 0 and 1 play on, unblamed.
+    _record, ids, sessions, net = _setup("falsehash")
+    _run_to(net, lambda: all(s.step >= 4 for s in sessions))
+    cheat = sessions[2]
+    # step 2 is seat 0's turn: seat 2 acked seat 0's move there with its true hash
+    honest_have = next(
+        m for m in cheat._boxes[2].haves[0].values() if m.seat == 2 and m.type == MsgType.HAVE
+    )
+    digests = list(honest_have.payload[1])
+    false = sign_message(
+        ids[2].signer(), MsgType.HAVE, cheat.game_id, 2, 2, bytes(32), (0, digests)
+    )
+    _inject(sessions[0], false.raw, 2, net.now)
+    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    for s in (0, 1):
+        blames = {(e.seat, e.code) for e in _events(net, s, ev.Blame)}
+        assert (2, "desync") in blames, (s, blames)
+        assert {seat for seat, _ in blames} == {2}, (s, blames)  # honest seats: never
+        assert [d.seats for d in _events(net, s, ev.SeatsDropped)] == [(2,)], s
+        assert (honest_have, false) in sessions[s].proofs or (false, honest_have) in sessions[
+            s
+        ].proofs
+        assert not sessions[s].desynced
+        report = verify_log(sessions[s].take_log())
+        assert report.valid and report.complete, report.failure
+        assert {(seat, code) for seat, _, code, _ in report.blames} == blames
+
+
+def test_two_commitments_to_two_peers_are_an_equivocation_and_the_cheater_forfeits() -> None:
+    # Issue #22: the cheater sends COMMIT+REVEAL pair A to seat 0 and pair B to seat 1,
+    # each opening correctly.  Every peer acknowledges the commitments it takes (HAVE with
+    # the COMMIT's digest), so each honest peer sees a digest it does not hold, sends its
+    # own copy, and the two COMMITs meet: an equivocation proof, the seat dropped at that
+    # step with its forfeit, the same history at both honest peers.
+    _record, ids, sessions, net = _setup("twocommits")
+    net.hold_secret.add(2)
+    _run_to(net, lambda: all(s.step == 1 for s in sessions))
+    net.silent.add(2)
+    cheat = sessions[2]
+    step, h = 1, cheat.state.state_hash()
+    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    pairs = []
+    for guess, nonce in ((1, bytes(range(32))), (2, bytes(range(1, 33)))):
+        sealed = commitment(cheat.game_id, step, 2, "guess", nonce, pack(["guess", guess]))
+        c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, step, 2, h, (sealed,))
+        r = sign_message(
+            ids[2].signer(),
+            MsgType.REVEAL,
+            cheat.game_id,
+            step,
+            2,
+            h,
+            (["guess", guess], nonce, link),
+        )
+        pairs.append((c, r))
+    for s, (c, r) in zip((0, 1), pairs, strict=True):
+        _inject(sessions[s], c.raw, 2, net.now)
+        _inject(sessions[s], r.raw, 2, net.now)
+    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    commits = {pairs[0][0].raw, pairs[1][0].raw}
+    for s in (0, 1):
+        blames = {(e.seat, e.code) for e in _events(net, s, ev.Blame)}
+        assert (2, "equivocation") in blames, (s, blames)
+        assert {seat for seat, _ in blames} == {2}, (s, blames)
+        assert any({a.raw, b.raw} == commits for a, b in sessions[s].proofs), s
+        assert [(d.step, d.seats) for d in _events(net, s, ev.SeatsDropped)] == [(1, (2,))]
+        applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1][-1]
+        assert applied.input.of(2) == FORFEIT, s
+        report = verify_log(sessions[s].take_log())
+        assert report.valid and report.complete, report.failure

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.log.chain import LogFormatError, parse_log
+from lanTag.log.chain import EntryKind, LogFormatError, parse_log
 from lanTag.log.verify import verify_log
 from tests.session.harness import toy_game_logs
 
@@ -32,12 +32,15 @@ def test_flipped_byte_in_each_entry_is_rejected_naming_the_entry(
         for offset in (5, len(entry.raw) - 3):  # inside the header fields and inside the payload
             tampered = bytearray(data)
             tampered[start + offset] ^= 0x01
-            try:
-                report = verify_log(bytes(tampered))
-            except LogFormatError:
-                continue
-            assert not report.valid, f"entry {entry.index} offset {offset} went unnoticed"
-            assert report.failure is not None and report.failure.entry <= entry.index + 1
+            report = verify_log(bytes(tampered))
+            failure = report.failure
+            assert failure is not None, f"entry {entry.index} offset {offset} went unnoticed"
+            # Refused at the flipped entry itself, or, when that entry still checks out
+            # (a NOTE's text), at the next one, which no longer chains to it: never elsewhere.
+            if failure.entry == entry.index + 1:
+                assert failure.reason == f"entry {entry.index + 1}: hash chain broken", failure
+            else:
+                assert failure.entry == entry.index, (entry.index, offset, failure)
 
 
 def test_swapped_or_dropped_entries_are_rejected(finished_logs: list[bytes]) -> None:
@@ -55,10 +58,18 @@ def test_swapped_or_dropped_entries_are_rejected(finished_logs: list[bytes]) -> 
 def test_truncated_log_is_incomplete_but_valid(finished_logs: list[bytes]) -> None:
     data = finished_logs[2]
     cut = data[: len(data) * 2 // 3]
+    entries = parse_log(data).entries
+    whole, end = 0, 0  # the entries wholly inside the cut, and where the last one ends
+    while end + len(entries[whole].raw) <= len(cut):
+        end += len(entries[whole].raw)
+        whole += 1
     report = verify_log(cut)
     assert report.valid
     assert not report.complete
-    assert report.steps > 0
+    assert report.entries == whole
+    assert report.truncated_bytes == len(cut) - end > 0  # the cut falls inside an entry
+    kept_steps = [e.step for e in entries[:whole] if e.kind == EntryKind.STEP]
+    assert report.steps == max(kept_steps) + 1
 
 
 def test_not_a_log() -> None:

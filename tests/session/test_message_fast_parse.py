@@ -54,6 +54,7 @@ PAYLOADS: dict[MsgType, tuple[Any, ...]] = {
     MsgType.NUDGE: ([1], 1),
     MsgType.SYNC: (7,),
     MsgType.PRIVATE: (2, _h("e"), b"\x01" * 12, b"\x02" * 40),
+    MsgType.LEAVE: (),
 }
 
 

@@ -50,6 +50,7 @@ PAYLOADS: dict[MsgType, tuple[Any, ...]] = {
     MsgType.NUDGE: ([1], 1),
     MsgType.SYNC: (7,),
     MsgType.PRIVATE: (2, _h("messages/eph"), b"\x01" * 12, b"\x02" * 40),
+    MsgType.LEAVE: (),
 }
 
 
@@ -92,7 +93,7 @@ def _verifies(msg: Signed, seat: int = SEAT) -> bool:
 
 
 def test_constants_are_pinned() -> None:
-    assert PROTOCOL_VERSION == 1
+    assert PROTOCOL_VERSION == 2
     assert SIGN_DOMAIN == b"lanTag/v1/msg\x00"
     assert HASH_SIZE == 32
     assert [(t.name, int(t)) for t in MsgType] == [
@@ -106,6 +107,7 @@ def test_constants_are_pinned() -> None:
         ("NUDGE", 8),
         ("SYNC", 9),
         ("PRIVATE", 10),
+        ("LEAVE", 11),
     ]
 
 
@@ -225,14 +227,14 @@ def test_malformed_public_keys_do_not_verify(public_key: bytes) -> None:
 # --------------------------------------------------------------------------- strict parsing
 
 
-@pytest.mark.parametrize("version", [0, 2, 255, -1, "1", b"\x01", None, [1]], ids=repr)
+@pytest.mark.parametrize("version", [0, 3, 255, -1, "1", b"\x01", None, [1]], ids=repr)
 def test_unknown_versions_are_rejected(version: object) -> None:
     fields = _fields(MsgType.MOVE)
     fields[0] = version
     _parse_fails(_raw_from_fields(fields), "version")
 
 
-@pytest.mark.parametrize("type_code", [0, 11, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
+@pytest.mark.parametrize("type_code", [0, 12, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
 def test_unknown_types_are_rejected(type_code: object) -> None:
     fields = _fields(MsgType.MOVE)
     fields[1] = type_code
@@ -368,7 +370,8 @@ def test_wrong_payload_values_are_malformed(msg_type: MsgType, position: int, ba
 @pytest.mark.parametrize("msg_type", list(MsgType), ids=lambda t: t.name)
 def test_missing_or_extra_payload_elements_are_malformed(msg_type: MsgType) -> None:
     payload = PAYLOADS[msg_type]
-    _parse_fails(_raw_from_fields(_fields(msg_type, payload[:-1])), "malformed")
+    if payload:  # LEAVE has no element to miss
+        _parse_fails(_raw_from_fields(_fields(msg_type, payload[:-1])), "malformed")
     _parse_fails(_raw_from_fields(_fields(msg_type, (*payload, 0))), "malformed")
 
 
@@ -430,8 +433,8 @@ def test_bad_outer_envelopes_are_malformed(outer: object) -> None:
 
 def test_noncanonical_body_or_envelope_is_rejected() -> None:
     msg = _sign(MsgType.MOVE)
-    body = b"\x97\xcc\x01" + msg.body[2:]  # version 1 as uint8: same value, other bytes
-    assert wire.unpack(msg.body)[0] == 1 and msg.body[1] == 0x01
+    body = b"\x97\xcc\x02" + msg.body[2:]  # version 2 as uint8: same value, other bytes
+    assert wire.unpack(msg.body)[0] == 2 and msg.body[1] == 0x02
     _parse_fails(wire.pack([body, msg.signature]), "noncanonical")
     n = len(msg.body)
     envelope = b"\x92\xc5" + n.to_bytes(2, "big") + msg.body + b"\xc4\x40" + msg.signature

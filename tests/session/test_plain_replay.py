@@ -136,8 +136,8 @@ def _flip_message(items: Items, rng: random.Random) -> Items:
 def _other_step_hash(items: Items, rng: random.Random) -> Items:
     steps = [i for i, (_s, kind, _d) in enumerate(items) if kind == EntryKind.STEP]
     i = rng.choice(steps)
-    step, kind, (inp, digest) = items[i]
-    items[i] = (step, kind, [inp, flip_in(digest, rng)])
+    step, kind, (inp, digest, *facts) = items[i]
+    items[i] = (step, kind, [inp, flip_in(digest, rng), *facts])
     return items
 
 

@@ -55,17 +55,17 @@ def test_a_bool_for_the_seat_of_a_recorded_move_is_malformed(log: bytes, which: 
 
 @pytest.mark.parametrize("tag", [0, 1, 2])
 def test_another_recorded_input_differs(log: bytes, tag: int) -> None:
-    index, step, (inp, digest) = step_entries(log, tag)[0]
+    index, step, (inp, digest, *facts) = step_entries(log, tag)[0]
     if tag == 0:
         other = [0, inp[1], ["add", 3 - inp[2][1]]]
     elif tag == 1:
         other = [1, [[s, ["guess", (a[1] + 1) % 3]] for s, a in inp[1]]]
     else:
         other = [2, [[inp[1][0][0] % 6 + 1]]]
-    report = verify_log(rechain(log, index, [other, digest]))
+    report = verify_log(rechain(log, index, [other, digest, *facts]))
     assert report.failure is not None and report.failure.entry == index
     assert "differs from the one its signed messages decide" in report.failure.reason
-    report = verify_log(rechain(log, index, [inp, bytes(32)]))
+    report = verify_log(rechain(log, index, [inp, bytes(32), *facts]))
     assert report.failure is not None and report.failure.entry == index
     assert report.failure.reason == f"state hash after step {step} differs"
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from lanTag.rules.base import (
+    FORFEIT,
     Action,
     Chance,
     Decision,
@@ -70,9 +71,10 @@ class ToyState(State):
             scores[(inp.values[0][0] - 1) % self.seats] += 1
             return replace(self, phase="guess", scores=tuple(scores))
         if isinstance(inp, Joint):
-            guesses = [a.args[0] for _, a in inp.choices]
+            # A forfeit (a convicted seat) scores nothing and blocks nobody's guess.
+            guesses = [a.args[0] for _, a in inp.choices if a != FORFEIT]
             for seat, action in inp.choices:
-                if guesses.count(action.args[0]) == 1:
+                if action != FORFEIT and guesses.count(action.args[0]) == 1:
                     scores[seat] += 3
             return replace(self, phase="turns", turn=0, scores=tuple(scores))
         if not isinstance(inp, Move):

@@ -133,7 +133,7 @@ async def test_panning_by_keys_then_following_brings_the_selected_pawn_back() ->
         model = game.model
         screen_text(game.app, 80, 24)
         start = model.board_left
-        inp.send_text("H" * 6)  # pan left: our pawns (on the east horn) leave the view
+        inp.send_text("\x1b[1;2D" * 6)  # Shift+Left: our pawns (east horn) leave the view
         await eventually(lambda: model.board_left == 0 and not model.board_follow)
         board = _board(screen_text(game.app, 80, 24))
         assert start > 0 and not any("A3" in row for row in board)

@@ -13,6 +13,8 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+from lanTag.log.chain import EntryKind, parse_log
+from lanTag.rules.base import Action, Move, decode_input
 from lanTag.session import events as ev
 from lanTag.ui import commands
 from lanTag.ui.app import GameApp
@@ -65,7 +67,8 @@ async def test_every_engine_draws_its_board_players_and_legend(engine: str) -> N
     session = handle.machine.session
     assert session is not None
     lines = text.splitlines()
-    assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+    # 80x24 is the size the layout is made for: all of it fits, the command line at the bottom
+    assert "Window too small" not in text and lines[-1] == " keys›"
     assert session.game.display_name in lines[0] and f"step {session.step}" in lines[0]
     assert not session.state.is_over
     assert BOARD_MARK[engine] in text
@@ -90,7 +93,15 @@ async def test_screens_survive_any_terminal_size(
         text = screen_text(game.app, *size)
     for shown in (text, helped):
         lines = shown.splitlines()
-        assert len(lines) == size[1] and all(len(line) <= size[0] for line in lines)
+        # Whatever the size: the title bar on top and the command line at the bottom, so
+        # the player can still type (screen_text itself always gives size[1] rows).
+        assert lines[0].startswith(" lanTag │"), shown
+        assert lines[-1] == " keys›", shown
+    assert "help — Esc" in helped
+    if size[0] >= 80 and size[1] >= 24:  # the size the layout is made for, or larger
+        assert "Window too small" not in text and BOARD_MARK[engine] in text, text
+    else:  # smaller: the board is drawn whole or the screen says it does not fit
+        assert BOARD_MARK[engine] in text or "Window too small" in text, text
 
 
 async def test_tab_then_enter_plays_the_first_legal_action() -> None:
@@ -107,6 +118,10 @@ async def test_tab_then_enter_plays_the_first_legal_action() -> None:
         await eventually(lambda: session.step > before)
         assert await run.stop() == 1
     assert any(line.text.endswith(f"you: {first}") for line in run.game.model.log)
+    # ... and the session played exactly that action, at that step, as the log records it
+    steps = [e for e in parse_log(session.take_log()).entries if e.kind == EntryKind.STEP]
+    played = next(e for e in steps if e.step == before)
+    assert decode_input(played.data[0]) == Move(session.seat, Action.parse(first))
 
 
 async def test_arrow_keys_step_and_typed_commands_play() -> None:
@@ -153,7 +168,7 @@ async def test_help_overlay_toggles_and_shows_the_rules() -> None:
         run.keys("?")
         await eventually(lambda: run.game.model.show_help)
         text = screen_text(run.game.app, 80, 24)
-        assert "Keys (board mode)" in text
+        assert "One rule: letters and words always go to the command line" in text
         assert "# Prototag" in screen_text(run.game.app, 80, 60)  # the rules follow the keys
         run.keys("x")  # stray letters do nothing under the help
         run.keys("\x1bOP")  # F1 closes it too
@@ -202,11 +217,18 @@ async def test_game_over_screen_names_the_winner_and_the_log_file() -> None:
         run = Running(handle, inp)
         await eventually(lambda: run.game.model.outcome is not None)
         text = screen_text(run.game.app, 80, 24)
-        assert "Game over" in text and "log saved to /tmp/lantag-test.lantag" in text
+        assert "Game over" in text and "log saved to" in text
+        assert re.search(r"│/tmp/lantag-test\.lantag +│", text)  # on a line of its own
         assert "1. " in text
         run.keys("b")
         await eventually(lambda: not run.game.model.show_over)
         assert "Game over" not in screen_text(run.game.app, 80, 24)
+        run.keys("q")  # with the box hidden a letter is typed, it does not leave
+        await eventually(lambda: run.game.model.line.text == "q")
+        run.keys("\x1b")  # Esc clears the line...
+        await eventually(lambda: run.game.model.line.text == "")
+        run.keys("\x1b")  # ...then shows the box again, where q leaves
+        await eventually(lambda: run.game.model.show_over)
         run.keys("q")
         assert await asyncio.wait_for(run.task, 30) == 0
 
@@ -259,3 +281,34 @@ async def test_before_the_start_the_screen_waits() -> None:
         game = GameApp(handle, input=inp, output=DummyOutput())
         assert "waiting for the game to start" in screen_text(game.app, 80, 24)
         assert list(game.model.legal()) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+async def test_a_typed_word_reaches_the_command_line_whole_and_moves_nothing(engine: str) -> None:
+    # The one input rule: letters never act on the board (h/j/k/l/e used to), digits
+    # only pick a piece; "jump" in Board Tag used to turn IT south.
+    handle = solo_handle(engine)
+    session = handle.machine.session
+    assert session is not None
+    before = session.step
+    with create_pipe_input() as inp:
+        run = Running(handle, inp)
+        run.keys("jump hjkl e")
+        await eventually(lambda: run.game.model.line.text == "jump hjkl e")
+        assert session.step == before and run.game.model.mode == "command"
+        text = screen_text(run.game.app, 80, 24)
+        assert "type› jump hjkl e" in text
+        run.keys("\x1b")  # Esc clears the whole line
+        await eventually(lambda: run.game.model.line.text == "")
+        assert run.game.model.mode == "board" and session.step == before
+        run.keys("end")  # and a fresh word starts clean after it
+        await eventually(lambda: run.game.model.line.text == "end")
+        await run.stop()
+
+
+def test_the_input_rule_is_one_line_in_the_hint_and_the_help() -> None:
+    from lanTag.ui.app import KEYS_HELP
+    from lanTag.ui.model import INPUT_RULE
+
+    assert len("your turn: " + INPUT_RULE) <= 80
+    assert "letters and words always go to the command line" in KEYS_HELP.replace("\n", " ")

@@ -1,0 +1,79 @@
+"""Outcome lines for the feed: who did what and why, in words, from public facts only.
+
+Built by the screen from a resolved step: the input (a roll, a joint secret choice) and
+the engine's view before and after it.  Numbers are shown as the rules state them
+(Stomptag's minimum bids are the drawn permutation plus one, read from the view after
+the roll), places as the board labels them, never as internal indices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from lanTag.rules.base import Action, Joint, Roll
+
+RPS_BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
+SECRET_NAMES = {"rps": "rock-paper-scissors", "bid": "bids", "orders": "orders"}
+
+Who = Callable[[int], str]  # seat -> "you" or "seat 2 NAME"
+
+
+def who_namer(names: Sequence[str], me: int | None) -> Who:
+    def who(seat: int) -> str:
+        if seat == me:
+            return "you"
+        return f"seat {seat} {names[seat]}" if 0 <= seat < len(names) else f"seat {seat}"
+
+    return who
+
+
+def secret_line(
+    kind: str,
+    joint: Joint,
+    after: dict[str, Any],
+    who: Who,
+    shown: Callable[[Action], str],
+) -> str:
+    """One resolved secret round: every choice, and for rock-paper-scissors who won and why."""
+    title = SECRET_NAMES.get(kind, kind)
+    if kind == "rps" and len(joint.choices) == 2:
+        (a, act_a), (b, act_b) = joint.choices
+        pick_a, pick_b = str(act_a.args[0]), str(act_b.args[0])
+        if pick_a == pick_b:
+            return f"{title}: {who(a)} and {who(b)} both chose {pick_a}: a draw, play again"
+        winner, loser = ((a, pick_a), (b, pick_b)) if RPS_BEATS[pick_a] == pick_b else (
+            (b, pick_b),
+            (a, pick_a),
+        )
+        beat = "beat" if who(winner[0]) == "you" else "beats"
+        line = f"{title}: {who(winner[0])} ({winner[1]}) {beat} {who(loser[0])} ({loser[1]})"
+        tagged = after.get("tagged")
+        if isinstance(tagged, int) and tagged >= 0:
+            verb = "are" if who(tagged) == "you" else "is"
+            line += f": {who(tagged)} {verb} tagged"
+        return line
+    if kind == "orders":
+        # Orders already read as words (Game.action_text): "stride ne sw".
+        parts = [f"{who(s)} {shown(a).removeprefix('orders ')}" for s, a in joint.choices]
+    else:
+        parts = [f"{who(s)} {' '.join(map(str, a.args))}" for s, a in joint.choices]
+    return f"{title}: " + "; ".join(parts)
+
+
+def roll_values(engine: str, roll: Roll, after: dict[str, Any], who: Who) -> str | None:
+    """A roll's values as the rules use them, where the raw draw is an index (None: as drawn)."""
+    players = after.get("players")
+    if engine != "stomptag" or not isinstance(players, list):
+        return None
+    fresh = [p for p in players if isinstance(p, dict)]
+    if after.get("phase") == "bids":
+        # The draw is a permutation of 0..n-1; each seat's minimum bid is that plus one.
+        return ", ".join(f"{who(p['seat'])} {p['minimum']}" for p in fresh)
+    if any(p.get("cell") is not None for p in fresh):
+        return ", ".join(
+            f"{who(p['seat'])} at ({p['cell'][0] + 1},{p['cell'][1] + 1})"
+            for p in fresh
+            if p.get("cell") is not None
+        )
+    return None

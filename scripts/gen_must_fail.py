@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Must-fail logs: for every check `lantag verify` makes, a log that breaks exactly that rule.
+
+    .venv/bin/python scripts/gen_must_fail.py            # (re)write protocol/vectors/must_fail/
+    .venv/bin/python scripts/gen_must_fail.py --check    # exit 1 if a file would change
+
+A byte-level edit of a log (a flipped bit, a dropped entry) already breaks a signature or the
+hash chain.  The logs written here are what a *cheating writer* produces instead: it holds the
+keys of every seat it signs for, so every message in them is validly signed, and it writes its
+log through the package's own LogChain, so every entry chains.  Each starts from a real game
+(Prototag, three human seats and a replicated bot, played by the library's bots through the
+whole peer stack on the simulated network: lanTag.testing.table), keeps that game's log up to
+the point of the cheat, and then breaks one rule.  The rules and the failure each must produce
+(exit code, failing entry, reason, blame) are in must_fail.json; SPEC §9 lists them.
+
+Everything is built with the package's own writer and signing APIs (Table, LogChain,
+sign_message, encode_input, chance_roll, joint_choice, commitment), so when the log format
+changes this one command writes the vectors for the new format.  Deterministic: the game is a
+pure function of its seed, Ed25519 signatures are deterministic, and nothing reads a clock.
+Every vector is checked against its expectation while it is generated: a rule the verifier no
+longer enforces stops the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = str(Path(__file__).resolve().parent)  # the must_fail_*.py modules next to this script
+for path in (str(ROOT), HERE):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+import must_fail_entries  # noqa: E402, F401  (registers its cheats, in this order)
+import must_fail_messages  # noqa: E402, F401
+from must_fail_game import ENGINE, VECTORS, Vector, play  # noqa: E402
+
+from lanTag.log.chain import LogFormatError  # noqa: E402
+from lanTag.log.verify import verify_log  # noqa: E402
+
+OUT = ROOT / "protocol" / "vectors" / "must_fail"
+INDEX = "must_fail.json"
+
+# --------------------------------------------------------------------------- checking, writing
+
+
+def check(vec: Vector) -> dict[str, Any]:
+    """What ``verify_log`` says of ``vec`` (as the index records it); RuntimeError when it is
+    not what the vector expects."""
+    exp = vec.expect
+    try:
+        report = verify_log(vec.data)
+    except LogFormatError as exc:
+        if exp.exit != 2 or exp.reason not in str(exc):
+            raise RuntimeError(f"{vec.name}: not a log ({exc}), expected {exp}") from None
+        return {"exit": 2, "error": str(exc)}
+    failure = report.failure
+    blames = [[seat, code] for seat, _step, code, _reason in report.blames]
+    if exp.blame is not None and list(exp.blame) not in blames:
+        raise RuntimeError(f"{vec.name}: no blame {exp.blame} in {blames}")
+    if exp.exit == 0:  # a valid log whose report must blame a seat
+        if failure is not None:
+            raise RuntimeError(f"{vec.name}: failed with {failure}, expected a valid log")
+        return {"exit": 0, "blames": blames}
+    if failure is None:
+        raise RuntimeError(f"{vec.name}: the verifier ACCEPTS it (expected {exp})")
+    got = (failure.entry, failure.step)
+    want = (exp.entry, failure.step if exp.step is None else exp.step)
+    if exp.exit != 1 or exp.reason not in failure.reason or got != want:
+        raise RuntimeError(f"{vec.name}: failed with {failure}, expected {exp}")
+    return {
+        "exit": 1,
+        "entry": failure.entry,
+        "step": failure.step,
+        "reason": failure.reason,
+        "blames": blames,
+    }
+
+
+def render() -> dict[str, bytes]:
+    game = play()
+    files: dict[str, bytes] = {}
+    index = []
+    for make in VECTORS:
+        vec = make(game)
+        got = check(vec)
+        file_name = f"{vec.name}.log"
+        files[file_name] = vec.data
+        index.append(
+            {
+                "file": file_name,
+                "rule": vec.rule,
+                "how": vec.how,
+                "sha256": hashlib.sha256(vec.data).hexdigest(),
+                "expect": {
+                    "exit": vec.expect.exit,
+                    "reason_contains": vec.expect.reason,
+                    "entry": vec.expect.entry,
+                    "step": got.get("step") if vec.expect.exit == 1 else None,
+                    "blame": None if vec.expect.blame is None else list(vec.expect.blame),
+                },
+                "reference_verifier_says": got,
+            }
+        )
+    about = {
+        "about": "Logs every verifier must refuse: each validly signed and hash-chained by a "
+        "cheating writer holding every seat's key, breaking exactly one rule (`rule`, "
+        "`how`).  `lantag verify FILE` must exit with `expect.exit`; for exit 1 the first "
+        "failure is at entry `expect.entry` (and step `expect.step`) with a reason containing "
+        "`expect.reason_contains` (the reference's exact words: `reference_verifier_says`), "
+        "and the replay blames `expect.blame` [seat, code] on the way, if given.  For exit 2 "
+        "the file is not a lanTag log at all.  Exit 0 (out_of_turn_commit): a rule whose "
+        "breach the replay answers with a blame, not a verdict: the log is valid and its "
+        "report must carry `expect.blame`.  Every log starts as the log of one real "
+        f"{ENGINE} game (3 human seats and a replicated bot, writer seat 0).  Written by "
+        "scripts/gen_must_fail.py (deterministic).",
+        "engine": ENGINE,
+        "vectors": index,
+    }
+    files[INDEX] = (json.dumps(about, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare, do not write")
+    args = parser.parse_args(argv)
+    files = render()
+    if args.check:
+        on_disk = {p.name for p in OUT.glob("*")} if OUT.is_dir() else set()
+        stale = sorted(
+            n
+            for n, data in files.items()
+            if not (OUT / n).is_file() or (OUT / n).read_bytes() != data
+        ) + sorted(on_disk - set(files))
+        for name in stale:
+            print(f"stale: {name}", file=sys.stderr)
+        return 1 if stale else 0
+    OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob("*"):
+        if old.name not in files:
+            old.unlink()
+    for name, data in files.items():
+        (OUT / name).write_bytes(data)
+    print(f"wrote {len(files) - 1} must-fail logs and {INDEX} to {OUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

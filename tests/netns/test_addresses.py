@@ -1,0 +1,86 @@
+"""A host with several adapters is joined by name from another namespace (issue #23).
+
+The host's namespace holds its LAN veth (10.77.0.1) plus a second veth pair, inside
+the same namespace, carrying 10.100.0.6 and 169.254.12.7 (this kernel has no dummy
+links): all three are advertised.  The joiner must go to the one on its own subnet,
+say which one answered, and play the game; the host's hint names the addresses people
+can type (not the link-local one).  Hang guards only; skipped without namespaces.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.netns.lab import Lan, needs_netns, netlab, netns_problem, verify
+
+pytestmark = [pytest.mark.netns, needs_netns]
+
+_labs = itertools.count(1)
+EXTRA = ("10.100.0.6", "169.254.12.7")
+
+
+@pytest.fixture
+def multi_nic_lan(tmp_path: Path) -> Iterator[Lan]:
+    problem = netns_problem()
+    if problem is not None:
+        pytest.skip(f"netns tests skipped: {problem}")
+    name = f"plat{os.getpid() % 100_000}x{next(_labs)}"
+    try:
+        lab = netlab.up(2, name)
+        ns = lab.ns("h1")
+        netlab._ip("-n", ns, "link", "add", "xv0", "type", "veth", "peer", "name", "xv1")
+        netlab._ip("-n", ns, "addr", "add", f"{EXTRA[0]}/24", "dev", "xv0")
+        netlab._ip("-n", ns, "addr", "add", f"{EXTRA[1]}/16", "dev", "xv1")
+        netlab._ip("-n", ns, "link", "set", "xv0", "up")
+        netlab._ip("-n", ns, "link", "set", "xv1", "up")
+    except (netlab.NetlabError, OSError) as exc:
+        netlab.down(name)
+        pytest.skip(f"cannot build the namespaced LAN: {exc}")
+    lan = Lan(lab, tmp_path)
+    try:
+        yield lan
+    finally:
+        lan.stop_all()
+        netlab.down(name)
+        assert not netlab.lab_namespaces(name), "namespaces left behind"
+
+
+def test_a_host_with_extra_adapters_is_joined_by_name(multi_nic_lan: Lan) -> None:
+    lan = multi_nic_lan
+    alice, bob = lan.peer("alice", "h1"), lan.peer("bob", "h2")
+    alice.fingerprint()
+    bob.fingerprint()
+    alice.start(
+        [
+            "host",
+            "--headless",
+            "--start-when-full",
+            "--game",
+            "prototag",
+            "--seats",
+            "2",
+            "--name",
+            "Multi NIC",
+            "--log",
+            str(alice.log),
+        ]
+    )
+    port = alice.port()
+    hint = next(line for line in alice.err().splitlines() if "others run:" in line)
+    assert f"lantag join {alice.addr}:{port} (or {EXTRA[0]}:{port})" in hint, hint
+    assert EXTRA[1] not in hint  # link-local: nobody can type it usefully
+    bob.start(["join", "Multi NIC", "--wait", "3", "--headless", "--log", str(bob.log)])
+    codes = [p.wait() for p in (alice, bob)]
+    assert codes == [0, 0], [p.err()[-400:] for p in (alice, bob)]
+    err = bob.err()
+    # every advertised address, in the order tried: own subnet, ordinary, link-local
+    tried = f"contacting {alice.addr}:{port}, {EXTRA[0]}:{port}, {EXTRA[1]}:{port}"
+    assert tried in err, err
+    assert f"the host answered on {alice.addr}:{port}" in err, err
+    assert "game over after" in bob.out()
+    assert verify(bob.log).complete

@@ -1,0 +1,168 @@
+"""The must-fail logs of protocol/vectors/must_fail/: each validly signed and chained, each
+breaking exactly one rule, each refused as its index says, by both lanes of the verifier and
+by `lantag verify` (scripts/gen_must_fail.py writes them; SPEC §9 lists them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lanTag.cli import main as lantag_main
+from lanTag.log import plain_replay
+from lanTag.log.chain import LogFormatError
+from lanTag.log.report import VerifyReport
+from lanTag.log.verify import verify_log
+
+ROOT = Path(__file__).resolve().parents[2]
+MUST_FAIL = ROOT / "protocol" / "vectors" / "must_fail"
+INDEX: dict[str, Any] = json.loads((MUST_FAIL / "must_fail.json").read_text(encoding="utf-8"))
+VECTORS: list[dict[str, Any]] = INDEX["vectors"]
+IDS = [v["file"].removesuffix(".log") for v in VECTORS]
+
+
+def data_of(vector: dict[str, Any]) -> bytes:
+    return (MUST_FAIL / vector["file"]).read_bytes()
+
+
+@pytest.fixture
+def plain_verdicts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
+    """What the fast lane (PlainReplay.report) answered during each verify_log call."""
+    verdicts: list[bool] = []
+    real = plain_replay.PlainReplay.report
+
+    def spy(self: plain_replay.PlainReplay, *args: Any) -> bool:
+        verdict = real(self, *args)
+        verdicts.append(verdict)
+        return verdict
+
+    monkeypatch.setattr(plain_replay.PlainReplay, "report", spy)
+    yield verdicts
+
+
+@pytest.fixture
+def slow_lane_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force the full Session replay: the fast lane calls no log plain."""
+    monkeypatch.setattr(plain_replay.PlainReplay, "report", lambda self, *args: False)
+
+
+def check_report(vector: dict[str, Any], data: bytes) -> VerifyReport | None:
+    """verify_log's answer is the one the index expects (None for "not a log")."""
+    expect = vector["expect"]
+    if expect["exit"] == 2:
+        with pytest.raises(LogFormatError, match=expect["reason_contains"]) as refused:
+            verify_log(data)
+        assert str(refused.value) == vector["reference_verifier_says"]["error"]
+        return None
+    report = verify_log(data)
+    blames = [[seat, code] for seat, _step, code, _reason in report.blames]
+    if expect["blame"] is not None:
+        assert expect["blame"] in blames, blames
+    if expect["exit"] == 0:
+        assert report.valid, report.failure
+        return report
+    failure = report.failure
+    assert failure is not None, "the verifier accepts it"
+    assert (failure.entry, failure.step) == (expect["entry"], expect["step"]), failure
+    assert expect["reason_contains"] in failure.reason, failure
+    assert failure.reason == vector["reference_verifier_says"]["reason"]
+    return report
+
+
+def test_there_is_a_must_fail_log_per_check() -> None:
+    assert len(VECTORS) >= 15
+    assert len(set(IDS)) == len(IDS)
+    on_disk = {p.name for p in MUST_FAIL.glob("*.log")}
+    assert on_disk == {v["file"] for v in VECTORS}  # nothing stale, nothing missing
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=IDS)
+def test_the_file_is_the_one_indexed(vector: dict[str, Any]) -> None:
+    assert hashlib.sha256(data_of(vector)).hexdigest() == vector["sha256"]
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=IDS)
+def test_verify_log_refuses_it_as_indexed(
+    vector: dict[str, Any], plain_verdicts: list[bool]
+) -> None:
+    report = check_report(vector, data_of(vector))
+    if report is not None:
+        # The fast lane was asked, and did not call the log plain (a rule of its own caught
+        # it, or it handed the log to the full replay): a plain verdict would skip the check.
+        assert plain_verdicts == [False]
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=IDS)
+def test_the_full_replay_alone_refuses_it_as_indexed(
+    vector: dict[str, Any], slow_lane_only: None
+) -> None:
+    check_report(vector, data_of(vector))
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=IDS)
+def test_lantag_verify_refuses_it(
+    vector: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    expect = vector["expect"]
+    path = str(MUST_FAIL / vector["file"])
+    code = lantag_main(["verify", path])
+    out, err = capsys.readouterr()
+    assert code == expect["exit"], out + err
+    said = " ".join(out.split())  # the summary wraps long lines at 80 columns
+    if expect["exit"] == 2:
+        assert err.startswith("lantag: ") and expect["reason_contains"] in err, err
+        assert "internal error" not in err
+    elif expect["exit"] == 1:
+        f = vector["reference_verifier_says"]
+        assert said.endswith(f"INVALID at entry {f['entry']} (step {f['step']}): {f['reason']}")
+    else:
+        seat, code_name = expect["blame"]
+        assert f"blame: seat {seat} at step" in said and code_name in said, out
+        assert "VALID" in said and "INVALID" not in said
+    assert lantag_main(["verify", "--json", path]) == expect["exit"]
+    as_json = json.loads(capsys.readouterr().out)
+    if expect["exit"] == 2:
+        assert as_json["log"] is False and expect["reason_contains"] in as_json["error"]
+    elif expect["exit"] == 1:
+        f = vector["reference_verifier_says"]
+        assert as_json["failure"] == {
+            "entry": f["entry"],
+            "step": f["step"],
+            "seat": None,
+            "reason": f["reason"],
+        }
+    else:
+        assert as_json["valid"] is True and as_json["failure"] is None
+
+
+@pytest.mark.parametrize("name", ["out_of_turn", "wrong_header_magic"])
+def test_the_lantag_process_exits_with_the_indexed_code(name: str) -> None:
+    vector = next(v for v in VECTORS if v["file"] == f"{name}.log")
+    run = subprocess.run(
+        [sys.executable, "-m", "lanTag", "verify", str(MUST_FAIL / vector["file"])],
+        capture_output=True,
+        text=True,
+        timeout=120,  # a hang guard only
+    )
+    assert run.returncode == vector["expect"]["exit"], run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_regenerating_writes_the_same_vectors() -> None:
+    path = ROOT / "scripts" / "gen_must_fail.py"
+    spec = importlib.util.spec_from_file_location("gen_must_fail", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    files = module.render()
+    assert set(files) == {p.name for p in MUST_FAIL.iterdir()}
+    for name, data in files.items():
+        assert (MUST_FAIL / name).read_bytes() == data, f"{name} differs: run {path.name}"

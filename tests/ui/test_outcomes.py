@@ -1,0 +1,73 @@
+"""Outcome lines: every resolved secret round says who did what, in words, and stays on
+screen until our next decision; stale "waiting for" lines go; rolls read as the rules."""
+
+from __future__ import annotations
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from lanTag.rules.base import Action, Joint
+from lanTag.ui import commands
+from lanTag.ui.app import GameApp
+from lanTag.ui.outcomes import secret_line, who_namer
+from lanTag.ui.snapshot import screen_text
+from tests.ui.fakes import solo_handle
+
+NAMES = ["me", "bot-1", "bot-2"]
+
+
+def _rps(a: str, b: str, tagged: int) -> str:
+    joint = Joint(((0, Action("rps", (a,))), (2, Action("rps", (b,)))))
+    return secret_line("rps", joint, {"tagged": tagged}, who_namer(NAMES, 0), str)
+
+
+def test_rock_paper_scissors_names_the_winner_and_who_is_tagged() -> None:
+    assert _rps("scissors", "paper", 2) == (
+        "rock-paper-scissors: you (scissors) beat seat 2 bot-2 (paper): seat 2 bot-2 is tagged"
+    )
+    assert _rps("rock", "paper", 0) == (
+        "rock-paper-scissors: seat 2 bot-2 (paper) beats you (rock): you are tagged"
+    )
+    assert _rps("paper", "paper", 0) == (
+        "rock-paper-scissors: you and seat 2 bot-2 both chose paper: a draw, play again"
+    )
+
+
+def _stomptag_app() -> GameApp:
+    handle = solo_handle("stomptag")
+    return GameApp(handle, input=create_pipe_input(), output=DummyOutput())
+
+
+async def test_stomptag_minimum_bids_are_the_real_minimums() -> None:
+    # The draw is a permutation of 0..n-1; the panel used to show it raw ("1 0 2").
+    game = _stomptag_app()
+    session = game.model.session
+    assert session is not None and game.model.last_roll is not None
+    view = session.state.view(0)
+    mins = {p["seat"]: p["minimum"] for p in view["players"]}
+    assert sorted(mins.values()) == [1, 2, 3]
+    expected = f"you {mins[0]}, seat 1 bot-1 {mins[1]}, seat 2 bot-2 {mins[2]}"
+    assert game.model.last_roll.values == expected
+    assert f"minimum bids: {expected}" in "".join(text for _, text, *_ in game._turn_text())
+    assert "minimum bids: you" in screen_text(game.app, 120, 40)
+
+
+async def test_a_resolved_secret_round_stays_until_our_next_decision() -> None:
+    game = _stomptag_app()
+    model, session = game.model, game.model.session
+    assert session is not None and session.my_turn() == "secret"
+    bid = str(next(iter(model.legal())))
+    commands.run(model, "submit", bid)
+    model.poll()
+    assert session.state.view(0)["phase"] == "orders"  # the bids resolved at once (bots)
+    # The stale "committed ... waiting for N other(s)" is gone; the outcome is shown.
+    assert "waiting for" not in model.message
+    assert [line.text for line in model.outcomes][-1].startswith(f"bids: you {bid.split()[1]}; ")
+    text = screen_text(game.app, 80, 24)
+    assert "» bids: you" in text and "waiting for" not in text
+    # The starting cells read as board places, never as cell indices.
+    assert model.last_roll is not None and " at (" in model.last_roll.values
+    # Our next decision clears the outcomes we have seen.
+    commands.run(model, "submit", str(next(iter(model.legal()))))
+    model.poll()
+    assert all(not line.text.startswith("bids:") for line in model.outcomes)
