@@ -14,7 +14,13 @@ from typing import Any
 import msgpack
 import pytest
 
-from lanTag.rules import assassination_view, boardtag_view, prototag_view, tagem_view
+from lanTag.rules import (
+    assassination_view,
+    boardtag_view,
+    prototag_view,
+    stomptag_text,
+    tagem_view,
+)
 from lanTag.rules.base import (
     FACT_CODE,
     LEGACY_PURPOSES,
@@ -155,6 +161,7 @@ _WORDINGS = {
     "assassination": (assassination_view, ["_EVENT_TEXTS"]),
     "boardtag": (boardtag_view, ["_EVENT_TEXTS"]),
     "tagem": (tagem_view, []),
+    "stomptag": (stomptag_text, []),
 }
 
 
@@ -167,12 +174,14 @@ def test_rewording_the_views_leaves_state_hashes_unchanged(
     for table in tables:
         reworded = {k: "REWORDED " + v for k, v in getattr(module, table).items()}
         monkeypatch.setattr(module, table, reworded)
-    original = module.event_text
+    words = "describe_event" if engine == "stomptag" else "event_text"
+    original = getattr(module, words)
 
     def reworded_event(*args: Any) -> str:
         return "REWORDED " + original(*args)
 
-    monkeypatch.setattr(module, "event_text", reworded_event)
-    monkeypatch.setattr(module, "purpose_text", lambda purpose: "REWORDED " + purpose)
+    monkeypatch.setattr(module, words, reworded_event)
+    if engine != "stomptag":  # its purposes are not worded (docs/rules/VERSIONS.md)
+        monkeypatch.setattr(module, "purpose_text", lambda purpose: "REWORDED " + purpose)
     assert _texts(engine) != texts  # the words did change...
     assert _hashes(engine) == hashes  # ...and no state hash did
