@@ -18,7 +18,12 @@ from lanTag.commands_resume import resume_seat
 from lanTag.game_setup import check_bots, check_game, host_config, log_path_for, netsim_from_spec
 from lanTag.headless import run_ui_or_headless
 from lanTag.host_advert import advertise, advertise_seats, lan_addresses
-from lanTag.join_help import DEFAULT_JOIN_TIMEOUT, needs_terminal_line, no_answer_line
+from lanTag.join_help import (
+    DEFAULT_JOIN_TIMEOUT,
+    likely_causes,
+    needs_terminal_line,
+    no_answer_line,
+)
 from lanTag.lobby import HostConfig, HostLobby, JoinLobby, Refused, Welcomed
 from lanTag.peer import BotDriver
 from lanTag.rules.registry import get_game
@@ -207,7 +212,8 @@ async def cmd_join(args: argparse.Namespace) -> int:
         shown = ", ".join(f"{a}:{p}" for a, p in candidates)
         print(f"contacting {shown}…", file=sys.stderr)
         if not await host_answered(handle, timeout, also=candidates[1:]):
-            raise JoinFailed(no_answer_line(host_addr, timeout))
+            causes = likely_causes(candidates, handle.pump.unreachable, handle.pump.last_error)
+            raise JoinFailed(no_answer_line(host_addr, timeout, causes))
         if len(candidates) > 1:  # say which of the host's addresses worked
             answered_on = handle.machine.lobby.host  # type: ignore[union-attr]
             print(f"the host answered on {answered_on[0]}:{answered_on[1]}", file=sys.stderr)

@@ -35,7 +35,11 @@ async def resume_seat(args: argparse.Namespace, me: LocalIdentity) -> int:
         return 0
     session = handle.machine.session
     assert session is not None
-    print(f"resumed at step {session.step}; catching up", file=sys.stderr)
+    print(
+        f"resumed at step {session.step}; catching up (if the others dropped your seat "
+        "meanwhile, a bot keeps playing it and you watch)",
+        file=sys.stderr,
+    )
     wait = float(getattr(args, "resume_wait", None) or RESUME_WAIT)  # None: no --resume-wait
     try:
         if not await heard_from_peers(handle, wait):

@@ -6,7 +6,8 @@ detects without touching the join command.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Mapping, Sequence
 
 from lanTag.session.transport import Addr
 
@@ -26,6 +27,49 @@ def no_answer_line(host: Addr, seconds: float, causes: Sequence[str] = ()) -> st
         f"is UDP port {port} allowed by the firewall?",
     ]
     return f"no answer from {address}:{port} within {seconds:g} s — " + " ".join(checks)
+
+
+NO_ROUTE = frozenset({"EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "ENETDOWN"})
+BLOCKED = frozenset({"EPERM", "EACCES"})
+CLOSED = frozenset({"ECONNREFUSED", "ECONNRESET", "ConnectionRefusedError"})
+
+
+def likely_causes(
+    tried: Sequence[Addr],
+    unreachable: Mapping[Addr, str],
+    last_error: str | None,
+    platform: str = sys.platform,
+) -> list[str]:
+    """Why the host said nothing, from what the socket saw (net/udp.py: ``pump.unreachable``
+    maps an address to the error of its last send, ``pump.last_error`` is the last error
+    of any kind), and this OS's usual suspects.  Each cause is a short question."""
+    causes: list[str] = []
+    errors = {addr: unreachable[addr] for addr in tried if addr in unreachable}
+    no_route = [a for a, e in errors.items() if e in NO_ROUTE]
+    if no_route and platform == "darwin":
+        causes.append(
+            "macOS refused to send (no route): is Local Network allowed for your terminal "
+            "app in System Settings → Privacy & Security → Local Network?"
+        )
+    elif no_route:
+        shown = ", ".join(a for a, _ in no_route)
+        causes.append(f"{shown} is unreachable from this laptop (no route): wrong address?")
+    if any(e in BLOCKED for e in errors.values()):
+        causes.append("this laptop's firewall refused to send (permission denied)?")
+    if last_error in CLOSED or any(e in CLOSED for e in errors.values()):
+        causes.append("the host's laptop says that port is closed: wrong port, or game over?")
+    if not errors and platform == "win32":
+        causes.append(
+            "Windows Firewall: was Python allowed on Private networks, and is this Wi-Fi "
+            "set to Private (not Public) on both laptops?"
+        )
+    elif not errors and platform == "darwin":
+        causes.append(
+            "macOS: is Local Network allowed for your terminal app (System Settings → "
+            "Privacy & Security → Local Network), and incoming connections for Python "
+            "on the host?"
+        )
+    return causes
 
 
 def needs_terminal_line() -> str:

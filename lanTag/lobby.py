@@ -199,7 +199,8 @@ class HostLobby:
         kind, fields = _parse(payload)
         if kind == "hello" and len(fields) == 2 and isinstance(fields[0], str):
             joiner = self._joiners.get(addr)
-            if joiner is None or not joiner.joined:
+            if joiner is None:  # a repeated hello keeps its challenge (a joiner may say
+                # hello to several of the host's addresses: net/addresses.py)
                 joiner = _Joiner(addr, fields[0][:32], self._random(32))
                 self._joiners[addr] = joiner
             c = self.config
@@ -367,6 +368,8 @@ class JoinLobby:
         kind, fields = _parse(payload)
         if kind == "welcome" and len(fields) == 7:
             host_key, challenge, engine, name, seats, pw, taken = fields
+            if self.host_key and (host_key, challenge) == (self.host_key, self._challenge):
+                return  # the same welcome again (hello sent to two of the host's addresses)
             if not (
                 isinstance(host_key, bytes)
                 and len(host_key) == 32

@@ -10,7 +10,8 @@ Values whose msgpack type matters are written in a typed form:
 ``["nil"]``, ``["bool", b]``, ``["int", "decimal"]`` (a string: JSON numbers lose
 precision above 2**53), ``["str", s]``, ``["bin", hex]``, ``["array", [typed...]]``.
 
-Files: wire.json, messages.json, commit.json, chain.json, draws.json, lobby.json, log.json
+Files: wire.json, messages.json, commit.json, chain.json, draws.json, lobby.json,
+evidence.json (pairs of signed messages that convict their seat), log.json
 and the binary logs toy_game.log (valid) and toy_game.<variant>.log (must fail).  The log
 part runs a 3-peer game of the test-only "toy" engine (tests/session/toygame.py) through
 the simulated network of tests/session/harness.py.
@@ -38,7 +39,12 @@ if HERE not in sys.path:
 
 from vectors_fair import chain_vectors, commit_vectors, draw_vectors  # noqa: E402
 from vectors_log import log_vectors  # noqa: E402
-from vectors_messages import lobby_vectors, message_vectors, wire_vectors  # noqa: E402
+from vectors_messages import (  # noqa: E402
+    evidence_vectors,
+    lobby_vectors,
+    message_vectors,
+    wire_vectors,
+)
 
 OUT = ROOT / "protocol" / "vectors"
 
@@ -52,6 +58,7 @@ PURE: dict[str, Callable[[], dict[str, Any]]] = {
     "chain.json": chain_vectors,
     "draws.json": draw_vectors,
     "lobby.json": lobby_vectors,
+    "evidence.json": evidence_vectors,
 }
 
 

@@ -299,3 +299,33 @@ def step_entry_input_spelled_otherwise(game: Game) -> Vector:
         write(items),
         Expect(1, "differs", s, step),
     )
+
+
+@vector
+def step_entry_wrong_draw_purpose(game: Game) -> Vector:
+    s = next(
+        k for k, (_, kind, data) in enumerate(game.items) if kind == EntryKind.STEP and data[2:]
+    )
+    step, kind, data = game.items[s]
+    items = [*game.items[:s], (step, kind, [data[0], data[1], "another purpose", *data[3:]])]
+    return Vector(
+        "step_entry_wrong_draw_purpose",
+        "§9 entries: a roll's STEP entry records its draw purpose and kinds (protocol 2)",
+        f"the STEP entry {s} of a roll records another draw purpose (input and hash right)",
+        write(items),
+        Expect(1, "draw or commitment purpose", s, step),
+    )
+
+
+@vector
+def step_entry_input_undecodable(game: Game) -> Vector:
+    k = game.step_entry(game.msg(turn_of(game, 1)).step)
+    step, kind, data = game.items[k]
+    items = [*game.items[:k], (step, kind, [[9, "no such input"], *data[1:]])]
+    return Vector(
+        "step_entry_input_undecodable",
+        "§9 entries: a STEP entry's input is [0, seat, action], [1, choices] or [2, values]",
+        f"the STEP entry {k} records an input of an unknown form",
+        write(items),
+        Expect(1, "malformed step record", k, step),
+    )

@@ -31,7 +31,8 @@ from lanTag.session.messages import (
 )
 from lanTag.testing.table import Table, identity_for
 
-SEED = 2027  # the game every vector starts from
+FIRST_SEED = 2027  # the game every vector starts from: the first seed from here whose game
+SEEDS_TRIED = 64  # has every situation a cheat needs (a rule change may change the game)
 ENGINE = "prototag"
 
 Item = tuple[int, EntryKind, Any]  # (step, kind, data) of one log entry
@@ -105,6 +106,7 @@ class Game:
             "seat": msg.seat,
             "state_hash": msg.state_hash,
             "payload": msg.payload,
+            "version": msg.version,
         }
         fields.update(changes)
         key = self.signers[fields["seat"] if signer is None else signer]
@@ -116,6 +118,7 @@ class Game:
             fields["seat"],
             fields["state_hash"],
             tuple(fields["payload"]),
+            version=fields["version"],
         ).raw
 
     def claimed_step(self, step: int, inp: Input) -> Item:
@@ -129,9 +132,9 @@ class Game:
         return (step, EntryKind.STEP, [encode_input(inp), digest, *honest[2:]])
 
 
-def play() -> Game:
-    """The real game every vector starts from (deterministic: a function of SEED)."""
-    table = Table(ENGINE, 3, bots=("random",), seed=SEED)
+def play(seed: int) -> Game:
+    """The real game of ``seed`` (deterministic: a function of the seed)."""
+    table = Table(ENGINE, 3, bots=("random",), seed=seed)
     table.start()
     table.run_to_end()
     writer = table.peer_of_seat(0)
@@ -142,7 +145,7 @@ def play() -> Game:
     for peer in range(3):
         seat = table.seat_of(peer)
         assert seat is not None
-        identity = identity_for(SEED, peer)
+        identity = identity_for(seed, peer)
         if identity.public_key != record.seats[seat].public_key:
             raise RuntimeError(f"peer {peer}'s key does not hold seat {seat}")
         signers[seat] = identity.signer()

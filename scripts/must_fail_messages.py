@@ -46,6 +46,22 @@ def message_from_another_game(game: Game) -> Vector:
 
 
 @vector
+def message_of_another_protocol(game: Game) -> Vector:
+    k = turn_of(game, 1)
+    msg = game.msg(k)
+    other = 1 if game.record.protocol != 1 else 2
+    items = [*game.items[:k], (msg.step, EntryKind.MSG, game.sign(msg, version=other))]
+    return Vector(
+        "message_of_another_protocol",
+        "§3 messages: the version is the protocol of the game's record",
+        f"entry {k}: seat {msg.seat}'s MOVE, validly signed, in protocol {other} (the game is "
+        f"protocol {game.record.protocol})",
+        write(items),
+        Expect(1, f"protocol {other} message", k, msg.step),
+    )
+
+
+@vector
 def message_from_a_bot_seat(game: Game) -> Vector:
     k = turn_of(game, 1)
     msg = game.msg(k)
@@ -219,7 +235,7 @@ def equivocation(game: Game) -> Vector:
         f"entry {s + 1}: a second, different MOVE of seat {msg.seat} for step {msg.step} "
         f"(after the STEP entry {s} of the first); the log goes on as if nothing happened",
         write(items),
-        Expect(1, "differs", after + 1, None, (msg.seat, "equivocation")),
+        Expect(1, "step", after + 1, None, (msg.seat, "equivocation")),
     )
 
 

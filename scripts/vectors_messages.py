@@ -434,3 +434,74 @@ def lobby_vectors() -> dict[str, Any]:
             {"name": name, "hex": data.hex(), "code": code} for name, data, code in must_fail
         ],
     }
+
+
+def _evidence_pair(
+    name: str, seat: int, first: tuple[Any, ...], second: tuple[Any, ...], verdict: str | None
+) -> dict[str, Any]:
+    """Two messages of one seat (type, step, state hash, payload each) and what they prove."""
+    key = _key(seat)
+    signed = [
+        sign_message(key.signer(), t, MSG_GAME, step, seat, state, payload)
+        for t, step, state, payload in (first, second)
+    ]
+    return {
+        "name": name,
+        "seat": seat,
+        "public_key": key.public_key.hex(),
+        "first": signed[0].raw.hex(),
+        "second": signed[1].raw.hex(),
+        "verdict": verdict,
+    }
+
+
+def evidence_vectors() -> dict[str, Any]:
+    """Pairs of signed messages that convict their seat by themselves (SPEC §5.2, §5.7)."""
+    other_state = h("messages/another-state-hash")
+    digest = h("messages/digest/0")
+    have = MsgType.HAVE
+    pairs = [
+        _evidence_pair(
+            "equivocation: two commitments of one seat for one step",
+            2,
+            (MsgType.COMMIT, MSG_STEP, MSG_STATE, (h("evidence/commitment/a"),)),
+            (MsgType.COMMIT, MSG_STEP, MSG_STATE, (h("evidence/commitment/b"),)),
+            "equivocation",
+        ),
+        _evidence_pair(
+            "desync: a HAVE with a false state hash beside the seat's true one",
+            1,
+            (have, MSG_STEP, MSG_STATE, (0, [digest])),
+            (have, MSG_STEP, other_state, (0, [digest])),
+            "desync",
+        ),
+        _evidence_pair(
+            "desync: a NUDGE and a VOTE of one step with different state hashes",
+            0,
+            (MsgType.NUDGE, MSG_STEP, MSG_STATE, ([1], 1)),
+            (MsgType.VOTE, MSG_STEP, other_state, ([1], 1)),
+            "desync",
+        ),
+        _evidence_pair(
+            "no proof: a HAVE whose digest list grows replaces the earlier one",
+            1,
+            (have, MSG_STEP, MSG_STATE, (0, [digest])),
+            (have, MSG_STEP, MSG_STATE, (0, [digest, h("messages/digest/1")])),
+            None,
+        ),
+        _evidence_pair(
+            "no proof: different state hashes at different steps",
+            1,
+            (have, MSG_STEP, MSG_STATE, (0, [digest])),
+            (have, MSG_STEP + 1, other_state, (0, [digest])),
+            None,
+        ),
+    ]
+    return {
+        "about": "Two validly signed messages of one seat (signed_message hex, game id "
+        "messages/game) and the blame they prove by themselves: 'equivocation' (two "
+        "different messages in one slot), 'desync' (two claims of one step with different "
+        "state hashes, SPEC §5.2), or null (no proof).  A session convicts on the pair and "
+        "sends both to every peer.",
+        "pairs": pairs,
+    }

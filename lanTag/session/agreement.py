@@ -11,8 +11,10 @@ from lanTag.log.chain import EntryKind
 from lanTag.session import events as ev
 from lanTag.session.core import CONTRIBUTIONS, SessionCore
 from lanTag.session.messages import (
+    CLAIMS,
     MsgType,
     Signed,
+    contradiction,
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
@@ -22,8 +24,6 @@ from lanTag.session.steps import Snapshot, StepBox
 # peer's links speak every second) for this many lag warnings is presumed dead, and
 # we vote at once instead of at the turn or step timeout (SPEC §5.3, "early vote").
 DEAD_AFTER_LAGS = 2
-# Messages whose state hash is a claim about the game (the rest are not part of it).
-_CLAIMS = (*CONTRIBUTIONS, MsgType.VOTE, MsgType.HAVE, MsgType.NUDGE)
 _NONE: frozenset[int] = frozenset()
 
 
@@ -356,10 +356,10 @@ class Agreement(SessionCore):
         """A state hash is a signed claim (SPEC §5.8).  One that differs from ours for a step
         we decided is forwarded, so every peer checks it against its own state; two of one
         seat for one step that no rollback explains convict the seat (``desync``)."""
-        if msg.type not in _CLAIMS:
+        if msg.type not in CLAIMS:
             return
         first = self._hash_seen.setdefault((msg.seat, msg.step), msg)
-        if first.state_hash == msg.state_hash:
+        if contradiction(first, msg) != "desync":
             ours = self._hash_at.get(msg.step) if msg.step < step else None
             if ours is not None and ours != msg.state_hash and not self.replay:
                 self._broadcast([msg.raw])  # evidence: the others hold its other claims

@@ -34,6 +34,11 @@ from lanTag.wire import DATAGRAM_BUDGET
 
 NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
 STEP_WINDOW = 4096  # how far ahead of us a peer's messages are buffered
+# Flood bounds (SPEC §5.3): VOTEs and NUDGEs kept per seat and step, and how far ahead of
+# us they are kept at all.  An honest peer nudges once per step and votes again only when
+# the set it lacks changes; what is over the bound is dropped unlogged and counted.
+REQUEST_LIMITS = {MsgType.VOTE: 32, MsgType.NUDGE: 4}
+REQUEST_AHEAD = 64
 BUNDLE_BUDGET = 1100  # signed messages packed per link payload
 MAX_LINK_PAYLOAD = 64 * 1024
 TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
@@ -89,6 +94,7 @@ class SessionCore:
     _contradicted       Agreement     seats convicted of two state hashes for one step:
                                       refused like seats we voted silent, voted at once
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
+    _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood bound)
     _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
@@ -182,6 +188,7 @@ class SessionCore:
         self.desynced: set[int] = set()
         self._hash_seen: dict[tuple[int, int], Signed] = {}
         self._contradicted: set[int] = set()
+        self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self._pump(now)
 
@@ -196,6 +203,11 @@ class SessionCore:
     @property
     def live(self) -> frozenset[int]:
         return self._snapshots[-1].live
+
+    @property
+    def leaving(self) -> frozenset[int]:
+        """Seats that sent a signed LEAVE (still live until the others agree on the drop)."""
+        return frozenset(self._left)
 
     def needs(self) -> Needs:
         snap = self._snapshots[-1]

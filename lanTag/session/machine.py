@@ -33,6 +33,8 @@ from lanTag.session import referee
 from lanTag.session.agreement import Agreement
 from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
+    REQUEST_AHEAD,
+    REQUEST_LIMITS,
     STEP_WINDOW,
     TAKEOVER_BOT,
     bundles,
@@ -221,6 +223,10 @@ class Session(Agreement, Recovery):
         if msg.step > step + STEP_WINDOW:
             self._reject("too-far", f"seat {msg.seat} sent step {msg.step} at our {step}")
             return
+        limit = REQUEST_LIMITS.get(msg.type)
+        if limit is not None and msg.seat != self.seat and self._over_request_bound(msg, limit):
+            self._count("flood")  # dropped unlogged: a log grows by a bounded factor (§5.3)
+            return
         self._slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         if msg.seat != self.seat:
@@ -238,6 +244,18 @@ class Session(Agreement, Recovery):
             box.heard[msg.seat] = now
             box.pending.append(msg)
         self._pump(now)
+
+    def _over_request_bound(self, msg: Signed, limit: int) -> bool:
+        """``msg`` (a VOTE or NUDGE) is over the flood bound: too far ahead of us, or past
+        ``limit`` of its kind from its seat for its step."""
+        if msg.step > self.step + REQUEST_AHEAD:
+            return True
+        key = (msg.seat, msg.step, msg.type)
+        kept = self._requests_kept.get(key, 0)
+        if kept >= limit:
+            return True
+        self._requests_kept[key] = kept + 1
+        return False
 
     def next_timer(self) -> float | None:
         link, lag = self.transport.next_timer(), self._lag_time()

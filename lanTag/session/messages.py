@@ -351,6 +351,41 @@ def signed_by_seat(msg: Signed, keys: tuple[bytes | None, ...], verifier: Verifi
     return key is not None and verify_signature(msg, key, verifier)
 
 
+# Messages whose state hash is a claim about the game (SPEC §5.2).
+CLAIMS = (
+    MsgType.MOVE,
+    MsgType.ENTROPY,
+    MsgType.COMMIT,
+    MsgType.REVEAL,
+    MsgType.VOTE,
+    MsgType.HAVE,
+    MsgType.NUDGE,
+)
+
+
+def contradiction(first: Signed, second: Signed) -> str | None:
+    """The blame code two signed messages of one seat prove by themselves, or None.
+
+    ``equivocation``: two different messages in one slot (a HAVE whose digest list strictly
+    grows replaces the earlier one).  ``desync``: two claims for one step with different
+    state hashes (SPEC §5.2; a session excuses it after a rollback it knows of).
+    """
+    if first.seat != second.seat or first.game_id != second.game_id or first.raw == second.raw:
+        return None
+    if first.slot == second.slot:
+        if first.type == MsgType.HAVE and set(first.payload[1]) < set(second.payload[1]):
+            return None
+        return "equivocation"
+    if (
+        first.step == second.step
+        and first.type in CLAIMS
+        and second.type in CLAIMS
+        and first.state_hash != second.state_hash
+    ):
+        return "desync"
+    return None
+
+
 def pack_bundle(messages: list[bytes]) -> bytes:
     """Several signed messages in one link payload."""
     return wire.pack(messages)

@@ -26,6 +26,7 @@ from typing import Any
 
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
+from lanTag.fair.commit import commitment
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.net.frame import Frame, FrameType, encode
 from lanTag.net.machine import Addr
@@ -49,6 +50,8 @@ __all__ = ["Adversary", "Cheat", "garbage_datagrams", "garbage_payloads", "resig
 BUNDLE_BUDGET = 1100
 SYNC_BURST = 40  # SYNC_FLOOD: SYNC messages per input
 SYNC_ROUNDS = 30  # SYNC_FLOOD: inputs it floods on
+FLOOD_BURST = 60  # REQUEST_FLOOD: NUDGEs and VOTEs per input
+FLOOD_ROUNDS = 20  # REQUEST_FLOOD: inputs it floods on
 
 
 class Cheat(enum.Enum):
@@ -62,6 +65,9 @@ class Cheat(enum.Enum):
     GARBAGE = "garbage"  # oversized/malformed datagrams and link payloads
     SPOOF = "spoof"  # datagrams with another peer's source address
     SYNC_FLOOD = "sync-flood"  # SYNC from step 0, in bursts, on every input (a DoS)
+    TWO_COMMITS = "two-commits"  # COMMIT+REVEAL pair A to some peers, pair B to the others
+    FALSE_HASH = "false-hash"  # one HAVE with a made-up state hash, to one peer only
+    REQUEST_FLOOD = "request-flood"  # NUDGEs and VOTEs with distinct seqs, future steps too
 
 
 def resign(session_signer: Any, msg: Signed, payload: tuple[Any, ...]) -> Signed:
@@ -443,6 +449,80 @@ class Adversary:
         self._send_signed(s, [sync.raw] * SYNC_BURST, now)
         return len(self.did.sent) >= SYNC_ROUNDS
 
+    def _victims(self, s: Session) -> set[Addr]:
+        others = sorted(k for k in s.peers if k != s.seat)
+        victims = self.victims
+        if victims is None:
+            victims = frozenset(others[len(others) // 2 :])
+        return {s.peers[k] for k in victims if k in s.peers}
+
+    def _two_commits(self, s: Session, now: float) -> bool:
+        # Pair A (the session's own commit and reveal) to some peers, pair B (another
+        # choice under another nonce, opening correctly too) to the victims.
+        if s.my_turn() != "secret":
+            return False
+        honest = self._bot_choice(s)
+        other = self._alternative(s, honest)
+        if other is None:
+            return False
+        step, nonce_b = s.step, self.inner.random_bytes(32)
+        purpose = s.needs().secret_kind
+        sealed_b = commitment(
+            s.game_id, step, self.seat, purpose, nonce_b, wire.pack(other.to_msgpack())
+        )
+        victims = self._victims(s)
+        self._replace_own(s, step, MsgType.COMMIT, lambda m: (sealed_b,), only=victims)
+        self._replace_own(
+            s,
+            step,
+            MsgType.REVEAL,
+            lambda m: (other.to_msgpack(), nonce_b, m.payload[2]),
+            only=victims,
+        )
+        s.commit(honest, self.inner.random_bytes(32), now)
+        self.did.notes.append(f"committed {honest} to all but {sorted(victims)}: {other}")
+        return True
+
+    def _false_hash(self, s: Session, now: float) -> bool:
+        # One validly signed HAVE, the copy of one we sent at this step with a made-up
+        # state hash, to one peer only.
+        mine = [
+            h
+            for by_voter in s._box(s.step).haves.values()
+            for v, h in by_voter.items()
+            if v == self.seat
+        ]
+        if not mine:
+            return False
+        have = mine[0]
+        false = sign_message(
+            self._signer(), MsgType.HAVE, s.game_id, have.step, self.seat, bytes(32), have.payload
+        )
+        victim = sorted(self._victims(s))[0]
+        self.did.sent.append(false)
+        self.inner.link.send(victim, pack_bundle([false.raw]), now)
+        self.did.notes.append(f"false state hash at step {have.step} to {victim}")
+        self.bot.act(s, self.inner.random_bytes, now)
+        return True
+
+    def _request_flood(self, s: Session, now: float) -> bool:
+        # NUDGEs and VOTEs (naming nobody: a vote for no seat drops nobody) with distinct
+        # sequence numbers, for this step and steps far ahead.
+        h = s.state.state_hash()
+        raws = []
+        base = 1000 * (len(self.did.sent) + 1)
+        for i in range(FLOOD_BURST):
+            kind = MsgType.NUDGE if i % 2 else MsgType.VOTE
+            step = s.step + (i % 3) * 50
+            msg = sign_message(self._signer(), kind, s.game_id, step, self.seat, h, ([], base + i))
+            raws.append(msg.raw)
+        if not self.did.sent:
+            self.did.step = s.step
+        self.did.sent.append(parse_unverified(raws[0]))
+        self._send_signed(s, raws, now)
+        self.bot.act(s, self.inner.random_bytes, now)
+        return len(self.did.sent) >= FLOOD_ROUNDS
+
     def inner_addr(self, s: Session) -> Addr:
         return s.peers.get(self.seat, ("0.0.0.0", 0))
 
@@ -560,4 +640,7 @@ _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
     Cheat.GARBAGE: Adversary._garbage,
     Cheat.SPOOF: Adversary._spoof,
     Cheat.SYNC_FLOOD: Adversary._sync_flood,
+    Cheat.TWO_COMMITS: Adversary._two_commits,
+    Cheat.FALSE_HASH: Adversary._false_hash,
+    Cheat.REQUEST_FLOOD: Adversary._request_flood,
 }

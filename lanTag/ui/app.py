@@ -237,6 +237,8 @@ class GameApp:
             return [("", " lanTag │ waiting for the game to start")]
         seat = m.seat
         who = f"you: seat {seat} {m.names()[seat]}" if seat is not None else "watching"
+        if m.seat_taken_over():
+            who = f"watching: bot in your seat {seat}"
         return [("", f" lanTag │ {s.game.display_name} │ step {s.step} │ {who} │ F1 help")]
 
     def _focus_cell(self) -> Cell | None:

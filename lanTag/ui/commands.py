@@ -63,6 +63,9 @@ def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
     except IllegalAction as exc:
         model.say(f"not an action: {exc}", "class:error")
         return False
+    if model.seat_taken_over():
+        model.say(model.prompt_hint(), "class:error")
+        return False
     mine = s.my_turn()
     if mine is None or (secret_only and mine != "secret"):
         if model.committed is not None and model.committed[0] == s.step:

@@ -263,6 +263,8 @@ class GameModel:
             return "left"
         if seat not in s.live:
             return "dropped"
+        if seat in s.leaving:
+            return "leaving"
         if seat in self.lagging:
             return f"lag {self.lagging[seat]:.0f}s"
         return "live"
@@ -391,9 +393,23 @@ class GameModel:
         self._shadow, self._shadow_step = after, step + 1
 
     def _input_text(self, e: ev.StepApplied) -> str:
-        if isinstance(e.input, Move) and e.input.seat == self.seat:
+        if isinstance(e.input, Move) and e.input.seat == self.seat and self.playing_at(e.step):
             return f"you: {self.action_text(e.input.action)}"
         return input_text(e.input, self.action_text)
+
+    def playing_at(self, step: int) -> bool:
+        """Our seat was ours (not yet dropped, so not played by a bot) at ``step``."""
+        seat = self.seat
+        if seat is None:
+            return False
+        dropped = self.dropped_at.get(seat)
+        return dropped is None or step < dropped
+
+    def seat_taken_over(self) -> bool:
+        """Our seat is played by the replicated bot now: we left, or the others dropped us
+        (after a crash and ``join --resume``, the seat stays the bot's: we watch)."""
+        s, seat = self.session, self.seat
+        return s is not None and seat is not None and seat not in s.live
 
     def _humans(self) -> frozenset[int]:
         s = self.session
@@ -424,6 +440,8 @@ class GameModel:
             return "game over: Esc shows the result box (q or Enter there leaves)"
         if self.seat is None:
             return "watching: F1 help, Ctrl-Q leave"
+        if self.seat_taken_over():
+            return f"watching: a bot plays your seat {self.seat} since it was dropped; Ctrl-Q leave"
         mine = s.my_turn()
         if mine == "turn":
             return "your turn: " + INPUT_RULE

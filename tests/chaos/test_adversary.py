@@ -24,6 +24,7 @@ from lanTag.peer import PeerMachine
 from lanTag.rules.base import FORFEIT, Joint, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
+from lanTag.session.messages import MsgType, parse_unverified
 from lanTag.testing.adversary import Adversary, Cheat
 from lanTag.testing.table import Table, capture_game, final_history
 
@@ -291,3 +292,71 @@ def test_sync_flood_from_a_seat_is_rate_limited_and_crashes_nobody(
         dropped = game.table.peers[i].send_dropped.get("SendQueueFull", 0)
         assert (dropped > 0) == (queue_limit is not None), (i, dropped)
         assert game.table.blames(i) == []
+
+
+# ------------------------------------------------------------------ issue #22
+
+
+@pytest.mark.parametrize("engine", ["toy", "stomptag"])
+def test_two_commitments_to_two_peers_convict_the_cheater_who_forfeits(engine: str) -> None:
+    # Pair A to some peers, pair B to the others, each opening: the acknowledgements of
+    # the commitments make the two meet (an equivocation), every honest peer drops the
+    # seat at that step with its forfeit, and no honest peer is blamed.
+    game = play(Cheat.TWO_COMMITS, engine=engine)
+    step = game.adversary.did.step
+    assert step is not None
+    check_blamed(game, "equivocation")
+    for i in game.honest:
+        assert game.drops(i) == [(step, (game.seat,))], i
+        assert joint_choice(game, i, step).of(game.seat) == FORFEIT
+        others = {code for seat, code in game.table.blames(i) if seat != game.seat}
+        assert not others, (i, others)
+
+
+def test_a_false_state_hash_to_one_peer_convicts_its_signer_and_costs_the_victim_nothing() -> None:
+    game = play(Cheat.FALSE_HASH, engine="toy")
+    check_blamed(game, "desync")
+    for i in game.honest:
+        others = {code for seat, code in game.table.blames(i) if seat != game.seat}
+        assert not others, (i, others)  # the victim is never blamed, never dropped
+        assert [seats for _, seats in game.drops(i)] == [(game.seat,)], i
+
+
+def test_a_request_flood_is_dropped_unlogged_and_the_logs_stay_bounded() -> None:
+    from lanTag.session.core import REQUEST_LIMITS
+
+    game = play(Cheat.REQUEST_FLOOD, engine="toy")
+    sent = len(game.adversary.did.sent) * 60  # FLOOD_BURST each
+    per_step = REQUEST_LIMITS[MsgType.VOTE] + REQUEST_LIMITS[MsgType.NUDGE]
+    for i in game.honest:
+        counters = game.table.sessions([i])[0].counters
+        assert counters.get("flood", 0) > sent // 2, (i, counters)
+        entries = parse_log(bytes(game.table.logs[i])).entries
+        steps = max(e.step for e in entries) + 1
+        requests = [
+            m
+            for e in entries
+            if e.kind == EntryKind.MSG
+            for m in [parse_unverified(e.data)]
+            if m.seat == game.seat and m.type in (MsgType.VOTE, MsgType.NUDGE)
+        ]
+        assert len(requests) <= per_step * steps, (i, len(requests))
+        assert game.table.blames(i) == []
+
+
+def test_a_non_opening_reveal_in_a_prototag_battle_loses_it_and_costs_the_seat() -> None:
+    # Issue #22: in rock-paper-scissors a cheater committed paper and, seeing scissors
+    # revealed, sent a reveal that did not open: it got the default (rock) and won.  Now
+    # it forfeits: it loses the battle, at most once a game (it is dropped there).
+    game = play(Cheat.BAD_REVEAL, engine="prototag", humans=3, seed=1)
+    step = game.adversary.did.step
+    assert step is not None
+    check_blamed(game, "bad-reveal")
+    for i in game.honest:
+        before = state_before(game, i, step)
+        after = before.apply(joint_choice(game, i, step))
+        assert joint_choice(game, i, step).of(game.seat) == FORFEIT
+        assert game.drops(i) == [(step, (game.seat,))], i
+        # the forfeit lost the battle: the cheater is (or stays) the tagged player
+        assert after.tagged == game.seat, i  # type: ignore[attr-defined]
+

@@ -184,7 +184,9 @@ def test_a_bots_secret_choice_is_derived_from_the_revealed_links(with_bot: Game)
     bot_rounds = [d for d in _secrets(with_bot.model()) if d.bots]
     assert bot_rounds
     for detail in bot_rounds:
-        assert detail.bots == (2,) and [s.seat for s in detail.seals] == [0]
+        # the bot (seat 2) battles one of the two people: that person's choice is sealed,
+        # the bot's is drawn
+        assert detail.bots == (2,) and [s.seat for s in detail.seals] in ([0], [1])
         assert detail.derived == detail.recorded and detail.ok
         assert "bot seat(s) 2: drawn from the revealed links" in "\n".join(describe(detail))
 

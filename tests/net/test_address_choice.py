@@ -99,3 +99,30 @@ async def test_a_joiner_races_the_addresses_and_plays_on_the_one_that_answered(
     finally:
         await joiner.close()
         await host.close()
+
+
+def test_hello_to_two_addresses_of_one_host_gets_one_challenge_and_one_join() -> None:
+    """The host answers both hellos (same joiner address) with the same challenge, and
+    the joiner, seeing the same welcome twice, joins once."""
+    import secrets
+
+    from lanTag.lobby import HostLobby
+
+    host = HostLobby(
+        HostConfig("prototag", "g", 2), me("h").identity, bytes(32), "h", secrets.token_bytes
+    )
+    joiner_addr = ("10.77.0.2", 5000)
+    a, b = ("10.100.0.6", 4242), ("10.77.0.1", 4242)
+    joiner = JoinLobby(a, me("j").identity, bytes(32), "j")
+    joiner.also_try(b)
+    for _, hello in list(joiner.outbox):
+        host.receive(hello, joiner_addr)
+    joiner.outbox.clear()
+    welcomes = [payload for _, payload in host.outbox]
+    assert len(welcomes) == 2 and welcomes[0] == welcomes[1]  # one challenge
+    host.outbox.clear()
+    joiner.receive(welcomes[0], a)
+    joiner.receive(welcomes[1], a)  # the reply to the second hello, from the same source
+    assert len(joiner.outbox) == 1  # one join
+    host.receive(joiner.outbox[0][1], joiner_addr)
+    assert host.taken == 2  # the host and the one joiner

@@ -84,3 +84,14 @@ def test_a_host_with_extra_adapters_is_joined_by_name(multi_nic_lan: Lan) -> Non
     assert f"the host answered on {alice.addr}:{port}" in err, err
     assert "game over after" in bob.out()
     assert verify(bob.log).complete
+
+
+def test_a_join_to_an_address_without_a_route_says_so(multi_nic_lan: Lan) -> None:
+    """h2 has no route to 10.9.9.9: every hello fails with ENETUNREACH, and the one line
+    at the join timeout names the address as unreachable (wrong address)."""
+    bob = multi_nic_lan.peer("bob", "h2")
+    result = bob.run(["join", "10.9.9.9:4000", "--headless", "--timeout", "2"])
+    lines = [line for line in result.stderr.splitlines() if line.startswith("lantag:")]
+    assert result.returncode == 1 and len(lines) == 1, result.stderr
+    assert lines[0].startswith("lantag: no answer from 10.9.9.9:4000 within 2 s — ")
+    assert "10.9.9.9 is unreachable from this laptop (no route): wrong address?" in lines[0]

@@ -340,3 +340,19 @@ def test_generator_reproduces_the_stored_pure_vectors() -> None:
     gen = _generator()
     for name, make in gen.PURE.items():
         assert gen.dumps(make()) == (VECTORS / name).read_bytes(), f"{name} is stale"
+
+
+# --------------------------------------------------------------------------- evidence
+
+
+@pytest.mark.parametrize("case", cases("evidence.json", "pairs"))
+def test_a_pair_of_signed_messages_proves_what_the_vector_says(case: dict[str, Any]) -> None:
+    from lanTag.session.messages import contradiction
+
+    key = bytes.fromhex(case["public_key"])
+    first = parse_unverified(bytes.fromhex(case["first"]))
+    second = parse_unverified(bytes.fromhex(case["second"]))
+    assert first.seat == second.seat == case["seat"]
+    for msg in (first, second):
+        assert verify_signature(msg, key, Verifier())  # evidence only counts when signed
+    assert contradiction(first, second) == case["verdict"]

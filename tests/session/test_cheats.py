@@ -268,3 +268,33 @@ def test_two_commitments_to_two_peers_are_an_equivocation_and_the_cheater_forfei
         assert applied.input.of(2) == FORFEIT, s
         report = verify_log(sessions[s].take_log())
         assert report.valid and report.complete, report.failure
+
+
+def test_a_flood_of_nudges_and_votes_is_dropped_unlogged_and_counted() -> None:
+    # Issue #22: 100k future-step NUDGEs grew every honest log 190-fold.  Per seat and
+    # step only REQUEST_LIMITS of each kind are kept, none further than REQUEST_AHEAD steps
+    # ahead; the rest are dropped unlogged (counted `flood`) and the game goes on.
+    from lanTag.session.core import REQUEST_AHEAD, REQUEST_LIMITS
+
+    _record, ids, sessions, net = _setup("flood")
+    _run_to(net, lambda: all(s.step >= 2 for s in sessions))
+    cheat = sessions[2]
+    h = cheat.state.state_hash()
+    sent = 0
+    for step in (cheat.step, cheat.step + 1, cheat.step + REQUEST_AHEAD + 5):
+        for kind in (MsgType.NUDGE, MsgType.VOTE):
+            raws = [
+                sign_message(ids[2].signer(), kind, cheat.game_id, step, 2, h, ([1], seq)).raw
+                for seq in range(1, 60)
+            ]
+            sent += len(raws)
+            for s in (0, 1):
+                sessions[s].receive_datagram(pack_bundle(raws[:30]), addr_of(2), net.now)
+                sessions[s].receive_datagram(pack_bundle(raws[30:]), addr_of(2), net.now)
+    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    kept_at_most = 2 * (REQUEST_LIMITS[MsgType.NUDGE] + REQUEST_LIMITS[MsgType.VOTE])
+    for s in (0, 1):
+        assert sessions[s].counters.get("flood", 0) >= sent - kept_at_most, s
+        report = verify_log(sessions[s].take_log())
+        assert report.valid and report.complete, report.failure
+        assert report.blames == [] or {b[0] for b in report.blames} == {2}

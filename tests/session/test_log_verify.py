@@ -92,3 +92,78 @@ def test_a_header_whose_writer_is_not_a_seat_is_not_a_log(
     forged += [chain.append(e.step, e.kind, e.data) for e in entries[1:]]
     with pytest.raises(LogFormatError, match="writer"):
         verify_log(b"".join(forged))
+
+
+def test_the_json_report_holds_every_field_under_its_name() -> None:
+    from lanTag.log.report import Failure, Player, VerifyReport
+
+    report = VerifyReport(
+        engine="toy",
+        game_id="ab" * 32,
+        writer_seat=1,
+        players=[Player(0, "ann", "0123456789abcdef", ""), Player(1, "bot-1", "bot", "random")],
+        entries=11,
+        steps=7,
+        rolls_verified=2,
+        secrets_verified=3,
+        signatures_verified=5,
+        blames=[(0, 4, "bad-reveal", "reveal does not open its commitment")],
+        complete=False,
+        outcome="",
+        ranking=[],
+        truncated_bytes=9,
+        failure=Failure(10, 6, None, "state hash after step 6 differs"),
+        protocol=2,
+        rules_version=3,
+        lantag_version="0.1.0",
+        replayed=False,
+        needs="toy rules 3",
+        unchecked="bot moves",
+    )
+    assert report.to_json() == {
+        "valid": False,
+        "complete": False,
+        "engine": "toy",
+        "game_id": "ab" * 32,
+        "writer_seat": 1,
+        "players": [
+            {"seat": 0, "nickname": "ann", "fingerprint": "0123456789abcdef", "bot": ""},
+            {"seat": 1, "nickname": "bot-1", "fingerprint": "bot", "bot": "random"},
+        ],
+        "entries": 11,
+        "steps": 7,
+        "rolls_verified": 2,
+        "secrets_verified": 3,
+        "signatures_verified": 5,
+        "blames": [
+            {
+                "seat": 0,
+                "step": 4,
+                "code": "bad-reveal",
+                "reason": "reveal does not open its commitment",
+            }
+        ],
+        "outcome": "",
+        "ranking": [],
+        "truncated_bytes": 9,
+        "failure": {
+            "entry": 10,
+            "step": 6,
+            "seat": None,
+            "reason": "state hash after step 6 differs",
+        },
+        "protocol": 2,
+        "rules_version": 3,
+        "lantag_version": "0.1.0",
+        "replayed": False,
+        "needs": "toy rules 3",
+        "unchecked": "bot moves",
+    }
+
+
+def test_a_finished_replay_reports_the_outcome_and_ranking(finished_logs: list[bytes]) -> None:
+    report = verify_log(finished_logs[0])
+    assert report.to_json()["valid"] is True and report.to_json()["failure"] is None
+    assert report.complete and report.outcome == "done"
+    assert sorted(s for group in report.ranking for s in group) == [0, 1, 2, 3]
+    assert all(type(group) is list for group in report.ranking)

@@ -176,3 +176,26 @@ def test_truncated_bytes_is_exactly_what_is_left_of_the_cut_last_entry(game_log:
         assert report.valid and report.entries == len(entries) - 1, report.failure
     intact = verify_log(game_log)
     assert intact.truncated_bytes == 0 and intact.entries == len(entries)
+
+
+def test_the_default_interval_is_half_a_second_and_a_fresh_writer_is_clean(
+    tmp_path: Path, fsyncs: list[int]
+) -> None:
+    clock = Clock()
+    writer = LogWriter(tmp_path / "d.lantag", clock=clock)
+    writer.sync()
+    assert fsyncs == []  # nothing written yet: nothing to make durable
+    writer.write(b"\x01")
+    clock.now = 0.49
+    writer.write(b"\x02")
+    assert fsyncs == []
+    clock.now = 0.5
+    writer.write(b"\x03")
+    assert len(fsyncs) == 1
+    writer.close()
+
+
+def test_parse_log_of_an_intact_log_reports_no_error(game_log: bytes) -> None:
+    parsed = parse_log(game_log)
+    assert parsed.error == "" and parsed.truncated_tail == 0
+    assert b"".join(e.raw for e in parsed.entries) == game_log

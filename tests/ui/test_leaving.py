@@ -50,3 +50,44 @@ async def test_the_others_read_that_a_player_left() -> None:
         assert not any("blamed" in line for line in logged), logged
         assert mine.model.seat_status(seat) == "left"
         assert "left" in screen_text(mine.app, 80, 24)
+
+
+async def test_a_dropped_seat_watches_and_its_bot_moves_are_not_labelled_you() -> None:
+    # The leaver stays on the network (as a resumed peer whose seat was dropped does):
+    # it learns its drop, and then watches the bot play its seat.
+    table = Table("prototag", 3, seed=6, timeouts=Timeouts())
+    table.peers[1].driver = None
+    table.net.run_for(30.0)
+    table.start()
+    leaver = NetHandle(table, index=1)  # type: ignore[arg-type]
+    seat = table.seat_of(1)
+    with create_pipe_input() as inp:
+        theirs = GameApp(leaver, input=inp, output=DummyOutput())
+        commands.run(theirs.model, "quit", "now")
+
+        def dropped() -> bool:
+            theirs.model.poll()
+            return seat in theirs.model.dropped_at
+
+        table.net.run_until(dropped, table.net.now + 600)
+        theirs.model.poll()
+        drop_step = theirs.model.dropped_at[seat]  # type: ignore[index]
+        model = theirs.model
+        session = model.session
+        assert session is not None
+        # The bot plays our old seat meanwhile (a few of its moves, before the game ends).
+        bot_moves = f": seat {seat}: "  # how a move is logged when it is not ours
+
+        def bot_moved() -> bool:
+            model.poll()
+            return any(bot_moves in line.text for line in model.log) or session.state.is_over
+
+        table.net.run_until(bot_moved, table.net.now + 600)
+        assert not session.state.is_over
+        assert model.seat_taken_over() and model.seat_status(seat) == "left"  # type: ignore[arg-type]
+        assert model.prompt_hint().startswith("watching: a bot plays your seat")
+        assert "watching: bot in your seat" in screen_text(theirs.app, 80, 24)
+        labelled = [line.text for line in model.log if ": you: " in line.text]
+        assert all(int(text.split(":")[0]) < drop_step for text in labelled), labelled
+        commands.run(model, "submit", "step n")
+        assert model.message.startswith("watching:")
