@@ -16,12 +16,9 @@ from lanTag.rules.registry import engine_ids, get_game
 # (engine, rules_version) -> engine_digest(engine, DIGEST_GAMES)
 PINNED: dict[tuple[str, int], str] = {
     ("prototag", 1): "9051c11beea893d3d746e7226989f6c68eb95fb8011700b01478eef257b25e4b",
-    # rules 2: a forfeit in a Joint (SPEC §4.4); random legal games never forfeit
-    ("prototag", 2): "9051c11beea893d3d746e7226989f6c68eb95fb8011700b01478eef257b25e4b",
     ("assassination", 1): "25ddbf210aeab9d2eff262da6a8c6fcbe04c1341aa696bdc825548ba6bc39efa",
     ("boardtag", 1): "590355ee4e19ec290e1bf32a99a5d429c713a2a0838e5453610c88526a46e1fb",
     ("stomptag", 1): "ab596a25d6fee16cdbefdcd1d996f517fd9ba5711f9ce101780ff86239317841",
-    ("stomptag", 2): "ab596a25d6fee16cdbefdcd1d996f517fd9ba5711f9ce101780ff86239317841",
     ("tagem", 1): "0c1a7f7a4f548a55b07e6d5f9af706920f409b2cbde5ca229f8e1588355eadb2",
 }
 
