@@ -61,7 +61,6 @@ def test_the_first_address_to_answer_becomes_the_host() -> None:
     lobby.also_try(second)  # once only
     assert [addr for addr, _ in lobby.outbox] == [first, second]
     from lanTag.lobby import _msg
-
     from lanTag.session.messages import PROTOCOL_VERSION
     from lanTag.session.versions import rules_version_of
 
