@@ -36,12 +36,13 @@ from lanTag.rules.assassination_board import (
     can_finish,
     move_table,
 )
-from lanTag.rules.assassination_view import render_of, view_of
+from lanTag.rules.assassination_view import purpose_text, render_of, view_of
 from lanTag.rules.base import (
     Action,
     Chance,
     Decision,
     Die,
+    Fact,
     Game,
     IllegalAction,
     Input,
@@ -55,6 +56,7 @@ from lanTag.rules.base import (
     State,
     Turn,
     canonical_pack,
+    facts_from_obj,
 )
 
 PIECEPACK_DIE = Die(faces=(0, 1, 2, 3, 4, 5))  # null, ace, 2..5
@@ -68,7 +70,7 @@ class Assassination(Game):
     display_name = "TAG: The Assassination Game"
     min_seats = 3
     max_seats = 8
-    rules_version = 1  # docs/rules/VERSIONS.md: bump with the digest pin
+    rules_version = 2  # docs/rules/VERSIONS.md: bump with the digest pin
     option_specs = (
         OptionSpec(
             "variation_a",
@@ -117,6 +119,10 @@ class Assassination(Game):
         )
 
     @classmethod
+    def purpose_text(cls, purpose: str) -> str:
+        return purpose_text(purpose)
+
+    @classmethod
     def state_from_obj(cls, obj: Any) -> AssassinationState:
         if not isinstance(obj, list) or len(obj) != 18:
             raise ValueError("an assassination state is an array of 18 fields")
@@ -128,8 +134,6 @@ class Assassination(Game):
             raise ValueError("bad variation_a or null_reroll field")
         if not isinstance(obj[4], str) or obj[4] not in PHASES:
             raise ValueError(f"bad phase {obj[4]!r}")
-        if not isinstance(obj[17], list) or not all(isinstance(e, str) for e in obj[17]):
-            raise ValueError("events must be an array of strings")
         state = AssassinationState(
             seats=seats,
             variation_a=obj[1],
@@ -148,7 +152,7 @@ class Assassination(Game):
             came_from=came,
             rerolls=rerolls,
             winner=winner,
-            events=tuple(obj[17]),
+            events=facts_from_obj(obj[17]),
         )
         broken = state.invariants()
         if broken:
@@ -199,7 +203,8 @@ class AssassinationState(State):
     came_from: int = NO_SQUARE  # MOVE: the square just left (no backtracking onto it)
     rerolls: int = 0  # nulls the victim re-rolled this turn
     winner: int = -1  # the victim who touched all four bases
-    events: tuple[str, ...] = ()  # what the last input did, for views and logs
+    # What the last input did, as facts (code, then ints); assassination_view words them.
+    events: tuple[Fact, ...] = ()
     # Memo of _legal_moves(), a pure function of the fields above: not part of the value.
     _moves: dict[Action, int] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -224,7 +229,7 @@ class AssassinationState(State):
         if phase == ROLL:
             return _roll_chance(self.mover, self.role(self.mover))
         if phase == PICK:
-            return Chance((Pick(self.seats),), purpose="roll-off for the first victim")
+            return Chance((Pick(self.seats),), purpose="first-victim")
         if phase == OVER:
             return Over(self.outcome())
         return Turn(self.mover)
@@ -323,10 +328,10 @@ class AssassinationState(State):
                 return self._but(
                     phase=ROLL,
                     rerolls=self.rerolls + 1,
-                    events=(f"seat {self.mover} re-rolls the null",),
+                    events=(("reroll", self.mover),),
                 )
             if inp.action == KEEP:
-                return self._end_turn((f"seat {self.mover} keeps the null and stays put",))
+                return self._end_turn((("keep", self.mover),))
             return self._step(self._legal_moves()[inp.action])
         raise IllegalAction(f"{inp} does not answer {self.decision()}")
 
@@ -344,29 +349,29 @@ class AssassinationState(State):
             mover=victim,
             last_assassin=victim,
             positions=positions,
-            events=(f"seat {victim} is the first victim",),
+            events=(("first-victim", victim),),
         )
 
     def _rolled(self, roll: int) -> AssassinationState:
         seat = self.mover
         if roll == 0 and seat != self.victim:
-            return self._end_turn((f"seat {seat} rolled a null and cannot move this turn",))
+            return self._end_turn((("null-lost", seat),))
         if roll == 0:
             if self.null_reroll == "every" or self.rerolls == 0:
-                return self._but(phase=NULL, roll=0, events=(f"seat {seat} rolled a null",))
-            return self._end_turn((f"seat {seat} rolled a null again and stays put",))
-        events = (f"seat {seat} rolled {roll}",)
+                return self._but(phase=NULL, roll=0, events=(("null", seat),))
+            return self._end_turn((("null-again", seat),))
+        events: tuple[Fact, ...] = (("rolled", seat, roll),)
         moving = self._but(
             phase=MOVE, roll=roll, steps_left=roll, came_from=NO_SQUARE, events=events
         )
         if not moving._legal_moves():  # (the memo stays with the state returned)
-            return self._end_turn((f"seat {seat} rolled {roll} but has no legal move; stays put",))
+            return self._end_turn((("stuck", seat, roll),))
         return moving
 
     def _step(self, target: int) -> AssassinationState:
         positions = list(self.positions)
         here, positions[self.mover] = positions[self.mover], target
-        events = (f"seat {self.mover} steps to {self.board.name(target)}",)
+        events: tuple[Fact, ...] = (("step", self.mover, target),)
         moved = self._but(
             positions=tuple(positions),
             steps_left=self.steps_left - 1,
@@ -383,7 +388,7 @@ class AssassinationState(State):
         return AssassinationState(*values)
 
     def _land(self) -> AssassinationState:
-        seat, square, name = self.mover, self.positions[self.mover], self.board.name
+        seat, square = self.mover, self.positions[self.mover]
         events = self.events
         if seat == self.victim:
             if square not in self.board.bases:
@@ -392,10 +397,10 @@ class AssassinationState(State):
             coins = list(self.coins)
             coins[seat] |= 1 << side
             touched = coins[seat].bit_count()
-            events += (f"seat {seat} lands on the {SIDES[side]} base ({touched}/4 touched)",)
+            events += (("base", seat, side, touched),)
             marked = self._but(coins=tuple(coins), events=events)
             if coins[seat] == ALL_BASES:
-                won = (*events, f"seat {seat} has touched all four bases and wins")
+                won = (*events, ("wins", seat))
                 return marked._but(**_RESET, phase=OVER, mover=-1, winner=seat, events=won)
             return marked._end_turn(events)
         if square != self.positions[self.victim]:
@@ -408,7 +413,7 @@ class AssassinationState(State):
         if not self.variation_a:
             coins[old] = 0
         catches[seat] += 1
-        events += (f"seat {seat} catches seat {old} on {name(square)} and becomes the victim",)
+        events += (("catch", seat, old, square),)
         caught = self._but(
             victim=seat,
             positions=tuple(positions),
@@ -417,19 +422,19 @@ class AssassinationState(State):
         )
         return caught._after_assassin_turn(events)
 
-    def _end_turn(self, events: tuple[str, ...]) -> AssassinationState:
+    def _end_turn(self, events: tuple[Fact, ...]) -> AssassinationState:
         if self.mover != self.victim:
             return self._after_assassin_turn(events)
         limit = self.max_rounds * self.round_turns
         if self.max_rounds and self.assassin_turns >= limit:
-            over = f"round limit ({self.max_rounds}) reached"
+            over = ("round-limit", self.max_rounds)
             return self._but(**_RESET, phase=OVER, mover=-1, events=(*events, over))
         after = (self.last_assassin + 1) % self.seats
         if after == self.victim:
             after = (after + 1) % self.seats
         return self._but(**_RESET, phase=ROLL, mover=after, events=events)
 
-    def _after_assassin_turn(self, events: tuple[str, ...]) -> AssassinationState:
+    def _after_assassin_turn(self, events: tuple[Fact, ...]) -> AssassinationState:
         """The victim (new, after a catch) moves next."""
         return self._but(
             **_RESET,
@@ -483,7 +488,7 @@ class AssassinationState(State):
             self.came_from,
             self.rerolls,
             self.winner,
-            list(self.events),
+            [list(fact) for fact in self.events],
         ]
 
     def coin_sides(self, seat: int) -> list[str]:
@@ -575,7 +580,7 @@ _FIELD_INDEX = {name: i for i, name in enumerate(_FIELD_NAMES)}
 
 @cache  # a pure function of a seat and a role word: one shared (frozen) decision each
 def _roll_chance(mover: int, role: str) -> Chance:
-    return Chance((PIECEPACK_DIE,), purpose=f"die roll for seat {mover} ({role})")
+    return Chance((PIECEPACK_DIE,), purpose=f"die/{mover}/{role}")
 
 
 @cache  # a pure function of the seat count (which picks the board)

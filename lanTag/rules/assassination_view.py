@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lanTag.rules.assassination_board import MOVE, NULL, OVER, PICK, ROLL, SAFE_HOUSE, SIDES
+from lanTag.rules.base import Fact
 
 if TYPE_CHECKING:
     from lanTag.rules.assassination import AssassinationState
@@ -63,7 +64,8 @@ def view_of(state: AssassinationState, seat: int | None) -> dict[str, Any]:
         "round": state.round_number(),
         "max_rounds": state.max_rounds,
         "scores": list(state.catches),
-        "events": list(state.events),
+        "events": events_texts(state),
+        "event_facts": [list(fact) for fact in state.events],
         "legal": [str(a) for a in state.legal_actions(seat)] if seat is not None else [],
         "winner": state.winner if state.winner >= 0 else None,
     }
@@ -78,7 +80,7 @@ def render_of(state: AssassinationState) -> str:
         lines.append(f"{size - r:>2} " + "".join(c.ljust(width) for c in row).rstrip())
     lines += [LEGEND, "status: " + _status(state)]
     if state.events:
-        lines.append("events: " + "; ".join(state.events))
+        lines.append("events: " + "; ".join(events_texts(state)))
     return "\n".join(lines)
 
 
@@ -102,3 +104,51 @@ def _status(state: AssassinationState) -> str:
     else:
         parts.append(f"{who} rolled {state.roll}, {state.steps_left} step(s) left")
     return " | ".join(parts)
+
+
+# ---------------------------------------------------------------- words for the facts
+
+
+def events_texts(state: AssassinationState) -> list[str]:
+    """What the last input did, one sentence per fact (the state keeps facts only)."""
+    return [event_text(state, fact) for fact in state.events]
+
+
+def event_text(state: AssassinationState, fact: Fact) -> str:
+    code, args = str(fact[0]), fact[1:]
+    if code == "step":
+        seat, square = args
+        return f"seat {seat} steps to {state.board.name(int(square))}"
+    if code == "catch":
+        seat, old, square = args
+        where = state.board.name(int(square))
+        return f"seat {seat} catches seat {old} on {where} and becomes the victim"
+    if code == "base":
+        seat, side, touched = args
+        return f"seat {seat} lands on the {SIDES[int(side)]} base ({touched}/4 touched)"
+    return _EVENT_TEXTS[code].format(*args)
+
+
+_EVENT_TEXTS = {
+    "reroll": "seat {0} re-rolls the null",
+    "keep": "seat {0} keeps the null and stays put",
+    "first-victim": "seat {0} is the first victim",
+    "null-lost": "seat {0} rolled a null and cannot move this turn",
+    "null": "seat {0} rolled a null",
+    "null-again": "seat {0} rolled a null again and stays put",
+    "rolled": "seat {0} rolled {1}",
+    "stuck": "seat {0} rolled {1} but has no legal move; stays put",
+    "wins": "seat {0} has touched all four bases and wins",
+    "round-limit": "round limit ({0}) reached",
+}
+
+
+def purpose_text(purpose: str) -> str:
+    """An assassination chance purpose (a fact code) in words."""
+    if purpose == "first-victim":
+        return "roll-off for the first victim"
+    kind, _, rest = purpose.partition("/")
+    if kind == "die":
+        seat, _, role = rest.partition("/")
+        return f"die roll for seat {seat} ({role})"
+    return purpose

@@ -19,12 +19,15 @@ from typing import Any, ClassVar, TypeAlias
 import msgpack
 
 __all__ = [
+    "FACT_CODE",
     "FORFEIT",
+    "LEGACY_PURPOSES",
     "Action",
     "Chance",
     "Decision",
     "Die",
     "Draw",
+    "Fact",
     "Game",
     "IllegalAction",
     "Input",
@@ -43,7 +46,9 @@ __all__ = [
     "canonical_pack",
     "decode_input",
     "encode_input",
+    "facts_from_obj",
     "input_text",
+    "is_fact_code",
 ]
 
 
@@ -202,6 +207,49 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+# --------------------------------------------------------------------------- facts
+
+# A fact code: a short ASCII token naming a game fact ("die/3/assassin", "start-roll/0.2",
+# "tag").  Consensus state and chance/secret purposes hold codes and numbers only, never
+# sentences: people read the words the view modules make of them, and rewording a text
+# never changes a state hash (docs/rules/VERSIONS.md).  Used with fullmatch.
+FACT_CODE = re.compile(r"[a-z0-9][a-z0-9_./:-]{0,39}")
+
+# Purposes of rules that predate fact codes, kept byte-identical so that engine's older
+# logs still replay: stomptag rules 1 (its draws are seeded with these exact strings).
+LEGACY_PURPOSES = frozenset({"minimum bids", "starting cells", "teleport landings"})
+
+# What an engine keeps about its last input, for views: a code, then ints or codes.
+Fact: TypeAlias = tuple[int | str, ...]
+
+
+def is_fact_code(text: object) -> bool:
+    return isinstance(text, str) and FACT_CODE.fullmatch(text) is not None
+
+
+def facts_from_obj(obj: object) -> tuple[Fact, ...]:
+    """Decode an array of facts (each ``[code, int|code...]``); ValueError otherwise."""
+    if not isinstance(obj, list):
+        raise ValueError("events must be an array of facts")
+    facts = []
+    for fact in obj:
+        if not isinstance(fact, list) or not fact or not is_fact_code(fact[0]):
+            raise ValueError(f"an event is [code, values...], not {fact!r}")
+        for value in fact[1:]:
+            if not (_is_int(value) or is_fact_code(value)):
+                raise ValueError(f"an event value is an int or a code, not {value!r}")
+        facts.append(tuple(fact))
+    return tuple(facts)
+
+
+def _check_purpose(purpose: str, what: str) -> None:
+    if not is_fact_code(purpose) and purpose not in LEGACY_PURPOSES:
+        raise ValueError(
+            f"{what} {purpose!r} is not a fact code (lower-case ASCII token matching "
+            f"{FACT_CODE.pattern}): put the words in the view"
+        )
+
+
 # --------------------------------------------------------------------------- chance specs
 
 
@@ -260,13 +308,22 @@ class Simultaneous:
     seats: tuple[int, ...]
     kind: str
 
+    def __post_init__(self) -> None:
+        _check_purpose(self.kind, "secret kind")  # it is the commitments' purpose
+
 
 @dataclass(frozen=True, slots=True)
 class Chance:
-    """Public randomness is needed: one Roll with a value tuple per draw."""
+    """Public randomness is needed: one Roll with a value tuple per draw.
+
+    ``purpose`` is a fact code (FACT_CODE): it seeds the draw, so it is consensus.
+    """
 
     draws: tuple[Draw, ...]
     purpose: str
+
+    def __post_init__(self) -> None:
+        _check_purpose(self.purpose, "chance purpose")
 
 
 @dataclass(frozen=True, slots=True)
@@ -525,6 +582,11 @@ class Game(ABC):
         The inverse of ``State.typed_action``: typing the text back gives the same action.
         """
         return str(action)
+
+    @classmethod
+    def purpose_text(cls, purpose: str) -> str:
+        """How people read a chance or secret purpose (a fact code): the code by default."""
+        return purpose
 
     @classmethod
     def playout_step_bound(cls, seats: int) -> int:

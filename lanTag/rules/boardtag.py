@@ -17,6 +17,7 @@ from lanTag.rules.base import (
     Action,
     Chance,
     Decision,
+    Fact,
     Game,
     IllegalAction,
     Input,
@@ -45,7 +46,14 @@ from lanTag.rules.boardtag_board import (
     Runner,
 )
 from lanTag.rules.boardtag_codec import decode_fields, encode_state
-from lanTag.rules.boardtag_view import broken_invariants, render_state, state_view, why_illegal
+from lanTag.rules.boardtag_view import (
+    broken_invariants,
+    outcome_summary,
+    render_state,
+    state_view,
+    why_illegal,
+)
+from lanTag.rules.boardtag_view import purpose_text as boardtag_purpose_text
 
 DEFAULT_MAX_ROUNDS = 15
 
@@ -55,7 +63,7 @@ class BoardTag(Game):
     display_name: ClassVar[str] = "Board Tag"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 6
-    rules_version: ClassVar[int] = 1  # docs/rules/VERSIONS.md: bump with the digest pin
+    rules_version: ClassVar[int] = 2  # docs/rules/VERSIONS.md: bump with the digest pin
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "max_rounds",
@@ -103,6 +111,10 @@ class BoardTag(Game):
         return setup + DEFAULT_MAX_ROUNDS * per_round + 1
 
     @classmethod
+    def purpose_text(cls, purpose: str) -> str:
+        return boardtag_purpose_text(purpose)
+
+    @classmethod
     def state_from_obj(cls, obj: Any) -> BoardTagState:
         state = BoardTagState(*decode_fields(obj, fields(BoardTagState)))
         if broken := state.invariants():
@@ -132,17 +144,19 @@ class BoardTagState(State):
     jumps: int = 0  # IT jumps this IT Phase (the first is free)
     turns: int = 0  # IT rotations this IT Phase (the first is free)
     passed_by_it: tuple[int, ...] = ()  # dice IT jumped next to this IT Phase, paid at its end
-    events: tuple[str, ...] = ()  # what the last input did, for people
+    # What the last input did, as facts (code, then ints/codes); boardtag_view words them.
+    events: tuple[Fact, ...] = ()
     ranking: tuple[tuple[int, ...], ...] = ()
-    summary: str = ""
+    # How the game ended: ("three-sixes", IT seat that let them stand or -1), ("round-limit",)
+    end: Fact = ()
 
     # ------------------------------------------------------------------ queries
 
     def decision(self) -> Decision:
         if self.phase == OVER:
-            return Over(Outcome(self.ranking, self.summary, self.totals()))
+            return Over(Outcome(self.ranking, outcome_summary(self), self.totals()))
         if self.phase == CHOOSE_IT:
-            return Chance((Pick(self.seats),), "who starts as IT")
+            return Chance((Pick(self.seats),), "first-it")
         mover = self.mover
         return _TURNS[mover] if 0 <= mover < len(_TURNS) else Turn(mover)
 
@@ -297,7 +311,7 @@ class BoardTagState(State):
                 it_die=DICE_PER_SEAT * it_seat + DICE_PER_SEAT - 1,
                 mover=it_seat,
                 active_die=DICE_PER_SEAT * it_seat,
-                events=(f"seat {it_seat} is IT",),
+                events=(("it", it_seat),),
             )
         assert isinstance(inp, Move)  # base.apply checked the input kind and its legality
         verb, args = inp.action.verb, inp.action.args
@@ -307,7 +321,7 @@ class BoardTagState(State):
         if self.phase == RETURN:
             return self._place_returning(_square(word))
         if self.phase == FACE:
-            return self._start_run(self.dice, (f"IT faces {word}",), it_facing=word)
+            return self._start_run(self.dice, (("faces", word),), it_facing=word)
         if self.phase == RUN:
             if verb == "pick":
                 return self._pick(_square(word))
@@ -321,11 +335,11 @@ class BoardTagState(State):
         if verb == "tag":
             return self._tag(_square(word))
         dice, events = self._pay_passed(OFF)
-        return self._end_it_phase(self.it_seat, dice, ("IT ends its phase", *events))
+        return self._end_it_phase(self.it_seat, dice, (("ends",), *events))
 
     def _place_setup(self, square: int) -> BoardTagState:
         dice = bb.with_die(self.dice, self.active_die, self.dice[self.active_die].score, square)
-        event = f"seat {self.mover} places a Runner on {bb.square_name(square)}"
+        event: Fact = ("places", self.mover, square)
         later = [i for i in bb.seat_dice(self.mover) if dice[i].square == OFF and i != self.it_die]
         if later:
             return self._but(dice=dice, active_die=later[0], events=(event,))
@@ -340,11 +354,11 @@ class BoardTagState(State):
 
     def _place_returning(self, square: int) -> BoardTagState:
         dice = bb.with_die(self.dice, self.active_die, self.dice[self.active_die].score, square)
-        event = f"seat {self.mover}'s old IT die returns on {bb.square_name(square)}"
+        event: Fact = ("returns", self.mover, square)
         return self._end_it_phase(self.mover, dice, (*self.events, event))
 
     def _start_run(
-        self, dice: tuple[Runner, ...], events: tuple[str, ...], **changes: Any
+        self, dice: tuple[Runner, ...], events: tuple[Fact, ...], **changes: Any
     ) -> BoardTagState:
         """A new turn: IT's player moves both Runners first."""
         return self._but(
@@ -363,8 +377,7 @@ class BoardTagState(State):
     def _pick(self, square: int) -> BoardTagState:
         die = self.die_at(square)
         assert die is not None
-        event = f"seat {self.mover} picks {_label(self, die)}"
-        return self._but(active_die=die, events=(event,))
+        return self._but(active_die=die, events=(("picks", self.mover, *_label(self, die)),))
 
     def _can_gain(self, die: int) -> bool:
         return self.dice[die].owner != self.it_seat  # "The IT player's Runners can't gain points!"
@@ -375,10 +388,7 @@ class BoardTagState(State):
         assert to is not None
         cost = 0 if self.steps == 0 else 1
         score = die.score - cost
-        how = "free" if cost == 0 else "pays 1"
-        events = [
-            f"{_label(self, self.active_die)} steps {direction} to {bb.square_name(to)} ({how})"
-        ]
+        events: list[Fact] = [("step", *_label(self, self.active_die), direction, to, cost)]
         gained = self.gained_near_it
         # One point per Run Phase for entering next to IT, so a die cannot pay for endless
         # steps between the squares around IT with the points they give back.
@@ -386,7 +396,7 @@ class BoardTagState(State):
             gained = True
             if self._can_gain(self.active_die) and score < MAX_SCORE:
                 score += 1
-                events.append("it gains a point for entering a square next to IT")
+                events.append(("gains-near-it",))
         dice = bb.with_die(self.dice, self.active_die, score, to)
         return self._but(
             dice=dice, steps=self.steps + 1, gained_near_it=gained, events=tuple(events)
@@ -394,12 +404,13 @@ class BoardTagState(State):
 
     def _finish_die(self, stayed: bool) -> BoardTagState:
         active = self.active_die
-        dice, events = self.dice, [f"{_label(self, active)} is done"]
+        events: list[Fact] = [("done", *_label(self, active))]
+        dice = self.dice
         if stayed:
-            events = [f"{_label(self, active)} stays"]
+            events = [("stays", *_label(self, active))]
             if self._can_gain(active) and dice[active].score < MAX_SCORE:
                 dice = bb.with_die(dice, active, dice[active].score + 1, dice[active].square)
-                events.append("it gains a point for not moving")
+                events.append(("gains-staying",))
         finished = (*self.finished, active)
         done = {"dice": dice, "finished": finished, "steps": 0, "gained_near_it": False}
         following = self._next_runner_seat(dice, finished)
@@ -446,34 +457,32 @@ class BoardTagState(State):
             if (i := self.die_at(sq)) is not None and self._can_gain(i)
         ]
         passed = self.passed_by_it + tuple(i for i in near if i not in self.passed_by_it)
-        how = "free" if cost == 0 else "pays 1"
         return self._but(
             dice=dice,
             it_point=to,
             jumps=self.jumps + 1,
             passed_by_it=passed,
-            events=(f"IT jumps {kind} to {bb.point_name(to)} ({how})",),
+            events=(("jumps", kind, to, cost),),
         )
 
     def _turn(self, facing: str) -> BoardTagState:
         cost = 0 if self.turns == 0 else 1
         it_die = self.dice[self.it_die]
         dice = bb.with_die(self.dice, self.it_die, it_die.score - cost, it_die.square)
-        how = "free" if cost == 0 else "pays 1"
         return self._but(
             dice=dice,
             it_facing=facing,
             turns=self.turns + 1,
-            events=(f"IT turns to face {facing} ({how})",),
+            events=(("turns", facing, cost),),
         )
 
-    def _pay_passed(self, tagged: int) -> tuple[tuple[Runner, ...], tuple[str, ...]]:
+    def _pay_passed(self, tagged: int) -> tuple[tuple[Runner, ...], tuple[Fact, ...]]:
         """Dice IT jumped next to and did not tag gain their point as the IT Phase ends."""
-        dice, events = self.dice, []
+        dice, events = self.dice, list[Fact]()
         for i in self.passed_by_it:
             if i != tagged and dice[i].score < MAX_SCORE:
                 dice = bb.with_die(dice, i, dice[i].score + 1, dice[i].square)
-                events.append(f"{_label(self, i)} gains a point: IT moved next to it")
+                events.append(("gains-passed", *_label(self, i)))
         return dice, tuple(events)
 
     def _tag(self, square: int) -> BoardTagState:
@@ -485,7 +494,7 @@ class BoardTagState(State):
         old = dice[old_die]
         dice = bb.with_die(dice, old_die, min(MAX_SCORE, old.score + 1), old.square)
         new_seat = dice[tagged].owner
-        events = (f"seat {old_seat} tags {bb.square_name(square)}: seat {new_seat} is IT", *paid)
+        events = (("tags", old_seat, square, new_seat), *paid)
         return self._but(
             dice=dice,
             it_seat=new_seat,
@@ -497,7 +506,7 @@ class BoardTagState(State):
         )
 
     def _end_it_phase(
-        self, phase_it_seat: int, dice: tuple[Runner, ...], events: tuple[str, ...]
+        self, phase_it_seat: int, dice: tuple[Runner, ...], events: tuple[Fact, ...]
     ) -> BoardTagState:
         """Three sixes win; otherwise the round limit, otherwise a new turn."""
         sixes = tuple(
@@ -509,16 +518,10 @@ class BoardTagState(State):
             losers = () if phase_it_seat in sixes else (phase_it_seat,)
             rest = [s for s in range(self.seats) if s not in sixes and s not in losers]
             ranking = (sixes, *_by_totals(dice, self.seats, rest), *((losers,) if losers else ()))
-            winners = " and ".join(f"seat {s}" for s in sixes)
-            summary = f"{winners} ended an IT Phase with three sixes"
-            if losers:
-                summary += f"; seat {phase_it_seat} was IT and did not tag them"
+            end: Fact = ("three-sixes", losers[0] if losers else -1)
         elif self.max_rounds and self.round >= self.max_rounds:
             ranking = tuple(_by_totals(dice, self.seats, range(self.seats)))
-            best = bb.totals(dice, self.seats)[ranking[0][0]]
-            leaders = " and ".join(f"seat {s}" for s in ranking[0])
-            verb = "leads" if len(ranking[0]) == 1 else "share the lead"
-            summary = f"round limit {self.max_rounds} reached: {leaders} {verb} with {best} pips"
+            end = ("round-limit",)
         else:
             return self._start_run(dice, events, passed_by_it=(), jumps=0, turns=0)
         return self._but(
@@ -530,7 +533,7 @@ class BoardTagState(State):
             mover=-1,
             active_die=OFF,
             ranking=ranking,
-            summary=summary,
+            end=end,
             events=events,
         )
 
@@ -578,8 +581,7 @@ def _square(word: str) -> int:
     return square
 
 
-def _label(state: BoardTagState, die: int) -> str:
-    """The owner's letter, the score and the square: "B3 on c4"."""
+def _label(state: BoardTagState, die: int) -> tuple[int, int, int]:
+    """A die as the facts that name it: (die, its score, its square), as they are now."""
     d = state.dice[die]
-    where = bb.square_name(d.square) if d.square != OFF else "off the board"
-    return f"{chr(ord('A') + d.owner)}{d.score} on {where}"
+    return die, d.score, d.square

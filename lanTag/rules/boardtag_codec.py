@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import Field, fields
 from typing import TYPE_CHECKING, Any
 
+from lanTag.rules.base import Fact, facts_from_obj
 from lanTag.rules.boardtag_board import Runner
 
 if TYPE_CHECKING:
@@ -47,9 +48,9 @@ def encode_state(state: BoardTagState) -> list[Any]:
         s.jumps,
         s.turns,
         list(s.passed_by_it),
-        list(s.events),
+        [list(fact) for fact in s.events],
         [list(g) for g in s.ranking],
-        s.summary,
+        list(s.end),
     ]
 
 
@@ -95,7 +96,14 @@ _DECODERS: dict[str, Callable[[Any], object]] = {
     "tuple[str, ...]": lambda v: tuple(_str(s) for s in _list(v)),
     "tuple[Runner, ...]": lambda v: tuple(_runner(d) for d in _list(v)),
     "tuple[tuple[int, ...], ...]": lambda v: tuple(_ints(g) for g in _list(v)),
+    "tuple[Fact, ...]": facts_from_obj,
+    "Fact": lambda v: _fact_or_nothing(v),
 }
+
+
+def _fact_or_nothing(value: Any) -> Fact:
+    """One fact, or () (no fact yet)."""
+    return facts_from_obj([value])[0] if _list(value) else ()
 
 
 def decode_fields(obj: Any, state_fields: Sequence[Field[Any]]) -> list[Any]:

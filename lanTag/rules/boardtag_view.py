@@ -21,7 +21,7 @@ from lanTag.rules.boardtag_board import (
 )
 
 if TYPE_CHECKING:
-    from lanTag.rules.base import Action
+    from lanTag.rules.base import Action, Fact
     from lanTag.rules.boardtag import BoardTagState
 
 
@@ -84,11 +84,15 @@ def state_view(state: BoardTagState, seat: int | None) -> dict[str, Any]:
         "it": it_view,
         "active_die": state.active_die if state.active_die != OFF else None,
         "free_step_left": state.phase == RUN and state.active_die != OFF and state.steps == 0,
-        "events": list(state.events),
+        "events": events_texts(state),
+        "event_facts": [list(fact) for fact in state.events],
         "legal": [str(a) for a in state.legal_actions(seat)] if seat is not None else [],
     }
     if state.phase == OVER:
-        view["outcome"] = {"ranking": [list(g) for g in state.ranking], "summary": state.summary}
+        view["outcome"] = {
+            "ranking": [list(g) for g in state.ranking],
+            "summary": outcome_summary(state),
+        }
     return view
 
 
@@ -112,7 +116,7 @@ def render_state(state: BoardTagState) -> str:
     lines.append("dice: " + " | ".join(dice) + "   ([n] = the IT die)")
     lines.append(_status(state))
     if state.events:
-        lines.append("last: " + "; ".join(state.events))
+        lines.append("last: " + "; ".join(events_texts(state)))
     return "\n".join(lines)
 
 
@@ -122,7 +126,7 @@ def _status(state: BoardTagState) -> str:
     it = f"IT seat {state.it_seat} at {bb.point_name(state.it_point)} facing {state.it_facing}"
     active = state.dice[state.active_die] if state.active_die != OFF else None
     if state.phase == OVER:
-        return f"game over ({where}): {state.summary}"
+        return f"game over ({where}): {outcome_summary(state)}"
     if state.phase == CHOOSE_IT:
         return "setup: roll for who is IT"
     if state.phase == PLACE:
@@ -264,3 +268,78 @@ def why_illegal(state: BoardTagState, seat: int, action: Action) -> str:
     if action.verb == "stay":
         return "this die has already moved; say done"
     return "take a step or stay first"  # "done" before any step
+
+
+# ---------------------------------------------------------------- words for the facts
+
+
+def _die_label(die: int | str, score: int | str, square: int | str) -> str:
+    """A die named by its facts: the owner's letter, the score and the square: "B3 on c4"."""
+    where = bb.square_name(int(square)) if square != OFF else "off the board"
+    return f"{seat_letter(int(die) // DICE_PER_SEAT)}{score} on {where}"
+
+
+def events_texts(state: BoardTagState) -> list[str]:
+    """What the last input did, one phrase per fact (the state keeps facts only)."""
+    return [event_text(fact) for fact in state.events]
+
+
+def event_text(fact: Fact) -> str:
+    code, args = fact[0], fact[1:]
+    if code in ("places", "returns"):
+        seat, square = args
+        what = "places a Runner on" if code == "places" else "'s old IT die returns on"
+        sep = "" if code == "returns" else " "
+        return f"seat {seat}{sep}{what} {bb.square_name(int(square))}"
+    if code == "picks":
+        return f"seat {args[0]} picks {_die_label(*args[1:])}"
+    if code == "step":
+        die, score, square, direction, to, cost = args
+        how = "free" if cost == 0 else "pays 1"
+        where = bb.square_name(int(to))
+        return f"{_die_label(die, score, square)} steps {direction} to {where} ({how})"
+    if code in ("done", "stays"):
+        return f"{_die_label(*args)} {'is done' if code == 'done' else 'stays'}"
+    if code == "gains-passed":
+        return f"{_die_label(*args)} gains a point: IT moved next to it"
+    if code == "jumps":
+        kind, to, cost = args
+        how = "free" if cost == 0 else "pays 1"
+        return f"IT jumps {kind} to {bb.point_name(int(to))} ({how})"
+    if code == "turns":
+        facing, cost = args
+        return f"IT turns to face {facing} ({'free' if cost == 0 else 'pays 1'})"
+    if code == "tags":
+        old_seat, square, new_seat = args
+        return f"seat {old_seat} tags {bb.square_name(int(square))}: seat {new_seat} is IT"
+    return _EVENT_TEXTS[str(code)].format(*args)
+
+
+_EVENT_TEXTS = {
+    "it": "seat {0} is IT",
+    "faces": "IT faces {0}",
+    "ends": "IT ends its phase",
+    "gains-near-it": "it gains a point for entering a square next to IT",
+    "gains-staying": "it gains a point for not moving",
+}
+
+
+def outcome_summary(state: BoardTagState) -> str:
+    """How the game ended, in words ('' while it goes on)."""
+    if not state.end or not state.ranking:
+        return ""
+    head = state.ranking[0]
+    if state.end[0] == "three-sixes":
+        summary = " and ".join(f"seat {s}" for s in head) + " ended an IT Phase with three sixes"
+        if state.end[1] != -1:
+            summary += f"; seat {state.end[1]} was IT and did not tag them"
+        return summary
+    best = state.totals()[head[0]]
+    leaders = " and ".join(f"seat {s}" for s in head)
+    verb = "leads" if len(head) == 1 else "share the lead"
+    return f"round limit {state.max_rounds} reached: {leaders} {verb} with {best} pips"
+
+
+def purpose_text(purpose: str) -> str:
+    """A boardtag chance purpose (a fact code) in words."""
+    return "who starts as IT" if purpose == "first-it" else purpose

@@ -22,6 +22,7 @@ from lanTag.rules.base import (
     Action,
     Chance,
     Decision,
+    Fact,
     Game,
     IllegalAction,
     Input,
@@ -36,6 +37,7 @@ from lanTag.rules.base import (
     Simultaneous,
     State,
     Turn,
+    facts_from_obj,
 )
 from lanTag.rules.prototag_board import (
     STEP_DELTAS,
@@ -57,7 +59,6 @@ from lanTag.rules.prototag_model import (
     RPS_ACTIONS,
     RPS_BEATS,
     START,
-    START_DIE,
     STEP_ACTIONS,
     Rules,
     pack_state,
@@ -66,7 +67,9 @@ from lanTag.rules.prototag_model import (
     read_pairs,
     read_str,
     roll_chance,
+    start_chance,
 )
+from lanTag.rules.prototag_view import purpose_text as prototag_purpose_text
 from lanTag.rules.prototag_view import render_state, view_of
 
 # Allowance for the unbounded but geometric parts of a game (start-roll ties, RPS draws):
@@ -79,7 +82,7 @@ class Prototag(Game):
     display_name = "Prototag"
     min_seats = 2
     max_seats = 8
-    rules_version = 1  # docs/rules/VERSIONS.md: bump with the digest pin
+    rules_version = 2  # docs/rules/VERSIONS.md: bump with the digest pin
     summary = (
         "Turn-based tag on a 7x7 board: the tagged player chases with a D6, the others flee "
         "with a D4, and a tag is settled by rock-paper-scissors."
@@ -125,12 +128,16 @@ class Prototag(Game):
             phase=START,
             positions=start_tiles(rules.board_size, seats),
             contenders=tuple(range(seats)),
-            last_event="every player throws a D6; the highest starts",
+            events=(("start",),),
         )
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> PrototagState:
         return _state_from_obj(obj)
+
+    @classmethod
+    def purpose_text(cls, purpose: str) -> str:
+        return prototag_purpose_text(purpose)
 
     @classmethod
     def playout_step_bound(cls, seats: int) -> int:
@@ -166,7 +173,8 @@ class PrototagState(State):
     immunity_left: int = 0  # tagged steps during which the immune seat's tile stays blocked
     opponent: int = -1  # the tagged player's battle opponent (RPS only)
     rps_draws: int = 0  # drawn rounds of the current battle
-    last_event: str = ""
+    # What the last input did, as facts (code, then ints/codes); prototag_view words them.
+    events: tuple[Fact, ...] = ()
 
     # ------------------------------------------------------------------ queries
 
@@ -177,10 +185,9 @@ class PrototagState(State):
         if phase == ROLL:
             return roll_chance(self.mover, self.die_faces(self.mover))
         if phase == START:
-            seats = ", ".join(map(str, self.contenders))
-            return Chance(tuple(START_DIE for _ in self.contenders), f"start roll of seats {seats}")
+            return start_chance(self.contenders)
         if phase == PICK:
-            return Chance((Pick(self.seats),), "the first tagged seat")
+            return Chance((Pick(self.seats),), "first-tagged")
         if phase == RPS:
             return Simultaneous((self.tagged, self.opponent), "rps")
         return Over(self.outcome())
@@ -279,15 +286,8 @@ class PrototagState(State):
         rolls = tuple(zip(self.contenders, values, strict=True))
         best = max(values)
         tied = tuple(seat for seat, value in rolls if value == best)
-        shown = ", ".join(f"seat {seat} {value}" for seat, value in rolls)
         if len(tied) > 1:
-            again = ", ".join(map(str, tied))
-            return replace(
-                self,
-                contenders=tied,
-                start_rolls=rolls,
-                last_event=f"start roll: {shown}; seats {again} tie and throw again",
-            )
+            return replace(self, contenders=tied, start_rolls=rolls, events=(("start-tie", *tied),))
         starter = tied[0]
         if self.rules.first_tagged == "random":
             return replace(
@@ -296,7 +296,7 @@ class PrototagState(State):
                 mover=starter,
                 contenders=(),
                 start_rolls=rolls,
-                last_event=f"start roll: {shown}; seat {starter} starts",
+                events=(("starts", starter),),
             )
         return replace(
             self,
@@ -305,23 +305,23 @@ class PrototagState(State):
             tagged=starter,
             contenders=(),
             start_rolls=rolls,
-            last_event=f"start roll: {shown}; seat {starter} starts and is tagged",
+            events=(("starts-tagged", starter),),
         )
 
     def _pick_first_tagged(self, seat: int) -> PrototagState:
-        return replace(self, phase=ROLL, tagged=seat, last_event=f"seat {seat} is tagged")
+        return replace(self, phase=ROLL, tagged=seat, events=(("tagged", seat),))
 
     def _begin_move(self, value: int) -> PrototagState:
         start, size = self.positions[self.mover], self.rules.board_size
         chaser = self.mover == self.tagged
         if not can_step(start, size, (start,), self.positions, chaser, self.immune):
-            return self._end_turn(f"seat {self.mover} rolls {value} but is boxed in")
+            return self._end_turn((("boxed", self.mover, value),))
         return replace(
             self,
             phase=MOVE,
             roll=value,
             path=(start,),
-            last_event=f"seat {self.mover} rolls {value}",
+            events=(("rolls", self.mover, value),),
         )
 
     def _step(self, direction: str) -> PrototagState:
@@ -333,7 +333,7 @@ class PrototagState(State):
         d_row, d_col = STEP_DELTAS[direction]
         target = (row + d_row, col + d_col)
         path = (*self.path, target)
-        event = f"seat {mover} steps {direction}"
+        events: tuple[Fact, ...] = (("step", mover, direction),)
         tagged_steps, immune, immunity_left = self.tagged_steps, self.immune, self.immunity_left
         phase, opponent = MOVE, self.opponent
         if chaser:
@@ -341,7 +341,7 @@ class PrototagState(State):
             if immune >= 0:
                 immunity_left -= 1
                 if immunity_left == 0:  # the next step is the one that may attack again
-                    event += f"; seat {immune} is no longer immune"
+                    events += (("immune-over", immune),)
                     immune = -1
         # Players cannot move through each other: the tagged player stops on the first seat
         # there (never the mover itself: it stands next to the target).
@@ -357,24 +357,20 @@ class PrototagState(State):
             immune=immune,
             immunity_left=immunity_left,
             opponent=opponent,
-            last_event=(
-                f"{event}; tagged seat {mover} reaches seat {opponent}: rock, paper, scissors!"
-                if meets
-                else event
-            ),
+            events=(*events, ("meets", mover, opponent)) if meets else events,
         )
         if meets:
             return moved
         if chaser and tagged_steps >= rules.end_steps:
-            return moved._game_over(event)
+            return moved._game_over(events)
         return moved._after_step()
 
     def _after_step(self) -> PrototagState:
         steps_left = self.steps_left
         if steps_left == 0:
-            return self._end_turn(self.last_event)
+            return self._end_turn(self.events)
         if not self.legal_steps():
-            return self._end_turn(f"{self.last_event}; locked in with {steps_left} step(s) unused")
+            return self._end_turn((*self.events, ("locked-in", steps_left)))
         return self
 
     def _battle(self, joint: Joint) -> PrototagState:
@@ -383,29 +379,27 @@ class PrototagState(State):
         tagger_out, target_out = joint.of(tagger) == FORFEIT, joint.of(target) == FORFEIT
         tagger_choice = "forfeit" if tagger_out else str(joint.of(tagger).args[0])
         target_choice = "forfeit" if target_out else str(joint.of(target).args[0])
-        shown = f"seat {tagger} {tagger_choice}, seat {target} {target_choice}"
+        shown = (tagger, tagger_choice, target, target_choice)
         if tagger_choice == target_choice:
-            return replace(
-                self, rps_draws=self.rps_draws + 1, last_event=f"rps: {shown}: draw, play again"
-            )
+            return replace(self, rps_draws=self.rps_draws + 1, events=(("rps-draw", *shown),))
         if target_out or (not tagger_out and RPS_BEATS[tagger_choice] == target_choice):
             # The immunity covers the newly tagged player's steps before the Nth one.
             covered = max(self.rules.immunity_steps - 1, 0)
-            immunity = f"; seat {tagger} is immune for {covered} step(s)" if covered else ""
+            immunity: tuple[Fact, ...] = (("immune", tagger, covered),) if covered else ()
             after = replace(
                 self,
                 tagged=target,
                 immune=tagger if covered else -1,
                 immunity_left=covered,
-                last_event=f"rps: {shown}: seat {target} is tagged{immunity}",
+                events=(("rps-tags", *shown), *immunity),
             )
         else:
-            after = replace(self, last_event=f"rps: {shown}: seat {tagger} stays tagged")
+            after = replace(self, events=(("rps-stays", *shown),))
         if after.tagged_steps >= self.rules.end_steps:
-            return after._game_over(after.last_event)
-        return after._end_turn(after.last_event)
+            return after._game_over(after.events)
+        return after._end_turn(after.events)
 
-    def _end_turn(self, event: str) -> PrototagState:
+    def _end_turn(self, events: tuple[Fact, ...]) -> PrototagState:
         # The next player is the one to the left: seat + 1, wrapping round.
         return replace(
             self,
@@ -415,10 +409,10 @@ class PrototagState(State):
             path=(),
             opponent=-1,
             rps_draws=0,
-            last_event=event,
+            events=events,
         )
 
-    def _game_over(self, event: str) -> PrototagState:
+    def _game_over(self, events: tuple[Fact, ...]) -> PrototagState:
         return replace(
             self,
             phase=OVER,
@@ -426,8 +420,7 @@ class PrototagState(State):
             path=(),
             opponent=-1,
             rps_draws=0,
-            last_event=f"{event}; the tagged steps reach {self.rules.end_steps}: "
-            f"seat {self.tagged} loses",
+            events=(*events, ("loses", self.tagged)),
         )
 
     # ------------------------------------------------------------------ presentation
@@ -449,7 +442,7 @@ class PrototagState(State):
             self.immunity_left,
             self.opponent,
             self.rps_draws,
-            self.last_event,
+            [list(fact) for fact in self.events],
         ]
 
     def encode(self) -> bytes:  # canonical_pack([id, to_obj()]), without the list copies
@@ -575,7 +568,7 @@ def _state_from_obj(obj: Any) -> PrototagState:
             immunity_left,
             opponent,
             rps_draws,
-            last_event,
+            events,
         ) = obj
     except (TypeError, ValueError):
         raise ValueError("a prototag state is an array of 16 fields") from None
@@ -600,7 +593,7 @@ def _state_from_obj(obj: Any) -> PrototagState:
         immunity_left=read_int(immunity_left),
         opponent=read_int(opponent),
         rps_draws=read_int(rps_draws),
-        last_event=read_str(last_event),
+        events=facts_from_obj(events),
     )
     broken = state.invariants()
     if broken:

@@ -31,7 +31,14 @@ STEP_ACTIONS: dict[str, Action] = {d: Action("step", (d,)) for d in STEP_DELTAS}
 @cache  # a pure function of two small ints: one shared frozen decision per seat and die
 def roll_chance(mover: int, faces: int) -> Chance:
     """The decision of a ROLL phase: ``mover`` throws a die of ``faces`` faces."""
-    return Chance((Die(tuple(range(1, faces + 1))),), f"seat {mover}'s D{faces} roll")
+    return Chance((Die(tuple(range(1, faces + 1))),), f"roll/{mover}/d{faces}")
+
+
+def start_chance(contenders: tuple[int, ...]) -> Chance:
+    """The decision of the START phase: every contender throws a D6."""
+    return Chance(
+        tuple(START_DIE for _ in contenders), "start-roll/" + ".".join(map(str, contenders))
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +123,7 @@ _STATE_FIELDS = attrgetter(
     "immunity_left",
     "opponent",
     "rps_draws",
-    "last_event",
+    "events",
 )
 
 

@@ -25,6 +25,7 @@ from lanTag.rules.base import (
     Action,
     Chance,
     Decision,
+    Fact,
     Game,
     IllegalAction,
     Input,
@@ -47,6 +48,7 @@ from lanTag.rules.tagem_map import (
     MapError,
     Tile,
     auto_map,
+    canonical_map,
     check_formations,
     parse_map,
     shipped_map,
@@ -62,7 +64,6 @@ from lanTag.rules.tagem_pieces import (
     TWO_D6,
     Attack,
     Flag,
-    describe_modifiers,
     pawn_name,
     size_up,
 )
@@ -91,7 +92,8 @@ class TagemState(State):
     tags: tuple[int, ...]  # opposing pawns each seat has defeated
     pending: Attack | None
     winner: int  # Capture-The-Flag: the seat that brought the flag home, else -1
-    events: tuple[str, ...]  # what the last input did, for transcripts and UIs
+    # What the last input did, as facts (code, then ints/codes); tagem_view words them.
+    events: tuple[Fact, ...]
     # decision() memo: a pure function of the fields above, asked ~5 times per step.
     # init=False, so replace() and every constructor start it empty.
     _decision: Decision | None = field(default=None, init=False, repr=False, compare=False)
@@ -129,15 +131,15 @@ class TagemState(State):
 
     def _decide(self) -> Decision:
         if not self.order:
-            return Chance((Shuffle(self.seats),), "turn order")
+            return Chance((Shuffle(self.seats),), "turn-order")
         if self._finished():
             return Over(self.outcome())
         if self.pending is not None:
             a = self.pending
             return Chance(
                 (TWO_D6,),
-                f"attack {pawn_name(a.attacker, a.attacker_pawn)} {a.attacker_bonus:+d}"
-                f" vs {pawn_name(a.defender, a.defender_pawn)} {a.defender_bonus:+d}",
+                f"attack/{a.attacker}.{a.attacker_pawn}.{a.attacker_bonus}"
+                f"/{a.defender}.{a.defender_pawn}.{a.defender_bonus}",
             )
         return _TURNS[self.order[self.turn]]
 
@@ -225,13 +227,12 @@ class TagemState(State):
             assert isinstance(inp, Roll)
             if self.pending is None:
                 order = tuple(inp.values[0])
-                names = " ".join(LETTERS[s] for s in order)
-                return replace(self, order=order, events=(f"turn order: {names}",))
+                return replace(self, order=order, events=(("order",),))
             return Play(self).resolve(self.pending, inp.values[0]).freeze()
         assert isinstance(inp, Move)
         if inp.action == END:
             play = Play(self)
-            play.events.append(f"{LETTERS[inp.seat]} ends the turn, {self.pom_left} PoM unspent")
+            play.events.append(("ends", inp.seat, self.pom_left))
             play.end_turn()
             return play.freeze()
         # apply() has run check_action, so the move or attack is known to be legal
@@ -242,10 +243,7 @@ class TagemState(State):
             foe = self.holder(target)
             foe_pawn = self.pawns[foe].index(target)
             attack = size_up(self.board, self.pawns, inp.seat, pawn, foe, foe_pawn)
-            event = (
-                f"{pawn_name(inp.seat, pawn)} attacks {pawn_name(foe, attack.defender_pawn)}"
-                f" ({describe_modifiers(attack)})"
-            )
+            event: Fact = ("attacks", inp.seat, pawn, foe, attack.defender_pawn)
             return replace(self, pending=attack, pom_left=self.pom_left - 1, events=(event,))
         return self._moved(inp.seat, pawn, d, here, target)
 
@@ -405,7 +403,7 @@ class Tagem(Game):
     display_name = "Tag 'em"
     min_seats = 2
     max_seats = 8
-    rules_version = 1  # docs/rules/VERSIONS.md: bump with the digest pin
+    rules_version = 2  # docs/rules/VERSIONS.md: bump with the digest pin
     summary = (
         "Five pawns a side on a tile map: spend Points of Movement to move and attack "
         "(d6 + Horde, Garrison, Cover); eliminate, or capture the flag."
@@ -477,6 +475,7 @@ class Tagem(Game):
         if mode == "ctf" and board.flag_spot < 0:
             raise OptionError(f"mode ctf needs a flag spot 'F' and map {board.name!r} has none")
         formations = check_formations(board, range(seats), pawn_count)
+        board = canonical_map(board)  # checked with the file's lines; kept without comments
         flags: tuple[Flag, ...] = ()
         if mode == "ctf":
             flags = (Flag(-1, board.flag_spot),)
@@ -503,6 +502,12 @@ class Tagem(Game):
             winner=-1,
             events=(),
         )
+
+    @classmethod
+    def purpose_text(cls, purpose: str) -> str:
+        from lanTag.rules.tagem_view import purpose_text
+
+        return purpose_text(purpose)
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> TagemState:

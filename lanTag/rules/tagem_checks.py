@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from lanTag.rules.base import facts_from_obj
 from lanTag.rules.tagem import TagemState
-from lanTag.rules.tagem_map import MAX_PLAYERS, Tile, parse_map
+from lanTag.rules.tagem_map import MAX_PLAYERS, Tile, canonical_map, parse_map
 from lanTag.rules.tagem_pieces import MAX_PAWNS, MODES, Attack, Flag, pawn_name, size_up
 
 
@@ -41,7 +42,7 @@ def state_to_obj(state: TagemState) -> list[Any]:
         list(state.tags),
         pending,
         state.winner,
-        list(state.events),
+        [list(fact) for fact in state.events],
     ]
 
 
@@ -52,6 +53,8 @@ def state_from_obj(obj: Any) -> TagemState:
     if not isinstance(text, str) or not isinstance(mode, str) or mode not in MODES:
         raise ValueError("a tagem state starts with the map text and a mode")
     board = parse_map(text, "<state>")
+    if canonical_map(board).text != text:
+        raise ValueError("a tagem state keeps its map without comments (canonical_map)")
     big = 1 << 30
     pom = _int(fields[2], "pom", 1, 99)
     pawn_count = _int(fields[3], "pawns", 1, MAX_PAWNS)
@@ -82,9 +85,7 @@ def state_from_obj(obj: Any) -> TagemState:
         if not all(isinstance(v, bool) for v in tiles):
             raise ValueError("attack tile flags must be booleans")
         pending = Attack(n[0], n[1], n[2], n[3], n[4], n[5], tiles[0], tiles[1], tiles[2])
-    events = _list(fields[16], "events")
-    if not all(isinstance(e, str) for e in events):
-        raise ValueError("events must be strings")
+    events = facts_from_obj(fields[16])
     state = TagemState(
         board=board,
         mode=mode,
@@ -102,7 +103,7 @@ def state_from_obj(obj: Any) -> TagemState:
         tags=tuple(_int(t, "tags", 0, big) for t in _list(fields[13], "tags", seats)),
         pending=pending,
         winner=_int(fields[15], "winner", -1, seats - 1),
-        events=tuple(events),
+        events=events,
     )
     broken = invariants(state)
     if broken:

@@ -22,6 +22,7 @@ __all__ = [
     "MapError",
     "Tile",
     "auto_map",
+    "canonical_map",
     "check_formations",
     "parse_map",
     "shipped_map",
@@ -349,6 +350,19 @@ def shipped_map(name: str) -> GameMap:
 def _load_shipped(name: str) -> GameMap:
     text = (resources.files("lanTag.rules") / "maps" / f"{name}.map").read_text(encoding="utf-8")
     return parse_map(text, f"{name}.map")
+
+
+def canonical_map(board: GameMap) -> GameMap:
+    """The same map as the facts alone: header values and grid, no comments or blank lines.
+
+    States keep this form, so rewording a map's comments never changes a state hash.
+    """
+    rows = board.text.splitlines()[board.grid_line - 1 : board.grid_line - 1 + board.height]
+    low, high = board.min_players, board.max_players
+    players = f"{low}-{high}" if low != high else f"{low}"
+    lines = [f"name: {board.name}", f"pom: {board.pom}", f"players: {players}", "grid:"]
+    text = "\n".join([*lines, *(row.rstrip(" \t") for row in rows)]) + "\n"
+    return board if text == board.text else parse_map(text, board.source)
 
 
 def auto_map(seats: int) -> GameMap:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from lanTag.rules.base import Fact
 from lanTag.rules.tagem_map import DIRS, GameMap, Tile
-from lanTag.rules.tagem_pieces import LETTERS, Attack, Flag, cell_name, flag_name, pawn_name
+from lanTag.rules.tagem_pieces import Attack, Flag
 
 if TYPE_CHECKING:
     from lanTag.rules.tagem import TagemState
@@ -13,16 +14,13 @@ if TYPE_CHECKING:
 
 def describe_move(
     board: GameMap, seat: int, pawn: int, way: str, here: int, target: int
-) -> tuple[int, str, bool]:
+) -> tuple[int, Fact, bool]:
     """A pawn's step from ``here`` to ``target`` (direction ``way``): its PoM cost, the event
-    text, and whether it ends garrisoned (Play.move and TagemState's plain-move path)."""
+    fact, and whether it ends garrisoned (Play.move and TagemState's plain-move path)."""
     tiles = board.tiles
     cost = 2 if tiles[here] == Tile.WADE else 1
-    event = f"{pawn_name(seat, pawn)} moves {way} to {cell_name(board, target)} ({cost} PoM)"
     garrisoned = tiles[target] == Tile.GARRISON
-    if garrisoned:
-        event += ", garrisoned for the rest of the turn"
-    return cost, event, garrisoned
+    return cost, ("moves", seat, pawn, way, target, cost, int(garrisoned)), garrisoned
 
 
 class Play:
@@ -38,7 +36,7 @@ class Play:
         self.stopped = list(state.stopped)
         self.turn, self.round, self.pom_left = state.turn, state.round, state.pom_left
         self.winner = state.winner
-        self.events: list[str] = []
+        self.events: list[Fact] = []
 
     def freeze(self) -> TagemState:
         state = self.state
@@ -89,7 +87,7 @@ class Play:
             # a team never lifts its own flag in Capture-Their-Flag (docs: Decisions)
             if flag.cell == cell and flag.owner != seat:
                 self.flags[i] = Flag(flag.owner, -1, seat, pawn)
-                self.events.append(f"{pawn_name(seat, pawn)} picks up {flag_name(flag)}")
+                self.events.append(("picks-up", seat, pawn, flag.owner))
 
     def carried_by(self, seat: int, pawn: int) -> list[int]:
         return [i for i, f in enumerate(self.flags) if f.carrier == seat and f.carrier_pawn == pawn]
@@ -100,15 +98,13 @@ class Play:
             return
         if self.state.mode == "ctf":
             self.winner = seat
-            self.events.append(f"{LETTERS[seat]} brings the flag home and wins")
+            self.events.append(("home", seat))
             return
         owners = tuple(sorted(self.flags[i].owner for i in carried))
         for i in carried:
             self.flags[i] = Flag(self.flags[i].owner)  # captured: out of the game
         for owner in owners:
-            self.events.append(
-                f"{LETTERS[seat]} captures {LETTERS[owner]}'s flag: {LETTERS[owner]} is eliminated"
-            )
+            self.events.append(("captures", seat, owner))
             for lost, cell in enumerate(self.pawns[owner]):
                 if cell >= 0:
                     self.drop(owner, lost, cell)
@@ -118,26 +114,30 @@ class Play:
     def drop(self, seat: int, pawn: int, cell: int) -> None:
         for i in self.carried_by(seat, pawn):
             self.flags[i] = Flag(self.flags[i].owner, cell)
-            where = cell_name(self.board, cell)
-            self.events.append(f"{flag_name(self.flags[i])} drops at {where}")
+            self.events.append(("drops", self.flags[i].owner, cell))
 
     def resolve(self, attack: Attack, dice: tuple[int, ...]) -> Play:
         attack_total = dice[0] + attack.attacker_bonus
         defence_total = dice[1] + attack.defender_bonus
-        names = (
-            pawn_name(attack.attacker, attack.attacker_pawn),
-            pawn_name(attack.defender, attack.defender_pawn),
-        )
         self.events.append(
-            f"{names[0]} rolls {dice[0]}{attack.attacker_bonus:+d}={attack_total},"
-            f" {names[1]} rolls {dice[1]}{attack.defender_bonus:+d}={defence_total}"
+            (
+                "rolls",
+                attack.attacker,
+                attack.attacker_pawn,
+                dice[0],
+                attack.attacker_bonus,
+                attack.defender,
+                attack.defender_pawn,
+                dice[1],
+                attack.defender_bonus,
+            )
         )
         if attack_total > defence_total:
             self.defeat(attack.defender, attack.defender_pawn, attack.attacker)
         elif defence_total > attack_total:
             self.defeat(attack.attacker, attack.attacker_pawn, attack.defender)
         else:
-            self.events.append("a tie: nobody is defeated")
+            self.events.append(("tie",))
         if self.pom_left == 0 or self.is_out(self.state.order[self.turn]):
             self.end_turn()
         return self
@@ -150,15 +150,14 @@ class Play:
         if pawn in self.stopped and seat == self.state.order[self.turn]:
             self.stopped.remove(pawn)
         if self.state.mode == "elimination":
-            self.events.append(f"{pawn_name(seat, pawn)} is eliminated")
+            self.events.append(("eliminated", seat, pawn))
             if all(c < 0 for c in self.pawns[seat]):
                 self.out.append((seat,))
-                self.events.append(f"{LETTERS[seat]} has no pawns left and is out")
+                self.events.append(("out", seat))
             return
         spot = self.respawn_cell(seat)
         self.place(seat, pawn, spot)
-        where = cell_name(self.board, spot) if spot >= 0 else "nowhere (no free tile)"
-        self.events.append(f"{pawn_name(seat, pawn)} is defeated and respawns at {where}")
+        self.events.append(("respawns", seat, pawn, spot))
 
     def respawn_cell(self, seat: int) -> int:
         """Where a defeated pawn comes back (docs/rules/tagem.md, Respawning)."""

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from lanTag.rules.base import Chance, Over, Turn
+from lanTag.rules.base import Chance, Fact, Over, Turn
 from lanTag.rules.tagem import TagemState
 from lanTag.rules.tagem_map import GLYPH_OF_TILE, START_GLYPHS, Tile
-from lanTag.rules.tagem_pieces import LETTERS, cell_name, pawn_name
+from lanTag.rules.tagem_pieces import (
+    LETTERS,
+    Flag,
+    cell_name,
+    describe_modifiers,
+    flag_name,
+    pawn_name,
+)
 
 LEGEND = (
     "legend: .path %cover ~wade ^garrison #block .1 starting point 1  * flag (*a: A's)  "
@@ -38,7 +45,7 @@ def _status(state: TagemState) -> str:
     if isinstance(decision, Over):
         head = f"over: {decision.outcome.summary}"
     elif isinstance(decision, Chance):
-        head = f"roll for {decision.purpose}"
+        head = f"roll for {purpose_text(decision.purpose)}"
     else:
         assert isinstance(decision, Turn)
         head = (
@@ -66,7 +73,7 @@ def render(state: TagemState) -> str:
     lines.append(LEGEND)
     lines.append(_status(state))
     if state.events:
-        lines.append("last: " + "; ".join(state.events))
+        lines.append("last: " + "; ".join(events_texts(state)))
     return "\n".join(lines)
 
 
@@ -135,7 +142,8 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
         "pom_left": state.pom_left,
         "tags": list(state.tags),
         "out": [list(g) for g in state.out],
-        "events": list(state.events),
+        "events": events_texts(state),
+        "event_facts": [list(fact) for fact in state.events],
         "you": seat,
         "legal": [],
         "outcome": None,
@@ -154,3 +162,79 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
 def _acting(state: TagemState) -> int | None:
     decision = state.decision()
     return decision.seat if isinstance(decision, Turn) else None
+
+
+# ---------------------------------------------------------------- words for the facts
+
+
+def events_texts(state: TagemState) -> list[str]:
+    """What the last input did, one phrase per fact (the state keeps facts only)."""
+    return [event_text(state, fact) for fact in state.events]
+
+
+def _signed(value: int | str) -> str:
+    return f"{int(value):+d}"
+
+
+def event_text(state: TagemState, fact: Fact) -> str:
+    code, a = fact[0], fact[1:]
+    board = state.board
+    if code == "order":
+        return "turn order: " + " ".join(LETTERS[s] for s in state.order)
+    if code == "ends":
+        return f"{LETTERS[int(a[0])]} ends the turn, {a[1]} PoM unspent"
+    if code == "attacks":
+        seat, pawn, foe, foe_pawn = (int(v) for v in a)
+        text = f"{pawn_name(seat, pawn)} attacks {pawn_name(foe, foe_pawn)}"
+        return f"{text} ({describe_modifiers(state.pending)})" if state.pending else text
+    if code == "moves":
+        mover, mover_pawn, way, target, cost, garrisoned = a
+        where = cell_name(board, int(target))
+        text = f"{pawn_name(int(mover), int(mover_pawn))} moves {way} to {where} ({cost} PoM)"
+        return text + (", garrisoned for the rest of the turn" if garrisoned else "")
+    if code == "picks-up":
+        seat, pawn, owner = (int(v) for v in a)
+        return f"{pawn_name(seat, pawn)} picks up {flag_name(Flag(owner))}"
+    if code == "home":
+        return f"{LETTERS[int(a[0])]} brings the flag home and wins"
+    if code == "captures":
+        taker, loser = LETTERS[int(a[0])], LETTERS[int(a[1])]
+        return f"{taker} captures {loser}'s flag: {loser} is eliminated"
+    if code == "drops":
+        owner, cell = (int(v) for v in a)
+        return f"{flag_name(Flag(owner))} drops at {cell_name(board, cell)}"
+    if code == "rolls":
+        attacker, a_pawn, a_die, a_bonus, defender, d_pawn, d_die, d_bonus = (int(v) for v in a)
+        return (
+            f"{pawn_name(attacker, a_pawn)} rolls {a_die}{a_bonus:+d}={a_die + a_bonus},"
+            f" {pawn_name(defender, d_pawn)} rolls {d_die}{d_bonus:+d}={d_die + d_bonus}"
+        )
+    if code == "tie":
+        return "a tie: nobody is defeated"
+    if code == "eliminated":
+        return f"{pawn_name(int(a[0]), int(a[1]))} is eliminated"
+    if code == "out":
+        return f"{LETTERS[int(a[0])]} has no pawns left and is out"
+    if code == "respawns":
+        seat, pawn, spot = (int(v) for v in a)
+        where = cell_name(board, spot) if spot >= 0 else "nowhere (no free tile)"
+        return f"{pawn_name(seat, pawn)} is defeated and respawns at {where}"
+    return " ".join(str(v) for v in fact)
+
+
+def purpose_text(purpose: str) -> str:
+    """A tagem chance purpose (a fact code) in words."""
+    if purpose == "turn-order":
+        return "turn order"
+    kind, _, rest = purpose.partition("/")
+    if kind == "attack":
+        try:
+            sides = [[int(v) for v in side.split(".")] for side in rest.split("/")]
+            (seat, pawn, bonus), (foe, foe_pawn, foe_bonus) = sides
+        except ValueError:
+            return purpose
+        return (
+            f"attack {pawn_name(seat, pawn)} {_signed(bonus)}"
+            f" vs {pawn_name(foe, foe_pawn)} {_signed(foe_bonus)}"
+        )
+    return purpose

@@ -248,7 +248,7 @@ class GameModel:
         if isinstance(d, Simultaneous):
             return f"secret {d.kind}: seats " + " ".join(map(str, d.seats))
         assert isinstance(d, Chance)
-        return f"dice: {d.purpose}"
+        return f"dice: {s.game.purpose_text(d.purpose)}"
 
     def seat_status(self, seat: int) -> str:
         s = self.session
@@ -365,7 +365,8 @@ class GameModel:
             purpose = "roll"
             if shadow is not None:
                 d = shadow.decision()
-                purpose = d.purpose if isinstance(d, Chance) else purpose
+                if isinstance(d, Chance):
+                    purpose = shadow.game.purpose_text(d.purpose)
             values = roll_values(self.engine, e.input, after_view, who) or " | ".join(
                 " ".join(map(str, v)) for v in e.input.values
             )

@@ -52,7 +52,7 @@ class DiceState(State):
     def decision(self) -> Decision:
         if self.done >= self.rolls:
             return Over(Outcome(tuple((s,) for s in range(self.seats)), "rolled", ()))
-        return Chance((D6,), "bench roll")
+        return Chance((D6,), "bench-roll")
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         return ()

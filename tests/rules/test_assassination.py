@@ -11,6 +11,7 @@ import pytest
 
 from lanTag.rules.assassination import Assassination, AssassinationState
 from lanTag.rules.assassination_board import SAFE_HOUSE
+from lanTag.rules.assassination_view import events_texts
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -58,7 +59,7 @@ def test_a_base_on_one_square_of_each_side() -> None:
 def test_a_roll_picks_the_first_victim_the_others_are_assassins() -> None:
     """3D "Roll to see who will be the first victim, the other players are assassins." """
     state = Assassination.new_state(4)
-    assert state.decision() == Chance((Pick(4),), purpose="roll-off for the first victim")
+    assert state.decision() == Chance((Pick(4),), purpose="first-victim")
     state = state.apply(Roll(((2,),)))
     assert isinstance(state, AssassinationState)
     assert state.victim == 2
@@ -161,7 +162,8 @@ def test_no_exact_path_means_the_turn_is_lost() -> None:
     state = roll(make(3, places={0: "a5", 1: "b5", 2: "a4"}), 2)
     assert square(state, 0) == "a5"
     assert state.mover == 1 and state.phase == "roll"
-    assert "no legal move" in state.events[0]
+    assert state.events == (("stuck", 0, 2),)
+    assert "no legal move" in events_texts(state)[0]
 
 
 def test_victim_may_reroll_a_null() -> None:
@@ -186,14 +188,15 @@ def test_null_reroll_once_option_allows_one_reroll_per_turn() -> None:
     """Option null_reroll=once: a second null ends the turn."""
     state = roll(act(roll(make(3, options={"null_reroll": "once"}), 0), "reroll"), 0)
     assert state.mover == 1 and state.positions[0] == SAFE_HOUSE
-    assert "null again" in state.events[0]
+    assert state.events == (("null-again", 0),)
+    assert "null again" in events_texts(state)[0]
 
 
 def test_aces_count_as_one() -> None:
     """4Bii "Aces count as 1." (and the piecepack die has faces null, ace, 2-5)"""
     state = make(3)
     assert state.decision() == Chance(
-        (Die(faces=(0, 1, 2, 3, 4, 5)),), purpose="die roll for seat 0 (victim)"
+        (Die(faces=(0, 1, 2, 3, 4, 5)),), purpose="die/0/victim"
     )
     state = act(roll(state, 1), "leave c2")
     assert square(state, 0) == "c2" and state.mover == 1
@@ -227,7 +230,7 @@ def test_victim_lands_on_a_base_by_exact_count_and_marks_it() -> None:
     state = act(roll(make(3), 2), "leave c4", "step n")
     assert square(state, 0) == "c5"
     assert state.coin_sides(0) == ["n"]
-    assert "lands on the n base (1/4 touched)" in state.events[-1]
+    assert "lands on the n base (1/4 touched)" in events_texts(state)[-1]
 
 
 def test_victim_passing_over_a_base_does_not_touch_it() -> None:
@@ -299,7 +302,7 @@ def test_landing_on_the_victim_catches_and_the_catcher_becomes_victim_in_safe_ho
     your pawn to the Safe House." """
     state = _caught()
     assert state.victim == 1 and state.positions[1] == SAFE_HOUSE
-    assert "seat 1 catches seat 0 on c4" in state.events[-1]
+    assert "seat 1 catches seat 0 on c4" in events_texts(state)[-1]
 
 
 def test_the_old_victim_becomes_an_assassin_and_loses_the_coins() -> None:

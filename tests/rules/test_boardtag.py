@@ -130,7 +130,7 @@ def test_squares_touching_an_intersection_and_the_two_in_front() -> None:
 
 def test_a_fair_roll_picks_who_is_it_and_the_it_player_places_first() -> None:
     state = BoardTag.new_state(3)
-    assert state.decision() == Chance((Pick(3),), "who starts as IT")
+    assert state.decision() == Chance((Pick(3),), "first-it")
     state = state.apply(Roll(((1,),)))
     assert state.it_seat == 1 and state.decision() == Turn(1)
     assert legal(state) == {f"place {bb.square_name(sq)}" for sq in bb.EDGE_SQUARES}

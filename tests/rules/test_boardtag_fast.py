@@ -76,5 +76,5 @@ def test_fast_encoding_and_state_building_match_their_definitions(seed: int) -> 
     for state in playout(seed):
         assert encode_state(state) == encode_state_generic(state)
         assert state.encode() == canonical_pack([BoardTag.id, encode_state_generic(state)])
-        changes = {names[0]: state.seats, "phase": bb.OVER, "events": ("x",), "jumps": 2}
+        changes = {names[0]: state.seats, "phase": bb.OVER, "events": (("x",),), "jumps": 2}
         assert state._but(**changes) == replace(state, **changes)

@@ -103,22 +103,22 @@ def slow_step(state: PrototagState, direction: str) -> PrototagState:
         state,
         positions=(*state.positions[:mover], target, *state.positions[mover + 1 :]),
         path=(*state.path, target),
-        last_event=f"seat {mover} steps {direction}",
+        events=(("step", mover, direction),),
     )
     if mover == state.tagged:
-        event = moved.last_event
+        events = moved.events
         immune, immunity_left = state.immune, state.immunity_left
         if immune >= 0:
             immunity_left -= 1
             if immunity_left == 0:
-                event += f"; seat {immune} is no longer immune"
+                events += (("immune-over", immune),)
                 immune = -1
         moved = replace(
             moved,
             tagged_steps=state.tagged_steps + 1,
             immune=immune,
             immunity_left=immunity_left,
-            last_event=event,
+            events=events,
         )
         others = moved.occupants(target, excluding=mover)
         if others:
@@ -126,17 +126,14 @@ def slow_step(state: PrototagState, direction: str) -> PrototagState:
                 moved,
                 phase=RPS,
                 opponent=others[0],
-                last_event=f"{event}; tagged seat {mover} reaches seat {others[0]}: "
-                "rock, paper, scissors!",
+                events=(*events, ("meets", mover, others[0])),
             )
         if moved.tagged_steps >= state.rules.end_steps:
-            return moved._game_over(event)
+            return moved._game_over(events)
     if moved.steps_left == 0:
-        return moved._end_turn(moved.last_event)
+        return moved._end_turn(moved.events)
     if not slow_legal_steps(moved):
-        return moved._end_turn(
-            f"{moved.last_event}; locked in with {moved.steps_left} step(s) unused"
-        )
+        return moved._end_turn((*moved.events, ("locked-in", moved.steps_left)))
     return moved
 
 
@@ -146,10 +143,10 @@ def slow_begin_move(state: PrototagState, value: int) -> PrototagState:
         phase=MOVE,
         roll=value,
         path=(state.positions[state.mover],),
-        last_event=f"seat {state.mover} rolls {value}",
+        events=(("rolls", state.mover, value),),
     )
     if not slow_legal_steps(moving):
-        return moving._end_turn(f"seat {state.mover} rolls {value} but is boxed in")
+        return moving._end_turn((("boxed", state.mover, value),))
     return moving
 
 
@@ -244,6 +241,6 @@ def test_assassination_but_is_dataclasses_replace() -> None:
         for f in dataclasses.fields(AssassinationState):
             if f.init and rng.random() < 0.3:
                 changes[f.name] = getattr(state, f.name)
-        changes["events"] = ("x",)
+        changes["events"] = (("x",),)
         changes["steps_left"] = rng.randrange(6)
         assert state._but(**changes) == dataclasses.replace(state, **changes)

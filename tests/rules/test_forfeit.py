@@ -12,6 +12,7 @@ import pytest
 from lanTag.rules.base import FORFEIT, Action, IllegalAction, Joint, Roll
 from lanTag.rules.prototag import PrototagState
 from lanTag.rules.prototag_model import RPS_ACTIONS
+from lanTag.rules.prototag_view import events_text
 from lanTag.rules.registry import get_game
 from lanTag.rules.stomptag import Stomptag, StomptagState
 from lanTag.rules.stomptag_round import RECOVER
@@ -54,7 +55,8 @@ def test_a_forfeiting_tagger_loses_the_battle_whatever_the_other_chose(honest: A
 def test_a_forfeiting_target_is_tagged_whatever_the_tagger_chose(honest: Action) -> None:
     after = fight(battle(), honest, FORFEIT)
     assert after.tagged == 1 and after.phase != "rps"
-    assert "forfeit" in after.last_event
+    assert after.events[0][0] == "rps-tags" and after.events[0][4] == "forfeit"
+    assert "seat 1 forfeit" in events_text(after)
 
 
 def test_two_forfeits_draw_and_the_battle_is_fought_again() -> None:

@@ -68,7 +68,7 @@ def test_steps_of_untagged_players_do_not_count() -> None:
     state = moving([CENTRE, (0, 0), (6, 6)], 4, mover=1, tagged=0, tagged_steps=39)
     state = step(state, "e", "e", "e", "s")
     assert state.tagged_steps == 39
-    assert state.decision() == Chance((D4,), "seat 2's D4 roll")
+    assert state.decision() == Chance((D4,), "roll/2/d4")
 
 
 def test_steps_accumulate_across_different_tagged_players() -> None:
@@ -104,7 +104,7 @@ def test_every_player_throws_a_d6_and_the_highest_starts() -> None:
     state = roll(state, 2, 5, 3)
     assert state.mover == 1 and state.phase == ROLL
     assert state.tagged == 1  # decision: the starter is the first tagged player
-    assert state.decision() == Chance((D6,), "seat 1's D6 roll")
+    assert state.decision() == Chance((D6,), "roll/1/d6")
 
 
 def test_tied_highest_throw_again_among_themselves_until_one_wins() -> None:
@@ -124,7 +124,7 @@ def test_first_tagged_random_option_draws_the_tagged_seat() -> None:
     assert isinstance(state.decision(), Chance)
     state = roll(state, 0)  # a Pick among the seats
     assert state.tagged == 0 and state.mover == 2
-    assert state.decision() == Chance((D4,), "seat 2's D4 roll")
+    assert state.decision() == Chance((D4,), "roll/2/d4")
 
 
 # ----------------------------------------- "You can move only in straight and right angles."
@@ -192,7 +192,7 @@ def test_moving_into_a_dead_end_locks_you_in_and_ends_the_turn() -> None:
     state = step(state, "n", "e")
     assert state.positions[1] == (0, 1)
     assert state.phase == ROLL and state.mover == 2  # 2 steps unused, turn over
-    assert "locked in with 2 step(s) unused" in state.last_event
+    assert state.events[-1] == ("locked-in", 2)
 
 
 def test_a_player_boxed_in_at_the_start_loses_the_turn_after_rolling() -> None:
@@ -200,7 +200,7 @@ def test_a_player_boxed_in_at_the_start_loses_the_turn_after_rolling() -> None:
     state = roll(state, 3)
     assert state.positions[1] == (0, 0)
     assert state.phase == ROLL and state.mover == 2
-    assert "boxed in" in state.last_event
+    assert state.events == (("boxed", 1, 3),)
 
 
 # ----------------------- "The next player is the one to the left of the previous player."
@@ -209,7 +209,7 @@ def test_a_player_boxed_in_at_the_start_loses_the_turn_after_rolling() -> None:
 def test_the_next_player_is_the_seat_to_the_left_wrapping_round() -> None:
     state = moving([CENTRE, (0, 0), (6, 6)], 1, mover=2)
     state = step(state, "n")
-    assert state.mover == 0 and state.decision() == Chance((D6,), "seat 0's D6 roll")
+    assert state.mover == 0 and state.decision() == Chance((D6,), "roll/0/d6")
     state = step(roll(state, 1), "n")
     assert state.mover == 1
 
@@ -243,7 +243,7 @@ def test_when_the_tagged_player_wins_the_loser_is_tagged_and_the_winner_immune()
     state = rps(state, "rock", "scissors")
     assert state.tagged == 1
     assert state.immune == 0 and state.immunity_left == 4  # blocked for steps 1-4
-    assert state.mover == 1 and state.decision() == Chance((D6,), "seat 1's D6 roll")
+    assert state.mover == 1 and state.decision() == Chance((D6,), "roll/1/d6")
 
 
 def test_immunity_holds_for_four_steps_and_is_lost_on_the_fifth() -> None:
@@ -344,9 +344,9 @@ def test_nobody_but_the_tagged_player_enters_a_shared_tile() -> None:
 
 def test_the_tagged_player_rolls_a_d6_and_the_others_a_d4() -> None:
     tagged_turn = position([CENTRE, (0, 0), (6, 6)], mover=0)
-    assert tagged_turn.decision() == Chance((D6,), "seat 0's D6 roll")
+    assert tagged_turn.decision() == Chance((D6,), "roll/0/d6")
     other_turn = position([CENTRE, (0, 0), (6, 6)], mover=1)
-    assert other_turn.decision() == Chance((D4,), "seat 1's D4 roll")
+    assert other_turn.decision() == Chance((D4,), "roll/1/d4")
     with pytest.raises(IllegalAction):
         other_turn.apply(Roll(((5,),)))
     assert roll(tagged_turn, 6).steps_left == 6
@@ -355,8 +355,8 @@ def test_the_tagged_player_rolls_a_d6_and_the_others_a_d4() -> None:
 def test_dice_options() -> None:
     rules = Rules(tagged_die=8, other_die=3)
     assert position([CENTRE, (0, 0)], mover=0, rules=rules).decision() == Chance(
-        (Die(tuple(range(1, 9))),), "seat 0's D8 roll"
+        (Die(tuple(range(1, 9))),), "roll/0/d8"
     )
     assert position([CENTRE, (0, 0)], mover=1, rules=rules).decision() == Chance(
-        (Die((1, 2, 3)),), "seat 1's D3 roll"
+        (Die((1, 2, 3)),), "roll/1/d3"
     )

@@ -48,7 +48,7 @@ def test_a_random_tagged_player_can_be_drawn_on_a_small_board() -> None:
     assert state.mover == 0 and state.tagged == 4
     # seat 0 in the north-west corner is walled in by seats 1 and 7: turn over after the roll
     state = roll(state, 2)
-    assert state.mover == 1 and "boxed in" in state.last_event
+    assert state.mover == 1 and state.events[0][0] == "boxed"
 
 
 def test_rps_and_step_actions_are_checked_with_reasons() -> None:

@@ -19,6 +19,7 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.tagem import TWO_D6, Tagem, TagemState
 from lanTag.rules.tagem_map import MapError
+from lanTag.rules.tagem_view import events_texts
 from tests.rules.tagem_helpers import act, cell, legal, roll, setup, where
 
 # ---------------------------------------------------------------- setup
@@ -36,7 +37,7 @@ def test_pawns_start_in_the_x_formation() -> None:
 
 def test_turn_order_is_rolled_first_and_then_followed() -> None:
     state: State = Tagem.new_state(3)
-    assert state.decision() == Chance((Shuffle(3),), "turn order")
+    assert state.decision() == Chance((Shuffle(3),), "turn-order")
     state = state.apply(Roll(((2, 0, 1),)))
     assert state.decision() == Turn(2)
     state = act(state, 2, "end")
@@ -197,7 +198,8 @@ def test_a_tied_roll_defeats_nobody() -> None:
     state = setup({"A0": (4, 4), "B0": (4, 5)})
     state = roll(act(state, 0, "attack 0 e"), 4, 4)
     assert where(state, "A0") == (4, 4) and where(state, "B0") == (4, 5)
-    assert state.pom_left == 9 and "a tie: nobody is defeated" in state.events
+    assert state.pom_left == 9 and ("tie",) in state.events
+    assert "a tie: nobody is defeated" in events_texts(state)
 
 
 def test_the_texts_horde_example_two_helpers_against_one() -> None:

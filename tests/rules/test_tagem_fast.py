@@ -16,6 +16,7 @@ from lanTag.rules.base import Action, IllegalAction, Move, Over, Turn, canonical
 from lanTag.rules.playout import random_input
 from lanTag.rules.tagem import DIRS, MAX_PAWNS, Tagem, TagemState
 from lanTag.rules.tagem_play import Play
+from lanTag.rules.tagem_view import events_texts
 from tests.rules.tagem_helpers import act, setup
 
 CANDIDATES = [
@@ -121,4 +122,4 @@ def test_garrison_moves_and_unsorted_stopped_pawns() -> None:
                 if action.verb == "move":
                     move = Move(0, action)
                     assert odd.apply(move).encode() == _slow_move(odd, move).encode()
-    assert state.events == ("A1 moves e to r5c8 (1 PoM)",)
+    assert events_texts(state) == ["A1 moves e to r5c8 (1 PoM)"]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+import pytest
+
 from lanTag.peer import BotDriver
 from lanTag.session import events as ev
 from lanTag.session.lobby import Timeouts
@@ -156,8 +158,7 @@ def test_peer_killed_between_its_commit_and_its_reveal_is_dropped_within_5_s() -
 def test_one_sided_silence_never_drops_the_seat() -> None:
     """Only peer 0 cannot hear peer 2 (others can): peer 0 votes early, alone; the
     others' HAVE relays bring it peer 2's messages and the game finishes undropped."""
-    # Seed-sensitive: with protocol 2's game ids seed 14 drops seat 2 at step 74; on main
-    # (protocol 1) seeds 16 and 18 never finish and 20 drops seat 2 too (reported, #18).
+    # seed 15: seed 14 ran into the open bug below once the dice purposes changed
     table = _table(seed=15, faults="delay=5ms")
     table.net.run_until(lambda: table.sessions()[0].step >= 10, 600)
     deaf, mute = addr(0), addr(2)
@@ -179,6 +180,24 @@ def test_one_sided_silence_never_drops_the_seat() -> None:
     assert votes and table.seat_of(0) in {v.seat for v in votes}
     assert {v.seat for v in votes} <= {table.seat_of(0), table.seat_of(2)}
     assert table.net.now - began < 600  # relays, not timeouts, carried the game
+
+
+@pytest.mark.xfail(strict=True, reason="open bug: the mute peer can be left behind")
+def test_bug_one_sided_silence_can_strand_the_mute_peer() -> None:
+    """As above, with other seeds: the others finish the game while peer 2, which hears
+    everyone, stays at a secret round it never completes; nobody is dropped and nobody
+    relays what it lacks.  Which seeds strand it moves with the dice (on 2026-11-25: 14,
+    21 and 24 of 14-28; on cb686e4: 20, 23, 25, 27, 28 and 30), so two are tried."""
+    for seed in (21, 24):
+        _one_sided_silence_to_the_end(seed)
+
+
+def _one_sided_silence_to_the_end(seed: int) -> None:
+    table = _table(seed=seed, faults="delay=5ms")
+    table.net.run_until(lambda: table.sessions()[0].step >= 10, 600)
+    table.net.drop_if = lambda src, dst, data: src == addr(2) and dst == addr(0)
+    table.run_to_end(max_time=3_000)
+    assert len({s.step for s in table.sessions()}) == 1, seed
 
 
 def test_thinking_player_is_not_dropped_before_the_turn_timeout() -> None:
