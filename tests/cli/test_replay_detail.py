@@ -63,7 +63,7 @@ def _play(table: Table, cut_at: int | None = None) -> Game:
 @pytest.fixture(scope="module")
 def three() -> Game:
     """Three people: rolls with three links, secret rounds between two of them."""
-    return _play(Table("prototag", 3, seed=2))
+    return _play(Table("prototag", 3, seed=4))  # a seed whose dice lead to rps rounds
 
 
 @pytest.fixture(scope="module")
