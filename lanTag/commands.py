@@ -24,7 +24,7 @@ from lanTag.join_help import (
     needs_terminal_line,
     no_answer_line,
 )
-from lanTag.lobby import HostConfig, HostLobby, JoinLobby, Refused, Welcomed
+from lanTag.lobby import HostConfig, HostLobby, JoinerRefused, JoinLobby, Refused, Welcomed
 from lanTag.peer import BotDriver
 from lanTag.rules.registry import get_game
 from lanTag.runtime import (
@@ -133,7 +133,17 @@ async def cmd_host(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         if args.headless or args.start_when_full:
-            await wait_until(lambda: lobby.taken >= config.humans, 24 * 3600)
+            told: set[int] = set()
+
+            def full_or_told() -> bool:
+                # Say who was refused for another lanTag version, and why, once each.
+                for event in handle.machine.events:
+                    if isinstance(event, JoinerRefused) and id(event) not in told:
+                        told.add(id(event))
+                        print(f"lobby: {event.reason}", file=sys.stderr)
+                return lobby.taken >= config.humans
+
+            await wait_until(full_or_told, 24 * 3600)
             handle.command(handle.machine.start_game)
         else:
             from lanTag.ui.lobby import run_host_screen

@@ -74,7 +74,11 @@ def format_report(path: str, report: VerifyReport) -> str:
         names = {p.seat: p.nickname for p in report.players}
         ranking = " > ".join(" = ".join(names.get(s, str(s)) for s in g) for g in report.ranking)
         lines.append(f"  ranking: {ranking}")
-        lines.append(f"VALID, complete: {report.outcome}")
+        # A complete game may still end in a torn entry (a crash mid-write after the last
+        # step): say so on the summary line, not only in --json.
+        torn = report.truncated_bytes
+        torn_note = f"; the last {torn} bytes are a torn entry, ignored" if torn else ""
+        lines.append(f"VALID, complete: {report.outcome}{torn_note}")
     else:
         cut = f" ({report.truncated_bytes} bytes of a cut entry)" if report.truncated_bytes else ""
         lines.append(f"VALID but incomplete: valid up to step {report.steps}{cut}")

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TextIO
 
 from lanTag.cli import color_enabled
-from lanTag.lobby import PasswordNeeded, Refused, RosterChanged, Started
+from lanTag.lobby import JoinerRefused, PasswordNeeded, Refused, RosterChanged, Started
 from lanTag.rules.base import input_text
 from lanTag.runtime import PeerHandle
 from lanTag.session import events as ev
@@ -53,6 +53,8 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
                 return 2
             elif isinstance(event, RosterChanged):
                 print(f"lobby: {len(event.roster)}/{event.seats} seated", file=stream)
+            elif isinstance(event, JoinerRefused):
+                print(f"lobby: {event.reason}", file=stream)
         session = machine.session
         if session is not None and session.state.is_over and not machine.events:
             # e.g. resumed from a log of a game that had already ended

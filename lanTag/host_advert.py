@@ -7,6 +7,8 @@ import asyncio
 from lanTag.lobby import HostConfig, HostLobby
 from lanTag.net.discovery import LobbyAdvert, LobbyAdvertiser
 from lanTag.runtime import PeerHandle
+from lanTag.session.versions import rules_version_of
+from lanTag.versions import lantag_version
 
 
 async def advertise_seats(lobby: HostLobby, advertiser: LobbyAdvertiser) -> None:
@@ -45,6 +47,8 @@ async def advertise(handle: PeerHandle, config: HostConfig, fp: str) -> LobbyAdv
         seats_taken=1 + len(config.bots),
         seats_total=config.humans + len(config.bots),
         password=bool(config.password),
+        rules=rules_version_of(config.engine) or 1,
+        release=lantag_version()[:32],
     )
     advertiser = LobbyAdvertiser(advert)
     await advertiser.start()

@@ -1,10 +1,11 @@
 """The lobby handshake before a game: sans-IO host and joiner machines.
 
 Messages ride the same reliable links as the game (lanTag.net.link); each is a
-canonical array ``["lt-lobby", 1, kind, ...]`` (protocol/SPEC.md §6):
+canonical array ``["lt-lobby", 2, kind, ...]`` (protocol/SPEC.md §6):
 
-    hello    nickname, spectator                        joiner -> host
-    welcome  host_key, challenge, engine, name, seats, password?, taken   host -> joiner
+    hello    nickname, spectator, protocol, [[engine, rules]...], lanTag release   joiner -> host
+    welcome  host_key, challenge, engine, name, seats, password?, taken,
+             protocol, rules, lanTag release                                      host -> joiner
     join     public_key, anchor, nickname, proof, spectator, signature   joiner -> host
     roster   [[nickname, fingerprint, bot]...], seats, your_seat          host -> all
     refuse   reason                                     host -> joiner (also a kick)
@@ -30,10 +31,14 @@ from lanTag import wire
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
 from lanTag.session.lobby import LobbyRecord, SeatRecord, Timeouts
+from lanTag.session.messages import PROTOCOL_VERSION
 from lanTag.session.transport import Addr
+from lanTag.session.versions import joiner_mismatch, mismatch, rules_version_of
+from lanTag.versions import lantag_version
 
 TAG = "lt-lobby"
-VERSION = 1
+VERSION = 2
+OLD_VERSION = 1  # a protocol-1 joiner's hello: answered with a refusal it can read
 JOIN_DOMAIN = b"lanTag/v1/join\x00"
 START_DOMAIN = b"lanTag/v1/start\x00"
 PW_DOMAIN = b"lanTag/v1/pw\x00"
@@ -50,23 +55,44 @@ def password_proof(password: str, challenge: bytes, public_key: bytes) -> bytes:
     return hmac.new(key, challenge + public_key, hashlib.sha256).digest()
 
 
-def _msg(kind: str, *fields: Any) -> bytes:
-    return wire.pack([TAG, VERSION, kind, *fields])
+def _msg(kind: str, *fields: Any, version: int = VERSION) -> bytes:
+    return wire.pack([TAG, version, kind, *fields])
 
 
-def _parse(payload: bytes) -> tuple[str, list[Any]]:
+def _parse(payload: bytes, *, old_hello: bool = False) -> tuple[str, list[Any]]:
+    """``old_hello``: take a protocol-1 hello too (the host refuses it in words the old
+    joiner shows); its kind is returned as "hello/1"."""
     obj = wire.unpack(payload, limit=MAX_LOBBY_MESSAGE)
-    if (
-        not isinstance(obj, list)
-        or len(obj) < 3
-        or obj[0] != TAG
-        or type(obj[1]) is not int
-        or obj[1] != VERSION
-    ):
-        raise RemoteProtocolError("malformed", "not a lobby message of this version")
+    if not isinstance(obj, list) or len(obj) < 3 or obj[0] != TAG or type(obj[1]) is not int:
+        raise RemoteProtocolError("malformed", "not a lobby message")
+    if obj[1] == OLD_VERSION and old_hello and obj[2] == "hello":
+        return "hello/1", obj[3:]
+    if obj[1] != VERSION:
+        raise RemoteProtocolError("version", f"a lobby message of protocol {obj[1]}")
     if not isinstance(obj[2], str):
         raise RemoteProtocolError("malformed", "lobby message kind must be a string")
     return obj[2], obj[3:]
+
+
+def _rules_table(value: object) -> dict[str, int] | None:
+    """A hello's [[engine, rules version]...], or None when malformed."""
+    if not isinstance(value, list) or len(value) > 64:
+        return None
+    out: dict[str, int] = {}
+    for pair in value:
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
+            return None
+        if not (type(pair[1]) is int and 1 <= pair[1] < 2**16) or len(pair[0]) > 32:
+            return None
+        out[pair[0]] = pair[1]
+    return out
+
+
+def my_rules() -> list[list[object]]:
+    """This lanTag's [[engine, rules version]...] (what a hello carries)."""
+    from lanTag.rules.registry import rules_versions
+
+    return [[engine, version] for engine, version in rules_versions().items()]
 
 
 def _count(value: object) -> bool:
@@ -107,6 +133,13 @@ class Refused:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinerRefused:
+    """The host turned a joiner away before it took a seat (``reason`` says who and why)."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Started:
     record: LobbyRecord
     seat: int | None
@@ -124,7 +157,7 @@ class Welcomed:
     host_fingerprint: str
 
 
-LobbyEvent = RosterChanged | PasswordNeeded | Refused | Started | Welcomed
+LobbyEvent = RosterChanged | PasswordNeeded | Refused | Started | Welcomed | JoinerRefused
 
 
 # ------------------------------------------------------------------ host
@@ -196,8 +229,16 @@ class HostLobby:
         """One lobby payload from ``addr``; RemoteProtocolError for malformed input."""
         if self.started is not None:
             return
-        kind, fields = _parse(payload)
-        if kind == "hello" and len(fields) == 2 and isinstance(fields[0], str):
+        kind, fields = _parse(payload, old_hello=True)
+        if kind == "hello/1" and fields and isinstance(fields[0], str):
+            self._refuse_versions(addr, fields[0][:32], 1, None, version=OLD_VERSION)
+        elif kind == "hello" and len(fields) == 5 and isinstance(fields[0], str):
+            protocol, rules, release = fields[2], _rules_table(fields[3]), fields[4]
+            if type(protocol) is not int or rules is None or not isinstance(release, str):
+                raise RemoteProtocolError("malformed", "bad versions in hello")
+            engine = self.config.engine
+            if self._refuse_versions(addr, fields[0][:32], protocol, rules.get(engine)):
+                return
             joiner = self._joiners.get(addr)
             if joiner is None:  # a repeated hello keeps its challenge (a joiner may say
                 # hello to several of the host's addresses: net/addresses.py)
@@ -216,6 +257,9 @@ class HostLobby:
                         c.humans + len(c.bots),
                         bool(c.password),
                         self.taken + len(c.bots),
+                        PROTOCOL_VERSION,
+                        self.rules_version,
+                        lantag_version()[:32],
                     ),
                 )
             )
@@ -225,6 +269,25 @@ class HostLobby:
             self._remove(addr, notify=None)
         else:
             raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")
+
+    @property
+    def rules_version(self) -> int:
+        return rules_version_of(self.config.engine) or 1
+
+    def _refuse_versions(
+        self, addr: Addr, nickname: str, protocol: int, rules: int | None, version: int = VERSION
+    ) -> bool:
+        """Refuse a joiner whose versions cannot play this game, before it takes a seat:
+        it is told both versions and what to do, the host who and why.  True if refused."""
+        engine = self.config.engine
+        told = mismatch(engine, PROTOCOL_VERSION, self.rules_version, protocol, rules)
+        if not told:
+            return False
+        self.outbox.append((addr, _msg("refuse", told, version=version)))
+        self.events.append(
+            JoinerRefused(joiner_mismatch(engine, self.rules_version, nickname, protocol, rules))
+        )
+        return True
 
     def _join(self, addr: Addr, fields: list[Any]) -> None:
         joiner = self._joiners.get(addr)
@@ -299,7 +362,15 @@ class HostLobby:
         seats += [SeatRecord(j.public_key, j.anchor, j.nickname, "") for j in self.seated]
         seats += [SeatRecord(b"", b"", e.nickname, e.bot) for e in self.roster()[self.taken :]]
         record = LobbyRecord(
-            c.engine, c.options, c.map_text, tuple(seats), c.chain_length, c.timeouts, host_nonce
+            c.engine,
+            c.options,
+            c.map_text,
+            tuple(seats),
+            c.chain_length,
+            c.timeouts,
+            host_nonce,
+            rules_version=self.rules_version,
+            lantag_version=lantag_version()[:32],
         )
         peers = {i + 1: j.addr for i, j in enumerate(self.seated)}
         watchers = tuple(j.addr for j in self._joiners.values() if j.joined and j.spectator)
@@ -342,7 +413,7 @@ class JoinLobby:
         self.spectator = spectator
         self.host_key = b""
         self._challenge = b""
-        self.outbox: list[tuple[Addr, bytes]] = [(host, _msg("hello", nickname, spectator))]
+        self.outbox: list[tuple[Addr, bytes]] = [(host, self._hello())]
         self.events: list[LobbyEvent] = []
         self.your_seat: int | None = None
         self.started: Started | None = None
@@ -354,7 +425,7 @@ class JoinLobby:
         if self.host_key or addr in self.tried:
             return
         self.tried.append(addr)
-        self.outbox.append((addr, _msg("hello", self.nickname, self.spectator)))
+        self.outbox.append((addr, self._hello()))
 
     def receive(self, payload: bytes, addr: Addr) -> None:
         if addr != self.host:
@@ -366,10 +437,22 @@ class JoinLobby:
                 return  # another address of the host answering late: joined already
             self.host = addr  # the first address to answer wins
         kind, fields = _parse(payload)
-        if kind == "welcome" and len(fields) == 7:
-            host_key, challenge, engine, name, seats, pw, taken = fields
+        if kind == "welcome" and len(fields) == 10:
+            host_key, challenge, engine, name, seats, pw, taken = fields[:7]
+            protocol, rules, release = fields[7:]
             if self.host_key and (host_key, challenge) == (self.host_key, self._challenge):
                 return  # the same welcome again (hello sent to two of the host's addresses)
+            if not (
+                type(protocol) is int
+                and type(rules) is int
+                and isinstance(release, str)
+                and isinstance(engine, str)
+            ):
+                raise RemoteProtocolError("malformed", "bad versions in welcome")
+            told = mismatch(engine, protocol, rules, PROTOCOL_VERSION, rules_version_of(engine))
+            if told:  # the host should have refused us: never take a seat anyway
+                self.events.append(Refused(told))
+                return
             if not (
                 isinstance(host_key, bytes)
                 and len(host_key) == 32
@@ -407,6 +490,17 @@ class JoinLobby:
         else:
             raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")
 
+    def _hello(self) -> bytes:
+        """hello with this lanTag's versions, so the host refuses us before a seat if need be."""
+        return _msg(
+            "hello",
+            self.nickname,
+            self.spectator,
+            PROTOCOL_VERSION,
+            my_rules(),
+            lantag_version()[:32],
+        )
+
     def give_password(self, password: str) -> None:
         self.password = password
         self._send_join()
@@ -437,6 +531,12 @@ class JoinLobby:
         if not Verifier().verify(self.host_key, signature, START_DOMAIN + body):
             raise RemoteProtocolError("bad-signature", "start not signed by the host")
         record = LobbyRecord.decode(body)
+        engine = record.engine
+        mine = rules_version_of(engine)
+        told = mismatch(engine, record.protocol, record.rules_version, PROTOCOL_VERSION, mine)
+        if told:
+            self.events.append(Refused(told))
+            return
         seat = next(
             (i for i, s in enumerate(record.seats) if s.public_key == self.identity.public_key),
             None,

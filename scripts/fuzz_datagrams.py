@@ -208,14 +208,16 @@ async def one_round(
         tap = joiner.pump.machine
         restarts_before = host.machine.link.stats.peer_restarts
 
-        real_send = joiner.pump._stream.send  # capture the joiner's real frames to the host
+        transport = joiner.pump.protocol.transport  # capture the joiner's real frames to the host
+        assert transport is not None
+        real_send = transport.sendto
 
-        async def tapped(data: bytes, addr: tuple[str, int]) -> None:
+        def tapped(data: bytes, addr: tuple[str, int] | None = None) -> None:
             if addr == host.address and len(frames) < 4000:
                 frames.append(data)
-            await real_send(data, addr)
+            real_send(data, addr)
 
-        joiner.pump._stream.send = tapped  # type: ignore[method-assign]
+        transport.sendto = tapped  # type: ignore[method-assign]
         _ = tap
         while sent < budget and not (session.state.is_over):
             if host.log is not None and len(corpus) < 50:

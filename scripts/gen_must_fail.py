@@ -38,13 +38,14 @@ for path in (str(ROOT), HERE):
 
 import must_fail_entries  # noqa: E402, F401  (registers its cheats, in this order)
 import must_fail_messages  # noqa: E402, F401
-from must_fail_game import ENGINE, FIRST_SEED, SEEDS_TRIED, VECTORS, Vector, play  # noqa: E402
+from must_fail_game import ENGINE, FIRST_SEED, SEEDS_TRIED, VECTORS, Vector, play, write  # noqa: E402
 
 from lanTag.log.chain import LogFormatError  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
 
 OUT = ROOT / "protocol" / "vectors" / "must_fail"
 INDEX = "must_fail.json"
+HONEST = "honest_game.lantag"  # not *.log: every *.log file here must fail
 
 # --------------------------------------------------------------------------- checking, writing
 
@@ -82,20 +83,24 @@ def check(vec: Vector) -> dict[str, Any]:
     }
 
 
-def cheats() -> tuple[int, list[Vector]]:
-    """Every cheat, made from the first game (by seed) that has what each one needs."""
+def cheats() -> tuple[int, bytes, list[Vector]]:
+    """Every cheat, made from the first game (by seed) that has what each one needs; the
+    seed and that game's honest log."""
     for seed in range(FIRST_SEED, FIRST_SEED + SEEDS_TRIED):
         game = play(seed)
         try:
-            return seed, [make(game) for make in VECTORS]
+            return seed, write(game.items), [make(game) for make in VECTORS]
         except LookupError:  # e.g. no secret round in this game: try the next seed
             continue
     raise RuntimeError(f"no game of seeds {FIRST_SEED}+{SEEDS_TRIED} has every situation")
 
 
 def render() -> dict[str, bytes]:
-    seed, vectors = cheats()
-    files: dict[str, bytes] = {}
+    seed, honest, vectors = cheats()
+    report = verify_log(honest)
+    if not (report.valid and report.complete):
+        raise RuntimeError(f"the honest game's log does not verify: {report.failure}")
+    files: dict[str, bytes] = {HONEST: honest}
     index = []
     for vec in vectors:
         got = check(vec)
@@ -132,6 +137,11 @@ def render() -> dict[str, bytes]:
         "scripts/gen_must_fail.py (deterministic).",
         "engine": ENGINE,
         "table_seed": seed,
+        "honest": {
+            "file": HONEST,
+            "about": "the game's own log, which every vector starts from: valid and complete",
+            "sha256": hashlib.sha256(honest).hexdigest(),
+        },
         "vectors": index,
     }
     files[INDEX] = (json.dumps(about, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
@@ -174,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
             old.unlink()
     for name, data in files.items():
         (OUT / name).write_bytes(data)
-    print(f"wrote {len(files) - 1} must-fail logs and {INDEX} to {OUT.relative_to(ROOT)}")
+    print(f"wrote {len(files) - 2} must-fail logs, {HONEST} and {INDEX} to {OUT.relative_to(ROOT)}")
     return 0
 
 

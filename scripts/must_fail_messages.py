@@ -153,16 +153,17 @@ def out_of_turn_commit(game: Game) -> Vector:
     k = turn_of(game, 1)
     msg = game.msg(k)
     sealed = _h("a commitment nobody asked for")
-    raw = game.sign(msg, seat=2, msg_type=MsgType.COMMIT, payload=(sealed,))
+    # From the seat whose turn it is: a seat the step waits for, with the wrong kind.
+    raw = game.sign(msg, msg_type=MsgType.COMMIT, payload=(sealed,))
     s = game.step_entry(msg.step)
     items = [*game.items[:k], (msg.step, EntryKind.MSG, raw), *game.items[k : s + 1]]
     return Vector(
         "out_of_turn_commit",
         "§5 steps: a COMMIT only at a secret step, from a seat it asks",
-        f"entry {k}: seat 2 sends a COMMIT on seat {msg.seat}'s turn; the game goes on "
-        "honestly: the log is VALID (exit 0), and the report must blame seat 2",
+        f"entry {k}: seat {msg.seat} sends a COMMIT on its own turn (a turn asks for a MOVE); "
+        f"the game goes on honestly: the log is VALID (exit 0), the report blames seat {msg.seat}",
         write(items),
-        Expect(0, "", None, None, (2, "out-of-turn")),
+        Expect(0, "", None, None, (msg.seat, "out-of-turn")),
     )
 
 

@@ -122,24 +122,18 @@ def step_row_failure(
         and type(data[0]) is list
         and canonical_pack(data[0]) == canonical_pack(encode_input(applied.input))
     ):
-        # Same canonical bytes as the decided input: what the check below would decode
-        # and compare equal (no bool for an int, no list for an int...), without decoding.
         if applied.state_hash != data[1]:
             return Failure(index, step, None, f"state hash after step {step} differs")
         return None
+    # Bytes are the truth: an input that decodes to the same value but is spelled otherwise
+    # (true for 1) is not the decided input.  Decoded only to say why it is malformed.
     try:
-        recorded_input = decode_input(data[0])
-        recorded_hash = data[1]
+        decode_input(data[0])
     except (ValueError, TypeError) as exc:
         return Failure(index, step, None, f"malformed step record: {exc}")
-    if applied.step != step or encode_input(applied.input) != encode_input(recorded_input):
-        return Failure(
-            index,
-            step,
-            None,
-            f"recorded input for step {step} differs from the one its signed messages decide",
-        )
-    if applied.state_hash != recorded_hash:
-        return Failure(index, step, None, f"state hash after step {step} differs")
-    return None
-
+    return Failure(
+        index,
+        step,
+        None,
+        f"recorded input for step {step} differs from the one its signed messages decide",
+    )

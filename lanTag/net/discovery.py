@@ -42,6 +42,7 @@ from lanTag.net.lobbies import (
     lobby_from_txt,
     parse_txt,
 )
+from lanTag.session.messages import PROTOCOL_VERSION
 
 __all__ = [
     "SERVICE_TYPE",
@@ -75,7 +76,10 @@ class LobbyAdvert:
     seats_total: int
     password: bool = False
     state: str = "lobby"
-    version: int = 1
+    version: int = PROTOCOL_VERSION
+    rules: int = 1  # the game's rules version (lobby refusals name it too)
+    revision: int = 0  # counted up by every update, so browsers can drop stale TXT
+    release: str = ""  # the lanTag release, shown only
 
     def __post_init__(self) -> None:
         lobby_from_txt(
@@ -92,6 +96,9 @@ class LobbyAdvert:
             "fp": self.fingerprint,
             "state": self.state,
             "port": str(self.port),
+            "rules": str(self.rules),
+            "rev": str(self.revision),
+            "lt": self.release[:32],
         }
 
     def instance_name(self) -> str:
@@ -261,6 +268,7 @@ class LobbyAdvertiser:
                 seats_taken=self.advert.seats_taken if seats_taken is None else seats_taken,
                 state=self.advert.state if state is None else state,
                 password=self.advert.password if password is None else password,
+                revision=self.advert.revision + 1,
             )  # validates before any state change
             self._step("update")
             assert self._zc is not None and self._info is not None

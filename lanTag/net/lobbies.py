@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from types import MappingProxyType
 
+from lanTag.session.messages import PROTOCOL_VERSION
+
 __all__ = [
     "BadTxt",
     "LobbyInfo",
@@ -52,10 +54,22 @@ class LobbyInfo:
     state: str
     port: int
     addresses: tuple[str, ...] = ()
+    rules: int = 0  # the game's rules version; 0: not advertised (a protocol-1 host)
+    revision: int = 0  # the host counts its TXT updates up: a lower one is stale
+    release: str = ""  # the host's lanTag release, shown only
 
     @property
     def full(self) -> bool:
         return self.seats_taken >= self.seats_total
+
+    @property
+    def incompatible(self) -> str:
+        """Why this lanTag cannot join the game ("" when it can): both versions named."""
+        from lanTag.session.versions import mismatch, rules_version_of
+
+        return mismatch(
+            self.engine, self.version, self.rules, PROTOCOL_VERSION, rules_version_of(self.engine)
+        )
 
 
 def _text(props: Mapping[bytes, bytes | None], key: str) -> str:
@@ -121,11 +135,18 @@ def lobby_from_txt(
     state = _text(props, "state")
     if state not in STATES:
         raise BadTxt(f"state: {state!r} not one of {STATES}")
+    version = _int(props, "v", 1, 65535)
+    # Protocol 1 adverts carry no rules version; from 2 on it is required.
+    rules = _int(props, "rules", 1, 65535) if version >= 2 else 0
+    revision = _int(props, "rev", 0, 99999) if b"rev" in props else 0
+    release = _text(props, "lt") if b"lt" in props else ""
+    if len(release) > 32:
+        raise BadTxt("lt: longer than 32 characters")
     return LobbyInfo(
         instance=instance,
         name=name,
         engine=engine,
-        version=_int(props, "v", 1, 65535),
+        version=version,
         seats_taken=taken,
         seats_total=total,
         password=password == "1",
@@ -133,6 +154,9 @@ def lobby_from_txt(
         state=state,
         port=_int(props, "port", 1, 65535),
         addresses=tuple(sorted(set(addresses))),
+        rules=rules,
+        revision=revision,
+        release=release,
     )
 
 
@@ -177,11 +201,15 @@ class LobbyTable:
                 return self
             return replace(self, entries=MappingProxyType(entries))
         try:
-            entries[key] = lobby_from_txt(event.instance, event.properties, event.addresses)
+            info = lobby_from_txt(event.instance, event.properties, event.addresses)
         except BadTxt:
             # An update that turns bad withdraws the old entry: it no longer describes the game.
             entries.pop(key, None)
             return replace(self, entries=MappingProxyType(entries), ignored=self.ignored + 1)
+        known = entries.get(key)
+        if known is not None and info.revision < known.revision:
+            return self  # a stale advert heard late: the host has announced a newer one
+        entries[key] = info
         return replace(self, entries=MappingProxyType(entries))
 
     def lobbies(self) -> tuple[LobbyInfo, ...]:
@@ -200,7 +228,11 @@ def format_lobbies(lobbies: Iterable[LobbyInfo], json: bool) -> str:
     """``lantag list`` output: a JSON array, or a plain table for people."""
     items = list(lobbies)
     if json:
-        return jsonlib.dumps([asdict(i) for i in items], indent=2, ensure_ascii=False)
+        return jsonlib.dumps(
+            [{**asdict(i), "incompatible": i.incompatible} for i in items],
+            indent=2,
+            ensure_ascii=False,
+        )
     if not items:
         return "no games found"
     header = ("NAME", "ENGINE", "SEATS", "PW", "STATE", "ADDRESS", "HOST KEY", "V")
@@ -219,4 +251,8 @@ def format_lobbies(lobbies: Iterable[LobbyInfo], json: bool) -> str:
     ]
     widths = [max(len(r[c]) for r in rows) for c in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) for r in rows]
-    return "\n".join(line.rstrip() for line in lines)
+    # A game this lanTag cannot join says so under its row, with both versions.
+    notes = ["", *(f"  ✗ cannot join: {i.incompatible}" if i.incompatible else "" for i in items)]
+    pairs = zip(lines, notes, strict=True)
+    out = [line.rstrip() + ("\n" + note if note else "") for line, note in pairs]
+    return "\n".join(out)

@@ -82,7 +82,7 @@ class Prototag(Game):
     display_name = "Prototag"
     min_seats = 2
     max_seats = 8
-    rules_version = 3  # docs/rules/VERSIONS.md: bump with the digest pin
+    rules_version = 2  # docs/rules/VERSIONS.md: bump with the digest pin
     summary = (
         "Turn-based tag on a 7x7 board: the tagged player chases with a D6, the others flee "
         "with a D4, and a tag is settled by rock-paper-scissors."

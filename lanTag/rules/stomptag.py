@@ -78,7 +78,7 @@ class Stomptag(Game):
     display_name: ClassVar[str] = "Stomptag"
     min_seats: ClassVar[int] = 3  # "it must have at least 3 players"
     max_seats: ClassVar[int] = 256  # "no upper limit": a generous practical cap
-    rules_version: ClassVar[int] = 2  # docs/rules/VERSIONS.md: bump with the digest pin
+    rules_version: ClassVar[int] = 1  # docs/rules/VERSIONS.md: bump with the digest pin
     summary: ClassVar[str] = (
         "Bid for your place in the itness queue, then send secret orders each round: "
         "stomp or stride, one direction per move. Stompers crush striders; the it tags "

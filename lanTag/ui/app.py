@@ -211,7 +211,14 @@ class GameApp:
         root = HSplit(
             [
                 Window(FormattedTextControl(self._title_text), height=1, style="class:title"),
-                ConditionalContainer(body, filter=~self._helping()),
+                # The result box floats over the body only: the title bar and the message
+                # and command lines stay readable on any terminal size.
+                FloatContainer(
+                    ConditionalContainer(body, filter=~self._helping()),
+                    floats=[
+                        Float(content=ConditionalContainer(over_box, filter=self._over_shown()))
+                    ],
+                ),
                 ConditionalContainer(help_window, filter=self._helping()),
                 Window(FormattedTextControl(self._message_text), height=1),
                 VSplit(
@@ -227,7 +234,6 @@ class GameApp:
             root,
             floats=[
                 Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
-                Float(content=ConditionalContainer(over_box, filter=self._over_shown())),
             ],
         )
 

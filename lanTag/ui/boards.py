@@ -334,8 +334,14 @@ def _tagem_cell(text: str) -> StyleAndTextTuples:
 
 
 def _tagem(v: dict[str, Any], names: Sequence[str]) -> Painted:
-    out = Painted(head_rows=1, head_cols=4)
-    header = "    " + " ".join(str(c % 10) for c in range(v["width"]))
+    width = v["width"]
+    # Columns past 9 get their tens digit on a row above, so "c12" is read as 1 over 2
+    # (messages name cells r<row>c<column>, counted from 0 like these labels).
+    out = Painted(head_rows=2 if width > 10 else 1, head_cols=4)
+    if width > 10:
+        tens = "    " + " ".join(str(c // 10) if c >= 10 else " " for c in range(width))
+        out.rows.append(_plain(tens.rstrip(), "class:label"))
+    header = "    " + " ".join(str(c % 10) for c in range(width))
     out.rows.append(_plain(header, "class:label"))
     for r, cells in enumerate(v["cells"]):
         line: StyleAndTextTuples = [("class:label", f"{r:>2}  ")]

@@ -88,6 +88,9 @@ class BrowserModel:
                 f"{info.state:<7} {info.fingerprint[:8]}"
             )
             out += [(style, row), ("", "\n")]
+            why = info.incompatible  # another protocol or rules version: say so, before a join
+            if why:
+                out += [("class:error", f"    ✗ cannot join: {why}"), ("", "\n")]
         ignored = self.table().ignored
         if ignored:
             out.append(("class:dim", f"  ({ignored} malformed advert(s) ignored)"))

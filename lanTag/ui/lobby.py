@@ -24,6 +24,7 @@ from prompt_toolkit.widgets import TextArea
 from lanTag.errors import LocalProtocolError
 from lanTag.lobby import (
     HostLobby,
+    JoinerRefused,
     JoinLobby,
     LobbyEvent,
     PasswordNeeded,
@@ -116,7 +117,15 @@ def _take_lobby_events(events: deque[ev.Event | LobbyEvent]) -> list[ev.Event | 
     """Pop lobby events (and lobby rejections) from the front; stop at the first game event
     and just after Started, leaving the rest for the game screen."""
     taken: list[ev.Event | LobbyEvent] = []
-    lobby_kinds = (Welcomed, RosterChanged, PasswordNeeded, Refused, Started, ev.Rejected)
+    lobby_kinds = (
+        Welcomed,
+        RosterChanged,
+        PasswordNeeded,
+        Refused,
+        Started,
+        JoinerRefused,
+        ev.Rejected,
+    )
     while events and isinstance(events[0], lobby_kinds):
         event = events.popleft()
         taken.append(event)
@@ -153,6 +162,8 @@ class HostModel:
                 self.roster, self.seats = event.roster, event.seats
                 self.confirm_short = False
                 self.message, self.message_style = "roster changed", "class:ok"
+            elif isinstance(event, JoinerRefused):  # another lanTag version: who and why
+                self.message, self.message_style = event.reason, "class:error"
             elif isinstance(event, ev.Rejected):
                 self.message, self.message_style = f"ignored: {event.reason}", "class:dim"
         return bool(events)

@@ -42,7 +42,6 @@ _CATEGORIES = (
     ("/lanTag/lobby.py", "peer + bot driver"),
     ("/lanTag/bots/", "peer + bot driver"),
     ("/lanTag/runtime.py", "peer + bot driver"),
-    ("/asyncio_dgram/", "asyncio + sockets"),
     ("/asyncio/", "asyncio + sockets"),
     ("selectors.py", "asyncio + sockets"),
     ("/scripts/bench/", "bench harness"),

@@ -101,6 +101,8 @@ def test_without_its_rules_every_draw_and_opening_is_still_checked(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = path.read_bytes()
+    if _expected_exit(data) != 0:
+        pytest.skip("this lanTag plays other rules than the log: no full replay to compare")
     full = verify_log(data)
     assert full.replayed and full.rolls_verified > 0
     engine = _record(data).engine

@@ -276,3 +276,22 @@ def test_bug_verify_summary_fits_an_80x24_screen(home: Home, game_log: Path) -> 
     assert len(lines) <= 24
     wide = [line for line in lines[1:] if len(line) > 80]  # the first line holds the path
     assert not wide, wide
+
+
+def test_a_complete_log_ending_in_a_torn_entry_says_so_on_the_summary_line(
+    home: Home, game_log: Path, tmp_path: Path
+) -> None:
+    # Issue #22: a log cut inside its last entry said "VALID, complete" (only --json
+    # showed truncated_bytes).  Here a whole copy of the last entry, cut short, trails a
+    # finished game: the game is complete, the torn bytes are named.
+    data = game_log.read_bytes()
+    last = parse_log(data).entries[-1].raw
+    path = tmp_path / "torn.lantag"
+    path.write_bytes(data + last[: len(last) // 2])
+    report = verify_json(home, path, 0)
+    assert report["complete"] is True and report["truncated_bytes"] == len(last) // 2
+    out = " ".join(lantag(home, "verify", str(path)).stdout.split())  # lines wrap at 79
+    line = out[out.index("VALID, complete") :]
+    assert f"the last {len(last) // 2} bytes are a torn entry, ignored" in line, line
+    whole = lantag(home, "verify", str(game_log)).stdout.splitlines()[-1]
+    assert "torn" not in whole

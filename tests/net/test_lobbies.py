@@ -123,7 +123,11 @@ def test_lobbies_sorted_by_name() -> None:
 def test_format_text_and_json() -> None:
     lobbies = LobbyTable().apply(ServiceAdded(NAME, GOOD, ("192.0.2.7",))).lobbies()
     text = format_lobbies(lobbies, json=False)
-    header, row = text.splitlines()
+    header, row, note = text.splitlines()  # GOOD is a protocol-1 advert: not joinable here
+    assert note == (
+        "  ✗ cannot join: the host runs lanTag protocol 1, you have 2: the host should upgrade "
+        "lanTag (or you install the host's release)"
+    )
     assert header.split() == [
         "NAME",
         "ENGINE",
@@ -145,7 +149,7 @@ def test_format_text_and_json() -> None:
 def test_advert_is_validated_and_round_trips_through_txt() -> None:
     advert = LobbyAdvert("Friday night", "boardtag", "0123456789abcdef", 40123, 2, 4, True)
     props = {k.encode(): v.encode() for k, v in advert.txt().items()}
-    assert props == GOOD
+    assert props == {**GOOD, b"v": b"2", b"rules": b"1", b"rev": b"0", b"lt": b""}
     assert advert.instance_name() == NAME
     with pytest.raises(BadTxt, match="seats"):
         LobbyAdvert("x", "boardtag", "0123456789abcdef", 1, 5, 4)
@@ -186,3 +190,65 @@ def test_parse_txt_round_trips_what_zeroconf_publishes() -> None:
 )
 def test_parse_txt(rdata: bytes, props: dict[bytes, bytes | None]) -> None:
     assert parse_txt(rdata) == props
+
+
+# --------------------------------------------------------------------------- versions (#18)
+
+
+def _v2(**changes: bytes | None) -> dict[bytes, bytes | None]:
+    from lanTag.session.versions import rules_version_of
+
+    mine = str(rules_version_of("boardtag")).encode()
+    props = txt(v=b"2", rules=mine, rev=b"0", lt=b"0.1.0")
+    for key, value in changes.items():
+        if value is None:
+            del props[key.encode()]
+        else:
+            props[key.encode()] = value
+    return props
+
+
+def test_a_protocol_2_advert_carries_rules_revision_and_release() -> None:
+    info = lobby_from_txt(NAME, _v2(rev=b"7"))
+    assert (info.version, info.revision, info.release) == (2, 7, "0.1.0")
+    assert info.incompatible == ""
+    advert = LobbyAdvert("Friday night", "boardtag", "0123456789abcdef", 40123, 2, 4, rules=3)
+    props = {k.encode(): v.encode() for k, v in advert.txt().items()}
+    assert lobby_from_txt(advert.instance_name(), props).rules == 3
+
+
+@pytest.mark.parametrize("bad", [{"rules": None}, {"rules": b"0"}, {"rules": b"x"}, {"rev": b"-1"}])
+def test_a_malformed_version_in_an_advert_is_ignored_and_counted(
+    bad: dict[str, bytes | None],
+) -> None:
+    with pytest.raises(BadTxt):
+        lobby_from_txt(NAME, _v2(**bad))
+    table = LobbyTable().apply(ServiceAdded(NAME, _v2(**bad)))
+    assert table.lobbies() == () and table.ignored == 1
+
+
+def test_incompatible_games_are_listed_as_such_with_both_versions() -> None:
+    from lanTag.session.versions import rules_version_of
+
+    mine = rules_version_of("boardtag")
+    assert mine is not None
+    other = lobby_from_txt(NAME, _v2(rules=str(mine + 1).encode()))
+    assert other.incompatible == (
+        f"the host runs Board Tag rules {mine + 1}, you have {mine}: upgrade lanTag"
+    ) or other.incompatible.startswith("the host runs ")  # display name per engine
+    assert f"rules {mine + 1}, you have {mine}" in other.incompatible
+    old = lobby_from_txt(NAME, GOOD)  # a protocol-1 host: no rules version at all
+    assert old.incompatible.startswith("the host runs lanTag protocol 1, you have 2")
+    text = format_lobbies([other, old], json=False)
+    assert text.count("✗ cannot join:") == 2 and f"you have {mine}" in text
+    rows = json.loads(format_lobbies([other], json=True))
+    assert rows[0]["incompatible"] == other.incompatible
+    assert "✗" not in format_lobbies([lobby_from_txt(NAME, _v2())], json=False)
+
+
+def test_a_stale_advert_never_replaces_a_newer_one() -> None:
+    table = LobbyTable().apply(ServiceAdded(NAME, _v2(rev=b"2", seats=b"3/4")))
+    stale = table.apply(ServiceUpdated(NAME, _v2(rev=b"1", seats=b"2/4")))
+    assert stale.lobbies()[0].seats_taken == 3
+    newer = table.apply(ServiceUpdated(NAME, _v2(rev=b"3", seats=b"4/4")))
+    assert newer.lobbies()[0].seats_taken == 4

@@ -166,3 +166,22 @@ def test_regenerating_writes_the_same_vectors() -> None:
     assert set(files) == {p.name for p in MUST_FAIL.iterdir()}
     for name, data in files.items():
         assert (MUST_FAIL / name).read_bytes() == data, f"{name} differs: run {path.name}"
+
+
+def test_the_honest_game_verifies_and_takes_the_fast_lane(
+    plain_verdicts: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The game every vector starts from is an ordinary one: the fast lane must take it
+    # (a fast lane that refuses what it should take only costs time, but it costs it on
+    # every log) and report exactly what the full replay reports.
+    honest = INDEX["honest"]
+    data = (MUST_FAIL / honest["file"]).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == honest["sha256"]
+    fast = verify_log(data)
+    assert fast.valid and fast.complete, fast.failure
+    assert plain_verdicts == [True]
+    assert fast.rolls_verified > 0 and fast.secrets_verified > 0 and fast.signatures_verified > 0
+    monkeypatch.setattr(plain_replay.PlainReplay, "report", lambda self, *args: False)
+    slow = verify_log(data)
+    assert fast.to_json() == slow.to_json()
+    assert fast.applied == slow.applied

@@ -199,3 +199,23 @@ def test_parse_log_of_an_intact_log_reports_no_error(game_log: bytes) -> None:
     parsed = parse_log(game_log)
     assert parsed.error == "" and parsed.truncated_tail == 0
     assert b"".join(e.raw for e in parsed.entries) == game_log
+
+
+def test_move_to_renames_the_file_and_goes_on_appending_there(
+    tmp_path: Path, game_log: bytes
+) -> None:
+    raws = [e.raw for e in parse_log(game_log).entries]
+    first = tmp_path / "first.lantag"
+    writer = LogWriter(first, fsync_interval=None)
+    writer.write(b"".join(raws[:10]))
+    target = tmp_path / "new" / "folder" / "named.lantag"  # a folder that does not exist yet
+    writer.move_to(target)
+    assert writer.path == target and not first.exists()
+    writer.write(b"".join(raws[10:]))
+    writer.close()
+    assert target.read_bytes() == game_log  # one file, nothing lost or rewritten
+    (tmp_path / "again").mkdir()
+    second = LogWriter(tmp_path / "b.lantag", fsync_interval=None)
+    second.move_to(tmp_path / "again" / "b.lantag")  # the folder exists already: fine
+    second.close()
+    assert (tmp_path / "again" / "b.lantag").read_bytes() == b""

@@ -83,10 +83,12 @@ async def test_every_engine_draws_its_board_players_and_legend(engine: str) -> N
 async def test_screens_survive_any_terminal_size(
     engine: str, moves: int, size: tuple[int, int]
 ) -> None:
-    handle = solo_handle(engine)
+    # "ui1": a Stomptag game still going after 4 moves (the game id, so the draws, decides)
+    handle = solo_handle(engine, seed="ui1" if engine == "stomptag" else "ui")
     advance(handle, moves)  # 0: the opening (Stomptag's board is still empty then)
     with create_pipe_input() as inp:
         game = GameApp(handle, input=inp, output=DummyOutput())
+        game.model.show_over = False  # a game over in 4 moves (Stomptag): look at the board
         game.model.show_help = True
         helped = screen_text(game.app, *size)
         game.model.show_help = False
@@ -95,13 +97,15 @@ async def test_screens_survive_any_terminal_size(
         lines = shown.splitlines()
         # Whatever the size: the title bar on top and the command line at the bottom, so
         # the player can still type (screen_text itself always gives size[1] rows).
-        assert lines[0].startswith(" lanTag │"), shown
-        assert lines[-1] == " keys›", shown
+        # (a game that ended meanwhile shows its result box on top, which may cover both)
+        over = "Game over" in shown
+        assert lines[0].startswith(" lanTag │") or over, shown
+        assert lines[-1] == " keys›" or over, shown
     assert "help — Esc" in helped
     if size[0] >= 80 and size[1] >= 24:  # the size the layout is made for, or larger
         assert "Window too small" not in text and BOARD_MARK[engine] in text, text
-    else:  # smaller: the board is drawn whole or the screen says it does not fit
-        assert BOARD_MARK[engine] in text or "Window too small" in text, text
+    else:  # smaller: the board drawn whole, the screen saying it does not fit, or the result
+        assert any(m in text for m in (BOARD_MARK[engine], "Window too small", "Game over"))
 
 
 async def test_tab_then_enter_plays_the_first_legal_action() -> None:
@@ -312,3 +316,35 @@ def test_the_input_rule_is_one_line_in_the_hint_and_the_help() -> None:
 
     assert len("your turn: " + INPUT_RULE) <= 80
     assert "letters and words always go to the command line" in KEYS_HELP.replace("\n", " ")
+
+
+@pytest.mark.parametrize("size", [(40, 12), (80, 24)])
+async def test_the_result_box_never_covers_the_title_or_the_command_line(
+    size: tuple[int, int],
+) -> None:
+    handle = solo_handle("stomptag")
+    advance(handle, 100)
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput())
+        assert game.model.is_over() and game.model.show_over
+        lines = screen_text(game.app, *size).splitlines()
+    assert "Game over" in "\n".join(lines)
+    assert lines[0].startswith(" lanTag │") and lines[-1] == " keys›"
+    assert lines[-2].startswith("game over: q or Enter leaves")
+
+
+def test_tagem_columns_past_nine_are_labelled_with_their_tens_above() -> None:
+    from lanTag.ui.boards import paint
+
+    handle = solo_handle("tagem", 1)
+    session = handle.machine.session
+    assert session is not None
+    view = session.state.view(0)
+    painted = paint("tagem", view, ["me", "bot-1"], session.state.render)
+    width = view["width"]
+    assert width > 10 and painted.head_rows == 2
+    tens, units = ("".join(text for _, text, *_ in row) for row in painted.rows[:2])
+    for c in range(width):
+        at = 4 + 2 * c  # four label columns, then two characters per cell
+        assert units[at] == str(c % 10)
+        assert (tens[at] if at < len(tens) else " ") == (str(c // 10) if c >= 10 else " ")

@@ -1,0 +1,60 @@
+"""Two installs whose Prototag rules versions differ cannot start a game together: real
+`lantag host` and `lantag join` processes on loopback, the joiner's install made older by a
+sitecustomize module that lowers its Prototag rules version.  Both sides say why."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from lanTag.rules.registry import get_game
+from tests.cli.helpers import HANG_GUARD, LANTAG, lantag, make_home
+
+
+def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
+    tmp_path: Path,
+) -> None:
+    mine = get_game("prototag").rules_version
+    older = tmp_path / "older"
+    older.mkdir()
+    (older / "sitecustomize.py").write_text(
+        "import lanTag.rules.prototag as p\n"
+        f"p.Prototag.rules_version = {mine + 1}\n",  # 'newer' joiner: the host must upgrade
+        encoding="utf-8",
+    )
+    host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
+    host = subprocess.Popen(
+        [*LANTAG, "host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0"],
+        env=host_home.env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=host_home.root,
+    )
+    try:
+        assert host.stderr is not None
+        first = host.stderr.readline()  # "hosting Prototag on port N; ..."
+        port = first.split(" on port ")[1].split(";")[0]
+        joined = lantag(
+            joiner_home,
+            "join",
+            f"127.0.0.1:{port}",
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            env={"PYTHONPATH": str(older)},
+        )
+        assert joined.returncode == 1, joined.stderr
+        assert (
+            f"refused: the host runs Prototag rules {mine}, you have {mine + 1}: the host "
+            "should upgrade lanTag" in joined.stderr
+        )
+        told = host.stderr.readline()
+        assert told.startswith("lobby: refused ")
+        assert told.rstrip().endswith(
+            f"they have Prototag rules {mine + 1}, this game plays rules {mine}"
+        )
+    finally:
+        host.kill()
+        host.communicate(timeout=HANG_GUARD)
