@@ -12,11 +12,14 @@ from lanTag.runtime import load_identity
 
 async def cmd_list(args: argparse.Namespace) -> int:
     from lanTag.net.discovery import browse, format_lobbies
+    from lanTag.session.versions import why_not_join
 
     if args.wait < 0 or args.wait > 600:
         raise UserError("--wait must be between 0 and 600 seconds")
     lobbies = await browse(args.wait)
-    print(format_lobbies(lobbies, args.json))
+    print(format_lobbies(
+        lobbies, args.json, lambda i: why_not_join(i.engine, i.version, i.rules)
+    ))
     return 0
 
 

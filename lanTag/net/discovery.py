@@ -42,7 +42,7 @@ from lanTag.net.lobbies import (
     lobby_from_txt,
     parse_txt,
 )
-from lanTag.session.messages import PROTOCOL_VERSION
+from lanTag.wire import PROTOCOL_VERSION
 
 __all__ = [
     "SERVICE_TYPE",

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json as jsonlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from types import MappingProxyType
-
-from lanTag.session.messages import PROTOCOL_VERSION
 
 __all__ = [
     "BadTxt",
@@ -62,14 +60,6 @@ class LobbyInfo:
     def full(self) -> bool:
         return self.seats_taken >= self.seats_total
 
-    @property
-    def incompatible(self) -> str:
-        """Why this lanTag cannot join the game ("" when it can): both versions named."""
-        from lanTag.session.versions import mismatch, rules_version_of
-
-        return mismatch(
-            self.engine, self.version, self.rules, PROTOCOL_VERSION, rules_version_of(self.engine)
-        )
 
 
 def _text(props: Mapping[bytes, bytes | None], key: str) -> str:
@@ -224,12 +214,20 @@ def _endpoint(info: LobbyInfo) -> str:
     return f"[{host}]:{info.port}" if ":" in host else f"{host}:{info.port}"
 
 
-def format_lobbies(lobbies: Iterable[LobbyInfo], json: bool) -> str:
-    """``lantag list`` output: a JSON array, or a plain table for people."""
+def _joinable(info: LobbyInfo) -> str:
+    return ""
+
+
+def format_lobbies(
+    lobbies: Iterable[LobbyInfo], json: bool, why_not: Callable[[LobbyInfo], str] = _joinable
+) -> str:
+    """``lantag list`` output: a JSON array, or a plain table for people.  ``why_not`` says
+    why this lanTag cannot join a game ("" when it can; the versions are compared above
+    the network layer, by lanTag.session.versions.why_not_join)."""
     items = list(lobbies)
     if json:
         return jsonlib.dumps(
-            [{**asdict(i), "incompatible": i.incompatible} for i in items],
+            [{**asdict(i), "incompatible": why_not(i)} for i in items],
             indent=2,
             ensure_ascii=False,
         )
@@ -252,7 +250,8 @@ def format_lobbies(lobbies: Iterable[LobbyInfo], json: bool) -> str:
     widths = [max(len(r[c]) for r in rows) for c in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) for r in rows]
     # A game this lanTag cannot join says so under its row, with both versions.
-    notes = ["", *(f"  ✗ cannot join: {i.incompatible}" if i.incompatible else "" for i in items)]
+    reasons = [why_not(i) for i in items]
+    notes = ["", *(f"  ✗ cannot join: {why}" if why else "" for why in reasons)]
     pairs = zip(lines, notes, strict=True)
     out = [line.rstrip() + ("\n" + note if note else "") for line, note in pairs]
     return "\n".join(out)

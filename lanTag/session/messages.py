@@ -19,8 +19,8 @@ from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.identity import SIGNATURE_SIZE, Signer, Verifier
 from lanTag.rules.base import Action, IllegalAction, canonical_pack
+from lanTag.wire import PROTOCOL_VERSION as PROTOCOL_VERSION  # re-exported: its old home
 
-PROTOCOL_VERSION = 2
 # Versions whose messages this lanTag parses: a protocol-1 log (written before versions were
 # recorded) still replays.  A session takes only its own record's version (Session.receive_parsed).
 KNOWN_PROTOCOLS = (1, 2)

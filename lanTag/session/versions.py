@@ -43,6 +43,12 @@ def _advice(host: int, mine: int | None) -> str:
     return "the host should upgrade lanTag (or you install the host's release)"
 
 
+def why_not_join(engine: str, protocol: int, rules: int) -> str:
+    """Why this lanTag cannot join a game advertised with ``protocol``/``rules`` ("" when it
+    can): both versions named, as :func:`mismatch` words it."""
+    return mismatch(engine, protocol, rules, PROTOCOL_VERSION, rules_version_of(engine))
+
+
 def mismatch(
     engine: str, host_protocol: int, host_rules: int, protocol: int, rules: int | None
 ) -> str:

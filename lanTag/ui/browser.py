@@ -13,6 +13,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
 from lanTag.net.lobbies import LobbyInfo, LobbyTable
+from lanTag.session.versions import why_not_join
 from lanTag.ui.screens import Screen, display_name, make_app
 
 BROWSE_POLL_SECONDS = 0.2
@@ -88,7 +89,8 @@ class BrowserModel:
                 f"{info.state:<7} {info.fingerprint[:8]}"
             )
             out += [(style, row), ("", "\n")]
-            why = info.incompatible  # another protocol or rules version: say so, before a join
+            # another protocol or rules version: say so, before a join
+            why = why_not_join(info.engine, info.version, info.rules)
             if why:
                 out += [("class:error", f"    ✗ cannot join: {why}"), ("", "\n")]
         ignored = self.table().ignored
