@@ -15,6 +15,8 @@ import sys
 import pytest
 
 from lanTag.log.chain import EntryKind, parse_log
+from lanTag.session.messages import PROTOCOL_VERSION
+from lanTag.session.versions import rules_version_of
 from tests.netns.lab import Lan, Peer, check_agree, final_history, needs_netns, verify, wait_until
 
 pytestmark = [pytest.mark.netns, needs_netns]
@@ -53,7 +55,11 @@ def test_games_advertised_in_two_namespaces_are_listed_in_a_third(lan: Lan) -> N
         "instance": f"Lab game {fp_a}-{port_a}._lantag._udp.local.",
         "name": "Lab game",
         "engine": "boardtag",
-        "version": 1,
+        "version": PROTOCOL_VERSION,
+        "rules": rules_version_of("boardtag"),
+        "revision": a["revision"],  # counted up by updates (the seat count may change)
+        "release": a["release"],
+        "incompatible": "",  # same lanTag on both sides
         "seats_taken": 1,
         "seats_total": 3,
         "password": False,
