@@ -2,6 +2,6 @@
 
 import sys
 
-from lanTag.cli import main
+from lanTag.cli.entry import main
 
 sys.exit(main())

@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from lanTag.log.verify import verify_log  # noqa: E402
-from lanTag.selfplay import peer_env  # noqa: E402
+from lanTag.peer.selfplay import peer_env  # noqa: E402
 from lanTag.testing.table import final_history  # noqa: E402
 
 PORT = re.compile(rb"on port (\d+)")

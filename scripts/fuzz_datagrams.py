@@ -2,7 +2,7 @@
 """Datagram fuzzer against live peers: garbage must cost nothing but CPU.
 
 Each round starts a host and a joiner: real PeerMachines on real UDP sockets
-on 127.0.0.1 (``lanTag.runtime.open_host``/``open_join``, heuristic bots, a
+on 127.0.0.1 (``lanTag.peer.runtime.open_host``/``open_join``, heuristic bots, a
 signed log each).  Then:
 
 * lobby phase: the host waits for its joiner while an outsider socket sends it
@@ -51,12 +51,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from lanTag.identity import Identity  # noqa: E402
-from lanTag.lobby import HostConfig, _msg  # noqa: E402
 from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.net.frame import HEADER, Frame, FrameType, MalformedFrame, decode, encode  # noqa: E402
-from lanTag.peer import BotDriver  # noqa: E402
-from lanTag.runtime import LocalIdentity, open_host, open_join, wait_until  # noqa: E402
+from lanTag.peer.join_handshake import HostConfig, _msg  # noqa: E402
+from lanTag.peer.machine import BotDriver  # noqa: E402
+from lanTag.peer.runtime import LocalIdentity, open_host, open_join, wait_until  # noqa: E402
 from lanTag.session.messages import pack_bundle  # noqa: E402
 from lanTag.testing.table import final_history  # noqa: E402
 

@@ -22,7 +22,7 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.registry import get_game
 from lanTag.session import referee
-from lanTag.session.lobby import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import (
     MsgType,
     Signed,

@@ -33,7 +33,7 @@ TARGETS: dict[str, list[str]] = {
     "log": [
         "tests/protocol/test_must_fail.py",
         "tests/session/test_log_writer.py",
-        "tests/session/test_log_verify.py",
+        "tests/log/test_log_verify.py",
     ],
 }
 # Not mutated: the replay viewer's fairness panel (lanTag/log/inspect.py) shows what a log's

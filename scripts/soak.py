@@ -72,7 +72,7 @@ def play_sim(index: int, engine: str, seed: int, faults: str, bot: str) -> SoakR
     """One simulated game; every check of the module docstring."""
     from lanTag.net.simnet import SimulationStalled, SimulationTimeout
     from lanTag.session import events as ev
-    from lanTag.session.lobby import Timeouts
+    from lanTag.session.lobby_record import Timeouts
     from lanTag.testing.table import Table, final_history, recorded_steps
 
     humans = humans_for(engine, index)

@@ -207,7 +207,7 @@ def _entry_vectors(valid: bytes) -> dict[str, Any]:
     from vectors_common import typed
 
     from lanTag.fair.draw import draw_seed
-    from lanTag.session.lobby import LobbyRecord
+    from lanTag.session.lobby_record import LobbyRecord
 
     entries = parse_log(valid).entries
     header = entries[0]

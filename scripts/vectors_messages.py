@@ -14,7 +14,7 @@ from lanTag import wire
 from lanTag.fair.chain import DOMAIN as CHAIN_DOMAIN
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity
-from lanTag.session.lobby import GAME_DOMAIN, LobbyRecord, SeatRecord, Timeouts
+from lanTag.session.lobby_record import GAME_DOMAIN, LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.messages import (
     PROTOCOL_VERSION,
     SIGN_DOMAIN,

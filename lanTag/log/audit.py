@@ -32,7 +32,7 @@ from lanTag.rules.base import (
     decode_input,
 )
 from lanTag.rules.playout import draw_values
-from lanTag.session.lobby import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, reveal_value
 
 _LINK_AT = {MsgType.ENTROPY: 0, MsgType.REVEAL: 2}

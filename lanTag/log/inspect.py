@@ -32,7 +32,7 @@ from lanTag.rules.base import (
 )
 from lanTag.session import referee
 from lanTag.session.core import TAKEOVER_BOT
-from lanTag.session.lobby import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, parse_unverified
 
 _FAIR_TYPES = (MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)

@@ -14,7 +14,7 @@ report for it.  At the first thing that is not plain it returns None, having cha
 nothing, and verify_log runs the full replay from the start: the full replay stays the
 definition, this module only skips its bookkeeping where the definition cannot branch.
 Where a rule below mirrors the Session, the comment names the Session code it mirrors;
-tests/session/test_plain_replay.py checks that both replays give the same report, field
+tests/log/test_plain_replay.py checks that both replays give the same report, field
 by field, on plain logs, on logs with drops and blames, and on tampered logs.
 """
 
@@ -39,7 +39,7 @@ from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.core import FITS, STEP_WINDOW, TAKEOVER_BOT, supersedes
-from lanTag.session.lobby import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind, step_facts
 from lanTag.session.versions import require_rules

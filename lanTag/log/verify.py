@@ -25,8 +25,8 @@ from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.report import Failure, Player, VerifyReport, step_row_failure
 from lanTag.rules.base import Joint, OptionError, Roll
 from lanTag.session import events as ev
-from lanTag.session.lobby import LobbyRecord
-from lanTag.session.machine import Session
+from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.lockstep import Session
 from lanTag.session.messages import Signed, parse_unverified, signed_by_seat
 
 

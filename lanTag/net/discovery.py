@@ -5,7 +5,7 @@ port, so it is unique by construction and the RFC 6762 §8.1 probing round
 (150-250 ms random wait + 3 probes 500 ms apart in this zeroconf, ~1.7 s) can
 be skipped with ``cooperating_responders=True``: the first announcement goes
 out as soon as the service is registered.  Browsers feed a pure
-:class:`~lanTag.net.lobbies.LobbyTable`; this file is only the zeroconf glue.
+:class:`~lanTag.net.lobby_adverts.LobbyTable`; this file is only the zeroconf glue.
 
 Pass ``interfaces=["127.0.0.1"]`` for tests and benchmarks so that nothing is
 multicast beyond loopback.
@@ -31,7 +31,7 @@ from zeroconf import (
 from zeroconf._dns import DNSPointer, DNSRecord, DNSText  # not re-exported by zeroconf, but stable
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from lanTag.net.lobbies import (
+from lanTag.net.lobby_adverts import (
     LobbyEvent,
     LobbyInfo,
     LobbyTable,

@@ -33,9 +33,9 @@ import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 
+from lanTag.net.endpoint import Addr
 from lanTag.net.frame import DATAGRAM_BUDGET, SEQ_MOD, MalformedFrame, decode
 from lanTag.net.linkstate import Counters, Link, LinkConfig
-from lanTag.net.machine import Addr
 
 __all__ = [
     "LinkConfig",

@@ -11,6 +11,7 @@ import heapq
 from collections import deque
 from dataclasses import dataclass
 
+from lanTag.net.endpoint import Addr
 from lanTag.net.frame import (
     MAX_CHUNK,
     SACK_BITS,
@@ -20,7 +21,6 @@ from lanTag.net.frame import (
     encode,
     unwrap,
 )
-from lanTag.net.machine import Addr
 
 __all__ = ["Counters", "Link", "LinkConfig"]
 

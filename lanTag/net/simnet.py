@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from lanTag.net.machine import Addr, DatagramMachine
+from lanTag.net.endpoint import Addr, DatagramMachine
 from lanTag.net.netsim import NetSim, NetSimConfig
 
 __all__ = ["SimEvent", "SimNetwork", "SimulationStalled", "SimulationTimeout"]

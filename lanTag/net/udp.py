@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from typing import cast
 
-from lanTag.net.machine import Addr, DatagramMachine, LinkEndpoint
+from lanTag.net.endpoint import Addr, DatagramMachine, LinkEndpoint
 from lanTag.net.netsim import NetSim
 
 __all__ = ["LinkEndpoint", "PumpStats", "UdpPump", "run_machine"]

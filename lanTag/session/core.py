@@ -1,6 +1,6 @@
 """The session's state and the small helpers every part of it uses.
 
-Split out of lanTag.session.machine (the engine room), lanTag.session.agreement
+Split out of lanTag.session.lockstep (the engine room), lanTag.session.agreement
 (silence, drops, equivocation) and lanTag.session.recovery (resume, sync,
 private chat) so that each file says one thing.  Pure like the rest.
 """
@@ -19,7 +19,7 @@ from lanTag.rules.base import Action, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
-from lanTag.session.lobby import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import (
     MsgType,
     Signed,
@@ -53,7 +53,7 @@ FITS = {  # the step kind each contribution answers
 
 
 class SessionCore:
-    """Fields and helpers shared by the session's parts (see lanTag.session.machine.Session).
+    """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
     The Session is one object built from four classes: SessionCore (this one: identity,
     keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
@@ -384,7 +384,7 @@ def supersedes(first: Signed, msg: Signed) -> bool:
     """Whether ``msg`` may replace ``first`` in the same slot instead of being an equivocation.
 
     Only a HAVE may grow (commit, then commit and reveal); any other message must repeat
-    exactly.  Public because the Session (session/machine.py) and the plain replay lane
+    exactly.  Public because the Session (session/lockstep.py) and the plain replay lane
     (log/plain_replay.py) must answer this question identically.
     """
     if first.type != MsgType.HAVE or msg.type != MsgType.HAVE:

@@ -157,7 +157,7 @@ class Recovery(SessionCore):
         return self.game_id + sender.to_bytes(2, "big") + to.to_bytes(2, "big")
 
     def send_private(self, to: int, sealed: tuple[bytes, bytes, bytes], now: float) -> None:
-        """Send chat sealed with lanTag.privchat.seal to seat ``to`` only (never logged)."""
+        """Send chat sealed with lanTag.private_chat.seal to seat ``to`` only (never logged)."""
         if self._signer is None or self.seat is None:
             raise LocalProtocolError("spectators cannot chat")
         addr = self.peers.get(to)
@@ -176,7 +176,7 @@ class Recovery(SessionCore):
         self._outbox.setdefault(addr, []).append(msg.raw)
 
     def _open_private(self, msg: Signed) -> None:
-        from lanTag.privchat import PrivateChatError, open_sealed
+        from lanTag.private_chat import PrivateChatError, open_sealed
 
         to, ephemeral, nonce, ciphertext = msg.payload
         if to != self.seat or self._identity is None:

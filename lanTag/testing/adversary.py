@@ -1,6 +1,6 @@
 """A cheating peer for tests: a real PeerMachine that is honest except for one cheat.
 
-:class:`Adversary` wraps a whole :class:`~lanTag.peer.PeerMachine` (links,
+:class:`Adversary` wraps a whole :class:`~lanTag.peer.machine.PeerMachine` (links,
 lobby, session) and is itself a datagram machine, so it drops into a
 simulated table (``lanTag.testing.table.Table(wrap=...)``) in place of an
 honest peer.  It plays with a bot like everyone else, and:
@@ -28,12 +28,12 @@ from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.fair.commit import commitment
 from lanTag.log.chain import EntryKind, parse_log
+from lanTag.net.endpoint import Addr
 from lanTag.net.frame import Frame, FrameType, encode
-from lanTag.net.machine import Addr
-from lanTag.peer import BotDriver, PeerMachine
+from lanTag.peer.machine import BotDriver, PeerMachine
 from lanTag.rules.base import Action, IllegalAction, Simultaneous, Turn
 from lanTag.session.core import bundles
-from lanTag.session.machine import MAX_LINK_PAYLOAD, Session
+from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
 from lanTag.session.messages import (
     SIGN_DOMAIN,
     MsgType,

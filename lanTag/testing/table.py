@@ -15,17 +15,17 @@ from dataclasses import dataclass, field
 
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity
-from lanTag.lobby import HostConfig, HostLobby, JoinLobby
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import VerifyReport, verify_log
+from lanTag.net.endpoint import Addr, DatagramMachine
 from lanTag.net.link import LinkLayer
-from lanTag.net.machine import Addr, DatagramMachine
 from lanTag.net.netsim import NetSimConfig
 from lanTag.net.simnet import SimNetwork
-from lanTag.peer import BotDriver, PeerMachine
+from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
+from lanTag.peer.machine import BotDriver, PeerMachine
 from lanTag.session import events as ev
-from lanTag.session.lobby import Timeouts
-from lanTag.session.machine import Session
+from lanTag.session.lobby_record import Timeouts
+from lanTag.session.lockstep import Session
 
 CHAIN = 512
 FAST = Timeouts(turn_ms=20_000, step_ms=5_000, lag_ms=2_000)

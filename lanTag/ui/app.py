@@ -7,7 +7,7 @@ Layout (80x24 and up; every part shrinks, nothing needs a fixed size)::
     message line (hints, errors)
     command line (completion of the legal actions)
 
-Key bindings only call named commands (lanTag.ui.commands) on the
+Key bindings only call named commands (lanTag.ui.game_commands) on the
 :class:`~lanTag.ui.model.GameModel`; a background task polls the peer's
 event deque every 50 ms and redraws when something arrived.
 """
@@ -41,7 +41,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
 from lanTag.rules.base import Simultaneous, Turn
-from lanTag.ui import commands
+from lanTag.ui import game_commands as commands
 from lanTag.ui.boards import Painted, badge, paint, seat_tag
 from lanTag.ui.model import GameHandle, GameModel
 from lanTag.ui.style import color_depth, colour_enabled, make_style, seat_class
@@ -448,7 +448,7 @@ async def run_game_app(
     output: Output | None = None,
     color: bool = True,
 ) -> int:
-    """Play the started game of ``handle`` (a :class:`lanTag.runtime.PeerHandle`).
+    """Play the started game of ``handle`` (a :class:`lanTag.peer.runtime.PeerHandle`).
 
     Returns 0 when the player leaves after the game is over, 1 when they quit
     during the game.

@@ -12,7 +12,7 @@ from prompt_toolkit.layout import HSplit, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
-from lanTag.net.lobbies import LobbyInfo, LobbyTable
+from lanTag.net.lobby_adverts import LobbyInfo, LobbyTable
 from lanTag.session.versions import why_not_join
 from lanTag.ui.screens import Screen, display_name, make_app
 

@@ -2,7 +2,7 @@
 
 :class:`HostForm` is frozen (every change returns a new form) and ``to_config``
 validates it with the very code `lantag host` uses for its flags
-(:func:`lanTag.game_setup.host_config`), so the form and the CLI accept the same games.
+(:func:`lanTag.cli.game_setup.host_config`), so the form and the CLI accept the same games.
 The screen around it is :mod:`lanTag.ui.host_setup`.
 """
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lanTag.bots import bot_names
-from lanTag.game_setup import MAP_ENGINES, host_config, takes_map
-from lanTag.lobby import HostConfig
+from lanTag.cli.game_setup import MAP_ENGINES, host_config, takes_map
+from lanTag.peer.join_handshake import HostConfig
 from lanTag.rules.base import Game, OptionError, OptionSpec
 from lanTag.rules.registry import engine_ids, get_game
 

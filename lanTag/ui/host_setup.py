@@ -23,8 +23,8 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
-from lanTag.cli import UserError, parse_option_pairs
-from lanTag.lobby import HostConfig
+from lanTag.cli.entry import UserError, parse_option_pairs
+from lanTag.peer.join_handshake import HostConfig
 from lanTag.rules.base import OptionError
 from lanTag.ui.host_form import Field, HostForm
 from lanTag.ui.screens import Screen, make_app

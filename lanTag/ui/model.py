@@ -22,7 +22,7 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import InMemoryHistory
 
-from lanTag.lobby import LobbyEvent
+from lanTag.peer.join_handshake import LobbyEvent
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -38,7 +38,7 @@ from lanTag.rules.base import (
     input_text,
 )
 from lanTag.session import events as ev
-from lanTag.session.machine import Session
+from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.outcomes import roll_values, secret_line, who_namer
@@ -61,7 +61,7 @@ class MachineLike(Protocol):
 
 
 class GameHandle(Protocol):
-    """The parts of :class:`lanTag.runtime.PeerHandle` the game screen uses."""
+    """The parts of :class:`lanTag.peer.runtime.PeerHandle` the game screen uses."""
 
     @property
     def machine(self) -> MachineLike: ...

@@ -15,7 +15,7 @@ from lanTag.log.inspect import Detail, describe, inspect_steps
 from lanTag.log.verify import VerifyReport
 from lanTag.rules.base import IllegalAction, Joint, Move, Roll, State, input_text
 from lanTag.rules.registry import get_game
-from lanTag.session.lobby import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.ui.boards import Painted, paint
 
 SPEEDS = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0)  # steps per second while playing

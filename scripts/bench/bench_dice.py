@@ -9,7 +9,7 @@ d6), so the game's step rate is the roll rate.  Three measurements, same run:
   chance step, counted from a peer's signed log; *rounds per roll* = virtual time per
   roll / the virtual one-way latency (10 ms), i.e. how many sequential message hops a roll
   costs; datagrams per roll and the CPU all N peers spend per roll on one core;
-* real: N OS processes, each one peer (``lanTag.runtime.open_host`` / ``open_join`` with a
+* real: N OS processes, each one peer (``lanTag.peer.runtime.open_host`` / ``open_join`` with a
   ``BotDriver``, its own loopback UDP socket, its signed log written with fsync as
   ``lantag host/join`` do); the roll latency is the time from the last peer applying
   roll k-1 to the last peer applying roll k (CLOCK_MONOTONIC is system-wide);

@@ -36,13 +36,13 @@ import benchgames  # noqa: E402
 
 from lanTag.fair.chain import HashChain  # noqa: E402
 from lanTag.identity import Identity  # noqa: E402
-from lanTag.lobby import HostConfig, HostLobby, JoinLobby  # noqa: E402
 from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
 from lanTag.net.link import LinkLayer  # noqa: E402
-from lanTag.peer import BotDriver, PeerMachine  # noqa: E402
+from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby  # noqa: E402
+from lanTag.peer.machine import BotDriver, PeerMachine  # noqa: E402
 from lanTag.rules.base import Joint, Move, Roll  # noqa: E402
 from lanTag.session import events as ev  # noqa: E402
-from lanTag.session.lobby import Timeouts  # noqa: E402
+from lanTag.session.lobby_record import Timeouts  # noqa: E402
 from lanTag.session.messages import parse_unverified  # noqa: E402
 
 Addr = tuple[str, int]

@@ -61,7 +61,7 @@ from lanTag.net.discovery import (
     LobbyBrowser,
     service_info,
 )
-from lanTag.net.lobbies import LobbyTable
+from lanTag.net.lobby_adverts import LobbyTable
 
 FLOOR_GROUP = "239.255.76.84"  # administratively scoped; TTL 1 keeps it on the link anyway
 TARGET_MS = 100.0

@@ -1,6 +1,6 @@
 """Multi-process real-socket runners of the lanTag benchmarks.
 
-* :func:`run_real`: peers (``lanTag.runtime.open_host`` / ``open_join`` with a
+* :func:`run_real`: peers (``lanTag.peer.runtime.open_host`` / ``open_join`` with a
   ``BotDriver``, each on its own loopback UDP socket) spread over several OS processes;
 * :func:`run_floor`: the raw unsigned (or signed) all-to-all UDP floor of the same pattern.
 
@@ -32,8 +32,8 @@ import benchgames
 from bench_direct import BENCH_TIMEOUTS, Addr, StampedEvents
 
 from lanTag.identity import Identity
-from lanTag.lobby import HostConfig
-from lanTag.peer import BotDriver
+from lanTag.peer.join_handshake import HostConfig
+from lanTag.peer.machine import BotDriver
 
 # --------------------------------------------------------------------------- real sockets: children
 
@@ -44,7 +44,7 @@ def _emit(record: dict[str, Any]) -> None:
 
 
 async def _peers_child(cfg: dict[str, Any]) -> None:
-    from lanTag.runtime import LocalIdentity, open_host, open_join, wait_until
+    from lanTag.peer.runtime import LocalIdentity, open_host, open_join, wait_until
 
     benchgames.register()
     handles = []

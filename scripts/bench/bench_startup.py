@@ -3,7 +3,7 @@
 
 * ``lantag --help``: wall time of the whole process (subprocess, output discarded),
   median of N runs, against ``python -c pass`` with the same interpreter as the floor,
-  and ``python -c "import lanTag.cli"`` to split import from parser work.  Page cache
+  and ``python -c "import lanTag.cli.entry"`` to split import from parser work.  Page cache
   warm ("cold" means a fresh process, not a cold disk).  The slowest imports of the
   ``--help`` path are listed from ``python -X importtime``.
 * first paint: ``lantag play`` (you + 2 bot peers on loopback, the default game) under a
@@ -63,7 +63,7 @@ def time_process(cmd: list[str], runs: int) -> list[float]:
 
 
 def import_times(limit: int) -> list[dict[str, Any]]:
-    code = "import sys; sys.argv = ['lantag', '--help']; from lanTag.cli import main; main()"
+    code = "import sys; sys.argv = ['lantag', '--help']; from lanTag.cli.entry import main; main()"
     proc = subprocess.run(
         [PY, "-X", "importtime", "-c", code],
         stdout=subprocess.DEVNULL,
@@ -160,7 +160,7 @@ def hang_stack(cols: int, lines: int, timeout: float) -> str:
             "import faulthandler, sys; "
             f"faulthandler.dump_traceback_later({max(1.0, timeout - 1):g}, "
             f"file=open({str(dump)!r}, 'w')); "
-            "sys.argv = ['lantag', 'play']; from lanTag.cli import main; sys.exit(main())"
+            "sys.argv = ['lantag', 'play']; from lanTag.cli.entry import main; sys.exit(main())"
         )
         paint_once(cols, lines, timeout, [PY, "-c", code], d)
         text = dump.read_text() if dump.exists() else ""
@@ -194,7 +194,7 @@ def main() -> None:
     )
     cmds = [
         ("python -c pass (floor)", [PY, "-c", "pass"]),
-        ("python -c 'import lanTag.cli'", [PY, "-c", "import lanTag.cli"]),
+        ("python -c 'import lanTag.cli.entry'", [PY, "-c", "import lanTag.cli.entry"]),
         ("lantag --help", [LANTAG, "--help"]),
     ]
     samples = {}

@@ -45,7 +45,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from lanTag.log.chain import MAGICS, EntryKind, parse_log
 from lanTag.log.verify import verify_log
-from lanTag.session.lobby import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import SIGN_DOMAIN, parse_unverified
 
 # engine -> (peers, options for the full / quick game)

@@ -3,7 +3,7 @@
 
 For each case (engine, seat count, options) the heuristic takes each seat in turn, the
 other seats play ``random``; the baseline is a random bot in the same seats of all-random
-games with the same seeds (lanTag.bots.strength.matchup).  Columns: first places (shared
+games with the same seeds (lanTag.sim.bot_strength.matchup).  Columns: first places (shared
 or alone), first places alone, last places, and the edge: the mean over games of
 (seats ranked below - seats ranked above) / (seats - 1): 0 for an average seat, +1 for
 always winning alone.
@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from lanTag.bots.heuristic import HEURISTIC_MODULES
-from lanTag.bots.strength import Matchup, matchup
+from lanTag.sim.bot_strength import Matchup, matchup
 
 DEFAULT_CASES = (
     "prototag:2",

@@ -29,7 +29,7 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.playout import random_roll
 from lanTag.rules.registry import engine_ids, get_game
-from lanTag.simulate import simulate
+from lanTag.sim.simulate import simulate
 
 BOT_DIR = Path(__file__).resolve().parents[2] / "lanTag" / "bots"
 ENGINES = sorted(HEURISTIC_MODULES)

@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 import pytest
 
 from lanTag.log.chain import EntryKind, parse_log
-from lanTag.net.machine import Addr
-from lanTag.peer import PeerMachine
+from lanTag.net.endpoint import Addr
+from lanTag.peer.machine import PeerMachine
 from lanTag.rules.base import FORFEIT, Joint, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.lobby import START_DOMAIN, _msg
 from lanTag.log.chain import LogFormatError
 from lanTag.log.verify import verify_log
 from lanTag.net.frame import Frame, FrameType, encode
+from lanTag.peer.join_handshake import START_DOMAIN, _msg
 from lanTag.session import events as ev
-from lanTag.session.lobby import LobbyRecord, SeatRecord, Timeouts
+from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.testing.table import Table, addr
 
 

@@ -19,16 +19,16 @@ from hypothesis import strategies as st
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.identity import Identity
-from lanTag.lobby import HostConfig, HostLobby, JoinLobby, _msg
 from lanTag.log.chain import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.net.frame import MalformedFrame, decode
 from lanTag.net.link import LinkLayer
 from lanTag.net.netsim import NetSimConfig, NetSimConfigError
+from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby, _msg
 from lanTag.rules.base import Action, IllegalAction, OptionError
 from lanTag.rules.registry import engine_ids, get_game
 from lanTag.rules.tagem_map import MapError, parse_map
-from lanTag.session.lobby import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import parse_unverified, unpack_bundle
 from lanTag.testing.table import Capture, capture_game
 

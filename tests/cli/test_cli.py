@@ -1,6 +1,6 @@
 """The ``lantag`` command line, run for real (``python -m lanTag`` in a subprocess).
 
-Contract (lanTag/cli.py): a user error is exactly one line on stderr, exit code 2,
+Contract (lanTag/cli/entry.py): a user error is exactly one line on stderr, exit code 2,
 no traceback.  Every run uses its own XDG directories (tests/cli/helpers.py).
 
 Tests named ``test_bug_...`` describe product behaviour that is wrong today; they
@@ -104,7 +104,7 @@ def test_subcommand_help_mentions_its_options(home: Home, command: str) -> None:
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:
-    from lanTag.cli import build_parser
+    from lanTag.cli.entry import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -123,10 +123,10 @@ def test_help_lists_the_options_the_parser_really_has() -> None:
 
 
 def test_every_command_dispatches_to_its_cmd_function() -> None:
-    """lanTag.cli.COMMAND_MODULES names, per subcommand, a module with its cmd_<name>."""
+    """lanTag.cli.entry.COMMAND_MODULES names, per subcommand, a module with its cmd_<name>."""
     import importlib
 
-    from lanTag.cli import COMMAND_MODULES
+    from lanTag.cli.entry import COMMAND_MODULES
 
     assert set(COMMAND_MODULES) == set(_subparsers())
     for name, module in COMMAND_MODULES.items():
@@ -398,7 +398,7 @@ def test_no_color_switches_the_viewer_to_monochrome(
 
 
 def test_cli_colour_switch_follows_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lanTag import cli
+    from lanTag.cli import entry as cli
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -416,9 +416,9 @@ def test_cli_colour_switch_follows_no_color(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_bug_empty_no_color_does_not_disable_colour(monkeypatch: pytest.MonkeyPatch) -> None:
     """no-color.org: NO_COLOR disables colour "when present and not an empty string".
-    lanTag.ui.style.colour_enabled follows that; lanTag.cli.color_enabled does not
+    lanTag.ui.style.colour_enabled follows that; lanTag.cli.entry.color_enabled does not
     (it tests `"NO_COLOR" in os.environ`), so NO_COLOR= turns colour off for `lantag play`."""
-    from lanTag import cli
+    from lanTag.cli import entry as cli
     from lanTag.ui.style import colour_enabled
 
     class Tty(io.StringIO):
@@ -560,7 +560,7 @@ def test_bug_closed_pipe_is_not_an_error(home: Home, game_log: Path, command: st
 def test_join_resume_wait_help_and_bad_value(home: Home) -> None:
     """`lantag join --resume-wait SECONDS`: its help names the default (RESUME_WAIT) and the
     outcome; a value that is not a positive number is one line on stderr, exit 2."""
-    from lanTag.resume import RESUME_WAIT
+    from lanTag.peer.resume import RESUME_WAIT
 
     result = lantag(home, "join", "--help")
     assert result.returncode == 0, result.stderr

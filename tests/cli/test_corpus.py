@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from lanTag.commands_logs import verify_exit_code
+from lanTag.cli.log_commands import verify_exit_code
 from lanTag.log.chain import EntryKind, LogChain, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.registry import get_game
-from lanTag.session.lobby import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, parse_unverified
 from lanTag.session.versions import rules_version_of
 from tests.cli.helpers import Home, lantag, make_home

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from lanTag.commands import host_answered
-from lanTag.join_help import likely_causes, no_answer_line
+from lanTag.cli.join_help import likely_causes, no_answer_line
+from lanTag.cli.play_commands import host_answered
 from lanTag.net import udp
-from lanTag.runtime import open_join
+from lanTag.peer.runtime import open_join
 from tests.net.flaky_udp import flaky_socket
 from tests.net.real_table import LOCAL, me
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from lanTag.join_help import needs_terminal_line, no_answer_line
-from lanTag.runtime import default_log_dir, default_log_path, table_slug
+from lanTag.cli.join_help import needs_terminal_line, no_answer_line
+from lanTag.peer.runtime import default_log_dir, default_log_path, table_slug
 from tests.cli.helpers import HANG_GUARD, LANTAG, Home, lantag, make_home, stderr_lines
 
 HOST = ("host", "--headless", "--game", "prototag", "--seats", "2", "--bind", "127.0.0.1")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from lanTag import runtime
-from lanTag.runtime import config_dir, data_dir, default_nickname, load_identity
+from lanTag.peer import runtime
+from lanTag.peer.runtime import config_dir, data_dir, default_nickname, load_identity
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from lanTag import files
-from lanTag.runtime import load_identity
+from lanTag.peer.runtime import load_identity
 from tests.cli.helpers import HANG_GUARD, LANTAG, Home, lantag, make_log
 
 DICE = "Zoë 🎲"

@@ -19,7 +19,7 @@ from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.inspect import RollDetail, SecretDetail, describe, inspect_steps
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.rules.base import Joint, Move, Roll
-from lanTag.session.lobby import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, parse_unverified
 from lanTag.testing.adversary import Adversary, Cheat
 from lanTag.testing.table import Table as CheatTable

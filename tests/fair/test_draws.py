@@ -27,8 +27,8 @@ from lanTag.rules.playout import draw_values
 from lanTag.rules.registry import register_engine, unregister_engine
 from lanTag.session import events as ev
 from lanTag.session import referee
-from lanTag.session.lobby import LobbyRecord
-from lanTag.session.machine import Session
+from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, sign_message
 
 P_MIN = 0.001

@@ -17,7 +17,7 @@ from asyncio import proactor_events
 from collections.abc import Iterator
 from typing import Any
 
-from lanTag.net.machine import Addr
+from lanTag.net.endpoint import Addr
 
 # What a per-datagram receive or send can raise: Windows' WSAECONNRESET after a port
 # unreachable, a vanished route, a refused port.

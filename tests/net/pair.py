@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lanTag.net.endpoint import Addr, LinkEndpoint
 from lanTag.net.link import LinkConfig, LinkLayer
-from lanTag.net.machine import Addr, LinkEndpoint
 from lanTag.net.netsim import NetSimConfig
 from lanTag.net.simnet import SimNetwork
 

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from lanTag.identity import Identity
-from lanTag.lobby import HostConfig, Started
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.net.netsim import NetSim
-from lanTag.peer import BotDriver
-from lanTag.runtime import LocalIdentity, PeerHandle, open_host, open_join
+from lanTag.peer.join_handshake import HostConfig, Started
+from lanTag.peer.machine import BotDriver
+from lanTag.peer.runtime import LocalIdentity, PeerHandle, open_host, open_join
 from lanTag.session import events as ev
-from lanTag.session.lobby import Timeouts
+from lanTag.session.lobby_record import Timeouts
 from tests.aio import poll, within
 
 HANG_GUARD = 50.0  # one game, faults included; only ever a hang guard

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from lanTag.commands import host_answered
-from lanTag.lobby import HostConfig, JoinLobby
+from lanTag.cli.play_commands import host_answered
 from lanTag.net.addresses import rank_addresses, typeable_addresses
-from lanTag.peer import BotDriver
-from lanTag.runtime import open_host, open_join
+from lanTag.peer.join_handshake import HostConfig, JoinLobby
+from lanTag.peer.machine import BotDriver
+from lanTag.peer.runtime import open_host, open_join
 from tests.net.real_table import LOCAL, TIMEOUTS, me, wait_for
 
 GAME_NIGHT = ["172.25.16.1", "169.254.12.7", "100.101.102.103", "10.8.0.6", "192.168.1.23"]
@@ -60,7 +60,7 @@ def test_the_first_address_to_answer_becomes_the_host() -> None:
     lobby.also_try(second)
     lobby.also_try(second)  # once only
     assert [addr for addr, _ in lobby.outbox] == [first, second]
-    from lanTag.lobby import _msg
+    from lanTag.peer.join_handshake import _msg
     from lanTag.session.messages import PROTOCOL_VERSION
     from lanTag.session.versions import rules_version_of
 
@@ -82,7 +82,7 @@ async def test_a_joiner_races_the_addresses_and_plays_on_the_one_that_answered(
     """The first advertised address is dead (nothing listens on 127.0.0.2 there); after
     the stagger the joiner also says hello to the next one, which answers: the game is
     played on it to the end."""
-    from lanTag.headless import play_headless
+    from lanTag.cli.headless import play_headless
 
     config = HostConfig("prototag", "race", 2, timeouts=TIMEOUTS)
     host = await open_host(config, me("host"), bind=(LOCAL, 0), driver=BotDriver("random"))
@@ -109,7 +109,7 @@ def test_hello_to_two_addresses_of_one_host_gets_one_challenge_and_one_join() ->
     the joiner, seeing the same welcome twice, joins once."""
     import secrets
 
-    from lanTag.lobby import HostLobby
+    from lanTag.peer.join_handshake import HostLobby
 
     host = HostLobby(
         HostConfig("prototag", "g", 2), me("h").identity, bytes(32), "h", secrets.token_bytes

@@ -31,7 +31,7 @@ from lanTag.net.discovery import (
     browse,
     service_info,
 )
-from lanTag.net.lobbies import LobbyTable, parse_txt
+from lanTag.net.lobby_adverts import LobbyTable, parse_txt
 from tests.aio import poll, within
 
 LOOPBACK = ["127.0.0.1"]

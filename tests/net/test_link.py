@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from lanTag.net.endpoint import Addr, LinkEndpoint
 from lanTag.net.frame import DATAGRAM_BUDGET, MAX_CHUNK, Frame, FrameType, decode, encode
 from lanTag.net.link import LinkConfig, LinkLayer, MessageTooLarge, SendQueueFull, TooManyLinks
-from lanTag.net.machine import Addr, LinkEndpoint
 
 from .pair import A, B, make_pair
 

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
+from lanTag.net.endpoint import Addr
 from lanTag.net.link import LinkConfig, LinkLayer, LinkStats, SendQueueFull
 from lanTag.net.linkstate import Link
-from lanTag.net.machine import Addr
 
 US: Addr = ("10.8.0.1", 4000)
 CONFIG = LinkConfig(window=8, max_queued_bytes=20_000, expire_after=3.0, max_links=6)

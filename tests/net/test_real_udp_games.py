@@ -1,6 +1,6 @@
 """Whole games over REAL UDP sockets on 127.0.0.1, through the full stack.
 
-Every peer is ``lanTag.runtime.open_host``/``open_join`` (links, lobby, session,
+Every peer is ``lanTag.peer.runtime.open_host``/``open_join`` (links, lobby, session,
 a bot driver, a signed log file) on its own loopback socket, all in one asyncio
 loop; one test runs ``lantag host/join --headless`` as separate processes.
 With and without the NetSim fault injector on every peer's pump.  Hostile
@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from lanTag.headless import play_headless
-from lanTag.lobby import HostConfig
+from lanTag.cli.headless import play_headless
 from lanTag.net.netsim import NetSim
-from lanTag.peer import BotDriver
-from lanTag.runtime import PeerHandle, open_host, open_join
+from lanTag.peer.join_handshake import HostConfig
+from lanTag.peer.machine import BotDriver
+from lanTag.peer.runtime import PeerHandle, open_host, open_join
 from tests.aio import within
 from tests.net.real_table import (
     FAULTS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.net.machine import Addr
+from lanTag.net.endpoint import Addr
 from lanTag.net.simnet import SimNetwork, SimulationStalled, SimulationTimeout
 
 from .pair import A, B, make_pair

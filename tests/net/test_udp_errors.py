@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from lanTag.net import udp
+from lanTag.net.endpoint import Addr
 from lanTag.net.link import LinkLayer
-from lanTag.net.machine import Addr
 from lanTag.net.udp import LinkEndpoint, UdpPump
 from tests.net.flaky_udp import ERRORS, FlakySocket, flaky_socket, open_proactor_transport
 from tests.net.real_table import RealTable, assert_clean_game, wait_for

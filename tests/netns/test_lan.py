@@ -89,7 +89,7 @@ def test_games_advertised_in_two_namespaces_are_listed_in_a_third(lan: Lan) -> N
 # bot driving the seat, then just keeps the socket open.  The game blocks on its turn.
 IDLE_PLAYER = """
 import asyncio, sys
-from lanTag.runtime import load_identity, open_join
+from lanTag.peer.runtime import load_identity, open_join
 async def main():
     handle = await open_join((sys.argv[1], int(sys.argv[2])), load_identity())
     print("joined", flush=True)

@@ -7,12 +7,12 @@ import random
 
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity
-from lanTag.lobby import HostConfig, HostLobby, JoinLobby
 from lanTag.net.link import LinkLayer
 from lanTag.net.netsim import NetSimConfig
 from lanTag.net.simnet import SimNetwork
-from lanTag.peer import BotDriver, PeerMachine
-from lanTag.session.lobby import Timeouts
+from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
+from lanTag.peer.machine import BotDriver, PeerMachine
+from lanTag.session.lobby_record import Timeouts
 
 CHAIN = 512
 

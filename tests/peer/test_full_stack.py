@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.lobby import Refused, Started
 from lanTag.log.verify import verify_log
+from lanTag.peer.join_handshake import Refused, Started
 from lanTag.session import events as ev
 from tests.peer.harness import Table
 

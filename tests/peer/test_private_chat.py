@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lanTag.log.chain import EntryKind, parse_log
-from lanTag.privchat import seal
+from lanTag.private_chat import seal
 from lanTag.session import events as ev
 from tests.peer.harness import Table
 
@@ -32,7 +32,7 @@ def test_private_message_is_read_by_its_recipient_only_and_never_logged() -> Non
 
 def test_a_private_message_for_someone_else_does_not_open() -> None:
     from lanTag.identity import Identity
-    from lanTag.privchat import PrivateChatError, open_sealed
+    from lanTag.private_chat import PrivateChatError, open_sealed
 
     alice, bob = Identity(bytes([1]) * 32), Identity(bytes([2]) * 32)
     eph, nonce, box = seal(alice.public_key, "hi", b"aad")

@@ -17,9 +17,15 @@ from lanTag.identity import Identity
 from lanTag.log.chain import EntryKind
 from lanTag.log.verify import verify_log
 from lanTag.net.link import LinkLayer
-from lanTag.peer import BotDriver, LinkSender, PeerMachine
-from lanTag.resume import PEERS_NOTE, GameAlreadyOver, check_not_over, plan_resume, restore_session
-from lanTag.runtime import LocalIdentity
+from lanTag.peer.machine import BotDriver, LinkSender, PeerMachine
+from lanTag.peer.resume import (
+    PEERS_NOTE,
+    GameAlreadyOver,
+    check_not_over,
+    plan_resume,
+    restore_session,
+)
+from lanTag.peer.runtime import LocalIdentity
 from lanTag.session import events as ev
 from tests.cli.helpers import entries_of, rechain
 from tests.peer.harness import Table, addr
@@ -136,7 +142,7 @@ def _log_file(tmp_path: Path, data: bytes, ports: list[int], seed: int, peer: in
 
 
 def _resume(path: Path, seed: int, peer: int, wait: float) -> int:
-    from lanTag.commands_resume import resume_seat as resume_command
+    from lanTag.cli.resume_command import resume_seat as resume_command
 
     args = argparse.Namespace(
         resume=str(path), headless=True, bot="random", netsim=None, resume_wait=wait

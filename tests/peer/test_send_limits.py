@@ -7,8 +7,8 @@ tests/chaos/test_adversary.py; these are the two mechanisms on their own.
 from __future__ import annotations
 
 from lanTag.net.link import LinkConfig, LinkLayer
-from lanTag.peer import SYNC_BACKLOG, LinkSender
-from lanTag.session.machine import Session
+from lanTag.peer.machine import SYNC_BACKLOG, LinkSender
+from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, pack_bundle, sign_message
 from lanTag.session.transport import Addr, PlainTransport
 from tests.session.harness import addr_of, make_record

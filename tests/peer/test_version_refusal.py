@@ -10,7 +10,7 @@ import pytest
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.identity import Identity
-from lanTag.lobby import (
+from lanTag.peer.join_handshake import (
     HostConfig,
     HostLobby,
     JoinerRefused,

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from lanTag.cli import main as lantag_main
+from lanTag.cli.entry import main as lantag_main
 from lanTag.log import plain_replay
 from lanTag.log.chain import LogFormatError
 from lanTag.log.report import VerifyReport

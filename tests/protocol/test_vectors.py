@@ -29,7 +29,7 @@ from lanTag.log.verify import verify_log
 from lanTag.rules.base import Die, Draw, Pick, Shuffle
 from lanTag.rules.playout import draw_values
 from lanTag.rules.registry import register_engine, unregister_engine
-from lanTag.session.lobby import GAME_DOMAIN, LobbyRecord
+from lanTag.session.lobby_record import GAME_DOMAIN, LobbyRecord
 from lanTag.session.messages import (
     PROTOCOL_VERSION,
     SIGN_DOMAIN,

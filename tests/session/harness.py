@@ -15,8 +15,8 @@ from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity
 from lanTag.rules.base import Over
 from lanTag.session import events as ev
-from lanTag.session.lobby import LobbyRecord, SeatRecord, Timeouts
-from lanTag.session.machine import Session
+from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
+from lanTag.session.lockstep import Session
 from lanTag.session.transport import Addr
 
 CHAIN = 256

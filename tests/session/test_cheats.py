@@ -9,8 +9,8 @@ from lanTag.identity import Identity
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT, Action
 from lanTag.session import events as ev
-from lanTag.session.lobby import LobbyRecord
-from lanTag.session.machine import Session
+from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, pack_bundle, sign_message
 from lanTag.wire import pack
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions

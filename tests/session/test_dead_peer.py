@@ -13,10 +13,10 @@ from typing import ClassVar
 
 import pytest
 
-from lanTag.peer import BotDriver
+from lanTag.peer.machine import BotDriver
 from lanTag.session import events as ev
-from lanTag.session.lobby import Timeouts
-from lanTag.session.machine import Session
+from lanTag.session.lobby_record import Timeouts
+from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType
 from lanTag.session.referee import NeedKind
 from lanTag.testing.table import Table, addr, final_history

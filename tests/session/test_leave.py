@@ -6,7 +6,7 @@ network, the product's default timeouts)."""
 from __future__ import annotations
 
 from lanTag.session import events as ev
-from lanTag.session.lobby import Timeouts
+from lanTag.session.lobby_record import Timeouts
 from lanTag.testing.table import Table, final_history
 
 PEERS = 3

@@ -11,10 +11,10 @@ import pytest
 
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity
-from lanTag.lobby import HostConfig, HostLobby
 from lanTag.log.chain import parse_log
 from lanTag.log.file import LogWriter, read_log
 from lanTag.log.verify import verify_log
+from lanTag.peer.join_handshake import HostConfig, HostLobby
 from tests.session.harness import toy_game_logs
 
 
@@ -131,7 +131,7 @@ def test_reopening_appends_after_what_is_there(tmp_path: Path, game_log: bytes) 
 def test_the_chain_secret_goes_to_a_private_sidecar_file_never_into_the_log(
     tmp_path: Path,
 ) -> None:
-    from lanTag.runtime import open_peer
+    from lanTag.peer.runtime import open_peer
 
     log_path = tmp_path / "game.lantag"
     identity = Identity(bytes(range(32)))

@@ -20,7 +20,7 @@ import pytest
 from lanTag.rules.base import Action
 from lanTag.session import messages
 from lanTag.session.agreement import Agreement
-from lanTag.session.machine import Session
+from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, sign_message
 from tests.session import test_cheats, test_dead_peer, test_liveness
 from tests.session.harness import SimNet, make_record, make_sessions

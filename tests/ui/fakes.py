@@ -16,10 +16,10 @@ from pathlib import Path
 
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity
-from lanTag.lobby import LobbyEvent
+from lanTag.peer.join_handshake import LobbyEvent
 from lanTag.session import events as ev
-from lanTag.session.lobby import LobbyRecord, SeatRecord, Timeouts
-from lanTag.session.machine import Session
+from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
+from lanTag.session.lockstep import Session
 from tests.peer.harness import Table
 
 CHAIN = 256

@@ -11,7 +11,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from lanTag.ui import commands
+from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.boards import Painted
 from lanTag.ui.snapshot import screen_text

@@ -16,7 +16,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.rules.base import Action, Move, decode_input
 from lanTag.session import events as ev
-from lanTag.ui import commands
+from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.snapshot import screen_text
 from tests.ui.fakes import (

@@ -12,16 +12,16 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from lanTag import commands as cli_commands
-from lanTag import game_setup
-from lanTag.cli import UserError, build_parser
-from lanTag.lobby import HostConfig, HostLobby, Welcomed
+from lanTag.cli import game_setup
+from lanTag.cli import play_commands as cli_commands
+from lanTag.cli.entry import UserError, build_parser
+from lanTag.peer.join_handshake import HostConfig, HostLobby, Welcomed
+from lanTag.peer.runtime import bot_identity, open_host, open_join
 from lanTag.rules.base import OptionError
 from lanTag.rules.registry import engine_ids
-from lanTag.runtime import bot_identity, open_host, open_join
 from lanTag.ui import host_setup
 from lanTag.ui.host_setup import HostForm, SetupModel, host_setup_screen, run_host_setup, run_setup
-from lanTag.ui.lobby import HOST, browse_or_host
+from lanTag.ui.lobby_screens import HOST, browse_or_host
 from lanTag.ui.snapshot import screen_text
 from tests.ui.fakes import eventually
 
@@ -261,7 +261,7 @@ async def test_keys_show_errors_and_escape_leaves_without_hosting() -> None:
 
 
 async def test_h_in_the_lobby_browser_asks_to_host() -> None:
-    from lanTag.net.lobbies import LobbyTable
+    from lanTag.net.lobby_adverts import LobbyTable
 
     with create_pipe_input() as inp:
         inp.send_text("h")
@@ -320,7 +320,7 @@ async def test_lantag_host_without_game_asks_the_form_prefilled_from_the_flags(
         return False  # the host quit in the lobby
 
     monkeypatch.setattr(host_setup, "run_host_setup", fake_form)
-    monkeypatch.setattr("lanTag.ui.lobby.run_host_screen", fake_lobby)
+    monkeypatch.setattr("lanTag.ui.lobby_screens.run_host_screen", fake_lobby)
     argv = ["host", "-o", "mode=ctf", "--seats", "3", "--name", "x", "--no-advertise"]
     args: argparse.Namespace = build_parser().parse_args([*argv, "--bind", "127.0.0.1"])
     args.log = str(tmp_path / "h.lantag")

@@ -8,9 +8,9 @@ from collections.abc import Awaitable
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from lanTag.lobby import RosterChanged, Started
-from lanTag.net.lobbies import LobbyTable, ServiceAdded, ServiceRemoved
-from lanTag.ui.lobby import (
+from lanTag.net.lobby_adverts import LobbyTable, ServiceAdded, ServiceRemoved
+from lanTag.peer.join_handshake import RosterChanged, Started
+from lanTag.ui.lobby_screens import (
     BrowserModel,
     browser_screen,
     host_screen,

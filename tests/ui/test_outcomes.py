@@ -7,7 +7,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanTag.rules.base import Action, Joint
-from lanTag.ui import commands
+from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.outcomes import secret_line, who_namer
 from lanTag.ui.snapshot import screen_text

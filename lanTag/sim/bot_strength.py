@@ -1,4 +1,4 @@
-"""Measuring a bot against a field of other bots (tests/bots/test_strength.py and
+"""Measuring a bot against a field of other bots (tests/sim/test_bot_strength.py and
 scripts/bench/bot_strength.py): the tested bot takes each seat in turn, the other seats
 play ``field``; the baseline is a ``field`` bot in the same seats with the same seeds."""
 
@@ -55,7 +55,7 @@ def matchup(
     workers: int = 2,
 ) -> Matchup:
     """``games`` games split evenly over the seats the tested bot rotates through."""
-    from lanTag.simulate import DEFAULT_SEATS, simulate  # the simulator imports lanTag.bots
+    from lanTag.sim.simulate import DEFAULT_SEATS, simulate  # the simulator imports lanTag.bots
 
     game = get_game(engine)
     n = seats if seats is not None else min(max(DEFAULT_SEATS, game.min_seats), game.max_seats)

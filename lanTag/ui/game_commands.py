@@ -166,7 +166,7 @@ def _chat(model: GameModel, arg: str, *, keep: bool) -> None:
 @command("whisper")
 def whisper(model: GameModel, arg: str) -> None:
     """Private chat to one seat: "/msg SEAT text", encrypted to that player's key."""
-    from lanTag.privchat import seal
+    from lanTag.private_chat import seal
 
     s = model.session
     seat_text, _, text = arg.strip().partition(" ")

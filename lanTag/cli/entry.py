@@ -92,8 +92,8 @@ def option_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from lanTag.peer.runtime import default_log_dir
     from lanTag.rules.registry import engine_ids
-    from lanTag.runtime import default_log_dir
 
     games = ", ".join(engine_ids())
     log_help = (
@@ -324,16 +324,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # The module holding each subcommand's ``cmd_<name>`` (imported only when it runs).
 COMMAND_MODULES = {
-    "play": "lanTag.commands",
-    "host": "lanTag.commands",
-    "join": "lanTag.commands",
-    "list": "lanTag.commands_info",
-    "rules": "lanTag.commands_info",
-    "id": "lanTag.commands_info",
-    "verify": "lanTag.commands_logs",
-    "replay": "lanTag.commands_logs",
-    "selfplay": "lanTag.commands_bots",
-    "simulate": "lanTag.commands_bots",
+    "play": "lanTag.cli.play_commands",
+    "host": "lanTag.cli.play_commands",
+    "join": "lanTag.cli.play_commands",
+    "list": "lanTag.cli.info_commands",
+    "rules": "lanTag.cli.info_commands",
+    "id": "lanTag.cli.info_commands",
+    "verify": "lanTag.cli.log_commands",
+    "replay": "lanTag.cli.log_commands",
+    "selfplay": "lanTag.cli.bot_commands",
+    "simulate": "lanTag.cli.bot_commands",
 }
 
 

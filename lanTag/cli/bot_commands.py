@@ -7,8 +7,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from lanTag.cli import UserError, parse_option_pairs, print_json
-from lanTag.game_setup import check_bots, netsim_from_spec
+from lanTag.cli.entry import UserError, parse_option_pairs, print_json
+from lanTag.cli.game_setup import check_bots, netsim_from_spec
 from lanTag.rules.base import OptionError
 from lanTag.rules.registry import get_game
 
@@ -16,7 +16,7 @@ from lanTag.rules.registry import get_game
 async def cmd_selfplay(args: argparse.Namespace) -> int:
     import json
 
-    from lanTag.selfplay import GameResult, selfplay
+    from lanTag.peer.selfplay import GameResult, selfplay
 
     try:
         game = get_game(args.game)
@@ -49,7 +49,7 @@ async def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 async def cmd_simulate(args: argparse.Namespace) -> int:
-    from lanTag.simulate import simulate
+    from lanTag.sim.simulate import simulate
 
     if not 1 <= args.games <= 1_000_000:
         raise UserError("--games must be between 1 and 1000000")

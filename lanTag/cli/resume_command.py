@@ -6,17 +6,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from lanTag.cli import UserError
-from lanTag.game_setup import netsim_from_spec
-from lanTag.headless import run_ui_or_headless
+from lanTag.cli.entry import UserError
+from lanTag.cli.game_setup import netsim_from_spec
+from lanTag.cli.headless import run_ui_or_headless
 from lanTag.log.chain import LogFormatError
-from lanTag.peer import BotDriver
-from lanTag.runtime import LocalIdentity
+from lanTag.peer.machine import BotDriver
+from lanTag.peer.runtime import LocalIdentity
 
 
 async def resume_seat(args: argparse.Namespace, me: LocalIdentity) -> int:
-    from lanTag.resume import RESUME_WAIT, GameAlreadyOver
-    from lanTag.runtime import heard_from_peers, open_resume
+    from lanTag.peer.resume import RESUME_WAIT, GameAlreadyOver
+    from lanTag.peer.runtime import heard_from_peers, open_resume
 
     path = Path(args.resume)
     if not path.is_file():

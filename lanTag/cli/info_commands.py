@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from lanTag.cli import UserError
+from lanTag.cli.entry import UserError
+from lanTag.peer.runtime import load_identity
 from lanTag.rules.base import OptionError
 from lanTag.rules.registry import engine_ids, get_game
-from lanTag.runtime import load_identity
 
 
 async def cmd_list(args: argparse.Namespace) -> int:

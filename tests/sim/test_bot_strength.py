@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from lanTag.bots.heuristic import HEURISTIC_MODULES
-from lanTag.bots.strength import matchup
+from lanTag.sim.bot_strength import matchup
 
 GAMES = 40
 MARGIN = 0.2  # edge points over the random bot in the same seats

@@ -22,7 +22,8 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
 from lanTag.errors import LocalProtocolError
-from lanTag.lobby import (
+from lanTag.net.lobby_adverts import LobbyInfo
+from lanTag.peer.join_handshake import (
     HostLobby,
     JoinerRefused,
     JoinLobby,
@@ -34,7 +35,6 @@ from lanTag.lobby import (
     Started,
     Welcomed,
 )
-from lanTag.net.lobbies import LobbyInfo
 from lanTag.rules.base import OptionError
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
@@ -103,7 +103,7 @@ class LobbyMachine(Protocol):
 
 
 class LobbyHandle(Protocol):
-    """The parts of :class:`lanTag.runtime.PeerHandle` the lobby screens use."""
+    """The parts of :class:`lanTag.peer.runtime.PeerHandle` the lobby screens use."""
 
     @property
     def machine(self) -> LobbyMachine: ...

@@ -1,6 +1,6 @@
 """One peer: reliable links, the lobby handshake, then the lockstep session.
 
-``PeerMachine`` is a sans-IO :class:`~lanTag.net.machine.DatagramMachine`: the
+``PeerMachine`` is a sans-IO :class:`~lanTag.net.endpoint.DatagramMachine`: the
 UDP pump (or a simulated network) feeds it datagrams and timer ticks.  Edges
 are injected: ``random_bytes`` for nonces, ``write_log`` for the log file, and
 a ``driver`` (a local bot, or nothing when a person plays through the UI).
@@ -16,11 +16,18 @@ from lanTag.bots import choose_action
 from lanTag.errors import LanTagError, RemoteProtocolError
 from lanTag.fair.draw import DrawStream
 from lanTag.identity import Identity
-from lanTag.lobby import HostLobby, JoinLobby, LobbyEvent, Refused, Started, is_lobby_message
 from lanTag.net.link import LinkError, LinkLayer
-from lanTag.resume import PEERS_NOTE, peers_note
+from lanTag.peer.join_handshake import (
+    HostLobby,
+    JoinLobby,
+    LobbyEvent,
+    Refused,
+    Started,
+    is_lobby_message,
+)
+from lanTag.peer.resume import PEERS_NOTE, peers_note
 from lanTag.session import events as ev
-from lanTag.session.machine import Session
+from lanTag.session.lockstep import Session
 from lanTag.session.transport import Addr
 
 MAX_EARLY_PAYLOADS = 4096  # game traffic that beat our own START message

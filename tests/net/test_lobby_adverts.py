@@ -7,7 +7,7 @@ import json
 import pytest
 
 from lanTag.net.discovery import SERVICE_TYPE, LobbyAdvert
-from lanTag.net.lobbies import (
+from lanTag.net.lobby_adverts import (
     BadTxt,
     LobbyInfo,
     LobbyTable,

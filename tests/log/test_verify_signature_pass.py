@@ -16,8 +16,8 @@ from lanTag.log import verify as verify_module
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.verify import verify_log
+from tests.log.test_verify_paths import rechain
 from tests.session.harness import toy_game_logs
-from tests.session.test_verify_paths import rechain
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ from lanTag.errors import LocalProtocolError
 from lanTag.identity import Identity
 from lanTag.log.chain import MAGICS, EntryKind, LogChain, LogFormatError, parse_log
 from lanTag.rules.base import Over
-from lanTag.session.lobby import LobbyRecord
-from lanTag.session.machine import Session
+from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.lockstep import Session
 from lanTag.session.transport import Addr, Transport
 
 PEERS_NOTE = "peers"

@@ -1,5 +1,5 @@
 """The simulator: reports for every engine, argument checks, progress, the step cap, the
-PNG plot and the ``python -m lanTag.simulate`` entry point.  (Reproducibility across
+PNG plot and the ``python -m lanTag.sim.simulate`` entry point.  (Reproducibility across
 worker counts is in test_legal.py.)"""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from lanTag.bots import BOTS
 from lanTag.rules.base import OptionError
 from lanTag.rules.registry import engine_ids
-from lanTag.simulate import main, play_game, simulate
+from lanTag.sim.simulate import main, play_game, simulate
 
 
 @pytest.mark.parametrize("engine", engine_ids())

@@ -30,7 +30,7 @@ from typing import Any
 from lanTag import wire
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
-from lanTag.session.lobby import LobbyRecord, SeatRecord, Timeouts
+from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.messages import PROTOCOL_VERSION
 from lanTag.session.transport import Addr
 from lanTag.session.versions import joiner_mismatch, mismatch, rules_version_of

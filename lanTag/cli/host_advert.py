@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from lanTag.lobby import HostConfig, HostLobby
 from lanTag.net.discovery import LobbyAdvert, LobbyAdvertiser
-from lanTag.runtime import PeerHandle
+from lanTag.peer.join_handshake import HostConfig, HostLobby
+from lanTag.peer.runtime import PeerHandle
 from lanTag.session.versions import rules_version_of
 from lanTag.versions import lantag_version
 

@@ -1,7 +1,7 @@
 """`lantag play`, `lantag host` and `lantag join`: starting or joining a game.
 
-Argument parsing is in lanTag.cli, which dispatches each subcommand to its module
-(see ``COMMAND_MODULES`` there); the game-setup checks are in lanTag.game_setup.
+Argument parsing is in lanTag.cli.entry, which dispatches each subcommand to its module
+(see ``COMMAND_MODULES`` there); the game-setup checks are in lanTag.cli.game_setup.
 """
 
 from __future__ import annotations
@@ -13,21 +13,33 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from lanTag.cli import JoinFailed, UserError, color_enabled, parse_option_pairs
-from lanTag.commands_resume import resume_seat
-from lanTag.game_setup import check_bots, check_game, host_config, log_path_for, netsim_from_spec
-from lanTag.headless import run_ui_or_headless
-from lanTag.host_advert import advertise, advertise_seats, lan_addresses
-from lanTag.join_help import (
+from lanTag.cli.entry import JoinFailed, UserError, color_enabled, parse_option_pairs
+from lanTag.cli.game_setup import (
+    check_bots,
+    check_game,
+    host_config,
+    log_path_for,
+    netsim_from_spec,
+)
+from lanTag.cli.headless import run_ui_or_headless
+from lanTag.cli.host_advert import advertise, advertise_seats, lan_addresses
+from lanTag.cli.join_help import (
     DEFAULT_JOIN_TIMEOUT,
     likely_causes,
     needs_terminal_line,
     no_answer_line,
 )
-from lanTag.lobby import HostConfig, HostLobby, JoinerRefused, JoinLobby, Refused, Welcomed
-from lanTag.peer import BotDriver
-from lanTag.rules.registry import get_game
-from lanTag.runtime import (
+from lanTag.cli.resume_command import resume_seat
+from lanTag.peer.join_handshake import (
+    HostConfig,
+    HostLobby,
+    JoinerRefused,
+    JoinLobby,
+    Refused,
+    Welcomed,
+)
+from lanTag.peer.machine import BotDriver
+from lanTag.peer.runtime import (
     PeerHandle,
     bot_identity,
     default_log_path,
@@ -36,7 +48,8 @@ from lanTag.runtime import (
     open_join,
     wait_until,
 )
-from lanTag.session.lobby import Timeouts
+from lanTag.rules.registry import get_game
+from lanTag.session.lobby_record import Timeouts
 from lanTag.session.transport import Addr
 
 SETUP_TIMEOUT = 30.0
@@ -146,7 +159,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
             await wait_until(full_or_told, 24 * 3600)
             handle.command(handle.machine.start_game)
         else:
-            from lanTag.ui.lobby import run_host_screen
+            from lanTag.ui.lobby_screens import run_host_screen
 
             if not await run_host_screen(handle):
                 return 0
@@ -181,7 +194,7 @@ async def cmd_join(args: argparse.Namespace) -> int:
         if not console_ok:
             raise JoinFailed(needs_terminal_line())
         from lanTag.net.discovery import LobbyBrowser
-        from lanTag.ui.lobby import browse_or_host
+        from lanTag.ui.lobby_screens import browse_or_host
 
         async with LobbyBrowser() as browser:
             picked = await browse_or_host(browser, color=color_enabled())
@@ -232,7 +245,7 @@ async def cmd_join(args: argparse.Namespace) -> int:
         if not console_ok:
             raise JoinFailed(needs_terminal_line())
         if not args.headless:
-            from lanTag.ui.lobby import run_join_screen
+            from lanTag.ui.lobby_screens import run_join_screen
 
             if not await run_join_screen(handle):
                 return 1
@@ -283,7 +296,7 @@ def _name_log_after_the_game(handle: PeerHandle) -> None:
 
 def _host_args_from_join(args: argparse.Namespace) -> argparse.Namespace:
     """`lantag host` at its defaults (so the setup form asks), keeping join's --log/--netsim."""
-    from lanTag.cli import build_parser
+    from lanTag.cli.entry import build_parser
 
     host = build_parser().parse_args(["host"])
     host.log, host.netsim, host.bind = args.log, args.netsim, args.bind
@@ -291,6 +304,6 @@ def _host_args_from_join(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def _host_port(text: str) -> tuple[str, int]:
-    from lanTag.cli import parse_host_port
+    from lanTag.cli.entry import parse_host_port
 
     return parse_host_port(text)

@@ -7,10 +7,16 @@ import sys
 from collections.abc import Mapping
 from typing import TextIO
 
-from lanTag.cli import color_enabled
-from lanTag.lobby import JoinerRefused, PasswordNeeded, Refused, RosterChanged, Started
+from lanTag.cli.entry import color_enabled
+from lanTag.peer.join_handshake import (
+    JoinerRefused,
+    PasswordNeeded,
+    Refused,
+    RosterChanged,
+    Started,
+)
+from lanTag.peer.runtime import PeerHandle
 from lanTag.rules.base import input_text
-from lanTag.runtime import PeerHandle
 from lanTag.session import events as ev
 
 

@@ -3,7 +3,7 @@
 ``simulate(engine, games, seed, ...)`` plays ``games`` games, each from its own
 ``random.Random`` seeded by (engine, seed, game index), and sums them up in a
 :class:`SimReport`: the game-length distribution, win rates by seat and by starting
-role, and the engine's own figures (lanTag/simulate_metrics.py).  Games are spread over
+role, and the engine's own figures (lanTag/sim/metrics.py).  Games are spread over
 worker processes in chunks; since each game's randomness depends only on its index and
 results are gathered in index order, a seed gives the same report for any worker count.
 
@@ -38,7 +38,7 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.playout import random_roll
 from lanTag.rules.registry import get_game
-from lanTag.simulate_metrics import Figure, figures_for, tracker_for, unit_for
+from lanTag.sim.metrics import Figure, figures_for, tracker_for, unit_for
 
 __all__ = ["GameResult", "SimReport", "format_report", "plot", "simulate"]
 
@@ -495,7 +495,7 @@ def _opt(value: object) -> str:
 def plot(report: SimReport, path: str) -> None:
     """Draw the game-length histogram as a PNG (a tiny built-in writer: no dependencies)."""
     from lanTag.files import write_atomic
-    from lanTag.simulate_png import histogram_png
+    from lanTag.sim.png import histogram_png
 
     title = f"{report.engine} {report.games} games: length in {report.unit}"
     write_atomic(Path(path), histogram_png(report.histogram(bins=24), title))
@@ -505,12 +505,12 @@ def plot(report: SimReport, path: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m lanTag.simulate``: the same arguments as ``lantag simulate``."""
+    """``python -m lanTag.sim.simulate``: the same arguments as ``lantag simulate``."""
     import argparse
     import json
     import sys
 
-    parser = argparse.ArgumentParser(prog="python -m lanTag.simulate", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m lanTag.sim.simulate", description=__doc__)
     parser.add_argument("--game", required=True, help="engine id (prototag, boardtag, ...)")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
@@ -529,7 +529,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # Run as ``python -m``, this file is ``__main__``; the real module's functions are the
     # ones worker processes can find by name.
-    from lanTag.simulate import simulate as run
+    from lanTag.sim.simulate import simulate as run
 
     try:
         report = run(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lanTag.rules.base import Action, Joint, Simultaneous
 from lanTag.session import events as ev
-from lanTag.ui import commands
+from lanTag.ui import game_commands as commands
 from lanTag.ui.model import GameModel
 from tests.ui.fakes import NetHandle, advance, solo_handle, ui_table
 

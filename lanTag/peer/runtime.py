@@ -24,13 +24,13 @@ from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
 from lanTag.files import write_atomic, write_text_atomic
 from lanTag.identity import Identity
-from lanTag.lobby import HostConfig, HostLobby, JoinLobby
 from lanTag.log.file import LogWriter
 from lanTag.net.link import LinkLayer
 from lanTag.net.netsim import NetSim
 from lanTag.net.udp import UdpPump
-from lanTag.peer import BotDriver, LinkSender, PeerMachine
-from lanTag.resume import check_not_over, plan_resume, restore_session
+from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
+from lanTag.peer.machine import BotDriver, LinkSender, PeerMachine
+from lanTag.peer.resume import check_not_over, plan_resume, restore_session
 from lanTag.session.transport import Addr
 
 APP = "lantag"
@@ -285,7 +285,7 @@ async def open_resume(
 ) -> PeerHandle:
     """Restart a crashed seat from its log (and the log's .secret file), on its old address.
 
-    Raises lanTag.resume.GameAlreadyOver, before touching the network, when the log
+    Raises lanTag.peer.resume.GameAlreadyOver, before touching the network, when the log
     itself shows the game finished.
     """
     data = log_path.read_bytes()

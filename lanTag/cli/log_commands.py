@@ -7,7 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from lanTag.cli import UserError, print_json
+from lanTag.cli.entry import UserError, print_json
 from lanTag.log.chain import LogFormatError
 from lanTag.log.verify import VerifyReport, verify_log
 

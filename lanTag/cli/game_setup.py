@@ -9,13 +9,13 @@ import argparse
 from collections.abc import Mapping
 from pathlib import Path
 
-from lanTag.cli import UserError, read_text_file
-from lanTag.lobby import HostConfig
+from lanTag.cli.entry import UserError, read_text_file
 from lanTag.net.netsim import NetSim, NetSimConfig, NetSimConfigError
+from lanTag.peer.join_handshake import HostConfig
+from lanTag.peer.runtime import default_log_path
 from lanTag.rules.base import Game, OptionError
 from lanTag.rules.registry import get_game
-from lanTag.runtime import default_log_path
-from lanTag.session.lobby import Timeouts
+from lanTag.session.lobby_record import Timeouts
 
 MAP_ENGINES = ("tagem",)  # the engines whose new_state reads a map file
 

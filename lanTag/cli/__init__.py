@@ -1,0 +1,1 @@
+"""The command line: ``lantag`` and its subcommands (docs/ARCHITECTURE.md)."""
