@@ -20,6 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from lanTag.session.messages import PROTOCOL_VERSION
+from lanTag.session.versions import rules_version_of
+from lanTag.versions import lantag_version
 from tests.netns.lab import Lan, needs_netns, wait_until
 
 pytestmark = [pytest.mark.netns, needs_netns]
@@ -184,8 +187,12 @@ def test_avahi_browse_sees_a_lantag_game_with_its_txt_records(lan: Lan, avahi: A
     assert hostname == f"lantag-{fp}-{port}.local"
     assert (address, int(txt_port)) == (alice.addr, port)
     records = dict(item.split("=", 1) for item in re.findall(r'"([^"]*)"', txt))
+    assert records["rev"].isdigit()  # counted up by every update of the advert
     assert records == {
-        "v": "1",
+        "v": str(PROTOCOL_VERSION),
+        "rules": str(rules_version_of("stomptag")),
+        "rev": records["rev"],
+        "lt": lantag_version(),
         "engine": "stomptag",
         "name": "Avahi game",
         "seats": "1/3",
@@ -231,6 +238,12 @@ def test_lantag_list_sees_a_game_published_by_avahi(lan: Lan, avahi: Avahi) -> N
             "state": "lobby",
             "port": 4242,
             "addresses": [lan.lab.addr("h2")],  # type: ignore[attr-defined]
+            # a protocol-1 advert (no versions in its TXT): listed, and said to be unjoinable
+            "rules": 0,
+            "revision": 0,
+            "release": "",
+            "incompatible": "the host runs lanTag protocol 1, you have 2: the host should "
+            "upgrade lanTag (or you install the host's release)",
         }
     ]  # the record with invalid TXT is ignored, not shown, not fatal
     assert good.poll() is None
