@@ -148,7 +148,8 @@ def forge_state_hash(data: bytes, nth_step: int = 10) -> tuple[bytes, int, int]:
     entries = entries_of(data)
     steps = [i for i, e in enumerate(entries) if e[2] == EntryKind.STEP]
     k = steps[nth_step]
-    entries[k][3] = [entries[k][3][0], bytes(32)]
+    # only the hash: a roll's step also records its draw purpose and kinds (protocol 2)
+    entries[k][3] = [entries[k][3][0], bytes(32), *entries[k][3][2:]]
     return rechain(entries), k, entries[k][1]
 
 

@@ -295,3 +295,21 @@ def test_a_complete_log_ending_in_a_torn_entry_says_so_on_the_summary_line(
     assert f"the last {len(last) // 2} bytes are a torn entry, ignored" in line, line
     whole = lantag(home, "verify", str(game_log)).stdout.splitlines()[-1]
     assert "torn" not in whole
+
+
+def test_a_forged_state_hash_is_named_on_every_kind_of_step() -> None:
+    """On a roll's step too (its record also holds the draw purpose and kinds), a changed
+    state hash alone is reported as that, not as a malformed record."""
+    from lanTag.log.chain import EntryKind
+    from lanTag.log.verify import verify_log
+    from tests.cli.helpers import entries_of
+
+    data = (Path(__file__).parent.parent / "corpus" / "protocol2" / "prototag.log").read_bytes()
+    entries = entries_of(data)
+    steps = [e for e in entries if e[2] == EntryKind.STEP]
+    assert any(len(e[3]) > 2 for e in steps) and any(len(e[3]) == 2 for e in steps)
+    for nth in range(len(steps)):
+        forged, entry, step = forge_state_hash(data, nth)
+        failure = verify_log(forged).failure
+        assert failure is not None and (failure.entry, failure.step) == (entry, step)
+        assert failure.reason == f"state hash after step {step} differs", nth
