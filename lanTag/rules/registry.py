@@ -39,6 +39,15 @@ def get_game(engine_id: str) -> type[Game]:
     return game
 
 
+def display_name(engine_id: str) -> str:
+    """The game's name for people; the id itself for an engine this build does not know
+    (shown, not playable: an advert or a log from another release)."""
+    try:
+        return get_game(engine_id).display_name
+    except OptionError:
+        return engine_id
+
+
 def rules_versions() -> dict[str, int]:
     """Each registered engine's ``rules_version``, in registry order (loads every engine)."""
     return {engine_id: get_game(engine_id).rules_version for engine_id in _ENGINES}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from lanTag.errors import RulesVersionError
 from lanTag.rules.base import OptionError
-from lanTag.rules.registry import get_game
+from lanTag.rules.registry import display_name, get_game
 from lanTag.session.messages import PROTOCOL_VERSION
 
 
@@ -20,7 +20,7 @@ def rules_version_of(engine: str) -> int | None:
         game = get_game(engine)
     except OptionError:
         return None
-    return int(getattr(game, "rules_version", 1))
+    return game.rules_version
 
 
 def require_rules(engine: str, wanted: int) -> None:
@@ -28,13 +28,6 @@ def require_rules(engine: str, wanted: int) -> None:
     have = rules_version_of(engine)
     if have != wanted:
         raise RulesVersionError(engine, wanted, have)
-
-
-def display_name(engine: str) -> str:
-    try:
-        return get_game(engine).display_name
-    except OptionError:
-        return engine
 
 
 def _advice(host: int, mine: int | None) -> str:

@@ -36,10 +36,10 @@ from lanTag.peer.join_handshake import (
     Welcomed,
 )
 from lanTag.rules.base import OptionError
-from lanTag.rules.registry import get_game
+from lanTag.rules.registry import display_name, get_game
 from lanTag.session import events as ev
 from lanTag.ui.browser import BrowserModel, TableSource, browser_screen
-from lanTag.ui.screens import Screen, display_name, make_app
+from lanTag.ui.screens import Screen, make_app
 from lanTag.ui.widgets import WrappedText
 
 __all__ = [

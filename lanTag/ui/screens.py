@@ -12,19 +12,10 @@ from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import Output
 
-from lanTag.rules.base import OptionError
-from lanTag.rules.registry import get_game
 from lanTag.ui.style import color_depth, colour_enabled, make_style
 
 POLL_SECONDS = 0.05
 M = TypeVar("M")
-
-
-def display_name(engine: str) -> str:
-    try:
-        return get_game(engine).display_name
-    except OptionError:
-        return engine  # an engine this build does not know (shown, not playable)
 
 
 def make_app(
