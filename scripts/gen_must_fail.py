@@ -27,6 +27,8 @@ import argparse
 import hashlib
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,7 @@ from must_fail_game import ENGINE, FIRST_SEED, SEEDS_TRIED, VECTORS, Vector, pla
 
 from lanTag.log.chain import LogFormatError  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
+from lanTag.rules.registry import get_game  # noqa: E402
 
 OUT = ROOT / "protocol" / "vectors" / "must_fail"
 INDEX = "must_fail.json"
@@ -83,6 +86,33 @@ def check(vec: Vector) -> dict[str, Any]:
     }
 
 
+@contextmanager
+def without_rules() -> Iterator[None]:
+    """verify_log as a lanTag that lacks the game's rules version runs it (exit 3 lane)."""
+    game = get_game(ENGINE)
+    real = game.rules_version
+    game.rules_version = real + 1000  # not the log's record's
+    try:
+        yield
+    finally:
+        game.rules_version = real
+
+
+def audit(data: bytes) -> dict[str, Any]:
+    """What ``verify_log`` says of a log whose rules it lacks (lanTag.log.audit: everything
+    that needs no replay is still checked): exit 1 or 3, and the report's checks."""
+    with without_rules():
+        report = verify_log(data)
+    if report.replayed:
+        raise RuntimeError("the log was replayed without its rules")
+    said = report.to_json()
+    keys = ("failure", "blames", "steps", "signatures_verified", "rolls_verified")
+    return {
+        "exit": 3 if report.valid else 1,
+        **{k: said[k] for k in (*keys, "secrets_verified", "unchecked")},
+    }
+
+
 def cheats() -> tuple[int, bytes, list[Vector]]:
     """Every cheat, made from the first game (by seed) that has what each one needs; the
     seed and that game's honest log."""
@@ -120,6 +150,7 @@ def render() -> dict[str, bytes]:
                     "blame": None if vec.expect.blame is None else list(vec.expect.blame),
                 },
                 "reference_verifier_says": got,
+                "reference_audit_says": None if vec.expect.exit == 2 else audit(vec.data),
             }
         )
     about = {
@@ -128,7 +159,10 @@ def render() -> dict[str, bytes]:
         "`how`).  `lantag verify FILE` must exit with `expect.exit`; for exit 1 the first "
         "failure is at entry `expect.entry` (and step `expect.step`) with a reason containing "
         "`expect.reason_contains` (the reference's exact words: `reference_verifier_says`), "
-        "and the replay blames `expect.blame` [seat, code] on the way, if given.  For exit 2 "
+        "and the replay blames `expect.blame` [seat, code] on the way, if given.  "
+        "`reference_audit_says`: the reference's report when it lacks the engine's rules "
+        "(the check without a replay, SPEC §9: exit 1 when a check that needs no rules "
+        "fails, else 3).  For exit 2 "
         "the file is not a lanTag log at all.  Exit 0 (out_of_turn_commit): a rule whose "
         "breach the replay answers with a blame, not a verdict: the log is valid and its "
         "report must carry `expect.blame`.  Every log starts as the log of one real "
@@ -141,6 +175,7 @@ def render() -> dict[str, bytes]:
             "file": HONEST,
             "about": "the game's own log, which every vector starts from: valid and complete",
             "sha256": hashlib.sha256(honest).hexdigest(),
+            "reference_audit_says": audit(honest),
         },
         "vectors": index,
     }
@@ -150,12 +185,19 @@ def render() -> dict[str, bytes]:
 
 def spec_table(index: dict[str, Any]) -> str:
     """The table of SPEC §9.1, from the index."""
-    rows = ["| file | rule broken | exit | reason contains | blame |", "|---|---|---|---|---|"]
+    rows = [
+        "| file | rule broken | exit | reason contains | blame | exit without the rules |",
+        "|---|---|---|---|---|---|",
+    ]
     for v in index["vectors"]:
         e = v["expect"]
         said = f"`{e['reason_contains']}`" if e["reason_contains"] else ""
         blame = f"seat {e['blame'][0]} `{e['blame'][1]}`" if e["blame"] else ""
-        rows.append(f"| `{v['file'][:-4]}` | {v['rule']} | {e['exit']} | {said} | {blame} |")
+        audit = v["reference_audit_says"]
+        bare = "" if audit is None else audit["exit"]
+        rows.append(
+            f"| `{v['file'][:-4]}` | {v['rule']} | {e['exit']} | {said} | {blame} | {bare} |"
+        )
     return "\n".join(rows) + "\n"
 
 

@@ -218,6 +218,26 @@ def own_move_before_any_ack(game: Game) -> Vector:
 
 
 @vector
+def own_move_acked_only_by_itself(game: Game) -> Vector:
+    k = turn_of(game, 0)
+    msg = game.msg(k)
+    have = game.find(
+        lambda m: m.type == MsgType.HAVE and m.step == msg.step and m.payload[0] == msg.seat, k
+    )
+    s = game.step_entry(msg.step)
+    own = game.sign(game.msg(have), seat=msg.seat)  # the writer acknowledges its own MOVE
+    items = [*game.items[: k + 1], (msg.step, EntryKind.MSG, own), game.items[s]]
+    return Vector(
+        "own_move_acked_only_by_itself",
+        "§5.2 acknowledgements: the writer's own MOVE counts once ANOTHER live peer took it",
+        f"entry {k}: the writer's own MOVE; entry {k + 1}: a HAVE of it signed by the writer "
+        f"itself; entry {k + 2} records its step, with no HAVE from another peer",
+        write(items),
+        Expect(1, "do not decide", k + 2, msg.step),
+    )
+
+
+@vector
 def equivocation(game: Game) -> Vector:
     k = turn_of(game, 1)
     msg = game.msg(k)

@@ -17,10 +17,12 @@ from typing import Any
 import pytest
 
 from lanTag.cli.entry import main as lantag_main
+from lanTag.cli.log_commands import verify_exit_code
 from lanTag.log import plain_replay
 from lanTag.log.chain import LogFormatError
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
+from lanTag.rules.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 MUST_FAIL = ROOT / "protocol" / "vectors" / "must_fail"
@@ -185,3 +187,25 @@ def test_the_honest_game_verifies_and_takes_the_fast_lane(
     slow = verify_log(data)
     assert fast.to_json() == slow.to_json()
     assert fast.applied == slow.applied
+
+
+AUDITED = [INDEX["honest"], *(v for v in VECTORS if v["reference_audit_says"] is not None)]
+
+
+@pytest.mark.parametrize("vector", AUDITED, ids=[v["file"].split(".")[0] for v in AUDITED])
+def test_without_its_rules_the_check_says_what_the_index_says(
+    vector: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A lanTag that lacks the game's rules version checks the log without a replay (exit
+    # 3 when valid): every check that needs no rules still refuses the log, at the same
+    # entry, and the report's counts and blames are the reference's.
+    monkeypatch.setattr(get_game(INDEX["engine"]), "rules_version", 1000, raising=False)
+    report = verify_log(data_of(vector))
+    said = report.to_json()
+    want = vector["reference_audit_says"]
+    assert report.replayed is False and verify_exit_code(report) == want["exit"]
+    assert {k: said[k] for k in want if k != "exit"} == {
+        k: v for k, v in want.items() if k != "exit"
+    }
+    if vector is not INDEX["honest"] and want["exit"] == 1:
+        assert want["failure"]["entry"] == vector["expect"]["entry"]  # the same entry

@@ -1,0 +1,107 @@
+"""Valid logs in an order no test game happens to produce: a REVEAL stored before the
+commitments it waits for, and messages stored twice.  Both lanes of verify_log must take
+them and count each signature once (built from the must-fail vectors' honest game by
+moving or repeating its entries and re-chaining; every message keeps its own signature).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lanTag.log import plain_replay
+from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.report import VerifyReport
+from lanTag.log.verify import verify_log
+from lanTag.session.messages import MsgType, Signed, parse_unverified
+
+MUST_FAIL = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "must_fail"
+HONEST: bytes = (
+    MUST_FAIL
+    / json.loads((MUST_FAIL / "must_fail.json").read_text(encoding="utf-8"))["honest"]["file"]
+).read_bytes()
+Item = tuple[int, EntryKind, Any]
+
+
+def items_of(data: bytes) -> list[Item]:
+    return [(e.step, e.kind, e.data) for e in parse_log(data).entries]
+
+
+def chained(items: list[Item]) -> bytes:
+    chain = LogChain()
+    for step, kind, data in items:
+        chain.append(step, kind, data)
+    return chain.take()
+
+
+def first_msg(items: list[Item], pred: Callable[[Signed], bool]) -> int:
+    return next(
+        k
+        for k, (_step, kind, data) in enumerate(items)
+        if kind == EntryKind.MSG and pred(parse_unverified(data))
+    )
+
+
+def both_lanes(
+    data: bytes, monkeypatch: pytest.MonkeyPatch
+) -> tuple[bool, VerifyReport, VerifyReport]:
+    """Whether the fast lane took ``data``, its report, and the full replay's report."""
+    verdicts: list[bool] = []
+    real = plain_replay.PlainReplay.report
+
+    def spy(self: plain_replay.PlainReplay, *args: Any) -> bool:
+        verdicts.append(real(self, *args))
+        return verdicts[-1]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(plain_replay.PlainReplay, "report", spy)
+        fast = verify_log(data)
+    with monkeypatch.context() as patch:
+        patch.setattr(plain_replay.PlainReplay, "report", lambda self, *args: False)
+        slow = verify_log(data)
+    assert len(verdicts) == 1
+    return verdicts[0], fast, slow
+
+
+def test_a_reveal_stored_before_every_commitment_waits_for_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The first secret round, with one seat's REVEAL moved before the round's first COMMIT
+    # (its own COMMIT comes later): both lanes hold it until every commitment is in.
+    items = items_of(HONEST)
+    c = first_msg(items, lambda m: m.type == MsgType.COMMIT)
+    commit = parse_unverified(items[c][2])
+    r = first_msg(items, lambda m: m.type == MsgType.REVEAL and m.step == commit.step)
+    reveal = parse_unverified(items[r][2])
+    assert reveal.seat != commit.seat  # it waits for another seat's COMMIT, then its own
+    moved = [*items[:c], items[r], *items[c:r], *items[r + 1 :]]
+    honest = verify_log(HONEST)
+    took_fast, fast, slow = both_lanes(chained(moved), monkeypatch)
+    assert took_fast
+    for report in (fast, slow):
+        assert report.valid and report.complete, report.failure
+        assert report.applied == honest.applied
+        assert report.signatures_verified == honest.signatures_verified
+        assert report.secrets_verified == honest.secrets_verified > 0
+
+
+@pytest.mark.parametrize("kind", [MsgType.HAVE, MsgType.MOVE, MsgType.COMMIT], ids=str)
+def test_a_message_stored_twice_is_counted_once(
+    kind: MsgType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first message of ``kind`` stored again right after itself, and again after the
+    # next entries: an exact repeat changes nothing and is one signature, in both lanes.
+    items = items_of(HONEST)
+    k = first_msg(items, lambda m: m.type == kind)
+    repeated = [*items[: k + 1], items[k], *items[k + 1 : k + 4], items[k], *items[k + 4 :]]
+    honest = verify_log(HONEST)
+    took_fast, fast, slow = both_lanes(chained(repeated), monkeypatch)
+    assert took_fast
+    for report in (fast, slow):
+        assert report.valid and report.complete, report.failure
+        assert report.applied == honest.applied
+        assert report.signatures_verified == honest.signatures_verified
