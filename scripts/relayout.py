@@ -73,6 +73,14 @@ MODULE_MOVES: dict[str, str] = {
     "lanTag.net.lobbies": "lanTag.net.lobby_adverts",
     "lanTag.ui.lobby": "lanTag.ui.lobby_screens",
     "lanTag.ui.commands": "lanTag.ui.game_commands",
+    # "versions" x2: the root one says what this install runs, this one whether two can play
+    "lanTag.session.versions": "lanTag.session.compatibility",
+    # what people see of a game: out of the engines' package (engines never import views)
+    "lanTag.rules.prototag_view": "lanTag.views.prototag_view",
+    "lanTag.rules.assassination_view": "lanTag.views.assassination_view",
+    "lanTag.rules.boardtag_view": "lanTag.views.boardtag_view",
+    "lanTag.rules.tagem_view": "lanTag.views.tagem_view",
+    "lanTag.rules.stomptag_text": "lanTag.views.stomptag_view",
 }
 
 # Tests mirror the package layout.

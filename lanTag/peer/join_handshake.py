@@ -30,10 +30,10 @@ from typing import Any
 from lanTag import wire
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
+from lanTag.session.compatibility import joiner_mismatch, mismatch, rules_version_of
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.messages import PROTOCOL_VERSION
 from lanTag.session.transport import Addr
-from lanTag.session.versions import joiner_mismatch, mismatch, rules_version_of
 from lanTag.versions import lantag_version
 
 TAG = "lt-lobby"

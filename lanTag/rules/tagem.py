@@ -92,7 +92,7 @@ class TagemState(State):
     tags: tuple[int, ...]  # opposing pawns each seat has defeated
     pending: Attack | None
     winner: int  # Capture-The-Flag: the seat that brought the flag home, else -1
-    # What the last input did, as facts (code, then ints/codes); tagem_view words them.
+    # What the last input did, as facts (code, then ints/codes); views/tagem_view.py words them.
     events: tuple[Fact, ...]
     # decision() memo: a pure function of the fields above, asked ~5 times per step.
     # init=False, so replace() and every constructor start it empty.
@@ -354,16 +354,6 @@ class TagemState(State):
         )
         return canonical_pack(tail)[1:]  # drop the one-byte array header of these 12 fields
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        from lanTag.rules.tagem_view import view
-
-        return view(self, seat)
-
-    def render(self) -> str:
-        from lanTag.rules.tagem_view import render
-
-        return render(self)
-
     def invariants(self) -> list[str]:
         from lanTag.rules.tagem_checks import invariants
 
@@ -502,12 +492,6 @@ class Tagem(Game):
             winner=-1,
             events=(),
         )
-
-    @classmethod
-    def purpose_text(cls, purpose: str) -> str:
-        from lanTag.rules.tagem_view import purpose_text
-
-        return purpose_text(purpose)
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> TagemState:
