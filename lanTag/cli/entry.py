@@ -219,10 +219,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser(
         "verify",
-        help="check a signed game log offline",
-        description="Exit 0: valid (maybe incomplete); 1: invalid; 2: not a lantag log.",
+        help="check a signed game log (or a series directory) offline",
+        description="Check a signed game log, or a series directory (lantag host --games N "
+        "--log DIR: one log per game, in file-name order): every game's log, the links "
+        "from each game to the one before it, and the standings (master of games points).",
+        epilog="Exit codes: 0 valid (a game may be incomplete), every game of a series "
+        "linked to the one before; 1 invalid: a log fails, or a series has a game missing, "
+        "out of order or from another table; 2 not a lanTag log (or an empty directory); "
+        "3 authentic but not replayed (this lanTag lacks the log's rules version).",
     )
-    verify.add_argument("log", help="log file")
+    verify.add_argument("log", help="log file, or a series directory")
     verify.add_argument("--json", action="store_true", help="machine-readable report")
 
     replay = sub.add_parser("replay", help="step through a game log")
