@@ -39,7 +39,7 @@ def test_a_one_game_series_is_valid_with_its_standings(
     (game,) = report["games"]
     assert game["valid"] and game["complete"] and game["file"] == "01-prototag.lantag"
     assert game["previous_game"] == ""
-    assert [s["points"] for s in report["standings"]][0] == 3
+    assert report["standings"][0]["points"] == 3 and report["standings"][0]["place"] == 1
 
 
 def test_two_first_games_in_one_directory_exit_1(
