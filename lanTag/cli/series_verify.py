@@ -64,9 +64,7 @@ def format_series(path: str, report: SeriesReport) -> list[str]:
         lines.extend(format_standings(report.standings))
     if report.not_logs or not report.valid:
         bad = len(report.invalid) + len(report.not_logs)
-        lines.append(
-            f"INVALID series: {bad} game(s) fail, {len(report.links)} broken link(s)"
-        )
+        lines.append(f"INVALID series: {bad} game(s) fail, {len(report.links)} broken link(s)")
     elif not report.replayed:
         lines.append("AUTHENTIC series, NOT every game REPLAYED (this lanTag lacks some rules)")
     else:
@@ -85,9 +83,7 @@ def _game_line(game: SeriesGame, shown: dict[str, str]) -> str:
         return f"{head}: AUTHENTIC, NOT REPLAYED: {report.needs}"
     if not report.complete:
         return f"{head}: VALID but incomplete (step {report.steps})"
-    keys = {
-        p.seat: f"bot:{p.nickname}" if p.bot else p.fingerprint for p in report.players
-    }
+    keys = {p.seat: f"bot:{p.nickname}" if p.bot else p.fingerprint for p in report.players}
     names = {seat: shown.get(key, key) for seat, key in keys.items()}
     ranking = " > ".join(" = ".join(names.get(s, str(s)) for s in g) for g in report.ranking)
     return f"{head}: VALID, {ranking}"

@@ -137,9 +137,7 @@ class LobbyRecord:
                         isinstance(previous, bytes) and len(previous) in (0, 32),
                         "bad previous game id",
                     )
-                _require(
-                    _is_int(rules_version) and 1 <= rules_version < 2**16, "bad rules version"
-                )
+                _require(_is_int(rules_version) and 1 <= rules_version < 2**16, "bad rules version")
                 _require(
                     isinstance(lantag_version, str) and len(lantag_version) <= 32,
                     "bad lanTag version",

@@ -1,4 +1,4 @@
-""""Master of games" points and the standings of a series (lanTag.log.standings)."""
+""" "Master of games" points and the standings of a series (lanTag.log.standings)."""
 
 from __future__ import annotations
 
