@@ -165,6 +165,14 @@ NEW_PACKAGES = {new.rpartition(".")[0] for new in NEW_MODULES}
 IMPORTED_NAME = re.compile(r"[ \t]+import[ \t]+\(?\s*(\w+)")
 
 
+def is_new_module(dotted: str) -> bool:
+    """A module of the new layout: moved there, or on disk now (added after the move)."""
+    if dotted in NEW_MODULES:
+        return True
+    base = ROOT.joinpath(*dotted.split("."))
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
 def rewrite_dotted(text: str) -> str:
     """Rename every dotted reference to a moved module (longest moved prefix wins)."""
 
@@ -173,7 +181,11 @@ def rewrite_dotted(text: str) -> str:
         if match.group(0) in NEW_PACKAGES:
             # "from lanTag.cli import entry": the new package, not the old module lanTag.cli.
             imported = IMPORTED_NAME.match(text, match.end())
-            if imported and f"{match.group(0)}.{imported.group(1)}" in NEW_MODULES:
+            if imported and is_new_module(f"{match.group(0)}.{imported.group(1)}"):
+                return match.group(0)
+        for n in range(len(parts), 2, -1):
+            # "lanTag.peer.series": a module added to a new package after the move.
+            if ".".join(parts[: n - 1]) in NEW_PACKAGES and is_new_module(".".join(parts[:n])):
                 return match.group(0)
         for n in range(len(parts), 1, -1):
             head = ".".join(parts[:n])

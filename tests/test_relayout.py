@@ -59,6 +59,10 @@ def test_rewrite_is_idempotent(relayout: ModuleType) -> None:
     assert relayout.rewrite("from lanTag.peer import machine\n", True) == (
         "from lanTag.peer import machine\n"
     )
+    # A module added to a new package after the move is not taken for the old module's
+    # attribute (the root module peer.py became peer/machine.py in the move).
+    added = "from lanTag.peer import series\nimport lanTag.peer.series\n# lanTag.cli.series_play\n"
+    assert relayout.rewrite(added, True) == added
 
 
 def test_no_old_name_is_a_new_name(relayout: ModuleType) -> None:
