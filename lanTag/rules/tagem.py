@@ -393,7 +393,7 @@ class Tagem(Game):
     display_name = "Tag 'em"
     min_seats = 2
     max_seats = 8
-    rules_version = 2  # docs/rules/VERSIONS.md: bump with the digest pin
+    rules_version = 3  # docs/rules/VERSIONS.md: bump with the digest pin
     summary = (
         "Five pawns a side on a tile map: spend Points of Movement to move and attack "
         "(d6 + Horde, Garrison, Cover); eliminate, or capture the flag."

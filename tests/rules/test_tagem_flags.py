@@ -64,6 +64,27 @@ def test_a_full_x_sends_the_pawn_two_tiles_away() -> None:
     assert where(state, "B0") == (1, 8)
 
 
+def test_a_pawn_never_respawns_on_the_tile_where_it_was_lost() -> None:
+    # Seed text: "... This is to avoid respawning in the very same place the pawn was lost
+    # in."  B0 is defeated on r0c9, the first diagonal of B's X; B1 holds the starting
+    # point and no A pawn is next to it, so the X goes on: past r0c9 (where B0 fell, free
+    # again) to the next diagonal, r0c11.
+    pawns = {"A0": (0, 8), "A1": (6, 6), "B0": (0, 9), "B1": (1, 10)}
+    state = setup(pawns, mode="ctcf", pawn_count=2)
+    state = roll(act(state, 0, "attack 0 e"), 6, 1)
+    assert ("respawns", 1, 0, cell(0, 11)) in state.events
+    assert where(state, "B0") == (0, 11) and where(state, "A0") == (0, 8)
+
+
+def test_an_attacker_lost_on_its_starting_point_respawns_elsewhere() -> None:
+    # A0 attacks from A's own starting point r1c1 and loses (decision 15); B0 stands next
+    # to that starting point, so A0 goes two tiles away, never back onto r1c1.
+    pawns = {"A0": (1, 1), "A1": (6, 6), "B0": (1, 2), "B1": (8, 11)}
+    state = setup(pawns, mode="ctcf", pawn_count=2)
+    state = roll(act(state, 0, "attack 0 e"), 1, 6)
+    assert where(state, "A0") not in ((1, 1), None) and where(state, "B0") == (1, 2)
+
+
 def test_a_pawn_never_respawns_onto_a_flag_it_could_lift() -> None:
     pawns = {"A0": (4, 4), "A1": (6, 6), "B0": (4, 5), "B1": (8, 11)}
     state = setup(
