@@ -245,6 +245,11 @@ class HostLobby:
     def taken(self) -> int:
         return 1 + len(self._order)
 
+    def joined(self, addr: Addr) -> bool:
+        """Whether ``addr`` has joined (a seat, or as a spectator)."""
+        joiner = self._joiners.get(addr)
+        return joiner is not None and joiner.joined
+
     def roster(self) -> tuple[RosterEntry, ...]:
         me = RosterEntry(self.nickname, self.identity.fingerprint, "")
         people = [RosterEntry(j.nickname, fingerprint(j.public_key), "") for j in self.seated]
