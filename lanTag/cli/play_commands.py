@@ -185,6 +185,8 @@ async def cmd_host(args: argparse.Namespace) -> int:
 
 async def cmd_join(args: argparse.Namespace) -> int:
     check_bots(args.bot)
+    if getattr(args, "games", None) is not None and not 1 <= args.games <= 999:
+        raise UserError("--games must be between 1 and 999")
     if getattr(args, "resume_wait", None) is not None and not args.resume:
         raise UserError("--resume-wait only goes with --resume LOG")
     me = load_identity()
@@ -258,7 +260,9 @@ async def cmd_join(args: argparse.Namespace) -> int:
             if not await run_join_screen(handle):
                 return 1
         code = await run_ui_or_headless(handle, args.headless)
-        return await follow_series(handle, logs, code) if args.headless else code
+        if not args.headless:
+            return code
+        return await follow_series(handle, logs, code, getattr(args, "games", None))
     finally:
         await handle.close()
 

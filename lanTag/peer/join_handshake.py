@@ -236,6 +236,7 @@ class HostLobby:
         self.outbox: list[tuple[Addr, bytes]] = []
         self.events: list[LobbyEvent] = []
         self.started: Started | None = None
+        self.left: set[Addr] = set()  # who said leave before the start
 
     @property
     def seated(self) -> list[_Joiner]:
@@ -292,6 +293,7 @@ class HostLobby:
         elif kind == "join" and len(fields) == 6:
             self._join(addr, fields)
         elif kind == "leave":
+            self.left.add(addr)  # a series waits for nobody who said no (cli/series_play.py)
             self._remove(addr, notify=None)
         else:
             raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")
