@@ -11,6 +11,7 @@ canonical array ``["lt-lobby", 2, kind, ...]`` (protocol/SPEC.md §6):
     refuse   reason                                     host -> joiner (also a kick)
     start    record, [[seat, host, port]...], [[host, port]...], signature  host -> all
     leave                                               joiner -> host
+    next, done  (a series: lanTag.peer.series)           host -> each seat after a game
 
 The password never travels: the joiner proves it with
 HMAC-SHA256(SHA-256("lanTag/v1/pw" 0x00 ‖ password), challenge ‖ public_key).

@@ -10,15 +10,8 @@ import json
 import subprocess
 from pathlib import Path
 
-import pytest
-
-from lanTag.session.lobby_record import SERIES_PROTOCOL
-from lanTag.wire import PROTOCOL_VERSION
 from tests.cli.helpers import HANG_GUARD, LANTAG, Home, lantag, make_home
 
-pytestmark = pytest.mark.skipif(
-    PROTOCOL_VERSION < SERIES_PROTOCOL, reason="series records need protocol 3"
-)
 SMALL = ["--option", "board_size=5", "--option", "end_steps=3"]
 
 

@@ -7,16 +7,8 @@ import dataclasses
 import pytest
 
 from lanTag.errors import RemoteProtocolError
-from lanTag.session import lobby_record
 from lanTag.session.lobby_record import SERIES_PROTOCOL, LobbyRecord
 from tests.session.harness import make_record
-
-
-@pytest.fixture
-def knows_protocol_3(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Decode protocol-3 records even on a tree where the bump has not landed yet."""
-    known = tuple(sorted({*lobby_record.KNOWN_PROTOCOLS, SERIES_PROTOCOL}))
-    monkeypatch.setattr(lobby_record, "KNOWN_PROTOCOLS", known)
 
 
 def _series_record(previous: bytes) -> LobbyRecord:
@@ -24,7 +16,7 @@ def _series_record(previous: bytes) -> LobbyRecord:
     return dataclasses.replace(record, protocol=SERIES_PROTOCOL, previous_game=previous)
 
 
-def test_previous_game_round_trips_and_binds_the_game_id(knows_protocol_3: None) -> None:
+def test_previous_game_round_trips_and_binds_the_game_id() -> None:
     first = _series_record(b"")
     second = _series_record(first.game_id)
     assert LobbyRecord.decode(second.encode()) == second
@@ -34,7 +26,7 @@ def test_previous_game_round_trips_and_binds_the_game_id(knows_protocol_3: None)
     assert _series_record(bytes(32)).game_id != second.game_id
 
 
-def test_a_protocol_3_record_has_eleven_fields(knows_protocol_3: None) -> None:
+def test_a_protocol_3_record_has_eleven_fields() -> None:
     obj = _series_record(b"").to_obj()
     from lanTag import wire
 
