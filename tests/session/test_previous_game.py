@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from lanTag.errors import RemoteProtocolError
-from lanTag.session.lobby_record import SERIES_PROTOCOL, LobbyRecord
+from lanTag.session.lobby_record import SERIES_PROTOCOL, LobbyRecord, seat_names
 from tests.session.harness import make_record
 
 
@@ -45,3 +45,23 @@ def test_older_records_cannot_name_a_previous_game() -> None:
         dataclasses.replace(record, protocol=SERIES_PROTOCOL, previous_game=b"x")
     # A protocol-2 record keeps its 10 fields.
     assert len(dataclasses.replace(record, protocol=2).to_obj()) == 10
+
+
+def test_two_seats_of_one_nickname_are_told_apart() -> None:
+    record, _ids, _secrets = make_record("prototag", 3, 1)
+    seats = record.seats
+    assert seat_names(seats) == ("p0", "p1", "p2", "bot0")
+    twins = (
+        dataclasses.replace(seats[0], nickname="max"),
+        dataclasses.replace(seats[1], nickname="max"),
+        seats[2],
+        dataclasses.replace(seats[3], nickname="max"),
+    )
+    shown = seat_names(twins)
+    assert shown == (
+        f"max ({seats[0].fingerprint[:4]})",
+        f"max ({seats[1].fingerprint[:4]})",
+        "p2",
+        "max (bot)",
+    )
+    assert len(set(shown)) == 4
