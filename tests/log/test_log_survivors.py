@@ -1,7 +1,8 @@
 """Valid logs in an order no test game happens to produce: a REVEAL stored before the
 commitments it waits for, and messages stored twice.  Both lanes of verify_log must take
-them and count each signature once (built from the must-fail vectors' honest game by
-moving or repeating its entries and re-chaining; every message keeps its own signature).
+them and count each signature once (built from a corpus log and from the must-fail
+vectors' honest game by moving or repeating entries and re-chaining; every message keeps
+its own signature).
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.session.messages import MsgType, Signed, parse_unverified
 
-MUST_FAIL = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "must_fail"
+ROOT = Path(__file__).resolve().parents[2]
+MUST_FAIL = ROOT / "protocol" / "vectors" / "must_fail"
+# A game whose secret rounds ask two seats to commit (its step 20 asks seats 1 and 2).
+TWO_COMMITTERS = ROOT / "tests" / "corpus" / "protocol2" / "prototag.log"
 HONEST: bytes = (
     MUST_FAIL
     / json.loads((MUST_FAIL / "must_fail.json").read_text(encoding="utf-8"))["honest"]["file"]
@@ -72,14 +76,17 @@ def test_a_reveal_stored_before_every_commitment_waits_for_them(
 ) -> None:
     # The first secret round, with one seat's REVEAL moved before the round's first COMMIT
     # (its own COMMIT comes later): both lanes hold it until every commitment is in.
-    items = items_of(HONEST)
+    data = TWO_COMMITTERS.read_bytes()
+    items = items_of(data)
     c = first_msg(items, lambda m: m.type == MsgType.COMMIT)
     commit = parse_unverified(items[c][2])
-    r = first_msg(items, lambda m: m.type == MsgType.REVEAL and m.step == commit.step)
-    reveal = parse_unverified(items[r][2])
-    assert reveal.seat != commit.seat  # it waits for another seat's COMMIT, then its own
+    # A REVEAL of another seat: moved first, it waits for that COMMIT, then for its own.
+    r = first_msg(
+        items,
+        lambda m: m.type == MsgType.REVEAL and m.step == commit.step and m.seat != commit.seat,
+    )
     moved = [*items[:c], items[r], *items[c:r], *items[r + 1 :]]
-    honest = verify_log(HONEST)
+    honest = verify_log(data)
     took_fast, fast, slow = both_lanes(chained(moved), monkeypatch)
     assert took_fast
     for report in (fast, slow):
@@ -89,7 +96,7 @@ def test_a_reveal_stored_before_every_commitment_waits_for_them(
         assert report.secrets_verified == honest.secrets_verified > 0
 
 
-@pytest.mark.parametrize("kind", [MsgType.HAVE, MsgType.MOVE, MsgType.COMMIT], ids=str)
+@pytest.mark.parametrize("kind", [MsgType.HAVE, MsgType.MOVE, MsgType.COMMIT], ids=lambda k: k.name)
 def test_a_message_stored_twice_is_counted_once(
     kind: MsgType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
