@@ -150,6 +150,7 @@ def test_a_recorded_secret_choice_must_be_the_revealed_one_without_the_rules(
     choices = [[s, ["rps", other] if s == seat else a] for s, a in inp[1]]
     report = verify_log(_rechain(data, joint.index, [[1, choices], digest, purpose]))
     assert report.failure is not None and report.failure.seat == seat
+    assert (report.failure.entry, report.failure.step) == (joint.index, joint.step)
     assert "is not the one it revealed" in report.failure.reason
     # With the commitment purpose changed no reveal opens: each is listed as a bad reveal.
     report = verify_log(_rechain(data, joint.index, [inp, digest, purpose + "x"]))

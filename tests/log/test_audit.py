@@ -1,0 +1,248 @@
+"""The check without a replay (lanTag.log.audit, exit 3): what it refuses and reports in
+logs that the must-fail vectors do not reach (SPEC §9).  Every log here is the must-fail
+vectors' honest game (or a corpus game) with entries changed and re-chained, checked as a
+lanTag that lacks the game's rules version checks it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lanTag.cli.log_commands import verify_exit_code
+from lanTag.log.audit import draw_of
+from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.report import VerifyReport
+from lanTag.log.verify import verify_log
+from lanTag.rules.base import Die, Joint, Move, Pick, Roll, Shuffle, decode_input
+from lanTag.rules.registry import get_game
+from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
+from lanTag.testing.table import identity_for
+
+ROOT = Path(__file__).resolve().parents[2]
+MUST_FAIL = ROOT / "protocol" / "vectors" / "must_fail"
+INDEX: dict[str, Any] = json.loads((MUST_FAIL / "must_fail.json").read_text(encoding="utf-8"))
+HONEST: bytes = (MUST_FAIL / INDEX["honest"]["file"]).read_bytes()
+Item = tuple[int, EntryKind, Any]
+
+
+def items_of(data: bytes) -> list[Item]:
+    return [(e.step, e.kind, e.data) for e in parse_log(data).entries]
+
+
+def chained(items: list[Item]) -> bytes:
+    chain = LogChain()
+    for step, kind, data in items:
+        chain.append(step, kind, data)
+    return chain.take()
+
+
+def audit(data: bytes, monkeypatch: pytest.MonkeyPatch) -> VerifyReport:
+    """verify_log as a lanTag without the log's rules version runs it."""
+    engine = LobbyRecord.decode(parse_log(data).entries[0].data[1]).engine
+    monkeypatch.setattr(get_game(engine), "rules_version", 1000, raising=False)
+    report = verify_log(data)
+    assert report.replayed is False
+    return report
+
+
+def first(items: list[Item], pred: Callable[[int, EntryKind, Any], bool]) -> int:
+    return next(k for k, (step, kind, data) in enumerate(items) if pred(step, kind, data))
+
+
+def first_msg(items: list[Item], pred: Callable[[Signed], bool]) -> int:
+    return first(
+        items, lambda _s, kind, data: kind == EntryKind.MSG and pred(parse_unverified(data))
+    )
+
+
+def step_of_input(items: list[Item], form: type) -> int:
+    """The first STEP entry whose input is a ``form`` (Move, Roll, Joint), past step 0."""
+    return first(
+        items,
+        lambda step, kind, data: (
+            kind == EntryKind.STEP and step > 0 and type(decode_input(data[0])) is form
+        ),
+    )
+
+
+# -- draw kinds, as a roll's STEP entry records them (SPEC §9) ---------------------------
+
+
+def test_each_draw_kind_is_read_with_its_counts() -> None:
+    assert draw_of([0, [1, 2, 3], 2]) == Die((1, 2, 3), 2)
+    assert draw_of([1, 52, 5]) == Pick(52, 5)
+    assert draw_of([2, 2**16]) == Shuffle(2**16)  # the largest count
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        5,  # not a list
+        [],
+        [0, 5, 1],  # faces not a list
+        [0, [], 1],  # no faces
+        [0, ["a"], 1],  # a face that is not an int
+        [0, [6], 0],  # count 0
+        [1, [6], 1],  # a pick of a list
+        [1, 0, 2],  # a pick from nothing
+        [1, 5, 0],
+        [2, 3, 4],  # a shuffle with a count
+        [2, 5, 1],
+        [2, True],  # a count that is a bool
+        [2, 2**16 + 1],  # past the largest count
+        [3, 1],  # no such kind
+    ],
+    ids=repr,
+)
+def test_anything_else_is_not_a_draw_kind(obj: object) -> None:
+    with pytest.raises(ValueError, match=r"^not a draw kind: "):
+        draw_of(obj)
+
+
+# -- STEP entries ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("form", "facts", "why"),
+    [
+        (Move, ["a purpose"], "a move's record is [input, state hash]"),
+        (Roll, ["a purpose"], "a roll's record is [input, hash, purpose, draws]"),
+        (Roll, [7, None], "a roll's record is [input, hash, purpose, draws]"),
+        (Joint, [], "a secret round's record is [input, hash, purpose]"),
+        (Joint, [7], "a secret round's record is [input, hash, purpose]"),
+    ],
+    ids=["move+purpose", "roll-draws", "roll-purpose-not-text", "joint-bare", "joint-purpose-7"],
+)
+def test_a_step_record_of_the_wrong_shape_is_malformed(
+    form: type, facts: list[Any], why: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    items = items_of(HONEST)
+    k = step_of_input(items, form)
+    step, kind, data = items[k]
+    if form is Roll and facts[1:] == [None]:
+        facts = [facts[0], data[3]]  # the right draws, a purpose that is not a text
+    items[k] = (step, kind, [data[0], data[1], *facts])
+    report = audit(chained(items[: k + 1]), monkeypatch)
+    assert report.failure is not None
+    assert (report.failure.entry, report.failure.step) == (k, step)
+    assert report.failure.reason == f"malformed step record: {why}"
+
+
+def test_a_step_record_with_a_short_state_hash_is_malformed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    items = items_of(HONEST)
+    k = step_of_input(items, Move)
+    step, kind, data = items[k]
+    items[k] = (step, kind, [data[0], data[1][:31], *data[2:]])
+    report = audit(chained(items[: k + 1]), monkeypatch)
+    assert report.failure is not None and report.failure.entry == k
+    assert report.failure.reason == "malformed step record: bad state hash"
+
+
+def test_the_first_entry_after_the_header_is_checked_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    items = items_of(HONEST)
+    k = step_of_input(items, Move)
+    step, kind, data = items[k]
+    report = audit(chained([items[0], (step, kind, [data[0]])]), monkeypatch)
+    assert report.failure is not None and report.failure.entry == 1
+
+
+def test_a_log_of_its_header_alone_is_authentic_with_no_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    report = audit(chained(items_of(HONEST)[:1]), monkeypatch)
+    assert verify_exit_code(report) == 3
+    assert (report.steps, report.signatures_verified, report.rolls_verified) == (0, 0, 0)
+
+
+def test_a_protocol_1_log_says_what_it_leaves_unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = (ROOT / "tests" / "corpus" / "protocol1" / "prototag.log").read_bytes()
+    report = audit(data, monkeypatch)
+    assert verify_exit_code(report) == 3
+    assert report.unchecked == (
+        "draws and commitment openings: a protocol-1 log does not record their "
+        "purposes, so they need the rules"
+    )
+    # and its STEP entries are [input, state hash], nothing more
+    items = items_of(data)
+    k = first(items, lambda _s, kind, _d: kind == EntryKind.STEP)
+    step, kind, entry = items[k]
+    items[k] = (step, kind, [*entry, "a purpose"])
+    report = audit(chained(items[: k + 1]), monkeypatch)
+    assert report.failure is not None and report.failure.entry == k
+    assert report.failure.reason == (
+        "malformed step record: a protocol-1 step record is [input, state hash]"
+    )
+
+
+# -- messages and chain links ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kind", [MsgType.ENTROPY, MsgType.HAVE, MsgType.COMMIT], ids=lambda k: k.name
+)
+def test_a_message_stored_twice_is_one_signature_and_one_link(
+    kind: MsgType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    items = items_of(HONEST)
+    k = first_msg(items, lambda m: m.type == kind)
+    repeated = [*items[: k + 1], items[k], *items[k + 1 :]]
+    honest = audit(HONEST, monkeypatch)
+    report = audit(chained(repeated), monkeypatch)
+    assert verify_exit_code(report) == 3 and report.blames == honest.blames == []
+    assert report.signatures_verified == honest.signatures_verified
+    assert report.rolls_verified == honest.rolls_verified > 0
+
+
+def test_a_reveal_without_its_commitment_is_a_bad_reveal(monkeypatch: pytest.MonkeyPatch) -> None:
+    items = items_of(HONEST)
+    c = first_msg(items, lambda m: m.type == MsgType.COMMIT)
+    commit = parse_unverified(items[c][2])
+    report = audit(chained([*items[:c], *items[c + 1 :]]), monkeypatch)
+    assert verify_exit_code(report) == 3
+    assert [(s, k, code) for s, k, code, _r in report.blames] == [
+        (commit.seat, commit.step, "bad-reveal")
+    ]
+
+
+def _signer_of(seat: int) -> Any:
+    record = LobbyRecord.decode(parse_log(HONEST).entries[0].data[1])
+    for peer in range(len(record.seats)):
+        identity = identity_for(INDEX["table_seed"], peer)
+        if identity.public_key == record.seats[seat].public_key:
+            return identity.signer()
+    raise LookupError(seat)
+
+
+def test_a_link_from_another_history_does_not_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before a seat's ENTROPY of a roll (past step 0), another ENTROPY of that seat for the
+    # same step, validly signed but from another history (another state hash) and with a
+    # link off its chain: the roll is drawn from the messages of this history only.
+    items = items_of(HONEST)
+    s = step_of_input(items, Roll)
+    roll_step = items[s][0]
+    k = first_msg(items, lambda m: m.type == MsgType.ENTROPY and m.step == roll_step)
+    m = parse_unverified(items[k][2])
+    other = sign_message(
+        _signer_of(m.seat),
+        m.type,
+        m.game_id,
+        m.step,
+        m.seat,
+        hashlib.sha256(b"another history").digest(),
+        (hashlib.sha256(b"a link off the chain").digest(),),
+        version=m.version,
+    ).raw
+    report = audit(chained([*items[:k], (m.step, EntryKind.MSG, other), *items[k:]]), monkeypatch)
+    assert report.failure is None, report.failure
+    assert [(seat, step, code) for seat, step, code, _r in report.blames] == [
+        (m.seat, m.step, "bad-chain")
+    ]
