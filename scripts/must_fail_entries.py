@@ -32,8 +32,7 @@ from lanTag.session.messages import (
 @vector
 def chain_prev_hash_last_byte(game: Game) -> Vector:
     k = turn_of(game, 1)
-    chain = LogChain()
-    head = write(game.items[:k], chain)
+    head, chain = game.head(k)
     wrong = chain.last_hash[:-1] + bytes([chain.last_hash[-1] ^ 1])
     tail = write(game.items[k : k + 3], LogChain(k, wrong))
     return Vector(
@@ -49,8 +48,7 @@ def chain_prev_hash_last_byte(game: Game) -> Vector:
 @vector
 def index_skipped(game: Game) -> Vector:
     k = turn_of(game, 1)
-    chain = LogChain()
-    head = write(game.items[:k], chain)
+    head, chain = game.head(k)
     tail = write(game.items[k : k + 3], LogChain(k + 1, chain.last_hash))
     return Vector(
         "index_skipped",
@@ -63,8 +61,7 @@ def index_skipped(game: Game) -> Vector:
 
 @vector
 def first_entry_not_a_header(game: Game) -> Vector:
-    header = game.items[0]
-    items = [(header[0], EntryKind.NOTE, header[2]), *game.items[1:20]]
+    items = game.with_header(EntryKind.NOTE, game.items[0][2])
     return Vector(
         "first_entry_not_a_header",
         "§9 entries: entry 0 is the HEADER",
@@ -88,8 +85,7 @@ def first_entry_index_not_zero(game: Game) -> Vector:
 @vector
 def non_canonical_entry(game: Game) -> Vector:
     k = turn_of(game, 1)
-    chain = LogChain()
-    head = write(game.items[:k], chain)
+    head, chain = game.head(k)
     canonical = LogChain(k, chain.last_hash).append(*game.items[k])
     # [index, ...]: the index as a one-byte uint (0xcc k) instead of a fixint, which msgpack
     # decodes to the same value; the next entry chains to these bytes.
@@ -110,8 +106,7 @@ def non_canonical_entry(game: Game) -> Vector:
 @vector
 def oversize_entry(game: Game) -> Vector:
     k = turn_of(game, 1)
-    chain = LogChain()
-    head = write(game.items[:k], chain)
+    head, chain = game.head(k)
     step = game.items[k][0]
 
     def note(size: int) -> bytes:
@@ -135,8 +130,8 @@ def oversize_entry(game: Game) -> Vector:
 
 @vector
 def wrong_header_magic(game: Game) -> Vector:
-    step, kind, (magic, record, writer) = game.items[0]
-    items = [(step, kind, [magic.upper(), record, writer]), *game.items[1:20]]
+    _step, kind, (magic, record, writer) = game.items[0]
+    items = game.with_header(kind, [magic.upper(), record, writer])
     return Vector(
         "wrong_header_magic",
         "§9 header: [magic, lobby record, writer seat]",
@@ -148,9 +143,9 @@ def wrong_header_magic(game: Game) -> Vector:
 
 @vector
 def writer_not_a_seat(game: Game) -> Vector:
-    step, kind, (magic, record, _writer) = game.items[0]
+    _step, kind, (magic, record, _writer) = game.items[0]
     seats = len(game.record.seats)
-    items = [(step, kind, [magic, record, seats]), *game.items[1:20]]
+    items = game.with_header(kind, [magic, record, seats])
     return Vector(
         "writer_not_a_seat",
         "§9 header: the writer is a seat of the record, or nil",
@@ -206,9 +201,8 @@ def message_does_not_parse(game: Game) -> Vector:
 
 @vector
 def step_entry_malformed(game: Game) -> Vector:
-    k = game.step_entry(game.msg(turn_of(game, 1)).step)
-    step, kind, data = game.items[k]
-    items = [*game.items[:k], (step, kind, [data[0]])]
+    k, step, data = game.first_turn_step()
+    items = game.forged(k, (step, EntryKind.STEP, [data[0]]))
     return Vector(
         "step_entry_malformed",
         "§9 entries: a STEP entry holds [input, state hash after]",
@@ -220,8 +214,8 @@ def step_entry_malformed(game: Game) -> Vector:
 
 @vector
 def step_entry_not_decided(game: Game) -> Vector:
-    k = game.step_entry(game.msg(turn_of(game, 1)).step)
-    items = [*game.items[: k + 1], game.items[k]]
+    k, _step, _data = game.first_turn_step()
+    items = game.forged(k + 1, game.items[k])
     return Vector(
         "step_entry_not_decided",
         "§9 verification: every STEP entry records the step its messages decide",
@@ -233,9 +227,8 @@ def step_entry_not_decided(game: Game) -> Vector:
 
 @vector
 def step_entry_wrong_step_number(game: Game) -> Vector:
-    k = game.step_entry(game.msg(turn_of(game, 1)).step)
-    step, kind, data = game.items[k]
-    items = [*game.items[:k], (step + 1, kind, data)]
+    k, step, data = game.first_turn_step()
+    items = game.forged(k, (step + 1, EntryKind.STEP, data))
     return Vector(
         "step_entry_wrong_step_number",
         "§9 verification: a STEP entry's step is the step decided",
@@ -247,9 +240,8 @@ def step_entry_wrong_step_number(game: Game) -> Vector:
 
 @vector
 def step_entry_wrong_state_hash(game: Game) -> Vector:
-    k = game.step_entry(game.msg(turn_of(game, 1)).step)
-    step, kind, data = game.items[k]
-    items = [*game.items[:k], (step, kind, [data[0], _h("another state"), *data[2:]])]
+    k, step, data = game.first_turn_step()
+    items = game.forged(k, (step, EntryKind.STEP, [data[0], _h("another state"), *data[2:]]))
     return Vector(
         "step_entry_wrong_state_hash",
         "§9 verification: a STEP entry's state hash is the replay's",
@@ -317,9 +309,8 @@ def step_entry_wrong_draw_purpose(game: Game) -> Vector:
 
 @vector
 def step_entry_input_undecodable(game: Game) -> Vector:
-    k = game.step_entry(game.msg(turn_of(game, 1)).step)
-    step, kind, data = game.items[k]
-    items = [*game.items[:k], (step, kind, [[9, "no such input"], *data[1:]])]
+    k, step, data = game.first_turn_step()
+    items = game.forged(k, (step, EntryKind.STEP, [[9, "no such input"], *data[1:]]))
     return Vector(
         "step_entry_input_undecodable",
         "§9 entries: a STEP entry's input is [0, seat, action], [1, choices] or [2, values]",

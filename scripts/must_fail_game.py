@@ -121,6 +121,39 @@ class Game:
             version=fields["version"],
         ).raw
 
+    # -- the forged entries the cheats share ------------------------------------------------
+
+    def forged(self, k: int, *entries: Item) -> list[Item]:
+        """The honest log before entry ``k``, then ``entries``."""
+        return [*self.items[:k], *entries]
+
+    def resigned(self, k: int, *, signer: int | None = None, **changes: Any) -> Item:
+        """MSG entry ``k`` with its message changed and validly signed (``sign``), dated at
+        the step the message then names."""
+        raw = self.sign(self.msg(k), signer=signer, **changes)
+        return (parse_unverified(raw).step, EntryKind.MSG, raw)
+
+    def first_turn(self) -> tuple[int, Signed]:
+        """Seat 1's first MOVE (where most cheats strike): its entry index and message."""
+        k = turn_of(self, 1)
+        return k, self.msg(k)
+
+    def first_turn_step(self) -> tuple[int, int, list[Any]]:
+        """The STEP entry that records seat 1's first MOVE: (entry index, step, data)."""
+        k = self.step_entry(self.first_turn()[1].step)
+        step, _kind, data = self.items[k]
+        return k, step, data
+
+    def head(self, k: int) -> tuple[bytes, LogChain]:
+        """The honest log's first ``k`` entries, and the chain that wrote them (to go on
+        from its last hash)."""
+        chain = LogChain()
+        return write(self.items[:k], chain), chain
+
+    def with_header(self, kind: EntryKind, data: Any) -> list[Item]:
+        """The first 20 entries of the log with another entry 0."""
+        return [(self.items[0][0], kind, data), *self.items[1:20]]
+
     def claimed_step(self, step: int, inp: Input) -> Item:
         """The STEP entry a writer records when it claims ``inp`` decided ``step``: the honest
         entry's form, with ``inp`` and the state hash applying it gives."""

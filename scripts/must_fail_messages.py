@@ -32,9 +32,8 @@ from lanTag.session.messages import (
 
 @vector
 def message_from_another_game(game: Game) -> Vector:
-    k = turn_of(game, 1)
-    msg = game.msg(k)
-    items = [*game.items[:k], (msg.step, EntryKind.MSG, game.sign(msg, game_id=_h("other")))]
+    k, msg = game.first_turn()
+    items = game.forged(k, game.resigned(k, game_id=_h("other")))
     return Vector(
         "message_from_another_game",
         "§3 messages: game_id is this game's",
@@ -47,10 +46,9 @@ def message_from_another_game(game: Game) -> Vector:
 
 @vector
 def message_of_another_protocol(game: Game) -> Vector:
-    k = turn_of(game, 1)
-    msg = game.msg(k)
+    k, msg = game.first_turn()
     other = 1 if game.record.protocol != 1 else 2
-    items = [*game.items[:k], (msg.step, EntryKind.MSG, game.sign(msg, version=other))]
+    items = game.forged(k, game.resigned(k, version=other))
     return Vector(
         "message_of_another_protocol",
         "§3 messages: the version is the protocol of the game's record",
@@ -63,11 +61,9 @@ def message_of_another_protocol(game: Game) -> Vector:
 
 @vector
 def message_from_a_bot_seat(game: Game) -> Vector:
-    k = turn_of(game, 1)
-    msg = game.msg(k)
+    k, msg = game.first_turn()
     bot = next(i for i, s in enumerate(game.record.seats) if s.is_bot)
-    raw = game.sign(msg, seat=bot, signer=0)
-    items = [*game.items[:k], (msg.step, EntryKind.MSG, raw)]
+    items = game.forged(k, game.resigned(k, seat=bot, signer=0))
     return Vector(
         "message_from_a_bot_seat",
         "§3 messages: only a human seat of the record signs messages",
@@ -79,10 +75,9 @@ def message_from_a_bot_seat(game: Game) -> Vector:
 
 @vector
 def signature_by_another_seat(game: Game) -> Vector:
-    k = turn_of(game, 1)
-    msg = game.msg(k)
-    raw = game.sign(msg, signer=0)  # the writer signs seat 1's move with its own key
-    items = [*game.items[:k], (msg.step, EntryKind.MSG, raw)]
+    k, msg = game.first_turn()
+    # the writer signs seat 1's move with its own key
+    items = game.forged(k, game.resigned(k, signer=0))
     return Vector(
         "signature_by_another_seat",
         "§3 messages: signed by the key of the seat it names",
@@ -94,10 +89,9 @@ def signature_by_another_seat(game: Game) -> Vector:
 
 @vector
 def too_far_ahead(game: Game) -> Vector:
-    k = turn_of(game, 1)
-    msg = game.msg(k)
+    k, msg = game.first_turn()
     far = msg.step + STEP_WINDOW + 1
-    items = [*game.items[:k], (far, EntryKind.MSG, game.sign(msg, step=far))]
+    items = game.forged(k, game.resigned(k, step=far))
     return Vector(
         "too_far_ahead",
         f"§5 messages: at most {STEP_WINDOW} steps ahead of the replay",
@@ -109,11 +103,9 @@ def too_far_ahead(game: Game) -> Vector:
 
 @vector
 def message_state_hash(game: Game) -> Vector:
-    k = turn_of(game, 1)
-    msg = game.msg(k)
-    raw = game.sign(msg, state_hash=_h("another history"))
+    k, msg = game.first_turn()
     s = game.step_entry(msg.step)
-    items = [*game.items[:k], (msg.step, EntryKind.MSG, raw), game.items[s]]
+    items = game.forged(k, game.resigned(k, state_hash=_h("another history")), game.items[s])
     return Vector(
         "message_state_hash",
         "§5 messages: a contribution carries the state hash of its step",
@@ -126,15 +118,11 @@ def message_state_hash(game: Game) -> Vector:
 
 @vector
 def out_of_turn(game: Game) -> Vector:
-    k = turn_of(game, 1)
-    msg = game.msg(k)
-    raw = game.sign(msg, seat=2)  # seat 2 plays seat 1's move, on seat 1's turn
-    action = msg.action
-    items = [
-        *game.items[:k],
-        (msg.step, EntryKind.MSG, raw),
-        game.claimed_step(msg.step, Move(2, action)),
-    ]
+    k, msg = game.first_turn()
+    # seat 2 plays seat 1's move, on seat 1's turn
+    items = game.forged(
+        k, game.resigned(k, seat=2), game.claimed_step(msg.step, Move(2, msg.action))
+    )
     return Vector(
         "out_of_turn",
         "§5 steps: a MOVE only from the seat whose turn it is",
@@ -150,13 +138,12 @@ def out_of_turn_commit(game: Game) -> Vector:
     # Not an invalid log: the replay refuses the message and blames its seat, and the game
     # goes on (the verdict is the blame).  The plain lane must see it too: it stores a COMMIT
     # that no step reads, so without its out-of-turn rule it would call the log clean.
-    k = turn_of(game, 1)
-    msg = game.msg(k)
+    k, msg = game.first_turn()
     sealed = _h("a commitment nobody asked for")
     # From the seat whose turn it is: a seat the step waits for, with the wrong kind.
-    raw = game.sign(msg, msg_type=MsgType.COMMIT, payload=(sealed,))
+    commit = game.resigned(k, msg_type=MsgType.COMMIT, payload=(sealed,))
     s = game.step_entry(msg.step)
-    items = [*game.items[:k], (msg.step, EntryKind.MSG, raw), *game.items[k : s + 1]]
+    items = game.forged(k, commit, *game.items[k : s + 1])
     return Vector(
         "out_of_turn_commit",
         "§5 steps: a COMMIT only at a secret step, from a seat it asks",
@@ -182,15 +169,13 @@ def _illegal_action(game: Game, step: int, seat: int) -> Action:
 
 @vector
 def illegal_move(game: Game) -> Vector:
-    k = turn_of(game, 1)
-    msg = game.msg(k)
+    k, msg = game.first_turn()
     action = _illegal_action(game, msg.step, msg.seat)
-    raw = game.sign(msg, payload=(action.to_msgpack(),))
-    items = [
-        *game.items[:k],
-        (msg.step, EntryKind.MSG, raw),
+    items = game.forged(
+        k,
+        game.resigned(k, payload=(action.to_msgpack(),)),
         game.claimed_step(msg.step, Move(msg.seat, action)),
-    ]
+    )
     return Vector(
         "illegal_move",
         "§5 steps: a MOVE is legal for its seat in the step's state (the engine's rules)",

@@ -68,9 +68,9 @@ def _copy_tree(dest: Path) -> None:
             shutil.copy2(src, dest / name.decode("utf-8"))
 
 
-def _configure(work: Path, module: str) -> None:
+def _configure(work: Path, module: str, targets: list[str]) -> None:
     config = work / "pyproject.toml"
-    tests = ", ".join(f'"{t}"' for t in TARGETS[module] if (work / t).exists())
+    tests = ", ".join(f'"{t}"' for t in targets if (work / t).exists())
     text = config.read_text(encoding="utf-8")
     text += (
         "\n[tool.mutmut]\n"
@@ -101,6 +101,11 @@ def main(argv: list[str] | None = None) -> int:
         "names", nargs="*", help="mutant name globs to run (default all), e.g. 'lanTag.log.chain.*'"
     )
     parser.add_argument("--children", type=int, default=1, help="mutants run at once")
+    parser.add_argument(
+        "--tests",
+        help="comma-separated test paths instead of the module's targets: e.g. only the "
+        "fastest tests that cover the named mutants, to check survivors again quickly",
+    )
     args = parser.parse_intermixed_args(argv)
     if shutil.which("mutmut", path=str(Path(sys.executable).parent)) is None:
         print("mutation_run: mutmut is not installed: pip install mutmut==3.8.1", file=sys.stderr)
@@ -109,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     try:
         _copy_tree(work)
-        _configure(work, args.module)
+        _configure(work, args.module, args.tests.split(",") if args.tests else TARGETS[args.module])
         run = _mutmut(work, "run", "--max-children", str(args.children), *args.names)
         (work / "mutmut-run.log").write_text(run, encoding="utf-8")
         results = _mutmut(work, "results", "--all", "true")
