@@ -158,7 +158,7 @@ def writer_not_a_seat(game: Game) -> Vector:
 @vector
 def second_header(game: Game) -> Vector:
     k = turn_of(game, 1)
-    items = [*game.items[:k], game.items[0], *game.items[k : k + 2]]
+    items = game.forged(k, game.items[0], *game.items[k : k + 2])
     return Vector(
         "second_header",
         "§9 entries: one HEADER, entry 0",
@@ -175,7 +175,7 @@ def second_header(game: Game) -> Vector:
 def message_entry_not_bytes(game: Game) -> Vector:
     k = turn_of(game, 1)
     step = game.items[k][0]
-    items = [*game.items[:k], (step, EntryKind.MSG, [game.items[k][2]])]
+    items = game.forged(k, (step, EntryKind.MSG, [game.items[k][2]]))
     return Vector(
         "message_entry_not_bytes",
         "§9 entries: a MSG entry holds a signed message's bytes",
@@ -189,7 +189,7 @@ def message_entry_not_bytes(game: Game) -> Vector:
 def message_does_not_parse(game: Game) -> Vector:
     k = turn_of(game, 1)
     step, kind, raw = game.items[k]
-    items = [*game.items[:k], (step, kind, raw[:-1])]
+    items = game.forged(k, (step, kind, raw[:-1]))
     return Vector(
         "message_does_not_parse",
         "§3 messages: [body, signature], canonical",
@@ -260,7 +260,7 @@ def step_entry_wrong_input(game: Game) -> Vector:
     assert isinstance(roll, Roll)
     first = roll.values[0]
     other = Roll((((first[0] % 6) + 1, *first[1:]), *roll.values[1:]))  # another face
-    items = [*game.items[:s], game.claimed_step(step, other)]
+    items = game.forged(s, game.claimed_step(step, other))
     return Vector(
         "step_entry_wrong_input",
         "§9 verification: a STEP entry's input is the one its signed messages decide",
@@ -281,7 +281,7 @@ def step_entry_input_spelled_otherwise(game: Game) -> Vector:
     if data[0][0] != 1:
         raise RuntimeError("the secret step's input is not a Joint [1, ...]")
     spelled = [True, *data[0][1:]]
-    items = [*game.items[:s], (step, EntryKind.STEP, [spelled, *data[1:]])]
+    items = game.forged(s, (step, EntryKind.STEP, [spelled, *data[1:]]))
     return Vector(
         "step_entry_input_spelled_otherwise",
         "§9 verification: a STEP entry's input is the decided input, byte for byte",
@@ -297,7 +297,7 @@ def step_entry_wrong_draw_purpose(game: Game) -> Vector:
         k for k, (_, kind, data) in enumerate(game.items) if kind == EntryKind.STEP and data[2:]
     )
     step, kind, data = game.items[s]
-    items = [*game.items[:s], (step, kind, [data[0], data[1], "another purpose", *data[3:]])]
+    items = game.forged(s, (step, kind, [data[0], data[1], "another purpose", *data[3:]]))
     return Vector(
         "step_entry_wrong_draw_purpose",
         "§9 entries: a roll's STEP entry records its draw purpose and kinds (protocol 2)",

@@ -191,7 +191,7 @@ def own_move_before_any_ack(game: Game) -> Vector:
     k = turn_of(game, 0)
     msg = game.msg(k)
     s = game.step_entry(msg.step)
-    items = [*game.items[: k + 1], game.items[s]]
+    items = game.forged(k + 1, game.items[s])
     return Vector(
         "own_move_before_any_ack",
         "§5.2 acknowledgements: the writer's own MOVE counts once another live peer took it",
@@ -211,7 +211,7 @@ def own_move_acked_only_by_itself(game: Game) -> Vector:
     )
     s = game.step_entry(msg.step)
     own = game.sign(game.msg(have), seat=msg.seat)  # the writer acknowledges its own MOVE
-    items = [*game.items[: k + 1], (msg.step, EntryKind.MSG, own), game.items[s]]
+    items = game.forged(k + 1, (msg.step, EntryKind.MSG, own), game.items[s])
     return Vector(
         "own_move_acked_only_by_itself",
         "§5.2 acknowledgements: the writer's own MOVE counts once ANOTHER live peer took it",
@@ -295,7 +295,7 @@ def _secret_step(game: Game, k: int, reveal: bytes) -> tuple[list[Item], int, In
     place, and the Joint the cheating writer claims from the revealed actions and links."""
     msg = game.msg(k)
     s = game.step_entry(msg.step)
-    items = [*game.items[:k], (msg.step, EntryKind.MSG, reveal), *game.items[k + 1 : s]]
+    items = game.forged(k, (msg.step, EntryKind.MSG, reveal), *game.items[k + 1 : s])
     forged = parse_unverified(reveal)
     reveals = {
         m.seat: (forged if m.seat == msg.seat else m)
