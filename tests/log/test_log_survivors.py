@@ -1,8 +1,9 @@
 """Valid logs in an order no test game happens to produce: a REVEAL stored before the
-commitments it waits for, and messages stored twice.  Both lanes of verify_log must take
-them and count each signature once (built from a corpus log and from the must-fail
-vectors' honest game by moving or repeating entries and re-chaining; every message keeps
-its own signature).
+commitments it waits for, messages stored twice, a message for the next step before this
+one is decided, a message as far ahead as the step window allows.  Both lanes of
+verify_log must take them and count each signature once (built from a corpus log and from
+the must-fail vectors' honest game by moving or repeating entries and re-chaining; a
+message keeps its own signature, except the one the test signs with its seat's key).
 """
 
 from __future__ import annotations
@@ -18,16 +19,17 @@ from lanTag.log import plain_replay
 from lanTag.log.chain import EntryKind, LogChain, parse_log
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
-from lanTag.session.messages import MsgType, Signed, parse_unverified
+from lanTag.session.core import STEP_WINDOW
+from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
+from lanTag.testing.table import identity_for
 
 ROOT = Path(__file__).resolve().parents[2]
 MUST_FAIL = ROOT / "protocol" / "vectors" / "must_fail"
 # A game whose secret rounds ask two seats to commit (its step 20 asks seats 1 and 2).
 TWO_COMMITTERS = ROOT / "tests" / "corpus" / "protocol2" / "prototag.log"
-HONEST: bytes = (
-    MUST_FAIL
-    / json.loads((MUST_FAIL / "must_fail.json").read_text(encoding="utf-8"))["honest"]["file"]
-).read_bytes()
+INDEX: dict[str, Any] = json.loads((MUST_FAIL / "must_fail.json").read_text(encoding="utf-8"))
+HONEST: bytes = (MUST_FAIL / INDEX["honest"]["file"]).read_bytes()
 Item = tuple[int, EntryKind, Any]
 
 
@@ -112,3 +114,63 @@ def test_a_message_stored_twice_is_counted_once(
         assert report.valid and report.complete, report.failure
         assert report.applied == honest.applied
         assert report.signatures_verified == honest.signatures_verified
+
+
+def test_a_message_for_the_next_step_waits_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An ENTROPY for a roll moved before the MOVE that decides the step before it: both
+    # lanes keep it until its step comes (the fast lane too: it is a plain log).
+    items = items_of(HONEST)
+    moves = {m.step: k for k, m in _messages(items) if m.type == MsgType.MOVE}
+    k, msg = next(
+        (k, m) for k, m in _messages(items) if m.type == MsgType.ENTROPY and m.step - 1 in moves
+    )
+    before = moves[msg.step - 1]
+    moved = [*items[:before], items[k], *items[before:k], *items[k + 1 :]]
+    honest = verify_log(HONEST)
+    took_fast, fast, slow = both_lanes(chained(moved), monkeypatch)
+    assert took_fast
+    for report in (fast, slow):
+        assert report.valid and report.complete, report.failure
+        assert report.applied == honest.applied
+
+
+def test_a_message_as_far_ahead_as_allowed_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A MOVE dated exactly STEP_WINDOW steps ahead of the replay is within the window: it
+    # waits (for a step the game never reaches), and the log is plain and valid.
+    items = items_of(HONEST)
+    k, msg = next((k, m) for k, m in _messages(items) if m.type == MsgType.MOVE)
+    far = msg.step + STEP_WINDOW
+    ahead = sign_message(
+        _signer_of(msg.seat),
+        msg.type,
+        msg.game_id,
+        far,
+        msg.seat,
+        msg.state_hash,
+        tuple(msg.payload),
+        version=msg.version,
+    ).raw
+    honest = verify_log(HONEST)
+    took_fast, fast, slow = both_lanes(
+        chained([*items[:k], (far, EntryKind.MSG, ahead), *items[k:]]), monkeypatch
+    )
+    assert took_fast
+    for report in (fast, slow):
+        assert report.valid and report.complete, report.failure
+        assert report.applied == honest.applied
+        assert report.signatures_verified == honest.signatures_verified + 1
+
+
+def _messages(items: list[Item]) -> list[tuple[int, Signed]]:
+    return [
+        (k, parse_unverified(d)) for k, (_s, kind, d) in enumerate(items) if kind == EntryKind.MSG
+    ]
+
+
+def _signer_of(seat: int) -> Any:
+    record = LobbyRecord.decode(items_of(HONEST)[0][2][1])
+    for peer in range(len(record.seats)):
+        identity = identity_for(INDEX["table_seed"], peer)
+        if identity.public_key == record.seats[seat].public_key:
+            return identity.signer()
+    raise LookupError(seat)
