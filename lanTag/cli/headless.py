@@ -46,6 +46,11 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
                 )
                 print(f"game over after {event.step} steps: {event.outcome.summary}", file=stream)
                 print(f"ranking: {order}", file=stream)
+                await handle.await_seals()  # bounded (SPEC §3 SEAL): the table signs the end
+                session = machine.session
+                if session is not None and session.record.protocol >= 3:
+                    sealed = " ".join(map(str, session.sealed_by())) or "no seat"
+                    print(f"sealed by seats {sealed}", file=stream)
                 if handle.log_path:
                     print(f"log: {handle.log_path}", file=stream)
                 return 0

@@ -51,6 +51,7 @@ from lanTag.session.messages import (
 )
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
+from lanTag.session.sealing import Sealing
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr
 
@@ -59,7 +60,7 @@ _ACKED = (MsgType.MOVE, MsgType.COMMIT)  # contributions every other live peer a
 _NO_SEATS: frozenset[int] = frozenset()
 
 
-class Session(Agreement, Recovery):
+class Session(Agreement, Recovery, Sealing):
     """One peer's view of one game.  ``seat=None`` with ``replay=True`` is a spectator/verifier."""
 
     # Actions that passed check_action (seat -> action), and the state they were checked on:
@@ -202,6 +203,9 @@ class Session(Agreement, Recovery):
             return
         if msg.type == MsgType.PRIVATE:
             self._open_private(msg)
+            return
+        if msg.type == MsgType.SEAL:
+            self._receive_seal(msg)
             return
         if msg.type == MsgType.LEAVE:
             if msg.seat not in self._left:  # the first LEAVE counts; copies change nothing
@@ -498,8 +502,8 @@ class Session(Agreement, Recovery):
         decision = new_state.decision()
         if isinstance(decision, Over):
             self._events.append(ev.GameOver(decided + 1, decision.outcome))
+            self._seal_final_state(now)
         self._box(self.step).started_at = None
-        _ = now
 
 
 __all__ = ["MAX_LINK_PAYLOAD", "STEP_WINDOW", "TAKEOVER_BOT", "Session"]
