@@ -59,6 +59,9 @@ class VerifyReport:
     # and why a finished game is not complete when its last move is its author's word only.
     sealed_by: list[int] = field(default_factory=list)
     unacknowledged: str = ""
+    # Hex id of the game this one follows at its table ("" for a first game); not in
+    # to_json (the single-log report keeps its keys), lanTag.log.series reports it.
+    previous_game: str = ""
 
     @property
     def valid(self) -> bool:

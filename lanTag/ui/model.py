@@ -41,11 +41,12 @@ from lanTag.session import events as ev
 from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
+from lanTag.ui.feed import seat_namer, step_lines
 from lanTag.ui.outcomes import roll_values, secret_line, who_namer
 
 # The one input rule, said the same way on the message line and in the F1 help.
 INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
-OUTCOMES_KEEP = 6  # outcome lines kept under the board until our next decision
+OUTCOMES_KEEP = 8  # outcome lines kept under the board until our next decision
 LOG_KEEP = 300  # log lines kept in memory; the signed log file has everything
 SCAN_LIMIT = 5000  # legal actions looked at for completion and cycling (lazy spaces are huge)
 
@@ -153,6 +154,7 @@ class GameModel:
         self._shadow_step = 0
         self._view_key: tuple[int, int] | None = None
         self._view: dict[str, Any] = {}
+        self._fed_view: dict[str, Any] = {}  # the view after the last step put in the feed
         self.view_serial = 0  # bumped whenever view() builds a new dict (drawing caches by it)
         self.line = Buffer(
             multiline=False,
@@ -374,6 +376,9 @@ class GameModel:
                 e.step, purpose, values, contributors, len(self._humans()), problems
             )
             self.add_log(f"{e.step}: {self.last_roll.text()}", "class:log.roll")
+            if not self._feed(e.step, after_view):
+                # A roll whose result no fact words (turn order, who starts): the roll itself.
+                self.outcomes.append(LogLine("class:log.roll", f"{purpose}: {values}"))
         else:
             if isinstance(e.input, Joint) and shadow is not None:
                 d = shadow.decision()
@@ -384,10 +389,27 @@ class GameModel:
                     line = secret_line(d.kind, e.input, after_view, who, self.action_text)
                     self.outcomes.append(LogLine("class:warn", line))
                     self.add_log(f"{e.step}: {line}", "class:warn")
+                    self._feed(e.step, after_view)
                     self._advance_shadow(after, e.step)
                     return
             self.add_log(f"{e.step}: {self._input_text(e)}")
+            self._feed(e.step, after_view)
         self._advance_shadow(after, e.step)
+
+    def _feed(self, step: int, after_view: dict[str, Any]) -> bool:
+        """The step's notable results (rolls, collisions, battles, tags) in words: kept under
+        the board until our next decision and logged.  False when there was none."""
+        before, self._fed_view = self._fed_view, after_view
+        if not after_view:
+            return False
+        name = seat_namer(self.names(), self.seat)
+        lines = [
+            line for line in step_lines(self.engine, after_view, name, before) if line.notable
+        ]
+        for line in lines:
+            self.outcomes.append(LogLine("class:warn", line.text))
+            self.add_log(f"{step}: {line.text}", "class:warn")
+        return bool(lines)
 
     def _advance_shadow(self, after: State | None, step: int) -> None:
         self._shadow, self._shadow_step = after, step + 1

@@ -62,7 +62,11 @@ async def test_a_resolved_secret_round_stays_until_our_next_decision() -> None:
     assert session.state.view(0)["phase"] == "orders"  # the bids resolved at once (bots)
     # The stale "committed ... waiting for N other(s)" is gone; the outcome is shown.
     assert "waiting for" not in model.message
-    assert [line.text for line in model.outcomes][-1].startswith(f"bids: you {bid.split()[1]}; ")
+    kept = [line.text for line in model.outcomes]
+    assert any(text.startswith(f"bids: you {bid.split()[1]}; ") for text in kept), kept
+    # The bids paid and the starting cells (a roll) are told too, in words.
+    assert any(text.startswith("bids paid: seat 0 (you) -") for text in kept), kept
+    assert any(text.startswith("starting cells: you at (") for text in kept), kept
     text = screen_text(game.app, 80, 24)
     assert "» bids: you" in text and "waiting for" not in text
     # The starting cells read as board places, never as cell indices.
