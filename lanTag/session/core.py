@@ -19,6 +19,7 @@ from lanTag.rules.base import Action, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
+from lanTag.session.compatibility import require_rules
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import (
     MsgType,
@@ -29,7 +30,6 @@ from lanTag.session.messages import (
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr, PlainTransport, Transport
-from lanTag.session.versions import require_rules
 from lanTag.wire import DATAGRAM_BUDGET
 
 NONCE_DOMAIN = b"lanTag/v1/nonce\x00"

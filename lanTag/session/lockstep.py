@@ -287,7 +287,11 @@ class Session(Agreement, Recovery):
         if lag_time is not None and now >= lag_time:  # the same float as next_timer's
             box.lag_reported = True
             for seat in sorted(waiting):
-                self._events.append(ev.Lagging(seat, self.step, waited))
+                # "Lagging" only when its address said nothing for a lag warning: a peer
+                # whose player thinks still sends keepalives (the screen shows it thinking).
+                heard = self._wire_heard(seat)
+                if heard is None or heard + self.record.timeouts.lag_ms / 1000 <= now:
+                    self._events.append(ev.Lagging(seat, self.step, waited))
             # Non-binding: whoever holds what we lack relays it long before anyone votes.
             if self._request_room(MsgType.NUDGE):
                 self._emit(MsgType.NUDGE, (sorted(waiting), 1), now)
