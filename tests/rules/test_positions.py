@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
+from lanTag.rules.assassination import Assassination
 from lanTag.rules.base import Action, Chance, Move, Over, PositionError, Roll, Simultaneous, Turn
 from lanTag.rules.playout import random_input
 from lanTag.rules.prototag import Prototag
 from lanTag.rules.registry import engine_ids, get_game
 
-POSITION_ENGINES = ("prototag",)
+POSITION_ENGINES = ("prototag", "assassination")
 
 
 def _has_positions(engine: str) -> bool:
@@ -145,3 +146,51 @@ def test_turn_decisions_survive_the_round_trip() -> None:
     state = Prototag.from_position(_prototag(phase="move", roll=3, path=["d4"]))
     assert state.decision() == Turn(0)
     assert Prototag.from_position(Prototag.position(state)) == state
+
+
+# ---------------------------------------------------------------- assassination
+
+
+def _assassination(**fields: Any) -> dict[str, Any]:
+    """Seat 0 the victim on b2, seat 1 an assassin on a2 about to roll; 3 seats, 5x5."""
+    position: dict[str, Any] = {
+        "game": "assassination",
+        "rules": Assassination.rules_version,
+        "seats": 3,
+        "phase": "roll",
+        "victim": 0,
+        "mover": 1,
+        "pieces": ["b2", "a2", "e5"],
+        "last_assassin": 1,
+    }
+    position.update(fields)
+    return position
+
+
+def test_an_assassin_set_up_next_to_the_victim_catches_it() -> None:
+    # "If an assassin lands on the victim's square, the assassin gets a small victory ...
+    # and becomes the new victim", who starts again from the Safe House.
+    state = Assassination.from_position(_assassination())
+    state = state.apply(Roll(((1,),))).apply(Move(1, Action("step", ("e",))))
+    position = Assassination.position(state)
+    assert position["catches"] == [0, 1, 0] and position["victim"] == 1
+    assert position["pieces"] == ["b2", "safe-house", "e5"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"pieces": ["b2", "b2", "e5"]}, "assassin 1 shares the victim's square"),
+        ({"pieces": ["b2", "c3", "e5"]}, "'c3' is not a square of the 5x5 board"),
+        ({"victim": 3}, "victim: seat 3 does not exist (seats 0-2)"),
+        ({"bases_touched": [["n", "up"], [], []]}, "bases_touched: item 0: ['n', 'up'] is not"),
+        ({"catches": [0, 0]}, "catches: 2 entries for 3 seats"),
+        ({"roll": 6}, "roll: 6 is above 5"),
+    ],
+)
+def test_an_illegal_assassination_position_is_refused_with_its_problem(
+    fields: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(PositionError) as refused:
+        Assassination.from_position(_assassination(**fields))
+    assert message in str(refused.value)
