@@ -47,7 +47,12 @@ async def cmd_rules(args: argparse.Namespace) -> int:
 
 
 async def cmd_id(args: argparse.Namespace) -> int:
-    me = load_identity(nickname=args.nickname)
+    if args.nickname is None:  # the first run asks (with a terminal), like play/host/join
+        from lanTag.cli.first_run import identity_for_play
+
+        me = identity_for_play()
+    else:
+        me = load_identity(nickname=args.nickname)
     print(f"nickname:    {me.nickname}")
     print(f"fingerprint: {me.identity.fingerprint}")
     print(f"public key:  {me.identity.public_key.hex()}")

@@ -178,6 +178,19 @@ class LobbyRecord:
         return record
 
 
+def seat_names(seats: tuple[SeatRecord, ...]) -> tuple[str, ...]:
+    """The name to show for each seat: its nickname, followed by the first four digits of
+    its fingerprint (or "bot") when another seat of the table has the same nickname, so
+    two people called "max" are told apart wherever names are shown."""
+    count: dict[str, int] = {}
+    for seat in seats:
+        count[seat.nickname] = count.get(seat.nickname, 0) + 1
+    return tuple(
+        f"{s.nickname} ({s.fingerprint[:4]})" if count[s.nickname] > 1 else s.nickname
+        for s in seats
+    )
+
+
 MAX_CHAIN = 1 << 16
 MAX_SEATS = 1024
 

@@ -38,6 +38,7 @@ from lanTag.rules.base import (
     input_text,
 )
 from lanTag.session import events as ev
+from lanTag.session.lobby_record import seat_names
 from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
@@ -188,8 +189,9 @@ class GameModel:
         return s.seat if s is not None and not s.replay else None
 
     def names(self) -> list[str]:
+        """Each seat's name on screen (two seats of one nickname told apart)."""
         s = self.session
-        return [seat.nickname for seat in s.record.seats] if s is not None else []
+        return list(seat_names(s.record.seats)) if s is not None else []
 
     def game_view(self) -> GameView:
         """How this game is shown (lanTag/views/): its view dict, text board, purposes."""
@@ -274,6 +276,13 @@ class GameModel:
             return "leaving"
         if seat in self.lagging:
             return f"lag {self.lagging[seat]:.0f}s"
+        d = s.state.decision()
+        if (isinstance(d, Turn) and d.seat == seat) or (
+            isinstance(d, Simultaneous) and seat in d.seats
+        ):
+            # Heard from (else the session says it lags): a person choosing, on the clock.
+            limit = s.record.timeouts.turn_ms / 1000
+            return f"thinking {self.turn_seconds():.0f}/{limit:.0f}s"
         return "live"
 
     # ------------------------------------------------------------------ feedback
@@ -408,9 +417,7 @@ class GameModel:
         if not after_view:
             return False
         name = seat_namer(self.names(), self.seat)
-        lines = [
-            line for line in step_lines(self.engine, after_view, name, before) if line.notable
-        ]
+        lines = [line for line in step_lines(self.engine, after_view, name, before) if line.notable]
         for line in lines:
             self.outcomes.append(LogLine("class:warn", line.text))
             self.add_log(f"{step}: {line.text}", "class:warn")
