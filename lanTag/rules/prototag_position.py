@@ -110,10 +110,11 @@ def state_of(game: type[Prototag], position: Mapping[str, Any]) -> PrototagState
     seats, size = reader.seats or game.min_seats, rules.board_size
     tile, seat = read_tile(size), read_seat(seats)
     no_tiles: tuple[Tile, ...] = ()
+    known = len(reader.problems)
     pieces = reader.field("pieces", read_list(tile), no_tiles)
     if "pieces" not in reader.position:
         reader.problem("pieces: the tile of every seat is needed")
-    elif pieces and len(pieces) != seats:
+    elif len(reader.problems) == known and len(pieces) != seats:
         reader.problem(f"pieces: {len(pieces)} tiles for {seats} seats")
     die = max(rules.tagged_die, rules.other_die, 6)
 

@@ -15,11 +15,12 @@ import pytest
 
 from lanTag.rules.assassination import Assassination
 from lanTag.rules.base import Action, Chance, Move, Over, PositionError, Roll, Simultaneous, Turn
+from lanTag.rules.boardtag import BoardTag
 from lanTag.rules.playout import random_input
 from lanTag.rules.prototag import Prototag
 from lanTag.rules.registry import engine_ids, get_game
 
-POSITION_ENGINES = ("prototag", "assassination")
+POSITION_ENGINES = ("prototag", "assassination", "boardtag")
 
 
 def _has_positions(engine: str) -> bool:
@@ -100,6 +101,7 @@ def test_a_position_names_tiles_as_the_board_does() -> None:
         ({"tagged": 5}, "tagged: seat 5 does not exist (seats 0-2)"),
         ({"pieces": ["d4", "z9", "g7"]}, "pieces: item 1: 'z9' is not a tile of the 7x7 board"),
         ({"pieces": ["d4", "a1"]}, "pieces: 2 tiles for 3 seats"),
+        ({"pieces": []}, "pieces: 0 tiles for 3 seats"),
         ({"rules": 1}, "rules: the position is for prototag rules 1; this lanTag plays rules 2"),
         ({"game": "tagem"}, "game: 'tagem' is not 'prototag'"),
         ({"seats": 9}, "seats: Prototag takes 2-8 players, not 9"),
@@ -194,3 +196,72 @@ def test_an_illegal_assassination_position_is_refused_with_its_problem(
     with pytest.raises(PositionError) as refused:
         Assassination.from_position(_assassination(**fields))
     assert message in str(refused.value)
+
+
+# ---------------------------------------------------------------- board tag
+
+
+def _boardtag(**fields: Any) -> dict[str, Any]:
+    """IT Phase: seat 1 is IT at (4,4) facing north; seat 0's 4 stands in front on e5."""
+    dice = [
+        {"owner": 0, "score": 1, "square": "h7"},
+        {"owner": 0, "score": 4, "square": "e5"},
+        {"owner": 0, "score": 1, "square": "f8"},
+        {"owner": 1, "score": 1, "square": "e7"},
+        {"owner": 1, "score": 1, "square": "h4"},
+        {"owner": 1, "score": 2, "square": None},
+    ]
+    position: dict[str, Any] = {
+        "game": "boardtag",
+        "rules": BoardTag.rules_version,
+        "seats": 2,
+        "phase": "it",
+        "dice": dice,
+        "round": 1,
+        "it_seat": 1,
+        "it_die": 5,
+        "it_point": "(4,4)",
+        "it_facing": "n",
+        "mover": 1,
+        "finished": [4, 3, 1, 2, 0],
+    }
+    position.update(fields)
+    return position
+
+
+def test_it_tags_a_runner_set_up_in_front_of_it() -> None:
+    # "IT may tag either of the two squares in front of it": the tagged die loses a point
+    # and leaves the board, and its owner is IT.
+    state = BoardTag.from_position(_boardtag())
+    assert Action("tag", ("e5",)) in state.legal_actions(1)
+    position = BoardTag.position(state.apply(Move(1, Action("tag", ("e5",)))))
+    assert position["it_seat"] == 0 and position["it_die"] == 1
+    assert position["dice"][1] == {"owner": 0, "score": 3, "square": None}
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"it_point": "(9,1)"}, "it_point: '(9,1)' is not a lattice point ((0,0)..(8,8))"),
+        ({"it_seat": 2}, "it_seat: seat 2 does not exist (seats 0-1)"),
+        ({"it_facing": "up"}, "it_facing: 'up' is not one of n, e, s, w"),
+        ({"dice": []}, "dice: 0 dice for 2 seats (3 each)"),
+        ({"gained_near_it": 1}, "gained_near_it: 1 is not true or false"),
+    ],
+)
+def test_an_illegal_boardtag_position_is_refused_with_its_problem(
+    fields: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(PositionError) as refused:
+        BoardTag.from_position(_boardtag(**fields))
+    assert message in str(refused.value)
+
+
+def test_two_runners_on_one_square_are_refused() -> None:
+    position = _boardtag()
+    position["dice"][0]["square"] = "e5"
+    with pytest.raises(PositionError, match="two dice share a square"):
+        BoardTag.from_position(position)
+    position["dice"][0]["score"] = 7
+    with pytest.raises(PositionError, match=r"dice: item 0: 7 is above 6"):
+        BoardTag.from_position(position)
