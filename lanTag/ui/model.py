@@ -463,7 +463,14 @@ class GameModel:
         if self.seat is None:
             return "watching: F1 help, Ctrl-Q leave"
         if self.seat_taken_over():
-            return f"watching: a bot plays your seat {self.seat} since it was dropped; Ctrl-Q leave"
+            # Why we only watch, in one line: the table dropped the seat, and a drop is final
+            # for the game (SPEC §5.5: no seat is handed back yet).
+            at = self.dropped_at.get(self.seat)
+            when = f" at step {at}" if at is not None else ""
+            return (
+                f"watching: a bot plays your seat {self.seat} since it was dropped{when}"
+                " (final for this game); Ctrl-Q leave"
+            )
         mine = s.my_turn()
         if mine == "turn":
             return "your turn: " + INPUT_RULE
