@@ -106,3 +106,40 @@ async def test_every_engine_keeps_its_outcomes_in_words_until_our_decision(engin
         assert session.my_turn() is not None  # advance stops at our turn
         commands.run(model, "submit", model.action_text(next(iter(model.legal()))))
         assert not model.outcomes  # cleared by the decision (the poll adds what came after)
+
+
+@pytest.mark.parametrize("engine", list(FIRST_OUTCOME))
+async def test_the_running_console_keeps_the_opening_outcome_until_our_keys_decide(
+    engine: str,
+) -> None:
+    """The real app on a pipe input and a vt100 output: the opening roll's outcome stands
+    under the board; Tab puts the first legal action on the line and Enter plays it, which
+    is our decision: the outcomes read before it leave the screen."""
+    import asyncio
+    import io
+
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from tests.ui.fakes import eventually
+
+    handle = solo_handle(engine, seed="ui1" if engine == "stomptag" else "ui")
+    output = Vt100_Output(io.StringIO(), lambda: Size(rows=40, columns=120), term="xterm")
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=output, color=False)
+        model = game.model
+        task = asyncio.create_task(game.run())
+        session = model.session
+        assert session is not None and model.outcomes
+        opening = model.outcomes[0].text
+        assert FIRST_OUTCOME[engine].search(opening), opening
+        assert "» " + opening[:30] in screen_text(game.app, 120, 40)
+        step = session.step
+        inp.send_text("\t")
+        await eventually(lambda: model.line.text != "")
+        inp.send_text("\r")
+        await eventually(lambda: session.step > step)
+        assert opening not in [line.text for line in model.outcomes]
+        assert "» " + opening[:30] not in screen_text(game.app, 120, 40)
+        model.exit_code = 1
+        await asyncio.wait_for(task, 30)
