@@ -10,9 +10,11 @@ from typing import TextIO
 from lanTag.cli.entry import color_enabled
 from lanTag.peer.join_handshake import (
     JoinerRefused,
+    NextGame,
     PasswordNeeded,
     Refused,
     RosterChanged,
+    SeriesDone,
     Started,
 )
 from lanTag.peer.runtime import PeerHandle
@@ -64,6 +66,8 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
                 print(f"lobby: {len(event.roster)}/{event.seats} seated", file=stream)
             elif isinstance(event, JoinerRefused):
                 print(f"lobby: {event.reason}", file=stream)
+            elif isinstance(event, NextGame | SeriesDone):  # for after the game (series_play)
+                handle.extra["series_event"] = event
         session = machine.session
         if session is not None and session.state.is_over and not machine.events:
             # e.g. resumed from a log of a game that had already ended

@@ -20,6 +20,10 @@ def _load_log(path: str) -> bytes:
 
 
 async def cmd_verify(args: argparse.Namespace) -> int:
+    if Path(args.log).is_dir():  # a series: one log per game (lantag host --games N)
+        from lanTag.cli.series_verify import verify_series_dir
+
+        return verify_series_dir(Path(args.log), args.json)
     data = _load_log(args.log)
     try:
         report = verify_log(data)

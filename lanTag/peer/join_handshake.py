@@ -157,7 +157,32 @@ class Welcomed:
     host_fingerprint: str
 
 
-LobbyEvent = RosterChanged | PasswordNeeded | Refused | Started | Welcomed | JoinerRefused
+@dataclass(frozen=True, slots=True)
+class NextGame:
+    """The host proposes the next game of a series (lanTag.peer.series), after ``previous_game``."""
+
+    previous_game: bytes
+    engine: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesDone:
+    """The host ends the series after ``last_game``: no next game comes."""
+
+    last_game: bytes
+
+
+LobbyEvent = (
+    RosterChanged
+    | PasswordNeeded
+    | Refused
+    | Started
+    | Welcomed
+    | JoinerRefused
+    | NextGame
+    | SeriesDone
+)
 
 
 # ------------------------------------------------------------------ host
@@ -185,6 +210,7 @@ class HostConfig:
     password: str = ""
     timeouts: Timeouts = field(default_factory=Timeouts)
     chain_length: int = 4096
+    previous_game: bytes = b""  # the game this one follows at this table (lanTag.peer.series)
 
 
 class HostLobby:
@@ -371,6 +397,7 @@ class HostLobby:
             host_nonce,
             rules_version=self.rules_version,
             lantag_version=lantag_version()[:32],
+            previous_game=c.previous_game,
         )
         peers = {i + 1: j.addr for i, j in enumerate(self.seated)}
         watchers = tuple(j.addr for j in self._joiners.values() if j.joined and j.spectator)
@@ -403,7 +430,12 @@ class JoinLobby:
         password: str = "",
         spectator: bool = False,
         chain_length: int = 0,
+        follows: bytes = b"",
+        host_key: bytes = b"",
     ) -> None:
+        # The next game of a series (lanTag.peer.series): its start must name ``follows``
+        # as the previous game and be signed by the same ``host_key``.
+        self.follows, self.expected_host = follows, host_key
         self.host = host
         self.chain_length = chain_length  # of our anchor's chain (0: not checked)
         self.identity = identity
@@ -465,6 +497,9 @@ class JoinLobby:
                 and isinstance(pw, bool)
             ):
                 raise RemoteProtocolError("malformed", "bad welcome")
+            if self.expected_host and host_key != self.expected_host:
+                self.events.append(Refused("another host answered for the next game"))
+                return
             self.host_key, self._challenge = host_key, challenge
             self.events.append(Welcomed(engine, name, seats, taken, pw, fingerprint(host_key)))
             if pw and not self.password:
@@ -531,6 +566,9 @@ class JoinLobby:
         if not Verifier().verify(self.host_key, signature, START_DOMAIN + body):
             raise RemoteProtocolError("bad-signature", "start not signed by the host")
         record = LobbyRecord.decode(body)
+        if self.follows and record.previous_game != self.follows:
+            self.events.append(Refused("the host's next game does not follow the game we played"))
+            return
         engine = record.engine
         mine = rules_version_of(engine)
         told = mismatch(engine, record.protocol, record.rules_version, PROTOCOL_VERSION, mine)

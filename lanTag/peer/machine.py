@@ -212,10 +212,32 @@ class PeerMachine:
         session.request_sync(now)
         self._after(now)
 
+    def next_game(
+        self,
+        lobby: HostLobby | JoinLobby,
+        chain_secret: bytes,
+        write_log: Callable[[bytes], None] | None,
+        now: float,
+    ) -> None:
+        """The same table plays again (lanTag.peer.series): a fresh lobby, a fresh hash chain
+        and log; the links (and who may use them) stay.  The old game's late traffic is
+        rejected by the new session (another game id)."""
+        self.lobby, self.session = lobby, None
+        self.chain_secret, self.write_log = chain_secret, write_log
+        self._early = []
+        self.poke(now)
+
     def _lobby_payload(self, payload: bytes, addr: Addr, now: float) -> None:
         if self.lobby is None:
             return
         try:
+            from lanTag.peer.series import parse_series_message
+
+            series = parse_series_message(payload)
+            if series is not None:  # only the host of the game we play announces a next game
+                if isinstance(self.lobby, JoinLobby) and addr == self.lobby.host:
+                    self.events.append(series)
+                return
             self.lobby.receive(payload, addr)
         except RemoteProtocolError as exc:
             self.rejected += 1

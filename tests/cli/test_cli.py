@@ -38,7 +38,7 @@ COMMANDS = {
     "host": [
         "--game", "--option", "--map", "--log", "--headless", "--bot", "--netsim",
         "--turn-timeout", "--name", "--seats", "--bots", "--password", "--bind", "--port",
-        "--no-advertise", "--start-when-full",
+        "--no-advertise", "--start-when-full", "--games", "--rematch-wait",
     ],
     "join": [
         "--password", "--spectate", "--resume", "--resume-wait", "--headless", "--bot", "--log",
