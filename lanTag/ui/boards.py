@@ -313,7 +313,7 @@ def _stomptag(v: dict[str, Any], names: Sequence[str]) -> Painted:
     if v["teleport_open"]:
         out.info.append(_plain("teleports open to all (someone was tagged)", "class:warn"))
     if v["last_orders"]:
-        orders = " ".join(f"{s}=[{o}]" for s, o in v["last_orders"])
+        orders = "; ".join(f"seat {s} {o}" for s, o in v["last_orders"])
         out.info.append(_plain("orders: " + orders, "class:dim"))
     out.info += _events_line("stomptag", v)
     out.legend.append(_seat_legend("stomptag", names))

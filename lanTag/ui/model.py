@@ -42,7 +42,7 @@ from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
-from lanTag.ui.outcomes import roll_values, secret_line, who_namer
+from lanTag.ui.outcomes import SECRET_NAMES, roll_values, secret_line, who_namer
 
 # The one input rule, said the same way on the message line and in the F1 help.
 INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
@@ -384,8 +384,13 @@ class GameModel:
                 d = shadow.decision()
                 if isinstance(d, Simultaneous):
                     sealed = needs_for(d, self._live_at(e.step)).humans
-                    choices = " ".join(f"{s}=[{self.action_text(a)}]" for s, a in e.input.choices)
-                    self.last_secret = SecretInfo(e.step, d.kind, choices, sealed, problems)
+                    name = seat_namer(self.names(), self.seat)
+                    choices = ", ".join(
+                        f"{name(s)} {self.action_text(a).removeprefix(a.verb + ' ')}"
+                        for s, a in e.input.choices
+                    )
+                    kind = SECRET_NAMES.get(d.kind, d.kind)
+                    self.last_secret = SecretInfo(e.step, kind, choices, sealed, problems)
                     line = secret_line(d.kind, e.input, after_view, who, self.action_text)
                     self.outcomes.append(LogLine("class:warn", line))
                     self.add_log(f"{e.step}: {line}", "class:warn")

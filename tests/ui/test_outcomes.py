@@ -46,6 +46,8 @@ async def test_stomptag_minimum_bids_are_the_real_minimums() -> None:
     view = session.state.view(0)
     mins = {p["seat"]: p["minimum"] for p in view["players"]}
     assert sorted(mins.values()) == [1, 2, 3]
+    # The minimum shown is the one the rules enforce: our lowest legal bid.
+    assert min(int(a.args[0]) for a in session.state.legal_actions(0)) == mins[0]
     expected = f"you {mins[0]}, seat 1 bot-1 {mins[1]}, seat 2 bot-2 {mins[2]}"
     assert game.model.last_roll.values == expected
     assert f"minimum bids: {expected}" in "".join(text for _, text, *_ in game._turn_text())
