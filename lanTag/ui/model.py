@@ -46,7 +46,7 @@ from lanTag.ui.outcomes import SECRET_NAMES, roll_values, secret_line, who_namer
 
 # The one input rule, said the same way on the message line and in the F1 help.
 INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
-OUTCOMES_KEEP = 8  # outcome lines kept under the board until our next decision
+OUTCOMES_KEEP = 8  # outcome lines kept on screen until our next decision
 LOG_KEEP = 300  # log lines kept in memory; the signed log file has everything
 SCAN_LIMIT = 5000  # legal actions looked at for completion and cycling (lazy spaces are huge)
 

@@ -70,7 +70,9 @@ async def test_a_resolved_secret_round_stays_until_our_next_decision() -> None:
     assert any(text.startswith("bids paid: seat 0 (you) -") for text in kept), kept
     assert any(text.startswith("starting cells: you at (") for text in kept), kept
     text = screen_text(game.app, 80, 24)
-    assert "» bids: you" in text and "waiting for" not in text
+    newest = model.outcomes[-1].text
+    assert "waiting for" not in text
+    assert "» " + newest[: newest.index(":") + 1] in text, text
     # The starting cells read as board places, never as cell indices.
     assert model.last_roll is not None and " at (" in model.last_roll.values
     # Our next decision clears the outcomes we have seen.
