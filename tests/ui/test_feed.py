@@ -145,3 +145,16 @@ async def test_the_running_console_keeps_the_opening_outcome_until_our_keys_deci
         assert not any(new is old for new in model.outcomes for old in read)
         model.exit_code = 1
         await asyncio.wait_for(task, 30)
+
+
+@pytest.mark.parametrize("engine", list(FIRST_OUTCOME))
+async def test_the_newest_outcome_is_seen_at_80x24(engine: str) -> None:
+    # Board Tag's and Tag 'em's boards fill the pane's height at 80x24: the outcome lines
+    # live in the side panel so they are still seen there.
+    handle = solo_handle(engine, seed="ui1" if engine == "stomptag" else "ui")
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput(), color=False)
+        assert game.model.outcomes
+        newest = game.model.outcomes[-1].text
+        text = screen_text(game.app, 80, 24)
+    assert "» " + newest[:20] in text, text
