@@ -223,6 +223,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=log_help + "; an existing directory (or a path ending in /) receives one "
         "log per game of a series",
     )
+    join.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="with --headless, in a series: leave after N games (default: follow the host "
+        "to the end)",
+    )
     join.add_argument("--bind", default="0.0.0.0", help="local address to use")
     join.add_argument("--wait", type=float, default=3.0, help="seconds to look for games by name")
     join.add_argument(

@@ -20,6 +20,7 @@ from lanTag.peer.join_handshake import (
 from lanTag.peer.runtime import PeerHandle
 from lanTag.rules.base import input_text
 from lanTag.session import events as ev
+from lanTag.session.lobby_record import seat_names
 
 
 async def play_headless(handle: PeerHandle, out: object = None) -> int:
@@ -30,7 +31,7 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
         machine = handle.machine
         if not names and machine.session is not None:  # the host has no Started event
             record = machine.session.record
-            names = {i: s.nickname for i, s in enumerate(record.seats)}
+            names = dict(enumerate(seat_names(record.seats)))
             seat = machine.session.seat
             you = "spectator" if seat is None else f"seat {seat} ({names.get(seat, seat)})"
             print(f"started: {record.engine}, you are {you}", file=stream)

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 
 from lanTag.cli.entry import JoinFailed, UserError, color_enabled, parse_option_pairs
+from lanTag.cli.first_run import identity_for_play
 from lanTag.cli.game_setup import (
     check_bots,
     check_game,
@@ -43,7 +44,6 @@ from lanTag.peer.runtime import (
     PeerHandle,
     bot_identity,
     default_log_path,
-    load_identity,
     open_host,
     open_join,
     wait_until,
@@ -62,7 +62,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
     game, options, map_text = check_game(
         args.game, parse_option_pairs(args.option), 1 + args.bots, args.map
     )
-    me = load_identity()
+    me = identity_for_play()
     netsim = netsim_from_spec(args.netsim)
     config = HostConfig(
         game.id,
@@ -99,7 +99,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
 
 
 async def cmd_host(args: argparse.Namespace) -> int:
-    me = load_identity()
+    me = identity_for_play()
     if args.game is None and not args.headless:
         from lanTag.ui.host_setup import run_host_setup_for
 
@@ -185,9 +185,11 @@ async def cmd_host(args: argparse.Namespace) -> int:
 
 async def cmd_join(args: argparse.Namespace) -> int:
     check_bots(args.bot)
+    if getattr(args, "games", None) is not None and not 1 <= args.games <= 999:
+        raise UserError("--games must be between 1 and 999")
     if getattr(args, "resume_wait", None) is not None and not args.resume:
         raise UserError("--resume-wait only goes with --resume LOG")
-    me = load_identity()
+    me = identity_for_play()
     if args.resume:
         return await resume_seat(args, me)
     target = args.target
@@ -258,7 +260,9 @@ async def cmd_join(args: argparse.Namespace) -> int:
             if not await run_join_screen(handle):
                 return 1
         code = await run_ui_or_headless(handle, args.headless)
-        return await follow_series(handle, logs, code) if args.headless else code
+        if not args.headless:
+            return code
+        return await follow_series(handle, logs, code, getattr(args, "games", None))
     finally:
         await handle.close()
 

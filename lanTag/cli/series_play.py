@@ -18,7 +18,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from lanTag.peer.join_handshake import HostConfig, HostLobby, NextGame, SeriesDone
+from lanTag.peer.join_handshake import (
+    HostConfig,
+    HostLobby,
+    JoinLobby,
+    NextGame,
+    Refused,
+    SeriesDone,
+)
 from lanTag.peer.runtime import (
     LocalIdentity,
     PeerHandle,
@@ -118,11 +125,12 @@ async def fill_or_wait(handle: PeerHandle, lobby: HostLobby, wait: float, bot: s
     """Wait up to ``wait`` s for the last game's people; a seat still empty then is
     played by a replicated ``bot``, so the game keeps its size."""
     humans = lobby.config.humans
-    if await wait_until(lambda: lobby.taken >= humans, wait, step=0.02):
-        return
+    await wait_until(lambda: lobby.taken + len(lobby.left) >= humans, wait, step=0.02)
     missing = humans - lobby.taken
+    if missing <= 0:
+        return
     print(
-        f"series: {missing} player(s) did not come back within {wait:g} s; "
+        f"series: {missing} player(s) left or did not come back within {wait:g} s; "
         f"a {bot} bot plays their seat(s)",
         file=sys.stderr,
     )
@@ -137,9 +145,12 @@ def end_series(handle: PeerHandle) -> None:
         handle.command(lambda now: tell_seats(handle.machine, message, now))
 
 
-async def follow_series(handle: PeerHandle, logs: SeriesLogs, code: int) -> int:
+async def follow_series(
+    handle: PeerHandle, logs: SeriesLogs, code: int, games: int | None = None
+) -> int:
     """A headless joiner after its game (``code``): play each next game the host
-    proposes; stop when it says done, leaves, or says nothing within FOLLOW_WAIT."""
+    proposes (at most ``games`` in all); stop when it says done, leaves, or says nothing
+    within FOLLOW_WAIT."""
     from lanTag.cli.headless import play_headless
 
     number = 1
@@ -152,11 +163,33 @@ async def follow_series(handle: PeerHandle, logs: SeriesLogs, code: int) -> int:
         event = await series_event(handle, FOLLOW_WAIT)
         if not isinstance(event, NextGame) or event.previous_game != session.game_id:
             break
+        old = handle.machine.lobby
+        if games is not None and number >= games and isinstance(old, JoinLobby):
+            # Say so: the host then starts the next game with a bot in our seat at once.
+            handle.command(lambda now, old=old: old.leave())  # type: ignore[misc]
+            print(f"series: leaving after {number} game(s)", file=sys.stderr)
+            break
         number += 1
-        join_next_game(handle, logs.path(number, event.engine, event.name))
+        new = join_next_game(handle, logs.path(number, event.engine, event.name))
         print(f"series: game {number} ({event.engine}) follows", file=sys.stderr)
+        if not await wait_until(
+            lambda new=new: _answered(handle, new),  # type: ignore[misc]
+            FOLLOW_WAIT,
+            step=0.02,
+        ):
+            print(
+                f"lantag: the host did not answer for game {number} within {FOLLOW_WAIT:g} s",
+                file=sys.stderr,
+            )
+            return 1
         code = await play_headless(handle)
     return code
+
+
+def _answered(handle: PeerHandle, lobby: JoinLobby) -> bool:
+    """The host welcomed (or refused) us for the next game, or it already started."""
+    refused = any(isinstance(e, Refused) for e in handle.machine.events)
+    return bool(lobby.host_key) or refused or handle.machine.session is not None
 
 
 async def series_event(handle: PeerHandle, timeout: float) -> NextGame | SeriesDone | None:

@@ -11,6 +11,7 @@ canonical array ``["lt-lobby", 2, kind, ...]`` (protocol/SPEC.md §6):
     refuse   reason                                     host -> joiner (also a kick)
     start    record, [[seat, host, port]...], [[host, port]...], signature  host -> all
     leave                                               joiner -> host
+    next, done  (a series: lanTag.peer.series)           host -> each seat after a game
 
 The password never travels: the joiner proves it with
 HMAC-SHA256(SHA-256("lanTag/v1/pw" 0x00 ‖ password), challenge ‖ public_key).
@@ -30,10 +31,10 @@ from typing import Any
 from lanTag import wire
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
+from lanTag.session.compatibility import joiner_mismatch, mismatch, rules_version_of
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.messages import PROTOCOL_VERSION
 from lanTag.session.transport import Addr
-from lanTag.session.versions import joiner_mismatch, mismatch, rules_version_of
 from lanTag.versions import lantag_version
 
 TAG = "lt-lobby"
@@ -236,6 +237,7 @@ class HostLobby:
         self.outbox: list[tuple[Addr, bytes]] = []
         self.events: list[LobbyEvent] = []
         self.started: Started | None = None
+        self.left: set[Addr] = set()  # who said leave before the start
 
     @property
     def seated(self) -> list[_Joiner]:
@@ -244,6 +246,11 @@ class HostLobby:
     @property
     def taken(self) -> int:
         return 1 + len(self._order)
+
+    def joined(self, addr: Addr) -> bool:
+        """Whether ``addr`` has joined (a seat, or as a spectator)."""
+        joiner = self._joiners.get(addr)
+        return joiner is not None and joiner.joined
 
     def roster(self) -> tuple[RosterEntry, ...]:
         me = RosterEntry(self.nickname, self.identity.fingerprint, "")
@@ -292,6 +299,7 @@ class HostLobby:
         elif kind == "join" and len(fields) == 6:
             self._join(addr, fields)
         elif kind == "leave":
+            self.left.add(addr)  # a series waits for nobody who said no (cli/series_play.py)
             self._remove(addr, notify=None)
         else:
             raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")

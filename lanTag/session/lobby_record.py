@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.identity import fingerprint
+from lanTag.session.compatibility import rules_version_of
 from lanTag.session.messages import KNOWN_PROTOCOLS, PROTOCOL_VERSION
-from lanTag.session.versions import rules_version_of
 
 GAME_DOMAIN = b"lanTag/v1/game\x00"
 MAX_RECORD = 256 * 1024
@@ -176,6 +176,19 @@ class LobbyRecord:
         if record.encode() != data:
             raise RemoteProtocolError("noncanonical", "lobby record is not canonical")
         return record
+
+
+def seat_names(seats: tuple[SeatRecord, ...]) -> tuple[str, ...]:
+    """The name to show for each seat: its nickname, followed by the first four digits of
+    its fingerprint (or "bot") when another seat of the table has the same nickname, so
+    two people called "max" are told apart wherever names are shown."""
+    count: dict[str, int] = {}
+    for seat in seats:
+        count[seat.nickname] = count.get(seat.nickname, 0) + 1
+    return tuple(
+        f"{s.nickname} ({s.fingerprint[:4]})" if count[s.nickname] > 1 else s.nickname
+        for s in seats
+    )
 
 
 MAX_CHAIN = 1 << 16

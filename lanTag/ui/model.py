@@ -38,11 +38,13 @@ from lanTag.rules.base import (
     input_text,
 )
 from lanTag.session import events as ev
+from lanTag.session.lobby_record import seat_names
 from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
 from lanTag.ui.outcomes import SECRET_NAMES, roll_values, secret_line, who_namer
+from lanTag.views.registry import GameView, game_view
 
 # The one input rule, said the same way on the message line and in the F1 help.
 INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
@@ -187,8 +189,13 @@ class GameModel:
         return s.seat if s is not None and not s.replay else None
 
     def names(self) -> list[str]:
+        """Each seat's name on screen (two seats of one nickname told apart)."""
         s = self.session
-        return [seat.nickname for seat in s.record.seats] if s is not None else []
+        return list(seat_names(s.record.seats)) if s is not None else []
+
+    def game_view(self) -> GameView:
+        """How this game is shown (lanTag/views/): its view dict, text board, purposes."""
+        return game_view(self.engine)
 
     def view(self) -> dict[str, Any]:
         """The engine's view for our seat, cached per step (views list legal actions)."""
@@ -197,7 +204,7 @@ class GameModel:
             return {}
         key = (s.step, id(s.state))
         if key != self._view_key:
-            self._view_key, self._view = key, s.state.view(self.seat)
+            self._view_key, self._view = key, self.game_view().view(s.state, self.seat)
             self.view_serial += 1
         return self._view
 
@@ -250,7 +257,7 @@ class GameModel:
         if isinstance(d, Simultaneous):
             return f"secret {d.kind}: seats " + " ".join(map(str, d.seats))
         assert isinstance(d, Chance)
-        return f"dice: {s.game.purpose_text(d.purpose)}"
+        return f"dice: {self.game_view().purpose_text(d.purpose)}"
 
     def seat_status(self, seat: int) -> str:
         s = self.session
@@ -269,6 +276,13 @@ class GameModel:
             return "leaving"
         if seat in self.lagging:
             return f"lag {self.lagging[seat]:.0f}s"
+        d = s.state.decision()
+        if (isinstance(d, Turn) and d.seat == seat) or (
+            isinstance(d, Simultaneous) and seat in d.seats
+        ):
+            # Heard from (else the session says it lags): a person choosing, on the clock.
+            limit = s.record.timeouts.turn_ms / 1000
+            return f"thinking {self.turn_seconds():.0f}/{limit:.0f}s"
         return "live"
 
     # ------------------------------------------------------------------ feedback
@@ -358,7 +372,7 @@ class GameModel:
                 after = shadow.apply(e.input)
             except IllegalAction:
                 after = None
-        after_view = after.view(self.seat) if after is not None else {}
+        after_view = self.game_view().view(after, self.seat) if after is not None else {}
         who = who_namer(self.names(), self.seat)
         problems = self._problems(e.step)
         if isinstance(e.input, Roll):
@@ -368,7 +382,7 @@ class GameModel:
             if shadow is not None:
                 d = shadow.decision()
                 if isinstance(d, Chance):
-                    purpose = shadow.game.purpose_text(d.purpose)
+                    purpose = self.game_view().purpose_text(d.purpose)
             values = roll_values(self.engine, e.input, after_view, who) or " | ".join(
                 " ".join(map(str, v)) for v in e.input.values
             )
@@ -408,9 +422,7 @@ class GameModel:
         if not after_view:
             return False
         name = seat_namer(self.names(), self.seat)
-        lines = [
-            line for line in step_lines(self.engine, after_view, name, before) if line.notable
-        ]
+        lines = [line for line in step_lines(self.engine, after_view, name, before) if line.notable]
         for line in lines:
             self.outcomes.append(LogLine("class:warn", line.text))
             self.add_log(f"{step}: {line.text}", "class:warn")

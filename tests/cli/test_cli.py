@@ -42,7 +42,7 @@ COMMANDS = {
     ],
     "join": [
         "--password", "--spectate", "--resume", "--resume-wait", "--headless", "--bot", "--log",
-        "--bind", "--wait", "--timeout", "--netsim", "target",
+        "--games", "--bind", "--wait", "--timeout", "--netsim", "target",
     ],
     "list": ["--wait", "--json"],
     "verify": ["--json", "log"],
@@ -216,7 +216,7 @@ USER_ERRORS = {
     "host-bots-too-many": (["host", "--headless", "--no-advertise", "--bots", "65"], "--bots"),
     "host-seats-zero": (["host", "--headless", "--no-advertise", "--seats", "0"], "--seats"),
     "verify-missing-file": (["verify", "NOLOG"], "nothere.lantag"),
-    "verify-a-directory": (["verify", "DIR"], "cannot read log"),
+    "verify-a-directory": (["verify", "DIR"], "holds no game logs"),
     "verify-no-argument": (["verify"], "required"),
     "replay-missing-file": (["replay", "--headless", "NOLOG"], "nothere.lantag"),
     "replay-not-a-log": (["replay", "--headless", "NOTALOG"], "not a lanTag log"),

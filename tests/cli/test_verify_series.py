@@ -1,7 +1,6 @@
 """`lantag verify DIR` on series directories built from the corpus' single games.
 
-A whole multi-game series needs logs of protocol 3 (previous_game); see
-tests/e2e/test_series.py for those, played by real peers.
+Whole multi-game series, played by real peers: tests/cli/test_series.py.
 """
 
 from __future__ import annotations

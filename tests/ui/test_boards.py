@@ -16,6 +16,7 @@ from lanTag.rules import boardtag_board as bb
 from lanTag.ui.app import GameApp
 from lanTag.ui.boards import Painted, paint
 from lanTag.ui.snapshot import screen_text
+from lanTag.views.registry import game_view
 from tests.ui.fakes import advance, solo_handle
 
 
@@ -30,8 +31,10 @@ def _painted(
     advance(handle, moves)
     session = handle.machine.session
     assert session is not None
-    view = session.state.view(0)
-    return paint(engine, view, ["me", "bot-1", "bot-2"][: bots + 1], session.state.render), view
+    shown = game_view(engine)
+    view = shown.view(session.state, 0)
+    names = ["me", "bot-1", "bot-2"][: bots + 1]
+    return paint(engine, view, names, lambda: shown.render(session.state)), view
 
 
 def test_boardtag_it_stands_on_a_numbered_crossing_point_between_lettered_squares() -> None:

@@ -331,5 +331,3 @@ async def test_the_result_box_never_covers_the_title_or_the_command_line(
     assert "Game over" in "\n".join(lines)
     assert lines[0].startswith(" lanTag │") and lines[-1] == " keys›"
     assert lines[-2].startswith("game over: q or Enter leaves")
-
-
