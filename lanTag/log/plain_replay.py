@@ -170,6 +170,7 @@ class PlainReplay:
         self.reveals: dict[int, Signed] = {}
         self.waiting: list[Signed] = []  # REVEALs before every COMMIT is in
         self.acked: set[int] = set()  # voters of a HAVE for the writer's move
+        self.haves: set[tuple[int, int]] = set()  # (subject, voter) of every HAVE at this step
         self.checked: dict[int, Action] = {}  # actions that passed check_action here
 
     def _accept(self, msg: Signed) -> None:
@@ -180,6 +181,7 @@ class PlainReplay:
         if kind is MsgType.HAVE:
             if msg.payload[0] == self.writer:
                 self.acked.add(msg.seat)
+            self.haves.add((msg.payload[0], msg.seat))
             return
         needs = self.needs
         if msg.seat not in needs.humans or FITS[kind] is not needs.kind:
@@ -241,6 +243,17 @@ class PlainReplay:
             for msg in self.ahead.pop(self.step, ()):
                 self._accept(msg)
 
+    def _unacknowledged(self) -> bool:
+        """Session._unacknowledged: a live seat outside the secret round (not the writer)
+        has not acknowledged every seat of the round at this step (SPEC §4.4)."""
+        humans = self.needs.humans
+        return any(
+            (subject, voter) not in self.haves
+            for voter in self.live
+            if voter != self.writer and voter not in humans
+            for subject in humans
+        )
+
     def _decided_input(self) -> Input | None:
         needs, state = self.needs, self.state
         kind = needs.kind
@@ -266,7 +279,7 @@ class PlainReplay:
             return referee.chance_roll(decision, self.game_id, self.step, links)[0]
         if kind is NeedKind.SECRET:
             got = self.reveals
-            if len(got) < len(needs.humans):
+            if len(got) < len(needs.humans) or self._unacknowledged():
                 return None
             actions = {s: got[s].action for s in needs.humans}
             reveals = {s: got[s].payload[2] for s in needs.humans}
