@@ -188,8 +188,9 @@ def _chains(
     for seat, links in sorted(per_seat.items()):
         last = record.seats[seat].anchor
         for step, link in sorted(links, key=lambda sl: sl[0]):  # stable: log order in a step
-            if link == last or (seat, link) in good:
+            if (seat, link) in good:
                 continue  # the same link again (a relay, or a re-decided step)
+            # (the anchor itself is no link of the chain: blamed below, as the replay does)
             if chain_step_ok(last, link):
                 good.add((seat, link))
                 last = link

@@ -246,3 +246,30 @@ def test_a_link_from_another_history_does_not_draw(monkeypatch: pytest.MonkeyPat
     assert [(seat, step, code) for seat, step, code, _r in report.blames] == [
         (m.seat, m.step, "bad-chain")
     ]
+
+
+def test_a_link_that_is_the_seats_anchor_is_a_bad_chain(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A seat's first ENTROPY carrying its anchor (the chain's start, not a link of it): the
+    # replay blames it (bad-chain); so does the check without the rules, and the roll it
+    # was meant for is then not what its links draw.
+    items = items_of(HONEST)
+    k = first_msg(items, lambda m: m.type == MsgType.ENTROPY and m.seat == 1)
+    m = parse_unverified(items[k][2])
+    record = LobbyRecord.decode(items[0][2][1])
+    anchored = sign_message(
+        _signer_of(m.seat),
+        m.type,
+        m.game_id,
+        m.step,
+        m.seat,
+        m.state_hash,
+        (record.seats[m.seat].anchor,),
+        version=m.version,
+    ).raw
+    s = first(items, lambda step, kind, _d: kind == EntryKind.STEP and step == m.step)
+    report = audit(
+        chained([*items[:k], (m.step, EntryKind.MSG, anchored), *items[k + 1 : s + 1]]), monkeypatch
+    )
+    assert [(seat, step, code) for seat, step, code, _r in report.blames] == [
+        (m.seat, m.step, "bad-chain")
+    ]
