@@ -11,7 +11,7 @@ import hashlib
 from must_fail_game import Expect, Game, Vector, turn_of, vector, write
 from must_fail_game import h as _h
 
-from lanTag.log.chain import MAX_ENTRY, EntryKind, LogChain
+from lanTag.log.chain import MAGICS, MAX_ENTRY, EntryKind, LogChain
 from lanTag.rules.base import (
     Roll,
     decode_input,
@@ -138,6 +138,20 @@ def wrong_header_magic(game: Game) -> Vector:
         f"the header's magic is {magic.upper()!r}",
         write(items),
         Expect(2, "header"),
+    )
+
+
+@vector
+def header_magic_of_another_protocol(game: Game) -> Vector:
+    _step, kind, (_magic, record, writer) = game.items[0]
+    protocol = game.record.protocol
+    other = MAGICS[protocol - 1]
+    return Vector(
+        "header_magic_of_another_protocol",
+        "§9 header: the magic is the one of the record's protocol",
+        f"the header's magic is {other!r}, its record is of protocol {protocol}",
+        write(game.with_header(kind, [other, record, writer])),
+        Expect(2, f"a {other} header holding a protocol-{protocol} record"),
     )
 
 

@@ -23,6 +23,7 @@ from lanTag.log.chain import LogFormatError
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.rules.registry import get_game
+from lanTag.wire import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 MUST_FAIL = ROOT / "protocol" / "vectors" / "must_fail"
@@ -205,6 +206,12 @@ def test_the_honest_game_verifies_and_takes_the_fast_lane(
     assert fast.valid and fast.complete, fast.failure
     assert plain_verdicts == [True]
     assert fast.rolls_verified > 0 and fast.secrets_verified > 0 and fast.signatures_verified > 0
+    game = get_game(INDEX["engine"])
+    assert (fast.engine, fast.protocol, fast.rules_version) == (
+        INDEX["engine"],
+        PROTOCOL_VERSION,
+        game.rules_version,
+    )
     monkeypatch.setattr(plain_replay.PlainReplay, "report", lambda self, *args: False)
     slow = verify_log(data)
     assert fast.to_json() == slow.to_json()
