@@ -216,7 +216,7 @@ class PeerMachine:
         if self.lobby is None:
             return
         try:
-            self.lobby.receive(payload, addr)
+            self.lobby.receive(payload, addr, now)
         except RemoteProtocolError as exc:
             self.rejected += 1
             self.events.append(ev.Rejected(exc.code, f"lobby message from {addr}: {exc.message}"))
