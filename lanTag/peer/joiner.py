@@ -66,6 +66,7 @@ class JoinLobby:
         chain_length: int = 0,
         expect_fingerprint: str = "",
         known_hosts: Mapping[str, str] | None = None,
+        trust_changed_key: bool = False,
         random_bytes: Callable[[int], bytes] = os.urandom,
     ) -> None:
         self.host = host
@@ -77,6 +78,7 @@ class JoinLobby:
         self.spectator = spectator
         self.expect_fingerprint = expect_fingerprint  # the advert's: pinned ("" for none)
         self.known_hosts = dict(known_hosts or {})  # host nickname -> fingerprint seen
+        self.trust_changed_key = trust_changed_key  # warn (HostKeyChanged) but go on
         self._random = random_bytes
         self.host_key = b""
         self.host_nickname = ""
@@ -179,9 +181,10 @@ class JoinLobby:
         self.events.append(Welcomed(engine, name, seats, taken, pw, answered))
         known = self.known_hosts.get(self.host_nickname)
         if known is not None and known != answered:
-            self._held = True
             self.events.append(HostKeyChanged(self.host_nickname, known, answered))
-            return
+            if not self.trust_changed_key:
+                self._held = True
+                return
         self._go_on(name)
 
     def _go_on(self, name: str = "") -> None:
@@ -189,6 +192,11 @@ class JoinLobby:
             self.events.append(PasswordNeeded(str(name)))
         else:
             self._send_join()
+
+    @property
+    def held_for_key(self) -> bool:
+        """Waiting for the user to accept a changed host key (HostKeyChanged)."""
+        return self._held
 
     def accept_host_key(self) -> None:
         """The user accepts a changed host key (HostKeyChanged): go on with the join."""

@@ -38,11 +38,11 @@ COMMANDS = {
     "host": [
         "--game", "--option", "--map", "--log", "--headless", "--bot", "--netsim",
         "--turn-timeout", "--name", "--seats", "--bots", "--password", "--bind", "--port",
-        "--no-advertise", "--start-when-full",
+        "--no-advertise", "--start-when-full", "--approve",
     ],
     "join": [
         "--password", "--spectate", "--resume", "--resume-wait", "--headless", "--bot", "--log",
-        "--bind", "--wait", "--timeout", "--netsim", "target",
+        "--bind", "--wait", "--timeout", "--netsim", "--trust-new-host-key", "target",
     ],
     "list": ["--wait", "--json"],
     "verify": ["--json", "log"],
