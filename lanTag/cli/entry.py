@@ -175,6 +175,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="each joiner waits for your yes (with --headless: asked on stdin, y/n)",
     )
     host.add_argument(
+        "--games",
+        type=int,
+        default=1,
+        metavar="N",
+        help="play N games back to back with the same table (headless: the same game each "
+        "time); joiners follow without joining again; --log is then a directory",
+    )
+    host.add_argument(
+        "--rematch-wait",
+        type=_wait_seconds,
+        default=20.0,
+        metavar="S",
+        help="in a series: seconds to wait for the last game's players before a bot "
+        "takes an empty seat (default 20)",
+    )
+    host.add_argument(
         "--start-when-full",
         action="store_true",
         help="start as soon as every seat is taken (default with --headless)",
@@ -206,7 +222,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     join.add_argument("--headless", action="store_true", help="no console UI; play with --bot")
     join.add_argument("--bot", default="heuristic", help="bot for your seat with --headless")
-    join.add_argument("--log", metavar="FILE", help=log_help)
+    join.add_argument(
+        "--log",
+        metavar="FILE",
+        help=log_help + "; an existing directory (or a path ending in /) receives one "
+        "log per game of a series",
+    )
+    join.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="with --headless, in a series: leave after N games (default: follow the host "
+        "to the end)",
+    )
     join.add_argument("--bind", default="0.0.0.0", help="local address to use")
     join.add_argument("--wait", type=float, default=3.0, help="seconds to look for games by name")
     join.add_argument(
@@ -229,10 +257,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser(
         "verify",
-        help="check a signed game log offline",
-        description="Exit 0: valid (maybe incomplete); 1: invalid; 2: not a lantag log.",
+        help="check a signed game log (or a series directory) offline",
+        description="Check a signed game log, or a series directory (lantag host --games N "
+        "--log DIR: one log per game, in file-name order): every game's log, the links "
+        "from each game to the one before it, and the standings (master of games points).",
+        epilog="Exit codes: 0 valid (a game may be incomplete), every game of a series "
+        "linked to the one before; 1 invalid: a log fails, or a series has a game missing, "
+        "out of order or from another table; 2 not a lanTag log (or an empty directory); "
+        "3 authentic but not replayed (this lanTag lacks the log's rules version).",
     )
-    verify.add_argument("log", help="log file")
+    verify.add_argument("log", help="log file, or a series directory")
     verify.add_argument("--json", action="store_true", help="machine-readable report")
 
     replay = sub.add_parser("replay", help="step through a game log")

@@ -12,15 +12,18 @@ from lanTag.peer.join_handshake import (
     HostKeyChanged,
     JoinerRefused,
     JoinLobby,
+    NextGame,
     PasswordNeeded,
     Refused,
     RosterChanged,
+    SeriesDone,
     Started,
     Waiting,
 )
 from lanTag.peer.runtime import PeerHandle
 from lanTag.rules.base import input_text
 from lanTag.session import events as ev
+from lanTag.session.lobby_record import seat_names
 
 
 async def play_headless(handle: PeerHandle, out: object = None) -> int:
@@ -31,7 +34,7 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
         machine = handle.machine
         if not names and machine.session is not None:  # the host has no Started event
             record = machine.session.record
-            names = {i: s.nickname for i, s in enumerate(record.seats)}
+            names = dict(enumerate(seat_names(record.seats)))
             seat = machine.session.seat
             you = "spectator" if seat is None else f"seat {seat} ({names.get(seat, seat)})"
             print(f"started: {record.engine}, you are {you}", file=stream)
@@ -77,6 +80,8 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
                 print(f"lobby: {len(event.roster)}/{event.seats} seated", file=stream)
             elif isinstance(event, JoinerRefused):
                 print(f"lobby: {event.reason}", file=stream)
+            elif isinstance(event, NextGame | SeriesDone):  # for after the game (series_play)
+                handle.extra["series_event"] = event
         session = machine.session
         if session is not None and session.state.is_over and not machine.events:
             # e.g. resumed from a log of a game that had already ended

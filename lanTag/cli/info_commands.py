@@ -12,7 +12,7 @@ from lanTag.rules.registry import engine_ids, get_game
 
 async def cmd_list(args: argparse.Namespace) -> int:
     from lanTag.net.discovery import browse, format_lobbies
-    from lanTag.session.versions import why_not_join
+    from lanTag.session.compatibility import why_not_join
 
     if args.wait < 0 or args.wait > 600:
         raise UserError("--wait must be between 0 and 600 seconds")
@@ -47,7 +47,12 @@ async def cmd_rules(args: argparse.Namespace) -> int:
 
 
 async def cmd_id(args: argparse.Namespace) -> int:
-    me = load_identity(nickname=args.nickname)
+    if args.nickname is None:  # the first run asks (with a terminal), like play/host/join
+        from lanTag.cli.first_run import identity_for_play
+
+        me = identity_for_play()
+    else:
+        me = load_identity(nickname=args.nickname)
     print(f"nickname:    {me.nickname}")
     print(f"fingerprint: {me.identity.fingerprint}")
     print(f"public key:  {me.identity.public_key.hex()}")

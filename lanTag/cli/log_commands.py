@@ -20,6 +20,10 @@ def _load_log(path: str) -> bytes:
 
 
 async def cmd_verify(args: argparse.Namespace) -> int:
+    if Path(args.log).is_dir():  # a series: one log per game (lantag host --games N)
+        from lanTag.cli.series_verify import verify_series_dir
+
+        return verify_series_dir(Path(args.log), args.json)
     data = _load_log(args.log)
     try:
         report = verify_log(data)
@@ -71,7 +75,13 @@ def format_report(path: str, report: VerifyReport) -> str:
             lines.append(f"  not checked: {report.unchecked}")
         lines.append(f"AUTHENTIC, NOT REPLAYED: {report.needs}")
     elif report.complete:
-        names = {p.seat: p.nickname for p in report.players}
+        taken = [p.nickname for p in report.players]  # two "max" get their key's digits
+        names = {
+            p.seat: f"{p.nickname} ({p.fingerprint[:4]})"
+            if taken.count(p.nickname) > 1
+            else p.nickname
+            for p in report.players
+        }
         ranking = " > ".join(" = ".join(names.get(s, str(s)) for s in g) for g in report.ranking)
         lines.append(f"  ranking: {ranking}")
         # A complete game may still end in a torn entry (a crash mid-write after the last

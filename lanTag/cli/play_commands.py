@@ -11,9 +11,9 @@ import asyncio
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 from lanTag.cli.entry import JoinFailed, UserError, color_enabled, parse_option_pairs
+from lanTag.cli.first_run import identity_for_play
 from lanTag.cli.game_setup import (
     check_bots,
     check_game,
@@ -32,6 +32,7 @@ from lanTag.cli.join_help import (
 )
 from lanTag.cli.known_hosts import load_known_hosts, remember_host
 from lanTag.cli.resume_command import resume_seat
+from lanTag.cli.series_play import SeriesLogs, follow_series, host_logs, host_series, join_logs
 from lanTag.identity import fingerprint
 from lanTag.peer.join_handshake import (
     HostConfig,
@@ -45,7 +46,6 @@ from lanTag.peer.runtime import (
     PeerHandle,
     bot_identity,
     default_log_path,
-    load_identity,
     open_host,
     open_join,
     wait_until,
@@ -64,7 +64,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
     game, options, map_text = check_game(
         args.game, parse_option_pairs(args.option), 1 + args.bots, args.map
     )
-    me = load_identity()
+    me = identity_for_play()
     netsim = netsim_from_spec(args.netsim)
     config = HostConfig(
         game.id,
@@ -101,7 +101,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
 
 
 async def cmd_host(args: argparse.Namespace) -> int:
-    me = load_identity()
+    me = identity_for_play()
     if args.game is None and not args.headless:
         from lanTag.ui.host_setup import run_host_setup_for
 
@@ -124,12 +124,18 @@ async def cmd_host(args: argparse.Namespace) -> int:
         )
     config.approve = bool(getattr(args, "approve", False))
     game = get_game(config.engine)
+    games = getattr(args, "games", 1)
+    if not 1 <= games <= 999:
+        raise UserError("--games must be between 1 and 999")
+    if games > 1 and not args.headless:
+        raise UserError("--games N plays headless for now: add --headless")
+    logs = host_logs(args.log, games, game.id, config.name)
     handle = await open_host(
         config,
         me,
         bind=(args.bind, args.port),
         driver=BotDriver(args.bot) if args.headless else None,
-        log_path=log_path_for(args, game.id, config.name),
+        log_path=logs.path(1, game.id, config.name),
         netsim=netsim_from_spec(args.netsim),
     )
     lobby = handle.machine.lobby
@@ -160,7 +166,8 @@ async def cmd_host(args: argparse.Namespace) -> int:
             seat_updates.cancel()
         if advertiser is not None:
             await advertiser.update(seats_taken=lobby.taken + len(config.bots), state="playing")
-        return await run_ui_or_headless(handle, args.headless)
+        code = await run_ui_or_headless(handle, args.headless)
+        return await host_series(handle, config, me, args, logs, code)
     finally:
         if seat_updates is not None:
             seat_updates.cancel()
@@ -171,9 +178,11 @@ async def cmd_host(args: argparse.Namespace) -> int:
 
 async def cmd_join(args: argparse.Namespace) -> int:
     check_bots(args.bot)
+    if getattr(args, "games", None) is not None and not 1 <= args.games <= 999:
+        raise UserError("--games must be between 1 and 999")
     if getattr(args, "resume_wait", None) is not None and not args.resume:
         raise UserError("--resume-wait only goes with --resume LOG")
-    me = load_identity()
+    me = identity_for_play()
     if args.resume:
         return await resume_seat(args, me)
     target = args.target
@@ -218,6 +227,7 @@ async def cmd_join(args: argparse.Namespace) -> int:
         pick = matches[0]
         candidates = advertised_candidates(pick.addresses, pick.port)
         host_addr, pinned = candidates[0], pick.fingerprint
+    logs = join_logs(args.log)
     handle = await open_join(
         host_addr,
         me,
@@ -225,7 +235,7 @@ async def cmd_join(args: argparse.Namespace) -> int:
         spectator=args.spectate,
         bind=(args.bind, 0),
         driver=BotDriver(args.bot) if args.headless else None,
-        log_path=Path(args.log) if args.log else default_log_path("game"),
+        log_path=logs.path(1, "game") if args.log else default_log_path("game"),
         netsim=netsim_from_spec(args.netsim),
         expect_fingerprint=pinned,
         known_hosts=load_known_hosts(),
@@ -242,8 +252,8 @@ async def cmd_join(args: argparse.Namespace) -> int:
         if len(candidates) > 1:  # say which of the host's addresses worked
             answered_on = handle.machine.lobby.host  # type: ignore[union-attr]
             print(f"the host answered on {answered_on[0]}:{answered_on[1]}", file=sys.stderr)
-        if not args.log:
-            _name_log_after_the_game(handle)
+        if not args.log or logs.directory:
+            _name_log_after_the_game(handle, logs)
         if not console_ok:
             raise JoinFailed(needs_terminal_line())
         if not args.headless:
@@ -251,7 +261,10 @@ async def cmd_join(args: argparse.Namespace) -> int:
 
             if not await run_join_screen(handle):
                 return 1
-        return await run_ui_or_headless(handle, args.headless)
+        code = await run_ui_or_headless(handle, args.headless)
+        if not args.headless:
+            return code
+        return await follow_series(handle, logs, code, getattr(args, "games", None))
     finally:
         remember.cancel()
         await handle.close()
@@ -299,11 +312,12 @@ async def host_answered(handle: PeerHandle, timeout: float, also: Sequence[Addr]
     return await wait_until(answered, max(0.0, deadline - time.monotonic()), step=0.02)
 
 
-def _name_log_after_the_game(handle: PeerHandle) -> None:
-    """The host's welcome names the game: the joiner's log is named after it, like the host's."""
+def _name_log_after_the_game(handle: PeerHandle, logs: SeriesLogs) -> None:
+    """The host's welcome names the game: the joiner's log is named after it, like the host's
+    (in a series directory: its first game's name there)."""
     welcome = next((e for e in handle.machine.events if isinstance(e, Welcomed)), None)
     if welcome is not None:
-        handle.rename_log(default_log_path(welcome.engine, welcome.name))
+        handle.rename_log(logs.path(1, welcome.engine, welcome.name))
 
 
 def _host_args_from_join(args: argparse.Namespace) -> argparse.Namespace:

@@ -55,6 +55,9 @@ class VerifyReport:
     replayed: bool = True
     needs: str = ""
     unchecked: str = ""  # what the check without a replay could not look at, if anything
+    # Hex id of the game this one follows at its table ("" for a first game); not in
+    # to_json (the single-log report keeps its keys), lanTag.log.series reports it.
+    previous_game: str = ""
 
     @property
     def valid(self) -> bool:

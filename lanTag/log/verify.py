@@ -56,6 +56,7 @@ def verify_log(data: bytes) -> VerifyReport:
     report.lantag_version = record.lantag_version
     report.engine = record.engine
     report.game_id = game_id.hex()
+    report.previous_game = record.previous_game.hex()
     report.writer_seat = writer
     report.players = [
         Player(i, s.nickname, s.fingerprint, s.bot) for i, s in enumerate(record.seats)

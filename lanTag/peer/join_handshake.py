@@ -12,6 +12,7 @@ canonical array ``["lt-lobby", 3, kind, ...]`` (protocol/SPEC.md §6):
     refuse   reason                                     host -> joiner (also a kick)
     start    record, [[seat, host, port]...], [[host, port]...], signature, seal  host -> all
     leave                                               joiner -> host
+    next, done  (a series: lanTag.peer.series)           host -> each seat after a game
 
 The password never travels and a transcript does not let anyone test one: SPAKE2
 (lanTag.peer.pake), its key confirming both identity keys; the host rate-limits tries
@@ -39,10 +40,10 @@ from lanTag.peer.pake import (
     start_seal,
     transcript,
 )
+from lanTag.session.compatibility import joiner_mismatch, mismatch, rules_version_of
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.messages import PROTOCOL_VERSION
 from lanTag.session.transport import Addr
-from lanTag.session.versions import joiner_mismatch, mismatch, rules_version_of
 from lanTag.versions import lantag_version
 
 TAG = "lt-lobby"
@@ -189,6 +190,22 @@ class HostKeyChanged:
     now: str
 
 
+@dataclass(frozen=True, slots=True)
+class NextGame:
+    """The host proposes the next game of a series (lanTag.peer.series), after ``previous_game``."""
+
+    previous_game: bytes
+    engine: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesDone:
+    """The host ends the series after ``last_game``: no next game comes."""
+
+    last_game: bytes
+
+
 LobbyEvent = (
     RosterChanged
     | PasswordNeeded
@@ -199,6 +216,8 @@ LobbyEvent = (
     | JoinerWaiting
     | Waiting
     | HostKeyChanged
+    | NextGame
+    | SeriesDone
 )
 
 
@@ -231,6 +250,7 @@ class HostConfig:
     timeouts: Timeouts = field(default_factory=Timeouts)
     chain_length: int = 4096
     approve: bool = False  # each joiner waits for the host's yes (approve_joiner) first
+    previous_game: bytes = b""  # the game this one follows at this table (lanTag.peer.series)
 
 
 class HostLobby:
@@ -258,6 +278,7 @@ class HostLobby:
         self.outbox: list[tuple[Addr, bytes]] = []
         self.events: list[LobbyEvent] = []
         self.started: Started | None = None
+        self.left: set[Addr] = set()  # who said leave before the start
 
     @property
     def seated(self) -> list[_Joiner]:
@@ -266,6 +287,11 @@ class HostLobby:
     @property
     def taken(self) -> int:
         return 1 + len(self._order)
+
+    def joined(self, addr: Addr) -> bool:
+        """Whether ``addr`` has joined (a seat, or as a spectator)."""
+        joiner = self._joiners.get(addr)
+        return joiner is not None and joiner.joined
 
     def roster(self) -> tuple[RosterEntry, ...]:
         me = RosterEntry(self.nickname, self.identity.fingerprint, "")
@@ -304,6 +330,7 @@ class HostLobby:
         elif kind == "join" and len(fields) == 7:
             self._join(addr, fields, now)
         elif kind == "leave":
+            self.left.add(addr)  # a series waits for nobody who said no (cli/series_play.py)
             self._remove(addr, notify=None)
         else:
             raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")
@@ -511,6 +538,7 @@ class HostLobby:
             host_nonce,
             rules_version=self.rules_version,
             lantag_version=lantag_version()[:32],
+            previous_game=c.previous_game,
         )
         peers = {i + 1: j.addr for i, j in enumerate(self.seated)}
         watchers = tuple(j.addr for j in self._joiners.values() if j.joined and j.spectator)

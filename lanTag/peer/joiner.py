@@ -36,10 +36,10 @@ from lanTag.peer.join_handshake import (
     my_rules,
 )
 from lanTag.peer.pake import PAKE_MESSAGE, joiner_confirmation, joiner_pake, start_seal, transcript
+from lanTag.session.compatibility import mismatch, rules_version_of
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import PROTOCOL_VERSION
 from lanTag.session.transport import Addr
-from lanTag.session.versions import mismatch, rules_version_of
 from lanTag.versions import lantag_version
 
 
@@ -68,7 +68,12 @@ class JoinLobby:
         known_hosts: Mapping[str, str] | None = None,
         trust_changed_key: bool = False,
         random_bytes: Callable[[int], bytes] = os.urandom,
+        follows: bytes = b"",
+        host_key: bytes = b"",
     ) -> None:
+        # The next game of a series (lanTag.peer.series): its start must name ``follows``
+        # as the previous game and be signed by the same ``host_key``.
+        self.follows, self.expected_host = follows, host_key
         self.host = host
         self.chain_length = chain_length  # of our anchor's chain (0: not checked)
         self.identity = identity
@@ -170,6 +175,9 @@ class JoinLobby:
             and len(pake_b) == (PAKE_MESSAGE if pw else 0)
         ):
             raise RemoteProtocolError("malformed", "bad welcome")
+        if self.expected_host and host_key != self.expected_host:
+            self.events.append(Refused("another host answered for the next game"))
+            return
         answered = fingerprint(host_key)
         if self.expect_fingerprint and answered != self.expect_fingerprint:
             # Pinned: the key of the advert we chose, or nothing (never a join, no proof).
@@ -279,6 +287,9 @@ class JoinLobby:
             self.events.append(Refused("the host did not prove it knows the password"))
             return
         record = LobbyRecord.decode(body)
+        if self.follows and record.previous_game != self.follows:
+            self.events.append(Refused("the host's next game does not follow the game we played"))
+            return
         engine = record.engine
         mine = rules_version_of(engine)
         told = mismatch(engine, record.protocol, record.rules_version, PROTOCOL_VERSION, mine)

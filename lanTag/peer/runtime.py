@@ -244,15 +244,7 @@ async def open_peer(
     """Bind a socket and start a peer.  ``lobby_factory(anchor)`` builds its lobby side."""
     chain_secret = secrets.token_bytes(32)
     anchor = HashChain(chain_secret, chain_length).anchor
-    writer = None
-    if log_path is not None:
-        try:
-            writer = LogWriter(log_path)
-        except OSError as exc:
-            raise LocalProtocolError(f"cannot write the log {log_path}: {exc.strerror}") from None
-        # Resume needs the chain secret; it never goes in the (shareable) log itself.
-        secret_path = secret_path_of(log_path)
-        write_text_atomic(secret_path, chain_secret.hex() + "\n", private=True)
+    writer = open_log(log_path, chain_secret)
     machine = PeerMachine(
         LinkLayer(secrets.randbits(256)),  # a key: epochs must not be guessable
         lobby_factory(anchor),
@@ -265,6 +257,62 @@ async def open_peer(
     pump = await _bind(machine, bind, netsim)
     machine.local_addr = pump.address
     return PeerHandle(machine, pump, writer, chain_secret, log_path)
+
+
+def open_log(log_path: Path | None, chain_secret: bytes) -> LogWriter | None:
+    """A game's log writer, with the seat's chain secret beside it (resume needs it; it
+    never goes in the shareable log itself); None without a path."""
+    if log_path is None:
+        return None
+    try:
+        writer = LogWriter(log_path)
+    except OSError as exc:
+        raise LocalProtocolError(f"cannot write the log {log_path}: {exc.strerror}") from None
+    write_text_atomic(secret_path_of(log_path), chain_secret.hex() + "\n", private=True)
+    return writer
+
+
+def _next_game_files(handle: PeerHandle, log_path: Path | None) -> tuple[bytes, LogWriter | None]:
+    """The next game of a series: the last game's log closed, a fresh chain and log."""
+    chain_secret = secrets.token_bytes(32)
+    writer = open_log(log_path, chain_secret)
+    if handle.log is not None:
+        handle.log.close()
+    handle.log, handle.log_path, handle.chain_secret = writer, log_path, chain_secret
+    return chain_secret, writer
+
+
+def host_next_game(
+    handle: PeerHandle, config: HostConfig, me: LocalIdentity, log_path: Path | None
+) -> HostLobby:
+    """After a game is over: the same table's next game (lanTag.peer.series), logged to
+    ``log_path``; ``config.previous_game`` names the game just over."""
+    from lanTag.peer import series
+
+    chain_secret, writer = _next_game_files(handle, log_path)
+    lobby = series.host_next_game(
+        handle.machine,
+        config,
+        me.nickname,
+        chain_secret,
+        secrets.token_bytes,
+        writer.write if writer else None,
+        handle.now(),
+    )
+    handle.pump.poke()
+    return lobby
+
+
+def join_next_game(handle: PeerHandle, log_path: Path | None) -> JoinLobby:
+    """On the host's ``next``: join the same table's next game, logged to ``log_path``."""
+    from lanTag.peer import series
+
+    chain_secret, writer = _next_game_files(handle, log_path)
+    lobby = series.join_next_game(
+        handle.machine, chain_secret, writer.write if writer else None, handle.now()
+    )
+    handle.pump.poke()
+    return lobby
 
 
 async def _bind(machine: PeerMachine, bind: Addr, netsim: NetSim | None) -> UdpPump:

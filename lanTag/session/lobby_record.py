@@ -1,11 +1,15 @@
 """The lobby record: everything agreed before the game starts; its hash is the game id.
 
-record = [2, engine, rules_version, lantag_version,
+record = [3, engine, rules_version, lantag_version,
           [[option, value]...sorted], map_text|nil,
           [[public_key, chain_anchor, nickname, bot]...], chain_length,
-          [turn_timeout_ms, step_timeout_ms, lag_warning_ms], host_nonce]
-A protocol-1 record (logs written before versions were recorded) is the same without
-rules_version and lantag_version, with 1 first: it is rules version 1 of its engine.
+          [turn_timeout_ms, step_timeout_ms, lag_warning_ms], host_nonce,
+          previous_game]
+previous_game (protocol 3 on) is the game id of the game this one follows at the same
+table (32 bytes), or empty for a first game: a series is a hash-linked chain of games.
+A protocol-2 record is the same without previous_game.  A protocol-1 record (logs
+written before versions were recorded) is the protocol-2 one without rules_version
+and lantag_version, with 1 first: it is rules version 1 of its engine.
 game_id = SHA-256("lanTag/v1/game" 0x00 ‖ canonical record bytes)
 """
 
@@ -17,11 +21,12 @@ from dataclasses import dataclass
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.identity import fingerprint
+from lanTag.session.compatibility import rules_version_of
 from lanTag.session.messages import KNOWN_PROTOCOLS, PROTOCOL_VERSION
-from lanTag.session.versions import rules_version_of
 
 GAME_DOMAIN = b"lanTag/v1/game\x00"
 MAX_RECORD = 256 * 1024
+SERIES_PROTOCOL = 3  # the first protocol whose record names the previous game
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +64,16 @@ class LobbyRecord:
     rules_version: int = 0  # the engine's rules the game plays; 0: this lanTag's (set below)
     lantag_version: str = ""  # the host's lanTag release, shown to people, never compared
     protocol: int = PROTOCOL_VERSION
+    # The game id of the game this one follows at the same table; b"" for a first game.
+    # Bound into this game's id, so a series cannot be reordered or cut unseen.
+    previous_game: bytes = b""
 
     def __post_init__(self) -> None:
+        previous = self.previous_game
+        if previous and (self.protocol < SERIES_PROTOCOL or len(previous) != 32):
+            raise ValueError(
+                f"a previous game id is 32 bytes, in a protocol-{SERIES_PROTOCOL} record or later"
+            )
         if self.rules_version == 0:  # frozen: the one place a field is filled in
             rules = 1 if self.protocol == 1 else rules_version_of(self.engine) or 1
             object.__setattr__(self, "rules_version", rules)
@@ -79,6 +92,7 @@ class LobbyRecord:
             self.chain_length,
             [self.timeouts.turn_ms, self.timeouts.step_ms, self.timeouts.lag_ms],
             self.host_nonce,
+            *([self.previous_game] if self.protocol >= SERIES_PROTOCOL else []),
         ]
 
     def encode(self) -> bytes:
@@ -108,17 +122,22 @@ class LobbyRecord:
                 f"{', '.join(map(str, KNOWN_PROTOCOLS))} (a newer lanTag wrote it?)",
             )
         assert isinstance(obj, list)
-        rules_version, lantag_version = 1, ""
+        rules_version, lantag_version, previous = 1, "", b""
         try:
             if version == 1:
                 _v, engine, options, map_text, seats, chain_length, timeouts, nonce = obj
             else:
-                _require(len(obj) == 10, "a protocol-2 record has 10 fields")
+                fields = 10 if version == 2 else 11
+                _require(len(obj) == fields, f"a protocol-{version} record has {fields} fields")
                 (_v, engine, rules_version, lantag_version, options, map_text, seats) = obj[:7]
-                chain_length, timeouts, nonce = obj[7:]
-                _require(
-                    _is_int(rules_version) and 1 <= rules_version < 2**16, "bad rules version"
-                )
+                chain_length, timeouts, nonce = obj[7:10]
+                if version >= SERIES_PROTOCOL:
+                    previous = obj[10]
+                    _require(
+                        isinstance(previous, bytes) and len(previous) in (0, 32),
+                        "bad previous game id",
+                    )
+                _require(_is_int(rules_version) and 1 <= rules_version < 2**16, "bad rules version")
                 _require(
                     isinstance(lantag_version, str) and len(lantag_version) <= 32,
                     "bad lanTag version",
@@ -152,10 +171,24 @@ class LobbyRecord:
             rules_version,
             lantag_version,
             version,
+            previous,
         )
         if record.encode() != data:
             raise RemoteProtocolError("noncanonical", "lobby record is not canonical")
         return record
+
+
+def seat_names(seats: tuple[SeatRecord, ...]) -> tuple[str, ...]:
+    """The name to show for each seat: its nickname, followed by the first four digits of
+    its fingerprint (or "bot") when another seat of the table has the same nickname, so
+    two people called "max" are told apart wherever names are shown."""
+    count: dict[str, int] = {}
+    for seat in seats:
+        count[seat.nickname] = count.get(seat.nickname, 0) + 1
+    return tuple(
+        f"{s.nickname} ({s.fingerprint[:4]})" if count[s.nickname] > 1 else s.nickname
+        for s in seats
+    )
 
 
 MAX_CHAIN = 1 << 16

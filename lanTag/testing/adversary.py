@@ -35,7 +35,6 @@ from lanTag.rules.base import Action, IllegalAction, Simultaneous, Turn
 from lanTag.session.core import bundles
 from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
 from lanTag.session.messages import (
-    SIGN_DOMAIN,
     MsgType,
     Signed,
     pack_bundle,
@@ -44,6 +43,7 @@ from lanTag.session.messages import (
     unpack_bundle,
 )
 from lanTag.session.transport import Transport
+from lanTag.testing.garbage import garbage_datagrams, garbage_payloads
 
 __all__ = ["Adversary", "Cheat", "garbage_datagrams", "garbage_payloads", "resign"]
 
@@ -277,15 +277,36 @@ class Adversary:
         legal = s.state.legal_actions(self.seat)
         return legal[self.rng.randrange(len(legal))]
 
+    def _two_choices(self, s: Session, turn: str) -> tuple[Action, Action] | None:
+        """The prelude of the cheats that play one choice and show another: on our
+        ``turn`` ("turn" or "secret"), a bot's honest choice and a different legal one."""
+        if s.my_turn() != turn:
+            return None
+        honest = self._bot_choice(s)
+        other = self._alternative(s, honest)
+        return None if other is None else (honest, other)
+
+    def _sign_now(
+        self, s: Session, kind: MsgType, payload: tuple[Any, ...], step: int | None = None
+    ) -> Signed:
+        """A message of our seat at ``step`` (default: ours), with our state hash."""
+        return sign_message(
+            self._signer(),
+            kind,
+            s.game_id,
+            s.step if step is None else step,
+            self.seat,
+            s.state.state_hash(),
+            payload,
+        )
+
     # -- one method per cheat: True once the cheat is done -------------------------
 
     def _bad_reveal(self, s: Session, now: float) -> bool:
-        if s.my_turn() != "secret":
+        choices = self._two_choices(s, "secret")
+        if choices is None:
             return False
-        honest = self._bot_choice(s)
-        other = self._alternative(s, honest)
-        if other is None:
-            return False
+        honest, other = choices
         step = s.step
         s.commit(honest, self.inner.random_bytes(32), now)
         self._replace_own(s, step, MsgType.REVEAL, lambda m: (other.to_msgpack(), *m.payload[1:]))
@@ -300,25 +321,14 @@ class Adversary:
         return True
 
     def _equivocate(self, s: Session, now: float) -> bool:
-        if s.my_turn() != "turn":
+        choices = self._two_choices(s, "turn")
+        if choices is None:
             return False
-        honest = self._bot_choice(s)
-        other = self._alternative(s, honest)
-        if other is None:
-            return False
-        others = sorted(k for k in s.peers if k != s.seat)
-        victims = self.victims
-        if victims is None:
-            victims = frozenset(others[len(others) // 2 :])
-        addrs = {s.peers[k] for k in victims if k in s.peers}
-        step = s.step
-
-        def alt(m: Signed) -> tuple[Any, ...]:
-            return (other.to_msgpack(),)
-
-        self._replace_own(s, step, MsgType.MOVE, alt, only=addrs)
+        honest, other = choices
+        victims = self._victims(s)
+        self._replace_own(s, s.step, MsgType.MOVE, lambda m: (other.to_msgpack(),), only=victims)
         s.submit(honest, now)
-        self.did.notes.append(f"MOVE {honest} to all but seats {sorted(victims)}: {other}")
+        self.did.notes.append(f"MOVE {honest} to all but {sorted(victims)}: {other}")
         return True
 
     def _illegal_move(self, s: Session, now: float) -> bool:
@@ -340,15 +350,7 @@ class Adversary:
         # our ENTROPY leaves at the step's start, before we get to act.)
         if not isinstance(s.state.decision(), Simultaneous) or s.my_turn() != "secret":
             return False
-        cheat = sign_message(
-            self._signer(),
-            MsgType.MOVE,
-            s.game_id,
-            s.step,
-            self.seat,
-            s.state.state_hash(),
-            (Action("pass").to_msgpack(),),
-        )
+        cheat = self._sign_now(s, MsgType.MOVE, (Action("pass").to_msgpack(),))
         self.did.sent.append(cheat)
         self._send_signed(s, [cheat.raw], now)
         self.bot.act(s, self.inner.random_bytes, now)  # then commit as usual
@@ -417,15 +419,7 @@ class Adversary:
         if not others:
             return False
         source = self.spoof_as or others[min(others)]
-        cheat = sign_message(
-            self._signer(),
-            MsgType.MOVE,
-            s.game_id,
-            s.step,
-            self.seat,
-            s.state.state_hash(),
-            (Action("pass").to_msgpack(),),
-        )
+        cheat = self._sign_now(s, MsgType.MOVE, (Action("pass").to_msgpack(),))
         self.did.sent.append(cheat)
         # one unreliable datagram: a fresh link epoch, sequence 0, one fragment
         frame = Frame(FrameType.DATA, 0x5EED, 0, 0, 0, 0, 0, 1, pack_bundle([cheat.raw]))
@@ -440,9 +434,7 @@ class Adversary:
     def _sync_flood(self, s: Session, now: float) -> bool:
         # An in-roster seat asks everyone for the whole game again and again: each
         # SYNC(0) used to be answered with every message held (SPEC §5.6).
-        sync = sign_message(
-            self._signer(), MsgType.SYNC, s.game_id, s.step, self.seat, s.state.state_hash(), (0,)
-        )
+        sync = self._sign_now(s, MsgType.SYNC, (0,))
         if not self.did.sent:
             self.did.step = s.step
         self.did.sent.append(sync)
@@ -459,12 +451,10 @@ class Adversary:
     def _two_commits(self, s: Session, now: float) -> bool:
         # Pair A (the session's own commit and reveal) to some peers, pair B (another
         # choice under another nonce, opening correctly too) to the victims.
-        if s.my_turn() != "secret":
+        choices = self._two_choices(s, "secret")
+        if choices is None:
             return False
-        honest = self._bot_choice(s)
-        other = self._alternative(s, honest)
-        if other is None:
-            return False
+        honest, other = choices
         step, nonce_b = s.step, self.inner.random_bytes(32)
         purpose = s.needs().secret_kind
         sealed_b = commitment(
@@ -508,14 +498,12 @@ class Adversary:
     def _request_flood(self, s: Session, now: float) -> bool:
         # NUDGEs and VOTEs (naming nobody: a vote for no seat drops nobody) with distinct
         # sequence numbers, for this step and steps far ahead.
-        h = s.state.state_hash()
         raws = []
         base = 1000 * (len(self.did.sent) + 1)
         for i in range(FLOOD_BURST):
             kind = MsgType.NUDGE if i % 2 else MsgType.VOTE
             step = s.step + (i % 3) * 50
-            msg = sign_message(self._signer(), kind, s.game_id, step, self.seat, h, ([], base + i))
-            raws.append(msg.raw)
+            raws.append(self._sign_now(s, kind, ([], base + i), step).raw)
         if not self.did.sent:
             self.did.step = s.step
         self.did.sent.append(parse_unverified(raws[0]))
@@ -571,62 +559,6 @@ def _illegal_for(s: Session, seat: int) -> Action | None:
         except IllegalAction:
             return action
     return None
-
-
-def garbage_payloads(rng: random.Random, s: Session | None = None) -> list[bytes]:
-    """Link payloads (delivered by a valid link) that are not valid session bundles."""
-    out = [
-        b"",
-        b"\xc1",  # never-used msgpack byte
-        b"\x93\x01\x02",  # an array, not of bins
-        b"\x91\xc4\x00",  # a bundle of one empty message
-        b"\xdc\x00\x01\xc4\x00",  # non-canonical array16
-        b"\x91" + b"\x91" * 20 + b"\x00",  # nested too deep
-        wire.pack([b"\x00" * 64]),
-        wire.pack([wire.pack([b"x", b"y" * 64])]),
-        bytes(rng.getrandbits(8) for _ in range(rng.randrange(1, 900))),
-        b"\x91\xc5" + (3000).to_bytes(2, "big") + bytes(3000),  # one oversized message
-        b"\xde\x00\x01\xa1a\x01",  # a map
-        b"\x91\xcb" + bytes(8),  # a float
-    ]
-    if s is not None and s.seat is not None:
-        # a well-signed-looking message with an unknown type and one of a wrong version
-        body = wire.pack([1, 99, s.game_id, s.step, s.seat, bytes(32)])
-        out.append(pack_bundle([wire.pack([body, bytes(64)])]))
-        body = wire.pack([7, 1, s.game_id, s.step, s.seat, bytes(32), ["pass"]])
-        out.append(pack_bundle([wire.pack([body, bytes(64)])]))
-        out.append(SIGN_DOMAIN)
-    return out
-
-
-def garbage_datagrams(rng: random.Random) -> list[bytes]:
-    """Raw datagrams that are not valid link frames: oversized, short, bad headers.
-
-    (A *valid* frame with a new source epoch is not garbage to the link: it may be a
-    restart of the peer at that address, believed once a frame names the receiver's
-    epoch, i.e. after a return-routability challenge; see SPOOF and docs/NETWORK.md.)
-    """
-    out = [
-        bytes(1201),
-        bytes(rng.getrandbits(8) for _ in range(2000)),
-        b"",
-        b"L",
-        bytes(29),
-        encode(Frame(FrameType.DATA, 7, 0, 0, 0, 0, 5, 3, b"x")),  # fragment index >= count
-        encode(Frame(FrameType.DATA, 7, 0, 0, 0, 0, 0, 0, b"x")),  # zero fragments
-        encode(Frame(FrameType.ACK, 7, 0, 0, 0, 0)) + b"payload",
-        encode(Frame(FrameType.ACK, 7, 0, 5, 0, 0)),  # an ACK with a sequence number
-        encode(Frame(FrameType.PING, 0, 0, 0, 0, 0)),  # source epoch 0
-        bytes([0x4C, 0x21]) + bytes(28),  # version 2
-        bytes([0x4C, 0x1F]) + bytes(28),  # frame type 15
-        bytes([0x00, 0x11]) + bytes(28),  # bad magic
-    ]
-    for _ in range(20):
-        n = rng.randrange(1, 1200)
-        data = bytes(rng.getrandbits(8) for _ in range(n))
-        if data[:1] != b"L":
-            out.append(data)
-    return out
 
 
 _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {

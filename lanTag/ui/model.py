@@ -38,14 +38,17 @@ from lanTag.rules.base import (
     input_text,
 )
 from lanTag.session import events as ev
+from lanTag.session.lobby_record import seat_names
 from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
+from lanTag.ui.feed import seat_namer, step_lines
 from lanTag.ui.outcomes import roll_values, secret_line, who_namer
+from lanTag.views.registry import GameView, game_view
 
 # The one input rule, said the same way on the message line and in the F1 help.
 INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
-OUTCOMES_KEEP = 6  # outcome lines kept under the board until our next decision
+OUTCOMES_KEEP = 8  # outcome lines kept under the board until our next decision
 LOG_KEEP = 300  # log lines kept in memory; the signed log file has everything
 SCAN_LIMIT = 5000  # legal actions looked at for completion and cycling (lazy spaces are huge)
 
@@ -153,6 +156,7 @@ class GameModel:
         self._shadow_step = 0
         self._view_key: tuple[int, int] | None = None
         self._view: dict[str, Any] = {}
+        self._fed_view: dict[str, Any] = {}  # the view after the last step put in the feed
         self.view_serial = 0  # bumped whenever view() builds a new dict (drawing caches by it)
         self.line = Buffer(
             multiline=False,
@@ -185,8 +189,13 @@ class GameModel:
         return s.seat if s is not None and not s.replay else None
 
     def names(self) -> list[str]:
+        """Each seat's name on screen (two seats of one nickname told apart)."""
         s = self.session
-        return [seat.nickname for seat in s.record.seats] if s is not None else []
+        return list(seat_names(s.record.seats)) if s is not None else []
+
+    def game_view(self) -> GameView:
+        """How this game is shown (lanTag/views/): its view dict, text board, purposes."""
+        return game_view(self.engine)
 
     def view(self) -> dict[str, Any]:
         """The engine's view for our seat, cached per step (views list legal actions)."""
@@ -195,7 +204,7 @@ class GameModel:
             return {}
         key = (s.step, id(s.state))
         if key != self._view_key:
-            self._view_key, self._view = key, s.state.view(self.seat)
+            self._view_key, self._view = key, self.game_view().view(s.state, self.seat)
             self.view_serial += 1
         return self._view
 
@@ -248,7 +257,7 @@ class GameModel:
         if isinstance(d, Simultaneous):
             return f"secret {d.kind}: seats " + " ".join(map(str, d.seats))
         assert isinstance(d, Chance)
-        return f"dice: {s.game.purpose_text(d.purpose)}"
+        return f"dice: {self.game_view().purpose_text(d.purpose)}"
 
     def seat_status(self, seat: int) -> str:
         s = self.session
@@ -267,6 +276,13 @@ class GameModel:
             return "leaving"
         if seat in self.lagging:
             return f"lag {self.lagging[seat]:.0f}s"
+        d = s.state.decision()
+        if (isinstance(d, Turn) and d.seat == seat) or (
+            isinstance(d, Simultaneous) and seat in d.seats
+        ):
+            # Heard from (else the session says it lags): a person choosing, on the clock.
+            limit = s.record.timeouts.turn_ms / 1000
+            return f"thinking {self.turn_seconds():.0f}/{limit:.0f}s"
         return "live"
 
     # ------------------------------------------------------------------ feedback
@@ -356,7 +372,7 @@ class GameModel:
                 after = shadow.apply(e.input)
             except IllegalAction:
                 after = None
-        after_view = after.view(self.seat) if after is not None else {}
+        after_view = self.game_view().view(after, self.seat) if after is not None else {}
         who = who_namer(self.names(), self.seat)
         problems = self._problems(e.step)
         if isinstance(e.input, Roll):
@@ -366,7 +382,7 @@ class GameModel:
             if shadow is not None:
                 d = shadow.decision()
                 if isinstance(d, Chance):
-                    purpose = shadow.game.purpose_text(d.purpose)
+                    purpose = self.game_view().purpose_text(d.purpose)
             values = roll_values(self.engine, e.input, after_view, who) or " | ".join(
                 " ".join(map(str, v)) for v in e.input.values
             )
@@ -374,6 +390,9 @@ class GameModel:
                 e.step, purpose, values, contributors, len(self._humans()), problems
             )
             self.add_log(f"{e.step}: {self.last_roll.text()}", "class:log.roll")
+            if not self._feed(e.step, after_view):
+                # A roll whose result no fact words (turn order, who starts): the roll itself.
+                self.outcomes.append(LogLine("class:log.roll", f"{purpose}: {values}"))
         else:
             if isinstance(e.input, Joint) and shadow is not None:
                 d = shadow.decision()
@@ -384,10 +403,25 @@ class GameModel:
                     line = secret_line(d.kind, e.input, after_view, who, self.action_text)
                     self.outcomes.append(LogLine("class:warn", line))
                     self.add_log(f"{e.step}: {line}", "class:warn")
+                    self._feed(e.step, after_view)
                     self._advance_shadow(after, e.step)
                     return
             self.add_log(f"{e.step}: {self._input_text(e)}")
+            self._feed(e.step, after_view)
         self._advance_shadow(after, e.step)
+
+    def _feed(self, step: int, after_view: dict[str, Any]) -> bool:
+        """The step's notable results (rolls, collisions, battles, tags) in words: kept under
+        the board until our next decision and logged.  False when there was none."""
+        before, self._fed_view = self._fed_view, after_view
+        if not after_view:
+            return False
+        name = seat_namer(self.names(), self.seat)
+        lines = [line for line in step_lines(self.engine, after_view, name, before) if line.notable]
+        for line in lines:
+            self.outcomes.append(LogLine("class:warn", line.text))
+            self.add_log(f"{step}: {line.text}", "class:warn")
+        return bool(lines)
 
     def _advance_shadow(self, after: State | None, step: int) -> None:
         self._shadow, self._shadow_step = after, step + 1

@@ -38,11 +38,11 @@ COMMANDS = {
     "host": [
         "--game", "--option", "--map", "--log", "--headless", "--bot", "--netsim",
         "--turn-timeout", "--name", "--seats", "--bots", "--password", "--bind", "--port",
-        "--no-advertise", "--start-when-full", "--approve",
+        "--no-advertise", "--start-when-full", "--games", "--rematch-wait", "--approve",
     ],
     "join": [
         "--password", "--spectate", "--resume", "--resume-wait", "--headless", "--bot", "--log",
-        "--bind", "--wait", "--timeout", "--netsim", "--trust-new-host-key", "target",
+        "--games", "--bind", "--wait", "--timeout", "--netsim", "--trust-new-host-key", "target",
     ],
     "list": ["--wait", "--json"],
     "verify": ["--json", "log"],
@@ -216,7 +216,7 @@ USER_ERRORS = {
     "host-bots-too-many": (["host", "--headless", "--no-advertise", "--bots", "65"], "--bots"),
     "host-seats-zero": (["host", "--headless", "--no-advertise", "--seats", "0"], "--seats"),
     "verify-missing-file": (["verify", "NOLOG"], "nothere.lantag"),
-    "verify-a-directory": (["verify", "DIR"], "cannot read log"),
+    "verify-a-directory": (["verify", "DIR"], "holds no game logs"),
     "verify-no-argument": (["verify"], "required"),
     "replay-missing-file": (["replay", "--headless", "NOLOG"], "nothere.lantag"),
     "replay-not-a-log": (["replay", "--headless", "NOTALOG"], "not a lanTag log"),

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from lanTag.log.chain import parse_log
+from lanTag.wire import PROTOCOL_VERSION
 from tests.cli.helpers import (
     Home,
     forge_signature,
@@ -105,7 +106,8 @@ def test_valid_log_summary_on_one_screen(home: Home, tmp_path: Path) -> None:
     assert not stderr_lines(result)
     lines = result.stdout.splitlines()
     assert len(lines) <= 24  # one screen
-    assert lines[0].startswith(f"{log}: prototag rules ") and ", protocol 2, game " in lines[0]
+    assert lines[0].startswith(f"{log}: prototag rules ")
+    assert f", protocol {PROTOCOL_VERSION}, game " in lines[0]
     report = verify_json(home, log, 0)
     check_schema(report)
     # players and fingerprints

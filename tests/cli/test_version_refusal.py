@@ -7,7 +7,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from lanTag.rules.registry import get_game
+from lanTag.wire import PROTOCOL_VERSION
 from tests.cli.helpers import HANG_GUARD, LANTAG, lantag, make_home
 
 
@@ -58,3 +61,62 @@ def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
     finally:
         host.kill()
         host.communicate(timeout=HANG_GUARD)
+
+
+_PROTOCOL_2 = (
+    "import lanTag.wire, lanTag.session.messages, lanTag.session.compatibility\n"
+    "import lanTag.peer.join_handshake, lanTag.peer.joiner\n"
+    "for m in (lanTag.wire, lanTag.session.messages, lanTag.session.compatibility,\n"
+    "          lanTag.peer.join_handshake, lanTag.peer.joiner):\n"
+    "    m.PROTOCOL_VERSION = 2\n"
+)
+
+
+@pytest.mark.parametrize("older", ["joiner", "host"])
+def test_a_protocol_2_peer_and_a_protocol_3_peer_refuse_each_other_politely(
+    tmp_path: Path, older: str
+) -> None:
+    """Real processes, one of them made a protocol-2 install by a sitecustomize module: no
+    seat is taken, the joiner exits 1 naming both versions, nobody shows a traceback."""
+    mine = PROTOCOL_VERSION
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "sitecustomize.py").write_text(_PROTOCOL_2, encoding="utf-8")
+    host_env, joiner_env = {}, {}
+    (host_env if older == "host" else joiner_env)["PYTHONPATH"] = str(old)
+    host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
+    host = subprocess.Popen(
+        [*LANTAG, "host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0"],
+        env={**host_home.env(), **host_env},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=host_home.root,
+    )
+    try:
+        assert host.stderr is not None
+        first = host.stderr.readline()
+        port = first.split(" on port ")[1].split(";")[0]
+        joined = lantag(
+            joiner_home,
+            "join",
+            f"127.0.0.1:{port}",
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            env=joiner_env,
+        )
+        assert joined.returncode == 1, joined.stderr
+        assert "Traceback" not in joined.stderr
+        if older == "joiner":
+            assert f"refused: the host runs lanTag protocol {mine}, you have 2" in joined.stderr
+            told = host.stderr.readline()
+            assert told.startswith("lobby: refused ")
+            assert told.rstrip().endswith(f"they run lanTag protocol 2, this game protocol {mine}")
+        else:
+            assert f"the host runs lanTag protocol 2, you have {mine}" in joined.stderr
+    finally:
+        host.kill()
+        _out, err = host.communicate(timeout=HANG_GUARD)
+    assert "Traceback" not in err

@@ -18,6 +18,7 @@ from lanTag.net.lobby_adverts import (
     lobby_from_txt,
     parse_txt,
 )
+from lanTag.wire import PROTOCOL_VERSION
 
 GOOD = {
     b"v": b"1",
@@ -125,7 +126,8 @@ def test_format_text_and_json() -> None:
     text = format_lobbies(lobbies, json=False, why_not=why_not)
     header, row, note = text.splitlines()  # GOOD is a protocol-1 advert: not joinable here
     assert note == (
-        "  ✗ cannot join: the host runs lanTag protocol 1, you have 2: the host should upgrade "
+        f"  ✗ cannot join: the host runs lanTag protocol 1, you have {PROTOCOL_VERSION}: the host "
+        "should upgrade "
         "lanTag (or you install the host's release)"
     )
     assert header.split() == [
@@ -149,7 +151,13 @@ def test_format_text_and_json() -> None:
 def test_advert_is_validated_and_round_trips_through_txt() -> None:
     advert = LobbyAdvert("Friday night", "boardtag", "0123456789abcdef", 40123, 2, 4, True)
     props = {k.encode(): v.encode() for k, v in advert.txt().items()}
-    assert props == {**GOOD, b"v": b"2", b"rules": b"1", b"rev": b"0", b"lt": b""}
+    assert props == {
+        **GOOD,
+        b"v": b"%d" % PROTOCOL_VERSION,
+        b"rules": b"1",
+        b"rev": b"0",
+        b"lt": b"",
+    }
     assert advert.instance_name() == NAME
     with pytest.raises(BadTxt, match="seats"):
         LobbyAdvert("x", "boardtag", "0123456789abcdef", 1, 5, 4)
@@ -196,10 +204,10 @@ def test_parse_txt(rdata: bytes, props: dict[bytes, bytes | None]) -> None:
 
 
 def _v2(**changes: bytes | None) -> dict[bytes, bytes | None]:
-    from lanTag.session.versions import rules_version_of
+    from lanTag.session.compatibility import rules_version_of
 
     mine = str(rules_version_of("boardtag")).encode()
-    props = txt(v=b"2", rules=mine, rev=b"0", lt=b"0.1.0")
+    props = txt(v=b"%d" % PROTOCOL_VERSION, rules=mine, rev=b"0", lt=b"0.1.0")
     for key, value in changes.items():
         if value is None:
             del props[key.encode()]
@@ -210,15 +218,20 @@ def _v2(**changes: bytes | None) -> dict[bytes, bytes | None]:
 
 def why_not(info: LobbyInfo) -> str:
     """What ``lantag list`` and the browser say of ``info`` on this lanTag."""
-    from lanTag.session.versions import why_not_join
+    from lanTag.session.compatibility import why_not_join
 
     return why_not_join(info.engine, info.version, info.rules)
 
 
 def test_a_protocol_2_advert_carries_rules_revision_and_release() -> None:
     info = lobby_from_txt(NAME, _v2(rev=b"7"))
-    assert (info.version, info.revision, info.release) == (2, 7, "0.1.0")
+    assert (info.version, info.revision, info.release) == (PROTOCOL_VERSION, 7, "0.1.0")
     assert why_not(info) == ""
+    older = lobby_from_txt(NAME, _v2(v=b"2"))  # the previous protocol's host: listed, unjoinable
+    assert (older.version, older.rules) == (2, info.rules)
+    assert why_not(older).startswith(
+        f"the host runs lanTag protocol 2, you have {PROTOCOL_VERSION}"
+    )
     advert = LobbyAdvert("Friday night", "boardtag", "0123456789abcdef", 40123, 2, 4, rules=3)
     props = {k.encode(): v.encode() for k, v in advert.txt().items()}
     assert lobby_from_txt(advert.instance_name(), props).rules == 3
@@ -235,7 +248,7 @@ def test_a_malformed_version_in_an_advert_is_ignored_and_counted(
 
 
 def test_incompatible_games_are_listed_as_such_with_both_versions() -> None:
-    from lanTag.session.versions import rules_version_of
+    from lanTag.session.compatibility import rules_version_of
 
     mine = rules_version_of("boardtag")
     assert mine is not None
@@ -244,7 +257,7 @@ def test_incompatible_games_are_listed_as_such_with_both_versions() -> None:
         f"the host runs Board Tag rules {mine + 1}, you have {mine}: upgrade lanTag"
     )
     old = lobby_from_txt(NAME, GOOD)  # a protocol-1 host: no rules version at all
-    assert why_not(old).startswith("the host runs lanTag protocol 1, you have 2")
+    assert why_not(old).startswith(f"the host runs lanTag protocol 1, you have {PROTOCOL_VERSION}")
     text = format_lobbies([other, old], json=False, why_not=why_not)
     assert text.count("✗ cannot join:") == 2 and f"you have {mine}" in text
     rows = json.loads(format_lobbies([other], json=True, why_not=why_not))

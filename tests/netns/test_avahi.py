@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from lanTag.session.compatibility import rules_version_of
 from lanTag.session.messages import PROTOCOL_VERSION
-from lanTag.session.versions import rules_version_of
 from lanTag.versions import lantag_version
 from tests.netns.lab import Lan, needs_netns, wait_until
 
@@ -242,7 +242,8 @@ def test_lantag_list_sees_a_game_published_by_avahi(lan: Lan, avahi: Avahi) -> N
             "rules": 0,
             "revision": 0,
             "release": "",
-            "incompatible": "the host runs lanTag protocol 1, you have 2: the host should "
+            "incompatible": f"the host runs lanTag protocol 1, you have {PROTOCOL_VERSION}: the "
+            "host should "
             "upgrade lanTag (or you install the host's release)",
         }
     ]  # the record with invalid TXT is ignored, not shown, not fatal

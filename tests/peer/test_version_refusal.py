@@ -20,6 +20,7 @@ from lanTag.peer.join_handshake import (
     Welcomed,
 )
 from lanTag.rules.registry import get_game
+from lanTag.session.messages import PROTOCOL_VERSION
 
 HOST = ("10.0.0.1", 1)
 JOINER = ("10.0.0.2", 2)
@@ -83,14 +84,35 @@ def test_other_rules_are_refused_before_the_welcome(rules_delta: int) -> None:
     assert not host.outbox
 
 
-def test_another_protocol_is_refused_naming_both() -> None:
+@pytest.mark.parametrize("theirs", [PROTOCOL_VERSION - 1, PROTOCOL_VERSION + 1])
+def test_another_protocol_is_refused_naming_both(theirs: int) -> None:
+    """A protocol-2 joiner (the release before this one) and a newer one alike."""
     host, joiner = _host(), _joiner()
-    host.receive(_hello_with(joiner, protocol=3), JOINER)
+    host.receive(_hello_with(joiner, protocol=theirs), JOINER)
     _deliver(host, joiner, HOST)
     (refused,) = [e for e in joiner.events if isinstance(e, Refused)]
-    assert refused.reason.startswith("the host runs lanTag protocol 2, you have 3")
+    assert refused.reason.startswith(
+        f"the host runs lanTag protocol {PROTOCOL_VERSION}, you have {theirs}"
+    )
     (told,) = [e for e in host.events if isinstance(e, JoinerRefused)]
-    assert "protocol 3" in told.reason and "protocol 2" in told.reason
+    assert told.reason == (
+        f"refused ann: they run lanTag protocol {theirs}, this game protocol {PROTOCOL_VERSION}"
+    )
+    assert host.taken == 1 and joiner.your_seat is None
+
+
+def test_a_protocol_2_host_is_refused_by_a_protocol_3_joiner() -> None:
+    """The other way round: the welcome of a host of the previous protocol (the same lobby
+    envelope, its protocol field 2) is refused by the joiner, naming both versions."""
+    joiner = _joiner()
+    rules = get_game("prototag").rules_version
+    fields = [bytes(32), bytes(32), "prototag", "g", 2, False, 1, 2, rules, "9.9"]
+    welcome = wire.pack(["lt-lobby", 2, "welcome", *fields])
+    joiner.outbox.clear()
+    joiner.receive(welcome, HOST)
+    (refused,) = [e for e in joiner.events if isinstance(e, Refused)]
+    assert refused.reason.startswith("the host runs lanTag protocol 2, you have 3")
+    assert not joiner.outbox  # no join sent
 
 
 def test_a_protocol_1_joiner_gets_a_refusal_it_can_read() -> None:
@@ -101,10 +123,10 @@ def test_a_protocol_1_joiner_gets_a_refusal_it_can_read() -> None:
         "lt-lobby",
         1,
         "refuse",
-        "the host runs lanTag protocol 2, you have 1: upgrade lanTag",
+        "the host runs lanTag protocol 3, you have 1: upgrade lanTag",
     ]
     assert [e.reason for e in host.events if isinstance(e, JoinerRefused)] == [
-        "refused old: they run lanTag protocol 1, this game protocol 2"
+        "refused old: they run lanTag protocol 1, this game protocol 3"
     ]
 
 
@@ -124,7 +146,7 @@ def test_a_welcome_of_other_rules_is_refused_by_the_joiner_too() -> None:
             2,
             False,
             1,
-            2,
+            PROTOCOL_VERSION,
             mine + 1,
             "9.9",
         ]

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
+from lanTag.session.transport import Addr, PlainTransport
 from tests.session.harness import SimNet, make_record, make_sessions
 
 
@@ -129,3 +130,34 @@ def test_two_seats_cut_apart_each_finish_against_a_bot_after_the_cut_heals() -> 
         assert [d.seats for d in _drops(net, i)] == [(1 - i,)]
         report = verify_log(sessions[i].take_log())
         assert report.valid and report.complete, (i, report.failure)
+
+
+class _HearsEveryone(PlainTransport):
+    """A transport whose links hear every peer right now (keepalives while a player thinks)."""
+
+    def __init__(self, net: SimNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def last_heard(self, addr: Addr) -> float | None:
+        return self.net.now
+
+
+def test_a_thinking_player_whose_peer_is_heard_is_not_lagging() -> None:
+    """Seat 1 thinks past the lag warning while its links keep speaking: nobody is told it
+    lags (the screens show it thinking); the others still nudge, as before."""
+    record, ids, secrets = make_record("toy", 3, seed="think")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    for session in sessions:
+        session.transport = _HearsEveryone(net)
+    net.hold.add(1)
+    _run_until_step(net, 3)  # toy: step 3 is seat 1's turn
+    lag = record.timeouts.lag_ms / 1000
+    until = net.now + 2 * lag
+    while net.now < until and net.step():
+        pass
+    assert net.now >= until and sessions[0].step == 3  # still thinking, past the warning
+    assert sessions[0]._boxes[3].lag_reported  # the warning time came and went
+    lagging = [e for i in (0, 2) for e in net.events.get(i, []) if isinstance(e, ev.Lagging)]
+    assert lagging == []

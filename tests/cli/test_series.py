@@ -1,0 +1,111 @@
+"""A game night, as real processes on loopback: `lantag host --games 3` and a headless
+joiner that follows it; `lantag verify DIR` checks the series and prints the standings.
+
+Bounded: Prototag on a small board ending after a few steps, bots on both seats.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from tests.cli.helpers import HANG_GUARD, LANTAG, Home, lantag, make_home
+
+SMALL = ["--option", "board_size=5", "--option", "end_steps=3"]
+
+
+def _play_series(
+    tmp_path: Path, games: int, *host_args: str, joiner_args: tuple[str, ...] = ()
+) -> tuple[Home, Path, Path, str, str]:
+    host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
+    host_dir, joiner_dir = tmp_path / "host-night", tmp_path / "joiner-night"
+    host = subprocess.Popen(
+        [
+            *LANTAG,
+            "host",
+            "--headless",
+            "--no-advertise",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--games",
+            str(games),
+            "--log",
+            str(host_dir),
+            *SMALL,
+            *host_args,
+        ],
+        env=host_home.env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=host_home.root,
+    )
+    try:
+        assert host.stderr is not None
+        first = host.stderr.readline()  # "hosting Prototag on port N; ..."
+        port = first.split(" on port ")[1].split(";")[0]
+        joined = lantag(
+            joiner_home,
+            "join",
+            f"127.0.0.1:{port}",
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            "--log",
+            f"{joiner_dir}/",
+            *joiner_args,
+        )
+        host_out, host_err = host.communicate(timeout=HANG_GUARD)
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.communicate(timeout=HANG_GUARD)
+    assert host.returncode == 0, host_err
+    assert joined.returncode == 0, joined.stderr
+    return host_home, host_dir, joiner_dir, host_out, joined.stdout
+
+
+def test_a_three_game_series_finishes_on_both_peers_and_verifies(tmp_path: Path) -> None:
+    home, host_dir, joiner_dir, host_out, joiner_out = _play_series(tmp_path, 3)
+    assert host_out.count("game over after") == 3 and joiner_out.count("game over after") == 3
+    for directory in (host_dir, joiner_dir):
+        names = sorted(p.name for p in directory.glob("*.lantag"))
+        assert names == ["01-prototag.lantag", "02-prototag.lantag", "03-prototag.lantag"]
+        result = lantag(home, "verify", str(directory))
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "VALID series of 3 game(s)" in result.stdout and "standings" in result.stdout
+    report = json.loads(lantag(home, "verify", "--json", str(host_dir)).stdout)
+    games = report["games"]
+    assert [g["complete"] for g in games] == [True] * 3
+    assert games[0]["previous_game"] == ""
+    assert [g["previous_game"] for g in games[1:]] == [g["game_id"] for g in games[:2]]
+    # Both peers logged the same games.
+    joiner = json.loads(lantag(home, "verify", "--json", str(joiner_dir)).stdout)
+    assert [g["game_id"] for g in joiner["games"]] == [g["game_id"] for g in games]
+    # Two players, three games: 3 + 2 points a game, 15 in all.
+    assert sum(s["points"] for s in report["standings"]) == 15
+    assert sum(s["games"] for s in report["standings"]) == 6
+
+    # The same series without its second game: the break is named, exit 1.
+    (host_dir / "02-prototag.lantag").unlink()
+    result = lantag(home, "verify", str(host_dir))
+    assert result.returncode == 1, result.stdout
+    assert "BROKEN SERIES: game 2 (03-prototag.lantag) follows game" in result.stdout
+    assert "a game is missing" in result.stdout
+
+
+def test_a_joiner_leaving_between_games_does_not_block_the_next_one(tmp_path: Path) -> None:
+    # The host would wait an hour for a player who just vanished; one who says it leaves
+    # is not waited for: a bot takes the seat and the second game is played at once.
+    home, host_dir, joiner_dir, host_out, joiner_out = _play_series(
+        tmp_path, 2, "--rematch-wait", "3600", joiner_args=("--games", "1")
+    )
+    assert joiner_out.count("game over after") == 1 and host_out.count("game over after") == 2
+    assert [p.name for p in joiner_dir.glob("*.lantag")] == ["01-prototag.lantag"]
+    report = json.loads(lantag(home, "verify", "--json", str(host_dir)).stdout)
+    assert report["valid"] and len(report["games"]) == 2
+    assert [p["bot"] for p in report["games"][1]["players"]] == ["", "heuristic"]

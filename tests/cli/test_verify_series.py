@@ -1,0 +1,84 @@
+"""`lantag verify DIR` on series directories built from the corpus' single games.
+
+Whole multi-game series, played by real peers: tests/cli/test_series.py.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lanTag.cli.entry import main
+
+CORPUS = Path(__file__).parent.parent / "corpus" / "protocol2"
+
+
+def _series(tmp_path: Path, *names: str) -> Path:
+    directory = tmp_path / "night"
+    directory.mkdir()
+    for index, name in enumerate(names, start=1):
+        shutil.copy(CORPUS / name, directory / f"{index:02d}-{name}".replace(".log", ".lantag"))
+    return directory
+
+
+def test_a_one_game_series_is_valid_with_its_standings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = _series(tmp_path, "prototag.log")
+    assert main(["verify", str(directory)]) == 0
+    out = capsys.readouterr().out
+    assert "game 1: 01-prototag.lantag: prototag" in out and "VALID series of 1 game" in out
+    assert "standings" in out and " 3 points" in out
+    assert main(["verify", "--json", str(directory)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["valid"] is True and report["links"] == []
+    (game,) = report["games"]
+    assert game["valid"] and game["complete"] and game["file"] == "01-prototag.lantag"
+    assert game["previous_game"] == ""
+    assert report["standings"][0]["points"] == 3 and report["standings"][0]["place"] == 1
+
+
+def test_two_first_games_in_one_directory_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = _series(tmp_path, "prototag.log", "boardtag.log")
+    assert main(["verify", str(directory)]) == 1
+    out = capsys.readouterr().out
+    assert "BROKEN SERIES" in out and "INVALID series" in out
+
+
+def test_an_edited_log_in_a_series_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = _series(tmp_path, "prototag.log")
+    log = directory / "01-prototag.lantag"
+    data = bytearray(log.read_bytes())
+    data[-5] ^= 0x01  # inside the last entry: it no longer matches its hash or signature
+    log.write_bytes(bytes(data))
+    assert main(["verify", str(directory)]) == 1
+    assert "INVALID" in capsys.readouterr().out
+
+
+def test_a_foreign_file_exits_2_and_an_empty_directory_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = _series(tmp_path, "prototag.log")
+    (directory / "02-notes.lantag").write_text("not a log\n", encoding="utf-8")
+    assert main(["verify", str(directory)]) == 2
+    assert "NOT A LANTAG LOG" in capsys.readouterr().out
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["verify", str(empty)]) == 2
+    assert "holds no game logs" in capsys.readouterr().err
+
+
+def test_verify_help_names_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["verify", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for code in ("0 valid", "1 invalid", "2 not a lanTag log", "3 authentic but not replayed"):
+        assert code in text
+    assert "out of order or from another table" in text

@@ -1,0 +1,108 @@
+"""Feed lines: every resolved roll, collision, battle and tag said in words, with the board's
+own places and no internal notation, and kept under the board until our next decision."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from lanTag.rules import boardtag_board as bb
+from lanTag.ui import game_commands as commands
+from lanTag.ui.app import GameApp
+from lanTag.ui.feed import seat_namer, step_lines
+from lanTag.ui.snapshot import screen_text
+from tests.ui.fakes import advance, solo_handle
+
+NAME = seat_namer(["me", "bot-1", "bot-2"], 0)
+
+
+def _stomp(*events: dict[str, object]) -> dict[str, object]:
+    return {"side": 5, "events": list(events)}
+
+
+def test_stomptag_tags_and_collisions_read_as_moves_and_board_places() -> None:
+    tag = {"what": "tag", "step": 2, "seats": [0, 2], "values": [], "cell": -1}
+    meet = {"what": "meet", "step": 1, "seats": [1, 2], "values": [2, -6], "cell": 7}
+    lines = step_lines("stomptag", _stomp(meet, tag), NAME)
+    assert [line.text for line in lines] == [
+        "move 1: seat 1 bot-1 and seat 2 bot-2 meet at (3,2) (collision):"
+        " seat 1 bot-1 +2, seat 2 bot-2 -6",
+        "move 2: seat 0 (you), the it, tags seat 2 bot-2",
+    ]
+    assert all(line.notable for line in lines)
+
+
+def test_tagem_places_are_the_board_columns_and_rows() -> None:
+    view = {
+        "event_facts": [["moves", 0, 1, "n", 95, 1, False], ["attacks", 0, 1, 1, 0]],
+        "events": ["A1 moves n to r6c5 (1 PoM)", "A1 attacks B0 (no modifier)"],
+    }
+    lines = step_lines("tagem", view, NAME)
+    assert [line.text for line in lines] == [
+        "A1 moves n to (6,7) (1 PoM)",
+        "A1 attacks B0 (no modifier)",
+    ]
+    assert [line.notable for line in lines] == [False, True]  # moves only go to the log
+
+
+def test_boardtag_points_and_gains_name_the_place_and_the_die() -> None:
+    point = 2 + bb.LATTICE * 1
+    stays = ["stays", 4, 3, 10]  # die 4 is seat 1's, on square 10 (c2)
+    view = {
+        "event_facts": [["jumps", "ffl", point, 0], stays, ["gains-staying"]],
+        "events": ["IT jumps ffl to (2,1) (free)", "B3 on c2 stays", "it gains a point"],
+    }
+    texts = [line.text for line in step_lines("boardtag", view, NAME)]
+    assert texts[0] == "IT jumps ffl to point (2,1) (free)"
+    assert texts[2] == "seat 1 bot-1's die on c2 gains a point: it stayed"
+
+
+def test_facts_an_engine_carries_over_are_told_once() -> None:
+    tags = ["tags", 0, 29, 1]
+    before = {"event_facts": [tags], "events": ["seat 0 tags f4: seat 1 is IT"]}
+    after = {
+        "event_facts": [tags, ["returns", 0, 62]],
+        "events": ["seat 0 tags f4: seat 1 is IT", "seat 0's old IT die returns on g8"],
+    }
+    texts = [line.text for line in step_lines("boardtag", after, NAME, before)]
+    assert texts == ["seat 0 (you)'s old IT die returns on g8"]
+    assert len(step_lines("boardtag", after, NAME)) == 2  # without ``before``: both
+
+
+# Something each engine's feed says within its first moves against bots.
+FIRST_OUTCOME = {
+    "prototag": re.compile(r"^start roll: .*starts"),
+    "assassination": re.compile(r"^seat \d .*(is the first victim|rolled)"),
+    "boardtag": re.compile(r"^seat \d .*is IT$"),
+    "stomptag": re.compile(r"^(bids|minimum bids|starting cells): "),
+    "tagem": re.compile(r"^turn order: "),
+}
+INTERNAL = re.compile(r"\bm\d+ \d|\br\d+c\d+\b|cells?: \d+ \|")
+
+
+@pytest.mark.parametrize("engine", list(FIRST_OUTCOME))
+async def test_every_engine_keeps_its_outcomes_in_words_until_our_decision(engine: str) -> None:
+    handle = solo_handle(engine, seed="ui1" if engine == "stomptag" else "ui")
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput())
+        model = game.model
+        for n in range(6):
+            advance(handle, 1, seed=n)
+            model.poll()
+        kept = [line.text for line in model.outcomes]
+        logged = [line.text.split(": ", 1)[1] for line in model.log if ": " in line.text]
+        assert any(FIRST_OUTCOME[engine].search(t) for t in logged), logged
+        for text in kept + logged:
+            assert not INTERNAL.search(text), text
+        if not kept or model.is_over():
+            return
+        assert "» " + kept[-1][:30] in screen_text(game.app, 120, 40)
+        # Our next decision: the outcomes we have read go.
+        session = model.session
+        assert session is not None
+        assert session.my_turn() is not None  # advance stops at our turn
+        commands.run(model, "submit", model.action_text(next(iter(model.legal()))))
+        assert not model.outcomes  # cleared by the decision (the poll adds what came after)
