@@ -274,6 +274,7 @@ class HostLobby:
         self._joiners: dict[Addr, _Joiner] = {}
         self._order: list[Addr] = []  # seated joiners, in seat order
         self.limiter = GuessLimiter()
+        self.banned: set[bytes] = set()  # keys the host kicked or refused: not let in again
         self._told: dict[str, float] = {}  # source -> when the host was last told about it
         self.outbox: list[tuple[Addr, bytes]] = []
         self.events: list[LobbyEvent] = []
@@ -444,6 +445,10 @@ class HostLobby:
                 return
             self.limiter.succeeded(addr[0], now)
             joiner.transcript = seen
+        if public_key in self.banned:
+            self._joiners.pop(addr, None)
+            self.outbox.append((addr, _msg("refuse", "the host did not let you in")))
+            return
         if public_key == self.identity.public_key or any(
             j.public_key == public_key
             for j in self._joiners.values()
@@ -494,12 +499,16 @@ class HostLobby:
         joiner = self._joiners.get(addr)
         if joiner is None or not joiner.waiting:
             raise LocalProtocolError(f"nobody at {addr[0]}:{addr[1]} waits to join")
+        self.banned.add(joiner.public_key)
         self._remove(addr, notify="the host did not let you in")
 
     def kick(self, seat: int) -> None:
         """Remove the joiner in ``seat`` (1..) before the start."""
         if not 1 <= seat <= len(self._order):
             raise LocalProtocolError(f"no joiner sits in seat {seat}")
+        kicked = self._joiners.get(self._order[seat - 1])
+        if kicked is not None:
+            self.banned.add(kicked.public_key)
         self._remove(self._order[seat - 1], notify="kicked by the host")
 
     def _remove(self, addr: Addr, notify: str | None) -> None:

@@ -364,7 +364,10 @@ class JoinModel:
         self.done = False
         self.message = "contacting the host…"
         self.password = TextArea(
-            multiline=False, password=True, prompt=self._prompt, height=1
+            multiline=False,
+            password=Condition(lambda: self.key_changed is None),  # 'yes' shows as typed
+            prompt=self._prompt,
+            height=1,
         )
         # Holds the focus when no field is open, so typed letters go nowhere.
         self.idle = Window(FormattedTextControl("", focusable=True), height=1)
