@@ -417,6 +417,11 @@ class Session(Agreement, Recovery, Sealing):
         if msg.type in _ACKED and self.seat in snap.live and self.seat != msg.seat:
             # The ack carries our hash; for a COMMIT it names the commitment we took, so two
             # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
+            if msg.type == MsgType.COMMIT:
+                # ...and the COMMIT itself goes first: on each ordered link every commitment
+                # we took precedes our REVEAL, so nobody applies the round holding another
+                # one of them than we do (the two meet there: a proof, no rollback, §4.4).
+                self._broadcast([msg.raw])
             self._send_have(msg.seat, now, relay=False)
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
             self._maybe_reveal(box, now)
@@ -482,6 +487,8 @@ class Session(Agreement, Recovery, Sealing):
         reveals_in = box.of(MsgType.REVEAL)
         if len(reveals_in) < len(needs.humans) or not all(s in reveals_in for s in needs.humans):
             return None
+        if self._unacknowledged(box, needs, snap):
+            return None  # not before the whole table is known to hold our commitments (§4.4)
         actions: dict[int, Action] = {s: reveals_in[s].action for s in needs.humans}
         reveals: dict[int, bytes] = {s: reveals_in[s].payload[2] for s in needs.humans}
         dropped_now = self._dropped_at_this_step(needs)
