@@ -53,6 +53,7 @@ OLD_VERSION = 1  # a protocol-1 joiner's hello: answered with a refusal it can r
 JOIN_DOMAIN = b"lanTag/v1/join\x00"
 START_DOMAIN = b"lanTag/v1/start\x00"
 MAX_LOBBY_MESSAGE = 256 * 1024
+MAX_UNPROVEN = 256  # hellos that have not joined yet, kept at most: the oldest goes first
 TELL_EVERY = 1.0  # seconds between two "N wrong passwords from ADDR" lines for one source
 
 
@@ -330,6 +331,7 @@ class HostLobby:
                     joiner.pake = HostPake(
                         self.config.password, self.identity.public_key, self._random
                     )
+                self._forget_oldest_unproven()
                 self._joiners[addr] = joiner
             self.outbox.append((addr, self._welcome(joiner)))
         elif kind == "join" and len(fields) == 7:
@@ -339,6 +341,13 @@ class HostLobby:
             self._remove(addr, notify=None)
         else:
             raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")
+
+    def _forget_oldest_unproven(self) -> None:
+        """Bound what strangers' hellos cost: past MAX_UNPROVEN, the oldest hello that never
+        joined is forgotten (its sender may say hello again)."""
+        unproven = [a for a, j in self._joiners.items() if not (j.joined or j.waiting)]
+        for addr in unproven[: max(0, len(unproven) - MAX_UNPROVEN + 1)]:
+            del self._joiners[addr]
 
     def _welcome(self, joiner: _Joiner) -> bytes:
         c = self.config
