@@ -34,7 +34,6 @@ from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
 from lanTag.peer.guess_limit import GuessLimiter
 from lanTag.peer.pake import (
-    PAKE_MESSAGE,
     HostPake,
     joiner_confirmation,
     start_seal,
@@ -448,7 +447,7 @@ class HostLobby:
                 nickname,
                 spectator,
             )
-            key = joiner.pake.finish(pake_a) if len(pake_a) == PAKE_MESSAGE else None
+            key = joiner.pake.finish(pake_a)  # None when no SPAKE2 message (any length)
             if key is None or not hmac.compare_digest(confirm, joiner_confirmation(key, seen)):
                 # One guess spent: forget this joiner (a new try needs a new hello, which
                 # the limiter may refuse) and tell the host who is guessing.
