@@ -291,3 +291,15 @@ def test_a_second_join_from_a_seated_joiner_is_rejected() -> None:
     with pytest.raises(RemoteProtocolError) as info:
         host.receive(join, JOINER, 0.0)
     assert info.value.code == "out-of-turn" and host.taken == 2
+
+
+@pytest.mark.parametrize("pake_b", [b"B" + b"\xff" * 32, b"A" + bytes(32), bytes(33)])
+def test_a_broken_pake_message_from_the_host_is_a_refusal_not_a_crash(pake_b: bytes) -> None:
+    joiner = _joiner(RIGHT)
+    fields = _welcome_fields(_host(), joiner)
+    fields[14] = pake_b
+    joiner.receive(wire.pack(fields), HOST)
+    assert [e.reason for e in joiner.events if isinstance(e, Refused)] == [
+        "the host sent a broken password exchange"
+    ]
+    assert not joiner.outbox  # no join, no confirmation
