@@ -100,6 +100,14 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
         await asyncio.sleep(0.02)
 
 
+def watch_only_line(seat: int | None, step: int) -> str:
+    """Why a seat (resumed, or after leaving) can only watch now, in one line."""
+    return (
+        f"watching only: your seat {seat} was dropped at step {step} and a drop is final for"
+        " this game; a bot plays it"
+    )
+
+
 def host_key_changed_lines(event: HostKeyChanged) -> list[str]:
     """The loud warning before joining a host whose nickname had another key."""
     return [
@@ -108,14 +116,6 @@ def host_key_changed_lines(event: HostKeyChanged) -> list[str]:
         f"  this host answers with key {event.now}.",
         "  Someone may be posing as them: ask them for `lantag id` before you trust it.",
     ]
-
-
-def watch_only_line(seat: int | None, step: int) -> str:
-    """Why a seat (resumed, or after leaving) can only watch now, in one line."""
-    return (
-        f"watching only: your seat {seat} was dropped at step {step} and a drop is final for"
-        " this game; a bot plays it"
-    )
 
 
 async def run_ui_or_headless(handle: PeerHandle, headless: bool) -> int:
