@@ -19,8 +19,9 @@ from lanTag.rules.boardtag import BoardTag
 from lanTag.rules.playout import random_input
 from lanTag.rules.prototag import Prototag
 from lanTag.rules.registry import engine_ids, get_game
+from lanTag.rules.tagem import Tagem
 
-POSITION_ENGINES = ("prototag", "assassination", "boardtag")
+POSITION_ENGINES = ("prototag", "assassination", "boardtag", "tagem")
 
 
 def _has_positions(engine: str) -> bool:
@@ -34,8 +35,9 @@ def _has_positions(engine: str) -> bool:
 
 def test_the_engines_with_a_position_format_are_the_documented_ones() -> None:
     assert tuple(e for e in engine_ids() if _has_positions(e)) == POSITION_ENGINES
-    with pytest.raises(PositionError, match="tagem has no position format yet"):
-        get_game("tagem").from_position({})
+    for engine in set(engine_ids()) - set(POSITION_ENGINES):
+        with pytest.raises(PositionError, match=f"{engine} has no position format yet"):
+            get_game(engine).from_position({})
 
 
 @pytest.mark.parametrize("engine", POSITION_ENGINES)
@@ -265,3 +267,69 @@ def test_two_runners_on_one_square_are_refused() -> None:
     position["dice"][0]["score"] = 7
     with pytest.raises(PositionError, match=r"dice: item 0: 7 is above 6"):
         BoardTag.from_position(position)
+
+
+# ---------------------------------------------------------------- tag 'em
+
+
+def _tagem(**fields: Any) -> dict[str, Any]:
+    """Skirmish (the 2-player auto map), Capture-Their-Flag, 2 pawns each, A to move."""
+    start = Tagem.new_state(2, {"mode": "ctcf", "pawns": 2}).apply(Roll(((0, 1),)))
+    position = Tagem.position(start)
+    position.update(fields)
+    return position
+
+
+def test_a_declared_attack_shows_its_modifiers_by_name() -> None:
+    # B0 on cover (r2c11 is '%'), A0 attacks it from the west with A1 also next to B0:
+    # "+1 horde, -1 cover" for the attacker, nothing for the defender.
+    state = Tagem.from_position(_tagem(pawns=[["r2c10", "r1c11"], ["r2c11", "r7c11"]]))
+    state = state.apply(Move(0, Action("attack", (0, "e"))))
+    assert Tagem.position(state)["pending"] == {
+        "attacker": "A0",
+        "defender": "B0",
+        "attacker_horde": 1,
+        "defender_horde": 0,
+        "attacker_garrison": False,
+        "defender_garrison": False,
+        "defender_cover": True,
+    }
+    again = Tagem.from_position(json.loads(json.dumps(Tagem.position(state))))
+    assert again.encode() == state.encode()
+
+
+@pytest.mark.parametrize("mode", ["ctf", "ctcf"])
+def test_flag_positions_round_trip(mode: str) -> None:
+    for seed in range(3):
+        rng = random.Random(f"positions-tagem-{mode}-{seed}")
+        state = Tagem.new_state(2, {"mode": mode, "pawns": 2, "max_turns": 6})
+        while not isinstance(state.decision(), Over):
+            again = Tagem.from_position(json.loads(json.dumps(Tagem.position(state))))
+            assert again.encode() == state.encode()
+            state = state.apply(random_input(state, rng.randrange))
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"pawns": [["r2c2", "r99c0"], ["r8c12", "r7c11"]]}, "'r99c0' is not a tile of the map"),
+        ({"pawns": [["r2c2"], ["r8c12", "r7c11"]]}, "pawns: 2 teams of 2 pawns"),
+        ({"winner": 2}, "winner: seat 2 does not exist (seats 0-1)"),
+        ({"map": ["name: x", "grid:", "..."]}, "map: "),
+        (
+            {"flags": [{"owner": 0, "cell": None, "carrier": "C0"}]},
+            "flags: item 0: there is no pawn C0 with 2 seats of 2 pawns",
+        ),
+    ],
+)
+def test_an_illegal_tagem_position_is_refused_with_its_problem(
+    fields: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(PositionError) as refused:
+        Tagem.from_position(_tagem(**fields))
+    assert message in str(refused.value)
+
+
+def test_two_pawns_on_one_tile_are_refused() -> None:
+    with pytest.raises(PositionError, match="not a tagem position: "):
+        Tagem.from_position(_tagem(pawns=[["r2c2", "r2c2"], ["r8c12", "r7c11"]]))
