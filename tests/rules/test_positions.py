@@ -407,3 +407,46 @@ def test_two_players_on_one_cell_are_refused() -> None:
     position["players"][2]["cell"] = "(3,3)"
     with pytest.raises(PositionError, match="not a stomptag position: "):
         Stomptag.from_position(position)
+
+
+# ---------------------------------------------------------------- never a traceback
+
+_JUNK: list[Any] = [None, -1, 0, 99, "x", "a1", "(1,1)", "r0c0", [], {}, [1, 2], True, [None]]
+
+
+def _mutated(position: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A copy of ``position`` with one field (or one item, or one key of an item) spoiled."""
+    copy: dict[str, Any] = json.loads(json.dumps(position))
+    key = rng.choice(list(copy))
+    value = copy[key]
+    if isinstance(value, list) and value and rng.random() < 0.5:
+        index = rng.randrange(len(value))
+        if isinstance(value[index], dict) and value[index]:
+            value[index][rng.choice(list(value[index]))] = rng.choice(_JUNK)
+        else:
+            value[index] = rng.choice(_JUNK)
+    elif isinstance(value, dict) and value:
+        value[rng.choice(list(value))] = rng.choice(_JUNK)
+    elif rng.random() < 0.2:
+        del copy[key]
+    else:
+        copy[key] = rng.choice(_JUNK)
+    return copy
+
+
+@pytest.mark.parametrize("engine", POSITION_ENGINES)
+def test_a_spoiled_position_is_refused_in_words_never_with_a_traceback(engine: str) -> None:
+    game = get_game(engine)
+    rng = random.Random(f"spoiled-{engine}")
+    state, refused = game.new_state(game.min_seats + 1), 0
+    for _ in range(40):
+        for _ in range(4):
+            try:
+                game.from_position(_mutated(game.position(state), rng))
+            except PositionError as exc:
+                refused += 1
+                assert str(exc) and "\n" not in str(exc)
+        if isinstance(state.decision(), Over):
+            break
+        state = state.apply(random_input(state, rng.randrange))
+    assert refused > 20
