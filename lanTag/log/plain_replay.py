@@ -170,7 +170,7 @@ class PlainReplay:
         self.reveals: dict[int, Signed] = {}
         self.waiting: list[Signed] = []  # REVEALs before every COMMIT is in
         self.acked: set[int] = set()  # voters of a HAVE for the writer's move
-        self.haves: set[tuple[int, int]] = set()  # (subject, voter) of every HAVE at this step
+        self.haves: dict[int, set[int]] = {}  # subject -> voters of a HAVE for it here
         self.checked: dict[int, Action] = {}  # actions that passed check_action here
 
     def _accept(self, msg: Signed) -> None:
@@ -181,7 +181,7 @@ class PlainReplay:
         if kind is MsgType.HAVE:
             if msg.payload[0] == self.writer:
                 self.acked.add(msg.seat)
-            self.haves.add((msg.payload[0], msg.seat))
+            self.haves.setdefault(msg.payload[0], set()).add(msg.seat)
             return
         needs = self.needs
         if msg.seat not in needs.humans or FITS[kind] is not needs.kind:
@@ -217,6 +217,19 @@ class PlainReplay:
         self._check_action(seat, action)
         self.reveals[seat] = msg
 
+    def _unacknowledged(self) -> bool:
+        """Session._unacknowledged: a live seat outside the round (not the writer) has not
+        acknowledged some commitment of it (protocol 3, SPEC §4.4)."""
+        humans = self.needs.humans
+        if self.protocol < 3 or len(self.live) <= len(humans):
+            return False
+        return any(
+            voter not in self.haves.get(subject, ())
+            for voter in self.live
+            if voter != self.writer and voter not in humans
+            for subject in humans
+        )
+
     def _check_action(self, seat: int, action: Action) -> None:
         try:
             self.state.check_action(seat, action)
@@ -242,17 +255,6 @@ class PlainReplay:
             self._begin_step(digest)
             for msg in self.ahead.pop(self.step, ()):
                 self._accept(msg)
-
-    def _unacknowledged(self) -> bool:
-        """Session._unacknowledged: a live seat outside the secret round (not the writer)
-        has not acknowledged every seat of the round at this step (SPEC §4.4)."""
-        humans = self.needs.humans
-        return any(
-            (subject, voter) not in self.haves
-            for voter in self.live
-            if voter != self.writer and voter not in humans
-            for subject in humans
-        )
 
     def _decided_input(self) -> Input | None:
         needs, state = self.needs, self.state

@@ -285,7 +285,7 @@ class PeerMachine:
                 if isinstance(self.lobby, JoinLobby) and addr == self.lobby.host:
                     self.events.append(series)
                 return
-            self.lobby.receive(payload, addr)
+            self.lobby.receive(payload, addr, now)
             if isinstance(self.lobby, HostLobby) and self.lobby.joined(addr):
                 self.link.trust(addr)  # no stranger limits for whom the table took
         except RemoteProtocolError as exc:

@@ -64,7 +64,7 @@ def test_the_first_address_to_answer_becomes_the_host() -> None:
     from lanTag.session.compatibility import rules_version_of
     from lanTag.session.messages import PROTOCOL_VERSION
 
-    versions = (PROTOCOL_VERSION, rules_version_of("prototag"), "")
+    versions = (PROTOCOL_VERSION, rules_version_of("prototag"), "", "host", b"")
     welcome = _msg("welcome", bytes(32), bytes(32), "prototag", "g", 2, False, 1, *versions)
     lobby.receive(welcome, second)
     assert lobby.host == second and lobby.host_key == bytes(32)
