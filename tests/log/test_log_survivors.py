@@ -174,3 +174,22 @@ def _signer_of(seat: int) -> Any:
         if identity.public_key == record.seats[seat].public_key:
             return identity.signer()
     raise LookupError(seat)
+
+
+def test_a_last_move_acknowledged_by_a_have_alone_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The honest game without the other seats' SEALs: its last MOVE still counts, because
+    # another seat's HAVE names it (SPEC §9 seals; must-fail last_move_resigned: without).
+    items = items_of(HONEST)
+    messages = _messages(items)
+    last = max(k for k, m in messages if m.type == MsgType.MOVE)
+    move = parse_unverified(items[last][2])
+    others = {k for k, m in messages if m.type == MsgType.SEAL and m.seat != move.seat}
+    acks = {
+        k
+        for k, m in messages
+        if m.type == MsgType.HAVE and m.step == move.step and m.payload[0] == move.seat
+    }
+    assert others and acks
+    unsealed = [it for k, it in enumerate(items) if k not in others]
+    for report in both_lanes(chained(unsealed), monkeypatch)[1:]:
+        assert report.valid and report.complete and report.unacknowledged == "", report
