@@ -34,7 +34,6 @@ from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
 from lanTag.peer.guess_limit import GuessLimiter
 from lanTag.peer.pake import (
-    PAKE_MESSAGE,
     HostPake,
     joiner_confirmation,
     start_seal,
@@ -53,6 +52,7 @@ OLD_VERSION = 1  # a protocol-1 joiner's hello: answered with a refusal it can r
 JOIN_DOMAIN = b"lanTag/v1/join\x00"
 START_DOMAIN = b"lanTag/v1/start\x00"
 MAX_LOBBY_MESSAGE = 256 * 1024
+MAX_UNPROVEN = 256  # hellos that have not joined yet, kept at most: the oldest goes first
 TELL_EVERY = 1.0  # seconds between two "N wrong passwords from ADDR" lines for one source
 
 
@@ -330,6 +330,7 @@ class HostLobby:
                     joiner.pake = HostPake(
                         self.config.password, self.identity.public_key, self._random
                     )
+                self._forget_oldest_unproven()
                 self._joiners[addr] = joiner
             self.outbox.append((addr, self._welcome(joiner)))
         elif kind == "join" and len(fields) == 7:
@@ -339,6 +340,13 @@ class HostLobby:
             self._remove(addr, notify=None)
         else:
             raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")
+
+    def _forget_oldest_unproven(self) -> None:
+        """Bound what strangers' hellos cost: past MAX_UNPROVEN, the oldest hello that never
+        joined is forgotten (its sender may say hello again)."""
+        unproven = [a for a, j in self._joiners.items() if not (j.joined or j.waiting)]
+        for addr in unproven[: max(0, len(unproven) - MAX_UNPROVEN + 1)]:
+            del self._joiners[addr]
 
     def _welcome(self, joiner: _Joiner) -> bytes:
         c = self.config
@@ -439,7 +447,7 @@ class HostLobby:
                 nickname,
                 spectator,
             )
-            key = joiner.pake.finish(pake_a) if len(pake_a) == PAKE_MESSAGE else None
+            key = joiner.pake.finish(pake_a)  # None when no SPAKE2 message (any length)
             if key is None or not hmac.compare_digest(confirm, joiner_confirmation(key, seen)):
                 # One guess spent: forget this joiner (a new try needs a new hello, which
                 # the limiter may refuse) and tell the host who is guessing.

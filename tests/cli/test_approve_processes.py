@@ -81,3 +81,35 @@ def test_approve_keeps_two_squatters_out_and_seats_the_friend(tmp_path: Path) ->
         for proc in (*joiners, host):
             proc.kill()
             proc.communicate(timeout=HANG_GUARD)
+
+
+def test_a_wrong_password_is_refused_and_the_headless_host_says_who_guessed(
+    tmp_path: Path,
+) -> None:
+    host_home = make_home(tmp_path / "host")
+    host = subprocess.Popen(
+        [*LANTAG, "host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0",
+         "--seats", "2", "--password", "open sesame"],
+        env=host_home.env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=host_home.root,
+    )
+    try:
+        assert host.stderr is not None
+        port = host.stderr.readline().split(" on port ")[1].split(";")[0]
+        home = make_home(tmp_path / "guesser")
+        guess = subprocess.run(
+            [*LANTAG, "join", f"127.0.0.1:{port}", "--headless", "--bind", "127.0.0.1",
+             "--password", "open sesam"],
+            env=home.env(), stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=HANG_GUARD, cwd=home.root, check=False,
+        )
+        assert guess.returncode == 1, guess.stderr
+        assert "refused: wrong password" in guess.stderr and "Traceback" not in guess.stderr
+        assert host.stderr.readline().rstrip() == "lobby: 1 wrong password from 127.0.0.1"
+    finally:
+        host.kill()
+        host.communicate(timeout=HANG_GUARD)

@@ -98,3 +98,21 @@ def test_a_joiner_still_waiting_at_the_start_is_told_and_a_late_yes_on_a_full_ta
     assert _reasons(cid) == ["the game started without you"]
     starts = [wire.unpack(p)[2] for to, p in host.outbox if to == ("10.0.0.2", 2)]
     assert "start" in starts
+
+
+def test_hellos_that_never_join_are_kept_bounded_and_a_friend_still_joins() -> None:
+    from lanTag.peer.join_handshake import MAX_UNPROVEN
+
+    host = _host(approve=False)
+    hello = _joiner(9).outbox[0][1]
+    for i in range(MAX_UNPROVEN + 50):
+        host.receive(hello, (f"10.1.{i // 250}.{i % 250}", 1), 0.0)
+    assert len(host._joiners) == MAX_UNPROVEN
+    assert ("10.1.0.0", 1) not in host._joiners  # the oldest went first
+    host.outbox.clear()
+    ann = _joiner(3)
+    _run(host, ann, ("10.0.0.2", 2))
+    assert ann.your_seat == 1
+    for i in range(MAX_UNPROVEN + 50):  # more strangers never push out a seated joiner
+        host.receive(hello, (f"10.2.{i // 250}.{i % 250}", 1), 0.0)
+    assert host.taken == 2 and host.joined(("10.0.0.2", 2))

@@ -243,3 +243,63 @@ def test_a_broken_pake_message_is_a_wrong_password_not_a_crash(pake_a: bytes) ->
     )
     host.receive(join, JOINER, 0.0)
     assert [wire.unpack(p)[3] for _, p in host.outbox] == ["wrong password"]
+
+
+def _welcome_fields(host: HostLobby, joiner: JoinLobby) -> list[Any]:
+    host.receive(joiner.outbox.pop()[1], JOINER, 0.0)
+    ((_to, welcome),) = host.outbox
+    host.outbox.clear()
+    fields: list[Any] = wire.unpack(welcome)
+    return fields
+
+
+def test_a_password_welcome_without_a_pake_message_is_malformed() -> None:
+    from lanTag.errors import RemoteProtocolError
+
+    joiner = _joiner(RIGHT)
+    fields = _welcome_fields(_host(), joiner)
+    fields[14] = b""  # password: yes, but nothing to answer
+    with pytest.raises(RemoteProtocolError) as info:
+        joiner.receive(wire.pack(fields), HOST)
+    assert info.value.code == "malformed" and not joiner.outbox
+
+
+def test_a_second_welcome_with_another_key_is_rejected_and_the_first_key_kept() -> None:
+    from lanTag.errors import RemoteProtocolError
+
+    joiner = _joiner(RIGHT)
+    first = _welcome_fields(_host(), joiner)
+    joiner.receive(wire.pack(first), HOST)
+    other = HostLobby(
+        HostConfig("prototag", "game", 3, password=RIGHT), Identity(bytes([9]) * 32),
+        bytes(32), "host", _rng(5),
+    )
+    second = _welcome_fields(other, _joiner(RIGHT))
+    with pytest.raises(RemoteProtocolError) as info:
+        joiner.receive(wire.pack(second), HOST)
+    assert info.value.code == "out-of-turn" and joiner.host_key == first[3]
+
+
+def test_a_second_join_from_a_seated_joiner_is_rejected() -> None:
+    from lanTag.errors import RemoteProtocolError
+
+    host, joiner = _host(), _joiner(RIGHT)
+    sent: list[bytes] = []
+    _exchange(host, joiner, sent)
+    assert joiner.your_seat == 1
+    (join,) = [p for p in sent if wire.unpack(p)[2] == "join"]
+    with pytest.raises(RemoteProtocolError) as info:
+        host.receive(join, JOINER, 0.0)
+    assert info.value.code == "out-of-turn" and host.taken == 2
+
+
+@pytest.mark.parametrize("pake_b", [b"B" + b"\xff" * 32, b"A" + bytes(32), bytes(33)])
+def test_a_broken_pake_message_from_the_host_is_a_refusal_not_a_crash(pake_b: bytes) -> None:
+    joiner = _joiner(RIGHT)
+    fields = _welcome_fields(_host(), joiner)
+    fields[14] = pake_b
+    joiner.receive(wire.pack(fields), HOST)
+    assert [e.reason for e in joiner.events if isinstance(e, Refused)] == [
+        "the host sent a broken password exchange"
+    ]
+    assert not joiner.outbox  # no join, no confirmation
