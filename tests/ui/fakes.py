@@ -61,9 +61,6 @@ class FakeHandle:
         fn(self.clock)
         self.machine.poke(self.clock)
 
-    async def await_seals(self) -> None:
-        """PeerHandle.await_seals: a solo table has no other seat to wait for."""
-
 
 def solo_session(
     engine: str,
