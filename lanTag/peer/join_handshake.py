@@ -61,11 +61,11 @@ def is_lobby_message(payload: bytes) -> bool:
     return payload[1:2] == b"\xa8" and payload[2:10] == TAG.encode()
 
 
-def _msg(kind: str, *fields: Any, version: int = VERSION) -> bytes:
+def lobby_message(kind: str, *fields: Any, version: int = VERSION) -> bytes:
     return wire.pack([TAG, version, kind, *fields])
 
 
-def _parse(payload: bytes, *, old_hello: bool = False) -> tuple[str, list[Any]]:
+def parse_lobby_message(payload: bytes, *, old_hello: bool = False) -> tuple[str, list[Any]]:
     """``old_hello``: take a protocol-1 hello too (the host refuses it in words the old
     joiner shows); its kind is returned as "hello/1"."""
     obj = wire.unpack(payload, limit=MAX_LOBBY_MESSAGE)
@@ -101,12 +101,12 @@ def my_rules() -> list[list[object]]:
     return [[engine, version] for engine, version in rules_versions().items()]
 
 
-def _count(value: object) -> bool:
+def is_count(value: object) -> bool:
     """A non-negative msgpack integer (bool is not one)."""
     return type(value) is int and value >= 0
 
 
-def _texts(value: object, n: int) -> bool:
+def are_texts(value: object, n: int) -> bool:
     """A list of exactly ``n`` strings."""
     return isinstance(value, list) and len(value) == n and all(isinstance(v, str) for v in value)
 
@@ -309,7 +309,7 @@ class HostLobby:
         RemoteProtocolError for malformed input."""
         if self.started is not None:
             return
-        kind, fields = _parse(payload, old_hello=True)
+        kind, fields = parse_lobby_message(payload, old_hello=True)
         if kind == "hello/1" and fields and isinstance(fields[0], str):
             self._refuse_versions(addr, fields[0][:32], 1, None, version=OLD_VERSION)
         elif kind == "hello" and len(fields) == 5 and isinstance(fields[0], str):
@@ -350,7 +350,7 @@ class HostLobby:
 
     def _welcome(self, joiner: _Joiner) -> bytes:
         c = self.config
-        return _msg(
+        return lobby_message(
             "welcome",
             self.identity.public_key,
             joiner.challenge,
@@ -374,13 +374,16 @@ class HostLobby:
             return True
         wait = max(1, round(verdict.wait + 0.5))
         self.outbox.append(
-            (addr, _msg("refuse", f"too many password tries from {addr[0]}: wait {wait} s"))
+            (
+                addr,
+                lobby_message("refuse", f"too many password tries from {addr[0]}: wait {wait} s"),
+            )
         )
         self._tell_wrong(addr[0], now)
         return False
 
     def _tell_wrong(self, source: str, now: float, wrong: int | None = None) -> None:
-        """"N wrong passwords from ADDR" for the host: the first time, then at most once
+        """ "N wrong passwords from ADDR" for the host: the first time, then at most once
         every TELL_EVERY seconds per source (a guesser must not flood the host's screen)."""
         last = self._told.get(source)
         if last is not None and now - last < TELL_EVERY:
@@ -408,7 +411,7 @@ class HostLobby:
         told = mismatch(engine, PROTOCOL_VERSION, self.rules_version, protocol, rules)
         if not told:
             return False
-        self.outbox.append((addr, _msg("refuse", told, version=version)))
+        self.outbox.append((addr, lobby_message("refuse", told, version=version)))
         self.events.append(
             JoinerRefused(joiner_mismatch(engine, self.rules_version, nickname, protocol, rules))
         )
@@ -452,30 +455,30 @@ class HostLobby:
                 # One guess spent: forget this joiner (a new try needs a new hello, which
                 # the limiter may refuse) and tell the host who is guessing.
                 self._joiners.pop(addr, None)
-                self.outbox.append((addr, _msg("refuse", "wrong password")))
+                self.outbox.append((addr, lobby_message("refuse", "wrong password")))
                 self._tell_wrong(addr[0], now, self.limiter.failed(addr[0], now))
                 return
             self.limiter.succeeded(addr[0], now)
             joiner.transcript = seen
         if public_key in self.banned:
             self._joiners.pop(addr, None)
-            self.outbox.append((addr, _msg("refuse", "the host did not let you in")))
+            self.outbox.append((addr, lobby_message("refuse", "the host did not let you in")))
             return
         if public_key == self.identity.public_key or any(
             j.public_key == public_key
             for j in self._joiners.values()
             if (j.joined or j.waiting) and j.addr != addr
         ):
-            self.outbox.append((addr, _msg("refuse", "that key already holds a seat")))
+            self.outbox.append((addr, lobby_message("refuse", "that key already holds a seat")))
             return
         if not spectator and self.taken >= self.config.humans:
-            self.outbox.append((addr, _msg("refuse", "the game is full")))
+            self.outbox.append((addr, lobby_message("refuse", "the game is full")))
             return
         joiner.public_key, joiner.anchor, joiner.nickname = public_key, anchor, nickname[:32]
         joiner.spectator = spectator
         if self.config.approve:
             joiner.waiting = True
-            self.outbox.append((addr, _msg("wait", "the host was asked to let you in")))
+            self.outbox.append((addr, lobby_message("wait", "the host was asked to let you in")))
             self.events.append(
                 JoinerWaiting(addr, joiner.nickname, fingerprint(public_key), spectator)
             )
@@ -525,7 +528,7 @@ class HostLobby:
 
     def _remove(self, addr: Addr, notify: str | None) -> None:
         if notify is not None:
-            self.outbox.append((addr, _msg("refuse", notify)))
+            self.outbox.append((addr, lobby_message("refuse", notify)))
         self._joiners.pop(addr, None)
         if addr in self._order:
             self._order.remove(addr)
@@ -538,7 +541,7 @@ class HostLobby:
         for joiner in self._joiners.values():
             if joiner.joined:
                 seat = self._order.index(joiner.addr) + 1 if joiner.addr in self._order else -1
-                self.outbox.append((joiner.addr, _msg("roster", entries, total, seat)))
+                self.outbox.append((joiner.addr, lobby_message("roster", entries, total, seat)))
         self.events.append(RosterChanged(roster, total, 0))
 
     def start(self, host_nonce: bytes) -> Started:
@@ -569,12 +572,17 @@ class HostLobby:
         watch_list = [[host, port] for host, port in watchers]
         for joiner in self._joiners.values():
             if joiner.waiting:  # never let in: told so, like a kick
-                self.outbox.append((joiner.addr, _msg("refuse", "the game started without you")))
+                self.outbox.append(
+                    (joiner.addr, lobby_message("refuse", "the game started without you"))
+                )
             if joiner.joined:
                 key = joiner.pake.key if joiner.pake is not None else None
                 seal = start_seal(key, joiner.transcript, body) if key is not None else b""
                 self.outbox.append(
-                    (joiner.addr, _msg("start", body, addr_list, watch_list, signature, seal))
+                    (
+                        joiner.addr,
+                        lobby_message("start", body, addr_list, watch_list, signature, seal),
+                    )
                 )
         self.started = Started(record, 0, peers, watchers)
         return self.started

@@ -29,11 +29,11 @@ from lanTag.peer.join_handshake import (
     Started,
     Waiting,
     Welcomed,
-    _count,
-    _msg,
-    _parse,
-    _texts,
+    are_texts,
+    is_count,
+    lobby_message,
     my_rules,
+    parse_lobby_message,
 )
 from lanTag.peer.pake import PAKE_MESSAGE, joiner_confirmation, joiner_pake, start_seal, transcript
 from lanTag.session.compatibility import mismatch, rules_version_of
@@ -115,15 +115,15 @@ class JoinLobby:
             if self.host_key:
                 return  # another address of the host answering late: joined already
             self.host = addr  # the first address to answer wins
-        kind, fields = _parse(payload)
+        kind, fields = parse_lobby_message(payload)
         if kind == "welcome" and len(fields) >= 10:
             self._welcome(fields)
         elif kind == "roster" and len(fields) == 3:
             entries, total, seat = fields
             if not (
                 isinstance(entries, list)
-                and all(_texts(e, 3) for e in entries)
-                and _count(total)
+                and all(are_texts(e, 3) for e in entries)
+                and is_count(total)
                 and type(seat) is int
             ):
                 raise RemoteProtocolError("malformed", "bad roster")
@@ -167,8 +167,8 @@ class JoinLobby:
             and isinstance(challenge, bytes)
             and len(challenge) == 32
             and isinstance(name, str)
-            and _count(seats)
-            and _count(taken)
+            and is_count(seats)
+            and is_count(taken)
             and isinstance(pw, bool)
             and isinstance(host_nickname, str)
             and isinstance(pake_b, bytes)
@@ -214,7 +214,7 @@ class JoinLobby:
 
     def _hello(self) -> bytes:
         """hello with this lanTag's versions, so the host refuses us before a seat if need be."""
-        return _msg(
+        return lobby_message(
             "hello",
             self.nickname,
             self.spectator,
@@ -237,7 +237,7 @@ class JoinLobby:
         self.outbox.append((self.host, self._hello()))
 
     def leave(self) -> None:
-        self.outbox.append((self.host, _msg("leave")))
+        self.outbox.append((self.host, lobby_message("leave")))
 
     def _send_join(self) -> None:
         pk = self.identity.public_key
@@ -265,8 +265,14 @@ class JoinLobby:
         self.outbox.append(
             (
                 self.host,
-                _msg(
-                    "join", pk, self.anchor, self.nickname, pake_a, confirm, self.spectator,
+                lobby_message(
+                    "join",
+                    pk,
+                    self.anchor,
+                    self.nickname,
+                    pake_a,
+                    confirm,
+                    self.spectator,
                     signature,
                 ),
             )
