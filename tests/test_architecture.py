@@ -120,6 +120,8 @@ LAYER_OF_PATH = {
     # What this install runs (`lantag --version`): asks the registry and the session.
     "versions.py": "versions",
     "rules/": "rules",
+    # What people see of a state (view dict, text board, purposes in words), by engine id.
+    "views/": "views",
     "fair/": "fair",
     "bots/": "bots",
     "session/": "session",
@@ -164,12 +166,13 @@ MAY_IMPORT: dict[str, set[str]] = {
     "session": {"base", "rules", "fair", "bots", "log"},
     "log": {"base", "rules", "fair", "session"},
     "net": {"base"},
-    "sim": {"base", "rules", "bots"},
+    "views": {"base", "rules"},
+    "sim": {"base", "rules", "bots", "views"},
     "versions": CORE,
-    "peer": CORE | {"net", "versions"},
-    "testing": CORE | {"net", "peer", "versions"},
-    "ui": CORE | {"net", "peer", "versions"},
-    "cli": CORE | {"net", "peer", "sim", "ui", "versions"},
+    "peer": CORE | {"net", "versions", "views"},
+    "testing": CORE | {"net", "peer", "versions", "views"},
+    "ui": CORE | {"net", "peer", "versions", "views"},
+    "cli": CORE | {"net", "peer", "sim", "ui", "versions", "views"},
 }
 # Known exceptions, each with its reason; nothing else may cross a layer upwards.
 ALLOWED_UPWARD = {
@@ -257,7 +260,7 @@ def test_core_never_imports_the_outer_layers() -> None:
     # The brief's two rules, stated on their own: engines never import views (rules never
     # imports ui), and the pure core never imports net, ui, cli or peer.
     for layer in ("rules", "fair", "session", "log"):
-        assert not MAY_IMPORT[layer] & {"net", "ui", "cli", "peer", "sim", "testing"}
+        assert not MAY_IMPORT[layer] & {"net", "ui", "cli", "peer", "sim", "testing", "views"}
     for relative, _ in ALLOWED_UPWARD:
         assert layer_of(relative) not in CORE
 
@@ -279,3 +282,90 @@ def test_layer_check_sees_lazy_and_relative_imports() -> None:
         "rules/base.py",
     }
     assert {layer_of(path) for path in found} == {"ui", "session", "net", "rules"}
+
+
+def view_imports_of_engines() -> list[str]:
+    """Modules of lanTag/rules/ that import a view module (lanTag/views/, any ``*_view``)."""
+    found: list[str] = []
+    for path in sorted((PACKAGE_ROOT / "rules").rglob("*.py")):
+        relative = path.relative_to(PACKAGE_ROOT).as_posix()
+        source = path.read_text(encoding="utf-8")
+        for target in imported_files(source, module_name(path), path.name == "__init__.py"):
+            if target.startswith("views/") or target.endswith("_view.py"):
+                found.append(f"lanTag/{relative} imports lanTag/{target}")
+    return sorted(found)
+
+
+def test_engines_never_import_views() -> None:
+    # The view of a game reads its engine; an engine never reads its view, so rewording a
+    # view can never change a state hash (docs/rules/VERSIONS.md).
+    assert not view_imports_of_engines(), "\n".join(view_imports_of_engines())
+    assert "rules" in MAY_IMPORT["views"] and "views" not in MAY_IMPORT["rules"]
+    assert layer_of("views/prototag_view.py") == "views"
+
+
+def test_every_engine_has_its_view_in_the_views_package() -> None:
+    from lanTag.rules.registry import engine_ids
+    from lanTag.views.registry import view_ids
+
+    assert set(view_ids()) == set(engine_ids())
+    views = {path.stem for path in (PACKAGE_ROOT / "views").glob("*_view.py")}
+    assert views == {f"{engine}_view" for engine in engine_ids()}
+    assert not list((PACKAGE_ROOT / "rules").glob("*_view.py"))
+
+
+def test_view_import_check_sees_an_engine_importing_its_view() -> None:
+    source = "def render(self):\n    from lanTag.views import tagem_view\n"
+    found = imported_files(source, "lanTag.rules.tagem", False)
+    assert "views/tagem_view.py" in found
+    assert layer_of("views/tagem_view.py") not in MAY_IMPORT["rules"]
+
+
+# Issue #19's "done when": a layout a newcomer can read.
+ROOT_MODULE_LIMIT = 6  # besides __init__.py and __main__.py
+ARCHITECTURE_PAGE = PACKAGE_ROOT.parent / "docs" / "ARCHITECTURE.md"
+
+
+def root_modules(root: Path) -> list[str]:
+    return sorted(p.name for p in root.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+
+
+def names_used_three_times(paths: list[Path]) -> dict[str, int]:
+    """Module file names (``__init__``/``__main__`` aside) that name three or more modules."""
+    counts: dict[str, int] = {}
+    for path in paths:
+        if path.name not in ("__init__.py", "__main__.py"):
+            counts[path.name] = counts.get(path.name, 0) + 1
+    return {name: n for name, n in counts.items() if n >= 3}
+
+
+def packages_missing_from(page: str, root: Path) -> list[str]:
+    packages = sorted(
+        p.parent.relative_to(root.parent).as_posix() for p in root.glob("*/__init__.py")
+    )
+    return [package for package in packages if f"`{package}/`" not in page]
+
+
+def test_the_root_holds_at_most_six_modules() -> None:
+    assert len(root_modules(PACKAGE_ROOT)) <= ROOT_MODULE_LIMIT, root_modules(PACKAGE_ROOT)
+
+
+def test_no_module_name_is_used_three_times() -> None:
+    assert names_used_three_times(lantag_modules()) == {}
+
+
+def test_the_architecture_page_names_every_package() -> None:
+    page = ARCHITECTURE_PAGE.read_text(encoding="utf-8")
+    assert packages_missing_from(page, PACKAGE_ROOT) == []
+
+
+def test_the_layout_checks_see_what_they_look_for(tmp_path: Path) -> None:
+    root = tmp_path / "lanTag"
+    for relative in ("__init__.py", "a.py", "b.py", "x/__init__.py", "x/lobby.py", "y/__init__.py"):
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text("", encoding="utf-8")
+    assert root_modules(root) == ["a.py", "b.py"]
+    lobbies = [Path("lanTag/lobby.py"), Path("lanTag/x/lobby.py"), Path("lanTag/y/lobby.py")]
+    assert names_used_three_times([*lobbies, Path("lanTag/x/__init__.py")]) == {"lobby.py": 3}
+    assert names_used_three_times(lobbies[:2]) == {}
+    assert packages_missing_from("`lanTag/x/` holds the x", root) == ["lanTag/y"]

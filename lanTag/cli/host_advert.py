@@ -7,7 +7,7 @@ import asyncio
 from lanTag.net.discovery import LobbyAdvert, LobbyAdvertiser
 from lanTag.peer.join_handshake import HostConfig, HostLobby
 from lanTag.peer.runtime import PeerHandle
-from lanTag.session.versions import rules_version_of
+from lanTag.session.compatibility import rules_version_of
 from lanTag.versions import lantag_version
 
 

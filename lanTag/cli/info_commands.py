@@ -12,7 +12,7 @@ from lanTag.rules.registry import engine_ids, get_game
 
 async def cmd_list(args: argparse.Namespace) -> int:
     from lanTag.net.discovery import browse, format_lobbies
-    from lanTag.session.versions import why_not_join
+    from lanTag.session.compatibility import why_not_join
 
     if args.wait < 0 or args.wait > 600:
         raise UserError("--wait must be between 0 and 600 seconds")

@@ -38,11 +38,11 @@ from lanTag.rules.base import (
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
+from lanTag.session.compatibility import require_rules
 from lanTag.session.core import FITS, STEP_WINDOW, TAKEOVER_BOT, supersedes
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind, step_facts
-from lanTag.session.versions import require_rules
 
 _RARE = frozenset(
     {MsgType.VOTE, MsgType.NUDGE, MsgType.SYNC, MsgType.CHAT, MsgType.PRIVATE, MsgType.LEAVE}

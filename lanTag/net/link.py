@@ -23,6 +23,14 @@ addressed to its own, at most once per ``challenge_interval`` (``challenges_sent
 One off-path spoofed datagram so costs nothing; a real restart one round trip.
 A frame addressed to an old epoch of ours is stale: dropped, and answered so
 the peer learns our new epoch.  The session re-handshakes above this.
+
+Stateless first contact: a frame from an address without a link creates nothing.
+It is answered with a *cookie*, a challenge whose source epoch is a keyed MAC of
+the sender's address, port, epoch and a coarse time bucket; the link is created
+(with the cookie as its epoch) only when a frame comes back addressed to it.
+Links created so, until the layer above vouches for the address (:meth:`LinkLayer.trust`,
+or the ``accept`` hook), are *strangers*: capped per source IP and in number, and
+their receive buffers in bytes, per IP and all together (docs/NETWORK.md).
 """
 
 from __future__ import annotations
@@ -34,7 +42,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 
 from lanTag.net.endpoint import Addr
-from lanTag.net.frame import DATAGRAM_BUDGET, SEQ_MOD, MalformedFrame, decode
+from lanTag.net.frame import (
+    DATAGRAM_BUDGET,
+    SEQ_MOD,
+    Frame,
+    FrameType,
+    MalformedFrame,
+    decode,
+    encode,
+)
 from lanTag.net.linkstate import Counters, Link, LinkConfig
 
 __all__ = [
@@ -49,6 +65,9 @@ __all__ = [
 ]
 
 _FEISTEL_ROUNDS = 4
+_MAX_COOKIES_OUT = 256  # stateless answers waiting for the driver; more are not answered
+_MAX_ISSUED = 256  # last cookies sent, so a link we open ourselves takes that epoch
+_COOKIE_DOMAIN = b"lanTag/link-cookie"
 
 
 class LinkError(Exception):
@@ -98,7 +117,16 @@ class LinkStats:
     links_expired: int = 0
     links_refused: int = 0
     dropped_outsider: int = 0
+    cookies_sent: int = 0
+    dropped_unproven: int = 0
+    dropped_host_cap: int = 0
+    dropped_budget: int = 0
+    links_evicted: int = 0
     links: Mapping[Addr, LinkSnapshot] = field(default_factory=dict)
+    strangers: frozenset[Addr] = frozenset()
+    """Addresses whose link nobody vouched for yet (``LinkLayer.trust``)."""
+    stranger_bytes: int = 0
+    """Payload bytes buffered by the strangers' links (at most ``stranger_budget``)."""
 
 
 # --------------------------------------------------------------------------- the layer
@@ -119,6 +147,18 @@ def _epoch(key: bytes, counter: int) -> int:
     return left << 16 | right
 
 
+def cookie(secret: bytes, addr: Addr, src_epoch: int, bucket: int) -> int:
+    """The epoch we answer a first frame from ``addr`` with (never 0).
+
+    A keyed MAC (BLAKE2b) of the source address, port and epoch and a time bucket:
+    only whoever receives at ``addr`` learns it, and checking it needs no state.
+    """
+    host, port = addr
+    message = b"%s|%d|%d|%d" % (host.encode("utf-8", "replace"), port, src_epoch, bucket)
+    digest = hashlib.blake2b(message, key=secret, digest_size=4).digest()
+    return int.from_bytes(digest, "big") or 1
+
+
 class LinkLayer:
     """All links of one peer.  Feed it datagrams and timer ticks; it says what to send.
 
@@ -126,6 +166,7 @@ class LinkLayer:
     unguessable: give it a fresh random value per process, 128 bits or more (any
     non-negative int; the pure core draws no randomness).  ``accept`` is consulted
     before a link is created for an unknown address (and see :meth:`set_accept`).
+    ``cookie_secret`` keys the first-contact cookies (default: derived from the seed).
     """
 
     def __init__(
@@ -133,10 +174,25 @@ class LinkLayer:
         epoch_seed: int,
         config: LinkConfig | None = None,
         accept: Callable[[Addr], bool] | None = None,
+        cookie_secret: bytes | None = None,
     ) -> None:
         self.config = config or LinkConfig()
         self._accept = accept
         self._key = (epoch_seed % (1 << 512)).to_bytes(64, "big")
+        if cookie_secret is None:
+            cookie_secret = hashlib.blake2b(_COOKIE_DOMAIN, key=self._key).digest()
+        self._cookie_secret = cookie_secret[:64]
+        self._cookies_out: list[tuple[bytes, Addr]] = []
+        # addr -> (cookie, bucket) of the last cookies sent.  Fixed size, never needed for
+        # safety: if we open a link to an address we just sent a cookie to (both sides
+        # opening at once), the link takes that cookie as its epoch, so the peer, which
+        # may bind to either first, sees one incarnation of us and not two.
+        self._issued: dict[Addr, tuple[int, int]] = {}
+        self._trusted: set[Addr] = set()  # vouched for by the layer above
+        self._strangers: dict[Addr, Link] = {}
+        self._stranger_links: dict[str, int] = {}  # source IP -> stranger links
+        self._stranger_host_bytes: dict[str, int] = {}  # source IP -> buffered bytes
+        self._stranger_bytes = 0
         self._counter = 0
         self._links: dict[Addr, Link] = {}
         self._closing: set[Addr] = set()  # refused by ``accept``, closed once drained
@@ -154,14 +210,23 @@ class LinkLayer:
 
     # ---------------------------------------------------------------- links
 
-    def _new_link(self, addr: Addr, now: float) -> Link:
+    def _new_link(self, addr: Addr, now: float, epoch: int = 0, trusted: bool = True) -> Link:
+        """A link to ``addr``; ``epoch`` 0 draws the next one (else: a proven cookie)."""
         if len(self._links) >= self.config.max_links:
             raise TooManyLinks(f"{len(self._links)} links open, limit {self.config.max_links}")
-        epoch = 0
+        issued = self._issued.pop(addr, None)
+        if epoch == 0 and issued is not None and issued[1] >= self._bucket(now) - 1:
+            epoch = issued[0]
         while epoch == 0:  # 0 means "unknown" on the wire
             self._counter = (self._counter + 1) % SEQ_MOD
             epoch = _epoch(self._key, self._counter)
-        link = self._links[addr] = Link(addr, epoch, self.config, self._n, now)
+        if addr in self._strangers:  # replaced (our own send/open after an eviction race)
+            self._untrack(addr)
+        link = self._links[addr] = Link(addr, epoch, self.config, self._n, now, trusted)
+        if not trusted:
+            self._strangers[addr] = link
+            ip = addr[0]
+            self._stranger_links[ip] = self._stranger_links.get(ip, 0) + 1
         self._made += 1
         link.order = self._made
         self._touched.add(link)
@@ -175,7 +240,48 @@ class LinkLayer:
         else:
             self._pending.discard(link)
 
+    def _untrack(self, addr: Addr) -> None:
+        """Stop counting ``addr``'s link as a stranger (trusted now, or dropped)."""
+        link = self._strangers.pop(addr, None)
+        if link is None:
+            return
+        link.trusted = True
+        ip = addr[0]
+        self._stranger_links[ip] -= 1
+        if not self._stranger_links[ip]:
+            del self._stranger_links[ip]
+        self._account(link, link.buffered, 0)
+
+    def _account(self, link: Link, before: int, after: int) -> None:
+        """A stranger's buffered bytes went from ``before`` to ``after``."""
+        if before == after:
+            return
+        ip = link.addr[0]
+        self._stranger_bytes += after - before
+        left = self._stranger_host_bytes.get(ip, 0) + after - before
+        if left:
+            self._stranger_host_bytes[ip] = left
+        else:
+            self._stranger_host_bytes.pop(ip, None)
+
+    def _room(self, link: Link) -> int | None:
+        """Payload bytes a stranger's link may still buffer (None: trusted, no limit)."""
+        if link.trusted:
+            return None
+        cfg = self.config
+        host = cfg.max_stranger_bytes_per_host - self._stranger_host_bytes.get(link.addr[0], 0)
+        return max(0, min(host, cfg.stranger_budget - self._stranger_bytes))
+
+    def trust(self, addr: Addr) -> None:
+        """The layer above vouches for ``addr`` (e.g. it took a seat): no stranger limits."""
+        self._trusted.add(addr)
+        self._untrack(addr)
+
+    def _trusts(self, addr: Addr) -> bool:
+        return addr in self._trusted or (self._accept is not None and self._accept(addr))
+
     def _drop(self, addr: Addr) -> Link | None:
+        self._untrack(addr)
         link = self._links.pop(addr, None)
         if link is not None:
             self._pending.discard(link)
@@ -193,6 +299,8 @@ class LinkLayer:
         """
         self._accept = accept
         self._closing = {addr for addr in self._links if self._refused(addr)}
+        for addr in [a for a in self._strangers if self._trusts(a)]:
+            self._untrack(addr)
         self._close_drained()
 
     def _refused(self, addr: Addr) -> bool:
@@ -239,7 +347,12 @@ class LinkLayer:
             )
             for addr, link in self._links.items()
         }
-        return LinkStats(**asdict(self._n), links=links)
+        return LinkStats(
+            **asdict(self._n),
+            links=links,
+            strangers=frozenset(self._strangers),
+            stranger_bytes=self._stranger_bytes,
+        )
 
     # ---------------------------------------------------------------- machine interface
 
@@ -265,10 +378,7 @@ class LinkLayer:
             self._n.dropped_oversized += 1
             return []
         link = self._links.get(addr)
-        if link is None and (
-            (self._accept is not None and not self._accept(addr))
-            or len(self._links) >= self.config.max_links
-        ):
+        if link is None and self._refused(addr):
             self._n.dropped_unknown += 1  # not even parsed: outsiders get no state and no CPU
             return []
         try:
@@ -277,9 +387,14 @@ class LinkLayer:
             self._n.dropped_malformed += 1
             return []
         if link is None:
-            link = self._new_link(addr, now)
+            link = self._admit(frame, addr, now)
+            if link is None:
+                return []
         self._n.received += 1
-        messages = link.on_frame(frame, now)
+        before = link.buffered
+        messages = link.on_frame(frame, now, self._room(link))
+        if not link.trusted:
+            self._account(link, before, link.buffered)
         self._changed(link)
         if addr in self._closing:  # acks still count (to drain the link), content does not
             self._n.dropped_outsider += len(messages)
@@ -288,13 +403,84 @@ class LinkLayer:
             return []
         return messages
 
+    # ---------------------------------------------------------------- first contact
+
+    def _admit(self, frame: Frame, addr: Addr, now: float) -> Link | None:
+        """The link for a frame from an address without one, or None (nothing kept).
+
+        A frame addressed to the cookie of its address, port and epoch (this time
+        bucket or the previous one) proves the address: the link is created with the
+        cookie as its epoch.  Any other frame from a stranger is answered with the
+        cookie, statelessly (ACKs are not: two layers without links never ping-pong
+        cookies).  An address the layer above vouched for needs no proof.
+        """
+        cfg = self.config
+        trusted = self._trusts(addr)
+        epoch = 0
+        if cfg.cookies and frame.dst_epoch and self._cookie_ok(frame, addr, now):
+            epoch = frame.dst_epoch
+        elif cfg.cookies and not trusted:
+            self._n.dropped_unproven += 1
+            if frame.type is not FrameType.ACK:
+                self._send_cookie(frame.src_epoch, addr, now)
+            return None
+        if not trusted and not self._stranger_room(addr):
+            return None
+        if len(self._links) >= cfg.max_links:
+            self._n.dropped_unknown += 1
+            return None
+        return self._new_link(addr, now, epoch, trusted)
+
+    def _bucket(self, now: float) -> int:
+        return int(now // self.config.cookie_lifetime)
+
+    def _cookie_ok(self, frame: Frame, addr: Addr, now: float) -> bool:
+        bucket = self._bucket(now)
+        return any(
+            frame.dst_epoch == cookie(self._cookie_secret, addr, frame.src_epoch, b)
+            for b in (bucket, bucket - 1)
+        )
+
+    def _send_cookie(self, src_epoch: int, addr: Addr, now: float) -> None:
+        """A challenge-shaped ACK (src = cookie, dst = its epoch, acks nothing): 30 bytes,
+        never more than the frame that asked for it, and nothing remembered."""
+        if len(self._cookies_out) >= _MAX_COOKIES_OUT:
+            return
+        bucket = self._bucket(now)
+        value = cookie(self._cookie_secret, addr, src_epoch, bucket)
+        self._cookies_out.append((encode(Frame(FrameType.ACK, value, src_epoch, 0, 0, 0)), addr))
+        self._n.cookies_sent += 1
+        self._issued.pop(addr, None)  # newest last: the oldest is forgotten first
+        if len(self._issued) >= _MAX_ISSUED:
+            del self._issued[next(iter(self._issued))]
+        self._issued[addr] = (value, bucket)
+
+    def _stranger_room(self, addr: Addr) -> bool:
+        """Whether a proven stranger at ``addr`` may have a link (evicting one if need be)."""
+        cfg = self.config
+        if self._stranger_links.get(addr[0], 0) >= cfg.max_stranger_links_per_host:
+            self._n.dropped_host_cap += 1
+            return False
+        if len(self._strangers) >= cfg.max_stranger_links:
+            # the stranger heard from least recently makes room: a table full of idle
+            # proven strangers must not keep the next real joiner out until they expire
+            oldest = min(self._strangers.values(), key=lambda link: link.last_activity())
+            self._n.links_evicted += 1
+            self._n.messages_discarded += oldest.pending_messages()
+            self._drop(oldest.addr)
+            self._closing.discard(oldest.addr)
+        return True
+
+    # ---------------------------------------------------------------- output
+
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
-        """What every link has to send now, link by link in creation order.
+        """What every link has to send now, link by link in creation order, after the
+        stateless cookie answers.
 
         Only links with possible output are visited; ``collect`` on any other link
         would append nothing and change nothing.
         """
-        out: list[tuple[bytes, Addr]] = []
+        out, self._cookies_out = self._cookies_out, []
         if not self._pending:
             return out
         links = sorted(self._pending, key=_order) if len(self._pending) > 1 else list(self._pending)

@@ -49,6 +49,20 @@ class LinkConfig:
     """Resend a frame once this many later frames have been acked (0: off)."""
     challenge_interval: float = 0.1
     """At most one challenge (epoch check) per link in this many seconds: no amplifier."""
+    cookies: bool = True
+    """Answer a first frame from an unknown address statelessly with a cookie and create
+    its link only when the cookie comes back (docs/NETWORK.md "Stateless first contact")."""
+    cookie_lifetime: float = 20.0
+    """A cookie is valid in its time bucket of this many seconds and the next one."""
+    max_stranger_links: int = 64
+    """Links to strangers (proven addresses nobody vouched for, see ``LinkLayer.trust``);
+    a new one beyond this evicts the stranger heard from least recently."""
+    max_stranger_links_per_host: int = 4
+    """Stranger links per source IP address (any ports)."""
+    max_stranger_bytes_per_host: int = 128 << 10
+    """Bytes buffered (out-of-order frames, partial messages) by one IP's stranger links."""
+    stranger_budget: int = 8 << 20
+    """Bytes buffered by all stranger links together."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.window <= SACK_BITS:
@@ -63,6 +77,12 @@ class LinkConfig:
             raise ValueError("challenge_interval must be positive")
         if self.expire_after is not None and self.expire_after <= self.keepalive_interval:
             raise ValueError("expire_after must exceed keepalive_interval")
+        if self.cookie_lifetime <= 0:
+            raise ValueError("cookie_lifetime must be positive")
+        if min(self.max_stranger_links, self.max_stranger_links_per_host) < 1:
+            raise ValueError("max_stranger_links and max_stranger_links_per_host must be >= 1")
+        if min(self.max_stranger_bytes_per_host, self.stranger_budget) < MAX_CHUNK:
+            raise ValueError(f"stranger byte limits must hold one frame ({MAX_CHUNK} bytes)")
 
     @property
     def max_fragments(self) -> int:
@@ -89,6 +109,11 @@ class Counters:
     links_expired: int = 0
     links_refused: int = 0
     dropped_outsider: int = 0
+    cookies_sent: int = 0
+    dropped_unproven: int = 0
+    dropped_host_cap: int = 0
+    dropped_budget: int = 0
+    links_evicted: int = 0
 
 
 # --------------------------------------------------------------------------- epoch state machine
@@ -166,9 +191,16 @@ class _InFlight:
 
 class Link:
     def __init__(
-        self, addr: Addr, epoch: int, config: LinkConfig, counters: Counters, now: float
+        self,
+        addr: Addr,
+        epoch: int,
+        config: LinkConfig,
+        counters: Counters,
+        now: float,
+        trusted: bool = True,
     ) -> None:
         self.addr = addr
+        self.trusted = trusted  # False: a stranger, its receive buffers count against budgets
         self.epoch = epoch
         self.cfg = config
         self.n = counters
@@ -200,11 +232,18 @@ class Link:
         # receive side
         self.recv_next = 0
         self.ooo: dict[int, _Unit] = {}
+        self.ooo_bytes = 0
         self.partial: list[bytes] = []
+        self.partial_bytes = 0
         self.partial_count = 0
         self.ack_now = False
         self.ack_deadline: float | None = None
         self.unacked = 0
+
+    @property
+    def buffered(self) -> int:
+        """Received payload bytes held here: out-of-order frames and the partial message."""
+        return self.ooo_bytes + self.partial_bytes
 
     def pending_messages(self) -> int:
         """Messages with at least one fragment not yet acked."""
@@ -405,7 +444,8 @@ class Link:
             return _Event.NEW_CONFIRMED
         return _Event.NEW_STALE if stale else _Event.NEW
 
-    def on_frame(self, frame: Frame, now: float) -> list[bytes]:
+    def on_frame(self, frame: Frame, now: float, room: int | None = None) -> list[bytes]:
+        """Handle one frame; ``room``: payload bytes this link may still buffer (None: any)."""
         was = self.state
         self.state, action = _TRANSITIONS[(self.state, self._classify(frame))]
         if action is _Action.DROP:
@@ -442,7 +482,7 @@ class Link:
             return []
         if frame.type is FrameType.ACK:
             return []
-        return self._on_sequenced(frame, now)
+        return self._on_sequenced(frame, now, room)
 
     def _on_ack(self, frame: Frame, now: float) -> bool:
         base = next(iter(self.in_flight), self.next_seq)  # the lowest seq in flight
@@ -500,7 +540,7 @@ class Link:
                 self._set_deadline(s, e, lost_at)
                 e.early = True
 
-    def _on_sequenced(self, frame: Frame, now: float) -> list[bytes]:
+    def _on_sequenced(self, frame: Frame, now: float, room: int | None) -> list[bytes]:
         seq = unwrap(frame.seq, self.recv_next)
         if seq < self.recv_next or seq in self.ooo:
             self.n.duplicates += 1
@@ -512,9 +552,22 @@ class Link:
         if frame.type is FrameType.DATA and frame.frag_count > self.cfg.max_fragments:
             self.n.dropped_malformed += 1
             return []
+        if (
+            room is not None
+            and frame.type is FrameType.DATA
+            and (
+                len(frame.payload) > room
+                or frame.frag_count * MAX_CHUNK > self.cfg.max_stranger_bytes_per_host
+            )
+        ):
+            # a stranger over its byte allowance, or a message it could never fit in it:
+            # not buffered and not acked (an honest sender resends once there is room)
+            self.n.dropped_budget += 1
+            return []
         if seq != self.recv_next or self.ooo:
             self.ack_now = True  # opens or fills a gap: the sender wants to know at once
         self.ooo[seq] = _Unit(frame.type, frame.frag_index, frame.frag_count, frame.payload)
+        self.ooo_bytes += len(frame.payload)
         self.unacked += 1
         if self.unacked >= 2:
             self.ack_now = True
@@ -522,7 +575,9 @@ class Link:
             self.ack_deadline = now + self.cfg.ack_delay
         delivered: list[bytes] = []
         while self.recv_next in self.ooo:
-            message = self._reassemble(self.ooo.pop(self.recv_next))
+            unit = self.ooo.pop(self.recv_next)
+            self.ooo_bytes -= len(unit.payload)
+            message = self._reassemble(unit)
             self.recv_next += 1
             if message is not None:
                 delivered.append(message)
@@ -535,16 +590,17 @@ class Link:
         if unit.frag_index == 0:
             if self.partial:
                 self.n.messages_discarded += 1  # peer broke the fragment sequence
-            self.partial, self.partial_count = [], unit.frag_count
+            self.partial, self.partial_count, self.partial_bytes = [], unit.frag_count, 0
         elif unit.frag_index != len(self.partial) or unit.frag_count != self.partial_count:
             self.n.messages_discarded += bool(self.partial)
-            self.partial, self.partial_count = [], 0
+            self.partial, self.partial_count, self.partial_bytes = [], 0, 0
             return None
         self.partial.append(unit.payload)
+        self.partial_bytes += len(unit.payload)
         if len(self.partial) < self.partial_count:
             return None
         message = b"".join(self.partial)
-        self.partial, self.partial_count = [], 0
+        self.partial, self.partial_count, self.partial_bytes = [], 0, 0
         return message
 
 

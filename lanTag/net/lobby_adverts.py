@@ -223,7 +223,7 @@ def format_lobbies(
 ) -> str:
     """``lantag list`` output: a JSON array, or a plain table for people.  ``why_not`` says
     why this lanTag cannot join a game ("" when it can; the versions are compared above
-    the network layer, by lanTag.session.versions.why_not_join)."""
+    the network layer, by lanTag.session.compatibility.why_not_join)."""
     items = list(lobbies)
     if json:
         return jsonlib.dumps(

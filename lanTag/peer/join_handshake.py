@@ -31,10 +31,10 @@ from typing import Any
 from lanTag import wire
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
+from lanTag.session.compatibility import joiner_mismatch, mismatch, rules_version_of
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.messages import PROTOCOL_VERSION
 from lanTag.session.transport import Addr
-from lanTag.session.versions import joiner_mismatch, mismatch, rules_version_of
 from lanTag.versions import lantag_version
 
 TAG = "lt-lobby"
@@ -246,6 +246,11 @@ class HostLobby:
     @property
     def taken(self) -> int:
         return 1 + len(self._order)
+
+    def joined(self, addr: Addr) -> bool:
+        """Whether ``addr`` has joined (a seat, or as a spectator)."""
+        joiner = self._joiners.get(addr)
+        return joiner is not None and joiner.joined
 
     def roster(self) -> tuple[RosterEntry, ...]:
         me = RosterEntry(self.nickname, self.identity.fingerprint, "")

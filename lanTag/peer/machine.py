@@ -30,7 +30,13 @@ from lanTag.session import events as ev
 from lanTag.session.lockstep import Session
 from lanTag.session.transport import Addr
 
-MAX_EARLY_PAYLOADS = 4096  # game traffic that beat our own START message
+# Game traffic that beat our own START message (a joiner's only: the host starts the
+# session itself) is kept, in bytes, up to these budgets; each payload also costs a
+# fixed overhead so many tiny ones are bounded too.  More is dropped and counted in
+# ``PeerMachine.early_dropped``: the senders' relays and SYNC recover it after the start.
+EARLY_BUDGET = 1 << 20
+EARLY_PER_SOURCE = 256 << 10
+EARLY_OVERHEAD = 64
 
 
 # A SYNC answer waits while the link to its reader holds this many unacked messages
@@ -151,6 +157,9 @@ class PeerMachine:
         self.send_dropped: dict[str, int] = {}  # payloads the link refused, by error class
         self.heard: dict[Addr, float] = {}  # addr -> last frame heard (outlives expired links)
         self._early: list[tuple[bytes, float]] = []
+        self.early_bytes = 0  # what _early costs (payloads + overhead), <= EARLY_BUDGET
+        self._early_from: dict[Addr, int] = {}  # the same, per source address
+        self.early_dropped = 0
 
     # -------------------------------------------------------------- machine interface
 
@@ -164,9 +173,23 @@ class PeerMachine:
                 self._lobby_payload(payload, addr, now)
             elif self.session is not None:
                 self.session.receive_payload(payload, now)
-            elif len(self._early) < MAX_EARLY_PAYLOADS:
-                self._early.append((payload, now))
+            else:
+                self._keep_early(payload, addr, now)
         self._after(now)
+
+    def _keep_early(self, payload: bytes, addr: Addr, now: float) -> None:
+        cost = len(payload) + EARLY_OVERHEAD
+        mine = self._early_from.get(addr, 0)
+        if (
+            isinstance(self.lobby, HostLobby)  # nobody has a game id before the host starts
+            or self.early_bytes + cost > EARLY_BUDGET
+            or mine + cost > EARLY_PER_SOURCE
+        ):
+            self.early_dropped += 1
+            return
+        self._early.append((payload, now))
+        self.early_bytes += cost
+        self._early_from[addr] = mine + cost
 
     def handle_timer(self, now: float) -> None:
         self.link.handle_timer(now)
@@ -239,6 +262,8 @@ class PeerMachine:
                     self.events.append(series)
                 return
             self.lobby.receive(payload, addr)
+            if isinstance(self.lobby, HostLobby) and self.lobby.joined(addr):
+                self.link.trust(addr)  # no stranger limits for whom the table took
         except RemoteProtocolError as exc:
             self.rejected += 1
             self.events.append(ev.Rejected(exc.code, f"lobby message from {addr}: {exc.message}"))
@@ -283,6 +308,7 @@ class PeerMachine:
         allowed = {*started.peers.values(), *started.watchers}
         self.link.set_accept(allowed.__contains__)
         early, self._early = self._early, []
+        self.early_bytes, self._early_from = 0, {}
         for payload, _ in early:
             self.session.receive_payload(payload, now)
 

@@ -36,7 +36,6 @@ from lanTag.rules.assassination_board import (
     can_finish,
     move_table,
 )
-from lanTag.rules.assassination_view import purpose_text, render_of, view_of
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -119,10 +118,6 @@ class Assassination(Game):
         )
 
     @classmethod
-    def purpose_text(cls, purpose: str) -> str:
-        return purpose_text(purpose)
-
-    @classmethod
     def state_from_obj(cls, obj: Any) -> AssassinationState:
         if not isinstance(obj, list) or len(obj) != 18:
             raise ValueError("an assassination state is an array of 18 fields")
@@ -203,7 +198,7 @@ class AssassinationState(State):
     came_from: int = NO_SQUARE  # MOVE: the square just left (no backtracking onto it)
     rerolls: int = 0  # nulls the victim re-rolled this turn
     winner: int = -1  # the victim who touched all four bases
-    # What the last input did, as facts (code, then ints); assassination_view words them.
+    # What the last input did, as facts (code, then ints); views/assassination_view.py words them.
     events: tuple[Fact, ...] = ()
     # Memo of _legal_moves(), a pure function of the fields above: not part of the value.
     _moves: dict[Action, int] | None = field(default=None, init=False, repr=False, compare=False)
@@ -498,12 +493,6 @@ class AssassinationState(State):
     def round_number(self) -> int:
         """The current round, 1-based (capped at max_rounds once the limit ends the game)."""
         return min(self.assassin_turns // self.round_turns + 1, self.max_rounds or 10**9)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return view_of(self, seat)
-
-    def render(self) -> str:
-        return render_of(self)
 
     def invariants(self) -> list[str]:
         n = self.seats

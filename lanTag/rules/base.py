@@ -5,6 +5,8 @@ immutable :class:`State`.  ``state.decision()`` is the one place that says who
 acts next; ``state.apply(inp)`` is the one checked way forward.  Randomness
 only ever arrives as a :class:`Roll` input for a :class:`Chance` decision, so
 engines are pure functions of their inputs: no I/O, no clock, no ``random``.
+What people see of a state (its view dict, its text board, a purpose in words) is
+not part of this API: it lives in ``lanTag/views/``, looked up by engine id.
 """
 
 from __future__ import annotations
@@ -437,14 +439,6 @@ class State(ABC):
     def to_obj(self) -> Any:
         """msgpack-ready canonical structure of the whole state (no floats, no maps)."""
 
-    @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) may see, for UIs and bots."""
-
-    @abstractmethod
-    def render(self) -> str:
-        """A plain-text board for transcripts, logs and headless play."""
-
     def forfeit_action(self, seat: int) -> Action:
         """A convicted seat's share of a joint secret choice (SPEC §4.4): ``FORFEIT``.
 
@@ -582,11 +576,6 @@ class Game(ABC):
         The inverse of ``State.typed_action``: typing the text back gives the same action.
         """
         return str(action)
-
-    @classmethod
-    def purpose_text(cls, purpose: str) -> str:
-        """How people read a chance or secret purpose (a fact code): the code by default."""
-        return purpose
 
     @classmethod
     def playout_step_bound(cls, seats: int) -> int:

@@ -45,15 +45,8 @@ from lanTag.rules.boardtag_board import (
     RUN,
     Runner,
 )
+from lanTag.rules.boardtag_checks import broken_invariants, outcome_summary, why_illegal
 from lanTag.rules.boardtag_codec import decode_fields, encode_state
-from lanTag.rules.boardtag_view import (
-    broken_invariants,
-    outcome_summary,
-    render_state,
-    state_view,
-    why_illegal,
-)
-from lanTag.rules.boardtag_view import purpose_text as boardtag_purpose_text
 
 DEFAULT_MAX_ROUNDS = 15
 
@@ -111,10 +104,6 @@ class BoardTag(Game):
         return setup + DEFAULT_MAX_ROUNDS * per_round + 1
 
     @classmethod
-    def purpose_text(cls, purpose: str) -> str:
-        return boardtag_purpose_text(purpose)
-
-    @classmethod
     def state_from_obj(cls, obj: Any) -> BoardTagState:
         state = BoardTagState(*decode_fields(obj, fields(BoardTagState)))
         if broken := state.invariants():
@@ -144,7 +133,7 @@ class BoardTagState(State):
     jumps: int = 0  # IT jumps this IT Phase (the first is free)
     turns: int = 0  # IT rotations this IT Phase (the first is free)
     passed_by_it: tuple[int, ...] = ()  # dice IT jumped next to this IT Phase, paid at its end
-    # What the last input did, as facts (code, then ints/codes); boardtag_view words them.
+    # What the last input did, as facts (code, then ints/codes); views/boardtag_view.py words them.
     events: tuple[Fact, ...] = ()
     ranking: tuple[tuple[int, ...], ...] = ()
     # How the game ended: ("three-sixes", IT seat that let them stand or -1), ("round-limit",)
@@ -541,12 +530,6 @@ class BoardTagState(State):
 
     def to_obj(self) -> Any:
         return encode_state(self)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return state_view(self, seat)
-
-    def render(self) -> str:
-        return render_state(self)
 
     def invariants(self) -> list[str]:
         return broken_invariants(self)

@@ -69,8 +69,6 @@ from lanTag.rules.prototag_model import (
     roll_chance,
     start_chance,
 )
-from lanTag.rules.prototag_view import purpose_text as prototag_purpose_text
-from lanTag.rules.prototag_view import render_state, view_of
 
 # Allowance for the unbounded but geometric parts of a game (start-roll ties, RPS draws):
 # a streak of 40 RPS draws has probability 3**-40.
@@ -136,10 +134,6 @@ class Prototag(Game):
         return _state_from_obj(obj)
 
     @classmethod
-    def purpose_text(cls, purpose: str) -> str:
-        return prototag_purpose_text(purpose)
-
-    @classmethod
     def playout_step_bound(cls, seats: int) -> int:
         # Every tagged turn moves at least one tagged step (the tagged player may enter any
         # occupied tile but the immune one's, and every tile has two or more neighbours), so
@@ -173,7 +167,7 @@ class PrototagState(State):
     immunity_left: int = 0  # tagged steps during which the immune seat's tile stays blocked
     opponent: int = -1  # the tagged player's battle opponent (RPS only)
     rps_draws: int = 0  # drawn rounds of the current battle
-    # What the last input did, as facts (code, then ints/codes); prototag_view words them.
+    # What the last input did, as facts (code, then ints/codes); views/prototag_view.py words them.
     events: tuple[Fact, ...] = ()
 
     # ------------------------------------------------------------------ queries
@@ -462,12 +456,6 @@ class PrototagState(State):
             draws = f" (draws: {self.rps_draws})" if self.rps_draws else ""
             return f"rock-paper-scissors: seat {self.tagged} vs seat {self.opponent}{draws}"
         return f"game over: seat {self.tagged} loses"
-
-    def render(self) -> str:
-        return render_state(self)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return view_of(self, seat)
 
     # ------------------------------------------------------------------ soundness
 

@@ -43,7 +43,6 @@ from lanTag.rules.stomptag_codec import (
     state_fields,
 )
 from lanTag.rules.stomptag_orders import (
-    MOVES,
     Order,
     OrderSpace,
     canonical_order,
@@ -62,7 +61,6 @@ from lanTag.rules.stomptag_round import (
     settle_bids,
     teleport_slots,
 )
-from lanTag.rules.stomptag_text import event_obj, render_state
 
 DEFAULT_MAX_ROUNDS = 40
 PLACE_SCORES = (3, 2, 2, 1, 1, 1)  # "first place gets 3 points, second and third ... 2 ..."
@@ -394,60 +392,6 @@ class StomptagState(State):
     def cell_name(self, cell: int) -> str:
         """1-based (column,row); row 1 is the north edge."""
         return f"({cell % self.settings.side + 1},{cell // self.settings.side + 1})"
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        t, side = self.table, self.settings.side
-        board = [[-1] * side for _ in range(side)]
-        for s, cell in enumerate(t.cells):
-            if cell >= 0:
-                board[cell // side][cell % side] = s
-        d = self.decision()
-        players = [
-            {
-                "seat": s,
-                "points": t.points[s],
-                "in_game": t.out[s] == 0,
-                "out_wave": t.out[s],
-                "cell": [t.cells[s] % side, t.cells[s] // side] if t.cells[s] >= 0 else None,
-                "minimum": self.minimums[s],
-                "bid": self.bids[s],
-                "moves": t.moves[s],
-                "it": s == t.it,
-                "can_teleport": t.out[s] == 0 and t.can_teleport(s),
-            }
-            for s in range(self.seats)
-        ]
-        view: dict[str, Any] = {
-            "game": Stomptag.id,
-            "phase": self.phase,
-            "round": self.round,
-            "max_rounds": self.settings.max_rounds,
-            "round_seconds": self.settings.round_seconds,
-            "side": side,
-            "board": board,
-            "players": players,
-            "it": t.it,
-            "queue": list(t.queue),
-            "teleport_open": t.tag_last_round,
-            "to_act": list(d.seats) if isinstance(d, Simultaneous) else [],
-            "last_orders": [[s, o.text()] for s, o in self.orders],
-            "events": [event_obj(e, self.cell_name) for e in self.events],
-            "move_words": list(MOVES),
-            "seat": seat,
-        }
-        if seat is not None and 0 <= seat < self.seats and self.phase in (BIDS, ORDERS):
-            if self.phase == BIDS:
-                view["bid_range"] = list(self.bid_range(seat))
-            elif t.out[seat] == 0:
-                space = self.order_space(seat)
-                view["can_upgrade"] = space.upgrade_ok
-        if isinstance(d, Over):
-            view["ranking"] = [list(g) for g in d.outcome.ranking]
-            view["scores"] = list(d.outcome.scores)
-        return view
-
-    def render(self) -> str:
-        return render_state(self)
 
     def invariants(self) -> list[str]:
         return broken_invariants(self)

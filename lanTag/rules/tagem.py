@@ -92,7 +92,7 @@ class TagemState(State):
     tags: tuple[int, ...]  # opposing pawns each seat has defeated
     pending: Attack | None
     winner: int  # Capture-The-Flag: the seat that brought the flag home, else -1
-    # What the last input did, as facts (code, then ints/codes); tagem_view words them.
+    # What the last input did, as facts (code, then ints/codes); views/tagem_view.py words them.
     events: tuple[Fact, ...]
     # decision() memo: a pure function of the fields above, asked ~5 times per step.
     # init=False, so replace() and every constructor start it empty.
@@ -354,16 +354,6 @@ class TagemState(State):
         )
         return canonical_pack(tail)[1:]  # drop the one-byte array header of these 12 fields
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        from lanTag.rules.tagem_view import view
-
-        return view(self, seat)
-
-    def render(self) -> str:
-        from lanTag.rules.tagem_view import render
-
-        return render(self)
-
     def invariants(self) -> list[str]:
         from lanTag.rules.tagem_checks import invariants
 
@@ -403,7 +393,7 @@ class Tagem(Game):
     display_name = "Tag 'em"
     min_seats = 2
     max_seats = 8
-    rules_version = 2  # docs/rules/VERSIONS.md: bump with the digest pin
+    rules_version = 3  # docs/rules/VERSIONS.md: bump with the digest pin
     summary = (
         "Five pawns a side on a tile map: spend Points of Movement to move and attack "
         "(d6 + Horde, Garrison, Cover); eliminate, or capture the flag."
@@ -502,12 +492,6 @@ class Tagem(Game):
             winner=-1,
             events=(),
         )
-
-    @classmethod
-    def purpose_text(cls, purpose: str) -> str:
-        from lanTag.rules.tagem_view import purpose_text
-
-        return purpose_text(purpose)
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> TagemState:

@@ -155,12 +155,16 @@ class Play:
                 self.out.append((seat,))
                 self.events.append(("out", seat))
             return
-        spot = self.respawn_cell(seat)
+        spot = self.respawn_cell(seat, cell)
         self.place(seat, pawn, spot)
         self.events.append(("respawns", seat, pawn, spot))
 
-    def respawn_cell(self, seat: int) -> int:
-        """Where a defeated pawn comes back (docs/rules/tagem.md, Respawning)."""
+    def respawn_cell(self, seat: int, lost: int) -> int:
+        """Where a defeated pawn comes back (docs/rules/tagem.md, Respawning).
+
+        Never ``lost``, the tile it was defeated on: the seed text's respawn rule exists
+        "to avoid respawning in the very same place the pawn was lost in" (decision 16).
+        """
         board = self.board
         occupants = {c: s for s, team in enumerate(self.pawns) for c in team if c >= 0}
         liftable = {f.cell for f in self.flags if f.cell >= 0 and f.owner != seat}
@@ -169,7 +173,7 @@ class Play:
             return any(occupants.get(n, seat) != seat for n in board.steps[cell] if n >= 0)
 
         def free(cell: int) -> bool:
-            return cell not in occupants and cell not in liftable
+            return cell not in occupants and cell not in liftable and cell != lost
 
         start = board.starts[seat]
         if not threatened(start):

@@ -228,6 +228,8 @@ class Agreement(SessionCore):
             # and a peer that dropped us meanwhile answers them with the proof (SPEC §5.4).
             self._broadcast([mine.raw])
             return
+        if not self._request_room(MsgType.VOTE):
+            return  # a 33rd vote at one step would convict us of a flood: keep the last one
         seq = self._vote_seq.get(self.step, 0) + 1
         self._vote_seq[self.step] = seq
         self._bound.setdefault(self.step, set()).update(silent)
@@ -373,6 +375,23 @@ class Agreement(SessionCore):
         self.proofs.append((first, msg))
         if not self.replay:
             self._broadcast([first.raw, msg.raw])
+
+    def _convict_flood(self, msg: Signed) -> None:
+        """``msg`` is one VOTE or NUDGE more than the bound for its seat and step (SPEC §5.3):
+        with the ones we kept it proves a flood.  Blame the seat (`flood`), send the proof
+        to every peer (each counts it against the same bound) and vote the seat out at the
+        first step that waits for it, like a convicted liar (§5.2)."""
+        self._flooders.add(msg.seat)
+        kept = [
+            m
+            for (seat, _slot), m in self._slots.items()
+            if seat == msg.seat and m.step == msg.step and m.type == msg.type
+        ]
+        self._blame(msg.seat, "flood", f"over {len(kept)} {msg.type.name}s for step {msg.step}")
+        if not self.replay:
+            self._broadcast([*(m.raw for m in kept), msg.raw])
+        if msg.seat in self.live:
+            self._contradicted.add(msg.seat)
 
     def _vote_contradicted(self, now: float) -> None:
         """A convicted liar whose input this step needs is voted silent at once: the drop

@@ -19,6 +19,7 @@ from lanTag.rules.base import Action, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
+from lanTag.session.compatibility import require_rules
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import (
     MsgType,
@@ -29,7 +30,6 @@ from lanTag.session.messages import (
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr, PlainTransport, Transport
-from lanTag.session.versions import require_rules
 from lanTag.wire import DATAGRAM_BUDGET
 
 NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
@@ -91,10 +91,14 @@ class SessionCore:
                                       reveal: +Session), where every peer drops it
     _hash_seen          Agreement     (seat, step) -> its first message there: a second one
                                       with another state hash convicts (``desync``)
-    _contradicted       Agreement     seats convicted of two state hashes for one step:
-                                      refused like seats we voted silent, voted at once
+    _contradicted       Agreement     seats convicted of two state hashes for one step
+                                      or of a flood: refused like seats we voted silent,
+                                      voted at once
+    _flooders           Agreement     seats convicted of a flood (blamed once; what they
+                                      send over the bound is then dropped unlogged)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
-    _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood bound)
+    _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood
+                                      bound; our own seat's: the ones we sent)
     _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
@@ -188,6 +192,7 @@ class SessionCore:
         self.desynced: set[int] = set()
         self._hash_seen: dict[tuple[int, int], Signed] = {}
         self._contradicted: set[int] = set()
+        self._flooders: set[int] = set()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self._pump(now)
@@ -273,6 +278,17 @@ class SessionCore:
         self._box(self.step).pending.append(msg)
         self._broadcast([msg.raw])
         _ = now
+
+    def _request_room(self, kind: MsgType) -> bool:
+        """Our own VOTE or NUDGE for this step stays within the bound the others hold us
+        to (one more would convict us of a flood); counted across rollbacks."""
+        assert self.seat is not None
+        key = (self.seat, self.step, kind)
+        sent = self._requests_kept.get(key, 0)
+        if sent >= REQUEST_LIMITS[kind]:
+            return False
+        self._requests_kept[key] = sent + 1
+        return True
 
     def _send_sync(self) -> None:
         """SYNC(from our step): every peer sends what it holds from there on (SPEC §5.6)."""

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.identity import fingerprint
+from lanTag.session.compatibility import rules_version_of
 from lanTag.session.messages import KNOWN_PROTOCOLS, PROTOCOL_VERSION
-from lanTag.session.versions import rules_version_of
 
 GAME_DOMAIN = b"lanTag/v1/game\x00"
 MAX_RECORD = 256 * 1024

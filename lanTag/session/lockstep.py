@@ -224,8 +224,15 @@ class Session(Agreement, Recovery):
             self._reject("too-far", f"seat {msg.seat} sent step {msg.step} at our {step}")
             return
         limit = REQUEST_LIMITS.get(msg.type)
-        if limit is not None and msg.seat != self.seat and self._over_request_bound(msg, limit):
+        over = None if limit is None or msg.seat == self.seat else self._over_request_bound(msg)
+        if over is not None:
             self._count("flood")  # dropped unlogged: a log grows by a bounded factor (§5.3)
+            if over == "cap" and msg.seat not in self._flooders:
+                # The first one over the cap is the proof (no honest peer sends it): kept,
+                # logged, and the seat convicted (`flood`) and voted out like a liar.
+                self.log.append(msg.step, EntryKind.MSG, msg.raw)
+                self._convict_flood(msg)
+                self._pump(now)
             return
         self._slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
@@ -245,17 +252,19 @@ class Session(Agreement, Recovery):
             box.pending.append(msg)
         self._pump(now)
 
-    def _over_request_bound(self, msg: Signed, limit: int) -> bool:
-        """``msg`` (a VOTE or NUDGE) is over the flood bound: too far ahead of us, or past
-        ``limit`` of its kind from its seat for its step."""
+    def _over_request_bound(self, msg: Signed) -> str | None:
+        """Whether ``msg`` (a VOTE or NUDGE) is over the flood bound (SPEC §5.3): "ahead"
+        (more than REQUEST_AHEAD steps ahead of us: an honest peer may be there, so it
+        proves nothing), "cap" (past REQUEST_LIMITS of its kind from its seat for its step,
+        which no honest peer sends), or None (kept, and counted)."""
         if msg.step > self.step + REQUEST_AHEAD:
-            return True
+            return "ahead"
         key = (msg.seat, msg.step, msg.type)
         kept = self._requests_kept.get(key, 0)
-        if kept >= limit:
-            return True
+        if kept >= REQUEST_LIMITS[msg.type]:
+            return "cap"
         self._requests_kept[key] = kept + 1
-        return False
+        return None
 
     def next_timer(self) -> float | None:
         link, lag = self.transport.next_timer(), self._lag_time()
@@ -284,7 +293,8 @@ class Session(Agreement, Recovery):
                 if heard is None or heard + self.record.timeouts.lag_ms / 1000 <= now:
                     self._events.append(ev.Lagging(seat, self.step, waited))
             # Non-binding: whoever holds what we lack relays it long before anyone votes.
-            self._emit(MsgType.NUDGE, (sorted(waiting), 1), now)
+            if self._request_room(MsgType.NUDGE):
+                self._emit(MsgType.NUDGE, (sorted(waiting), 1), now)
         deadline = self._deadline()
         if deadline is not None and now >= deadline:
             recent = now - self.record.timeouts.step_ms / 1000

@@ -125,9 +125,10 @@ class Table:
     def seated(self) -> bool:
         host = self.peers[0].lobby
         assert isinstance(host, HostLobby)
-        joiners = [p.lobby for p in self.peers[1:] if isinstance(p.lobby, JoinLobby)]
+        joiners = [(i, p.lobby) for i, p in enumerate(self.peers) if isinstance(p.lobby, JoinLobby)]
+        # a spectator counts once the host has it on its list (START goes to it)
         return host.taken == host.config.humans and all(
-            j.your_seat is not None or j.spectator for j in joiners
+            j.your_seat is not None or (j.spectator and host.joined(addr(i))) for i, j in joiners
         )
 
     def start(self, max_time: float = 120.0) -> None:

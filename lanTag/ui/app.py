@@ -147,7 +147,9 @@ class GameApp:
             s = self.model.session
 
             def render() -> str:
-                return s.state.render() if s is not None else "waiting for the game to start"
+                if s is None:
+                    return "waiting for the game to start"
+                return self.model.game_view().render(s.state)
 
             self._painted_key = self.model.view_serial
             self._painted = paint(self.model.engine, view, self.model.names(), render)

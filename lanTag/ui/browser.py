@@ -14,7 +14,7 @@ from prompt_toolkit.output import Output
 
 from lanTag.net.lobby_adverts import LobbyInfo, LobbyTable
 from lanTag.rules.registry import display_name
-from lanTag.session.versions import why_not_join
+from lanTag.session.compatibility import why_not_join
 from lanTag.ui.screens import Screen, make_app
 
 BROWSE_POLL_SECONDS = 0.2

@@ -45,6 +45,7 @@ from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
 from lanTag.ui.outcomes import roll_values, secret_line, who_namer
+from lanTag.views.registry import GameView, game_view
 
 # The one input rule, said the same way on the message line and in the F1 help.
 INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
@@ -225,6 +226,10 @@ class GameModel:
         s = self.session
         return list(seat_names(s.record.seats)) if s is not None else []
 
+    def game_view(self) -> GameView:
+        """How this game is shown (lanTag/views/): its view dict, text board, purposes."""
+        return game_view(self.engine)
+
     def view(self) -> dict[str, Any]:
         """The engine's view for our seat, cached per step (views list legal actions)."""
         s = self.session
@@ -232,7 +237,7 @@ class GameModel:
             return {}
         key = (s.step, id(s.state))
         if key != self._view_key:
-            self._view_key, self._view = key, s.state.view(self.seat)
+            self._view_key, self._view = key, self.game_view().view(s.state, self.seat)
             self.view_serial += 1
         return self._view
 
@@ -285,7 +290,7 @@ class GameModel:
         if isinstance(d, Simultaneous):
             return f"secret {d.kind}: seats " + " ".join(map(str, d.seats))
         assert isinstance(d, Chance)
-        return f"dice: {s.game.purpose_text(d.purpose)}"
+        return f"dice: {self.game_view().purpose_text(d.purpose)}"
 
     def seat_status(self, seat: int) -> str:
         s = self.session
@@ -405,7 +410,7 @@ class GameModel:
                 after = shadow.apply(e.input)
             except IllegalAction:
                 after = None
-        after_view = after.view(self.seat) if after is not None else {}
+        after_view = self.game_view().view(after, self.seat) if after is not None else {}
         who = who_namer(self.names(), self.seat)
         problems = self._problems(e.step)
         if isinstance(e.input, Roll):
@@ -415,7 +420,7 @@ class GameModel:
             if shadow is not None:
                 d = shadow.decision()
                 if isinstance(d, Chance):
-                    purpose = shadow.game.purpose_text(d.purpose)
+                    purpose = self.game_view().purpose_text(d.purpose)
             values = roll_values(self.engine, e.input, after_view, who) or " | ".join(
                 " ".join(map(str, v)) for v in e.input.values
             )

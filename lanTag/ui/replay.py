@@ -103,7 +103,7 @@ def replay_screen(
 
     def side() -> StyleAndTextTuples:
         state = model.positions[model.index][2]
-        view = state.view(None)
+        view = model.game_view.view(state, None)
         out: StyleAndTextTuples = [("class:header", "players"), ("", "\n")]
         for seat, rec in enumerate(model.record.seats):
             kind = "bot" if rec.is_bot else rec.fingerprint[:6]

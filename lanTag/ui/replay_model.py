@@ -17,6 +17,7 @@ from lanTag.rules.base import IllegalAction, Joint, Move, Roll, State, input_tex
 from lanTag.rules.registry import get_game
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.ui.boards import Painted, paint
+from lanTag.views.registry import game_view
 
 SPEEDS = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0)  # steps per second while playing
 DEFAULT_SPEED = 2  # index into SPEEDS
@@ -30,6 +31,7 @@ class ReplayModel:
         parsed = parse_log(data)
         self.record = LobbyRecord.decode(parsed.entries[0].data[1])
         game = get_game(self.record.engine)
+        self.game_view = game_view(self.record.engine)
         self.display_name = game.display_name
         state: State = game.new_state(
             len(self.record.seats), self.record.option_dict, self.record.map_text
@@ -153,7 +155,10 @@ class ReplayModel:
     def painted(self) -> Painted:
         if self._painted is None or self._painted[0] != self.index:
             state = self.positions[self.index][2]
-            board = paint(self.record.engine, state.view(None), self.names, state.render)
+            shown = self.game_view
+            board = paint(
+                self.record.engine, shown.view(state, None), self.names, lambda: shown.render(state)
+            )
             self._painted = (self.index, board)
         return self._painted[1]
 
@@ -184,7 +189,7 @@ def headless_replay(data: bytes, report: VerifyReport) -> Iterator[str]:
     secret round what it was made of (each seat's link, commitment and opening)."""
     model = ReplayModel(data, report)
     for (step, text, state), detail in zip(model.positions, model.details, strict=True):
-        lines = [f"## step {step}: {text}", state.render()]
+        lines = [f"## step {step}: {text}", model.game_view.render(state)]
         if detail is not None:
             lines += describe(detail)
         yield "\n".join(lines) + "\n"

@@ -65,12 +65,6 @@ class DiceState(State):
     def to_obj(self) -> Any:
         return [self.seats, self.rolls, self.done, self.total]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return {"done": self.done, "total": self.total}
-
-    def render(self) -> str:
-        return f"roll {self.done}/{self.rolls} total {self.total}"
-
 
 class BenchDice(Game):
     id = "benchdice"
@@ -128,12 +122,6 @@ class SecretState(State):
 
     def to_obj(self) -> Any:
         return [self.seats, self.rounds, self.done, list(self.scores)]
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return {"done": self.done, "scores": list(self.scores)}
-
-    def render(self) -> str:
-        return f"round {self.done}/{self.rounds} scores {list(self.scores)}"
 
 
 class BenchSecret(Game):

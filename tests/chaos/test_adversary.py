@@ -332,6 +332,8 @@ def test_a_false_state_hash_to_one_peer_convicts_its_signer_and_costs_the_victim
 
 
 def test_a_request_flood_is_dropped_unlogged_and_the_logs_stay_bounded() -> None:
+    # Past the cap for one step the flood is proven: the seat is blamed `flood` by every
+    # honest peer and dropped by agreement; the rest is dropped unlogged and counted.
     from lanTag.session.core import REQUEST_LIMITS
 
     game = play(Cheat.REQUEST_FLOOD, engine="toy")
@@ -349,8 +351,10 @@ def test_a_request_flood_is_dropped_unlogged_and_the_logs_stay_bounded() -> None
             for m in [parse_unverified(e.data)]
             if m.seat == game.seat and m.type in (MsgType.VOTE, MsgType.NUDGE)
         ]
-        assert len(requests) <= per_step * steps, (i, len(requests))
-        assert game.table.blames(i) == []
+        assert len(requests) <= per_step * steps + 1, (i, len(requests))  # + the proof
+        assert {seat for seat, _ in game.table.blames(i)} == {game.seat}, i
+        assert [seats for _, seats in game.drops(i)] == [(game.seat,)], i
+    check_blamed(game, "flood")
 
 
 def test_a_non_opening_reveal_in_a_prototag_battle_loses_it_and_costs_the_seat() -> None:

@@ -19,9 +19,9 @@ from lanTag.cli.log_commands import verify_exit_code
 from lanTag.log.chain import EntryKind, LogChain, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.registry import get_game
+from lanTag.session.compatibility import rules_version_of
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, parse_unverified
-from lanTag.session.versions import rules_version_of
 from tests.cli.helpers import Home, lantag, make_home
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"

@@ -18,7 +18,7 @@ import pytest
 from lanTag.identity import Identity
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.net.netsim import NetSim
-from lanTag.peer.join_handshake import HostConfig, Started
+from lanTag.peer.join_handshake import HostConfig, RosterChanged, Started
 from lanTag.peer.machine import BotDriver
 from lanTag.peer.runtime import LocalIdentity, PeerHandle, open_host, open_join
 from lanTag.session import events as ev
@@ -108,11 +108,15 @@ class RealTable:
     async def start(self) -> None:
         lobby = self.host.machine.lobby
         joined = [h.machine.lobby for h in self.handles[1:]]
+        # a spectator is in once the host sent it the roster (no seat, but on the list of
+        # those the START goes to); one still joining when the game starts is left out
+        watching = [h.machine for h in self.handles[self.humans :]]
         await wait_for(
             lambda: (
                 lobby.taken == self.humans  # type: ignore[union-attr]
-                and all(j.your_seat is not None or j.spectator for j in joined)
-            ),  # type: ignore[union-attr]
+                and all(j.your_seat is not None or j.spectator for j in joined)  # type: ignore[union-attr]
+                and all(any(isinstance(e, RosterChanged) for e in m.events) for m in watching)
+            ),
             "every joiner to be seated",
         )
         self.host.command(self.host.machine.start_game)

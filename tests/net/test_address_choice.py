@@ -61,8 +61,8 @@ def test_the_first_address_to_answer_becomes_the_host() -> None:
     lobby.also_try(second)  # once only
     assert [addr for addr, _ in lobby.outbox] == [first, second]
     from lanTag.peer.join_handshake import _msg
+    from lanTag.session.compatibility import rules_version_of
     from lanTag.session.messages import PROTOCOL_VERSION
-    from lanTag.session.versions import rules_version_of
 
     versions = (PROTOCOL_VERSION, rules_version_of("prototag"), "")
     welcome = _msg("welcome", bytes(32), bytes(32), "prototag", "g", 2, False, 1, *versions)

@@ -20,7 +20,7 @@ from lanTag.net.frame import (
     encode,
     unwrap,
 )
-from lanTag.net.link import LinkLayer
+from lanTag.net.link import LinkConfig, LinkLayer
 
 PEER = ("10.9.0.1", 4000)
 u32 = st.integers(0, SEQ_MOD - 1)
@@ -109,7 +109,7 @@ def test_unwrap_inverts_wrapping_within_half_the_space(ref: int, delta: int) -> 
 
 
 def test_malformed_datagrams_are_counted_not_raised() -> None:
-    layer = LinkLayer(1)
+    layer = LinkLayer(1, LinkConfig(cookies=False))  # the good frame is a first contact
     good = encode(Frame(FrameType.DATA, 5, 0, 0, 0, 0, 0, 1, b"ok"))
     for bad in (b"", b"\x4c", good[:20], b"\xff" * 40, good[:1] + b"\x17" + good[2:]):
         assert layer.receive_datagram(bad, PEER, 0.0) == []
@@ -121,7 +121,7 @@ def test_malformed_datagrams_are_counted_not_raised() -> None:
 
 
 def test_oversized_fragment_count_is_refused() -> None:
-    layer = LinkLayer(1)
+    layer = LinkLayer(1, LinkConfig(cookies=False))
     frame = Frame(FrameType.DATA, 5, 0, 0, 0, 0, 0, 0xFFFF, b"x")  # would be 76 MB
     assert layer.receive_datagram(encode(frame), PEER, 0.0) == []
     assert layer.stats.dropped_malformed == 1
@@ -170,7 +170,7 @@ STREAM = _valid_stream()
     )
 )
 def test_mutated_valid_frames_never_raise(edits: list[tuple[int, int, int]]) -> None:
-    layer = LinkLayer(1)
+    layer = LinkLayer(1, LinkConfig(cookies=False))  # the stream's first frame binds a link
     now = 0.0
     undecodable = 0
     for which, pos, byte in edits:

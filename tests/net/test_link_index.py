@@ -17,7 +17,7 @@ from lanTag.net.link import LinkConfig, LinkLayer, LinkStats, SendQueueFull
 from lanTag.net.linkstate import Link
 
 US: Addr = ("10.8.0.1", 4000)
-CONFIG = LinkConfig(window=8, max_queued_bytes=20_000, expire_after=3.0, max_links=6)
+CONFIG = LinkConfig(window=8, max_queued_bytes=20_000, expire_after=3.0, max_links=6, cookies=False)
 
 
 class FullScan(LinkLayer):

@@ -204,7 +204,7 @@ def test_parse_txt(rdata: bytes, props: dict[bytes, bytes | None]) -> None:
 
 
 def _v2(**changes: bytes | None) -> dict[bytes, bytes | None]:
-    from lanTag.session.versions import rules_version_of
+    from lanTag.session.compatibility import rules_version_of
 
     mine = str(rules_version_of("boardtag")).encode()
     props = txt(v=b"%d" % PROTOCOL_VERSION, rules=mine, rev=b"0", lt=b"0.1.0")
@@ -218,7 +218,7 @@ def _v2(**changes: bytes | None) -> dict[bytes, bytes | None]:
 
 def why_not(info: LobbyInfo) -> str:
     """What ``lantag list`` and the browser say of ``info`` on this lanTag."""
-    from lanTag.session.versions import why_not_join
+    from lanTag.session.compatibility import why_not_join
 
     return why_not_join(info.engine, info.version, info.rules)
 
@@ -248,7 +248,7 @@ def test_a_malformed_version_in_an_advert_is_ignored_and_counted(
 
 
 def test_incompatible_games_are_listed_as_such_with_both_versions() -> None:
-    from lanTag.session.versions import rules_version_of
+    from lanTag.session.compatibility import rules_version_of
 
     mine = rules_version_of("boardtag")
     assert mine is not None

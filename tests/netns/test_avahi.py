@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from lanTag.session.compatibility import rules_version_of
 from lanTag.session.messages import PROTOCOL_VERSION
-from lanTag.session.versions import rules_version_of
 from lanTag.versions import lantag_version
 from tests.netns.lab import Lan, needs_netns, wait_until
 

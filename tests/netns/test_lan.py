@@ -15,8 +15,8 @@ import sys
 import pytest
 
 from lanTag.log.chain import EntryKind, parse_log
+from lanTag.session.compatibility import rules_version_of
 from lanTag.session.messages import PROTOCOL_VERSION
-from lanTag.session.versions import rules_version_of
 from tests.netns.lab import Lan, Peer, check_agree, final_history, needs_netns, verify, wait_until
 
 pytestmark = [pytest.mark.netns, needs_netns]

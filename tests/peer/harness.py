@@ -80,9 +80,10 @@ class Table:
     def seated(self) -> bool:
         host = self.peers[0].lobby
         assert isinstance(host, HostLobby)
+        # a spectator counts once the host has it on its list (START goes to it)
         return host.taken == host.config.humans and all(
-            (isinstance(p.lobby, JoinLobby) and p.lobby.your_seat is not None) or p.lobby.spectator
-            for p in self.peers[1:]
+            p.lobby.your_seat is not None or (p.lobby.spectator and host.joined(addr(i)))
+            for i, p in enumerate(self.peers)
             if isinstance(p.lobby, JoinLobby)
         )
 

@@ -11,7 +11,6 @@ import pytest
 
 from lanTag.rules.assassination import Assassination, AssassinationState
 from lanTag.rules.assassination_board import SAFE_HOUSE
-from lanTag.rules.assassination_view import events_texts
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -23,7 +22,11 @@ from lanTag.rules.base import (
     Roll,
     Turn,
 )
+from lanTag.views.assassination_view import events_texts
+from lanTag.views.registry import game_view
 from tests.rules.assassination_helpers import act, legal, make, roll, square
+
+VIEW = game_view("assassination")
 
 # ------------------------------------------------------------------ 3. set-up
 
@@ -33,7 +36,7 @@ def test_board_is_5x5_with_the_empty_centre_as_safe_house() -> None:
     Safe House." """
     state = make(3)
     assert state.board.size == 5
-    assert state.view(0)["safe_house"] == ["c3"]
+    assert VIEW.view(state, 0)["safe_house"] == ["c3"]
     assert state.positions[0] == SAFE_HOUSE
     assert state.board.cell_of("c3") is None  # not a square anyone can stand on
 
@@ -42,16 +45,16 @@ def test_six_to_eight_players_use_6x6_with_the_2x2_centre_as_one_safe_house() ->
     """3A "6X6 for 6-8 players" and decision: the empty 2x2 centre is one space."""
     state = make(6)
     assert state.board.size == 6
-    assert state.view(0)["safe_house"] == ["c3", "c4", "d3", "d4"]
+    assert VIEW.view(state, 0)["safe_house"] == ["c3", "c4", "d3", "d4"]
     after = roll(state, 1)
     assert legal(after) == {f"leave {s}" for s in ("c5", "d5", "b4", "e4", "b3", "e3", "c2", "d2")}
 
 
 def test_a_base_on_one_square_of_each_side() -> None:
     """3B "Place an Ace coin face-down on one square on each side of the board." """
-    assert make(3).view(0)["bases"] == {"n": "c5", "e": "e3", "s": "c1", "w": "a3"}
+    assert VIEW.view(make(3), 0)["bases"] == {"n": "c5", "e": "e3", "s": "c1", "w": "a3"}
     # 6x6: a pinwheel, each base two steps from the Safe House like on 5x5.
-    assert make(6).view(0)["bases"] == {"n": "c6", "e": "f4", "s": "d1", "w": "a3"}
+    assert VIEW.view(make(6), 0)["bases"] == {"n": "c6", "e": "f4", "s": "d1", "w": "a3"}
     state = act(roll(make(6), 2), "leave c5", "step n")
     assert state.coin_sides(0) == ["n"]
 
@@ -195,9 +198,7 @@ def test_null_reroll_once_option_allows_one_reroll_per_turn() -> None:
 def test_aces_count_as_one() -> None:
     """4Bii "Aces count as 1." (and the piecepack die has faces null, ace, 2-5)"""
     state = make(3)
-    assert state.decision() == Chance(
-        (Die(faces=(0, 1, 2, 3, 4, 5)),), purpose="die/0/victim"
-    )
+    assert state.decision() == Chance((Die(faces=(0, 1, 2, 3, 4, 5)),), purpose="die/0/victim")
     state = act(roll(state, 1), "leave c2")
     assert square(state, 0) == "c2" and state.mover == 1
 
@@ -288,7 +289,7 @@ def test_assassin_may_not_enter_the_safe_house() -> None:
 def test_assassin_cannot_catch_the_victim_in_the_safe_house() -> None:
     """4Cv again: the victim in the Safe House is out of reach."""
     state = roll(make(3, places={1: "c4"}, mover=1), 1)
-    assert state.view(1)["legal"] == ["step e", "step w"]  # c5 is a base, c3 the Safe House
+    assert VIEW.view(state, 1)["legal"] == ["step e", "step w"]  # c5 is a base, c3 the Safe House
 
 
 def _caught(**options: object) -> AssassinationState:
@@ -334,7 +335,7 @@ def test_assassins_may_share_a_square() -> None:
     """Decision: the text forbids assassins only bases and the Safe House."""
     state = act(roll(make(3, places={0: "e3", 1: "b4", 2: "b5"}, mover=1), 1), "step n")
     assert square(state, 1) == square(state, 2) == "b5"
-    assert "12" in state.render()
+    assert "12" in VIEW.render(state)
 
 
 # ------------------------------------------------------------------ 5. winning
@@ -344,7 +345,7 @@ def test_a_catch_is_a_small_victory() -> None:
     """5A "A small victory goes to any assassin who catches the victim." """
     state = _caught()
     assert state.catches == (0, 1, 0)
-    assert state.view(None)["scores"] == [0, 1, 0]
+    assert VIEW.view(state, None)["scores"] == [0, 1, 0]
 
 
 def test_the_victim_who_touches_all_four_bases_wins() -> None:
@@ -468,10 +469,10 @@ def test_map_text_is_refused() -> None:
 
 def test_render_and_view_show_pieces_bases_and_status() -> None:
     state = act(roll(make(3, places={0: "c4"}), 1), "step n")
-    text = state.render()
+    text = VIEW.render(state)
     assert " 5 1  .  V0 .  ." in text  # the victim on the north base, assassin 1 on a5
     assert "status: round 1/10 | victim seat 0 (bases n)" in text
-    view = state.view(1)
+    view = VIEW.view(state, 1)
     assert view["pieces"][0] == {
         "seat": 0,
         "role": "victim",

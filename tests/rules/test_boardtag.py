@@ -15,6 +15,9 @@ from lanTag.rules import boardtag_board as bb
 from lanTag.rules.base import Action, Chance, IllegalAction, Move, Over, Pick, Roll, Turn
 from lanTag.rules.boardtag import BoardTag, BoardTagState
 from lanTag.rules.boardtag_board import Runner
+from lanTag.views.registry import game_view
+
+VIEW = game_view("boardtag")
 
 # Squares the helper uses for dice a test does not place: far from the centre and apart.
 FILLER = ("a1", "c1", "e1", "g1", "a8", "c8", "e8", "g8", "a3", "a6", "h3", "h6", "c3")
@@ -495,8 +498,8 @@ def test_wrong_verbs_say_what_is_expected() -> None:
 
 def test_render_and_view_show_it_and_the_dice() -> None:
     state = it_phase({"e5": (1, 4)}, facing="e")
-    text = state.render()
+    text = VIEW.render(state)
     assert ">" in text and "B4" in text and "IT Phase" in text
-    view = state.view(0)
+    view = VIEW.view(state, 0)
     assert view["it"]["facing"] == "e" and view["it"]["front"] == ["e4", "e5"]
     assert "tag e5" in view["legal"] and view["turn"] == 0

@@ -27,6 +27,7 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.playout import random_input
 from lanTag.rules.registry import engine_ids, get_game
+from lanTag.views.registry import game_view
 
 PLAYOUTS = 1000
 DEEP_CHECKS = 15  # playouts that also round-trip every state and input
@@ -139,10 +140,12 @@ def test_view_and_render_work_for_every_seat(engine: str) -> None:
     game = get_game(engine)
     state = game.new_state(game.min_seats)
     rng = random.Random(f"view-{engine}")
+    shown = game_view(engine)
+    assert shown.module is not None  # every engine of the registry has a view of its own
     for _ in range(30):
         for seat in [None, *range(game.min_seats)]:
-            assert isinstance(state.view(seat), dict)
-        assert isinstance(state.render(), str) and state.render()
+            assert isinstance(shown.view(state, seat), dict)
+        assert isinstance(shown.render(state), str) and shown.render(state)
         if isinstance(state.decision(), Over):
             break
         state = state.apply(random_input(state, rng.randrange))

@@ -12,10 +12,10 @@ import pytest
 from lanTag.rules.base import FORFEIT, Action, IllegalAction, Joint, Roll
 from lanTag.rules.prototag import PrototagState
 from lanTag.rules.prototag_model import RPS_ACTIONS
-from lanTag.rules.prototag_view import events_text
 from lanTag.rules.registry import get_game
 from lanTag.rules.stomptag import Stomptag, StomptagState
 from lanTag.rules.stomptag_round import RECOVER
+from lanTag.views.prototag_view import events_text
 from tests.rules.prototag_helpers import moving, step
 from tests.rules.stomptag_helpers import events_of, orders_joint, position
 from tests.rules.test_prototag import CENTRE

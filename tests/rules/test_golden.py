@@ -16,6 +16,7 @@ import pytest
 from lanTag.rules.base import Over, input_text
 from lanTag.rules.playout import random_input
 from lanTag.rules.registry import engine_ids, get_game
+from lanTag.views.registry import game_view
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -26,13 +27,14 @@ def transcript(engine: str) -> str:
     rng = random.Random(f"golden-{engine}")
     state = game.new_state(seats)
     lines = [f"# {game.display_name}: golden playthrough, {seats} seats, seed golden-{engine}", ""]
-    lines += [state.render(), ""]
+    render = game_view(engine).render
+    lines += [render(state), ""]
     step = 0
     while not isinstance(d := state.decision(), Over):
         inp = random_input(state, rng.randrange)
         state = state.apply(inp)
         step += 1
-        lines += [f"## step {step}: {input_text(inp)}", state.render(), ""]
+        lines += [f"## step {step}: {input_text(inp)}", render(state), ""]
     lines.append(f"# over: {d.outcome.summary}; ranking {list(map(list, d.outcome.ranking))}")
     return "\n".join(lines) + "\n"
 

@@ -14,13 +14,6 @@ from typing import Any
 import msgpack
 import pytest
 
-from lanTag.rules import (
-    assassination_view,
-    boardtag_view,
-    prototag_view,
-    stomptag_text,
-    tagem_view,
-)
 from lanTag.rules.base import (
     FACT_CODE,
     LEGACY_PURPOSES,
@@ -34,6 +27,14 @@ from lanTag.rules.base import (
 from lanTag.rules.playout import random_input
 from lanTag.rules.registry import engine_ids, get_game
 from lanTag.rules.tagem_map import canonical_map, parse_map
+from lanTag.views import (
+    assassination_view,
+    boardtag_view,
+    prototag_view,
+    stomptag_view,
+    tagem_view,
+)
+from lanTag.views.registry import game_view
 
 GAMES = 12
 
@@ -148,10 +149,14 @@ def _hashes(engine: str) -> list[bytes]:
 
 def _texts(engine: str) -> list[str]:
     out = []
+    shown = game_view(engine)
     for seed in range(3):
         for s in _playout(get_game(engine), seed):
-            out.append(s.render())
-            out.append(repr(s.view(0).get("events", s.view(0).get("last_event"))))
+            out.append(shown.render(s))
+            view = shown.view(s, 0)
+            out.append(repr(view.get("events", view.get("last_event"))))
+            if isinstance(d := s.decision(), Chance):
+                out.append(shown.purpose_text(d.purpose))
     return out
 
 
@@ -161,7 +166,7 @@ _WORDINGS = {
     "assassination": (assassination_view, ["_EVENT_TEXTS"]),
     "boardtag": (boardtag_view, ["_EVENT_TEXTS"]),
     "tagem": (tagem_view, []),
-    "stomptag": (stomptag_text, []),
+    "stomptag": (stomptag_view, []),
 }
 
 

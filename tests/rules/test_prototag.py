@@ -21,7 +21,10 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.prototag import Prototag
 from lanTag.rules.prototag_model import MOVE, ROLL, RPS, Rules
+from lanTag.views.registry import game_view
 from tests.rules.prototag_helpers import moving, position, roll, rps, step, steps_names
+
+VIEW = game_view("prototag")
 
 CENTRE = (3, 3)
 D6 = Die((1, 2, 3, 4, 5, 6))
@@ -34,7 +37,7 @@ D4 = Die((1, 2, 3, 4))
 def test_the_board_is_seven_by_seven() -> None:
     state = Prototag.new_state(3)
     assert state.rules.board_size == 7
-    grid_rows = [line for line in state.render().splitlines() if line[:2].strip().isdigit()]
+    grid_rows = [line for line in VIEW.render(state).splitlines() if line[:2].strip().isdigit()]
     assert len(grid_rows) == 7
     # seat 0 stands on the north-west corner: the edges stop it on both sides
     walker = moving([(0, 0), (6, 6), (3, 3)], 2, tagged=2)

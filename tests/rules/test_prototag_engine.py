@@ -11,7 +11,10 @@ from lanTag.rules.base import Action, IllegalAction, Joint, Move, OptionError
 from lanTag.rules.prototag import Prototag
 from lanTag.rules.prototag_board import start_tiles
 from lanTag.rules.prototag_model import RPS, Rules
+from lanTag.views.registry import game_view
 from tests.rules.prototag_helpers import moving, position, roll, rps, step
+
+VIEW = game_view("prototag")
 
 CENTRE = (3, 3)
 
@@ -102,7 +105,7 @@ def test_invariants_catch_broken_positions() -> None:
 
 def test_render_shows_board_legend_and_status() -> None:
     state = step(moving([CENTRE, (2, 4), (6, 6)], 4, immune=2, immunity_left=3), "n", "e")
-    lines = state.render().splitlines()
+    lines = VIEW.render(state).splitlines()
     assert lines[0] == "Prototag 7x7 | tagged: seat 0 | tagged steps 2/40"
     assert lines[1] == "    a  b  c  d  e  f  g"
     assert lines[4] == " 3  .  .  .  + *01 .  ."  # (2,3) visited; tagged 0 with seat 1 on (2,4)
@@ -114,12 +117,12 @@ def test_render_shows_board_legend_and_status() -> None:
 def test_view_reports_the_public_position_and_own_legal_actions() -> None:
     state = position([CENTRE, (0, 0), (6, 6)], mover=1, immune=2, immunity_left=1)
     state = roll(state, 2)
-    view = state.view(1)
+    view = VIEW.view(state, 1)
     assert view["turn"] == 1 and view["tagged"] == 0 and view["roll"] == 2
     assert view["steps_left"] == 2 and view["legal"] == ["step e", "step s"]
     assert view["pieces"][0] == {"seat": 0, "row": 3, "col": 3, "tagged": True, "immune": False}
     assert view["pieces"][2]["immune"] is True
-    assert state.view(0)["legal"] == [] and state.view(None)["acting"] == [1]
+    assert VIEW.view(state, 0)["legal"] == [] and VIEW.view(state, None)["acting"] == [1]
 
 
 def test_the_tagged_player_always_has_a_first_step() -> None:

@@ -22,7 +22,10 @@ from lanTag.rules.registry import get_game
 from lanTag.rules.stomptag import Stomptag, StomptagState, auto_side
 from lanTag.rules.stomptag_orders import LETTERS, Order, OrderSpace, check_order, parse_order
 from lanTag.rules.stomptag_round import BID, MADE_IT
+from lanTag.views.registry import game_view
 from tests.rules.stomptag_helpers import at, events_of, play, position, simple, typed
+
+VIEW = game_view("stomptag")
 
 
 def bids_state(
@@ -329,7 +332,7 @@ def test_no_round_limit_plays_on() -> None:
 def test_view_and_render_show_the_board() -> None:
     state = position([(0, 0), (2, 1), (4, 4)], it=1)
     after = play(state, {0: "orders stomp e", 2: "orders+up stride n"})
-    view = after.view(2)
+    view = VIEW.view(after, 2)
     assert view["board"][0][1] == 0 and view["board"][1][2] == 1 and view["board"][3][4] == 2
     assert view["players"][1]["it"] and view["players"][2]["moves"] == 2
     assert view["to_act"] == [0, 1, 2] and view["can_upgrade"] is True
@@ -339,7 +342,7 @@ def test_view_and_render_show_the_board() -> None:
         [2, "orders+up stride n"],
     ]
     assert any(e["what"] == "upgrade" and "2 -5" in e["text"] for e in view["events"])
-    text = after.render()
+    text = VIEW.render(after)
     assert "@1" in text and "legend:" in text
     assert text.splitlines()[-1].startswith("status: waiting for secret orders from seats 0 1 2")
 

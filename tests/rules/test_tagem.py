@@ -19,8 +19,11 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.tagem import TWO_D6, Tagem, TagemState
 from lanTag.rules.tagem_map import MapError
-from lanTag.rules.tagem_view import events_texts
+from lanTag.views.registry import game_view
+from lanTag.views.tagem_view import events_texts
 from tests.rules.tagem_helpers import act, cell, legal, roll, setup, where
+
+VIEW = game_view("tagem")
 
 # ---------------------------------------------------------------- setup
 
@@ -30,8 +33,13 @@ def test_pawns_start_in_the_x_formation() -> None:
     board = state.board
     for seat in range(2):
         row, col = divmod(board.starts[seat], board.width)
-        expected = [(row, col), (row - 1, col - 1), (row - 1, col + 1), (row + 1, col - 1),
-                    (row + 1, col + 1)]
+        expected = [
+            (row, col),
+            (row - 1, col - 1),
+            (row - 1, col + 1),
+            (row + 1, col - 1),
+            (row + 1, col + 1),
+        ]
         assert [divmod(c, board.width) for c in state.pawns[seat]] == expected
 
 
@@ -58,7 +66,11 @@ def test_more_pawns_continue_the_x_outwards() -> None:
     board = state.board
     row, col = divmod(board.starts[0], board.width)
     assert [divmod(c, board.width) for c in state.pawns[0][5:]] == [
-        (row - 2, col - 2), (row - 2, col + 2), (row + 2, col - 2), (row + 2, col + 2)]
+        (row - 2, col - 2),
+        (row - 2, col + 2),
+        (row + 2, col - 2),
+        (row + 2, col + 2),
+    ]
     with pytest.raises(MapError, match="X formation of starting point 1"):
         Tagem.new_state(2, {"map": "crescent", "pawns": 9})
 
@@ -373,22 +385,33 @@ def test_invariants_notice_a_pawn_on_a_block() -> None:
 
 def test_render_and_view_show_the_position() -> None:
     state = setup({"A0": (4, 4), "B0": (4, 5)}, terrain={(2, 2): "~"})
-    text = state.render()
+    text = VIEW.render(state)
     assert "A0B0" in text.splitlines()[6]
     assert text.splitlines()[-1].startswith("status: A to act (seat 0), 10 of 10 PoM left")
     assert any(line.startswith("legend:") for line in text.splitlines())
-    view = state.view(0)
+    view = VIEW.view(state, 0)
     assert view["to_act"] == 0 and "attack 0 e" in view["legal"]
-    assert {"seat": 1, "pawn": 0, "name": "B0", "row": 4, "col": 5, "stopped": False,
-            "carries_flag": False} in view["pawns"]
-    assert view["terrain"][2][2] == "~" and state.view(None)["legal"] == []
+    assert {
+        "seat": 1,
+        "pawn": 0,
+        "name": "B0",
+        "row": 4,
+        "col": 5,
+        "stopped": False,
+        "carries_flag": False,
+    } in view["pawns"]
+    assert view["terrain"][2][2] == "~" and VIEW.view(state, None)["legal"] == []
 
 
 def test_illegal_inputs_say_why() -> None:
     state = setup({"A0": (4, 4), "B0": (8, 11)})
-    for text, reason in [("jump 0 n", "unknown action"), ("move 0", "bad move"),
-                         ("move 7 n", "no pawn 7"), ("move 1 n", "out of play"),
-                         ("move 0 up", "bad move")]:
+    for text, reason in [
+        ("jump 0 n", "unknown action"),
+        ("move 0", "bad move"),
+        ("move 7 n", "no pawn 7"),
+        ("move 1 n", "out of play"),
+        ("move 0 up", "bad move"),
+    ]:
         with pytest.raises(IllegalAction, match=reason):
             state.apply(Move(0, Action.parse(text)))
     assert isinstance(state, TagemState)

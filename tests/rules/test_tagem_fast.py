@@ -16,7 +16,7 @@ from lanTag.rules.base import Action, IllegalAction, Move, Over, Turn, canonical
 from lanTag.rules.playout import random_input
 from lanTag.rules.tagem import DIRS, MAX_PAWNS, Tagem, TagemState
 from lanTag.rules.tagem_play import Play
-from lanTag.rules.tagem_view import events_texts
+from lanTag.views.tagem_view import events_texts
 from tests.rules.tagem_helpers import act, setup
 
 CANDIDATES = [

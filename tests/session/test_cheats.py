@@ -298,3 +298,91 @@ def test_a_flood_of_nudges_and_votes_is_dropped_unlogged_and_counted() -> None:
         report = verify_log(sessions[s].take_log())
         assert report.valid and report.complete, report.failure
         assert report.blames == [] or {b[0] for b in report.blames} == {2}
+
+
+def _flood(ids: list[Identity], cheat: Session, step: int, kind: MsgType, count: int) -> bytes:
+    """``count`` validly signed VOTEs or NUDGEs of seat 2 for ``step`` (distinct seqs,
+    naming nobody), as one bundle."""
+    h = cheat.state.state_hash()
+    return pack_bundle(
+        [
+            sign_message(ids[2].signer(), kind, cheat.game_id, step, 2, h, ([], seq)).raw
+            for seq in range(1, count + 1)
+        ]
+    )
+
+
+def test_a_seat_that_floods_past_the_cap_is_convicted_and_dropped_by_every_honest_peer() -> None:
+    # Issue #22: one VOTE more than the cap for one step, to seat 0 only.  No honest peer
+    # sends it (each caps its own), so with the kept ones it proves a flood: seat 0 blames
+    # seat 2 `flood`, logs the proof and sends it on, seat 1 finds the same by counting,
+    # and both vote seat 2 out at the first step that waits for it.
+    from lanTag.session.core import REQUEST_LIMITS
+
+    _record, ids, sessions, net = _setup("floodcap")
+    _run_to(net, lambda: all(s.step >= 2 for s in sessions))
+    cheat = sessions[2]
+    flood = _flood(ids, cheat, cheat.step, MsgType.VOTE, REQUEST_LIMITS[MsgType.VOTE] + 1)
+    sessions[0].receive_datagram(flood, addr_of(2), net.now)
+    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    for s in (0, 1):
+        blames = {(e.seat, e.code) for e in _events(net, s, ev.Blame)}
+        assert (2, "flood") in blames, (s, blames)
+        assert {seat for seat, _ in blames} == {2}, (s, blames)  # honest seats: never
+        assert [d.seats for d in _events(net, s, ev.SeatsDropped)] == [(2,)], s
+        report = verify_log(sessions[s].take_log())
+        assert report.valid and report.complete, report.failure
+        assert (2, "flood") in {(seat, code) for seat, _, code, _ in report.blames}
+
+
+def test_honest_peers_never_send_more_requests_than_the_flood_cap() -> None:
+    # An honest peer that lacks a seat for a long time votes again whenever the set it
+    # lacks changes: past the cap it keeps its last vote, or it would convict itself.
+    from lanTag.session.core import REQUEST_LIMITS
+
+    _record, _ids, sessions, net = _setup("ownroom")
+    _run_to(net, lambda: all(s.step >= 2 for s in sessions))
+    s0 = sessions[0]
+    for i in range(REQUEST_LIMITS[MsgType.VOTE] + 5):
+        s0._vote(frozenset({1 + i % 2}), net.now)  # a new set every time
+    votes = [
+        m
+        for (seat, _), m in s0._slots.items()
+        if seat == 0 and m.type == MsgType.VOTE and m.step == s0.step
+    ]
+    assert len(votes) == REQUEST_LIMITS[MsgType.VOTE]
+
+
+def test_a_flood_at_the_cap_grows_a_log_by_the_bounded_factor_of_spec_5_3() -> None:
+    # The worst a flooder can do unconvicted: exactly the cap (32 VOTEs and 4 NUDGEs) at
+    # every step it reaches, to every peer.  SPEC §5.3 bounds the growth: each honest log
+    # gains at most 36 messages per step, so about 12 times an honest log's size.
+    from lanTag.session.core import REQUEST_LIMITS
+
+    honest = _setup("floodsize")
+    _run_to(honest[3], lambda: all(s.state.is_over for s in honest[2]))
+    _record, ids, sessions, net = _setup("floodsize")
+    flooded: set[int] = set()
+
+    def pump() -> bool:
+        cheat = sessions[2]
+        if cheat.step not in flooded and not cheat.state.is_over:
+            flooded.add(cheat.step)
+            for kind in (MsgType.VOTE, MsgType.NUDGE):
+                raws = _flood(ids, cheat, cheat.step, kind, REQUEST_LIMITS[kind])
+                for s in (0, 1):
+                    sessions[s].receive_datagram(raws, addr_of(2), net.now)
+        return all(s.state.is_over for s in sessions)
+
+    _run_to(net, pump)
+    for s in (0, 1):
+        assert not [e for e in _events(net, s, ev.Blame)]  # at the cap: no proof, no blame
+        plain = len(honest[2][s].take_log())
+        grown = sessions[s].take_log()
+        assert verify_log(grown).valid
+        steps_plain, steps_grown = honest[2][s].step, sessions[s].step
+        ratio = (len(grown) / steps_grown) / (plain / steps_plain)
+        print(f"seat {s}: {plain} -> {len(grown)} bytes, x{ratio:.1f} per step")
+        assert ratio <= 13, ratio
+

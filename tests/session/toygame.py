@@ -87,12 +87,6 @@ class ToyState(State):
     def to_obj(self) -> Any:
         return [self.seats, self.rounds, self.round, self.phase, self.turn, list(self.scores)]
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return {"scores": list(self.scores), "round": self.round}
-
-    def render(self) -> str:
-        return f"round {self.round} {self.phase} scores {list(self.scores)}"
-
 
 class Toy(Game):
     id = "toy"

@@ -6,6 +6,7 @@ from lanTag.rules.base import Action, Joint, Simultaneous
 from lanTag.session import events as ev
 from lanTag.ui import game_commands as commands
 from lanTag.ui.model import GameModel
+from lanTag.views.registry import game_view
 from tests.ui.fakes import NetHandle, advance, solo_handle, ui_table
 
 
@@ -97,7 +98,7 @@ def test_arrow_with_several_pawns_asks_for_a_pick_then_moves_it() -> None:
     assert model.selected == pawns[-1]
     commands.run(model, "step-direction", direction)
     assert s.step == before + 1
-    last = s.state.view(0)["events"]
+    last = game_view("tagem").view(s.state, 0)["events"]
     assert any(f"A{pawns[-1]}" in e for e in last), last
 
 

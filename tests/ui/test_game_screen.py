@@ -19,6 +19,7 @@ from lanTag.session import events as ev
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.snapshot import screen_text
+from lanTag.views.registry import game_view
 from tests.ui.fakes import (
     FakeHandle,
     FakeMachine,
@@ -339,8 +340,9 @@ def test_tagem_columns_past_nine_are_labelled_with_their_tens_above() -> None:
     handle = solo_handle("tagem", 1)
     session = handle.machine.session
     assert session is not None
-    view = session.state.view(0)
-    painted = paint("tagem", view, ["me", "bot-1"], session.state.render)
+    shown = game_view("tagem")
+    view = shown.view(session.state, 0)
+    painted = paint("tagem", view, ["me", "bot-1"], lambda: shown.render(session.state))
     width = view["width"]
     assert width > 10 and painted.head_rows == 2
     tens, units = ("".join(text for _, text, *_ in row) for row in painted.rows[:2])

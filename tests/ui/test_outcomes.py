@@ -11,7 +11,10 @@ from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.outcomes import secret_line, who_namer
 from lanTag.ui.snapshot import screen_text
+from lanTag.views.registry import game_view
 from tests.ui.fakes import solo_handle
+
+VIEW = game_view("stomptag")
 
 NAMES = ["me", "bot-1", "bot-2"]
 
@@ -43,7 +46,7 @@ async def test_stomptag_minimum_bids_are_the_real_minimums() -> None:
     game = _stomptag_app()
     session = game.model.session
     assert session is not None and game.model.last_roll is not None
-    view = session.state.view(0)
+    view = VIEW.view(session.state, 0)
     mins = {p["seat"]: p["minimum"] for p in view["players"]}
     assert sorted(mins.values()) == [1, 2, 3]
     expected = f"you {mins[0]}, seat 1 bot-1 {mins[1]}, seat 2 bot-2 {mins[2]}"
@@ -59,7 +62,7 @@ async def test_a_resolved_secret_round_stays_until_our_next_decision() -> None:
     bid = str(next(iter(model.legal())))
     commands.run(model, "submit", bid)
     model.poll()
-    assert session.state.view(0)["phase"] == "orders"  # the bids resolved at once (bots)
+    assert VIEW.view(session.state, 0)["phase"] == "orders"  # the bids resolved at once (bots)
     # The stale "committed ... waiting for N other(s)" is gone; the outcome is shown.
     assert "waiting for" not in model.message
     kept = [line.text for line in model.outcomes]

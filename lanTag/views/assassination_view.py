@@ -34,7 +34,7 @@ def cells(state: AssassinationState) -> list[list[str]]:
     return [flat[r * size : (r + 1) * size] for r in range(size)]
 
 
-def view_of(state: AssassinationState, seat: int | None) -> dict[str, Any]:
+def view(state: AssassinationState, seat: int | None) -> dict[str, Any]:
     """Everything is public in this game, so every seat sees the same, plus its legal actions."""
     board = state.board
     pieces = [
@@ -71,7 +71,7 @@ def view_of(state: AssassinationState, seat: int | None) -> dict[str, Any]:
     }
 
 
-def render_of(state: AssassinationState) -> str:
+def render(state: AssassinationState) -> str:
     rows = cells(state)
     width = max(2, *(len(c) for row in rows for c in row)) + 1
     size = state.board.size

@@ -1,4 +1,4 @@
-"""Stomptag text: event descriptions and the plain-text board."""
+"""What Stomptag shows: the view dict, the plain-text board and the event lines."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from lanTag.rules.base import Chance, Over, Simultaneous
+from lanTag.rules.stomptag_codec import BIDS, ORDERS
 from lanTag.rules.stomptag_collide import CROSS, MEET, SWAP
+from lanTag.rules.stomptag_orders import MOVES
 from lanTag.rules.stomptag_round import (
     BID,
     CANCEL,
@@ -66,7 +68,60 @@ def event_obj(event: Event, cell_name: Callable[[int], str]) -> dict[str, Any]:
     }
 
 
-def render_state(state: StomptagState) -> str:
+def view(state: StomptagState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) sees; ``bid_range``/``can_upgrade`` are its own."""
+    t, side = state.table, state.settings.side
+    board = [[-1] * side for _ in range(side)]
+    for s, cell in enumerate(t.cells):
+        if cell >= 0:
+            board[cell // side][cell % side] = s
+    d = state.decision()
+    players = [
+        {
+            "seat": s,
+            "points": t.points[s],
+            "in_game": t.out[s] == 0,
+            "out_wave": t.out[s],
+            "cell": [t.cells[s] % side, t.cells[s] // side] if t.cells[s] >= 0 else None,
+            "minimum": state.minimums[s],
+            "bid": state.bids[s],
+            "moves": t.moves[s],
+            "it": s == t.it,
+            "can_teleport": t.out[s] == 0 and t.can_teleport(s),
+        }
+        for s in range(state.seats)
+    ]
+    shown: dict[str, Any] = {
+        "game": "stomptag",
+        "phase": state.phase,
+        "round": state.round,
+        "max_rounds": state.settings.max_rounds,
+        "round_seconds": state.settings.round_seconds,
+        "side": side,
+        "board": board,
+        "players": players,
+        "it": t.it,
+        "queue": list(t.queue),
+        "teleport_open": t.tag_last_round,
+        "to_act": list(d.seats) if isinstance(d, Simultaneous) else [],
+        "last_orders": [[s, o.text()] for s, o in state.orders],
+        "events": [event_obj(e, state.cell_name) for e in state.events],
+        "move_words": list(MOVES),
+        "seat": seat,
+    }
+    if seat is not None and 0 <= seat < state.seats and state.phase in (BIDS, ORDERS):
+        if state.phase == BIDS:
+            shown["bid_range"] = list(state.bid_range(seat))
+        elif t.out[seat] == 0:
+            space = state.order_space(seat)
+            shown["can_upgrade"] = space.upgrade_ok
+    if isinstance(d, Over):
+        shown["ranking"] = [list(g) for g in d.outcome.ranking]
+        shown["scores"] = list(d.outcome.scores)
+    return shown
+
+
+def render(state: StomptagState) -> str:
     t, side = state.table, state.settings.side
     limit = f"/{state.settings.max_rounds}" if state.settings.max_rounds else ""
     lines = [f"Stomptag round {state.round}{limit}, {state.phase}; {side}x{side} grid"]
@@ -122,3 +177,8 @@ def _status(state: StomptagState) -> str:
     extra = "; teleports open to all (someone was tagged)" if state.table.tag_last_round else ""
     kind = "bids" if d.kind == "bid" else d.kind
     return f"waiting for secret {kind} from seats {seats}{extra}"
+
+
+def purpose_text(purpose: str) -> str:
+    """Stomptag's purposes are not worded (docs/rules/VERSIONS.md): the code itself."""
+    return purpose

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from lanTag.rules.prototag import PrototagState
 
 
-def render_state(state: PrototagState) -> str:
+def render(state: PrototagState) -> str:
     size, end = state.rules.board_size, state.rules.end_steps
     tagged = f"seat {state.tagged}" if state.tagged >= 0 else "nobody yet"
     immune = (
@@ -26,7 +26,7 @@ def render_state(state: PrototagState) -> str:
     return "\n".join(lines)
 
 
-def view_of(state: PrototagState, seat: int | None) -> dict[str, Any]:
+def view(state: PrototagState, seat: int | None) -> dict[str, Any]:
     """Everything is public in Prototag (RPS choices never sit in a state), so every seat
     sees the same facts; ``legal`` lists what ``seat`` itself may do now."""
     decision = state.decision()

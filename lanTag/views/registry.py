@@ -1,0 +1,121 @@
+"""Each game's view by engine id, beside the engines' registry (lanTag/rules/registry.py).
+
+``game_view(engine_id)`` gives the :class:`GameView` that UIs, the replay screen and the
+tests draw a state with.  An engine without a view module of its own (a plugin, a bench
+or test engine) gets the generic view: who acts, what they may do, nothing more.
+Modules are imported on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from lanTag.rules.base import Chance, Over, Simultaneous, State, Turn
+
+# engine id -> view module (view, render, purpose_text); the engine ids of rules/registry.py.
+_VIEWS: dict[str, str] = {
+    "prototag": "lanTag.views.prototag_view",
+    "assassination": "lanTag.views.assassination_view",
+    "boardtag": "lanTag.views.boardtag_view",
+    "stomptag": "lanTag.views.stomptag_view",
+    "tagem": "lanTag.views.tagem_view",
+}
+
+
+def register_view(engine_id: str, module: str) -> None:
+    """Add a view module for an engine (plugins).  Re-registering an id replaces it."""
+    _VIEWS[engine_id] = module
+
+
+def unregister_view(engine_id: str) -> None:
+    _VIEWS.pop(engine_id, None)
+
+
+def view_ids() -> tuple[str, ...]:
+    """The engine ids that have a view module of their own."""
+    return tuple(_VIEWS)
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """One engine's presentation: reads a state, never changes it.
+
+    ``module`` is the engine's view module, or None for the generic view.  Its functions
+    are looked up on every call, so a test that rewords a module sees its own words.
+    """
+
+    engine: str
+    module: ModuleType | None = None
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see, for UIs and tests."""
+        if self.module is None:
+            return generic_view(state, seat)
+        shown: dict[str, Any] = self.module.view(state, seat)
+        return shown
+
+    def render(self, state: State) -> str:
+        """A plain-text board for transcripts, the replay screen and headless play."""
+        if self.module is None:
+            return generic_render(state)
+        text: str = self.module.render(state)
+        return text
+
+    def purpose_text(self, purpose: str) -> str:
+        """A chance or secret purpose (a fact code) in words; the code itself by default."""
+        if self.module is None:
+            return purpose
+        text: str = self.module.purpose_text(purpose)
+        return text
+
+
+def game_view(engine_id: str) -> GameView:
+    """The view of ``engine_id``: its own module, else the generic view."""
+    module = _VIEWS.get(engine_id)
+    if module is None:
+        return GameView(engine_id)
+    return GameView(engine_id, importlib.import_module(module))
+
+
+def _acting(state: State) -> list[int]:
+    decision = state.decision()
+    if isinstance(decision, Turn):
+        return [decision.seat]
+    if isinstance(decision, Simultaneous):
+        return list(decision.seats)
+    return []
+
+
+def generic_view(state: State, seat: int | None) -> dict[str, Any]:
+    """What any engine can say through the engine API alone."""
+    decision = state.decision()
+    return {
+        "game": state.game.id,
+        "you": seat,
+        "acting": _acting(state),
+        "legal": [str(a) for a in state.legal_actions(seat)] if seat is not None else [],
+        "chance": decision.purpose if isinstance(decision, Chance) else None,
+        "outcome": (
+            {
+                "ranking": [list(group) for group in decision.outcome.ranking],
+                "summary": decision.outcome.summary,
+            }
+            if isinstance(decision, Over)
+            else None
+        ),
+    }
+
+
+def generic_render(state: State) -> str:
+    """One line: the game and who it waits for (the generic view has no board)."""
+    decision = state.decision()
+    if isinstance(decision, Over):
+        waits = f"over: {decision.outcome.summary}"
+    elif isinstance(decision, Chance):
+        waits = f"waiting for a roll ({decision.purpose})"
+    else:
+        waits = "waiting for seat(s) " + ", ".join(map(str, _acting(state)))
+    return f"{state.game.display_name}: {waits}"
