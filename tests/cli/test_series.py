@@ -90,6 +90,10 @@ def test_a_three_game_series_finishes_on_both_peers_and_verifies(tmp_path: Path)
     assert sum(s["points"] for s in report["standings"]) == 15
     assert sum(s["games"] for s in report["standings"]) == 6
 
+    replayed = lantag(home, "replay", "--headless", str(host_dir))
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout.index("=== game 2 of 3") < replayed.stdout.index("=== game 3 of 3")
+
     # The same series without its second game: the break is named, exit 1.
     (host_dir / "02-prototag.lantag").unlink()
     result = lantag(home, "verify", str(host_dir))

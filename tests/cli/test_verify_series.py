@@ -82,3 +82,15 @@ def test_verify_help_names_the_exit_codes(capsys: pytest.CaptureFixture[str]) ->
     for code in ("0 valid", "1 invalid", "2 not a lanTag log", "3 authentic but not replayed"):
         assert code in text
     assert "out of order or from another table" in text
+
+
+def test_replay_steps_across_a_series(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    directory = _series(tmp_path, "prototag.log", "boardtag.log")  # two first games: broken
+    assert main(["replay", "--headless", str(directory)]) == 2
+    assert "is not a whole series" in capsys.readouterr().err
+    assert main(["replay", "--headless", "--force", str(directory)]) == 0
+    out = capsys.readouterr().out
+    first = out.index("=== game 1 of 2: 01-prototag.lantag ===")
+    second = out.index("=== game 2 of 2: 02-boardtag.lantag ===")
+    assert first < second and "## step 1" in out[first:second] and "## step 1" in out[second:]
+    assert "standings" in out[second:]
