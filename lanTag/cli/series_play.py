@@ -146,14 +146,14 @@ def end_series(handle: PeerHandle) -> None:
 
 
 async def follow_series(
-    handle: PeerHandle, logs: SeriesLogs, code: int, games: int | None = None
+    handle: PeerHandle, logs: SeriesLogs, code: int, games: int | None = None, first: int = 1
 ) -> int:
     """A headless joiner after its game (``code``): play each next game the host
     proposes (at most ``games`` in all); stop when it says done, leaves, or says nothing
     within FOLLOW_WAIT."""
     from lanTag.cli.headless import play_headless
 
-    number = 1
+    number = first  # the number of the game just played (a resumed seat: not the first)
     while code == 0:
         session = handle.machine.session
         if session is None or session.seat is None or not session.state.is_over:
@@ -164,7 +164,9 @@ async def follow_series(
         if not isinstance(event, NextGame) or event.previous_game != session.game_id:
             break
         old = handle.machine.lobby
-        if games is not None and number >= games and isinstance(old, JoinLobby):
+        if games is not None and number >= games:
+            if not isinstance(old, JoinLobby):  # a resumed seat: the host's wait ends it
+                break
             # Say so: the host then starts the next game with a bot in our seat at once.
             handle.command(lambda now, old=old: old.leave())  # type: ignore[misc]
             print(f"series: leaving after {number} game(s)", file=sys.stderr)

@@ -94,3 +94,18 @@ def test_replay_steps_across_a_series(tmp_path: Path, capsys: pytest.CaptureFixt
     second = out.index("=== game 2 of 2: 02-boardtag.lantag ===")
     assert first < second and "## step 1" in out[first:second] and "## step 1" in out[second:]
     assert "standings" in out[second:]
+
+
+def test_resume_from_a_series_directory_takes_its_last_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    directory = _series(tmp_path, "prototag.log", "boardtag.log")
+    assert main(["join", "--resume", str(directory), "--headless"]) == 0
+    out = capsys.readouterr().out
+    assert "resuming game 2 of the series" in out and "02-boardtag.lantag" in out
+    assert "game over already" in out  # the corpus game is finished: nothing to resume
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["join", "--resume", str(empty), "--headless"]) == 2
+    assert "holds no game logs to resume" in capsys.readouterr().err
