@@ -10,14 +10,13 @@ from typing import TextIO
 from lanTag.cli.entry import color_enabled
 from lanTag.peer.join_handshake import (
     JoinerRefused,
-    NextGame,
     PasswordNeeded,
     Refused,
     RosterChanged,
-    SeriesDone,
     Started,
 )
 from lanTag.peer.runtime import PeerHandle
+from lanTag.peer.series_events import NextGame, SeriesDone
 from lanTag.rules.base import input_text
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names

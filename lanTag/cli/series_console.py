@@ -64,7 +64,10 @@ async def host_console(
                 return 0
             config = picked
         info = _played(handle, info)
-        config = dataclasses.replace(config, previous_game=session.game_id)
+        # A seat whose player left between games: started anyway, a bot plays it.
+        config = dataclasses.replace(
+            config, previous_game=session.game_id, fill_empty=config.fill_empty or args.bot
+        )
         host_next_game(handle, config, me, logs.path(info.number, config.engine, config.name))
         if not await run_host_screen(handle, color=color_enabled()):
             return 0

@@ -18,14 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from lanTag.peer.join_handshake import (
-    HostConfig,
-    HostLobby,
-    JoinLobby,
-    NextGame,
-    Refused,
-    SeriesDone,
-)
+from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby, Refused
 from lanTag.peer.runtime import (
     LocalIdentity,
     PeerHandle,
@@ -37,6 +30,7 @@ from lanTag.peer.runtime import (
     wait_until,
 )
 from lanTag.peer.series import done_message, tell_seats
+from lanTag.peer.series_events import NextGame, SeriesDone
 
 FOLLOW_WAIT = 15.0
 """Seconds a joiner waits, after a game, for the host to say whether another comes."""

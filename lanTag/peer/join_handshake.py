@@ -25,12 +25,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lanTag import wire
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
+from lanTag.peer.series_events import NextGame, SeriesDone
 from lanTag.session.compatibility import joiner_mismatch, mismatch, rules_version_of
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.messages import PROTOCOL_VERSION
@@ -158,22 +159,6 @@ class Welcomed:
     host_fingerprint: str
 
 
-@dataclass(frozen=True, slots=True)
-class NextGame:
-    """The host proposes the next game of a series (lanTag.peer.series), after ``previous_game``."""
-
-    previous_game: bytes
-    engine: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class SeriesDone:
-    """The host ends the series after ``last_game``: no next game comes."""
-
-    last_game: bytes
-
-
 LobbyEvent = (
     RosterChanged
     | PasswordNeeded
@@ -212,6 +197,7 @@ class HostConfig:
     timeouts: Timeouts = field(default_factory=Timeouts)
     chain_length: int = 4096
     previous_game: bytes = b""  # the game this one follows at this table (lanTag.peer.series)
+    fill_empty: str = ""  # a bot kind: the start fills the people's seats still open with it
 
 
 class HostLobby:
@@ -391,6 +377,9 @@ class HostLobby:
         """Fix the roster into the game id and tell everyone where everyone is."""
         if self.started is not None:
             return self.started
+        if self.config.fill_empty and self.taken < self.config.humans:  # e.g. a rematch
+            more = (self.config.fill_empty,) * (self.config.humans - self.taken)
+            self.config = replace(self.config, bots=self.config.bots + more)
         c = self.config
         seats = [SeatRecord(self.identity.public_key, self.anchor, self.nickname, "")]
         seats += [SeatRecord(j.public_key, j.anchor, j.nickname, "") for j in self.seated]

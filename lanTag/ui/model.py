@@ -23,7 +23,8 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import InMemoryHistory
 
 from lanTag.log.standings import SeatOfGame, Standing, standings
-from lanTag.peer.join_handshake import LobbyEvent, NextGame
+from lanTag.peer.join_handshake import LobbyEvent
+from lanTag.peer.series_events import NextGame
 from lanTag.rules.base import (
     Action,
     Chance,
