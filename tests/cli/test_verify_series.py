@@ -34,7 +34,7 @@ def test_a_one_game_series_is_valid_with_its_standings(
     assert "standings" in out and " 3 points" in out
     assert main(["verify", "--json", str(directory)]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["valid"] is True and report["links"] == []
+    assert report["valid"] is True and report["complete"] is True and report["links"] == []
     (game,) = report["games"]
     assert game["valid"] and game["complete"] and game["file"] == "01-prototag.lantag"
     assert game["previous_game"] == ""
