@@ -247,7 +247,7 @@ class PeerMachine:
         rejected by the new session (another game id)."""
         self.lobby, self.session = lobby, None
         self.chain_secret, self.write_log = chain_secret, write_log
-        self._early = []
+        self._early, self.early_bytes, self._early_from = [], 0, {}
         self.poke(now)
 
     def _series_host(self) -> Addr | None:
