@@ -288,8 +288,8 @@ async def one_round(
                 stats.blames.append(f"round {k}: {e}")
         link_stats = host.machine.link.stats
         for f in fields(link_stats):
-            if f.name != "links":
-                value = int(getattr(link_stats, f.name))
+            value = getattr(link_stats, f.name)
+            if isinstance(value, int):  # the counters (not links, strangers)
                 stats.link[f.name] = stats.link.get(f.name, 0) + value
     finally:
         out.close()

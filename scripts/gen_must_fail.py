@@ -38,6 +38,7 @@ for path in (str(ROOT), HERE):
 
 import must_fail_entries  # noqa: E402, F401  (registers its cheats, in this order)
 import must_fail_messages  # noqa: E402, F401
+import must_fail_seals  # noqa: E402, F401
 from must_fail_game import ENGINE, FIRST_SEED, SEEDS_TRIED, VECTORS, Vector, play, write  # noqa: E402
 
 from lanTag.log.chain import LogFormatError  # noqa: E402
@@ -64,9 +65,13 @@ def check(vec: Vector) -> dict[str, Any]:
     blames = [[seat, code] for seat, _step, code, _reason in report.blames]
     if exp.blame is not None and list(exp.blame) not in blames:
         raise RuntimeError(f"{vec.name}: no blame {exp.blame} in {blames}")
-    if exp.exit == 0:  # a valid log whose report must blame a seat
+    if exp.exit == 0:  # a valid log whose report must blame a seat, or say it is not complete
         if failure is not None:
             raise RuntimeError(f"{vec.name}: failed with {failure}, expected a valid log")
+        if exp.blame is None and (report.complete or exp.reason not in report.unacknowledged):
+            raise RuntimeError(f"{vec.name}: called complete ({report.unacknowledged!r})")
+        if exp.blame is None:
+            return {"exit": 0, "blames": blames, "unacknowledged": report.unacknowledged}
         return {"exit": 0, "blames": blames}
     if failure is None:
         raise RuntimeError(f"{vec.name}: the verifier ACCEPTS it (expected {exp})")
@@ -78,6 +83,7 @@ def check(vec: Vector) -> dict[str, Any]:
         "exit": 1,
         "entry": failure.entry,
         "step": failure.step,
+        "seat": failure.seat,
         "reason": failure.reason,
         "blames": blames,
     }
@@ -131,7 +137,10 @@ def render() -> dict[str, bytes]:
         "and the replay blames `expect.blame` [seat, code] on the way, if given.  For exit 2 "
         "the file is not a lanTag log at all.  Exit 0 (out_of_turn_commit): a rule whose "
         "breach the replay answers with a blame, not a verdict: the log is valid and its "
-        "report must carry `expect.blame`.  Every log starts as the log of one real "
+        "report must carry `expect.blame`; exit 0 without a blame "
+        "(last_move_resigned): the log is valid but not complete, its report's "
+        "`unacknowledged` containing `expect.reason_contains`.  Every log starts as the log "
+        "of one real "
         f"{ENGINE} game (3 human seats and a replicated bot, writer seat 0; lanTag.testing.table."
         "Table with `table_seed`).  Written by "
         "scripts/gen_must_fail.py (deterministic).",

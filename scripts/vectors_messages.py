@@ -161,6 +161,8 @@ MSG_SAMPLES: list[tuple[str, MsgType, int, tuple[Any, ...]]] = [
     ("sync", MsgType.SYNC, 1, (12,)),
     ("private", MsgType.PRIVATE, 0, (1, h("messages/eph"), b"\x07" * 12, b"\x08" * 48)),
     ("leave", MsgType.LEAVE, 2, ()),
+    # Protocol 3: seat 1 seals the final state (the body's step and state hash, no payload).
+    ("seal", MsgType.SEAL, 1, ()),
 ]
 
 
@@ -189,7 +191,7 @@ def _message_must_fail() -> list[tuple[str, bytes, str]]:
         ("version as the string '1'", with_field(0, "1"), "version"),
         ("version as boolean true", with_field(0, True), "version"),
         ("type 0", with_field(1, 0), "unknown-type"),
-        ("type 12", with_field(1, 12), "unknown-type"),
+        ("type 13", with_field(1, 13), "unknown-type"),
         ("type as boolean true", with_field(1, True), "unknown-type"),
         ("type as a string", with_field(1, "1"), "unknown-type"),
         ("31-byte game id", with_field(2, MSG_GAME[:31]), "malformed"),

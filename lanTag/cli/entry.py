@@ -269,6 +269,19 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--force", action="store_true", help="show a log that fails verification")
     replay.add_argument("--headless", action="store_true", help="print every step as text")
 
+    position = sub.add_parser(
+        "position",
+        help="print a game's position from a log, or check a position file",
+        description="Print the position after N steps of a signed log as JSON (default: "
+        "the end), or check a position file.  Each game's fields are in its rules page "
+        "(docs/rules/<game>.md).",
+        epilog="Exit codes: 0 printed or valid; 2 a bad log, step or position (one line "
+        "naming every problem).",
+    )
+    position.add_argument("log", nargs="?", help="log file")
+    position.add_argument("--step", type=int, help="steps played (default: all of them)")
+    position.add_argument("--check", metavar="FILE", help="validate a position file (JSON)")
+
     rules = sub.add_parser("rules", help="show a game's rules and options")
     rules.add_argument("game", nargs="?", help=f"one of: {games}")
 
@@ -371,6 +384,7 @@ COMMAND_MODULES = {
     "id": "lanTag.cli.info_commands",
     "verify": "lanTag.cli.log_commands",
     "replay": "lanTag.cli.log_commands",
+    "position": "lanTag.cli.position_command",
     "selfplay": "lanTag.cli.bot_commands",
     "simulate": "lanTag.cli.bot_commands",
 }

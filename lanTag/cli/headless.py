@@ -48,11 +48,19 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
                 )
                 print(f"game over after {event.step} steps: {event.outcome.summary}", file=stream)
                 print(f"ranking: {order}", file=stream)
+                await handle.await_seals()  # bounded (SPEC §3 SEAL): the table signs the end
+                session = machine.session
+                if session is not None and session.record.protocol >= 3:
+                    sealed = " ".join(map(str, session.sealed_by())) or "no seat"
+                    print(f"sealed by seats {sealed}", file=stream)
                 if handle.log_path:
                     print(f"log: {handle.log_path}", file=stream)
                 return 0
             elif isinstance(event, ev.Blame | ev.SeatsDropped | ev.Desync | ev.Lagging):
                 print(f"note: {event}", file=stream)
+                mine = machine.session.seat if machine.session is not None else None
+                if isinstance(event, ev.SeatsDropped) and mine in event.seats:
+                    print(watch_only_line(mine, event.step), file=stream)
             elif isinstance(event, Refused):
                 print(f"refused: {event.reason}", file=sys.stderr)
                 return 1
@@ -73,6 +81,14 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
                 print(f"log: {handle.log_path}", file=stream)
             return 0
         await asyncio.sleep(0.02)
+
+
+def watch_only_line(seat: int | None, step: int) -> str:
+    """Why a seat (resumed, or after leaving) can only watch now, in one line."""
+    return (
+        f"watching only: your seat {seat} was dropped at step {step} and a drop is final for"
+        " this game; a bot plays it"
+    )
 
 
 async def run_ui_or_headless(handle: PeerHandle, headless: bool) -> int:

@@ -63,9 +63,13 @@ def format_report(path: str, report: VerifyReport) -> str:
     )
     for seat, step, code, reason in report.blames:
         lines.append(f"  blame: seat {seat} at step {step}: {code} ({reason})")
+    # A log may end in a torn entry (a crash mid-write): said on the summary line, whatever
+    # the verdict, not only in --json.
+    torn = report.truncated_bytes
+    torn_note = f"; the last {torn} bytes are a torn entry, ignored" if torn else ""
     if report.failure is not None:
         f = report.failure
-        lines.append(f"INVALID at entry {f.entry} (step {f.step}): {f.reason}")
+        lines.append(f"INVALID at entry {f.entry} (step {f.step}): {f.reason}{torn_note}")
     elif not report.replayed:
         lines.append(
             f"  {report.steps} steps recorded; entries, hash chain, signatures and chain links "
@@ -73,7 +77,7 @@ def format_report(path: str, report: VerifyReport) -> str:
         )
         if report.unchecked:
             lines.append(f"  not checked: {report.unchecked}")
-        lines.append(f"AUTHENTIC, NOT REPLAYED: {report.needs}")
+        lines.append(f"AUTHENTIC, NOT REPLAYED: {report.needs}{_sealed(report)}{torn_note}")
     elif report.complete:
         taken = [p.nickname for p in report.players]  # two "max" get their key's digits
         names = {
@@ -84,14 +88,14 @@ def format_report(path: str, report: VerifyReport) -> str:
         }
         ranking = " > ".join(" = ".join(names.get(s, str(s)) for s in g) for g in report.ranking)
         lines.append(f"  ranking: {ranking}")
-        # A complete game may still end in a torn entry (a crash mid-write after the last
-        # step): say so on the summary line, not only in --json.
-        torn = report.truncated_bytes
-        torn_note = f"; the last {torn} bytes are a torn entry, ignored" if torn else ""
-        lines.append(f"VALID, complete: {report.outcome}{torn_note}")
+        lines.append(f"VALID, complete{_sealed(report)}: {report.outcome}{torn_note}")
+    elif report.unacknowledged:
+        lines.append(
+            f"VALID but incomplete: valid up to step {report.steps}; not complete: "
+            f"{report.unacknowledged}{torn_note}"
+        )
     else:
-        cut = f" ({report.truncated_bytes} bytes of a cut entry)" if report.truncated_bytes else ""
-        lines.append(f"VALID but incomplete: valid up to step {report.steps}{cut}")
+        lines.append(f"VALID but incomplete: valid up to step {report.steps}{torn_note}")
     # One screen: every line but the path fits 80 columns (long ones wrap with an indent).
     return "\n".join(
         [lines[0]]
@@ -101,6 +105,14 @@ def format_report(path: str, report: VerifyReport) -> str:
             for wrapped in textwrap.wrap(line, 79, subsequent_indent="    ") or [""]
         ]
     )
+
+
+def _sealed(report: VerifyReport) -> str:
+    """", sealed by seats 0 1 2" (protocol 3 on: the seats that signed the final state)."""
+    if report.protocol < 3:
+        return ""  # older logs hold no seals
+    seats = " ".join(map(str, report.sealed_by))
+    return f", sealed by seats {seats}" if seats else ", sealed by no seat"
 
 
 async def cmd_replay(args: argparse.Namespace) -> int:

@@ -57,6 +57,7 @@ async def host_console(
         if code not in (REMATCH_SAME, REMATCH_SETUP) or session is None:
             end_series(handle)
             return 0 if code in (REMATCH_SAME, REMATCH_SETUP) else code
+        await handle.await_seals()  # bounded: the table signs game 1's end before game 2
         if code == REMATCH_SETUP:
             picked = await run_host_setup_for(args, me.nickname, color=color_enabled())
             if picked is None:
@@ -94,6 +95,7 @@ async def join_console(handle: PeerHandle, logs: SeriesLogs) -> int:
         proposed = info.proposed
         if code != ACCEPT_NEXT or proposed is None:
             return code
+        await handle.await_seals()
         info = _played(handle, info)
         join_next_game(handle, logs.path(info.number, proposed.engine, proposed.name))
         if not await run_join_screen(handle, color=color_enabled()):

@@ -20,6 +20,7 @@ from lanTag.fair.commit import opens
 from lanTag.fair.draw import DrawStream, draw_seed
 from lanTag.log.chain import EntryKind, Row
 from lanTag.log.report import Failure, VerifyReport
+from lanTag.log.seals import check_seals
 from lanTag.rules.base import (
     Die,
     Draw,
@@ -68,6 +69,15 @@ def audit_log(
     except _Invalid as exc:
         report.failure = exc.failure
         return
+    # Without the rules the end of the game is unknown: every seal must seal the last
+    # recorded state (SPEC §9); whether the game ended there needs the rules.
+    last = max(reversed(steps), key=lambda s: s[1], default=None)  # the latest, if re-decided
+    final = (last[1] + 1, last[3]) if last is not None else None
+    verdict = check_seals(rows, checked, record.protocol, final)
+    if verdict.failure is not None:
+        report.failure = verdict.failure
+        return
+    report.sealed_by = list(verdict.sealed_by)
     if parse_error:
         report.failure = Failure(len(rows), report.steps, None, parse_error)
 

@@ -43,6 +43,7 @@ from lanTag.session.core import FITS, STEP_WINDOW, TAKEOVER_BOT, supersedes
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind, step_facts
+from lanTag.session.sealing import SEAL_PROTOCOL
 
 _RARE = frozenset(
     {MsgType.VOTE, MsgType.NUDGE, MsgType.SYNC, MsgType.CHAT, MsgType.PRIVATE, MsgType.LEAVE}
@@ -138,6 +139,13 @@ class PlainReplay:
                 raise NotPlain  # equivocation
             return  # a repeat: counted by nobody, checked by its first copy
         self.signatures += 1
+        if msg.type is MsgType.SEAL:
+            # Checked after the replay against the final state (lanTag.log.seals), as the
+            # Session in replay mode does; in a game older than seals the full replay says why.
+            if self.protocol < SEAL_PROTOCOL:
+                raise NotPlain
+            self.slots[slot] = msg
+            return
         if msg.step > self.step + STEP_WINDOW:
             raise NotPlain  # "too-far"
         self.slots[slot] = msg

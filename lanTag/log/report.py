@@ -55,6 +55,10 @@ class VerifyReport:
     replayed: bool = True
     needs: str = ""
     unchecked: str = ""  # what the check without a replay could not look at, if anything
+    # Protocol 3 (lanTag.log.seals): the seats whose seal of the final state the log holds,
+    # and why a finished game is not complete when its last move is its author's word only.
+    sealed_by: list[int] = field(default_factory=list)
+    unacknowledged: str = ""
     # Hex id of the game this one follows at its table ("" for a first game); not in
     # to_json (the single-log report keeps its keys), lanTag.log.series reports it.
     previous_game: str = ""
@@ -97,6 +101,8 @@ class VerifyReport:
             "replayed": self.replayed,
             "needs": self.needs,
             "unchecked": self.unchecked,
+            "sealed_by": self.sealed_by,
+            "unacknowledged": self.unacknowledged,
         }
 
 

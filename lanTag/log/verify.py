@@ -23,6 +23,7 @@ from lanTag.log.audit import audit_log
 from lanTag.log.chain import MAGICS, EntryKind, LogChain, LogFormatError, Row, parse_rows
 from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.report import Failure, Player, VerifyReport, step_row_failure
+from lanTag.log.seals import check_seals
 from lanTag.rules.base import Joint, OptionError, Roll
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord
@@ -35,14 +36,18 @@ def verify_log(data: bytes) -> VerifyReport:
     rows, truncated_tail, parse_error = parse_rows(data)  # parse_log without an Entry each
     report = VerifyReport(entries=len(rows), truncated_bytes=truncated_tail)
     try:
-        magic, record_bytes, writer = rows[0][4]
+        header = rows[0][4]
+        if type(header) is not list or len(header) not in (2, 3):
+            raise ValueError("the header is not [magic, record, writer seat]")
+        magic, record_bytes = header[0], header[1]
         if magic not in MAGICS.values() or not isinstance(record_bytes, bytes):
             raise ValueError(f"unknown log format {magic!r} (this lanTag reads {_FORMATS})")
         record = LobbyRecord.decode(record_bytes)
         if magic != MAGICS[record.protocol]:
             raise ValueError(f"a {magic} header holding a protocol-{record.protocol} record")
-        if writer is not None and (type(writer) is not int or not 0 <= writer < len(record.seats)):
-            raise ValueError(f"the writer's seat is {writer!r}")  # a seat of the game, or None
+        # A lanTag log with a missing or malformed writer: invalid (exit 1), not unreadable.
+        writer = header[2] if len(header) == 3 else None
+        bad_writer = _bad_writer(header, len(record.seats))
         game_id = record.game_id
         try:
             plain: PlainReplay | None = PlainReplay(record, game_id, writer)
@@ -61,12 +66,17 @@ def verify_log(data: bytes) -> VerifyReport:
     report.players = [
         Player(i, s.nickname, s.fingerprint, s.bot) for i, s in enumerate(record.seats)
     ]
+    if bad_writer:
+        report.failure = Failure(0, 0, None, bad_writer)
+        return report
     checked = _check_signatures(rows, record.human_keys())
     if plain is None:
         audit_log(rows, record, checked, parse_error, report)
         return report
     if plain.report(rows, checked, parse_error, report):
-        return report  # nothing unusual happened: the same report, without the machine
+        # nothing unusual happened: the same report, without the machine
+        _seal_report(rows, checked, record.protocol, plain.live, report)
+        return report
     try:
         session = Session(record, seat=writer, replay=True)
     except _HEADER_ERRORS as exc:  # (PlainReplay refused every header that fails here)
@@ -85,7 +95,50 @@ def verify_log(data: bytes) -> VerifyReport:
         report.failure = Failure(len(rows), session.step, None, parse_error)
         return report
     report.finish(session.state)
+    _seal_report(rows, checked, record.protocol, session.live, report)
     return report
+
+
+def _bad_writer(header: list[Any], seats: int) -> str:
+    """Why the header's writer field is missing or malformed ("" when it is a seat of the
+    game, or nil for a spectator's log)."""
+    if len(header) < 3:
+        return "the header names no writer (a seat of the game, or nil for a spectator)"
+    writer = header[2]
+    if writer is not None and (type(writer) is not int or not 0 <= writer < seats):
+        return f"the header's writer is {writer!r}, not a seat of the game (nor nil)"
+    return ""
+
+
+def _seal_report(
+    rows: list[Row],
+    checked: list[tuple[Signed, bool] | None],
+    protocol: int,
+    live: frozenset[int],
+    report: VerifyReport,
+) -> None:
+    """The seals of a replayed log (both lanes): over its final state, or it is invalid; a
+    finished game whose last move nobody else acknowledged is not complete (SPEC §9)."""
+    last = report.applied[-1] if report.applied else None
+    final = (last.step + 1, last.state_hash) if report.complete and last is not None else None
+    verdict = check_seals(
+        rows,
+        checked,
+        protocol,
+        final,
+        (last.step, last.input) if last is not None else None,
+        live,
+    )
+    if verdict.failure is not None:
+        report.failure = verdict.failure
+        report.complete = False
+        return
+    report.sealed_by = list(verdict.sealed_by)
+    report.unacknowledged = verdict.unacknowledged
+    if verdict.unacknowledged:  # no result the table agreed on: none is reported
+        report.complete = False
+        report.outcome = ""
+        report.ranking = []
 
 
 def _replay_entry(

@@ -238,6 +238,10 @@ class HostLobby:
         joiner = self._joiners.get(addr)
         return joiner is not None and joiner.joined
 
+    def unseat(self, addr: Addr, reason: str) -> None:
+        """Remove the joiner at ``addr`` before the start, telling it ``reason``."""
+        self._remove(addr, notify=reason)
+
     def roster(self) -> tuple[RosterEntry, ...]:
         me = RosterEntry(self.nickname, self.identity.fingerprint, "")
         people = [RosterEntry(j.nickname, fingerprint(j.public_key), "") for j in self.seated]

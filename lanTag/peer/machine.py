@@ -15,13 +15,15 @@ from dataclasses import dataclass
 from lanTag.bots import choose_action
 from lanTag.errors import LanTagError, RemoteProtocolError
 from lanTag.fair.draw import DrawStream
-from lanTag.identity import Identity
+from lanTag.identity import Identity, fingerprint
 from lanTag.net.link import LinkError, LinkLayer
 from lanTag.peer.join_handshake import (
     HostLobby,
+    JoinerRefused,
     JoinLobby,
     LobbyEvent,
     Refused,
+    RosterChanged,
     Started,
     is_lobby_message,
 )
@@ -37,6 +39,12 @@ from lanTag.session.transport import Addr
 EARLY_BUDGET = 1 << 20
 EARLY_PER_SOURCE = 256 << 10
 EARLY_OVERHEAD = 64
+
+
+# A seated joiner not heard from for this long when the host starts (keepalives go
+# every second) is unseated before step 0: a silent seat would freeze the game.
+SILENT_AT_START = 5.0
+UNSEATED = "unseated: you were silent when the game started"
 
 
 # A SYNC answer waits while the link to its reader holds this many unacked messages
@@ -160,6 +168,7 @@ class PeerMachine:
         self.early_bytes = 0  # what _early costs (payloads + overhead), <= EARLY_BUDGET
         self._early_from: dict[Addr, int] = {}  # the same, per source address
         self.early_dropped = 0
+        self._seen_seated: dict[str, str] = {}  # nickname -> fingerprint, every roster seen
 
     # -------------------------------------------------------------- machine interface
 
@@ -216,10 +225,25 @@ class PeerMachine:
         """Host only: fix the roster and begin."""
         if not isinstance(self.lobby, HostLobby):
             raise RuntimeError("only the host starts the game")
+        self._unseat_silent(self.lobby, now)
         started = self.lobby.start(self.random_bytes(32))
         self._flush_lobby(now)
         self._begin(started, now)
         self._after(now)
+
+    def _unseat_silent(self, lobby: HostLobby, now: float) -> None:
+        """Unseat every seated joiner silent for ``SILENT_AT_START``: told so (if it comes
+        back while its link lasts), the host and the others get one line each."""
+        if lobby.started is not None:
+            return
+        for joiner in list(lobby.seated):
+            heard = self.link.last_heard(joiner.addr) or self.heard.get(joiner.addr)
+            if heard is not None and now - heard <= SILENT_AT_START:
+                continue
+            lobby.unseat(joiner.addr, UNSEATED)
+            silent = "never heard" if heard is None else f"silent for {now - heard:.0f} s"
+            who = f"{joiner.nickname} ({fingerprint(joiner.public_key)})"
+            self.events.append(JoinerRefused(f"unseated {who}: {silent} at the start"))
 
     def poke(self, now: float) -> None:
         """After a local command (UI, lobby): send what it queued, let the driver act."""
@@ -290,15 +314,33 @@ class PeerMachine:
         for addr, payload in self.lobby.outbox:
             send_or_drop(self.link, addr, payload, now, self.send_dropped)
         self.lobby.outbox.clear()
+        for event in self.lobby.events:
+            if isinstance(event, RosterChanged):
+                for entry in event.roster:
+                    if not entry.bot:
+                        self._seen_seated[entry.nickname] = entry.fingerprint
         self.events.extend(self.lobby.events)
         self.lobby.events.clear()
 
     def _begin(self, started: Started, now: float) -> None:
+        self._note_missing(started)
         playing = started.seat is not None
         try:
             self._start_session(started, playing, now)
         except (LanTagError, ValueError) as exc:  # e.g. an engine this peer does not know
             self.events.append(Refused(f"cannot play this game: {exc}"))
+
+    def _note_missing(self, started: Started) -> None:
+        """A joiner's line for each person once on the roster but not in the game (left,
+        kicked or unseated as silent before the start)."""
+        if not isinstance(self.lobby, JoinLobby):
+            return
+        keys = {fingerprint(s.public_key) for s in started.record.seats if s.public_key}
+        for nickname, key in self._seen_seated.items():
+            if key not in keys:
+                self.events.append(
+                    JoinerRefused(f"{nickname} ({key}) is not in the game (left or unseated)")
+                )
 
     def _start_session(self, started: Started, playing: bool, now: float) -> None:
         self.session = Session(

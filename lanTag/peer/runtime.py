@@ -224,7 +224,15 @@ class PeerHandle:
                 return
             await asyncio.sleep(0.02)
 
+    async def await_seals(self) -> None:
+        """After game over: take the other seats' seals of the final state for at most the
+        session's bounded wait (SPEC §3 SEAL); a seat that never seals is just not listed."""
+        session = self.machine.session
+        while session is not None and session.sealing(self.now()):
+            await asyncio.sleep(0.02)
+
     async def close(self) -> None:
+        await self.await_seals()
         await self.linger()
         await self.pump.close()
         if self.log is not None:

@@ -20,6 +20,7 @@ from itertools import groupby
 from operator import attrgetter
 from typing import Any, ClassVar
 
+from lanTag.rules import assassination_position
 from lanTag.rules.assassination_board import (
     DIRECTIONS,
     MOVE,
@@ -153,6 +154,14 @@ class Assassination(Game):
         if broken:
             raise ValueError("inconsistent assassination state: " + "; ".join(broken))
         return state
+
+    @classmethod
+    def position(cls, state: State) -> dict[str, Any]:
+        return assassination_position.position_of(state)
+
+    @classmethod
+    def from_position(cls, position: Mapping[str, Any]) -> AssassinationState:
+        return assassination_position.state_of(cls, position)
 
     @classmethod
     def playout_step_bound(cls, seats: int) -> int:

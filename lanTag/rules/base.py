@@ -40,6 +40,7 @@ __all__ = [
     "Outcome",
     "Over",
     "Pick",
+    "PositionError",
     "Roll",
     "Shuffle",
     "Simultaneous",
@@ -60,6 +61,14 @@ class IllegalAction(ValueError):
 
 class OptionError(ValueError):
     """A bad game option or seat count; the message names the option and the allowed values."""
+
+
+class PositionError(ValueError):
+    """A position (``Game.from_position``) that is no state of the game: one line per problem."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(self.problems))
 
 
 # --------------------------------------------------------------------------- actions
@@ -600,6 +609,18 @@ class Game(ABC):
     @abstractmethod
     def state_from_obj(cls, obj: Any) -> State:
         """Inverse of ``State.to_obj()``; raises ValueError (or a subclass) on a bad structure."""
+
+    @classmethod
+    def position(cls, state: State) -> dict[str, Any]:
+        """The state as a position: named, JSON-ready fields a person can read and edit
+        (each engine's rules doc describes its fields).  ``from_position`` reads it back
+        to a state with the same bytes."""
+        raise PositionError([f"{cls.id} has no position format yet"])
+
+    @classmethod
+    def from_position(cls, position: Mapping[str, Any]) -> State:
+        """The state a position describes; PositionError names every problem found."""
+        raise PositionError([f"{cls.id} has no position format yet"])
 
     @classmethod
     def decode_state(cls, data: bytes) -> State:

@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from lanTag.rules import boardtag_board as bb
+from lanTag.rules import boardtag_position
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -102,6 +103,14 @@ class BoardTag(Game):
         setup = 1 + DICE_PER_SEAT * seats + 1
         per_round = 9 * (DICE_PER_SEAT * seats - 1) + 8
         return setup + DEFAULT_MAX_ROUNDS * per_round + 1
+
+    @classmethod
+    def position(cls, state: State) -> dict[str, Any]:
+        return boardtag_position.position_of(state)
+
+    @classmethod
+    def from_position(cls, position: Mapping[str, Any]) -> BoardTagState:
+        return boardtag_position.state_of(cls, position)
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> BoardTagState:

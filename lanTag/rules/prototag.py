@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any, ClassVar
 
+from lanTag.rules import prototag_position
 from lanTag.rules.base import (
     FORFEIT,
     Action,
@@ -132,6 +133,14 @@ class Prototag(Game):
     @classmethod
     def state_from_obj(cls, obj: Any) -> PrototagState:
         return _state_from_obj(obj)
+
+    @classmethod
+    def position(cls, state: State) -> dict[str, Any]:
+        return prototag_position.position_of(state)
+
+    @classmethod
+    def from_position(cls, position: Mapping[str, Any]) -> PrototagState:
+        return prototag_position.state_of(cls, position)
 
     @classmethod
     def playout_step_bound(cls, seats: int) -> int:

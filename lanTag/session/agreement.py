@@ -91,6 +91,8 @@ class Agreement(SessionCore):
                 kind = MsgType.REVEAL if self._commits_complete(box, needs) else MsgType.COMMIT
             got = box.of(kind)
             key = (kind, len(got))
+            if kind is MsgType.REVEAL and len(got) >= len(needs.humans):
+                return frozenset(self._missing_fresh())  # the acks change with HAVEs
         cached = self._missing_cache
         if cached is not None and cached[0] is snap and cached[1] is box and cached[2] == key:
             return cached[3]
@@ -115,7 +117,11 @@ class Agreement(SessionCore):
         else:
             kind = MsgType.REVEAL if self._commits_complete(box, needs) else MsgType.COMMIT
         got = box.of(kind)
-        return {s for s in needs.humans if s not in got and s != self.seat}
+        missing = {s for s in needs.humans if s not in got and s != self.seat}
+        if kind is MsgType.REVEAL and not missing:
+            # Every reveal is in; the round waits for the others' acknowledgements (§4.4).
+            missing = set(self._unacknowledged(box, needs, self._snapshots[-1]))
+        return missing
 
     def _deadline(self, bound: float | None = None) -> float | None:
         """When to vote: the timeout below, or earlier when what we wait for is dead.
@@ -247,7 +253,9 @@ class Agreement(SessionCore):
             for subject in box.requested():
                 if subject in self._bound.get(step, ()):
                     continue
-                if box.haves_sent.get(subject, 0) < requests and box.accepted_of(subject):
+                if box.haves_sent.get(subject, 0) < requests and (
+                    box.accepted_of(subject) or _acks_of(box, subject)
+                ):
                     box.haves_sent[subject] = requests
                     self._send_have(subject, now, step, relay=True)
 
@@ -262,7 +270,12 @@ class Agreement(SessionCore):
         step = self.step if step is None else step
         box = self._box(step)
         held = box.accepted_of(subject)
+        # A relay also carries the subject's own acknowledgements at that step, before its
+        # messages as on its own link: a secret round waits for them (SPEC §4.4).
+        acks = _acks_of(box, subject) if relay else []
         if not held:
+            if acks:
+                self._broadcast(acks)
             return
         digests = [m.digest for m in held][:8]
         state = self._snapshots[step].state if step < len(self._snapshots) else self.state
@@ -278,7 +291,7 @@ class Agreement(SessionCore):
         )
         self._record_own(have)
         box.haves.setdefault(subject, {})[self.seat] = have
-        self._broadcast([have.raw, *(m.raw for m in held)] if relay else [have.raw])
+        self._broadcast([have.raw, *acks, *(m.raw for m in held)] if relay else [have.raw])
 
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
@@ -376,6 +389,27 @@ class Agreement(SessionCore):
         if not self.replay:
             self._broadcast([first.raw, msg.raw])
 
+    def _unacknowledged(self, box: StepBox, needs: Needs, snap: Snapshot) -> frozenset[int]:
+        """Live seats outside a secret round whose acknowledgement of some commitment of it
+        we lack (SPEC §4.4).  A peer sends every COMMIT it takes before its HAVE for it, and
+        a seat in the round sends them before its own REVEAL: so once we hold every REVEAL
+        and these HAVEs, any other commitment the table took has reached us, and two of
+        one seat are a proof before we apply the round, never after (no rollback).  What a
+        HAVE names is a claim; only a second signed COMMIT proves anything."""
+        if len(snap.live) <= len(needs.humans):
+            return frozenset()  # everyone is in the round: their REVEALs are enough
+        ours = self._state_hash(snap.state)
+        out: set[int] = set()
+        for voter in snap.live:
+            if voter == self.seat or voter in needs.humans:
+                continue
+            for subject in needs.humans:
+                have = box.haves.get(subject, {}).get(voter)
+                if have is None or have.state_hash != ours:
+                    out.add(voter)
+                    break
+        return frozenset(out)
+
     def _convict_flood(self, msg: Signed) -> None:
         """``msg`` is one VOTE or NUDGE more than the bound for its seat and step (SPEC §5.3):
         with the ones we kept it proves a flood.  Blame the seat (`flood`), send the proof
@@ -418,3 +452,8 @@ class Agreement(SessionCore):
             self._banned[second.seat] = second.step
             if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
                 self._rollback(second.step)
+
+
+def _acks_of(box: StepBox, seat: int) -> list[bytes]:
+    """The HAVEs ``seat`` signed in ``box`` (its acknowledgements at that step)."""
+    return [h.raw for by_voter in box.haves.values() for v, h in by_voter.items() if v == seat]

@@ -55,10 +55,11 @@ FITS = {  # the step kind each contribution answers
 class SessionCore:
     """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
-    The Session is one object built from four classes: SessionCore (this one: identity,
+    The Session is one object built from five classes: SessionCore (this one: identity,
     keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
-    rollbacks, equivocation proofs), Recovery (what a restarted peer needs, private chat)
-    and Session (accepting messages and deciding steps).  Every attribute of the state is
+    rollbacks, equivocation proofs), Recovery (what a restarted peer needs, private chat),
+    Sealing (the seals of the final state) and Session (accepting messages and deciding
+    steps).  Every attribute of the state is
     listed here, once: its OWNER is the part whose rules give it meaning and that changes
     it (others may read it; "+" names a part that also writes it).  Everything is created in
     ``__init__`` below except the two lazy caches marked "class attr".
@@ -121,6 +122,10 @@ class SessionCore:
     _missing_cache      Agreement     class attr: last ``_missing`` result per snapshot/box
     _checked_state      Session       class attr: the state ``_checked_actions`` were checked
     _checked_actions    Session       seat -> action that passed check_action on that state
+    _over_at            Sealing       when the game ended here (None before): the seal wait
+    _seals              Sealing       seat -> its SEAL of our final state (ours included)
+    _early_seals        Sealing       seat -> a SEAL that came before our game over, unchecked
+    _seal_raws          Sealing       SEALs a replay has seen (a repeat is a duplicate)
     ==================  ============  ======================================================
     """
 
@@ -195,6 +200,10 @@ class SessionCore:
         self._flooders: set[int] = set()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
+        self._over_at: float | None = None
+        self._seals: dict[int, Signed] = {}
+        self._early_seals: dict[int, Signed] = {}
+        self._seal_raws: set[bytes] = set()
         self._pump(now)
 
     @property

@@ -72,4 +72,14 @@ class GameOver:
     outcome: Outcome
 
 
-Event = StepApplied | Blame | Desync | SeatsDropped | Lagging | Rejected | Chat | GameOver
+@dataclass(frozen=True, slots=True)
+class Sealed:
+    """``seat`` signed the final state we ended in (protocol 3, SPEC §3 SEAL)."""
+
+    step: int
+    seat: int
+
+
+Event = (
+    StepApplied | Blame | Desync | SeatsDropped | Lagging | Rejected | Chat | GameOver | Sealed
+)

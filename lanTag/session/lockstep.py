@@ -51,6 +51,7 @@ from lanTag.session.messages import (
 )
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
+from lanTag.session.sealing import Sealing
 from lanTag.session.steps import Snapshot, StepBox
 from lanTag.session.transport import Addr
 
@@ -59,7 +60,7 @@ _ACKED = (MsgType.MOVE, MsgType.COMMIT)  # contributions every other live peer a
 _NO_SEATS: frozenset[int] = frozenset()
 
 
-class Session(Agreement, Recovery):
+class Session(Agreement, Recovery, Sealing):
     """One peer's view of one game.  ``seat=None`` with ``replay=True`` is a spectator/verifier."""
 
     # Actions that passed check_action (seat -> action), and the state they were checked on:
@@ -202,6 +203,9 @@ class Session(Agreement, Recovery):
             return
         if msg.type == MsgType.PRIVATE:
             self._open_private(msg)
+            return
+        if msg.type == MsgType.SEAL:
+            self._receive_seal(msg)
             return
         if msg.type == MsgType.LEAVE:
             if msg.seat not in self._left:  # the first LEAVE counts; copies change nothing
@@ -413,6 +417,11 @@ class Session(Agreement, Recovery):
         if msg.type in _ACKED and self.seat in snap.live and self.seat != msg.seat:
             # The ack carries our hash; for a COMMIT it names the commitment we took, so two
             # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
+            if msg.type == MsgType.COMMIT:
+                # ...and the COMMIT itself goes first: on each ordered link every commitment
+                # we took precedes our REVEAL, so nobody applies the round holding another
+                # one of them than we do (the two meet there: a proof, no rollback, §4.4).
+                self._broadcast([msg.raw])
             self._send_have(msg.seat, now, relay=False)
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
             self._maybe_reveal(box, now)
@@ -478,6 +487,8 @@ class Session(Agreement, Recovery):
         reveals_in = box.of(MsgType.REVEAL)
         if len(reveals_in) < len(needs.humans) or not all(s in reveals_in for s in needs.humans):
             return None
+        if self._unacknowledged(box, needs, snap):
+            return None  # not before the whole table is known to hold our commitments (§4.4)
         actions: dict[int, Action] = {s: reveals_in[s].action for s in needs.humans}
         reveals: dict[int, bytes] = {s: reveals_in[s].payload[2] for s in needs.humans}
         dropped_now = self._dropped_at_this_step(needs)
@@ -512,8 +523,8 @@ class Session(Agreement, Recovery):
         decision = new_state.decision()
         if isinstance(decision, Over):
             self._events.append(ev.GameOver(decided + 1, decision.outcome))
+            self._seal_final_state(now)
         self._box(self.step).started_at = None
-        _ = now
 
 
 __all__ = ["MAX_LINK_PAYLOAD", "STEP_WINDOW", "TAKEOVER_BOT", "Session"]

@@ -40,6 +40,9 @@ class MsgType(IntEnum):
     SYNC = 9  # [from_step]              "I restarted: send me what you hold from this step on"
     PRIVATE = 10  # [to, eph_key, nonce, ciphertext]  chat only seat `to` can read
     LEAVE = 11  # []                     "I leave: vote me silent now; a bot plays my seat"
+    # Protocol 3: at game over each live seat signs the final state: the body's step is the
+    # final step, its state hash the final state's (SPEC §3, §9).  Nothing else to carry.
+    SEAL = 12  # []                      "the game ended at this step in this state"
 
 
 # Payload shapes: tuple of validators, one per position.
@@ -85,6 +88,7 @@ _PAYLOAD = {
     MsgType.NUDGE: (_is_seat_list, _is_nat),
     MsgType.SYNC: (_is_nat,),
     MsgType.LEAVE: (),
+    MsgType.SEAL: (),
     MsgType.PRIVATE: (
         _is_nat,
         _is_bytes(32),

@@ -31,7 +31,7 @@ from lanTag.log.chain import EntryKind, parse_log
 from lanTag.net.endpoint import Addr
 from lanTag.net.frame import Frame, FrameType, encode
 from lanTag.peer.machine import BotDriver, PeerMachine
-from lanTag.rules.base import Action, IllegalAction, Simultaneous, Turn
+from lanTag.rules.base import Action, Simultaneous, Turn
 from lanTag.session.core import bundles
 from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
 from lanTag.session.messages import (
@@ -43,6 +43,7 @@ from lanTag.session.messages import (
     unpack_bundle,
 )
 from lanTag.session.transport import Transport
+from lanTag.testing.choices import beats, illegal_for
 from lanTag.testing.garbage import garbage_datagrams, garbage_payloads
 
 __all__ = ["Adversary", "Cheat", "garbage_datagrams", "garbage_payloads", "resign"]
@@ -56,6 +57,7 @@ FLOOD_ROUNDS = 20  # REQUEST_FLOOD: inputs it floods on
 
 class Cheat(enum.Enum):
     BAD_REVEAL = "bad-reveal"  # a reveal that does not open its commitment
+    PEEK_REVEAL = "peek-reveal"  # holds its reveal, then reveals what beats the other's
     WITHHOLD_REVEAL = "withhold-reveal"  # commit, then never reveal
     EQUIVOCATE = "equivocate"  # two different MOVEs, one to each half of the table
     FORGE_SIGNATURE = "forge-signature"  # another seat's message signed with our key; bad sigs
@@ -153,6 +155,7 @@ class Adversary:
         self.done = False
         self._replace: dict[bytes, dict[Addr | None, list[bytes]]] = {}  # raw -> dst -> raws
         self._drop_types: set[tuple[int, MsgType]] = set()  # (step, type) of ours never sent
+        self._peek: tuple[int, Action] | None = None  # PEEK_REVEAL: (step, committed choice)
         self._installed: Session | None = None
         self._rules: list[
             tuple[int, MsgType, Callable[[Signed], tuple[Any, ...]], set[Addr] | None]
@@ -313,6 +316,37 @@ class Adversary:
         self.did.notes.append(f"committed to {honest}, reveals {other} at step {step}")
         return True
 
+    def _peek_reveal(self, s: Session, now: float) -> bool:
+        # Commit honestly and hold our REVEAL back; once another seat's REVEAL of the round
+        # is in, reveal the choice that beats it (rock-paper-scissors; else any other),
+        # which does not open our commitment.  When the honest one already wins, send it.
+        if self._peek is None:
+            if s.my_turn() != "secret":
+                return False
+            honest = self._bot_choice(s)
+            self._peek = (s.step, honest)
+            self._drop_types.add((s.step, MsgType.REVEAL))
+            s.commit(honest, self.inner.random_bytes(32), now)
+            return False
+        step, honest = self._peek
+        box = s._boxes.get(step)
+        reveals = {} if box is None else box.of(MsgType.REVEAL)
+        mine = reveals.get(self.seat)
+        theirs = [m.action for seat, m in sorted(reveals.items()) if seat != self.seat]
+        if mine is None or not theirs:
+            return False
+        self._peek = None
+        answer = beats(theirs[0]) or self._alternative(s, honest)
+        if answer is None or answer == honest:
+            self._send_signed(s, [mine.raw], now)  # honest play wins anyway: no cheat here
+            return False
+        fake = resign(self._signer(), mine, (answer.to_msgpack(), *mine.payload[1:]))
+        self.did.sent.append(fake)
+        self.did.step = step
+        self._send_signed(s, [fake.raw], now)
+        self.did.notes.append(f"committed {honest}, saw {theirs[0]}, revealed {answer}")
+        return True
+
     def _withhold_reveal(self, s: Session, now: float) -> bool:
         if s.my_turn() != "secret":
             return False
@@ -335,7 +369,7 @@ class Adversary:
         if s.my_turn() != "turn":
             return False
         honest = self._bot_choice(s)
-        illegal = _illegal_for(s, self.seat)
+        illegal = illegal_for(s, self.seat)
         if illegal is None:
             return False
         self._replace_own(s, s.step, MsgType.MOVE, lambda m: (illegal.to_msgpack(),))
@@ -546,23 +580,9 @@ class Adversary:
                     self._replace[raw] = {a: [fake.raw] for a in only}
 
 
-def _illegal_for(s: Session, seat: int) -> Action | None:
-    """A well-formed action the rules forbid for ``seat`` now."""
-    legal = set(s.state.legal_actions(seat))
-    candidates = [Action(a.verb, (*a.args, 99)) for a in legal]
-    candidates += [Action("resign"), Action("step", ("up",)), Action("pass", (12345,))]
-    for action in candidates:
-        if action in legal:
-            continue
-        try:
-            s.state.check_action(seat, action)
-        except IllegalAction:
-            return action
-    return None
-
-
 _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
     Cheat.BAD_REVEAL: Adversary._bad_reveal,
+    Cheat.PEEK_REVEAL: Adversary._peek_reveal,
     Cheat.WITHHOLD_REVEAL: Adversary._withhold_reveal,
     Cheat.EQUIVOCATE: Adversary._equivocate,
     Cheat.FORGE_SIGNATURE: Adversary._forge,
@@ -576,3 +596,9 @@ _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
     Cheat.FALSE_HASH: Adversary._false_hash,
     Cheat.REQUEST_FLOOD: Adversary._request_flood,
 }
+
+
+if __name__ == "__main__":  # the adversary as a process, for tests: see cheat_process
+    from lanTag.testing.cheat_process import main
+
+    raise SystemExit(main())

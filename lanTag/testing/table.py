@@ -151,7 +151,16 @@ class Table:
         return all((s := self.peers[i].session) is not None and s.state.is_over for i in idx)
 
     def run_to_end(self, which: list[int] | None = None, max_time: float = 36_000.0) -> float:
-        return self.net.run_until(lambda: self.over(which), self.net.now + max_time)
+        """Run until the game is over at the peers ``which`` (all by default) and their wait
+        for the other seats' seals of the final state is over (bounded: SEAL_WAIT)."""
+        return self.net.run_until(
+            lambda: self.over(which) and not self.sealing(which), self.net.now + max_time
+        )
+
+    def sealing(self, which: list[int] | None = None) -> bool:
+        idx = range(len(self.peers)) if which is None else which
+        now = self.net.now
+        return any((s := self.peers[i].session) is not None and s.sealing(now) for i in idx)
 
     def seat_of(self, i: int) -> int | None:
         s = self.peers[i].session

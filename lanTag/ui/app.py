@@ -51,6 +51,7 @@ from lanTag.ui.viewport import BoardControl, Cell, focus_cell
 from lanTag.ui.widgets import WrappedText
 
 POLL_SECONDS = 0.05
+FEED_SHOWN = 4  # newest outcome lines in the side panel (all of them are in the log)
 
 KEYS_HELP = """\
 One rule: letters and words always go to the command line; only keys that
@@ -199,6 +200,17 @@ class GameApp:
                     wrap_lines=True,
                     dont_extend_height=True,
                 ),
+                # In the side panel, not under the board: at 80x24 a big board leaves no
+                # row under it, and these lines must be seen until our next decision.
+                ConditionalContainer(
+                    Window(
+                        WrappedText(self._feed_text, follow=True),
+                        height=Dimension(min=2, max=7),
+                        wrap_lines=True,
+                        dont_extend_height=True,
+                    ),
+                    filter=Condition(lambda: bool(model.outcomes)),
+                ),
                 Window(
                     WrappedText(self._log_text, follow=True),
                     wrap_lines=True,
@@ -263,10 +275,17 @@ class GameApp:
             out += [("class:hint", "board cut off: Shift+arrows pan, . follows you\n")]
         for line in self.painted().info:
             out += [*line, ("", "\n")]
-        # After the board's own status lines, which a small terminal must still show.
-        for outcome in self.model.outcomes:
-            out += [(outcome.style, "» " + outcome.text), ("", "\n")]
         return out[:-1]
+
+    def _feed_text(self) -> StyleAndTextTuples:
+        """The outcomes since our last decision, newest last (kept until we decide again)."""
+        shown = list(self.model.outcomes)[-FEED_SHOWN:]
+        earlier = len(self.model.outcomes) - len(shown)
+        more = f" ({earlier} more in the log)" if earlier else ""
+        out: StyleAndTextTuples = [("class:header", "since your last move"), ("class:dim", more)]
+        for outcome in shown:
+            out += [("", "\n"), (outcome.style, "» " + outcome.text)]
+        return out
 
     def _legend_text(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("class:header", "legend"), ("", " ")]

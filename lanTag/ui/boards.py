@@ -197,45 +197,57 @@ def _assassination(v: dict[str, Any], names: Sequence[str]) -> Painted:
 
 
 def _boardtag(v: dict[str, Any], names: Sequence[str]) -> Painted:
+    """Squares between grid lines; IT stands on a crossing point of the lines.
+
+    The files a-h and ranks 1-8 label the squares (where the dice stand); the lines are
+    numbered 0-8 along the bottom and the right, so IT's point reads (x,y) as the
+    messages say it ("IT jumps ffl to point (2,1)").
+    """
     it = v["it"]
     it_point = it["point"][0] + bb.LATTICE * it["point"][1] if it else -1
     front = set(it["front"]) if it else set()
     moved = {d["die"] for d in v["dice"] if d["moved"]}
-    out = Painted(head_rows=1, head_cols=2)
-    out.rows.append(_plain("  " + "".join(f" {f} " for f in bb.FILES), "class:label"))
+    out = Painted(head_rows=1, head_cols=3)
+    # One label row: the lines' numbers 0-8 over the crossing points, the files between.
+    labels = "".join(f"{x} {bb.FILES[x]} " for x in range(bb.SIZE)) + str(bb.SIZE)
+    out.rows.append(_plain("   " + labels, "class:label"))
     for y in range(bb.LATTICE - 1, -1, -1):
-        line: StyleAndTextTuples = [("", "  ")]
+        line: StyleAndTextTuples = [("", "   ")]
         for x in range(bb.LATTICE):
             if x + bb.LATTICE * y == it_point and it is not None:
                 line.append((f"{seat_class(it['seat'])} class:it", bb.ARROWS[it["facing"]]))
             else:
-                line.append(("class:free", "."))
+                line.append(("class:grid", "+"))
             if x < bb.LATTICE - 1:
-                line.append(("", "  "))
+                line.append(("class:grid", "---"))
+        line.append(("class:label", f" {y}"))
         out.rows.append(line)
         if y == 0:
             break
         row_no = y - 1
-        line = [("class:label", f"{row_no + 1} ")]
+        line = [("class:label", f"{row_no + 1:>2} ")]
         for col in range(bb.SIZE):
             die = v["board"][row_no][col]
             name = bb.square_name(col + bb.SIZE * row_no)
-            style = " class:front" if name in front else ""
-            line.append(("", " "))
+            style = "class:front" if name in front else ""
+            line.append(("class:grid", "|"))
             if die is None:
-                line.append((style.strip(), "  "))
+                line.append((style, "   "))
                 continue
-            style = seat_class(die["seat"]) + style
+            style = f"{seat_class(die['seat'])} {style}"
             if die["die"] in moved:
                 style += " class:moved"
             if die["die"] == v["active_die"]:
                 style += " class:active"
-            line.append((style, f"{seat_tag('boardtag', die['seat'])}{die['score']}"))
+            line.append((style.strip(), f" {seat_tag('boardtag', die['seat'])}{die['score']}"))
+        line.append(("class:grid", "|"))
         out.rows.append(line)
     limit = f"/{v['max_rounds']}" if v["max_rounds"] else ""
     head = f"round {v['round']}{limit} | phase {v['phase']}"
     if it is not None:
-        head += f" | IT: seat {it['seat']} facing {it['facing']}, IT die {it['score']}"
+        x, y = it["point"]
+        head += f" | IT: seat {it['seat']} at point ({x},{y}) facing {it['facing']}"
+        head += f", IT die {it['score']}"
     out.info.append(_plain(head))
     dice: StyleAndTextTuples = [("", "dice:")]
     for seat in range(v["seats"]):
@@ -250,7 +262,7 @@ def _boardtag(v: dict[str, Any], names: Sequence[str]) -> Painted:
         [
             ("", "A3 A's die showing 3  "),
             ("class:it", "^>v<"),
-            ("", " IT facing n/e/s/w  "),
+            ("", " IT on a crossing point (x,y), facing n/e/s/w  "),
             ("class:front", "__"),
             ("", " in front of IT  "),
             ("class:moved", "dim"),
@@ -301,7 +313,7 @@ def _stomptag(v: dict[str, Any], names: Sequence[str]) -> Painted:
     if v["teleport_open"]:
         out.info.append(_plain("teleports open to all (someone was tagged)", "class:warn"))
     if v["last_orders"]:
-        orders = " ".join(f"{s}=[{o}]" for s, o in v["last_orders"])
+        orders = "; ".join(f"seat {s} {o}" for s, o in v["last_orders"])
         out.info.append(_plain("orders: " + orders, "class:dim"))
     out.info += _events_line("stomptag", v)
     out.legend.append(_seat_legend("stomptag", names))
@@ -320,36 +332,49 @@ def _stomptag(v: dict[str, Any], names: Sequence[str]) -> Painted:
 # --------------------------------------------------------------------------- tag 'em
 
 
-def _tagem_cell(text: str) -> StyleAndTextTuples:
-    head, tail = text[0], text[1:]
-    if head in TAGEM_LETTERS and tail.isdigit():
-        return [(seat_class(TAGEM_LETTERS.index(head)), text)]
-    if head in TAGEM_LETTERS.lower() and tail.isdigit():  # a pawn carrying a flag
-        return [(f"{seat_class(TAGEM_LETTERS.lower().index(head))} class:flag reverse", text)]
-    if head == "*":
-        owner = TAGEM_LETTERS.lower().find(tail.strip()) if tail.strip() else -1
-        return [("class:flag" + (f" {seat_class(owner)}" if owner >= 0 else ""), text)]
-    if head == "." and tail.isdigit():
-        return [("class:start", text)]
-    return [(f"class:{_TERRAIN[head]}" if head in _TERRAIN else "", text)]
+def _tagem_pawn(text: str) -> tuple[int, int, bool] | None:
+    """(seat, pawn, carries a flag) of a cell text like "B3" or "b3" (carrying), else None."""
+    head, tail = text[:1], text[1:]
+    if not tail.isdigit() or not head or head.upper() not in TAGEM_LETTERS:
+        return None
+    return TAGEM_LETTERS.index(head.upper()), int(tail), head.islower()
 
 
 def _tagem(v: dict[str, Any], names: Sequence[str]) -> Painted:
+    """Cells three characters wide and one apart, labelled (column,row) from 1 as the
+    messages name them.  A pawn keeps its tile visible: its third character is the tile's
+    glyph (blank on a path) and, in colour, the tile's background; ``[A]`` is A's start."""
     width = v["width"]
-    # Columns past 9 get their tens digit on a row above, so "c12" is read as 1 over 2
-    # (messages name cells r<row>c<column>, counted from 0 like these labels).
-    out = Painted(head_rows=2 if width > 10 else 1, head_cols=4)
-    if width > 10:
-        tens = "    " + " ".join(str(c // 10) if c >= 10 else " " for c in range(width))
-        out.rows.append(_plain(tens.rstrip(), "class:label"))
-    header = "    " + " ".join(str(c % 10) for c in range(width))
-    out.rows.append(_plain(header, "class:label"))
+    starts = {(r, c): seat for seat, (r, c) in enumerate(v["starts"])}
+    out = Painted(head_rows=1, head_cols=4)
+    header = "    " + "".join(f"{c + 1:>2}  " for c in range(width))
+    out.rows.append(_plain(header.rstrip(), "class:label"))
     for r, cells in enumerate(v["cells"]):
-        line: StyleAndTextTuples = [("class:label", f"{r:>2}  ")]
-        for text in cells:
-            if text and text[0].upper() in TAGEM_LETTERS and text[1:].isdigit():
-                out.spot(TAGEM_LETTERS.index(text[0].upper()), int(text[1:]), line)
-            line += _tagem_cell(text)
+        line: StyleAndTextTuples = [("class:label", f"{r + 1:>3} ")]
+        for c, text in enumerate(cells):
+            glyph = v["terrain"][r][c]
+            tile = _TERRAIN.get(glyph)
+            pawn = _tagem_pawn(text.strip())
+            if pawn is not None:
+                seat, piece, carrying = pawn
+                out.spot(seat, piece, line)
+                under = "" if glyph == "." else f" class:under.{tile}" if tile else ""
+                style = seat_class(seat) + under + (" class:flag reverse" if carrying else "")
+                line.append((style, f"{text.strip()}{glyph if glyph != '.' else ' '}"[:3]))
+            elif text.startswith("*"):
+                owner = TAGEM_LETTERS.lower().find(text[1:].strip()) if text[1:].strip() else -1
+                style = "class:flag" + (f" {seat_class(owner)}" if owner >= 0 else "")
+                line.append((style, f"*{text[1:].strip()} "[:3] if owner >= 0 else " * "))
+            elif (r, c) in starts:
+                line.append(
+                    (f"{seat_class(starts[r, c])} class:start", f"[{TAGEM_LETTERS[starts[r, c]]}]")
+                )
+            elif glyph == " ":
+                line.append(("", "   "))
+            else:
+                line.append((f"class:{tile}" if tile else "", f" {glyph} "))
+            if c < width - 1:
+                line.append(("", " "))
         out.rows.append(line)
     limit = f" of {v['max_turns']}" if v["max_turns"] else ""
     head = f"{v['map']}, {v['mode']}, round {v['round']}{limit}"
@@ -377,8 +402,8 @@ def _tagem(v: dict[str, Any], names: Sequence[str]) -> Painted:
             ("", " garrison "),
             ("class:block", "#"),
             ("", " block "),
-            ("class:start", ".1"),
-            ("", " start  a0 carries a flag"),
+            ("class:start", "[A]"),
+            ("", " A's start  A0% pawn on cover  a0 carries a flag  cells (column,row)"),
         ]
     )
     return out

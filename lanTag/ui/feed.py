@@ -6,7 +6,7 @@ for their own plain-text render.  The screen words them for people: seats by nam
 (Board Tag squares a1..h8 and IT's crossing points (x,y) on the numbered lines; Stomptag
 and Tag 'em cells (column,row) counted from 1), never cell indices or internal
 abbreviations ("m2", "r6c5").  Each line says whether it is *notable*: a roll's result,
-a collision, a battle or a tag, which the screen keeps under the board until our next
+a collision, a battle or a tag, which the screen keeps in view until our next
 decision; plain moves only go to the log (the board shows them).
 """
 

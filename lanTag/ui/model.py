@@ -45,12 +45,12 @@ from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
-from lanTag.ui.outcomes import roll_values, secret_line, who_namer
+from lanTag.ui.outcomes import SECRET_NAMES, roll_values, secret_line, who_namer
 from lanTag.views.registry import GameView, game_view
 
 # The one input rule, said the same way on the message line and in the F1 help.
 INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
-OUTCOMES_KEEP = 8  # outcome lines kept under the board until our next decision
+OUTCOMES_KEEP = 8  # outcome lines kept on screen until our next decision
 LOG_KEEP = 300  # log lines kept in memory; the signed log file has everything
 SCAN_LIMIT = 5000  # legal actions looked at for completion and cycling (lazy spaces are huge)
 
@@ -437,8 +437,13 @@ class GameModel:
                 d = shadow.decision()
                 if isinstance(d, Simultaneous):
                     sealed = needs_for(d, self._live_at(e.step)).humans
-                    choices = " ".join(f"{s}=[{self.action_text(a)}]" for s, a in e.input.choices)
-                    self.last_secret = SecretInfo(e.step, d.kind, choices, sealed, problems)
+                    name = seat_namer(self.names(), self.seat)
+                    choices = ", ".join(
+                        f"{name(s)} {self.action_text(a).removeprefix(a.verb + ' ')}"
+                        for s, a in e.input.choices
+                    )
+                    kind = SECRET_NAMES.get(d.kind, d.kind)
+                    self.last_secret = SecretInfo(e.step, kind, choices, sealed, problems)
                     line = secret_line(d.kind, e.input, after_view, who, self.action_text)
                     self.outcomes.append(LogLine("class:warn", line))
                     self.add_log(f"{e.step}: {line}", "class:warn")
@@ -514,7 +519,14 @@ class GameModel:
         if self.seat is None:
             return "watching: F1 help, Ctrl-Q leave"
         if self.seat_taken_over():
-            return f"watching: a bot plays your seat {self.seat} since it was dropped; Ctrl-Q leave"
+            # Why we only watch, in one line: the table dropped the seat, and a drop is final
+            # for the game (SPEC §5.5: no seat is handed back yet).
+            at = self.dropped_at.get(self.seat)
+            when = f" at step {at}" if at is not None else ""
+            return (
+                f"watching: a bot plays your seat {self.seat} since it was dropped{when}"
+                " (final for this game); Ctrl-Q leave"
+            )
         mine = s.my_turn()
         if mine == "turn":
             return "your turn: " + INPUT_RULE

@@ -49,7 +49,12 @@ _COLOURED: dict[str, str] = {
     "garrison": "ansiyellow bold",
     "block": "reverse",
     "flag": "ansiyellow bold",
-    "start": "ansibrightblack",
+    "start": "underline",
+    "grid": "ansibrightblack",
+    # The tile under a pawn, as a background (its glyph is drawn beside the pawn too).
+    "under.cover": "bg:ansigreen",
+    "under.wade": "bg:ansicyan",
+    "under.garrison": "bg:ansiyellow",
     "label": "ansibrightblack",
     "log.step": "",
     "log.roll": "ansiyellow",

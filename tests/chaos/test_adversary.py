@@ -14,6 +14,7 @@ limited.)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import pytest
@@ -25,8 +26,9 @@ from lanTag.rules.base import FORFEIT, Joint, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session.messages import MsgType, parse_unverified
+from lanTag.session.referee import NeedKind
 from lanTag.testing.adversary import Adversary, Cheat
-from lanTag.testing.table import Table, capture_game, final_history
+from lanTag.testing.table import Table, addr, capture_game, final_history
 
 FAULTS = "loss=0.1,dup=0.05,reorder=0.1,delay=5ms,jitter=5ms"
 CHEATER = 1  # peer index of the adversary (peer 0 hosts)
@@ -69,6 +71,7 @@ def play_maybe(
     id_seed: int | None = None,
     queue_limit: int | None = None,
     require_moment: bool = True,
+    net_hook: Callable[[Table], None] | None = None,
     **kw: object,
 ) -> Game | None:
     holder: dict[str, Table] = {}
@@ -89,6 +92,8 @@ def play_maybe(
 
     table = Table(engine, humans, faults=faults, seed=seed, wrap=wrap, id_seed=id_seed)
     holder["t"] = table
+    if net_hook is not None:
+        net_hook(table)
     table.start()
     honest = [i for i in range(humans) if i != CHEATER]
     table.run_to_end(honest, max_time=4 * 3600)
@@ -378,3 +383,52 @@ def test_a_non_opening_reveal_in_a_prototag_battle_loses_it_and_costs_the_seat()
         assert game.drops(i) == [(step, (game.seat,))], i
         # the forfeit lost the battle: the cheater is (or stays) the tagged player
         assert after.tagged == game.seat, i  # type: ignore[attr-defined]
+
+
+def test_two_commitments_in_a_prototag_battle_never_roll_a_secret_round_back() -> None:
+    # Issue #22: a seat outside the battle took the other commitment; the peers in it
+    # applied the round and rolled it back when the proof came.  Now a round waits for
+    # every live seat's acknowledgement of its commitments, each sent after the COMMIT
+    # itself, so the two meet before anyone applies it (SPEC §4.4).
+
+    def slow_bystanders(table: Table) -> None:
+        # A peer outside the round reaches one inside it only once that one holds every
+        # REVEAL (the link retransmits later): the copy of the other COMMIT comes late.
+        def drop(src: Addr, dst: Addr, data: bytes) -> bool:
+            peers = {addr(i): i for i in range(3)}
+            s, d = peers.get(src), peers.get(dst)
+            if s is None or d is None or CHEATER in (s, d):
+                return False
+            session = table.peers[d].session
+            if session is None:
+                return False  # the lobby
+            needs = session.needs()
+            if needs.kind is not NeedKind.SECRET:
+                return False
+            seat_of = table.seat_of
+            inside = set(needs.humans)
+            reveals = session._box(session.step).of(MsgType.REVEAL)
+            return seat_of(s) not in inside and seat_of(d) in inside and len(reveals) < len(inside)
+
+        table.net.drop_if = drop
+
+    games = (
+        play_maybe(
+            Cheat.TWO_COMMITS,
+            engine="prototag",
+            humans=3,
+            seed=s,
+            require_moment=False,
+            net_hook=slow_bystanders,
+        )
+        for s in range(1, 12)
+    )
+    game = next((g for g in games if g is not None), None)
+    assert game is not None, "no seed gave a battle"
+    step = game.adversary.did.step
+    assert step is not None
+    check_blamed(game, "equivocation")
+    for i in game.honest:
+        applied = [e.step for e in game.table.events(i, ev.StepApplied) if e.step == step]  # type: ignore[attr-defined]
+        assert applied == [step], (i, applied)  # decided once: never rolled back
+        assert joint_choice(game, i, step).of(game.seat) == FORFEIT

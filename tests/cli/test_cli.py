@@ -47,6 +47,7 @@ COMMANDS = {
     "list": ["--wait", "--json"],
     "verify": ["--json", "log"],
     "replay": ["--force", "--headless", "log"],
+    "position": ["--step", "--check", "log"],
     "rules": ["game"],
     "selfplay": [
         "--game", "--peers", "--games", "--netsim", "--log-dir", "--bot", "--option", "--stall",

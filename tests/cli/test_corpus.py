@@ -3,8 +3,9 @@
 tests/corpus/protocol1/ holds logs written by the last protocol-1 release (cb686e4):
 rules version 1 of their engines.  Each verifies with exit 0 while this lanTag still holds
 rules 1 of its engine, else 3 (authentic, not replayed); a tampered copy fails with 1
-either way.  tests/corpus/protocol2/ holds one log per engine from this protocol; without
-their rules their draws are recomputed and their commitments opened from the log alone.
+either way.  tests/corpus/protocol2/ and protocol3/ hold one log per engine of each
+protocol; without their rules their draws are recomputed and their commitments opened from
+the log alone.  Every protocol-3 log is sealed by every seat of its game.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tests.cli.helpers import Home, lantag, make_home
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 PROTOCOL1 = sorted((CORPUS / "protocol1").glob("*.log"))
 PROTOCOL2 = sorted((CORPUS / "protocol2").glob("*.log"))
+PROTOCOL3 = sorted((CORPUS / "protocol3").glob("*.log"))
 
 
 def _record(data: bytes) -> LobbyRecord:
@@ -63,14 +65,18 @@ def without_rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_the_corpora_hold_a_log_per_engine() -> None:
-    for corpus in (PROTOCOL1, PROTOCOL2):
+    for corpus in (PROTOCOL1, PROTOCOL2, PROTOCOL3):
         engines = {_record(p.read_bytes()).engine for p in corpus}
         assert engines == {"prototag", "assassination", "boardtag", "stomptag", "tagem"}
     assert all(_record(p.read_bytes()).protocol == 1 for p in PROTOCOL1)
     assert all(_record(p.read_bytes()).protocol == 2 for p in PROTOCOL2)
+    assert all(_record(p.read_bytes()).protocol == 3 for p in PROTOCOL3)
 
 
-@pytest.mark.parametrize("path", PROTOCOL1 + PROTOCOL2, ids=lambda p: f"{p.parent.name}/{p.name}")
+ALL = PROTOCOL1 + PROTOCOL2 + PROTOCOL3
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_corpus_log_verifies_as_its_rules_allow(path: Path) -> None:
     data = path.read_bytes()
     report = verify_log(data)
@@ -80,7 +86,7 @@ def test_every_corpus_log_verifies_as_its_rules_allow(path: Path) -> None:
     assert verify_exit_code(verify_log(_forged_signature(data))) == 1
 
 
-@pytest.mark.parametrize("path", PROTOCOL1 + PROTOCOL2, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", ALL, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_without_its_rules_a_log_is_authentic_but_not_replayed(
     path: Path, without_rules: None
 ) -> None:
@@ -96,7 +102,9 @@ def test_without_its_rules_a_log_is_authentic_but_not_replayed(
     assert verify_exit_code(verify_log(_forged_signature(data))) == 1
 
 
-@pytest.mark.parametrize("path", PROTOCOL2, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", PROTOCOL2 + PROTOCOL3, ids=lambda p: f"{p.parent.name}/{p.name}"
+)
 def test_without_its_rules_every_draw_and_opening_is_still_checked(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -114,6 +122,7 @@ def test_without_its_rules_every_draw_and_opening_is_still_checked(
         full.secrets_verified,
         full.signatures_verified,
     )
+    assert audit.sealed_by == full.sealed_by
     assert audit.steps == full.steps
     # Another roll recorded than its links draw: caught without the rules.
     entries = parse_log(data).entries
@@ -180,3 +189,19 @@ def test_the_cli_exit_code(path: Path, tmp_path: Path) -> None:
     forged.write_bytes(_forged_signature(data))
     done = lantag(home, "verify", str(forged))
     assert done.returncode == 1 and "INVALID" in done.stdout
+
+
+@pytest.mark.parametrize("path", PROTOCOL3, ids=lambda p: p.name)
+def test_every_protocol_3_log_is_sealed_by_every_seat(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = path.read_bytes()
+    record = _record(data)
+    seats = [i for i, s in enumerate(record.seats) if not s.is_bot]
+    report = verify_log(data)
+    assert report.valid and report.sealed_by == seats, report.failure
+    if report.replayed:
+        assert report.complete and report.unacknowledged == ""
+    monkeypatch.setattr(get_game(record.engine), "rules_version", 1000, raising=False)
+    audit = verify_log(data)  # without the rules: the seals of the last recorded state
+    assert audit.valid and not audit.replayed and audit.sealed_by == seats, audit.failure

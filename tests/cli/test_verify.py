@@ -47,6 +47,8 @@ TOP_KEYS: dict[str, Kind] = {
     "replayed": bool,
     "needs": str,
     "unchecked": str,
+    "sealed_by": list,
+    "unacknowledged": str,
 }
 PLAYER_KEYS: dict[str, Kind] = {"seat": int, "nickname": str, "fingerprint": str, "bot": str}
 FAILURE_KEYS: dict[str, Kind] = {
@@ -128,7 +130,10 @@ def test_valid_log_summary_on_one_screen(home: Home, tmp_path: Path) -> None:
     assert report["writer_seat"] == 0
     assert report["truncated_bytes"] == 0
     assert sorted(s for g in report["ranking"] for s in g) == [0, 1, 2]
-    assert lines[-1].startswith(f"VALID, complete: {report['outcome']}")
+    # Protocol 3: the table signed the result (SPEC §3 SEAL): every seat, the bots' peers too.
+    assert report["sealed_by"] == [0, 1, 2] and report["unacknowledged"] == ""
+    said = " ".join(result.stdout.split())  # the summary wraps at 80 columns
+    assert said.endswith(f"VALID, complete, sealed by seats 0 1 2: {report['outcome']}")
 
 
 @pytest.mark.parametrize("game", ["assassination", "boardtag", "stomptag", "tagem"])
@@ -239,11 +244,10 @@ def test_truncated_log_is_valid_but_incomplete(
     assert report["truncated_bytes"] == len(data) - cut - whole_end
     result = lantag(home, "verify", str(path))
     assert result.returncode == 0
-    last = result.stdout.splitlines()[-1]
-    assert "incomplete" in last
-    assert f"valid up to step {report['steps']}" in last
-    cut_note = f"({report['truncated_bytes']} bytes of a cut entry)"
-    assert (cut_note in last) == (report["truncated_bytes"] > 0), last
+    said = " ".join(result.stdout.split()[-60:])  # the summary line wraps at 80 columns
+    assert f"VALID but incomplete: valid up to step {report['steps']}" in said
+    cut_note = f"; the last {report['truncated_bytes']} bytes are a torn entry, ignored"
+    assert said.endswith(cut_note) == (report["truncated_bytes"] > 0), said
 
 
 def test_header_only_log_is_valid_up_to_step_0(home: Home, game_log: Path, tmp_path: Path) -> None:

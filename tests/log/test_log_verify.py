@@ -79,19 +79,37 @@ def test_not_a_log() -> None:
         verify_log(b"")
 
 
-@pytest.mark.parametrize("writer", [[0], True, 4, -1, "0"])
-def test_a_header_whose_writer_is_not_a_seat_is_not_a_log(
+@pytest.mark.parametrize("writer", [[0], True, 4, -1, "0", "missing"])
+def test_a_header_whose_writer_is_missing_or_not_a_seat_is_invalid(
     finished_logs: list[bytes], writer: object
 ) -> None:
+    """A lanTag log (its magic and record are fine) whose writer field is missing or not a
+    seat of the game (nor nil): invalid at its header, exit 1 (SPEC §9)."""
+    from lanTag.cli.log_commands import verify_exit_code
     from lanTag.log.chain import LogChain
 
     entries = parse_log(finished_logs[0]).entries
     magic, record_bytes, _seat = entries[0].data
     chain = LogChain()
-    forged = [chain.append(0, entries[0].kind, [magic, record_bytes, writer])]
+    header = [magic, record_bytes] if writer == "missing" else [magic, record_bytes, writer]
+    forged = [chain.append(0, entries[0].kind, header)]
     forged += [chain.append(e.step, e.kind, e.data) for e in entries[1:]]
-    with pytest.raises(LogFormatError, match="writer"):
-        verify_log(b"".join(forged))
+    report = verify_log(b"".join(forged))
+    assert report.failure is not None and (report.failure.entry, report.failure.step) == (0, 0)
+    assert "writer" in report.failure.reason and verify_exit_code(report) == 1
+    assert not report.complete and report.signatures_verified == 0  # nothing more is read
+
+
+def test_a_spectators_log_names_a_nil_writer_and_verifies(finished_logs: list[bytes]) -> None:
+    from lanTag.log.chain import LogChain
+
+    entries = parse_log(finished_logs[0]).entries
+    magic, record_bytes, _seat = entries[0].data
+    chain = LogChain()
+    forged = [chain.append(0, entries[0].kind, [magic, record_bytes, None])]
+    forged += [chain.append(e.step, e.kind, e.data) for e in entries[1:]]
+    report = verify_log(b"".join(forged))
+    assert report.valid and report.writer_seat is None, report.failure
 
 
 def test_the_json_report_holds_every_field_under_its_name() -> None:
@@ -119,6 +137,8 @@ def test_the_json_report_holds_every_field_under_its_name() -> None:
         replayed=False,
         needs="toy rules 3",
         unchecked="bot moves",
+        sealed_by=[0, 2],
+        unacknowledged="the last move",
     )
     assert report.to_json() == {
         "valid": False,
@@ -158,6 +178,8 @@ def test_the_json_report_holds_every_field_under_its_name() -> None:
         "replayed": False,
         "needs": "toy rules 3",
         "unchecked": "bot moves",
+        "sealed_by": [0, 2],
+        "unacknowledged": "the last move",
     }
 
 

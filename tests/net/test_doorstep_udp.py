@@ -24,6 +24,7 @@ from lanTag.net.link import LinkLayer
 from lanTag.net.udp import UdpPump, run_machine
 from lanTag.peer.join_handshake import HostConfig, JoinLobby
 from lanTag.peer.runtime import PeerHandle, open_host, open_join
+from tests.aio import within
 from tests.net.real_table import LOCAL, TIMEOUTS, me, wait_for
 
 SOURCES = [f"127.0.{1 + i // 250}.{1 + i % 250}" for i in range(300)]
@@ -189,3 +190,40 @@ def _loopback_range() -> None:
         pytest.skip("this system cannot bind 127.0.x.y addresses")
     finally:
         probe.close()
+
+
+async def test_a_joiner_silent_at_the_start_is_unseated_and_exits_non_zero(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lanTag.cli.headless import play_headless
+    from lanTag.net.netsim import NetSim
+    from lanTag.peer import machine as peer_machine
+
+    monkeypatch.setattr(peer_machine, "SILENT_AT_START", 1.5)  # > the 1 s keepalive
+    host = await _open(tmp_path, humans=3)
+    friend = await open_join(host.address, me("friend"), bind=(LOCAL, 0))
+    # what the sleeper sends from 0.3 s after its first datagram is lost (it still
+    # receives: it is told it was unseated)
+    sleeper = await open_join(
+        host.address, me("sleeper"), bind=(LOCAL, 0), netsim=NetSim.parse("partition=0.3s..60s")
+    )
+    try:
+        host_lobby = host.machine.lobby
+        await wait_for(lambda: host_lobby.taken == 3, "both joiners seated")  # type: ignore[union-attr]
+        await wait_for(
+            lambda: (
+                host.machine.link.last_heard(sleeper.address) is not None
+                and host.now() - host.machine.link.last_heard(sleeper.address) > 1.6
+            ),  # type: ignore[operator]
+            "the sleeper to fall silent",
+        )
+        host.command(host.machine.start_game)
+        assert host.machine.session is not None, list(host.machine.events)
+        record = host.machine.session.record  # type: ignore[union-attr]
+        assert [s.nickname for s in record.seats if s.public_key] == ["host", "friend"]
+        await wait_for(lambda: friend.machine.session is not None, "the friend's START")
+        code = await within(30, play_headless(sleeper))  # it hears the host again
+        assert code == 1
+        assert "refused: unseated: you were silent when the game started" in capsys.readouterr().err
+    finally:
+        await asyncio.gather(host.close(), friend.close(), sleeper.close(), return_exceptions=True)

@@ -241,3 +241,14 @@ def test_garbage_from_many_sources_never_raises_and_creates_nothing(
         )
         host.datagrams_to_send(0.0)
     assert host.peers() == []
+
+
+def test_cookie_answers_waiting_for_the_driver_are_bounded() -> None:
+    host = LinkLayer(1)
+    for i in range(1000):  # a burst the driver has not flushed yet
+        host.receive_datagram(ping(100 + i), (f"127.1.{i // 250}.{i % 250 + 1}", 9), 0.0)
+    out = host.datagrams_to_send(0.0)
+    assert len(out) == host.stats.cookies_sent == 256
+    assert host.stats.dropped_unproven == 1000
+    host.receive_datagram(ping(7), JOINER, 0.0)  # room again once flushed
+    assert len(host.datagrams_to_send(0.0)) == 1

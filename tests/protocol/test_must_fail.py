@@ -68,6 +68,10 @@ def check_report(vector: dict[str, Any], data: bytes) -> VerifyReport | None:
         assert expect["blame"] in blames, blames
     if expect["exit"] == 0:
         assert report.valid, report.failure
+        if expect["blame"] is None:  # valid, but its last move is its author's word only
+            assert not report.complete
+            assert expect["reason_contains"] in report.unacknowledged
+            assert report.unacknowledged == vector["reference_verifier_says"]["unacknowledged"]
         return report
     failure = report.failure
     assert failure is not None, "the verifier accepts it"
@@ -75,6 +79,10 @@ def check_report(vector: dict[str, Any], data: bytes) -> VerifyReport | None:
     assert expect["reason_contains"] in failure.reason, failure
     assert failure.reason == vector["reference_verifier_says"]["reason"]
     return report
+
+
+def expect_unacked(vector: dict[str, Any]) -> str:
+    return str(vector["reference_verifier_says"]["unacknowledged"])
 
 
 def test_there_is_a_must_fail_log_per_check() -> None:
@@ -94,7 +102,15 @@ def test_verify_log_refuses_it_as_indexed(
     vector: dict[str, Any], plain_verdicts: list[bool]
 ) -> None:
     report = check_report(vector, data_of(vector))
-    if report is not None:
+    if report is None:
+        return
+    if report.failure is not None and report.failure.entry == 0:
+        assert plain_verdicts == []  # a broken header: decided before either lane
+    elif vector["rule"].startswith("§9 seals"):
+        # The seals are checked after either lane, against the final state it reached
+        # (lanTag.log.seals); test_the_full_replay_alone_... covers the other lane.
+        assert len(plain_verdicts) == 1
+    else:
         # The fast lane was asked, and did not call the log plain (a rule of its own caught
         # it, or it handed the log to the full replay): a plain verdict would skip the check.
         assert plain_verdicts == [False]
@@ -123,6 +139,9 @@ def test_lantag_verify_refuses_it(
     elif expect["exit"] == 1:
         f = vector["reference_verifier_says"]
         assert said.endswith(f"INVALID at entry {f['entry']} (step {f['step']}): {f['reason']}")
+    elif expect["blame"] is None:
+        assert said.endswith(f"; not complete: {expect_unacked(vector)}"), out
+        assert "VALID but incomplete: valid up to step" in said
     else:
         seat, code_name = expect["blame"]
         assert f"blame: seat {seat} at step" in said and code_name in said, out
@@ -136,11 +155,14 @@ def test_lantag_verify_refuses_it(
         assert as_json["failure"] == {
             "entry": f["entry"],
             "step": f["step"],
-            "seat": None,
+            "seat": f["seat"],
             "reason": f["reason"],
         }
     else:
         assert as_json["valid"] is True and as_json["failure"] is None
+        if expect["blame"] is None:
+            assert as_json["complete"] is False
+            assert as_json["unacknowledged"] == vector["reference_verifier_says"]["unacknowledged"]
 
 
 @pytest.mark.parametrize("name", ["out_of_turn", "wrong_header_magic"])

@@ -141,11 +141,15 @@ class SimNet:
 
     def run(self, max_time: float = 600.0, max_steps: int = 200_000) -> None:
         for _ in range(max_steps):
-            if self.all_over() or self.now > max_time:
+            if (self.all_over() and not self.sealing()) or self.now > max_time:
                 break
             if not self.step():
                 break
         self.collect()
+
+    def sealing(self) -> bool:
+        """A live peer still waits (a bounded time) for seals of the final state."""
+        return any(s.sealing(self.now) for i, s in enumerate(self.sessions) if i not in self.silent)
 
     def all_over(self) -> bool:
         return all(

@@ -6,6 +6,7 @@ import hashlib
 
 from lanTag.fair.commit import commitment
 from lanTag.identity import Identity
+from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT, Action
 from lanTag.session import events as ev
@@ -386,3 +387,71 @@ def test_a_flood_at_the_cap_grows_a_log_by_the_bounded_factor_of_spec_5_3() -> N
         print(f"seat {s}: {plain} -> {len(grown)} bytes, x{ratio:.1f} per step")
         assert ratio <= 13, ratio
 
+
+def test_two_commitments_never_make_an_honest_peer_roll_a_secret_round_back() -> None:
+    # SPEC §4.4: a secret round is applied only once no live seat's acknowledgement names
+    # another commitment than the one we took.  Each honest peer's HAVE (sent when it takes
+    # the COMMIT, so before its own REVEAL on the same link) shows the other its version:
+    # both wait for the proof instead of applying one version and rolling it back.
+    for seed in ("twocommits", "twocommits/2", "twocommits/3"):
+        _record, ids, sessions, net = _setup(seed)
+        net.hold_secret.add(2)
+        _run_to(net, lambda: all(s.step == 1 for s in sessions))  # noqa: B023
+        net.silent.add(2)
+        cheat = sessions[2]
+        h = cheat.state.state_hash()
+        link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+        for s, guess in ((0, 1), (1, 2)):
+            nonce = bytes([guess]) * 32
+            sealed = commitment(cheat.game_id, 1, 2, "guess", nonce, pack(["guess", guess]))
+            for kind, payload in (
+                (MsgType.COMMIT, (sealed,)),
+                (MsgType.REVEAL, (["guess", guess], nonce, link)),
+            ):
+                msg = sign_message(ids[2].signer(), kind, cheat.game_id, 1, 2, h, payload)
+                _inject(sessions[s], msg.raw, 2, net.now)
+        _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)  # noqa: B023
+        for s in (0, 1):
+            applied = [e.step for e in _events(net, s, ev.StepApplied) if e.step == 1]
+            assert applied == [1], (seed, s, applied)  # decided once: never rolled back
+            notes = [
+                e.data[0]
+                for e in parse_log(sessions[s].take_log()).entries
+                if e.kind == EntryKind.NOTE
+            ]
+            assert "rollback" not in notes, (seed, s)
+
+
+def test_an_acknowledgement_of_a_commitment_nobody_sent_costs_nothing() -> None:
+    # Seat 2 (a modified peer, silent otherwise) commits and reveals correctly but tells
+    # each honest peer it took another commitment from the other honest seat.  A HAVE is
+    # a claim: only a second signed COMMIT proves anything, and an honest peer sends every
+    # COMMIT it takes before its own REVEAL.  So the round is applied at once, once, with
+    # seat 2's real choice; nobody waits on the lie (seat 2 is dropped later, silent).
+    _record, ids, sessions, net = _setup("lyinghave")
+    net.hold_secret.update({0, 1, 2})
+    _run_to(net, lambda: all(s.step == 1 for s in sessions))
+    net.silent.add(2)
+    cheat = sessions[2]
+    h = cheat.state.state_hash()
+    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    nonce = bytes(range(32))
+    sealed = commitment(cheat.game_id, 1, 2, "guess", nonce, pack(["guess", 1]))
+    signer = ids[2].signer()
+    commit = sign_message(signer, MsgType.COMMIT, cheat.game_id, 1, 2, h, (sealed,))
+    reveal = sign_message(
+        signer, MsgType.REVEAL, cheat.game_id, 1, 2, h, (["guess", 1], nonce, link)
+    )
+    for victim, subject in ((0, 1), (1, 0)):
+        lie = sign_message(signer, MsgType.HAVE, cheat.game_id, 1, 2, h, (subject, [bytes(32)]))
+        for msg in (commit, lie, reveal):
+            _inject(sessions[victim], msg.raw, 2, net.now)
+    net.hold_secret.clear()
+    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    for s in (0, 1):
+        applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1]
+        assert len(applied) == 1 and applied[0].input.of(2) == Action("guess", (1,)), s
+        assert {e.seat for e in _events(net, s, ev.Blame)} == {2}, s
+        report = verify_log(sessions[s].take_log())
+        assert report.valid and report.complete, report.failure

@@ -74,7 +74,7 @@ def test_facts_an_engine_carries_over_are_told_once() -> None:
 
 # Something each engine's feed says within its first moves against bots.
 FIRST_OUTCOME = {
-    "prototag": re.compile(r"^start roll: .*starts"),
+    "prototag": re.compile(r"^start roll: .*(starts|tie and throw again)"),
     "assassination": re.compile(r"^seat \d .*(is the first victim|rolled)"),
     "boardtag": re.compile(r"^seat \d .*is IT$"),
     "stomptag": re.compile(r"^(bids|minimum bids|starting cells): "),
@@ -106,3 +106,55 @@ async def test_every_engine_keeps_its_outcomes_in_words_until_our_decision(engin
         assert session.my_turn() is not None  # advance stops at our turn
         commands.run(model, "submit", model.action_text(next(iter(model.legal()))))
         assert not model.outcomes  # cleared by the decision (the poll adds what came after)
+
+
+@pytest.mark.parametrize("engine", list(FIRST_OUTCOME))
+async def test_the_running_console_keeps_the_opening_outcome_until_our_keys_decide(
+    engine: str,
+) -> None:
+    """The real app on a pipe input and a vt100 output: the opening roll's outcome stands
+    under the board; Tab puts the first legal action on the line and Enter plays it, which
+    is our decision: the outcomes read before it leave the screen."""
+    import asyncio
+    import io
+
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from tests.ui.fakes import eventually
+
+    handle = solo_handle(engine, seed="ui1" if engine == "stomptag" else "ui")
+    output = Vt100_Output(io.StringIO(), lambda: Size(rows=40, columns=120), term="xterm")
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=output, color=False)
+        model = game.model
+        task = asyncio.create_task(game.run())
+        session = model.session
+        assert session is not None and model.outcomes
+        opening = model.outcomes[0].text
+        assert FIRST_OUTCOME[engine].search(opening), opening
+        read = list(model.outcomes)
+        text = screen_text(game.app, 120, 40)
+        assert "since your last move" in text and "» " + read[-1].text[:30] in text, text
+        step = session.step
+        inp.send_text("\t")
+        await eventually(lambda: model.line.text != "")
+        inp.send_text("\r")
+        await eventually(lambda: session.step > step)
+        # Every line read before our decision is gone (what follows it is new).
+        assert not any(new is old for new in model.outcomes for old in read)
+        model.exit_code = 1
+        await asyncio.wait_for(task, 30)
+
+
+@pytest.mark.parametrize("engine", list(FIRST_OUTCOME))
+async def test_the_newest_outcome_is_seen_at_80x24(engine: str) -> None:
+    # Board Tag's and Tag 'em's boards fill the pane's height at 80x24: the outcome lines
+    # live in the side panel so they are still seen there.
+    handle = solo_handle(engine, seed="ui1" if engine == "stomptag" else "ui")
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput(), color=False)
+        assert game.model.outcomes
+        newest = game.model.outcomes[-1].text
+        text = screen_text(game.app, 80, 24)
+    assert "» " + newest[:20] in text, text

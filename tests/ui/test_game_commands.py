@@ -149,7 +149,8 @@ def test_stomptag_orders_are_typed_in_words_and_sent_in_letters() -> None:
     ]
     assert sent == [Action("orders", ("stomp", "x"))]  # the wire form: a letter per move
     model.poll()
-    assert model.last_secret is not None and "0=[orders stomp nothing]" in model.last_secret.text()
+    assert model.last_secret is not None
+    assert "orders: seat 0 (you) stomp nothing" in model.last_secret.text()
 
 
 def test_stomptag_orders_typed_in_letters_are_accepted_too() -> None:

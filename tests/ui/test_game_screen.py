@@ -19,7 +19,6 @@ from lanTag.session import events as ev
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.snapshot import screen_text
-from lanTag.views.registry import game_view
 from tests.ui.fakes import (
     FakeHandle,
     FakeMachine,
@@ -34,9 +33,9 @@ from tests.ui.fakes import (
 BOARD_MARK = {
     "prototag": "    a  b  c  d  e  f  g",
     "assassination": "   a  b  c  d  e",
-    "boardtag": "   a  b  c  d  e  f  g  h",
+    "boardtag": "0 a 1 b 2 c",
     "stomptag": "round",
-    "tagem": "    0 1 2 3 4 5 6 7 8 9",
+    "tagem": "1   2   3   4   5",
 }
 ENGINES = list(BOARD_MARK)
 ARROWS = {"n": "\x1b[A", "s": "\x1b[B", "e": "\x1b[C", "w": "\x1b[D"}
@@ -332,21 +331,3 @@ async def test_the_result_box_never_covers_the_title_or_the_command_line(
     assert "Game over" in "\n".join(lines)
     assert lines[0].startswith(" lanTag │") and lines[-1] == " keys›"
     assert lines[-2].startswith("game over: q or Enter leaves")
-
-
-def test_tagem_columns_past_nine_are_labelled_with_their_tens_above() -> None:
-    from lanTag.ui.boards import paint
-
-    handle = solo_handle("tagem", 1)
-    session = handle.machine.session
-    assert session is not None
-    shown = game_view("tagem")
-    view = shown.view(session.state, 0)
-    painted = paint("tagem", view, ["me", "bot-1"], lambda: shown.render(session.state))
-    width = view["width"]
-    assert width > 10 and painted.head_rows == 2
-    tens, units = ("".join(text for _, text, *_ in row) for row in painted.rows[:2])
-    for c in range(width):
-        at = 4 + 2 * c  # four label columns, then two characters per cell
-        assert units[at] == str(c % 10)
-        assert (tens[at] if at < len(tens) else " ") == (str(c // 10) if c >= 10 else " ")

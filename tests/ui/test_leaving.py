@@ -3,6 +3,7 @@ bot plays seat N" (no timeout blame) and the seat shows "left", never "live"."""
 
 from __future__ import annotations
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -86,8 +87,36 @@ async def test_a_dropped_seat_watches_and_its_bot_moves_are_not_labelled_you() -
         assert not session.state.is_over
         assert model.seat_taken_over() and model.seat_status(seat) == "left"  # type: ignore[arg-type]
         assert model.prompt_hint().startswith("watching: a bot plays your seat")
+        # Why it only watches, in the same line: the drop's step, and that it is final.
+        assert f"dropped at step {drop_step} (final for this game)" in model.prompt_hint()
         assert "watching: bot in your seat" in screen_text(theirs.app, 80, 24)
         labelled = [line.text for line in model.log if ": you: " in line.text]
         assert all(int(text.split(":")[0]) < drop_step for text in labelled), labelled
         commands.run(model, "submit", "step n")
         assert model.message.startswith("watching:")
+
+
+async def test_headless_says_in_one_line_why_a_dropped_seat_only_watches(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from lanTag.cli.headless import play_headless
+    from lanTag.rules.base import Outcome
+    from lanTag.session import events as ev
+    from tests.ui.fakes import solo_handle
+
+    handle = solo_handle("prototag")
+    handle.machine.events.clear()
+    handle.machine.events.extend(
+        [
+            ev.SeatsDropped(7, (2,), ()),  # someone else's drop: no watch line
+            ev.SeatsDropped(9, (0,), ()),  # ours (after a resume, say)
+            ev.GameOver(20, Outcome(((1,), (0, 2)), "seat 1 wins")),
+        ]
+    )
+    assert await play_headless(handle) == 0  # type: ignore[arg-type]
+    lines = capsys.readouterr().out.splitlines()
+    watch = [line for line in lines if line.startswith("watching only:")]
+    assert watch == [
+        "watching only: your seat 0 was dropped at step 9 and a drop is final for this game;"
+        " a bot plays it"
+    ]

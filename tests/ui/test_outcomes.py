@@ -49,6 +49,8 @@ async def test_stomptag_minimum_bids_are_the_real_minimums() -> None:
     view = VIEW.view(session.state, 0)
     mins = {p["seat"]: p["minimum"] for p in view["players"]}
     assert sorted(mins.values()) == [1, 2, 3]
+    # The minimum shown is the one the rules enforce: our lowest legal bid.
+    assert min(int(a.args[0]) for a in session.state.legal_actions(0)) == mins[0]
     expected = f"you {mins[0]}, seat 1 bot-1 {mins[1]}, seat 2 bot-2 {mins[2]}"
     assert game.model.last_roll.values == expected
     assert f"minimum bids: {expected}" in "".join(text for _, text, *_ in game._turn_text())
@@ -71,7 +73,9 @@ async def test_a_resolved_secret_round_stays_until_our_next_decision() -> None:
     assert any(text.startswith("bids paid: seat 0 (you) -") for text in kept), kept
     assert any(text.startswith("starting cells: you at (") for text in kept), kept
     text = screen_text(game.app, 80, 24)
-    assert "» bids: you" in text and "waiting for" not in text
+    newest = model.outcomes[-1].text
+    assert "waiting for" not in text
+    assert "» " + newest[: newest.index(":") + 1] in text, text
     # The starting cells read as board places, never as cell indices.
     assert model.last_roll is not None and " at (" in model.last_roll.values
     # Our next decision clears the outcomes we have seen.

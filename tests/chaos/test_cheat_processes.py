@@ -1,0 +1,196 @@
+"""The adversary suite with real processes on loopback (issue #22).
+
+A 3-seat Prototag table: ``lantag host --headless`` and an honest ``lantag join
+--headless`` (bots), and a modified peer, ``python -m lanTag.testing.adversary``
+(the lanTag library with one cheat).  For each cheat the honest processes must
+finish (exit 0), never be blamed in their logs, blame the cheater with the right
+code, and their logs must verify (``lantag verify`` exit 0).  No timing is
+asserted; every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from lanTag.log.verify import VerifyReport, verify_log
+from lanTag.peer.selfplay import peer_env
+from lanTag.rules.base import FORFEIT, Joint
+
+PORT = re.compile(rb"on port (\d+)")
+SEATED = re.compile(r"^lobby: 2/3 seated")
+# A small board makes battles (secret rock-paper-scissors rounds) frequent.
+OPTIONS = ["--option", "board_size=3", "--option", "end_steps=60"]
+WAIT = 40.0  # seconds any one process may take before the test gives up on it
+
+
+@dataclass
+class Run:
+    codes: list[int | None]  # host, honest joiner, cheater
+    out: list[str]
+    logs: list[Path]
+    cheater: int | None  # the cheater's seat
+    cheated_at: int | None
+
+    def report(self, i: int) -> VerifyReport:
+        return verify_log(self.logs[i].read_bytes())
+
+
+async def _spawn(args: list[str], env: dict[str, str]) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        *args,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def _lines_until(
+    stream: asyncio.StreamReader, pattern: re.Pattern[str], sink: list[str]
+) -> None:
+    while True:
+        line = await stream.readline()
+        if not line:
+            return
+        text = line.decode(errors="replace").rstrip()
+        sink.append(text)
+        if pattern.search(text):
+            return
+
+
+async def _table(tmp: Path, cheat: str) -> Run:
+    logs = [tmp / f"peer{i}.lantag" for i in range(3)]
+    common = ["--headless", "--bot", "random", "--bind", "127.0.0.1"]
+    host = await _spawn(
+        [
+            "-m", "lanTag", "host", "--game", "prototag", "--seats", "3", "--no-advertise",
+            "--turn-timeout", "3", "--log", str(logs[0]), *OPTIONS, *common,
+        ],
+        peer_env(tmp, 0),
+    )  # fmt: skip
+    procs = [host]
+    try:
+        assert host.stderr is not None and host.stdout is not None
+        port = None
+        while port is None:
+            line = await asyncio.wait_for(host.stderr.readline(), WAIT)
+            assert line, "the host ended before announcing its port"
+            m = PORT.search(line)
+            port = int(m.group(1)) if m else None
+        address = f"127.0.0.1:{port}"
+        procs.append(
+            await _spawn(
+                ["-m", "lanTag", "join", address, "--log", str(logs[1]), *common],
+                peer_env(tmp, 1),
+            )
+        )
+        joiner_out: list[str] = []  # the honest joiner says when it is seated
+        assert procs[1].stdout is not None
+        await asyncio.wait_for(_lines_until(procs[1].stdout, SEATED, joiner_out), WAIT)
+        procs.append(
+            await _spawn(
+                [
+                    "-m", "lanTag.testing.adversary", "--cheat", cheat, "--join", address,
+                    "--log", str(logs[2]), "--max-seconds", str(WAIT),
+                ],
+                peer_env(tmp, 2),
+            )
+        )  # fmt: skip
+        outs = list(
+            await asyncio.wait_for(asyncio.gather(*(p.communicate() for p in procs[:2])), WAIT)
+        )
+        if procs[2].returncode is None:  # the cheater may follow the game longer: not waited
+            procs[2].terminate()
+        outs.append(await asyncio.wait_for(procs[2].communicate(), WAIT))
+    finally:
+        for p in procs:
+            if p.returncode is None:
+                p.kill()
+                await p.wait()
+    texts = [o.decode(errors="replace") + e.decode(errors="replace") for o, e in outs]
+    texts[1] = "\n".join(joiner_out) + "\n" + texts[1]
+    seat = re.search(r"^seat (\d+)", texts[2], re.M)
+    at = re.search(r"^cheated at step (\d+)", texts[2], re.M)
+    return Run(
+        [p.returncode for p in procs],
+        texts,
+        logs,
+        int(seat.group(1)) if seat else None,
+        int(at.group(1)) if at else None,
+    )
+
+
+def _play(tmp: Path, cheat: str) -> Run:
+    run = asyncio.run(_table(tmp, cheat))
+    assert run.codes[:2] == [0, 0], (run.codes, run.out)
+    assert run.cheater is not None, run.out[2]
+    assert run.cheated_at is not None, f"the {cheat} cheat never found its moment: {run.out[2]}"
+    return run
+
+
+def _check_honest(run: Run, code: str) -> list[VerifyReport]:
+    reports = []
+    for i in (0, 1):
+        report = run.report(i)
+        assert report.valid and report.complete, (i, report.failure)
+        blamed = {seat for seat, _step, _code, _reason in report.blames}
+        assert blamed <= {run.cheater}, (i, report.blames)  # honest seats: never
+        assert code in {c for seat, _s, c, _r in report.blames if seat == run.cheater}, (
+            i,
+            report.blames,
+        )
+        reports.append(report)
+    histories = {tuple((a.step, a.state_hash) for a in r.applied) for r in reports}
+    assert len(histories) == 1  # the honest peers agree on every decided step
+    verify = asyncio.run(_verify_both(run.logs[:2]))  # the user's command, too
+    assert verify == [0, 0], verify
+    return reports
+
+
+async def _verify_both(logs: list[Path]) -> list[int]:
+    return list(await asyncio.gather(*(_verify_cli(log) for log in logs)))
+
+
+async def _verify_cli(log: Path) -> int:
+    proc = await _spawn(["-m", "lanTag", "verify", str(log)], peer_env(log.parent, 9))
+    await asyncio.wait_for(proc.communicate(), WAIT)
+    assert proc.returncode is not None
+    return proc.returncode
+
+
+def test_two_commitments_to_two_peers_convict_the_cheater(tmp_path: Path) -> None:
+    run = _play(tmp_path, "two-commits")
+    for report in _check_honest(run, "equivocation"):
+        joint = next(a.input for a in report.applied if a.step == run.cheated_at)
+        assert isinstance(joint, Joint) and joint.of(run.cheater) == FORFEIT  # type: ignore[arg-type]
+
+
+def test_a_false_state_hash_to_one_peer_convicts_the_cheater(tmp_path: Path) -> None:
+    run = _play(tmp_path, "false-hash")
+    _check_honest(run, "desync")
+
+
+def test_a_non_opening_reveal_after_seeing_the_other_loses_the_battle_once(
+    tmp_path: Path,
+) -> None:
+    run = _play(tmp_path, "peek-reveal")
+    for report in _check_honest(run, "bad-reveal"):
+        bad = [b for b in report.blames if b[2] == "bad-reveal"]
+        assert len(bad) == 1, bad  # at most once a game: the seat is out after it
+        joint = next(a.input for a in report.applied if a.step == run.cheated_at)
+        assert isinstance(joint, Joint) and joint.of(run.cheater) == FORFEIT  # type: ignore[arg-type]
+
+
+def test_a_flood_convicts_the_cheater(tmp_path: Path) -> None:
+    run = _play(tmp_path, "request-flood")
+    _check_honest(run, "flood")
+
+
+pytestmark = pytest.mark.timeout(200)

@@ -1,0 +1,106 @@
+"""verify and the seals of the final state (SPEC §9): in both replay lanes and without the
+rules (lanTag.log.audit), and what the summary line says (sealed by, a torn last entry)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lanTag.cli.log_commands import format_report, verify_exit_code
+from lanTag.log import plain_replay
+from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.verify import verify_log
+from lanTag.rules.registry import get_game
+from lanTag.session.messages import MsgType, sign_message
+from tests.session.harness import SimNet, make_record, make_sessions
+
+MUST_FAIL = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "must_fail"
+
+
+def _vector(name: str) -> bytes:
+    return (MUST_FAIL / name).read_bytes()
+
+
+@pytest.fixture
+def without_prototag_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(get_game("prototag"), "rules_version", 1000, raising=False)
+
+
+def test_without_the_rules_the_seals_are_listed(without_prototag_rules: None) -> None:
+    report = verify_log(_vector("honest_game.lantag"))
+    assert verify_exit_code(report) == 3 and report.sealed_by == [0, 1, 2]
+    assert "AUTHENTIC, NOT REPLAYED" in format_report("g", report)
+    assert ", sealed by seats 0 1 2" in format_report("g", report)
+
+
+def test_without_the_rules_a_seal_of_another_state_is_invalid(
+    without_prototag_rules: None,
+) -> None:
+    report = verify_log(_vector("seal_of_another_state.log"))
+    assert report.failure is not None and report.failure.seat == 1, report.failure
+    assert verify_exit_code(report) == 1
+    assert "evidence against seat 1" in report.failure.reason
+    # Whether the game ended where a log stops needs the rules: without them a seal of the
+    # last recorded state is listed (exit 3), as the replay that has them refuses it (exit 1).
+    report = verify_log(_vector("seal_before_the_end.log"))
+    assert verify_exit_code(report) == 3 and report.sealed_by == [1]
+
+
+def _toy_log(protocol: int) -> tuple[bytes, Any]:
+    record, ids, secrets = make_record("toy", 3, seed=f"seals-{protocol}")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=3)
+    net.run()
+    s0 = sessions[0]
+    assert s0.state.is_over
+    return s0.take_log(), (ids, s0)
+
+
+def _with_entry(data: bytes, step: int, kind: EntryKind, entry: Any) -> bytes:
+    chain = LogChain()
+    out = [chain.append(e.step, e.kind, e.data) for e in parse_log(data).entries]
+    out.append(chain.append(step, kind, entry))
+    return b"".join(out)
+
+
+def test_a_seal_in_a_protocol_2_log_is_refused_by_both_lanes_and_the_audit(
+    monkeypatch: pytest.MonkeyPatch, toy_engine: None
+) -> None:
+    data, (ids, s0) = _toy_log(2)
+    seal = sign_message(
+        ids[1].signer(), MsgType.SEAL, s0.game_id, s0.step, 1, s0.state.state_hash(), (), 2
+    )
+    forged = _with_entry(data, s0.step, EntryKind.MSG, seal.raw)
+    k = len(parse_log(forged).entries) - 1
+    fast = verify_log(forged)
+    assert fast.failure is not None and fast.failure.entry == k
+    assert fast.failure.reason == "stored message rejected: a SEAL in a protocol-2 game"
+    with monkeypatch.context() as m:
+        m.setattr(plain_replay.PlainReplay, "report", lambda self, *args: False)
+        assert verify_log(forged).failure == fast.failure
+    monkeypatch.setattr(get_game("toy"), "rules_version", 1000, raising=False)
+    audit = verify_log(forged)
+    assert audit.failure is not None and audit.failure.entry == k and audit.failure.seat == 1
+    assert "a SEAL of seat 1 in a protocol-2 log" in audit.failure.reason
+
+
+def test_a_torn_last_entry_is_said_on_the_summary_line(toy_engine: None) -> None:
+    data, _ = _toy_log(3)
+    torn = data + _with_entry(data, 0, EntryKind.NOTE, ["x", [], "y" * 200])[len(data) : -15]
+    report = verify_log(torn)
+    cut = len(torn) - len(data)
+    assert report.valid and report.truncated_bytes == cut
+    said = " ".join(format_report("g", report).split())
+    assert said.endswith(f"; the last {cut} bytes are a torn entry, ignored")
+    assert "VALID, complete, sealed by seats 0 1 2" in said
+    # Incomplete: the same words on its summary line.
+    entries = parse_log(data).entries
+    half = b"".join(e_raw for e_raw in (e.raw for e in entries[: len(entries) // 2]))
+    report = verify_log(half + torn[len(data) :])
+    said = " ".join(format_report("g", report).split())
+    assert said.startswith("g: toy rules ") and "VALID but incomplete" in said
+    assert said.endswith(f"; the last {cut} bytes are a torn entry, ignored")

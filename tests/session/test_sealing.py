@@ -1,0 +1,123 @@
+"""The table signs the result (protocol 3, SPEC §3 SEAL): at game over every live seat seals
+the final state; a peer takes the others' seals for a bounded time, logs only seals of its own
+final state, and blames a seal of another state (``bad-seal``) without logging it as one."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from lanTag.cli.log_commands import format_report
+from lanTag.identity import Identity
+from lanTag.log.verify import verify_log
+from lanTag.session import events as ev
+from lanTag.session.lockstep import Session
+from lanTag.session.messages import MsgType, Signed, pack_bundle, parse_unverified, sign_message
+from lanTag.session.sealing import SEAL_WAIT
+from tests.session.harness import SimNet, addr_of, make_record, make_sessions
+
+
+def _table(seed: str, protocol: int | None = None) -> tuple[list[Identity], list[Session], SimNet]:
+    record, ids, secrets = make_record("toy", 3, seed=seed)
+    if protocol is not None:
+        record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    return ids, sessions, SimNet(sessions, seed=5)
+
+
+def _never_seals(session: Session) -> None:
+    """``session`` plays honestly but its SEAL never leaves (a peer that quits at game over)."""
+    broadcast = session._broadcast
+
+    def without_seals(raws: list[bytes]) -> None:
+        broadcast([r for r in raws if parse_unverified(r).type is not MsgType.SEAL])
+
+    session._broadcast = without_seals  # type: ignore[method-assign]
+
+
+def _seal(ids: list[Identity], session: Session, seat: int, state_hash: bytes) -> Signed:
+    return sign_message(
+        ids[seat].signer(), MsgType.SEAL, session.game_id, session.step, seat, state_hash, ()
+    )
+
+
+def _events(net: SimNet, i: int, kind: type) -> list[object]:
+    net.collect()
+    return [e for e in net.events.get(i, []) if isinstance(e, kind)]
+
+
+def test_every_live_seat_seals_and_every_log_lists_the_seals() -> None:
+    _ids, sessions, net = _table("seal-all")
+    net.run()
+    assert net.all_over()
+    for i, s in enumerate(sessions):
+        assert s.sealed_by() == (0, 1, 2)
+        assert not s.sealing(net.now)
+        assert sorted(e.seat for e in _events(net, i, ev.Sealed)) == [0, 1, 2][:i] + [0, 1, 2][
+            i + 1 :
+        ]  # the others' (our own is not news)
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete and report.sealed_by == [0, 1, 2], report.failure
+        assert "VALID, complete, sealed by seats 0 1 2: " in format_report("g.log", report)
+
+
+def test_a_seat_that_never_seals_is_not_listed_and_the_wait_is_bounded() -> None:
+    _ids, sessions, net = _table("seal-missing")
+    _never_seals(sessions[2])
+    net.run()
+    s0 = sessions[0]
+    assert s0.sealed_by() == (0, 1) and sessions[2].sealed_by() == (0, 1, 2)
+    over = s0.over_at
+    assert over is not None
+    assert s0.sealing(over) and s0.sealing(over + SEAL_WAIT - 0.001)
+    assert not s0.sealing(over + SEAL_WAIT)  # then it stops waiting, whatever seat 2 does
+    report = verify_log(s0.take_log())
+    assert report.valid and report.complete and report.sealed_by == [0, 1]
+
+
+def test_a_seal_of_another_state_is_blamed_and_never_logged_as_a_seal() -> None:
+    ids, sessions, net = _table("seal-bad")
+    _never_seals(sessions[2])
+    net.run()
+    s0 = sessions[0]
+    bad = _seal(ids, s0, 2, bytes(32))
+    s0.receive_datagram(pack_bundle([bad.raw]), addr_of(2), net.now)
+    assert [(e.seat, e.code) for e in _events(net, 0, ev.Blame)] == [(2, "bad-seal")]
+    assert s0.sealed_by() == (0, 1)
+    report = verify_log(s0.take_log())
+    assert report.valid and report.complete and report.sealed_by == [0, 1], report.failure
+    assert (2, "bad-seal") not in [(s, c) for s, _k, c, _r in report.blames]  # a NOTE only
+
+
+def test_a_seal_that_comes_before_our_game_over_is_checked_when_we_get_there() -> None:
+    ids, sessions, net = _table("seal-early")
+    _never_seals(sessions[2])
+    net.silent.add(0)  # peer 0 hears nothing until the others have finished
+    net.run()
+    s0, s1 = sessions[0], sessions[1]
+    assert s1.state.is_over and not s0.state.is_over
+    final = s1.state.state_hash()
+    good = sign_message(ids[2].signer(), MsgType.SEAL, s0.game_id, s1.step, 2, final, ())
+    wrong = sign_message(ids[1].signer(), MsgType.SEAL, s0.game_id, s1.step, 1, bytes(32), ())
+    for raw in (good.raw, wrong.raw):
+        s0.receive_datagram(pack_bundle([raw]), addr_of(2), net.now)
+    assert s0.sealed_by() == ()  # not checked yet: we have not reached the end
+    net.silent.clear()
+    net.run()
+    assert s0.state.is_over and s0.state.state_hash() == final
+    assert 2 in s0.sealed_by() and 1 not in s0.sealed_by()
+    assert (1, "bad-seal") in [(e.seat, e.code) for e in _events(net, 0, ev.Blame)]
+
+
+def test_a_protocol_2_game_has_no_seals_and_refuses_one() -> None:
+    ids, sessions, net = _table("seal-p2", protocol=2)
+    net.run()
+    s0 = sessions[0]
+    assert s0.state.is_over and s0.sealed_by() == () and not s0.sealing(net.now)
+    seal = sign_message(
+        ids[1].signer(), MsgType.SEAL, s0.game_id, s0.step, 1, s0.state.state_hash(), (), 2
+    )
+    s0.receive_datagram(pack_bundle([seal.raw]), addr_of(1), net.now)
+    assert [e.code for e in _events(net, 0, ev.Rejected)] == ["unknown-type"]
+    report = verify_log(s0.take_log())
+    assert report.valid and report.complete and report.sealed_by == []
+    assert "sealed by" not in format_report("g.log", report)

@@ -1,0 +1,121 @@
+"""Boards a newcomer reads at a glance: Board Tag's squares and IT's crossing points are
+distinct; Tag 'em's columns are labelled unambiguously, its cells apart, the tile under a
+pawn visible, each team's start marked."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from lanTag.rules import boardtag_board as bb
+from lanTag.ui.app import GameApp
+from lanTag.ui.boards import Painted, paint
+from lanTag.ui.snapshot import screen_text
+from lanTag.views.registry import game_view
+from tests.ui.fakes import advance, solo_handle
+
+
+def _texts(painted: Painted) -> list[str]:
+    return ["".join(frag[1] for frag in row) for row in painted.rows]
+
+
+def _painted(
+    engine: str, bots: int = 2, moves: int = 0, options: tuple[tuple[str, str], ...] = ()
+) -> tuple[Painted, dict[str, Any]]:
+    handle = solo_handle(engine, bots, options=options)
+    advance(handle, moves)
+    session = handle.machine.session
+    assert session is not None
+    shown = game_view(engine)
+    view = shown.view(session.state, 0)
+    names = ["me", "bot-1", "bot-2"][: bots + 1]
+    return paint(engine, view, names, lambda: shown.render(session.state)), view
+
+
+def test_boardtag_it_stands_on_a_numbered_crossing_point_between_lettered_squares() -> None:
+    painted, view = _painted("boardtag", moves=8)
+    rows = _texts(painted)
+    x, y = view["it"]["point"]
+    arrow = bb.ARROWS[view["it"]["facing"]]
+    # Row 0: the labels; then the line y=8, the squares of rank 8, the line y=7, ...
+    line = rows[1 + 2 * (bb.LATTICE - 1 - y)]
+    assert line.endswith(f" {y}") and line[3 + 4 * x] == arrow
+    assert rows[0][3 + 4 * x] == str(x)  # the line's number stands over the point
+    # Every other crossing point is a "+", every square is walled and three wide.
+    points = [r for i, r in enumerate(rows[1:]) if i % 2 == 0]
+    assert sum(r.count("+") for r in points) == bb.LATTICE * bb.LATTICE - 1
+    for rank in range(1, bb.SIZE + 1):
+        squares = rows[2 * (bb.SIZE - rank + 1)]
+        assert squares.startswith(f"{rank:>2} |") and squares.count("|") == bb.SIZE + 1
+        for col in range(bb.SIZE):
+            die = view["board"][rank - 1][col]
+            inside = squares[4 + 4 * col : 7 + 4 * col]
+            assert inside == ("   " if die is None else f" {'ABCDEF'[die['seat']]}{die['score']}")
+    assert rows[0][5] == "a" and rows[0][5 + 4 * 7] == "h"  # files over the squares
+    status = "".join(frag[1] for frag in painted.info[0])
+    assert f"at point ({x},{y})" in status
+
+
+def test_tagem_columns_past_ten_cells_apart_tiles_under_pawns_and_starts_per_team() -> None:
+    painted, view = _painted("tagem", 2, moves=6, options=(("map", "outpost"),))
+    rows = _texts(painted)
+    width = view["width"]
+    assert width > 10 and painted.head_rows == 1
+    labels = rows[0]
+    for c in range(width):
+        # Each column's label (counted from 1, two digits past 9) over its cell's start.
+        assert labels[4 + 4 * c : 6 + 4 * c] == f"{c + 1:>2}"
+    for r, cells in enumerate(view["cells"]):
+        row = rows[1 + r]
+        assert row.startswith(f"{r + 1:>3} ")
+        for c in range(width):
+            drawn, glyph = row[4 + 4 * c : 7 + 4 * c], view["terrain"][r][c]
+            if c < width - 1:
+                assert row[7 + 4 * c] == " "  # cells one apart
+            text = cells[c].strip()
+            if re.fullmatch(r"[A-H]\d", text):  # a pawn, and the tile it stands on
+                assert drawn == text + (" " if glyph == "." else glyph)
+            elif [r, c] in view["starts"]:
+                assert drawn == f"[{'ABC'[view['starts'].index([r, c])]}]"
+    assert "[A]" in "".join(rows)  # A's pawns left its start in the setup; B and C stand on theirs
+
+
+def test_tagem_pawn_keeps_its_tile_in_colour_and_without() -> None:
+    painted, view = _painted("tagem", 1)
+    pawn = view["pawns"][0]
+    frags = [f for f in painted.rows[1 + pawn["row"]] if f[1].startswith(pawn["name"])]
+    assert len(frags) == 1
+    glyph = view["terrain"][pawn["row"]][pawn["col"]]
+    assert frags[0][1] == pawn["name"] + (" " if glyph == "." else glyph)
+    if glyph in "%~^":
+        assert "class:under." in frags[0][0]
+
+
+@pytest.mark.parametrize("engine", ["prototag", "assassination", "boardtag", "stomptag", "tagem"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("no_color", [False, True])
+async def test_every_board_at_80x24_and_120x40_with_and_without_colour(
+    engine: str, size: tuple[int, int], no_color: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    handle = solo_handle(engine, seed="ui1" if engine == "stomptag" else "ui")
+    advance(handle, 4)
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput())
+        game.model.show_over = False
+        text = screen_text(game.app, *size)
+        await asyncio.sleep(0)
+    lines = text.splitlines()
+    assert "Window too small" not in text
+    assert lines[0].startswith(" lanTag │") and lines[-1] == " keys›"
+    painted = game.painted()
+    shown = [line[: painted.width] for line in lines[1:]]
+    # The top-left of the board (its first label row and first rows) is on screen.
+    first = _texts(painted)[0].strip()[:12]
+    assert any(first in line for line in shown), text
