@@ -58,6 +58,9 @@ class FakeHandle:
         fn(self.clock)
         self.machine.poke(self.clock)
 
+    async def await_seals(self) -> None:
+        """PeerHandle.await_seals: no other peer here, so no seal to wait for."""
+
 
 def solo_session(
     engine: str,
