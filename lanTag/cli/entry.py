@@ -170,6 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--port", type=_port, default=0, help="UDP port (default: any free port)")
     host.add_argument("--no-advertise", action="store_true", help="don't announce on mDNS")
     host.add_argument(
+        "--approve",
+        action="store_true",
+        help="each joiner waits for your yes (with --headless: asked on stdin, y/n)",
+    )
+    host.add_argument(
         "--games",
         type=int,
         default=1,
@@ -240,6 +245,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="give up (exit 1) when the host does not answer within SECONDS (default 10)",
     )
     join.add_argument("--netsim", metavar="SPEC", help="inject faults (see play --help)")
+    join.add_argument(
+        "--trust-new-host-key",
+        action="store_true",
+        help="join even when the host's nickname had another key before (still warned)",
+    )
 
     lst = sub.add_parser("list", help="list games on the LAN")
     lst.add_argument("--wait", type=float, default=2.0, help="seconds to listen (default 2)")

@@ -9,11 +9,14 @@ from typing import TextIO
 
 from lanTag.cli.entry import color_enabled
 from lanTag.peer.join_handshake import (
+    HostKeyChanged,
     JoinerRefused,
+    JoinLobby,
     PasswordNeeded,
     Refused,
     RosterChanged,
     Started,
+    Waiting,
 )
 from lanTag.peer.runtime import PeerHandle
 from lanTag.peer.series_events import NextGame, SeriesDone
@@ -64,6 +67,19 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
             elif isinstance(event, Refused):
                 print(f"refused: {event.reason}", file=sys.stderr)
                 return 1
+            elif isinstance(event, HostKeyChanged):
+                for line in host_key_changed_lines(event):
+                    print(line, file=sys.stderr)
+                lobby = machine.lobby
+                if isinstance(lobby, JoinLobby) and lobby.held_for_key:
+                    print(
+                        "not joining (run again with --trust-new-host-key if the host "
+                        "really has a new key)",
+                        file=sys.stderr,
+                    )
+                    return 1
+            elif isinstance(event, Waiting):
+                print(f"lobby: {event.reason}", file=sys.stderr)
             elif isinstance(event, PasswordNeeded):
                 print("this game needs a password (--password)", file=sys.stderr)
                 return 2
@@ -89,6 +105,16 @@ def watch_only_line(seat: int | None, step: int) -> str:
         f"watching only: your seat {seat} was dropped at step {step} and a drop is final for"
         " this game; a bot plays it"
     )
+
+
+def host_key_changed_lines(event: HostKeyChanged) -> list[str]:
+    """The loud warning before joining a host whose nickname had another key."""
+    return [
+        "WARNING: THE HOST'S KEY HAS CHANGED",
+        f"  {event.nickname!r} had key {event.known} when you last played with them;",
+        f"  this host answers with key {event.now}.",
+        "  Someone may be posing as them: ask them for `lantag id` before you trust it.",
+    ]
 
 
 async def run_ui_or_headless(handle: PeerHandle, headless: bool) -> int:

@@ -23,18 +23,20 @@ from lanTag.cli.game_setup import (
 )
 from lanTag.cli.headless import run_ui_or_headless
 from lanTag.cli.host_advert import advertise, advertise_seats, lan_addresses
+from lanTag.cli.host_lobby import wait_for_table
 from lanTag.cli.join_help import (
     DEFAULT_JOIN_TIMEOUT,
     likely_causes,
     needs_terminal_line,
     no_answer_line,
 )
+from lanTag.cli.known_hosts import load_known_hosts, remember_host
 from lanTag.cli.resume_command import resume_seat
 from lanTag.cli.series_play import SeriesLogs, follow_series, host_logs, host_series, join_logs
+from lanTag.identity import fingerprint
 from lanTag.peer.join_handshake import (
     HostConfig,
     HostLobby,
-    JoinerRefused,
     JoinLobby,
     Refused,
     Welcomed,
@@ -120,6 +122,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
             turn_timeout=args.turn_timeout,
             nickname=me.nickname,
         )
+    config.approve = bool(getattr(args, "approve", False))
     game = get_game(config.engine)
     games = getattr(args, "games", 1)
     if not 1 <= games <= 999:
@@ -152,17 +155,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         if args.headless or args.start_when_full:
-            told: set[int] = set()
-
-            def full_or_told() -> bool:
-                # Say who was refused for another lanTag version, and why, once each.
-                for event in handle.machine.events:
-                    if isinstance(event, JoinerRefused) and id(event) not in told:
-                        told.add(id(event))
-                        print(f"lobby: {event.reason}", file=sys.stderr)
-                return lobby.taken >= config.humans
-
-            await wait_until(full_or_told, 24 * 3600)
+            await wait_for_table(handle, lobby, config)
             handle.command(handle.machine.start_game)
         else:
             from lanTag.ui.lobby_screens import run_host_screen
@@ -200,6 +193,7 @@ async def cmd_join(args: argparse.Namespace) -> int:
     # Without a terminal the console cannot run: say so (after the host answered, so an
     # unreachable host is still named first), never an EOFError from prompt-toolkit.
     console_ok = args.headless or sys.stdin.isatty()
+    pinned = ""  # the fingerprint of the advert we picked: no other host key is joined
     if target and ":" in target:
         host_addr = _host_port(target)
         candidates = [host_addr]
@@ -216,7 +210,7 @@ async def cmd_join(args: argparse.Namespace) -> int:
         if picked is None:
             return 0
         candidates = advertised_candidates(picked.addresses, picked.port)
-        host_addr = candidates[0]
+        host_addr, pinned = candidates[0], picked.fingerprint
     else:
         from lanTag.net.discovery import browse
 
@@ -229,10 +223,14 @@ async def cmd_join(args: argparse.Namespace) -> int:
                 else "no games found on the LAN (try: lantag join HOST:PORT)"
             )
         if len(matches) > 1 and target:
-            raise UserError(f"{len(matches)} games are named {target!r}: join by HOST:PORT")
+            keys = ", ".join(sorted(lob.fingerprint for lob in matches))
+            raise UserError(
+                f"{len(matches)} games are named {target!r} (host keys {keys}): ask the host "
+                "for `lantag id` and join by HOST:PORT"
+            )
         pick = matches[0]
         candidates = advertised_candidates(pick.addresses, pick.port)
-        host_addr = candidates[0]
+        host_addr, pinned = candidates[0], pick.fingerprint
     logs = join_logs(args.log)
     handle = await open_join(
         host_addr,
@@ -243,7 +241,11 @@ async def cmd_join(args: argparse.Namespace) -> int:
         driver=BotDriver(args.bot) if args.headless else None,
         log_path=logs.path(1, "game") if args.log else default_log_path("game"),
         netsim=netsim_from_spec(args.netsim),
+        expect_fingerprint=pinned,
+        known_hosts=load_known_hosts(),
+        trust_changed_key=getattr(args, "trust_new_host_key", False),
     )
+    remember = asyncio.create_task(remember_host_once_started(handle))
     try:
         timeout = float(getattr(args, "timeout", None) or DEFAULT_JOIN_TIMEOUT)
         shown = ", ".join(f"{a}:{p}" for a, p in candidates)
@@ -270,7 +272,17 @@ async def cmd_join(args: argparse.Namespace) -> int:
         code = await run_ui_or_headless(handle, args.headless)
         return await follow_series(handle, logs, code, getattr(args, "games", None))
     finally:
+        remember.cancel()
         await handle.close()
+
+
+async def remember_host_once_started(handle: PeerHandle) -> None:
+    """Trust on first use: once the game started, this host nickname's key is known."""
+    lobby = handle.machine.lobby
+    assert isinstance(lobby, JoinLobby)
+    await wait_until(lambda: lobby.started is not None, 24 * 3600, step=0.1)
+    if lobby.host_nickname and lobby.host_key:
+        remember_host(lobby.host_nickname, fingerprint(lobby.host_key))
 
 
 STAGGER = 0.25

@@ -170,6 +170,7 @@ class PlainReplay:
         self.reveals: dict[int, Signed] = {}
         self.waiting: list[Signed] = []  # REVEALs before every COMMIT is in
         self.acked: set[int] = set()  # voters of a HAVE for the writer's move
+        self.haves: dict[int, set[int]] = {}  # subject -> voters of a HAVE for it here
         self.checked: dict[int, Action] = {}  # actions that passed check_action here
 
     def _accept(self, msg: Signed) -> None:
@@ -180,6 +181,7 @@ class PlainReplay:
         if kind is MsgType.HAVE:
             if msg.payload[0] == self.writer:
                 self.acked.add(msg.seat)
+            self.haves.setdefault(msg.payload[0], set()).add(msg.seat)
             return
         needs = self.needs
         if msg.seat not in needs.humans or FITS[kind] is not needs.kind:
@@ -214,6 +216,19 @@ class PlainReplay:
             raise NotPlain
         self._check_action(seat, action)
         self.reveals[seat] = msg
+
+    def _unacknowledged(self) -> bool:
+        """Session._unacknowledged: a live seat outside the round (not the writer) has not
+        acknowledged some commitment of it (protocol 3, SPEC §4.4)."""
+        humans = self.needs.humans
+        if self.protocol < 3 or len(self.live) <= len(humans):
+            return False
+        return any(
+            voter not in self.haves.get(subject, ())
+            for voter in self.live
+            if voter != self.writer and voter not in humans
+            for subject in humans
+        )
 
     def _check_action(self, seat: int, action: Action) -> None:
         try:
@@ -266,7 +281,7 @@ class PlainReplay:
             return referee.chance_roll(decision, self.game_id, self.step, links)[0]
         if kind is NeedKind.SECRET:
             got = self.reveals
-            if len(got) < len(needs.humans):
+            if len(got) < len(needs.humans) or self._unacknowledged():
                 return None
             actions = {s: got[s].action for s in needs.humans}
             reveals = {s: got[s].payload[2] for s in needs.humans}

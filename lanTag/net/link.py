@@ -220,8 +220,6 @@ class LinkLayer:
         while epoch == 0:  # 0 means "unknown" on the wire
             self._counter = (self._counter + 1) % SEQ_MOD
             epoch = _epoch(self._key, self._counter)
-        if addr in self._strangers:  # replaced (our own send/open after an eviction race)
-            self._untrack(addr)
         link = self._links[addr] = Link(addr, epoch, self.config, self._n, now, trusted)
         if not trusted:
             self._strangers[addr] = link

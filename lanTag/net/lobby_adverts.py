@@ -23,6 +23,7 @@ __all__ = [
     "format_lobbies",
     "lobby_from_txt",
     "parse_txt",
+    "same_name_note",
 ]
 
 STATES = ("lobby", "playing")
@@ -214,8 +215,29 @@ def _endpoint(info: LobbyInfo) -> str:
     return f"[{host}]:{info.port}" if ":" in host else f"{host}:{info.port}"
 
 
+def same_name_note(info: LobbyInfo, lobbies: Iterable[LobbyInfo]) -> str:
+    """A warning when other adverts carry ``info``'s name ("" when none does): one of them
+    may be an impostor, and only the host key tells them apart."""
+    others = [
+        i for i in lobbies if i.name.lower() == info.name.lower() and i.instance != info.instance
+    ]
+    if not others:
+        return ""
+    keys = ", ".join(sorted({info.fingerprint, *(i.fingerprint for i in others)}))
+    return (
+        f"{len(others) + 1} games share this name (host keys {keys}): ask the host for "
+        "`lantag id`"
+    )
+
+
 def _joinable(info: LobbyInfo) -> str:
     return ""
+
+
+def _notes(why: str, same: str) -> str:
+    """The lines under a game's row: why it cannot be joined, who shares its name."""
+    lines = [f"  ✗ cannot join: {why}" if why else "", f"  ⚠ {same}" if same else ""]
+    return "\n".join(line for line in lines if line)
 
 
 def format_lobbies(
@@ -227,7 +249,10 @@ def format_lobbies(
     items = list(lobbies)
     if json:
         return jsonlib.dumps(
-            [{**asdict(i), "incompatible": why_not(i)} for i in items],
+            [
+                {**asdict(i), "incompatible": why_not(i), "same_name": same_name_note(i, items)}
+                for i in items
+            ],
             indent=2,
             ensure_ascii=False,
         )
@@ -251,7 +276,9 @@ def format_lobbies(
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) for r in rows]
     # A game this lanTag cannot join says so under its row, with both versions.
     reasons = [why_not(i) for i in items]
-    notes = ["", *(f"  ✗ cannot join: {why}" if why else "" for why in reasons)]
+    notes = [""] + [
+        _notes(why, same_name_note(i, items)) for i, why in zip(items, reasons, strict=True)
+    ]
     pairs = zip(lines, notes, strict=True)
     out = [line.rstrip() + ("\n" + note if note else "") for line, note in pairs]
     return "\n".join(out)

@@ -1,28 +1,29 @@
 """The lobby handshake before a game: sans-IO host and joiner machines.
 
 Messages ride the same reliable links as the game (lanTag.net.link); each is a
-canonical array ``["lt-lobby", 2, kind, ...]`` (protocol/SPEC.md §6):
+canonical array ``["lt-lobby", 3, kind, ...]`` (protocol/SPEC.md §6):
 
     hello    nickname, spectator, protocol, [[engine, rules]...], lanTag release   joiner -> host
     welcome  host_key, challenge, engine, name, seats, password?, taken,
-             protocol, rules, lanTag release                                      host -> joiner
-    join     public_key, anchor, nickname, proof, spectator, signature   joiner -> host
+             protocol, rules, lanTag release, host nickname, pake_b               host -> joiner
+    join     public_key, anchor, nickname, pake_a, confirm, spectator, signature  joiner -> host
+    wait     reason                      host -> joiner (the host is asked to let it in)
     roster   [[nickname, fingerprint, bot]...], seats, your_seat          host -> all
     refuse   reason                                     host -> joiner (also a kick)
-    start    record, [[seat, host, port]...], [[host, port]...], signature  host -> all
+    start    record, [[seat, host, port]...], [[host, port]...], signature, seal  host -> all
     leave                                               joiner -> host
     next, done  (a series: lanTag.peer.series)           host -> each seat after a game
 
-The password never travels: the joiner proves it with
-HMAC-SHA256(SHA-256("lanTag/v1/pw" 0x00 ‖ password), challenge ‖ public_key).
-The join signature covers the challenge, so a join cannot be replayed.  The
-start message is signed by the host key announced in ``welcome``.  Once the
-game starts the host has no special power: every peer talks to every peer.
+The password never travels and a transcript does not let anyone test one: SPAKE2
+(lanTag.peer.pake), its key confirming both identity keys; the host rate-limits tries
+(lanTag.peer.guess_limit).  The join signature covers the challenge, so a join cannot
+be replayed.  The start message is signed by the host key announced in ``welcome``
+(which a joiner may pin: ``expect_fingerprint``).  Once the game starts the host has no
+special power: every peer talks to every peer.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -31,6 +32,13 @@ from typing import Any
 from lanTag import wire
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
+from lanTag.peer.guess_limit import GuessLimiter
+from lanTag.peer.pake import (
+    HostPake,
+    joiner_confirmation,
+    start_seal,
+    transcript,
+)
 from lanTag.peer.series_events import NextGame, SeriesDone
 from lanTag.session.compatibility import joiner_mismatch, mismatch, rules_version_of
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
@@ -39,12 +47,14 @@ from lanTag.session.transport import Addr
 from lanTag.versions import lantag_version
 
 TAG = "lt-lobby"
-VERSION = 2
+VERSION = 2  # the lobby envelope: kept in protocol 3, whose hello is protocol 2's, so
+# each refuses the other in words (the protocol field decides; SPEC §0)
 OLD_VERSION = 1  # a protocol-1 joiner's hello: answered with a refusal it can read
 JOIN_DOMAIN = b"lanTag/v1/join\x00"
 START_DOMAIN = b"lanTag/v1/start\x00"
-PW_DOMAIN = b"lanTag/v1/pw\x00"
 MAX_LOBBY_MESSAGE = 256 * 1024
+MAX_UNPROVEN = 256  # hellos that have not joined yet, kept at most: the oldest goes first
+TELL_EVERY = 1.0  # seconds between two "N wrong passwords from ADDR" lines for one source
 
 
 def is_lobby_message(payload: bytes) -> bool:
@@ -52,16 +62,11 @@ def is_lobby_message(payload: bytes) -> bool:
     return payload[1:2] == b"\xa8" and payload[2:10] == TAG.encode()
 
 
-def password_proof(password: str, challenge: bytes, public_key: bytes) -> bytes:
-    key = hashlib.sha256(PW_DOMAIN + password.encode()).digest()
-    return hmac.new(key, challenge + public_key, hashlib.sha256).digest()
-
-
-def _msg(kind: str, *fields: Any, version: int = VERSION) -> bytes:
+def lobby_message(kind: str, *fields: Any, version: int = VERSION) -> bytes:
     return wire.pack([TAG, version, kind, *fields])
 
 
-def _parse(payload: bytes, *, old_hello: bool = False) -> tuple[str, list[Any]]:
+def parse_lobby_message(payload: bytes, *, old_hello: bool = False) -> tuple[str, list[Any]]:
     """``old_hello``: take a protocol-1 hello too (the host refuses it in words the old
     joiner shows); its kind is returned as "hello/1"."""
     obj = wire.unpack(payload, limit=MAX_LOBBY_MESSAGE)
@@ -97,12 +102,12 @@ def my_rules() -> list[list[object]]:
     return [[engine, version] for engine, version in rules_versions().items()]
 
 
-def _count(value: object) -> bool:
+def is_count(value: object) -> bool:
     """A non-negative msgpack integer (bool is not one)."""
     return type(value) is int and value >= 0
 
 
-def _texts(value: object, n: int) -> bool:
+def are_texts(value: object, n: int) -> bool:
     """A list of exactly ``n`` strings."""
     return isinstance(value, list) and len(value) == n and all(isinstance(v, str) for v in value)
 
@@ -159,6 +164,33 @@ class Welcomed:
     host_fingerprint: str
 
 
+@dataclass(frozen=True, slots=True)
+class JoinerWaiting:
+    """Host side: a joiner proved what it had to and waits for the host's yes or no."""
+
+    addr: Addr
+    nickname: str
+    fingerprint: str
+    spectator: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """Joiner side: the host was asked to let us in."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class HostKeyChanged:
+    """Joiner side: this host nickname had another key when we last played with it.
+    The join waits for ``JoinLobby.accept_host_key()`` (or the caller leaves)."""
+
+    nickname: str
+    known: str
+    now: str
+
+
 LobbyEvent = (
     RosterChanged
     | PasswordNeeded
@@ -166,6 +198,9 @@ LobbyEvent = (
     | Started
     | Welcomed
     | JoinerRefused
+    | JoinerWaiting
+    | Waiting
+    | HostKeyChanged
     | NextGame
     | SeriesDone
 )
@@ -183,6 +218,9 @@ class _Joiner:
     anchor: bytes = b""
     spectator: bool = False
     joined: bool = False
+    waiting: bool = False  # proved itself; the host has not said yes yet (approve)
+    pake: HostPake | None = None  # password games: the host's SPAKE2 side for this joiner
+    transcript: bytes = b""  # password games: what the PAKE key confirmed
 
 
 @dataclass
@@ -196,6 +234,7 @@ class HostConfig:
     password: str = ""
     timeouts: Timeouts = field(default_factory=Timeouts)
     chain_length: int = 4096
+    approve: bool = False  # each joiner waits for the host's yes (approve_joiner) first
     previous_game: bytes = b""  # the game this one follows at this table (lanTag.peer.series)
     fill_empty: str = ""  # a bot kind: the start fills the people's seats still open with it
 
@@ -220,6 +259,9 @@ class HostLobby:
         self._random = random_bytes
         self._joiners: dict[Addr, _Joiner] = {}
         self._order: list[Addr] = []  # seated joiners, in seat order
+        self.limiter = GuessLimiter()
+        self.banned: set[bytes] = set()  # keys the host kicked or refused: not let in again
+        self._told: dict[str, float] = {}  # source -> when the host was last told about it
         self.outbox: list[tuple[Addr, bytes]] = []
         self.events: list[LobbyEvent] = []
         self.started: Started | None = None
@@ -248,11 +290,12 @@ class HostLobby:
         bots = [RosterEntry(f"{b}-bot-{i + 1}", "bot", b) for i, b in enumerate(self.config.bots)]
         return (me, *people, *bots)
 
-    def receive(self, payload: bytes, addr: Addr) -> None:
-        """One lobby payload from ``addr``; RemoteProtocolError for malformed input."""
+    def receive(self, payload: bytes, addr: Addr, now: float = 0.0) -> None:
+        """One lobby payload from ``addr`` at ``now`` (the guess limiter's clock);
+        RemoteProtocolError for malformed input."""
         if self.started is not None:
             return
-        kind, fields = _parse(payload, old_hello=True)
+        kind, fields = parse_lobby_message(payload, old_hello=True)
         if kind == "hello/1" and fields and isinstance(fields[0], str):
             self._refuse_versions(addr, fields[0][:32], 1, None, version=OLD_VERSION)
         elif kind == "hello" and len(fields) == 5 and isinstance(fields[0], str):
@@ -265,34 +308,81 @@ class HostLobby:
             joiner = self._joiners.get(addr)
             if joiner is None:  # a repeated hello keeps its challenge (a joiner may say
                 # hello to several of the host's addresses: net/addresses.py)
-                joiner = _Joiner(addr, fields[0][:32], self._random(32))
+                joiner = _Joiner(addr, fields[0][:32], b"")
+                if self.config.password and not self._may_try(addr, joiner.nickname, now):
+                    return
+                joiner.challenge = self._random(32)
+                if self.config.password:  # one guess per welcome: the PAKE's whole point
+                    joiner.pake = HostPake(
+                        self.config.password, self.identity.public_key, self._random
+                    )
+                self._forget_oldest_unproven()
                 self._joiners[addr] = joiner
-            c = self.config
-            self.outbox.append(
-                (
-                    addr,
-                    _msg(
-                        "welcome",
-                        self.identity.public_key,
-                        joiner.challenge,
-                        c.engine,
-                        c.name,
-                        c.humans + len(c.bots),
-                        bool(c.password),
-                        self.taken + len(c.bots),
-                        PROTOCOL_VERSION,
-                        self.rules_version,
-                        lantag_version()[:32],
-                    ),
-                )
-            )
-        elif kind == "join" and len(fields) == 6:
-            self._join(addr, fields)
+            self.outbox.append((addr, self._welcome(joiner)))
+        elif kind == "join" and len(fields) == 7:
+            self._join(addr, fields, now)
         elif kind == "leave":
             self.left.add(addr)  # a series waits for nobody who said no (cli/series_play.py)
             self._remove(addr, notify=None)
         else:
             raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")
+
+    def _forget_oldest_unproven(self) -> None:
+        """Bound what strangers' hellos cost: past MAX_UNPROVEN, the oldest hello that never
+        joined is forgotten (its sender may say hello again)."""
+        unproven = [a for a, j in self._joiners.items() if not (j.joined or j.waiting)]
+        for addr in unproven[: max(0, len(unproven) - MAX_UNPROVEN + 1)]:
+            del self._joiners[addr]
+
+    def _welcome(self, joiner: _Joiner) -> bytes:
+        c = self.config
+        return lobby_message(
+            "welcome",
+            self.identity.public_key,
+            joiner.challenge,
+            c.engine,
+            c.name,
+            c.humans + len(c.bots),
+            bool(c.password),
+            self.taken + len(c.bots),
+            PROTOCOL_VERSION,
+            self.rules_version,
+            lantag_version()[:32],
+            self.nickname,
+            joiner.pake.message if joiner.pake is not None else b"",
+        )
+
+    def _may_try(self, addr: Addr, nickname: str, now: float) -> bool:
+        """A password game grants one PAKE exchange per welcome: may ``addr`` have one
+        now?  If not it is refused with how long to wait, and the host told (throttled)."""
+        verdict = self.limiter.try_once(addr[0], now)
+        if verdict.allowed:
+            return True
+        wait = max(1, round(verdict.wait + 0.5))
+        self.outbox.append(
+            (
+                addr,
+                lobby_message("refuse", f"too many password tries from {addr[0]}: wait {wait} s"),
+            )
+        )
+        self._tell_wrong(addr[0], now)
+        return False
+
+    def _tell_wrong(self, source: str, now: float, wrong: int | None = None) -> None:
+        """ "N wrong passwords from ADDR" for the host: the first time, then at most once
+        every TELL_EVERY seconds per source (a guesser must not flood the host's screen)."""
+        last = self._told.get(source)
+        if last is not None and now - last < TELL_EVERY:
+            return
+        self._told[source] = now
+        if len(self._told) > 4096:  # bounded, like the limiter
+            self._told.pop(next(iter(self._told)))
+        if wrong is None:
+            wrong = self.limiter.wrong(source)
+        refused = self.limiter.refused(source)
+        more = f" ({refused} more tries refused: too fast)" if refused else ""
+        words = "wrong password" if wrong == 1 else "wrong passwords"
+        self.events.append(JoinerRefused(f"{wrong} {words} from {source}{more}"))
 
     @property
     def rules_version(self) -> int:
@@ -307,61 +397,124 @@ class HostLobby:
         told = mismatch(engine, PROTOCOL_VERSION, self.rules_version, protocol, rules)
         if not told:
             return False
-        self.outbox.append((addr, _msg("refuse", told, version=version)))
+        self.outbox.append((addr, lobby_message("refuse", told, version=version)))
         self.events.append(
             JoinerRefused(joiner_mismatch(engine, self.rules_version, nickname, protocol, rules))
         )
         return True
 
-    def _join(self, addr: Addr, fields: list[Any]) -> None:
+    def _join(self, addr: Addr, fields: list[Any], now: float) -> None:
         joiner = self._joiners.get(addr)
         if joiner is None:
             raise RemoteProtocolError("out-of-turn", "join before hello")
-        public_key, anchor, nickname, proof, spectator, signature = fields
+        if joiner.joined or joiner.waiting:
+            raise RemoteProtocolError("out-of-turn", "a second join")
+        public_key, anchor, nickname, pake_a, confirm, spectator, signature = fields
         if not (
             isinstance(public_key, bytes)
             and len(public_key) == 32
             and isinstance(anchor, bytes)
             and len(anchor) == 32
             and isinstance(nickname, str)
-            and isinstance(proof, bytes)
+            and isinstance(pake_a, bytes)
+            and isinstance(confirm, bytes)
             and isinstance(spectator, bool)
             and isinstance(signature, bytes)
         ):
             raise RemoteProtocolError("malformed", "bad join fields")
-        signed = JOIN_DOMAIN + joiner.challenge + wire.pack([public_key, anchor, nickname])
-        if not Verifier().verify(public_key, signature, signed):
+        body = wire.pack([public_key, anchor, nickname, pake_a, spectator])
+        if not Verifier().verify(public_key, signature, JOIN_DOMAIN + joiner.challenge + body):
             raise RemoteProtocolError("bad-signature", "join not signed by its key")
-        if self.config.password and not hmac.compare_digest(
-            proof, password_proof(self.config.password, joiner.challenge, public_key)
-        ):
-            self.outbox.append((addr, _msg("refuse", "wrong password")))
+        if joiner.pake is not None:
+            seen = transcript(
+                self.identity.public_key,
+                public_key,
+                joiner.challenge,
+                pake_a,
+                joiner.pake.message,
+                anchor,
+                nickname,
+                spectator,
+            )
+            key = joiner.pake.finish(pake_a)  # None when no SPAKE2 message (any length)
+            if key is None or not hmac.compare_digest(confirm, joiner_confirmation(key, seen)):
+                # One guess spent: forget this joiner (a new try needs a new hello, which
+                # the limiter may refuse) and tell the host who is guessing.
+                self._joiners.pop(addr, None)
+                self.outbox.append((addr, lobby_message("refuse", "wrong password")))
+                self._tell_wrong(addr[0], now, self.limiter.failed(addr[0], now))
+                return
+            self.limiter.succeeded(addr[0], now)
+            joiner.transcript = seen
+        if public_key in self.banned:
+            self._joiners.pop(addr, None)
+            self.outbox.append((addr, lobby_message("refuse", "the host did not let you in")))
             return
         if public_key == self.identity.public_key or any(
             j.public_key == public_key
             for j in self._joiners.values()
-            if j.joined and j.addr != addr
+            if (j.joined or j.waiting) and j.addr != addr
         ):
-            self.outbox.append((addr, _msg("refuse", "that key already holds a seat")))
+            self.outbox.append((addr, lobby_message("refuse", "that key already holds a seat")))
             return
-        if not spectator and addr not in self._order and self.taken >= self.config.humans:
-            self.outbox.append((addr, _msg("refuse", "the game is full")))
+        if not spectator and self.taken >= self.config.humans:
+            self.outbox.append((addr, lobby_message("refuse", "the game is full")))
             return
         joiner.public_key, joiner.anchor, joiner.nickname = public_key, anchor, nickname[:32]
-        joiner.spectator, joiner.joined = spectator, True
-        if not spectator and addr not in self._order:
-            self._order.append(addr)
+        joiner.spectator = spectator
+        if self.config.approve:
+            joiner.waiting = True
+            self.outbox.append((addr, lobby_message("wait", "the host was asked to let you in")))
+            self.events.append(
+                JoinerWaiting(addr, joiner.nickname, fingerprint(public_key), spectator)
+            )
+            return
+        self._seat(joiner)
+
+    def _seat(self, joiner: _Joiner) -> None:
+        joiner.joined, joiner.waiting = True, False
+        if not joiner.spectator:
+            self._order.append(joiner.addr)
         self._send_roster()
+
+    def waiting(self) -> list[JoinerWaiting]:
+        """Joiners waiting for the host's yes or no, in arrival order."""
+        return [
+            JoinerWaiting(j.addr, j.nickname, fingerprint(j.public_key), j.spectator)
+            for j in self._joiners.values()
+            if j.waiting
+        ]
+
+    def approve_joiner(self, addr: Addr) -> None:
+        """The host's yes: seat (or let watch) the joiner waiting at ``addr``."""
+        joiner = self._joiners.get(addr)
+        if joiner is None or not joiner.waiting:
+            raise LocalProtocolError(f"nobody at {addr[0]}:{addr[1]} waits to join")
+        if not joiner.spectator and self.taken >= self.config.humans:
+            self._remove(addr, notify="the game is full")
+            return
+        self._seat(joiner)
+
+    def refuse_joiner(self, addr: Addr) -> None:
+        """The host's no for the joiner waiting at ``addr``."""
+        joiner = self._joiners.get(addr)
+        if joiner is None or not joiner.waiting:
+            raise LocalProtocolError(f"nobody at {addr[0]}:{addr[1]} waits to join")
+        self.banned.add(joiner.public_key)
+        self._remove(addr, notify="the host did not let you in")
 
     def kick(self, seat: int) -> None:
         """Remove the joiner in ``seat`` (1..) before the start."""
         if not 1 <= seat <= len(self._order):
             raise LocalProtocolError(f"no joiner sits in seat {seat}")
+        kicked = self._joiners.get(self._order[seat - 1])
+        if kicked is not None:
+            self.banned.add(kicked.public_key)
         self._remove(self._order[seat - 1], notify="kicked by the host")
 
     def _remove(self, addr: Addr, notify: str | None) -> None:
         if notify is not None:
-            self.outbox.append((addr, _msg("refuse", notify)))
+            self.outbox.append((addr, lobby_message("refuse", notify)))
         self._joiners.pop(addr, None)
         if addr in self._order:
             self._order.remove(addr)
@@ -374,7 +527,7 @@ class HostLobby:
         for joiner in self._joiners.values():
             if joiner.joined:
                 seat = self._order.index(joiner.addr) + 1 if joiner.addr in self._order else -1
-                self.outbox.append((joiner.addr, _msg("roster", entries, total, seat)))
+                self.outbox.append((joiner.addr, lobby_message("roster", entries, total, seat)))
         self.events.append(RosterChanged(roster, total, 0))
 
     def start(self, host_nonce: bytes) -> Started:
@@ -407,198 +560,26 @@ class HostLobby:
         addr_list = [[seat, host, port] for seat, (host, port) in sorted(peers.items())]
         watch_list = [[host, port] for host, port in watchers]
         for joiner in self._joiners.values():
-            if joiner.joined:
+            if joiner.waiting:  # never let in: told so, like a kick
                 self.outbox.append(
-                    (joiner.addr, _msg("start", body, addr_list, watch_list, signature))
+                    (joiner.addr, lobby_message("refuse", "the game started without you"))
+                )
+            if joiner.joined:
+                key = joiner.pake.key if joiner.pake is not None else None
+                seal = start_seal(key, joiner.transcript, body) if key is not None else b""
+                self.outbox.append(
+                    (
+                        joiner.addr,
+                        lobby_message("start", body, addr_list, watch_list, signature, seal),
+                    )
                 )
         self.started = Started(record, 0, peers, watchers)
         return self.started
 
 
-# ------------------------------------------------------------------ joiner
-
-
-class JoinLobby:
-    """A joiner's side: hello, answer the challenge, wait for the roster and the start."""
-
-    def __init__(
-        self,
-        host: Addr,
-        identity: Identity,
-        anchor: bytes,
-        nickname: str,
-        *,
-        password: str = "",
-        spectator: bool = False,
-        chain_length: int = 0,
-        follows: bytes = b"",
-        host_key: bytes = b"",
-    ) -> None:
-        # The next game of a series (lanTag.peer.series): its start must name ``follows``
-        # as the previous game and be signed by the same ``host_key``.
-        self.follows, self.expected_host = follows, host_key
-        self.host = host
-        self.chain_length = chain_length  # of our anchor's chain (0: not checked)
-        self.identity = identity
-        self.anchor = anchor
-        self.nickname = nickname
-        self.password = password
-        self.spectator = spectator
-        self.host_key = b""
-        self._challenge = b""
-        self.outbox: list[tuple[Addr, bytes]] = [(host, self._hello())]
-        self.events: list[LobbyEvent] = []
-        self.your_seat: int | None = None
-        self.started: Started | None = None
-        self.tried: list[Addr] = [host]  # addresses of the host said hello to (also_try)
-
-    def also_try(self, addr: Addr) -> None:
-        """Say hello to another advertised address of the host, until one answers: the
-        first address to answer becomes ``host`` (a host with several adapters)."""
-        if self.host_key or addr in self.tried:
-            return
-        self.tried.append(addr)
-        self.outbox.append((addr, self._hello()))
-
-    def receive(self, payload: bytes, addr: Addr) -> None:
-        if addr != self.host:
-            if addr not in self.tried:
-                raise RemoteProtocolError(
-                    "not-in-roster", f"lobby message from {addr}, not the host"
-                )
-            if self.host_key:
-                return  # another address of the host answering late: joined already
-            self.host = addr  # the first address to answer wins
-        kind, fields = _parse(payload)
-        if kind == "welcome" and len(fields) == 10:
-            host_key, challenge, engine, name, seats, pw, taken = fields[:7]
-            protocol, rules, release = fields[7:]
-            if self.host_key and (host_key, challenge) == (self.host_key, self._challenge):
-                return  # the same welcome again (hello sent to two of the host's addresses)
-            if not (
-                type(protocol) is int
-                and type(rules) is int
-                and isinstance(release, str)
-                and isinstance(engine, str)
-            ):
-                raise RemoteProtocolError("malformed", "bad versions in welcome")
-            told = mismatch(engine, protocol, rules, PROTOCOL_VERSION, rules_version_of(engine))
-            if told:  # the host should have refused us: never take a seat anyway
-                self.events.append(Refused(told))
-                return
-            if not (
-                isinstance(host_key, bytes)
-                and len(host_key) == 32
-                and isinstance(challenge, bytes)
-                and len(challenge) == 32
-                and isinstance(engine, str)
-                and isinstance(name, str)
-                and _count(seats)
-                and _count(taken)
-                and isinstance(pw, bool)
-            ):
-                raise RemoteProtocolError("malformed", "bad welcome")
-            if self.expected_host and host_key != self.expected_host:
-                self.events.append(Refused("another host answered for the next game"))
-                return
-            self.host_key, self._challenge = host_key, challenge
-            self.events.append(Welcomed(engine, name, seats, taken, pw, fingerprint(host_key)))
-            if pw and not self.password:
-                self.events.append(PasswordNeeded(str(name)))
-            else:
-                self._send_join()
-        elif kind == "roster" and len(fields) == 3:
-            entries, total, seat = fields
-            if not (
-                isinstance(entries, list)
-                and all(_texts(e, 3) for e in entries)
-                and _count(total)
-                and type(seat) is int
-            ):
-                raise RemoteProtocolError("malformed", "bad roster")
-            roster = tuple(RosterEntry(n, f, b) for n, f, b in entries)
-            self.your_seat = seat if seat >= 0 else None
-            self.events.append(RosterChanged(roster, total, self.your_seat))
-        elif kind == "refuse" and len(fields) == 1 and isinstance(fields[0], str):
-            self.events.append(Refused(fields[0]))
-        elif kind == "start" and len(fields) == 4:
-            self._start(fields)
-        else:
-            raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")
-
-    def _hello(self) -> bytes:
-        """hello with this lanTag's versions, so the host refuses us before a seat if need be."""
-        return _msg(
-            "hello",
-            self.nickname,
-            self.spectator,
-            PROTOCOL_VERSION,
-            my_rules(),
-            lantag_version()[:32],
-        )
-
-    def give_password(self, password: str) -> None:
-        self.password = password
-        self._send_join()
-
-    def leave(self) -> None:
-        self.outbox.append((self.host, _msg("leave")))
-
-    def _send_join(self) -> None:
-        proof = (
-            password_proof(self.password, self._challenge, self.identity.public_key)
-            if self.password
-            else b""
-        )
-        pk = self.identity.public_key
-        signed = JOIN_DOMAIN + self._challenge + wire.pack([pk, self.anchor, self.nickname])
-        signature = self.identity.signer().sign(signed)
-        self.outbox.append(
-            (
-                self.host,
-                _msg("join", pk, self.anchor, self.nickname, proof, self.spectator, signature),
-            )
-        )
-
-    def _start(self, fields: list[Any]) -> None:
-        body, addr_list, watch_list, signature = fields
-        if not isinstance(body, bytes) or not isinstance(signature, bytes):
-            raise RemoteProtocolError("malformed", "bad start")
-        if not Verifier().verify(self.host_key, signature, START_DOMAIN + body):
-            raise RemoteProtocolError("bad-signature", "start not signed by the host")
-        record = LobbyRecord.decode(body)
-        if self.follows and record.previous_game != self.follows:
-            self.events.append(Refused("the host's next game does not follow the game we played"))
-            return
-        engine = record.engine
-        mine = rules_version_of(engine)
-        told = mismatch(engine, record.protocol, record.rules_version, PROTOCOL_VERSION, mine)
-        if told:
-            self.events.append(Refused(told))
-            return
-        seat = next(
-            (i for i, s in enumerate(record.seats) if s.public_key == self.identity.public_key),
-            None,
-        )
-        if seat is not None and record.seats[seat].anchor != self.anchor:
-            raise RemoteProtocolError("malformed", "the start record carries a wrong anchor")
-        if seat is not None and self.chain_length and record.chain_length != self.chain_length:
-            self.events.append(
-                Refused(
-                    f"the host fixed a chain length of {record.chain_length}; this peer's chain "
-                    f"has {self.chain_length} links (use the same lantag version)"
-                )
-            )
-            return
-        if seat is None and not self.spectator:
-            self.events.append(Refused("the host started without us"))
-            return
-        peers: dict[int, Addr] = {int(s): (str(h), int(p)) for s, h, p in addr_list}
-        peers[0] = self.host
-        watchers = tuple((str(h), int(p)) for h, p in watch_list)
-        self.started = Started(record, seat, peers, watchers)
-        self.events.append(self.started)
-
-
 def peers_for(started: Started) -> Mapping[int, Addr]:
     return started.peers
+
+
+# The joiner's side lives in its own module (file size); importers keep this name.
+from lanTag.peer.joiner import JoinLobby as JoinLobby  # noqa: E402  (needs the names above)

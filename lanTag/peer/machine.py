@@ -295,7 +295,7 @@ class PeerMachine:
                 return
             if self.lobby is None:
                 return
-            self.lobby.receive(payload, addr)
+            self.lobby.receive(payload, addr, now)
             if isinstance(self.lobby, HostLobby) and self.lobby.joined(addr):
                 self.link.trust(addr)  # no stranger limits for whom the table took
         except RemoteProtocolError as exc:

@@ -14,7 +14,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -411,8 +411,13 @@ async def open_join(
     *,
     password: str = "",
     spectator: bool = False,
+    expect_fingerprint: str = "",
+    known_hosts: Mapping[str, str] | None = None,
+    trust_changed_key: bool = False,
     **kwargs: object,
 ) -> PeerHandle:
+    """``expect_fingerprint``: the advert's host key (pinned); ``known_hosts``: host
+    nickname -> fingerprint seen before (a change stops the join: HostKeyChanged)."""
     length = kwargs.get("chain_length", DEFAULT_LENGTH)
     assert isinstance(length, int)
 
@@ -425,6 +430,10 @@ async def open_join(
             password=password,
             spectator=spectator,
             chain_length=length,
+            expect_fingerprint=expect_fingerprint,
+            known_hosts=known_hosts,
+            trust_changed_key=trust_changed_key,
+            random_bytes=secrets.token_bytes,
         )
 
     return await open_peer(make, me.identity, **kwargs)  # type: ignore[arg-type]

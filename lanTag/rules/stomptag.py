@@ -156,6 +156,18 @@ class Stomptag(Game):
         return state
 
     @classmethod
+    def position(cls, state: State) -> dict[str, Any]:
+        from lanTag.rules.stomptag_position import position_of
+
+        return position_of(state)
+
+    @classmethod
+    def from_position(cls, position: Mapping[str, Any]) -> StomptagState:
+        from lanTag.rules.stomptag_position import state_of
+
+        return state_of(cls, position)
+
+    @classmethod
     def action_text(cls, action: Action) -> str:
         """Orders with their moves as words: the wire's ``orders stomp npt`` reads
         ``orders stomp n ne teleport``."""

@@ -500,6 +500,18 @@ class Tagem(Game):
         return state_from_obj(obj)
 
     @classmethod
+    def position(cls, state: State) -> dict[str, Any]:
+        from lanTag.rules.tagem_position import position_of
+
+        return position_of(state)
+
+    @classmethod
+    def from_position(cls, position: Mapping[str, Any]) -> TagemState:
+        from lanTag.rules.tagem_position import state_of
+
+        return state_of(cls, position)
+
+    @classmethod
     def playout_step_bound(cls, seats: int) -> int:
         """Each turn: at most pom moves, or pom attacks plus their rolls, then 'end'."""
         pom = auto_map(seats).pom

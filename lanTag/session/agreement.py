@@ -396,8 +396,10 @@ class Agreement(SessionCore):
         and these HAVEs, any other commitment the table took has reached us, and two of
         one seat are a proof before we apply the round, never after (no rollback).  What a
         HAVE names is a claim; only a second signed COMMIT proves anything."""
-        if len(snap.live) <= len(needs.humans):
-            return frozenset()  # everyone is in the round: their REVEALs are enough
+        if len(snap.live) <= len(needs.humans) or self.record.protocol < 3:
+            # Everyone is in the round: their REVEALs are enough.  (A protocol-2 peer
+            # applied without waiting: its logs replay as they were written.)
+            return frozenset()
         ours = self._state_hash(snap.state)
         out: set[int] = set()
         for voter in snap.live:

@@ -12,7 +12,7 @@ from prompt_toolkit.layout import HSplit, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import Output
 
-from lanTag.net.lobby_adverts import LobbyInfo, LobbyTable
+from lanTag.net.lobby_adverts import LobbyInfo, LobbyTable, same_name_note
 from lanTag.rules.registry import display_name
 from lanTag.session.compatibility import why_not_join
 from lanTag.ui.screens import Screen, make_app
@@ -87,13 +87,16 @@ class BrowserModel:
             row = (
                 f"{'▶' if i == self.selected else ' '} {info.name[:20]:<20} "
                 f"{display_name(info.engine)[:20]:<20} {seats:>5}  {lock:<6} "
-                f"{info.state:<7} {info.fingerprint[:8]}"
+                f"{info.state:<7} {info.fingerprint}"
             )
             out += [(style, row), ("", "\n")]
             # another protocol or rules version: say so, before a join
             why = why_not_join(info.engine, info.version, info.rules)
             if why:
                 out += [("class:error", f"    ✗ cannot join: {why}"), ("", "\n")]
+            same = same_name_note(info, self.lobbies)  # an impostor copies a name
+            if same:
+                out += [("class:warn", f"    ⚠ {same}"), ("", "\n")]
         ignored = self.table().ignored
         if ignored:
             out.append(("class:dim", f"  ({ignored} malformed advert(s) ignored)"))

@@ -24,8 +24,10 @@ from prompt_toolkit.widgets import TextArea
 from lanTag.errors import LocalProtocolError
 from lanTag.net.lobby_adverts import LobbyInfo
 from lanTag.peer.join_handshake import (
+    HostKeyChanged,
     HostLobby,
     JoinerRefused,
+    JoinerWaiting,
     JoinLobby,
     LobbyEvent,
     PasswordNeeded,
@@ -33,6 +35,7 @@ from lanTag.peer.join_handshake import (
     RosterChanged,
     RosterEntry,
     Started,
+    Waiting,
     Welcomed,
 )
 from lanTag.rules.base import OptionError
@@ -124,6 +127,9 @@ def _take_lobby_events(events: deque[ev.Event | LobbyEvent]) -> list[ev.Event | 
         Refused,
         Started,
         JoinerRefused,
+        JoinerWaiting,
+        Waiting,
+        HostKeyChanged,
         ev.Rejected,
     )
     while events and isinstance(events[0], lobby_kinds):
@@ -162,8 +168,15 @@ class HostModel:
                 self.roster, self.seats = event.roster, event.seats
                 self.confirm_short = False
                 self.message, self.message_style = "roster changed", "class:ok"
-            elif isinstance(event, JoinerRefused):  # another lanTag version: who and why
+            elif isinstance(event, JoinerRefused):  # versions, wrong passwords: who and why
                 self.message, self.message_style = event.reason, "class:error"
+            elif isinstance(event, JoinerWaiting):
+                n = len(self.lobby.waiting())
+                self.message = (
+                    f"{event.nickname} (key {event.fingerprint}) asks to join: "
+                    f"a{n} lets them in, r{n} refuses"
+                )
+                self.message_style = "class:warn"
             elif isinstance(event, ev.Rejected):
                 self.message, self.message_style = f"ignored: {event.reason}", "class:dim"
         return bool(events)
@@ -176,11 +189,26 @@ class HostModel:
             self.done = True
         elif word.startswith("k") and word[1:].isdigit():
             self.kick(int(word[1:]))
+        elif word[:1] in ("a", "r") and word[1:].isdigit():
+            self.answer(int(word[1:]), word[0] == "a")
         else:
             self.message, self.message_style = (
-                "commands: k<n> kick seat n, s start, q quit",
+                "commands: a<n>/r<n> let in/refuse waiting joiner n, k<n> kick seat n, "
+                "s start, q quit",
                 "class:error",
             )
+
+    def answer(self, number: int, yes: bool) -> None:
+        """The host's yes or no for the ``number``-th waiting joiner (1..)."""
+        waiting = self.lobby.waiting()
+        if not 1 <= number <= len(waiting):
+            self.message, self.message_style = f"nobody waits as {number}", "class:error"
+            return
+        who = waiting[number - 1]
+        act = self.lobby.approve_joiner if yes else self.lobby.refuse_joiner
+        self.handle.command(lambda now: act(who.addr))
+        verb = "let in" if yes else "refused"
+        self.message, self.message_style = f"{verb} {who.nickname}", "class:ok"
 
     def kick(self, seat: int) -> None:
         try:
@@ -242,6 +270,13 @@ class HostModel:
                 )
             else:
                 out.append(("class:dim", f"{seat:<5} (open)\n"))
+        waiting = self.lobby.waiting()
+        if waiting:
+            out.append(("class:header", "\nwaiting for your yes (a<n>) or no (r<n>):\n"))
+            for n, w in enumerate(waiting, 1):
+                role = " (to watch)" if w.spectator else ""
+                line = f"{n:<5} {(w.nickname + role)[:24]:<24} {w.fingerprint}\n"
+                out.append(("class:warn", line))
         return out
 
 
@@ -293,7 +328,9 @@ def host_screen(
             Window(WrappedText(model.text), wrap_lines=True),
             Window(FormattedTextControl(lambda: [(model.message_style, model.message)]), height=1),
             Window(
-                FormattedTextControl(" k<n> kick seat n · s start · q quit (then Enter)"),
+                FormattedTextControl(
+                    " a<n>/r<n> let in/refuse · k<n> kick seat n · s start · q quit (then Enter)"
+                ),
                 height=1,
                 style="class:hint",
             ),
@@ -322,10 +359,16 @@ class JoinModel:
         self.your_seat: int | None = None
         self.refused: str | None = None
         self.need_password = False
+        self.key_changed: HostKeyChanged | None = None  # asks: trust the new host key?
         self.started = False
         self.done = False
         self.message = "contacting the host…"
-        self.password = TextArea(multiline=False, password=True, prompt="password: ", height=1)
+        self.password = TextArea(
+            multiline=False,
+            password=Condition(lambda: self.key_changed is None),  # 'yes' shows as typed
+            prompt=self._prompt,
+            height=1,
+        )
         # Holds the focus when no field is open, so typed letters go nowhere.
         self.idle = Window(FormattedTextControl("", focusable=True), height=1)
 
@@ -338,6 +381,11 @@ class JoinModel:
             elif isinstance(event, PasswordNeeded):
                 self.need_password = True
                 self.message = f"“{event.game_name}” needs a password"
+            elif isinstance(event, HostKeyChanged):
+                self.key_changed = event
+                self.message = "the host's key has changed: type yes to join anyway"
+            elif isinstance(event, Waiting):
+                self.message = event.reason
             elif isinstance(event, RosterChanged):
                 self.roster, self.seats, self.your_seat = event.roster, event.seats, event.your_seat
                 self.refused = None
@@ -360,6 +408,18 @@ class JoinModel:
         self.refused = None
         self.message = "checking the password…"
         self.handle.command(lambda now: self.lobby.give_password(password))
+
+    def _prompt(self) -> str:
+        return "trust it? (yes/no): " if self.key_changed is not None else "password: "
+
+    def answer_key_change(self, answer: str) -> None:
+        """'yes' trusts the changed host key and joins; anything else leaves."""
+        self.key_changed = None
+        if answer.strip().lower() == "yes":
+            self.message = "joining…"
+            self.handle.command(lambda now: self.lobby.accept_host_key())
+        else:
+            self.leave()
 
     def leave(self) -> None:
         if not self.started:
@@ -396,6 +456,16 @@ class JoinModel:
                 out.append(("class:dim", f"{seat:<5} (open)\n"))
         if self.refused is not None:
             out.append(("class:error", f"\nthe host refused: {self.refused}\n"))
+        changed = self.key_changed
+        if changed is not None:
+            out.append(
+                (
+                    "class:error",
+                    f"\nWARNING: THE HOST'S KEY HAS CHANGED\n{changed.nickname!r} had key "
+                    f"{changed.known} when you last played with them; this host answers with "
+                    f"{changed.now}. Someone may be posing as them: ask them for `lantag id`.\n",
+                )
+            )
         return out
 
 
@@ -424,12 +494,17 @@ def join_screen(
 ) -> Screen[JoinModel]:
     model = JoinModel(handle)
     kb = KeyBindings()
-    asking = Condition(lambda: model.need_password)
+    asking = Condition(lambda: model.need_password or model.key_changed is not None)
 
     def accept(_buffer: Any) -> bool:
-        model.give_password(model.password.text)
+        if model.key_changed is not None:
+            model.answer_key_change(model.password.text)
+        else:
+            model.give_password(model.password.text)
         model.password.text = ""
         app.layout.focus(model.idle)
+        if model.done:
+            app.exit()
         return True
 
     model.password.accept_handler = accept
@@ -444,7 +519,8 @@ def join_screen(
 
     def poll() -> bool:
         changed = model.poll()
-        if model.need_password and not app.layout.has_focus(model.password):
+        asked = model.need_password or model.key_changed is not None
+        if asked and not app.layout.has_focus(model.password):
             app.layout.focus(model.password)
         return changed
 

@@ -12,7 +12,7 @@ import pytest
 from lanTag.log.chain import LogFormatError
 from lanTag.log.verify import verify_log
 from lanTag.net.frame import Frame, FrameType, encode
-from lanTag.peer.join_handshake import START_DOMAIN, _msg
+from lanTag.peer.join_handshake import START_DOMAIN, lobby_message
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.testing.table import Table, addr
@@ -29,10 +29,10 @@ def test_bug_verify_log_on_a_file_whose_first_entry_is_not_msgpack(data: bytes) 
 @pytest.mark.parametrize(
     "payload",
     [
-        _msg("roster", 5, 2, 1),  # TypeError: int is not iterable
-        _msg("roster", [["a", "b"]], 2, 1),  # ValueError: not enough values to unpack
-        _msg("roster", [["a", "b", "c"]], "z", 1),  # ValueError: int("z")
-        _msg("welcome", bytes(32), bytes(32), "e", "n", "x", False, 1),  # ValueError
+        lobby_message("roster", 5, 2, 1),  # TypeError: int is not iterable
+        lobby_message("roster", [["a", "b"]], 2, 1),  # ValueError: not enough values to unpack
+        lobby_message("roster", [["a", "b", "c"]], "z", 1),  # ValueError: int("z")
+        lobby_message("welcome", bytes(32), bytes(32), "e", "n", "x", False, 1),  # ValueError
     ],
 )
 def test_bug_malformed_lobby_message_from_the_host_address_crashes_a_joiner(
@@ -62,7 +62,7 @@ def test_bug_signed_start_with_an_unknown_engine_crashes_the_joiner() -> None:
     bad = LobbyRecord("no-such-game", (), None, (seat,), 16, Timeouts(), bytes(32))
     body = bad.encode()
     sig = host_id.signer().sign(START_DOMAIN + body)
-    table.peers[0].link.send(addr(1), _msg("start", body, [], [], sig), table.net.now)
+    table.peers[0].link.send(addr(1), lobby_message("start", body, [], [], sig), table.net.now)
     table.net.run_for(2.0)  # the joiner must refuse the start, not raise
     assert joiner.session is None
 

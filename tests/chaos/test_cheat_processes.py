@@ -36,6 +36,7 @@ class Run:
     logs: list[Path]
     cheater: int | None  # the cheater's seat
     cheated_at: int | None
+    verified: list[int] | None = None  # `lantag verify` exit codes of the honest logs
 
     def report(self, i: int) -> VerifyReport:
         return verify_log(self.logs[i].read_bytes())
@@ -127,8 +128,34 @@ async def _table(tmp: Path, cheat: str) -> Run:
     )
 
 
-def _play(tmp: Path, cheat: str) -> Run:
-    run = asyncio.run(_table(tmp, cheat))
+CHEATS = ("two-commits", "false-hash", "peek-reveal", "request-flood")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run | BaseException]:
+    """One table per cheat, all at once: their processes mostly wait on one another, so
+    the four take about the wall time of one."""
+
+    async def tables() -> list[Run | BaseException]:
+        dirs = [tmp_path_factory.mktemp(cheat) for cheat in CHEATS]
+        got = await asyncio.gather(
+            *(_table(d, cheat) for d, cheat in zip(dirs, CHEATS, strict=True)),
+            return_exceptions=True,
+        )
+        pairs = [(run, log) for run in got if isinstance(run, Run) for log in run.logs[:2]]
+        codes = await asyncio.gather(*(_verify_cli(log) for _, log in pairs))  # the user's too
+        for run in got:
+            if isinstance(run, Run):
+                run.verified = [c for (r, _), c in zip(pairs, codes, strict=True) if r is run]
+        return got
+
+    return dict(zip(CHEATS, asyncio.run(tables()), strict=True))
+
+
+def _play(runs: dict[str, Run | BaseException], cheat: str) -> Run:
+    run = runs[cheat]
+    if isinstance(run, BaseException):
+        raise run
     assert run.codes[:2] == [0, 0], (run.codes, run.out)
     assert run.cheater is not None, run.out[2]
     assert run.cheated_at is not None, f"the {cheat} cheat never found its moment: {run.out[2]}"
@@ -149,13 +176,8 @@ def _check_honest(run: Run, code: str) -> list[VerifyReport]:
         reports.append(report)
     histories = {tuple((a.step, a.state_hash) for a in r.applied) for r in reports}
     assert len(histories) == 1  # the honest peers agree on every decided step
-    verify = asyncio.run(_verify_both(run.logs[:2]))  # the user's command, too
-    assert verify == [0, 0], verify
+    assert run.verified == [0, 0], run.verified  # `lantag verify` said VALID
     return reports
-
-
-async def _verify_both(logs: list[Path]) -> list[int]:
-    return list(await asyncio.gather(*(_verify_cli(log) for log in logs)))
 
 
 async def _verify_cli(log: Path) -> int:
@@ -165,22 +187,26 @@ async def _verify_cli(log: Path) -> int:
     return proc.returncode
 
 
-def test_two_commitments_to_two_peers_convict_the_cheater(tmp_path: Path) -> None:
-    run = _play(tmp_path, "two-commits")
+def test_two_commitments_to_two_peers_convict_the_cheater(
+    runs: dict[str, Run | BaseException],
+) -> None:
+    run = _play(runs, "two-commits")
     for report in _check_honest(run, "equivocation"):
         joint = next(a.input for a in report.applied if a.step == run.cheated_at)
         assert isinstance(joint, Joint) and joint.of(run.cheater) == FORFEIT  # type: ignore[arg-type]
 
 
-def test_a_false_state_hash_to_one_peer_convicts_the_cheater(tmp_path: Path) -> None:
-    run = _play(tmp_path, "false-hash")
+def test_a_false_state_hash_to_one_peer_convicts_the_cheater(
+    runs: dict[str, Run | BaseException],
+) -> None:
+    run = _play(runs, "false-hash")
     _check_honest(run, "desync")
 
 
 def test_a_non_opening_reveal_after_seeing_the_other_loses_the_battle_once(
-    tmp_path: Path,
+    runs: dict[str, Run | BaseException],
 ) -> None:
-    run = _play(tmp_path, "peek-reveal")
+    run = _play(runs, "peek-reveal")
     for report in _check_honest(run, "bad-reveal"):
         bad = [b for b in report.blames if b[2] == "bad-reveal"]
         assert len(bad) == 1, bad  # at most once a game: the seat is out after it
@@ -188,8 +214,8 @@ def test_a_non_opening_reveal_after_seeing_the_other_loses_the_battle_once(
         assert isinstance(joint, Joint) and joint.of(run.cheater) == FORFEIT  # type: ignore[arg-type]
 
 
-def test_a_flood_convicts_the_cheater(tmp_path: Path) -> None:
-    run = _play(tmp_path, "request-flood")
+def test_a_flood_convicts_the_cheater(runs: dict[str, Run | BaseException]) -> None:
+    run = _play(runs, "request-flood")
     _check_honest(run, "flood")
 
 

@@ -24,7 +24,7 @@ from lanTag.log.verify import verify_log
 from lanTag.net.frame import MalformedFrame, decode
 from lanTag.net.link import LinkLayer
 from lanTag.net.netsim import NetSimConfig, NetSimConfigError
-from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby, _msg
+from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby, lobby_message
 from lanTag.rules.base import Action, IllegalAction, OptionError
 from lanTag.rules.registry import engine_ids, get_game
 from lanTag.rules.tagem_map import MapError, parse_map
@@ -303,13 +303,13 @@ def _lobbies() -> tuple[HostLobby, JoinLobby]:
 
 
 LOBBY_SAMPLES = [
-    _msg("hello", "nick", False),
-    _msg("join", bytes(32), bytes(32), "n", b"", False, bytes(64)),
-    _msg("leave"),
-    _msg("refuse", "full"),
-    _msg("welcome", bytes(32), bytes(32), "prototag", "g", 3, False, 1),
-    _msg("roster", [["a", "fp", ""], ["b", "fp2", "random"]], 3, 1),
-    _msg("start", b"rec", [[1, "10.0.0.2", 5000]], [], bytes(64)),
+    lobby_message("hello", "nick", False),
+    lobby_message("join", bytes(32), bytes(32), "n", b"", False, bytes(64)),
+    lobby_message("leave"),
+    lobby_message("refuse", "full"),
+    lobby_message("welcome", bytes(32), bytes(32), "prototag", "g", 3, False, 1),
+    lobby_message("roster", [["a", "fp", ""], ["b", "fp2", "random"]], 3, 1),
+    lobby_message("start", b"rec", [[1, "10.0.0.2", 5000]], [], bytes(64)),
 ]
 
 

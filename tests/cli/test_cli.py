@@ -38,11 +38,11 @@ COMMANDS = {
     "host": [
         "--game", "--option", "--map", "--log", "--headless", "--bot", "--netsim",
         "--turn-timeout", "--name", "--seats", "--bots", "--password", "--bind", "--port",
-        "--no-advertise", "--start-when-full", "--games", "--rematch-wait",
+        "--no-advertise", "--start-when-full", "--games", "--rematch-wait", "--approve",
     ],
     "join": [
         "--password", "--spectate", "--resume", "--resume-wait", "--headless", "--bot", "--log",
-        "--games", "--bind", "--wait", "--timeout", "--netsim", "target",
+        "--games", "--bind", "--wait", "--timeout", "--netsim", "--trust-new-host-key", "target",
     ],
     "list": ["--wait", "--json"],
     "verify": ["--json", "log"],

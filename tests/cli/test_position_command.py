@@ -81,7 +81,7 @@ def test_check_refuses_a_hand_edited_illegal_position_in_one_line(
         ("{not json", "not JSON: Expecting property name enclosed in double quotes (line 1)"),
         ('["prototag"]', 'a position is a JSON object with a "game" field'),
         ('{"game": "chess"}', "unknown game 'chess'"),
-        ('{"game": "tagem", "seats": 2}', "tagem has no position format yet"),
+        ('{"game": "tagem", "seats": 2}', "map: the map's lines are needed"),
     ],
 )
 def test_check_names_what_is_wrong_with_a_file(

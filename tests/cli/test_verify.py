@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from lanTag.log.chain import parse_log
+from lanTag.log.chain import EntryKind, parse_log
 from lanTag.wire import PROTOCOL_VERSION
 from tests.cli.helpers import (
     Home,
@@ -230,18 +230,22 @@ def test_truncated_log_is_valid_but_incomplete(
     home: Home, game_log: Path, tmp_path: Path, cut: int
 ) -> None:
     data = game_log.read_bytes()
-    path = tmp_path / "cut.lantag"
-    path.write_bytes(data[:-cut])
     ends = [0]  # where each entry ends in the file
     for entry in parse_log(data).entries:
         ends.append(ends[-1] + len(entry.raw))
-    whole_end = max(e for e in ends if e <= len(data) - cut)
+    # Cut ``cut`` bytes before the end of the last STEP entry (the seals and HAVEs after
+    # it would otherwise leave a finished game behind a short cut).
+    last_step = max(e.index for e in parse_log(data).entries if e.kind == EntryKind.STEP)
+    kept = ends[last_step + 1] - cut
+    path = tmp_path / "cut.lantag"
+    path.write_bytes(data[:kept])
+    whole_end = max(e for e in ends if e <= kept)
     report = verify_json(home, path, 0)
     check_schema(report)
     assert report["valid"] is True and report["complete"] is False
     assert report["failure"] is None and report["outcome"] == "" and report["ranking"] == []
     assert report["entries"] == ends.index(whole_end)
-    assert report["truncated_bytes"] == len(data) - cut - whole_end
+    assert report["truncated_bytes"] == kept - whole_end
     result = lantag(home, "verify", str(path))
     assert result.returncode == 0
     said = " ".join(result.stdout.split()[-60:])  # the summary line wraps at 80 columns

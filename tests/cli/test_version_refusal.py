@@ -65,9 +65,9 @@ def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
 
 _PROTOCOL_2 = (
     "import lanTag.wire, lanTag.session.messages, lanTag.session.compatibility\n"
-    "import lanTag.peer.join_handshake\n"
+    "import lanTag.peer.join_handshake, lanTag.peer.joiner\n"
     "for m in (lanTag.wire, lanTag.session.messages, lanTag.session.compatibility,\n"
-    "          lanTag.peer.join_handshake):\n"
+    "          lanTag.peer.join_handshake, lanTag.peer.joiner):\n"
     "    m.PROTOCOL_VERSION = 2\n"
 )
 

@@ -60,12 +60,14 @@ def test_the_first_address_to_answer_becomes_the_host() -> None:
     lobby.also_try(second)
     lobby.also_try(second)  # once only
     assert [addr for addr, _ in lobby.outbox] == [first, second]
-    from lanTag.peer.join_handshake import _msg
+    from lanTag.peer.join_handshake import lobby_message
     from lanTag.session.compatibility import rules_version_of
     from lanTag.session.messages import PROTOCOL_VERSION
 
-    versions = (PROTOCOL_VERSION, rules_version_of("prototag"), "")
-    welcome = _msg("welcome", bytes(32), bytes(32), "prototag", "g", 2, False, 1, *versions)
+    versions = (PROTOCOL_VERSION, rules_version_of("prototag"), "", "host", b"")
+    welcome = lobby_message(
+        "welcome", bytes(32), bytes(32), "prototag", "g", 2, False, 1, *versions
+    )
     lobby.receive(welcome, second)
     assert lobby.host == second and lobby.host_key == bytes(32)
     lobby.receive(welcome, first)  # the same host, late, on its other address: ignored

@@ -94,3 +94,10 @@ class Table:
 
     def over(self) -> bool:
         return all(p.session is not None and p.session.state.is_over for p in self.peers)
+
+    def settled(self) -> bool:
+        """Over everywhere, and no peer still waits (a bounded time) for seals of the end."""
+        now = self.net.now
+        return self.over() and not any(
+            p.session is not None and p.session.sealing(now) for p in self.peers
+        )

@@ -14,13 +14,26 @@ from typing import Any
 import pytest
 
 from lanTag.rules.assassination import Assassination
-from lanTag.rules.base import Action, Chance, Move, Over, PositionError, Roll, Simultaneous, Turn
+from lanTag.rules.base import (
+    Action,
+    Chance,
+    Joint,
+    Move,
+    Over,
+    PositionError,
+    Roll,
+    Simultaneous,
+    Turn,
+)
 from lanTag.rules.boardtag import BoardTag
 from lanTag.rules.playout import random_input
 from lanTag.rules.prototag import Prototag
 from lanTag.rules.registry import engine_ids, get_game
+from lanTag.rules.stomptag import Stomptag
+from lanTag.rules.tagem import Tagem
+from tests.session.toygame import Toy
 
-POSITION_ENGINES = ("prototag", "assassination", "boardtag")
+POSITION_ENGINES = ("prototag", "assassination", "boardtag", "stomptag", "tagem")
 
 
 def _has_positions(engine: str) -> bool:
@@ -34,8 +47,11 @@ def _has_positions(engine: str) -> bool:
 
 def test_the_engines_with_a_position_format_are_the_documented_ones() -> None:
     assert tuple(e for e in engine_ids() if _has_positions(e)) == POSITION_ENGINES
-    with pytest.raises(PositionError, match="tagem has no position format yet"):
-        get_game("tagem").from_position({})
+    # An engine that writes no format (a plugin, the session tests' toy) says so.
+    with pytest.raises(PositionError, match="toy has no position format yet"):
+        Toy.from_position({})
+    with pytest.raises(PositionError, match="toy has no position format yet"):
+        Toy.position(Toy.new_state(2))
 
 
 @pytest.mark.parametrize("engine", POSITION_ENGINES)
@@ -54,7 +70,7 @@ def test_positions_round_trip_through_json_over_random_playouts(engine: str) -> 
             if isinstance(state.decision(), Over):
                 break
             state = state.apply(random_input(state, rng.randrange))
-    assert states > 600
+    assert states > 60  # stomptag games are short: a round is a few steps
 
 
 def _prototag(**fields: Any) -> dict[str, Any]:
@@ -265,3 +281,172 @@ def test_two_runners_on_one_square_are_refused() -> None:
     position["dice"][0]["score"] = 7
     with pytest.raises(PositionError, match=r"dice: item 0: 7 is above 6"):
         BoardTag.from_position(position)
+
+
+# ---------------------------------------------------------------- tag 'em
+
+
+def _tagem(**fields: Any) -> dict[str, Any]:
+    """Skirmish (the 2-player auto map), Capture-Their-Flag, 2 pawns each, A to move."""
+    start = Tagem.new_state(2, {"mode": "ctcf", "pawns": 2}).apply(Roll(((0, 1),)))
+    position = Tagem.position(start)
+    position.update(fields)
+    return position
+
+
+def test_a_declared_attack_shows_its_modifiers_by_name() -> None:
+    # B0 on cover (r2c11 is '%'), A0 attacks it from the west with A1 also next to B0:
+    # "+1 horde, -1 cover" for the attacker, nothing for the defender.
+    state = Tagem.from_position(_tagem(pawns=[["r2c10", "r1c11"], ["r2c11", "r7c11"]]))
+    state = state.apply(Move(0, Action("attack", (0, "e"))))
+    assert Tagem.position(state)["pending"] == {
+        "attacker": "A0",
+        "defender": "B0",
+        "attacker_horde": 1,
+        "defender_horde": 0,
+        "attacker_garrison": False,
+        "defender_garrison": False,
+        "defender_cover": True,
+    }
+    again = Tagem.from_position(json.loads(json.dumps(Tagem.position(state))))
+    assert again.encode() == state.encode()
+
+
+@pytest.mark.parametrize("mode", ["ctf", "ctcf"])
+def test_flag_positions_round_trip(mode: str) -> None:
+    for seed in range(3):
+        rng = random.Random(f"positions-tagem-{mode}-{seed}")
+        state = Tagem.new_state(2, {"mode": mode, "pawns": 2, "max_turns": 6})
+        while not isinstance(state.decision(), Over):
+            again = Tagem.from_position(json.loads(json.dumps(Tagem.position(state))))
+            assert again.encode() == state.encode()
+            state = state.apply(random_input(state, rng.randrange))
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"pawns": [["r2c2", "r99c0"], ["r8c12", "r7c11"]]}, "'r99c0' is not a tile of the map"),
+        ({"pawns": [["r2c2"], ["r8c12", "r7c11"]]}, "pawns: 2 teams of 2 pawns"),
+        ({"winner": 2}, "winner: seat 2 does not exist (seats 0-1)"),
+        ({"map": ["name: x", "grid:", "..."]}, "map: "),
+        (
+            {"flags": [{"owner": 0, "cell": None, "carrier": "C0"}]},
+            "flags: item 0: there is no pawn C0 with 2 seats of 2 pawns",
+        ),
+    ],
+)
+def test_an_illegal_tagem_position_is_refused_with_its_problem(
+    fields: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(PositionError) as refused:
+        Tagem.from_position(_tagem(**fields))
+    assert message in str(refused.value)
+
+
+def test_two_pawns_on_one_tile_are_refused() -> None:
+    with pytest.raises(PositionError, match="not a tagem position: "):
+        Tagem.from_position(_tagem(pawns=[["r2c2", "r2c2"], ["r8c12", "r7c11"]]))
+
+
+# ---------------------------------------------------------------- stomptag
+
+
+def _stomptag(**fields: Any) -> dict[str, Any]:
+    """Round 3, orders: seat 0 is it on (3,4), seat 1 just north of it on (3,3)."""
+    position: dict[str, Any] = {
+        "game": "stomptag",
+        "rules": Stomptag.rules_version,
+        "seats": 3,
+        "phase": "orders",
+        "round": 3,
+        "players": [
+            {"cell": "(3,4)", "minimum": 2, "bid": 7, "points": 20},
+            {"cell": "(3,3)", "minimum": 3, "bid": 26, "points": 10},
+            {"cell": "(5,5)", "minimum": 1, "bid": 11, "points": 21},
+        ],
+        "queue": [0, 2, 1],
+        "it": 0,
+    }
+    position.update(fields)
+    return position
+
+
+def test_the_it_stomping_onto_a_still_player_tags_it() -> None:
+    state = Stomptag.from_position(_stomptag())
+    typed = {0: "orders stomp n", 1: "orders stride nothing", 2: "orders stride nothing"}
+    joint = Joint(tuple((s, state.typed_action(s, Action.parse(t))) for s, t in typed.items()))
+    position = Stomptag.position(state.apply(joint))
+    assert ["tag", 1, [0, 1], [], -1] in position["last_events"]
+    assert position["players"][1]["out"] == 1 and position["it"] == 0
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"it": 7}, "it: seat 7 does not exist (seats 0-2)"),
+        ({"players": [{"cell": "(9,9)"}, {}, {}]}, "'(9,9)' is not a cell of the 5x5 grid"),
+        ({"players": [{"cell": "(3,4)"}]}, "players: 1 players for 3 seats"),
+        ({"players": [{"colour": 1}, {}, {}]}, "a player is an object with some of points"),
+        (
+            {"orders": [{"seat": 0, "order": "orders jump n", "forfeit": False}]},
+            "'orders jump n' is not 'orders stomp|stride <moves>'",
+        ),
+    ],
+)
+def test_an_illegal_stomptag_position_is_refused_with_its_problem(
+    fields: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(PositionError) as refused:
+        Stomptag.from_position(_stomptag(**fields))
+    assert message in str(refused.value)
+
+
+def test_two_players_on_one_cell_are_refused() -> None:
+    position = _stomptag()
+    position["players"][2]["cell"] = "(3,3)"
+    with pytest.raises(PositionError, match="not a stomptag position: "):
+        Stomptag.from_position(position)
+
+
+# ---------------------------------------------------------------- never a traceback
+
+_JUNK: list[Any] = [None, -1, 0, 99, "x", "a1", "(1,1)", "r0c0", [], {}, [1, 2], True, [None]]
+
+
+def _mutated(position: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A copy of ``position`` with one field (or one item, or one key of an item) spoiled."""
+    copy: dict[str, Any] = json.loads(json.dumps(position))
+    key = rng.choice(list(copy))
+    value = copy[key]
+    if isinstance(value, list) and value and rng.random() < 0.5:
+        index = rng.randrange(len(value))
+        if isinstance(value[index], dict) and value[index]:
+            value[index][rng.choice(list(value[index]))] = rng.choice(_JUNK)
+        else:
+            value[index] = rng.choice(_JUNK)
+    elif isinstance(value, dict) and value:
+        value[rng.choice(list(value))] = rng.choice(_JUNK)
+    elif rng.random() < 0.2:
+        del copy[key]
+    else:
+        copy[key] = rng.choice(_JUNK)
+    return copy
+
+
+@pytest.mark.parametrize("engine", POSITION_ENGINES)
+def test_a_spoiled_position_is_refused_in_words_never_with_a_traceback(engine: str) -> None:
+    game = get_game(engine)
+    rng = random.Random(f"spoiled-{engine}")
+    state, refused = game.new_state(game.min_seats + 1), 0
+    for _ in range(40):
+        for _ in range(4):
+            try:
+                game.from_position(_mutated(game.position(state), rng))
+            except PositionError as exc:
+                refused += 1
+                assert str(exc) and "\n" not in str(exc)
+        if isinstance(state.decision(), Over):
+            break
+        state = state.apply(random_input(state, rng.randrange))
+    assert refused > 20

@@ -53,13 +53,13 @@ class FakeHandle:
     def now(self) -> float:
         return self.clock
 
+    async def await_seals(self) -> None:
+        """PeerHandle waits for the table's seals after game over; a solo table has none."""
+
     def command(self, fn: Callable[[float], None]) -> None:
         self.commands += 1
         fn(self.clock)
         self.machine.poke(self.clock)
-
-    async def await_seals(self) -> None:
-        """PeerHandle.await_seals: no other peer here, so no seal to wait for."""
 
 
 def solo_session(

@@ -119,3 +119,12 @@ async def test_every_board_at_80x24_and_120x40_with_and_without_colour(
     # The top-left of the board (its first label row and first rows) is on screen.
     first = _texts(painted)[0].strip()[:12]
     assert any(first in line for line in shown), text
+
+
+def test_the_rules_help_reads_the_board_as_it_is_drawn() -> None:
+    from lanTag.ui.app import rules_text
+
+    painted, _ = _painted("boardtag")
+    status = "".join(frag[1] for frag in painted.info[0])
+    assert "at point (4,4)" in status and "(4,4)" in rules_text("boardtag")
+    assert "(column,row)" in rules_text("tagem") and "[A]" in rules_text("tagem")

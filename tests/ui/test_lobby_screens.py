@@ -157,3 +157,54 @@ async def test_joiner_can_leave_before_the_start() -> None:
     table.net.run_for(1.0)
     rosters = [e for e in table.peers[0].events if isinstance(e, RosterChanged)]
     assert rosters and len(rosters[-1].roster) == 1  # the host saw us go
+
+
+async def test_host_lets_in_or_refuses_waiting_joiners_by_key() -> None:
+    """--approve on the console: each joiner waits in a list (nickname and key); a<n>
+    lets the n-th in, r<n> refuses it (issue #24 item 2)."""
+    table = ui_table("prototag", 3, seed=12)
+    table.peers[0].lobby.config.approve = True  # type: ignore[union-attr]
+    handle = NetHandle(table)
+    with create_pipe_input() as inp:
+        screen = host_screen(handle, input=inp, output=DummyOutput())
+        run = asyncio.ensure_future(_with_network(handle, screen.run()))
+        lobby = screen.model.lobby
+        await eventually(lambda: len(lobby.waiting()) == 2)
+        assert len(screen.model.roster) == 1  # nobody sits before the host's yes
+        text = screen_text(screen.app, 100, 30)
+        assert "waiting for your yes" in text
+        keys = {w.nickname: w.fingerprint for w in lobby.waiting()}
+        assert all(fp in text for fp in keys.values())
+        first, second = (w.nickname for w in lobby.waiting())
+        inp.send_text("r1\r")
+        await eventually(lambda: len(lobby.waiting()) == 1)
+        inp.send_text("a1\r")
+        await eventually(lambda: len(screen.model.roster) == 2)
+        assert [e.nickname for e in screen.model.roster] == ["host", second]
+        inp.send_text("q\r")
+        await asyncio.wait_for(run, 30)
+    refused = table.peers[1 if first == "p1" else 2]
+    table.net.run_for(1.0)
+    assert any(
+        getattr(e, "reason", "") == "the host did not let you in" for e in refused.events
+    )
+
+
+async def test_joiner_is_warned_loudly_of_a_changed_host_key_and_may_go_on() -> None:
+    table = ui_table("prototag", 2, seed=5)
+    joiner = table.peers[1]
+    joiner.lobby.known_hosts = {"host": "0123456789abcdef"}  # type: ignore[union-attr]
+    handle = NetHandle(table, index=1)
+    with create_pipe_input() as inp:
+        screen = join_screen(handle, input=inp, output=DummyOutput())
+        run = asyncio.ensure_future(_with_network(handle, screen.run()))
+        await eventually(lambda: screen.model.key_changed is not None)
+        text = screen_text(screen.app, 100, 30)
+        assert "WARNING: THE HOST'S KEY HAS CHANGED" in text and "0123456789abcdef" in text
+        assert table.peers[0].identity.fingerprint in text
+        assert screen.model.your_seat is None  # nothing sent before the answer
+        await eventually(lambda: screen.app.layout.has_focus(screen.model.password))
+        inp.send_text("yes\r")
+        await eventually(lambda: screen.model.your_seat == 1)
+        inp.send_text("q")
+        await asyncio.wait_for(run, 30)

@@ -1,0 +1,118 @@
+"""Seats go to people the table wants (issue #24 item 2), on the pure host machine: with
+``approve`` a joiner waits for the host's yes; a refused or kicked key is not let in
+again; a joiner still waiting at the start is told; a yes on a full table is a no."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lanTag import wire
+from lanTag.identity import Identity
+from lanTag.peer.join_handshake import (
+    HostConfig,
+    HostLobby,
+    JoinerWaiting,
+    JoinLobby,
+    Refused,
+    Waiting,
+)
+
+HOST = ("10.0.0.1", 1)
+
+
+def _host(humans: int = 2, approve: bool = True) -> HostLobby:
+    config = HostConfig("prototag", "g", humans, approve=approve)
+    return HostLobby(config, Identity(bytes([1]) * 32), bytes([2]) * 32, "host", bytes)
+
+
+def _joiner(seed: int, nickname: str = "ann") -> JoinLobby:
+    return JoinLobby(HOST, Identity(bytes([seed]) * 32), bytes([4]) * 32, nickname)
+
+
+def _run(host: HostLobby, joiner: JoinLobby, addr: Any) -> None:
+    for _ in range(6):
+        for _to, payload in joiner.outbox:
+            host.receive(payload, addr, 0.0)
+        joiner.outbox.clear()
+        for to, payload in list(host.outbox):
+            if to == addr:
+                joiner.receive(payload, HOST)
+        host.outbox[:] = [(to, p) for to, p in host.outbox if to != addr]
+
+
+def _reasons(joiner: JoinLobby) -> list[str]:
+    return [e.reason for e in joiner.events if isinstance(e, Refused)]
+
+
+def test_a_joiner_waits_for_the_yes_and_is_shown_with_its_key() -> None:
+    host, ann = _host(), _joiner(3)
+    _run(host, ann, ("10.0.0.2", 2))
+    assert ann.your_seat is None and host.taken == 1
+    assert [e.reason for e in ann.events if isinstance(e, Waiting)] == [
+        "the host was asked to let you in"
+    ]
+    (waiting,) = [e for e in host.events if isinstance(e, JoinerWaiting)]
+    assert waiting == JoinerWaiting(("10.0.0.2", 2), "ann", ann.identity.fingerprint, False)
+    assert host.waiting() == [waiting]
+    host.approve_joiner(("10.0.0.2", 2))
+    _run(host, ann, ("10.0.0.2", 2))
+    assert ann.your_seat == 1 and host.taken == 2 and host.waiting() == []
+
+
+def test_without_approve_a_joiner_sits_at_once() -> None:
+    host, ann = _host(approve=False), _joiner(3)
+    _run(host, ann, ("10.0.0.2", 2))
+    assert ann.your_seat == 1 and host.waiting() == []
+
+
+def test_a_refused_or_kicked_key_is_not_let_in_again() -> None:
+    host = _host(humans=3)
+    squat, kicked = _joiner(5, "squat"), _joiner(6, "kicked")
+    _run(host, squat, ("10.0.0.5", 5))
+    host.refuse_joiner(("10.0.0.5", 5))
+    _run(host, squat, ("10.0.0.5", 5))
+    assert _reasons(squat) == ["the host did not let you in"]
+    _run(host, kicked, ("10.0.0.6", 6))
+    host.approve_joiner(("10.0.0.6", 6))
+    host.kick(1)
+    _run(host, kicked, ("10.0.0.6", 6))
+    assert _reasons(kicked) == ["kicked by the host"]
+    for old, addr in ((squat, ("10.0.0.7", 7)), (kicked, ("10.0.0.8", 8))):
+        again = JoinLobby(HOST, old.identity, bytes([4]) * 32, "again")
+        _run(host, again, addr)  # same key, another address: refused, never shown again
+        assert _reasons(again) == ["the host did not let you in"]
+    assert host.waiting() == [] and host.taken == 1
+
+
+def test_a_joiner_still_waiting_at_the_start_is_told_and_a_late_yes_on_a_full_table_is_no() -> None:
+    host = _host(humans=2)
+    ann, bob, cid = _joiner(3, "ann"), _joiner(7, "bob"), _joiner(8, "cid")
+    for j, addr in ((ann, ("10.0.0.2", 2)), (bob, ("10.0.0.3", 3)), (cid, ("10.0.0.4", 4))):
+        _run(host, j, addr)
+    host.approve_joiner(("10.0.0.2", 2))
+    host.approve_joiner(("10.0.0.3", 3))  # the table is full now
+    _run(host, bob, ("10.0.0.3", 3))
+    assert _reasons(bob) == ["the game is full"]
+    host.start(bytes(32))
+    _run(host, cid, ("10.0.0.4", 4))
+    assert _reasons(cid) == ["the game started without you"]
+    starts = [wire.unpack(p)[2] for to, p in host.outbox if to == ("10.0.0.2", 2)]
+    assert "start" in starts
+
+
+def test_hellos_that_never_join_are_kept_bounded_and_a_friend_still_joins() -> None:
+    from lanTag.peer.join_handshake import MAX_UNPROVEN
+
+    host = _host(approve=False)
+    hello = _joiner(9).outbox[0][1]
+    for i in range(MAX_UNPROVEN + 50):
+        host.receive(hello, (f"10.1.{i // 250}.{i % 250}", 1), 0.0)
+    assert len(host._joiners) == MAX_UNPROVEN
+    assert ("10.1.0.0", 1) not in host._joiners  # the oldest went first
+    host.outbox.clear()
+    ann = _joiner(3)
+    _run(host, ann, ("10.0.0.2", 2))
+    assert ann.your_seat == 1
+    for i in range(MAX_UNPROVEN + 50):  # more strangers never push out a seated joiner
+        host.receive(hello, (f"10.2.{i // 250}.{i % 250}", 1), 0.0)
+    assert host.taken == 2 and host.joined(("10.0.0.2", 2))
