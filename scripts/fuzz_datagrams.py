@@ -54,7 +54,7 @@ from lanTag.identity import Identity  # noqa: E402
 from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.net.frame import HEADER, Frame, FrameType, MalformedFrame, decode, encode  # noqa: E402
-from lanTag.peer.join_handshake import HostConfig, _msg  # noqa: E402
+from lanTag.peer.join_handshake import HostConfig, lobby_message  # noqa: E402
 from lanTag.peer.machine import BotDriver  # noqa: E402
 from lanTag.peer.runtime import LocalIdentity, open_host, open_join, wait_until  # noqa: E402
 from lanTag.session.messages import pack_bundle  # noqa: E402
@@ -115,12 +115,12 @@ def random_datagram(rng: random.Random) -> bytes:
 
 
 LOBBY = [
-    _msg("hello", "fuzz", False),
-    _msg("hello", "x" * 40, True),
-    _msg("join", bytes(32), bytes(32), "n", b"", False, bytes(64)),
-    _msg("leave"),
-    _msg("welcome", bytes(32), bytes(32), "prototag", "g", 3, False, 1),
-    _msg("start", b"rec", [], [], bytes(64)),
+    lobby_message("hello", "fuzz", False),
+    lobby_message("hello", "x" * 40, True),
+    lobby_message("join", bytes(32), bytes(32), "n", b"", False, bytes(64)),
+    lobby_message("leave"),
+    lobby_message("welcome", bytes(32), bytes(32), "prototag", "g", 3, False, 1),
+    lobby_message("start", b"rec", [], [], bytes(64)),
 ]
 
 
