@@ -269,8 +269,13 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("log", help="log file, or a series directory")
     verify.add_argument("--json", action="store_true", help="machine-readable report")
 
-    replay = sub.add_parser("replay", help="step through a game log")
-    replay.add_argument("log", help="log file")
+    replay = sub.add_parser(
+        "replay",
+        help="step through a game log (or a series directory)",
+        description="Step through a verified game log.  A series directory (lantag host "
+        "--games N --log DIR) shows its games in order: q in one game's viewer opens the next.",
+    )
+    replay.add_argument("log", help="log file, or a series directory")
     replay.add_argument("--force", action="store_true", help="show a log that fails verification")
     replay.add_argument("--headless", action="store_true", help="print every step as text")
 

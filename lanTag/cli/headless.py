@@ -12,15 +12,14 @@ from lanTag.peer.join_handshake import (
     HostKeyChanged,
     JoinerRefused,
     JoinLobby,
-    NextGame,
     PasswordNeeded,
     Refused,
     RosterChanged,
-    SeriesDone,
     Started,
     Waiting,
 )
 from lanTag.peer.runtime import PeerHandle
+from lanTag.peer.series_events import NextGame, SeriesDone
 from lanTag.rules.base import input_text
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names

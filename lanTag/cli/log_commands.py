@@ -116,6 +116,10 @@ def _sealed(report: VerifyReport) -> str:
 
 
 async def cmd_replay(args: argparse.Namespace) -> int:
+    if Path(args.log).is_dir():  # a series: its games one after the other
+        from lanTag.cli.series_verify import replay_series_dir
+
+        return await replay_series_dir(Path(args.log), args.headless, args.force)
     data = _load_log(args.log)
     try:
         report = verify_log(data)

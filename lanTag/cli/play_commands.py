@@ -166,6 +166,10 @@ async def cmd_host(args: argparse.Namespace) -> int:
             seat_updates.cancel()
         if advertiser is not None:
             await advertiser.update(seats_taken=lobby.taken + len(config.bots), state="playing")
+        if not args.headless:  # a game night: the host may propose the next game
+            from lanTag.cli.series_console import host_console
+
+            return await host_console(handle, config, me, args, logs)
         code = await run_ui_or_headless(handle, args.headless)
         return await host_series(handle, config, me, args, logs, code)
     finally:
@@ -261,9 +265,11 @@ async def cmd_join(args: argparse.Namespace) -> int:
 
             if not await run_join_screen(handle):
                 return 1
+        if not args.headless:  # a game night: accept or leave the host's next game
+            from lanTag.cli.series_console import join_console
+
+            return await join_console(handle, logs)
         code = await run_ui_or_headless(handle, args.headless)
-        if not args.headless:
-            return code
         return await follow_series(handle, logs, code, getattr(args, "games", None))
     finally:
         remember.cancel()

@@ -18,7 +18,16 @@ async def resume_seat(args: argparse.Namespace, me: LocalIdentity) -> int:
     from lanTag.peer.resume import RESUME_WAIT, GameAlreadyOver
     from lanTag.peer.runtime import heard_from_peers, open_resume
 
-    path = Path(args.resume)
+    path, series = Path(args.resume), None
+    if path.is_dir():  # a series directory: take the seat back in its last game
+        from lanTag.cli.series_play import SeriesLogs
+        from lanTag.cli.series_verify import series_logs
+
+        games = series_logs(path)
+        if not games:
+            raise UserError(f"{path} holds no game logs to resume")
+        series, number, path = SeriesLogs(path, True), len(games), games[-1]
+        print(f"resuming game {number} of the series in {series.base}: {path.name}")
     if not path.is_file():
         raise UserError(f"cannot read log {path}: not a file")
     try:
@@ -49,6 +58,11 @@ async def resume_seat(args: argparse.Namespace, me: LocalIdentity) -> int:
                 file=sys.stderr,
             )
             return 1
-        return await run_ui_or_headless(handle, args.headless)
+        code = await run_ui_or_headless(handle, args.headless)
+        if series is None or not args.headless:
+            return code
+        from lanTag.cli.series_play import follow_series
+
+        return await follow_series(handle, series, code, first=number)
     finally:
         await handle.close()

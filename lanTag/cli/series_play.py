@@ -18,14 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from lanTag.peer.join_handshake import (
-    HostConfig,
-    HostLobby,
-    JoinLobby,
-    NextGame,
-    Refused,
-    SeriesDone,
-)
+from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby, Refused
 from lanTag.peer.runtime import (
     LocalIdentity,
     PeerHandle,
@@ -37,6 +30,7 @@ from lanTag.peer.runtime import (
     wait_until,
 )
 from lanTag.peer.series import done_message, tell_seats
+from lanTag.peer.series_events import NextGame, SeriesDone
 
 FOLLOW_WAIT = 15.0
 """Seconds a joiner waits, after a game, for the host to say whether another comes."""
@@ -146,14 +140,14 @@ def end_series(handle: PeerHandle) -> None:
 
 
 async def follow_series(
-    handle: PeerHandle, logs: SeriesLogs, code: int, games: int | None = None
+    handle: PeerHandle, logs: SeriesLogs, code: int, games: int | None = None, first: int = 1
 ) -> int:
     """A headless joiner after its game (``code``): play each next game the host
     proposes (at most ``games`` in all); stop when it says done, leaves, or says nothing
     within FOLLOW_WAIT."""
     from lanTag.cli.headless import play_headless
 
-    number = 1
+    number = first  # the number of the game just played (a resumed seat: not the first)
     while code == 0:
         session = handle.machine.session
         if session is None or session.seat is None or not session.state.is_over:
@@ -164,7 +158,9 @@ async def follow_series(
         if not isinstance(event, NextGame) or event.previous_game != session.game_id:
             break
         old = handle.machine.lobby
-        if games is not None and number >= games and isinstance(old, JoinLobby):
+        if games is not None and number >= games:
+            if not isinstance(old, JoinLobby):  # a resumed seat: the host's wait ends it
+                break
             # Say so: the host then starts the next game with a bot in our seat at once.
             handle.command(lambda now, old=old: old.leave())  # type: ignore[misc]
             print(f"series: leaving after {number} game(s)", file=sys.stderr)

@@ -87,3 +87,35 @@ def _game_line(game: SeriesGame, shown: dict[str, str]) -> str:
     names = {seat: shown.get(key, key) for seat, key in keys.items()}
     ranking = " > ".join(" = ".join(names.get(s, str(s)) for s in g) for g in report.ranking)
     return f"{head}: VALID, {ranking}"
+
+
+async def replay_series_dir(directory: Path, headless: bool, force: bool) -> int:
+    """`lantag replay DIR`: every game of a series in order (each viewer closed with q opens
+    the next game; --headless prints them one after the other, then the standings)."""
+    paths = series_logs(directory)
+    if not paths:
+        raise UserError(f"{directory} holds no game logs (*{LOG_SUFFIX})")
+    logs = [(path.name, path.read_bytes()) for path in paths]
+    report = verify_series(logs)
+    if not report.valid and not force:
+        why = (report.links or [_game_line(g, {}) for g in report.invalid + report.not_logs])[0]
+        raise UserError(f"{directory} is not a whole series: {why} (--force to look anyway)")
+    total = len(report.games)
+    for game, (_name, data) in zip(report.games, logs, strict=True):
+        if game.report is None or not game.report.replayed:
+            print(f"=== game {game.number} of {total}: {game.name}: cannot replay it here ===")
+            continue
+        if headless:
+            from lanTag.ui.replay_model import headless_replay
+
+            print(f"=== game {game.number} of {total}: {game.name} ===")
+            for block in headless_replay(data, game.report):
+                print(block)
+        else:
+            from lanTag.ui.replay import run_replay_app
+
+            await run_replay_app(data, game.report)
+    if headless and report.standings:
+        print("standings (master of games: 3/2/2/1/1/1 points for places 1-6):")
+        print("\n".join(format_standings(report.standings)))
+    return 0

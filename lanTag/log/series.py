@@ -62,9 +62,17 @@ class SeriesReport:
     def replayed(self) -> bool:
         return all(g.report is not None and g.report.replayed for g in self.games)
 
+    @property
+    def complete(self) -> bool:
+        """Every game played to its end."""
+        return bool(self.games) and all(
+            g.report is not None and g.report.complete for g in self.games
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "valid": self.valid,
+            "complete": self.complete,
             "replayed": self.replayed,
             "games": [g.to_json() for g in self.games],
             "links": list(self.links),

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lanTag import wire
@@ -39,6 +39,7 @@ from lanTag.peer.pake import (
     start_seal,
     transcript,
 )
+from lanTag.peer.series_events import NextGame, SeriesDone
 from lanTag.session.compatibility import joiner_mismatch, mismatch, rules_version_of
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.messages import PROTOCOL_VERSION
@@ -190,22 +191,6 @@ class HostKeyChanged:
     now: str
 
 
-@dataclass(frozen=True, slots=True)
-class NextGame:
-    """The host proposes the next game of a series (lanTag.peer.series), after ``previous_game``."""
-
-    previous_game: bytes
-    engine: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class SeriesDone:
-    """The host ends the series after ``last_game``: no next game comes."""
-
-    last_game: bytes
-
-
 LobbyEvent = (
     RosterChanged
     | PasswordNeeded
@@ -251,6 +236,7 @@ class HostConfig:
     chain_length: int = 4096
     approve: bool = False  # each joiner waits for the host's yes (approve_joiner) first
     previous_game: bytes = b""  # the game this one follows at this table (lanTag.peer.series)
+    fill_empty: str = ""  # a bot kind: the start fills the people's seats still open with it
 
 
 class HostLobby:
@@ -548,6 +534,9 @@ class HostLobby:
         """Fix the roster into the game id and tell everyone where everyone is."""
         if self.started is not None:
             return self.started
+        if self.config.fill_empty and self.taken < self.config.humans:  # e.g. a rematch
+            more = (self.config.fill_empty,) * (self.config.humans - self.taken)
+            self.config = replace(self.config, bots=self.config.bots + more)
         c = self.config
         seats = [SeatRecord(self.identity.public_key, self.anchor, self.nickname, "")]
         seats += [SeatRecord(j.public_key, j.anchor, j.nickname, "") for j in self.seated]

@@ -271,19 +271,29 @@ class PeerMachine:
         rejected by the new session (another game id)."""
         self.lobby, self.session = lobby, None
         self.chain_secret, self.write_log = chain_secret, write_log
-        self._early = []
+        self._early, self.early_bytes, self._early_from = [], 0, {}
         self.poke(now)
 
+    def _series_host(self) -> Addr | None:
+        """Who may announce our next game: the host of the game we play (for a seat resumed
+        from its log, without a lobby: seat 0's peer)."""
+        if isinstance(self.lobby, JoinLobby):
+            return self.lobby.host
+        session = self.session
+        if self.lobby is None and session is not None and session.seat not in (None, 0):
+            return session.peers.get(0)
+        return None
+
     def _lobby_payload(self, payload: bytes, addr: Addr, now: float) -> None:
-        if self.lobby is None:
-            return
         try:
             from lanTag.peer.series import parse_series_message
 
             series = parse_series_message(payload)
             if series is not None:  # only the host of the game we play announces a next game
-                if isinstance(self.lobby, JoinLobby) and addr == self.lobby.host:
+                if addr == self._series_host():
                     self.events.append(series)
+                return
+            if self.lobby is None:
                 return
             self.lobby.receive(payload, addr, now)
             if isinstance(self.lobby, HostLobby) and self.lobby.joined(addr):

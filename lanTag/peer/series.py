@@ -22,16 +22,9 @@ from collections.abc import Callable
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.fair.chain import HashChain
-from lanTag.peer.join_handshake import (
-    TAG,
-    VERSION,
-    HostConfig,
-    HostLobby,
-    JoinLobby,
-    NextGame,
-    SeriesDone,
-)
+from lanTag.peer.join_handshake import TAG, VERSION, HostConfig, HostLobby, JoinLobby
 from lanTag.peer.machine import PeerMachine, send_or_drop
+from lanTag.peer.series_events import NextGame, SeriesDone
 from lanTag.session.transport import Addr
 
 SERIES_KINDS = ("next", "done")
@@ -122,15 +115,17 @@ def join_next_game(
 ) -> JoinLobby:
     """On ``next``: a fresh lobby with the same host, expecting the game that follows ours."""
     session, old = machine.session, machine.lobby
-    assert session is not None and isinstance(old, JoinLobby)
+    assert session is not None and session.seat is not None
     record = session.record
     anchor = HashChain(chain_secret, record.chain_length).anchor
+    # A seat resumed from its log has no lobby: the host is seat 0's peer (a game with a
+    # password then asks for it again: the password is never logged).
     lobby = JoinLobby(
-        old.host,
+        old.host if isinstance(old, JoinLobby) else session.peers[0],
         machine.identity,
         anchor,
-        old.nickname,
-        password=old.password,
+        old.nickname if isinstance(old, JoinLobby) else record.seats[session.seat].nickname,
+        password=old.password if isinstance(old, JoinLobby) else "",
         chain_length=record.chain_length,
         follows=session.game_id,
         host_key=record.seats[0].public_key,

@@ -40,10 +40,12 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
+from lanTag.log.standings import format_standings
 from lanTag.rules.base import Simultaneous, Turn
+from lanTag.rules.registry import display_name
 from lanTag.ui import game_commands as commands
 from lanTag.ui.boards import Painted, badge, paint, seat_tag
-from lanTag.ui.model import GameHandle, GameModel
+from lanTag.ui.model import GameHandle, GameModel, SeriesInfo
 from lanTag.ui.style import color_depth, colour_enabled, make_style, seat_class
 from lanTag.ui.viewport import BoardControl, Cell, focus_cell
 from lanTag.ui.widgets import WrappedText
@@ -67,7 +69,9 @@ cannot start a word act on the board.
                      or a move
   ? or F1            this help (Esc, ? or F1 closes; arrows scroll)
   Ctrl-Q twice       leave the game (a bot takes your seat)
-  (game over)        q or Enter leaves, b hides the result box, Esc shows it
+  (game over)        q or Enter leaves, b hides the result box, Esc shows it;
+                     in a game night the host's r plays again, s sets up another
+                     game, and a joiner's a accepts the game the host proposes
 
 Secret choices (rock-paper-scissors, bids, orders) are sealed with a hash
 commitment and revealed only when every seat has sealed: "committed — waiting
@@ -364,7 +368,25 @@ class GameApp:
         path = m.handle.log_path
         # The path on a line of its own; it is printed again, unwrapped, as the program exits.
         out.append(("", f"\nlog saved to\n{path}\n" if path is not None else "\nno log file\n"))
+        out += self._series_text()
         out.append(("class:hint", "q or Enter: leave   b: look at the board   F1: help"))
+        return out
+
+    def _series_text(self) -> StyleAndTextTuples:
+        """The night so far (standings) and what comes next: the host proposes, joiners
+        accept or leave."""
+        m, s = self.model, self.model.session
+        out: StyleAndTextTuples = []
+        if m.series is not None and s is not None:
+            outcome = m.final_outcome()
+            ranking = [list(g) for g in outcome.ranking] if outcome is not None else None
+            out.append(("class:header", f"\nstandings after game {m.series.number}\n"))
+            out += [("", line + "\n") for line in format_standings(m.series.table(s, ranking))]
+            if m.series.can_propose:
+                out.append(("class:warn", "r: play again (same game)   s: another game\n"))
+        if m.next_game is not None:
+            game = display_name(m.next_game.engine)
+            out.append(("class:warn", f"\nthe host proposes {game}: a accepts, q leaves\n"))
         return out
 
     def _message_text(self) -> StyleAndTextTuples:
@@ -442,6 +464,9 @@ class GameApp:
         bind("enter", name="leave", filter=over_box)
         bind("escape", name="leave", filter=over_box)
         bind("b", name="toggle-result", filter=over_box)
+        bind("r", name="rematch", filter=over_box)
+        bind("s", name="rematch", arg="setup", filter=over_box)
+        bind("a", name="accept-next", filter=over_box)
 
         @kb.add(Keys.Any, filter=board)
         def _type(event: KeyPressEvent) -> None:
@@ -468,10 +493,14 @@ async def run_game_app(
     input: Input | None = None,
     output: Output | None = None,
     color: bool = True,
+    series: SeriesInfo | None = None,
 ) -> int:
     """Play the started game of ``handle`` (a :class:`lanTag.peer.runtime.PeerHandle`).
 
     Returns 0 when the player leaves after the game is over, 1 when they quit
-    during the game.
+    during the game; in a series (``series``), the codes of lanTag.ui.model
+    (REMATCH_SAME, ...) for what was chosen on the game-over box.
     """
-    return await GameApp(handle, input=input, output=output, color=color).run()
+    app = GameApp(handle, input=input, output=output, color=color)
+    app.model.series = series
+    return await app.run()

@@ -12,7 +12,14 @@ from collections.abc import Callable
 
 from lanTag.errors import LocalProtocolError
 from lanTag.rules.base import Action, IllegalAction
-from lanTag.ui.model import SCAN_LIMIT, GameModel
+from lanTag.ui.model import (
+    ACCEPT_NEXT,
+    DECLINE_NEXT,
+    REMATCH_SAME,
+    REMATCH_SETUP,
+    SCAN_LIMIT,
+    GameModel,
+)
 
 Command = Callable[[GameModel, str], None]
 COMMANDS: dict[str, Command] = {}
@@ -348,6 +355,20 @@ def quit_game(model: GameModel, arg: str) -> None:
 
 @command("leave")
 def leave(model: GameModel, arg: str) -> None:
-    """q/Enter on the game-over screen."""
+    """q/Enter on the game-over screen (a proposed next game is declined: the host is told)."""
     if model.is_over():
-        model.exit_code = 0
+        model.exit_code = DECLINE_NEXT if model.next_game is not None else 0
+
+
+@command("rematch")
+def rematch(model: GameModel, arg: str) -> None:
+    """Host, game over: r plays the same game again with the table, s opens the setup form."""
+    if model.is_over() and model.series is not None and model.series.can_propose:
+        model.exit_code = REMATCH_SETUP if arg == "setup" else REMATCH_SAME
+
+
+@command("accept-next")
+def accept_next(model: GameModel, arg: str) -> None:
+    """Joiner, game over: a accepts the next game the host proposes."""
+    if model.is_over() and model.next_game is not None:
+        model.exit_code = ACCEPT_NEXT

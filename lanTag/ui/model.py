@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,7 +22,9 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import InMemoryHistory
 
+from lanTag.log.standings import SeatOfGame, Standing, standings
 from lanTag.peer.join_handshake import LobbyEvent
+from lanTag.peer.series_events import NextGame
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -61,6 +63,36 @@ class MachineLike(Protocol):
 
     @property
     def events(self) -> deque[ev.Event | LobbyEvent]: ...
+
+
+# Exit codes of the game screen after a game of a series (lanTag.cli.series_console).
+REMATCH_SAME = 10  # host: the same game again, with the same table
+REMATCH_SETUP = 11  # host: another game or options, through the setup form
+ACCEPT_NEXT = 12  # joiner: play the game the host proposes
+DECLINE_NEXT = 13  # joiner: leave instead (the host is told)
+
+
+@dataclass
+class SeriesInfo:
+    """What the game-over box knows of the night: this game's number, whether we may
+    propose the next game (the host), and the earlier games' seats and rankings."""
+
+    number: int = 1
+    can_propose: bool = False
+    history: list[tuple[list[SeatOfGame], list[list[int]] | None]] = field(default_factory=list)
+    proposed: NextGame | None = None  # what the host proposed after this game (joiner)
+
+    def table(self, session: Session, ranking: list[list[int]] | None) -> list[Standing]:
+        """The standings with this game (``ranking``, None while it is not over) counted."""
+        return standings([*self.history, (seats_of(session), ranking)])
+
+
+def seats_of(session: Session) -> list[SeatOfGame]:
+    """Who played each seat, as the standings tell players apart (key, not nickname)."""
+    return [
+        SeatOfGame(f"bot:{s.nickname}" if s.is_bot else s.fingerprint, s.nickname)
+        for s in session.record.seats
+    ]
 
 
 class GameHandle(Protocol):
@@ -149,6 +181,8 @@ class GameModel:
         self.desynced: set[int] = set()
         self.left: set[int] = set()  # seats dropped after their own signed LEAVE
         self.outcome: Outcome | None = None
+        self.series: SeriesInfo | None = None  # set for a game of a series (game-over box)
+        self.next_game: NextGame | None = None  # the host proposes the next game (joiner)
         self._blames: dict[int, list[ev.Blame]] = {}
         self._step_seen = -1
         self._step_started = clock()
@@ -363,6 +397,11 @@ class GameModel:
             self.add_log(f"game over: {e.outcome.summary}", "class:warn")
         elif isinstance(e, ev.Rejected):
             self.add_log(f"dropped a bad datagram ({e.code})", "class:dim")
+        elif isinstance(e, NextGame):
+            self.next_game = e
+            if self.series is not None:
+                self.series.proposed = e
+            self.add_log(f"the host proposes the next game: {e.engine}", "class:warn")
 
     def _on_step(self, e: ev.StepApplied) -> None:
         shadow = self._shadow if e.step == self._shadow_step else None

@@ -15,7 +15,7 @@ from lanTag.log.inspect import Detail, describe, inspect_steps
 from lanTag.log.verify import VerifyReport
 from lanTag.rules.base import IllegalAction, Joint, Move, Roll, State, input_text
 from lanTag.rules.registry import get_game
-from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord, seat_names
 from lanTag.ui.boards import Painted, paint
 from lanTag.views.registry import game_view
 
@@ -75,7 +75,8 @@ class ReplayModel:
 
     @property
     def names(self) -> list[str]:
-        return [s.nickname for s in self.record.seats]
+        """Each seat's name (two seats of one nickname told apart by their keys)."""
+        return list(seat_names(self.record.seats))
 
     @property
     def last(self) -> int:

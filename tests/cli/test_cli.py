@@ -497,10 +497,13 @@ def test_bug_bad_bind_address_message_names_the_address(home: Home) -> None:
 
 
 def test_bug_resume_from_a_directory_says_cannot_read(home: Home, tmp_path: Path) -> None:
-    """Today: `lantag join --resume DIR` says "lantag: [Errno 21] Is a directory: 'DIR'"
-    where `lantag verify DIR` says "lantag: cannot read log DIR: Is a directory"."""
-    message = user_error(lantag(home, "join", "--headless", "--resume", str(tmp_path)))
-    assert "cannot read log" in message
+    """Was: `lantag join --resume DIR` said "lantag: [Errno 21] Is a directory: 'DIR'".
+    A directory is now a series directory (its last game is resumed): one without logs
+    says so in one line."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    message = user_error(lantag(home, "join", "--headless", "--resume", str(empty)))
+    assert "holds no game logs to resume" in message
 
 
 def test_bug_verify_non_log_message_has_no_python_internals(home: Home, tmp_path: Path) -> None:

@@ -10,6 +10,9 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
+from lanTag.cli.entry import main
 from tests.cli.helpers import HANG_GUARD, LANTAG, Home, lantag, make_home
 
 SMALL = ["--option", "board_size=5", "--option", "end_steps=3"]
@@ -69,26 +72,38 @@ def _play_series(
     return host_home, host_dir, joiner_dir, host_out, joined.stdout
 
 
-def test_a_three_game_series_finishes_on_both_peers_and_verifies(tmp_path: Path) -> None:
+def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """``lantag ARGS`` in this process (the peers above are real processes)."""
+    code = main(list(args))
+    return code, capsys.readouterr().out
+
+
+def test_a_three_game_series_finishes_on_both_peers_and_verifies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     home, host_dir, joiner_dir, host_out, joiner_out = _play_series(tmp_path, 3)
     assert host_out.count("game over after") == 3 and joiner_out.count("game over after") == 3
     for directory in (host_dir, joiner_dir):
         names = sorted(p.name for p in directory.glob("*.lantag"))
         assert names == ["01-prototag.lantag", "02-prototag.lantag", "03-prototag.lantag"]
-        result = lantag(home, "verify", str(directory))
-        assert result.returncode == 0, result.stdout + result.stderr
-        assert "VALID series of 3 game(s)" in result.stdout and "standings" in result.stdout
-    report = json.loads(lantag(home, "verify", "--json", str(host_dir)).stdout)
+    result = lantag(home, "verify", str(host_dir))  # the real command, once
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "VALID series of 3 game(s)" in result.stdout and "standings" in result.stdout
+    assert _main(capsys, "verify", str(joiner_dir))[0] == 0
+    report = json.loads(_main(capsys, "verify", "--json", str(host_dir))[1])
     games = report["games"]
     assert [g["complete"] for g in games] == [True] * 3
     assert games[0]["previous_game"] == ""
     assert [g["previous_game"] for g in games[1:]] == [g["game_id"] for g in games[:2]]
     # Both peers logged the same games.
-    joiner = json.loads(lantag(home, "verify", "--json", str(joiner_dir)).stdout)
+    joiner = json.loads(_main(capsys, "verify", "--json", str(joiner_dir))[1])
     assert [g["game_id"] for g in joiner["games"]] == [g["game_id"] for g in games]
     # Two players, three games: 3 + 2 points a game, 15 in all.
     assert sum(s["points"] for s in report["standings"]) == 15
     assert sum(s["games"] for s in report["standings"]) == 6
+
+    code, replayed = _main(capsys, "replay", "--headless", str(host_dir))
+    assert code == 0 and replayed.index("=== game 2 of 3") < replayed.index("=== game 3 of 3")
 
     # The same series without its second game: the break is named, exit 1.
     (host_dir / "02-prototag.lantag").unlink()
@@ -98,14 +113,16 @@ def test_a_three_game_series_finishes_on_both_peers_and_verifies(tmp_path: Path)
     assert "a game is missing" in result.stdout
 
 
-def test_a_joiner_leaving_between_games_does_not_block_the_next_one(tmp_path: Path) -> None:
+def test_a_joiner_leaving_between_games_does_not_block_the_next_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # The host would wait an hour for a player who just vanished; one who says it leaves
     # is not waited for: a bot takes the seat and the second game is played at once.
-    home, host_dir, joiner_dir, host_out, joiner_out = _play_series(
+    _home, host_dir, joiner_dir, host_out, joiner_out = _play_series(
         tmp_path, 2, "--rematch-wait", "3600", joiner_args=("--games", "1")
     )
     assert joiner_out.count("game over after") == 1 and host_out.count("game over after") == 2
     assert [p.name for p in joiner_dir.glob("*.lantag")] == ["01-prototag.lantag"]
-    report = json.loads(lantag(home, "verify", "--json", str(host_dir)).stdout)
+    report = json.loads(_main(capsys, "verify", "--json", str(host_dir))[1])
     assert report["valid"] and len(report["games"]) == 2
     assert [p["bot"] for p in report["games"][1]["players"]] == ["", "heuristic"]

@@ -34,7 +34,7 @@ def test_a_one_game_series_is_valid_with_its_standings(
     assert "standings" in out and " 3 points" in out
     assert main(["verify", "--json", str(directory)]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["valid"] is True and report["links"] == []
+    assert report["valid"] is True and report["complete"] is True and report["links"] == []
     (game,) = report["games"]
     assert game["valid"] and game["complete"] and game["file"] == "01-prototag.lantag"
     assert game["previous_game"] == ""
@@ -82,3 +82,30 @@ def test_verify_help_names_the_exit_codes(capsys: pytest.CaptureFixture[str]) ->
     for code in ("0 valid", "1 invalid", "2 not a lanTag log", "3 authentic but not replayed"):
         assert code in text
     assert "out of order or from another table" in text
+
+
+def test_replay_steps_across_a_series(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    directory = _series(tmp_path, "prototag.log", "boardtag.log")  # two first games: broken
+    assert main(["replay", "--headless", str(directory)]) == 2
+    assert "is not a whole series" in capsys.readouterr().err
+    assert main(["replay", "--headless", "--force", str(directory)]) == 0
+    out = capsys.readouterr().out
+    first = out.index("=== game 1 of 2: 01-prototag.lantag ===")
+    second = out.index("=== game 2 of 2: 02-boardtag.lantag ===")
+    assert first < second and "## step 1" in out[first:second] and "## step 1" in out[second:]
+    assert "standings" in out[second:]
+
+
+def test_resume_from_a_series_directory_takes_its_last_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    directory = _series(tmp_path, "prototag.log", "boardtag.log")
+    assert main(["join", "--resume", str(directory), "--headless"]) == 0
+    out = capsys.readouterr().out
+    assert "resuming game 2 of the series" in out and "02-boardtag.lantag" in out
+    assert "game over already" in out  # the corpus game is finished: nothing to resume
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["join", "--resume", str(empty), "--headless"]) == 2
+    assert "holds no game logs to resume" in capsys.readouterr().err
