@@ -44,6 +44,8 @@ TARGETS: dict[str, list[str]] = {
         "tests/log/test_verify_paths.py",
         "tests/log/test_verify_signature_pass.py",
         "tests/log/test_log_survivors.py",
+        "tests/log/test_audit.py",
+        "tests/log/test_seals.py",
         "tests/cli/test_corpus.py",
     ],
 }
