@@ -245,6 +245,7 @@ def test_lantag_list_sees_a_game_published_by_avahi(lan: Lan, avahi: Avahi) -> N
             "incompatible": f"the host runs lanTag protocol 1, you have {PROTOCOL_VERSION}: the "
             "host should "
             "upgrade lanTag (or you install the host's release)",
+            "same_name": "",  # no other advert of that name
         }
     ]  # the record with invalid TXT is ignored, not shown, not fatal
     assert good.poll() is None

@@ -60,6 +60,7 @@ def test_games_advertised_in_two_namespaces_are_listed_in_a_third(lan: Lan) -> N
         "revision": a["revision"],  # counted up by updates (the seat count may change)
         "release": a["release"],
         "incompatible": "",  # same lanTag on both sides
+        "same_name": "",  # no other advert of that name
         "seats_taken": 1,
         "seats_total": 3,
         "password": False,
