@@ -26,7 +26,8 @@ PORT = re.compile(rb"on port (\d+)")
 SEATED = re.compile(r"^lobby: 2/3 seated")
 # A small board makes battles (secret rock-paper-scissors rounds) frequent.
 OPTIONS = ["--option", "board_size=3", "--option", "end_steps=60"]
-WAIT = 40.0  # seconds any one process may take before the test gives up on it
+WAIT = 120.0  # seconds a table may take before the test gives up on it (a bound, not a timing:
+# four tables of three processes start at once on a 2-core machine; 40 s was once too short)
 
 
 @dataclass
@@ -72,7 +73,7 @@ async def _table(tmp: Path, cheat: str) -> Run:
     host = await _spawn(
         [
             "-m", "lanTag", "host", "--game", "prototag", "--seats", "3", "--no-advertise",
-            "--turn-timeout", "3", "--log", str(logs[0]), *OPTIONS, *common,
+            "--turn-timeout", "6", "--log", str(logs[0]), *OPTIONS, *common,
         ],
         peer_env(tmp, 0),
     )  # fmt: skip
@@ -104,9 +105,13 @@ async def _table(tmp: Path, cheat: str) -> Run:
                 peer_env(tmp, 2),
             )
         )  # fmt: skip
-        outs = list(
-            await asyncio.wait_for(asyncio.gather(*(p.communicate() for p in procs[:2])), WAIT)
-        )
+        try:
+            outs = list(
+                await asyncio.wait_for(asyncio.gather(*(p.communicate() for p in procs[:2])), WAIT)
+            )
+        except asyncio.TimeoutError:
+            tails = await _tails(procs)
+            raise AssertionError(f"{cheat}: not over within {WAIT} s\n{tails}") from None
         if procs[2].returncode is None:  # the cheater may follow the game longer: not waited
             procs[2].terminate()
         outs.append(await asyncio.wait_for(procs[2].communicate(), WAIT))
@@ -126,6 +131,18 @@ async def _table(tmp: Path, cheat: str) -> Run:
         int(seat.group(1)) if seat else None,
         int(at.group(1)) if at else None,
     )
+
+
+async def _tails(procs: list[asyncio.subprocess.Process]) -> str:
+    """What each process of a table that did not finish said last (it is killed first)."""
+    said = []
+    for name, p in zip(("host", "joiner", "cheater"), procs, strict=False):
+        if p.returncode is None:
+            p.kill()
+        out, err = await p.communicate()
+        text = (out + err).decode(errors="replace").splitlines()
+        said.append(f"--- {name} (exit {p.returncode}):\n" + "\n".join(text[-15:]))
+    return "\n".join(said)
 
 
 CHEATS = ("two-commits", "false-hash", "peek-reveal", "request-flood")
