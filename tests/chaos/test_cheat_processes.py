@@ -21,6 +21,7 @@ import pytest
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.peer.selfplay import peer_env
 from lanTag.rules.base import FORFEIT, Joint
+from tests.net.real_table import final_history
 
 PORT = re.compile(rb"on port (\d+)")
 SEATED = re.compile(r"^lobby: 2/3 seated")
@@ -191,10 +192,20 @@ def _check_honest(run: Run, code: str) -> list[VerifyReport]:
             report.blames,
         )
         reports.append(report)
-    histories = {tuple((a.step, a.state_hash) for a in r.applied) for r in reports}
-    assert len(histories) == 1  # the honest peers agree on every decided step
+    # The honest peers agree on every decided step (a rollback re-decides a step: its last
+    # decision counts; seen once in ten runs at step 4 of the false-hash table, SPEC §5.8).
+    histories = {tuple(final_history(r)) for r in reports}
+    assert len(histories) == 1
     assert run.verified == [0, 0], run.verified  # `lantag verify` said VALID
     return reports
+
+
+def _decided(report: VerifyReport, step: int | None) -> object:
+    """The input a step was finally decided with.  Its last decision: an honest peer can
+    still apply a battle with the cheater's choice and roll it back to the forfeit when the
+    second commitment reaches it late (the copy sent before a bystander's HAVE can arrive
+    after that HAVE over UDP; seen in about 1 run of 15; open in issue #22)."""
+    return [a.input for a in report.applied if a.step == step][-1]
 
 
 async def _verify_cli(log: Path) -> int:
@@ -209,7 +220,7 @@ def test_two_commitments_to_two_peers_convict_the_cheater(
 ) -> None:
     run = _play(runs, "two-commits")
     for report in _check_honest(run, "equivocation"):
-        joint = next(a.input for a in report.applied if a.step == run.cheated_at)
+        joint = _decided(report, run.cheated_at)
         assert isinstance(joint, Joint) and joint.of(run.cheater) == FORFEIT  # type: ignore[arg-type]
 
 
@@ -227,7 +238,7 @@ def test_a_non_opening_reveal_after_seeing_the_other_loses_the_battle_once(
     for report in _check_honest(run, "bad-reveal"):
         bad = [b for b in report.blames if b[2] == "bad-reveal"]
         assert len(bad) == 1, bad  # at most once a game: the seat is out after it
-        joint = next(a.input for a in report.applied if a.step == run.cheated_at)
+        joint = _decided(report, run.cheated_at)
         assert isinstance(joint, Joint) and joint.of(run.cheater) == FORFEIT  # type: ignore[arg-type]
 
 
