@@ -80,6 +80,27 @@ def lantag(
     )
 
 
+def lantag_process(
+    home: Home, *args: str, stdin: int = subprocess.DEVNULL, env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
+    """``lantag ARGS`` started in the background (a host, say), stdout and stderr piped."""
+    return subprocess.Popen(
+        [*LANTAG, *args],
+        env=home.env(**(env or {})),
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=home.root,
+    )
+
+
+def announced_port(host: subprocess.Popen[str]) -> str:
+    """The port a headless host names on its first line ("hosting GAME on port N; ...")."""
+    assert host.stderr is not None
+    return host.stderr.readline().split(" on port ")[1].split(";")[0]
+
+
 def lantag_or_hang(
     home: Home, *args: str, timeout: float, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str] | None:

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 from typing import IO
 
-from tests.cli.helpers import HANG_GUARD, LANTAG, make_home
+from tests.cli.helpers import HANG_GUARD, LANTAG, announced_port, lantag_process, make_home
 
 
 def _read_until(stream: IO[str], end: str) -> str:
@@ -23,34 +23,23 @@ def _read_until(stream: IO[str], end: str) -> str:
 
 
 def _join(home_root: Path, nickname: str, port: str) -> subprocess.Popen[str]:
-    home = make_home(home_root)
-    return subprocess.Popen(
-        [*LANTAG, "join", f"127.0.0.1:{port}", "--headless", "--bind", "127.0.0.1"],
-        env=home.env(USER=nickname),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=home.root,
+    return lantag_process(
+        make_home(home_root),
+        *("join", f"127.0.0.1:{port}", "--headless", "--bind", "127.0.0.1"),
+        env={"USER": nickname},
     )
 
 
 def test_approve_keeps_two_squatters_out_and_seats_the_friend(tmp_path: Path) -> None:
     host_home = make_home(tmp_path / "host")
-    host = subprocess.Popen(
-        [*LANTAG, "host", "--headless", "--approve", "--no-advertise", "--bind", "127.0.0.1",
-         "--port", "0", "--seats", "2"],
-        env=host_home.env(),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=host_home.root,
-    )
+    host = lantag_process(
+        host_home, "host", "--headless", "--approve", "--no-advertise", "--bind", "127.0.0.1",
+        "--port", "0", "--seats", "2", stdin=subprocess.PIPE,
+    )  # fmt: skip
     joiners: list[subprocess.Popen[str]] = []
     try:
         assert host.stderr is not None and host.stdin is not None
-        port = host.stderr.readline().split(" on port ")[1].split(";")[0]
+        port = announced_port(host)
         squatters = [_join(tmp_path / f"s{i}", f"squat{i}", port) for i in (1, 2)]
         joiners += squatters
         asked = []
@@ -87,25 +76,31 @@ def test_a_wrong_password_is_refused_and_the_headless_host_says_who_guessed(
     tmp_path: Path,
 ) -> None:
     host_home = make_home(tmp_path / "host")
-    host = subprocess.Popen(
-        [*LANTAG, "host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0",
-         "--seats", "2", "--password", "open sesame"],
-        env=host_home.env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=host_home.root,
-    )
+    host = lantag_process(
+        host_home, "host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0",
+        "--seats", "2", "--password", "open sesame",
+    )  # fmt: skip
     try:
-        assert host.stderr is not None
-        port = host.stderr.readline().split(" on port ")[1].split(";")[0]
+        port = announced_port(host)
         home = make_home(tmp_path / "guesser")
         guess = subprocess.run(
-            [*LANTAG, "join", f"127.0.0.1:{port}", "--headless", "--bind", "127.0.0.1",
-             "--password", "open sesam"],
-            env=home.env(), stdin=subprocess.DEVNULL, capture_output=True, text=True,
-            timeout=HANG_GUARD, cwd=home.root, check=False,
+            [
+                *LANTAG,
+                "join",
+                f"127.0.0.1:{port}",
+                "--headless",
+                "--bind",
+                "127.0.0.1",
+                "--password",
+                "open sesam",
+            ],
+            env=home.env(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=HANG_GUARD,
+            cwd=home.root,
+            check=False,
         )
         assert guess.returncode == 1, guess.stderr
         assert "refused: wrong password" in guess.stderr and "Traceback" not in guess.stderr

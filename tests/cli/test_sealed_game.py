@@ -5,28 +5,20 @@ seats, and both processes say so and exit once the seals are in (a bounded wait)
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from tests.cli.helpers import HANG_GUARD, LANTAG, lantag, make_home
+from tests.cli.helpers import HANG_GUARD, announced_port, lantag, lantag_process, make_home
 
 
 def test_a_host_and_a_joiner_both_log_the_seals_of_both_seats(tmp_path: Path) -> None:
     host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
     host_log, joiner_log = tmp_path / "host.lantag", tmp_path / "joiner.lantag"
     hosting = ["host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0"]
-    host = subprocess.Popen(
-        [*LANTAG, *hosting, "--seats", "2", "--bot", "random", "--log", str(host_log)],
-        env=host_home.env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=host_home.root,
+    host = lantag_process(
+        host_home, *hosting, "--seats", "2", "--bot", "random", "--log", str(host_log)
     )
     try:
-        assert host.stderr is not None
-        port = host.stderr.readline().split(" on port ")[1].split(";")[0]
+        port = announced_port(host)
         joined = lantag(
             joiner_home,
             "join",

@@ -7,13 +7,19 @@ Bounded: Prototag on a small board ending after a few steps, bots on both seats.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from lanTag.cli.entry import main
-from tests.cli.helpers import HANG_GUARD, LANTAG, Home, lantag, make_home
+from tests.cli.helpers import (
+    HANG_GUARD,
+    Home,
+    announced_port,
+    lantag,
+    lantag_process,
+    make_home,
+)
 
 SMALL = ["--option", "board_size=5", "--option", "end_steps=3"]
 
@@ -23,34 +29,24 @@ def _play_series(
 ) -> tuple[Home, Path, Path, str, str]:
     host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
     host_dir, joiner_dir = tmp_path / "host-night", tmp_path / "joiner-night"
-    host = subprocess.Popen(
-        [
-            *LANTAG,
-            "host",
-            "--headless",
-            "--no-advertise",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--games",
-            str(games),
-            "--log",
-            str(host_dir),
-            *SMALL,
-            *host_args,
-        ],
-        env=host_home.env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=host_home.root,
+    host = lantag_process(
+        host_home,
+        "host",
+        "--headless",
+        "--no-advertise",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--games",
+        str(games),
+        "--log",
+        str(host_dir),
+        *SMALL,
+        *host_args,
     )
     try:
-        assert host.stderr is not None
-        first = host.stderr.readline()  # "hosting Prototag on port N; ..."
-        port = first.split(" on port ")[1].split(";")[0]
+        port = announced_port(host)
         joined = lantag(
             joiner_home,
             "join",

@@ -4,14 +4,13 @@ sitecustomize module that lowers its Prototag rules version.  Both sides say why
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from lanTag.rules.registry import get_game
 from lanTag.wire import PROTOCOL_VERSION
-from tests.cli.helpers import HANG_GUARD, LANTAG, lantag, make_home
+from tests.cli.helpers import HANG_GUARD, announced_port, lantag, lantag_process, make_home
 
 
 def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
@@ -26,19 +25,11 @@ def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
         encoding="utf-8",
     )
     host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
-    host = subprocess.Popen(
-        [*LANTAG, "host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0"],
-        env=host_home.env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=host_home.root,
+    host = lantag_process(
+        host_home, "host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0"
     )
     try:
-        assert host.stderr is not None
-        first = host.stderr.readline()  # "hosting Prototag on port N; ..."
-        port = first.split(" on port ")[1].split(";")[0]
+        port = announced_port(host)
         joined = lantag(
             joiner_home,
             "join",
@@ -85,19 +76,13 @@ def test_a_protocol_2_peer_and_a_protocol_3_peer_refuse_each_other_politely(
     host_env, joiner_env = {}, {}
     (host_env if older == "host" else joiner_env)["PYTHONPATH"] = str(old)
     host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
-    host = subprocess.Popen(
-        [*LANTAG, "host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0"],
-        env={**host_home.env(), **host_env},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=host_home.root,
+    host = lantag_process(
+        host_home,
+        *("host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0"),
+        env=host_env,
     )
     try:
-        assert host.stderr is not None
-        first = host.stderr.readline()
-        port = first.split(" on port ")[1].split(";")[0]
+        port = announced_port(host)
         joined = lantag(
             joiner_home,
             "join",
