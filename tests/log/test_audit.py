@@ -8,40 +8,30 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lanTag.cli.log_commands import verify_exit_code
 from lanTag.log.audit import draw_of
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Die, Joint, Move, Pick, Roll, Shuffle, decode_input
 from lanTag.rules.registry import get_game
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
-from lanTag.testing.table import identity_for
-
-ROOT = Path(__file__).resolve().parents[2]
-MUST_FAIL = ROOT / "protocol" / "vectors" / "must_fail"
-INDEX: dict[str, Any] = json.loads((MUST_FAIL / "must_fail.json").read_text(encoding="utf-8"))
-HONEST: bytes = (MUST_FAIL / INDEX["honest"]["file"]).read_bytes()
-Item = tuple[int, EntryKind, Any]
-
-
-def items_of(data: bytes) -> list[Item]:
-    return [(e.step, e.kind, e.data) for e in parse_log(data).entries]
-
-
-def chained(items: list[Item]) -> bytes:
-    chain = LogChain()
-    for step, kind, data in items:
-        chain.append(step, kind, data)
-    return chain.take()
+from tests.log.honest_log import (
+    HONEST,
+    ROOT,
+    Item,
+    chained,
+    first_msg,
+    items_of,
+    messages_of,
+    signer_of,
+)
 
 
 def audit(data: bytes, monkeypatch: pytest.MonkeyPatch) -> VerifyReport:
@@ -55,12 +45,6 @@ def audit(data: bytes, monkeypatch: pytest.MonkeyPatch) -> VerifyReport:
 
 def first(items: list[Item], pred: Callable[[int, EntryKind, Any], bool]) -> int:
     return next(k for k, (step, kind, data) in enumerate(items) if pred(step, kind, data))
-
-
-def first_msg(items: list[Item], pred: Callable[[Signed], bool]) -> int:
-    return first(
-        items, lambda _s, kind, data: kind == EntryKind.MSG and pred(parse_unverified(data))
-    )
 
 
 def step_of_input(items: list[Item], form: type) -> int:
@@ -214,15 +198,6 @@ def test_a_reveal_without_its_commitment_is_a_bad_reveal(monkeypatch: pytest.Mon
     ]
 
 
-def _signer_of(seat: int) -> Any:
-    record = LobbyRecord.decode(parse_log(HONEST).entries[0].data[1])
-    for peer in range(len(record.seats)):
-        identity = identity_for(INDEX["table_seed"], peer)
-        if identity.public_key == record.seats[seat].public_key:
-            return identity.signer()
-    raise LookupError(seat)
-
-
 def test_a_link_from_another_history_does_not_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     # Before a seat's ENTROPY of a roll (past step 0), another ENTROPY of that seat for the
     # same step, validly signed but from another history (another state hash) and with a
@@ -233,7 +208,7 @@ def test_a_link_from_another_history_does_not_draw(monkeypatch: pytest.MonkeyPat
     k = first_msg(items, lambda m: m.type == MsgType.ENTROPY and m.step == roll_step)
     m = parse_unverified(items[k][2])
     other = sign_message(
-        _signer_of(m.seat),
+        signer_of(m.seat),
         m.type,
         m.game_id,
         m.step,
@@ -258,7 +233,7 @@ def test_a_link_that_is_the_seats_anchor_is_a_bad_chain(monkeypatch: pytest.Monk
     m = parse_unverified(items[k][2])
     record = LobbyRecord.decode(items[0][2][1])
     anchored = sign_message(
-        _signer_of(m.seat),
+        signer_of(m.seat),
         m.type,
         m.game_id,
         m.step,
@@ -283,7 +258,7 @@ def test_the_links_of_one_step_are_taken_in_log_order(monkeypatch: pytest.Monkey
     # and not chain.  (Two messages in one slot: the full replay refuses the log for that.)
     items = items_of(HONEST)
     links: dict[int, list[tuple[int, Signed, bytes]]] = {}  # seat -> (entry, message, link)
-    for k, m in _messages(items):
+    for k, m in messages_of(items):
         at = {MsgType.ENTROPY: 0, MsgType.REVEAL: 2}.get(m.type)
         if at is not None and m.payload[at] not in [x[2] for x in links.get(m.seat, [])]:
             links.setdefault(m.seat, []).append((k, m, m.payload[at]))
@@ -294,7 +269,7 @@ def test_the_links_of_one_step_are_taken_in_log_order(monkeypatch: pytest.Monkey
         if m.type == MsgType.ENTROPY and b < a
     )
     early = sign_message(
-        _signer_of(m.seat),
+        signer_of(m.seat),
         m.type,
         m.game_id,
         m.step,
@@ -307,9 +282,3 @@ def test_the_links_of_one_step_are_taken_in_log_order(monkeypatch: pytest.Monkey
         chained([*items[: k + 1], (m.step, EntryKind.MSG, early), *items[k + 1 :]]), monkeypatch
     )
     assert verify_exit_code(report) == 3 and report.blames == []
-
-
-def _messages(items: list[Item]) -> list[tuple[int, Signed]]:
-    return [
-        (k, parse_unverified(d)) for k, (_s, kind, d) in enumerate(items) if kind == EntryKind.MSG
-    ]

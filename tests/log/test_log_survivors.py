@@ -8,48 +8,28 @@ message keeps its own signature, except the one the test signs with its seat's k
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lanTag.log import plain_replay
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.chain import EntryKind
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.session.core import STEP_WINDOW
-from lanTag.session.lobby_record import LobbyRecord
-from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
-from lanTag.testing.table import identity_for
+from lanTag.session.messages import MsgType, parse_unverified, sign_message
+from tests.log.honest_log import (
+    HONEST,
+    ROOT,
+    chained,
+    first_msg,
+    items_of,
+    messages_of,
+    signer_of,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-MUST_FAIL = ROOT / "protocol" / "vectors" / "must_fail"
 # A game whose secret rounds ask two seats to commit (its step 20 asks seats 1 and 2).
 TWO_COMMITTERS = ROOT / "tests" / "corpus" / "protocol2" / "prototag.log"
-INDEX: dict[str, Any] = json.loads((MUST_FAIL / "must_fail.json").read_text(encoding="utf-8"))
-HONEST: bytes = (MUST_FAIL / INDEX["honest"]["file"]).read_bytes()
-Item = tuple[int, EntryKind, Any]
-
-
-def items_of(data: bytes) -> list[Item]:
-    return [(e.step, e.kind, e.data) for e in parse_log(data).entries]
-
-
-def chained(items: list[Item]) -> bytes:
-    chain = LogChain()
-    for step, kind, data in items:
-        chain.append(step, kind, data)
-    return chain.take()
-
-
-def first_msg(items: list[Item], pred: Callable[[Signed], bool]) -> int:
-    return next(
-        k
-        for k, (_step, kind, data) in enumerate(items)
-        if kind == EntryKind.MSG and pred(parse_unverified(data))
-    )
 
 
 def both_lanes(
@@ -120,9 +100,9 @@ def test_a_message_for_the_next_step_waits_for_it(monkeypatch: pytest.MonkeyPatc
     # An ENTROPY for a roll moved before the MOVE that decides the step before it: both
     # lanes keep it until its step comes (the fast lane too: it is a plain log).
     items = items_of(HONEST)
-    moves = {m.step: k for k, m in _messages(items) if m.type == MsgType.MOVE}
+    moves = {m.step: k for k, m in messages_of(items) if m.type == MsgType.MOVE}
     k, msg = next(
-        (k, m) for k, m in _messages(items) if m.type == MsgType.ENTROPY and m.step - 1 in moves
+        (k, m) for k, m in messages_of(items) if m.type == MsgType.ENTROPY and m.step - 1 in moves
     )
     before = moves[msg.step - 1]
     moved = [*items[:before], items[k], *items[before:k], *items[k + 1 :]]
@@ -138,10 +118,10 @@ def test_a_message_as_far_ahead_as_allowed_is_kept(monkeypatch: pytest.MonkeyPat
     # A MOVE dated exactly STEP_WINDOW steps ahead of the replay is within the window: it
     # waits (for a step the game never reaches), and the log is plain and valid.
     items = items_of(HONEST)
-    k, msg = next((k, m) for k, m in _messages(items) if m.type == MsgType.MOVE)
+    k, msg = next((k, m) for k, m in messages_of(items) if m.type == MsgType.MOVE)
     far = msg.step + STEP_WINDOW
     ahead = sign_message(
-        _signer_of(msg.seat),
+        signer_of(msg.seat),
         msg.type,
         msg.game_id,
         far,
@@ -161,26 +141,11 @@ def test_a_message_as_far_ahead_as_allowed_is_kept(monkeypatch: pytest.MonkeyPat
         assert report.signatures_verified == honest.signatures_verified + 1
 
 
-def _messages(items: list[Item]) -> list[tuple[int, Signed]]:
-    return [
-        (k, parse_unverified(d)) for k, (_s, kind, d) in enumerate(items) if kind == EntryKind.MSG
-    ]
-
-
-def _signer_of(seat: int) -> Any:
-    record = LobbyRecord.decode(items_of(HONEST)[0][2][1])
-    for peer in range(len(record.seats)):
-        identity = identity_for(INDEX["table_seed"], peer)
-        if identity.public_key == record.seats[seat].public_key:
-            return identity.signer()
-    raise LookupError(seat)
-
-
 def test_a_last_move_acknowledged_by_a_have_alone_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     # The honest game without the other seats' SEALs: its last MOVE still counts, because
     # another seat's HAVE names it (SPEC §9 seals; must-fail last_move_resigned: without).
     items = items_of(HONEST)
-    messages = _messages(items)
+    messages = messages_of(items)
     last = max(k for k, m in messages if m.type == MsgType.MOVE)
     move = parse_unverified(items[last][2])
     others = {k for k, m in messages if m.type == MsgType.SEAL and m.seat != move.seat}

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.chain import EntryKind
 from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
+from tests.log.honest_log import chained, items_of
 from tests.session.harness import SimNet, make_record, make_sessions
 
 GAMES: dict[str, tuple[int, int, tuple[tuple[str, int | bool | str], ...]]] = {
@@ -91,15 +92,6 @@ def test_a_dropped_seat_is_left_to_the_full_replay(monkeypatch: pytest.MonkeyPat
         assert_same(fast, full, "drop")
 
 
-def entries(data: bytes) -> list[tuple[int, EntryKind, Any]]:
-    return [(e.step, e.kind, e.data) for e in parse_log(data).entries]
-
-
-def rechain(items: list[tuple[int, EntryKind, Any]]) -> bytes:
-    chain = LogChain()
-    return b"".join(chain.append(step, kind, data) for step, kind, data in items)
-
-
 def flip_in(raw: bytes, rng: random.Random) -> bytes:
     out = bytearray(raw)
     out[rng.randrange(len(out))] ^= 1 << rng.randrange(8)
@@ -168,9 +160,9 @@ def test_tampered_logs_get_the_same_report(
     rng = random.Random(f"plain/{tamper}")
     outcomes: set[bool] = set()
     for engine in sorted(GAMES):
-        base = entries(logs[engine][0])
+        base = items_of(logs[engine][0])
         for _ in range(8):
-            forged = rechain(TAMPERS[tamper](list(base), rng))
+            forged = chained(TAMPERS[tamper](list(base), rng))
             fast, full, _plain = both(forged, monkeypatch)
             assert_same(fast, full, f"{engine}: {tamper}")
             outcomes.add(full.valid)
