@@ -31,6 +31,10 @@ pytestmark = pytest.mark.skipif(
 ARROW = {"n": "Up", "s": "Down", "e": "Right", "w": "Left"}
 DELTA = {"n": (-1, 0), "s": (1, 0), "e": (0, 1), "w": (0, -1)}
 MY_TURN = "turn you to move"
+# The bots answer on loopback within milliseconds: between our move and the next screen
+# capture they can play ten steps and scroll our line off the side panel.  A fixed delay
+# in the project's own UDP layer paces the table so the panel checks see our move.
+PACED = ["--netsim", "delay=150ms,seed=1"]
 
 
 @pytest.fixture
@@ -174,7 +178,7 @@ def quit_game(pane: Pane) -> int:
 def test_play_against_bots_by_keys(tmux: TmuxServer, tmp_path: Path) -> None:
     me = player(tmp_path, "tester")
     log = tmp_path / "ui.lantag"
-    pane = tmux.start("solo", [*LANTAG, "play", "--bots", "2", "--log", str(log)], xdg(me))
+    pane = tmux.start("solo", [*LANTAG, "play", "--bots", "2", *PACED, "--log", str(log)], xdg(me))
 
     screen = until_my_move(pane, 0)
     assert "lanTag │ Prototag │ step" in screen and "you: seat 0 tester" in screen
@@ -186,8 +190,9 @@ def test_play_against_bots_by_keys(tmux: TmuxServer, tmp_path: Path) -> None:
 
     # Move 1: Tab puts a legal action on the command line, Enter plays it.
     action, screen = play_first_action(pane)
+    line = f"{step}: you: {action}"
+    screen = pane.wait(lambda s: line in panel(s), f"{line!r} in the panel")
     assert title_step(screen) > step
-    assert f"{step}: you: {action}" in panel(screen)
     expect_moved(where, pawn(screen, 0), action)
     moves = [(step, action)]
 
@@ -198,8 +203,8 @@ def test_play_against_bots_by_keys(tmux: TmuxServer, tmp_path: Path) -> None:
     assert steps, "no step action offered on our turn"
     action = steps[0]
     pane.keys(ARROW[action[-1]])
-    screen = pane.wait(lambda s: message_line(s) == f"played {action}", f"played {action}")
-    assert title_step(screen) > step
+    pane.wait(lambda s: message_line(s) == f"played {action}", f"played {action}")
+    screen = pane.wait(lambda s: title_step(s) > step, f"step {step} decided")
     expect_moved(where, pawn(screen, 0), action)
     moves.append((step, action))
 
@@ -249,11 +254,14 @@ def test_bug_bots_reported_lagging_after_a_slow_human_move(
     people (host/join): the one who waited is shown "lagging (12.4s)" by the slow mover."""
     me = player(tmp_path, "tester")
     pane = tmux.start(
-        "lag", [*LANTAG, "play", "--bots", "2", "--log", str(tmp_path / "l.lantag")], xdg(me)
+        "lag",
+        [*LANTAG, "play", "--bots", "2", *PACED, "--log", str(tmp_path / "l.lantag")],
+        xdg(me),
     )
     step = title_step(until_my_move(pane, 0))
     time.sleep(3.0)  # think for longer than lag_ms (2 s); the bots have nothing to do
     action, _ = play_first_action(pane)
+    pane.wait(lambda s: re.search(rf"(?:^|\s){step}: you: ", panel(s)) is not None, "our move")
     after = panel(pane.settled())
     quit_game(pane)
     # The anchor of the check below must be on screen, or a layout change would pass it.
