@@ -23,6 +23,7 @@ from lanTag.session import referee
 from lanTag.session.core import STEP_WINDOW
 from lanTag.session.messages import (
     MsgType,
+    Signed,
     parse_unverified,
     reveal_value,
 )
@@ -398,4 +399,42 @@ def illegal_reveal(game: Game) -> Vector:
             msg.step,
             (msg.seat, "illegal-action"),
         ),
+    )
+
+
+@vector
+def secret_round_acknowledged_for_another_commitment(game: Game) -> Vector:
+    # Protocol 4 (SPEC §4.4): a round is applied only once every other live seat signed a
+    # HAVE naming the very COMMIT the writer holds.  Here one seat's acknowledgements of
+    # another seat's commitment name another digest (a claim of another commitment).
+    commit = game.msg(game.find(lambda m: m.type == MsgType.COMMIT))
+    step = commit.step
+    s = game.step_entry(step)
+
+    def names_it(m: Signed) -> bool:
+        return (
+            m.type == MsgType.HAVE
+            and m.step == step
+            and m.payload[0] == commit.seat
+            and m.seat not in (commit.seat, 0)
+            and commit.digest in m.payload[1]
+        )
+
+    k = game.find(names_it)
+    voter = game.msg(k).seat
+    other = [_h("another commitment")]
+    items = [
+        game.resigned(j, payload=(commit.seat, other))
+        if j < s and item[1] == EntryKind.MSG and names_it(m := game.msg(j)) and m.seat == voter
+        else item
+        for j, item in enumerate(game.items[: s + 1])
+    ]
+    return Vector(
+        "secret_round_acknowledged_for_another_commitment",
+        "§4.4 secret rounds (protocol 4): applied once every other live seat's HAVE names the "
+        "COMMIT held",
+        f"entry {k}: seat {voter}'s HAVE of seat {commit.seat}'s COMMIT for step {step} names "
+        f"another digest (and so does any later one of it); entry {s} records the step",
+        write(items),
+        Expect(1, "do not decide", s, step),
     )

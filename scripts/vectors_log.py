@@ -262,6 +262,64 @@ def _entry_vectors(valid: bytes) -> dict[str, Any]:
     }
 
 
+def _flood_vector() -> tuple[dict[str, Any], bytes]:
+    """Seat 0's log of a toy game in which seat 2 sent seat 0 one NUDGE more than the cap
+    for one step (SPEC §5.3): the first one over the cap is the proof, logged after the
+    kept ones, and every replay of the log blames seat 2 `flood` from it."""
+    from lanTag.session.core import REQUEST_LIMITS
+    from lanTag.session.messages import pack_bundle
+    from tests.session.harness import SimNet, addr_of, make_record, make_sessions
+
+    register_engine("toy", "tests.session.toygame", "Toy")
+    record, ids, secrets = make_record("toy", 3, options=(("rounds", LOG_ROUNDS),), seed="flood")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=1)
+    for _ in range(100_000):
+        if all(s.step >= 2 for s in sessions) or not net.step():
+            break
+    cheat, cap = sessions[2], REQUEST_LIMITS[MsgType.NUDGE]
+    step, state_hash = cheat.step, cheat.state.state_hash()
+    flood = [
+        sign_message(ids[2].signer(), MsgType.NUDGE, cheat.game_id, step, 2, state_hash, ([], q))
+        for q in range(1, cap + 2)
+    ]
+    sessions[0].receive_datagram(pack_bundle([m.raw for m in flood]), addr_of(2), net.now)
+    net.run()
+    if not net.all_over():
+        raise RuntimeError("the flooded toy game did not finish")
+    data = sessions[0].take_log()
+    report = verify_log(data)
+    if not (report.valid and report.complete):
+        raise RuntimeError(f"the flooded log does not verify: {report.failure}")
+    raws = {m.raw for m in flood}
+    entries = [
+        e.index for e in parse_log(data).entries if e.kind == EntryKind.MSG and e.data in raws
+    ]
+    if len(entries) != cap + 1 or parse_log(data).entries[entries[-1]].data != flood[-1].raw:
+        raise RuntimeError(f"the log holds NUDGE entries {entries}, not the {cap + 1} sent")
+    blames = [[seat, at, code] for seat, at, code, _reason in report.blames]
+    if [b for b in blames if b[2] == "flood"] != [[2, step, "flood"]]:
+        raise RuntimeError(f"the replay does not convict seat 2 of a flood: {blames}")
+    return {
+        "about": "seat 0's complete log of a toy game in which seat 2 sent seat 0 "
+        f"{cap + 1} validly signed NUDGEs for step {step} (distinct seqs, naming nobody), "
+        f"one more than the cap of {cap} per seat and step (SPEC §5.3): the first {cap} are "
+        "kept and logged, the last one over the cap is the proof (no honest peer signs "
+        "it), logged after them; the log is valid and complete and its replay blames seat 2 "
+        "`flood` at that step (`blames`: [seat, step, code] of the replay).",
+        "file": "toy_game.flood.log",
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "size": len(data),
+        "seat": 2,
+        "step": step,
+        "kind": "NUDGE",
+        "cap": cap,
+        "entries": entries,
+        "proof_entry": entries[-1],
+        "blames": blames,
+    }, data
+
+
 def log_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
     valid = _play("vectors/log", LOG_ROUNDS)[0]
     foreign = _play("vectors/other-game", 1)[0]
@@ -279,6 +337,7 @@ def log_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
         must_fail.append({"file": file_name, **variant})
     expected = report.to_json()
     del expected["failure"]
+    flood, files["toy_game.flood.log"] = _flood_vector()
     return (
         {
             "about": "A complete signed log of a 3-peer game of the test-only 'toy' engine "
@@ -294,6 +353,7 @@ def log_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
                 "expected": expected,
             },
             "must_fail": must_fail,
+            "flood": flood,
             **_entry_vectors(valid),
         },
         files,

@@ -492,6 +492,14 @@ def evidence_vectors() -> dict[str, Any]:
             None,
         ),
         _evidence_pair(
+            "no proof: a smaller HAVE after the one that holds it (an earlier version relayed "
+            "late, protocol 4)",
+            1,
+            (have, MSG_STEP, MSG_STATE, (0, [digest, h("messages/digest/1")])),
+            (have, MSG_STEP, MSG_STATE, (0, [digest])),
+            None,
+        ),
+        _evidence_pair(
             "no proof: different state hashes at different steps",
             1,
             (have, MSG_STEP, MSG_STATE, (0, [digest])),

@@ -39,11 +39,12 @@ from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
-from lanTag.session.core import FITS, STEP_WINDOW, TAKEOVER_BOT, supersedes
+from lanTag.session.core import FITS, STEP_WINDOW, TAKEOVER_BOT, stale_have, supersedes
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind, step_facts
 from lanTag.session.sealing import SEAL_PROTOCOL
+from lanTag.session.steps import NAMED_ACKS_PROTOCOL, unacknowledged_commits
 
 _RARE = frozenset(
     {MsgType.VOTE, MsgType.NUDGE, MsgType.SYNC, MsgType.CHAT, MsgType.PRIVATE, MsgType.LEAVE}
@@ -135,9 +136,9 @@ class PlainReplay:
         slot = (msg.seat, msg.slot)
         first = self.slots.get(slot)
         if first is not None and not supersedes(first, msg):
-            if first.raw != msg.raw:
+            if first.raw != msg.raw and not stale_have(first, msg):
                 raise NotPlain  # equivocation
-            return  # a repeat: counted by nobody, checked by its first copy
+            return  # a repeat (or an earlier HAVE): counted by nobody, checked by its first
         self.signatures += 1
         if msg.type is MsgType.SEAL:
             # Checked after the replay against the final state (lanTag.log.seals), as the
@@ -170,7 +171,7 @@ class PlainReplay:
         self.reveals: dict[int, Signed] = {}
         self.waiting: list[Signed] = []  # REVEALs before every COMMIT is in
         self.acked: set[int] = set()  # voters of a HAVE for the writer's move
-        self.haves: dict[int, set[int]] = {}  # subject -> voters of a HAVE for it here
+        self.haves: dict[int, dict[int, Signed]] = {}  # subject -> voter -> its HAVE here
         self.checked: dict[int, Action] = {}  # actions that passed check_action here
 
     def _accept(self, msg: Signed) -> None:
@@ -181,7 +182,7 @@ class PlainReplay:
         if kind is MsgType.HAVE:
             if msg.payload[0] == self.writer:
                 self.acked.add(msg.seat)
-            self.haves.setdefault(msg.payload[0], set()).add(msg.seat)
+            self.haves.setdefault(msg.payload[0], {})[msg.seat] = msg
             return
         needs = self.needs
         if msg.seat not in needs.humans or FITS[kind] is not needs.kind:
@@ -218,9 +219,15 @@ class PlainReplay:
         self.reveals[seat] = msg
 
     def _unacknowledged(self) -> bool:
-        """Session._unacknowledged: a live seat outside the round (not the writer) has not
-        acknowledged some commitment of it (protocol 3, SPEC §4.4)."""
+        """Session._unacknowledged: protocol 4, another live seat (not the writer) has not
+        signed a HAVE naming the COMMIT held of some other seat of the round; protocol 3, a
+        live seat outside the round has not acknowledged some commitment of it (SPEC §4.4)."""
         humans = self.needs.humans
+        if self.protocol >= NAMED_ACKS_PROTOCOL:
+            commits = {s: self.commits[s] for s in humans if s in self.commits}
+            return bool(
+                unacknowledged_commits(commits, self.haves, self.live, self.writer, self.hash)
+            )
         if self.protocol < 3 or len(self.live) <= len(humans):
             return False
         return any(
@@ -288,4 +295,3 @@ class PlainReplay:
             bots = {s: self.record.seats[s].bot or TAKEOVER_BOT for s in needs.bots}
             return referee.joint_choice(state, self.game_id, self.step, actions, reveals, bots)
         return None  # over: nothing more is decided
-

@@ -18,7 +18,12 @@ from lanTag.session.messages import (
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import Snapshot, StepBox
+from lanTag.session.steps import (
+    NAMED_ACKS_PROTOCOL,
+    Snapshot,
+    StepBox,
+    unacknowledged_commits,
+)
 
 # A seat whose address sent no frame at all (not even a keepalive or an ack: a live
 # peer's links speak every second) for this many lag warnings is presumed dead, and
@@ -390,12 +395,24 @@ class Agreement(SessionCore):
             self._broadcast([first.raw, msg.raw])
 
     def _unacknowledged(self, box: StepBox, needs: Needs, snap: Snapshot) -> frozenset[int]:
-        """Live seats outside a secret round whose acknowledgement of some commitment of it
-        we lack (SPEC §4.4).  A peer sends every COMMIT it takes before its HAVE for it, and
-        a seat in the round sends them before its own REVEAL: so once we hold every REVEAL
-        and these HAVEs, any other commitment the table took has reached us, and two of
-        one seat are a proof before we apply the round, never after (no rollback).  What a
-        HAVE names is a claim; only a second signed COMMIT proves anything."""
+        """Live seats whose acknowledgement of some commitment of the secret round we lack
+        (SPEC §4.4).  Protocol 4: every other live seat, in the round or not, must have
+        signed a HAVE naming the very COMMIT we hold for each other seat of the round.  An
+        honest peer names only what it took and never takes two COMMITs of one slot, so
+        then every honest peer holds our commitments, whichever way (direct or relayed)
+        each acknowledgement reached us: the round is never applied with a version of an
+        equivocator's choice another honest peer does not hold.  A HAVE naming another
+        commitment is not counted (it is a claim, not a proof): we show its signer ours
+        (``_register_have``) and wait; the second COMMIT comes, a proof, before we apply.
+        Protocol 3 counted any HAVE of a seat outside the round on our state, relying on
+        link order (a relayed HAVE or REVEAL could beat the COMMIT copy: a rollback)."""
+        if self.record.protocol >= NAMED_ACKS_PROTOCOL:
+            # The round's live seats only: a seat dropped here (convicted, perhaps for two
+            # COMMITs) plays its forfeit or default, whatever anyone took from it.
+            held = box.of(MsgType.COMMIT)
+            commits = {s: held[s] for s in needs.humans if s in held}
+            ours = self._state_hash(snap.state)
+            return unacknowledged_commits(commits, box.haves, snap.live, self.seat, ours)
         if len(snap.live) <= len(needs.humans) or self.record.protocol < 3:
             # Everyone is in the round: their REVEALs are enough.  (A protocol-2 peer
             # applied without waiting: its logs replay as they were written.)

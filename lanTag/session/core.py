@@ -22,6 +22,7 @@ from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import (
+    STALE_HAVE_PROTOCOL,
     MsgType,
     Signed,
     pack_bundle,
@@ -416,6 +417,19 @@ def supersedes(first: Signed, msg: Signed) -> bool:
         return False
     old, new = set(first.payload[1]), set(msg.payload[1])
     return old < new
+
+
+def stale_have(first: Signed, msg: Signed) -> bool:
+    """Whether ``msg`` is an earlier, smaller HAVE of the slot ``first`` holds (protocol 4):
+    a HAVE only grows, but its versions travel by different relays and may arrive in either
+    order, so the smaller one coming second is a duplicate, never an equivocation.  (A
+    protocol-3 session convicted on it: its logs replay as they were written.)"""
+    return (
+        first.type == MsgType.HAVE
+        and msg.type == MsgType.HAVE
+        and msg.version >= STALE_HAVE_PROTOCOL
+        and set(msg.payload[1]) < set(first.payload[1])
+    )
 
 
 def bundles(raws: list[bytes]) -> list[bytes]:

@@ -38,6 +38,7 @@ from lanTag.session.core import (
     STEP_WINDOW,
     TAKEOVER_BOT,
     bundles,
+    stale_have,
     supersedes,
 )
 from lanTag.session.messages import (
@@ -216,7 +217,7 @@ class Session(Agreement, Recovery, Sealing):
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
         if first is not None and not supersedes(first, msg):
-            if first.raw != msg.raw and slot not in self._proven:
+            if first.raw != msg.raw and slot not in self._proven and not stale_have(first, msg):
                 self._proven.add(slot)
                 self._equivocation(first, msg)
                 self._pump(now)  # a ban (and maybe a rollback) to apply now

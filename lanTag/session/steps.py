@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from lanTag.rules.base import State
 from lanTag.session.messages import MsgType, Signed
 from lanTag.session.referee import Needs
+
+# The first protocol whose secret rounds wait for acknowledgements naming the commitments
+# (SPEC §4.4, §5.8): every other live seat's HAVE must name the very COMMIT we hold.
+NAMED_ACKS_PROTOCOL = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,3 +93,29 @@ class StepBox:
             ):
                 return silent
         return None
+
+
+def unacknowledged_commits(
+    commits: Mapping[int, Signed],
+    haves: Mapping[int, Mapping[int, Signed]],
+    live: Iterable[int],
+    me: int | None,
+    state_hash: bytes,
+) -> frozenset[int]:
+    """Live seats (not ``me``) that have not signed, on ``state_hash``, a HAVE naming the
+    COMMIT we hold (``commits``: seat -> COMMIT) of every other seat of the round
+    (``haves``: subject -> signer -> its latest HAVE at the step).  Protocol 4, SPEC §4.4;
+    the session and the plain replay of a log (lanTag.log.plain_replay) share the rule."""
+    subjects = [(seat, commit.digest) for seat, commit in commits.items()]
+    out: set[int] = set()
+    for voter in live:
+        if voter == me:
+            continue
+        for subject, digest in subjects:
+            if subject == voter:
+                continue
+            have = haves.get(subject, {}).get(voter)
+            if have is None or have.state_hash != state_hash or digest not in have.payload[1]:
+                out.add(voter)
+                break
+    return frozenset(out)

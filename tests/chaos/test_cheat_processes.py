@@ -201,11 +201,16 @@ def _check_honest(run: Run, code: str) -> list[VerifyReport]:
 
 
 def _decided(report: VerifyReport, step: int | None) -> object:
-    """The input a step was finally decided with.  Its last decision: an honest peer can
-    still apply a battle with the cheater's choice and roll it back to the forfeit when the
-    second commitment reaches it late (the copy sent before a bystander's HAVE can arrive
-    after that HAVE over UDP; seen in about 1 run of 15; open in issue #22)."""
+    """The input a step was finally decided with (its last decision, after any rollback)."""
     return [a.input for a in report.applied if a.step == step][-1]
+
+
+def _never_rolled_back(report: VerifyReport) -> None:
+    """Every step was applied once, in order: no decision was ever taken back.  Two
+    commitments never make an honest peer apply a round and roll it back (protocol 4,
+    SPEC §4.4: an acknowledgement counts only for the commitment it names)."""
+    steps = [a.step for a in report.applied]
+    assert steps == list(range(len(steps))), steps
 
 
 async def _verify_cli(log: Path) -> int:
@@ -220,6 +225,7 @@ def test_two_commitments_to_two_peers_convict_the_cheater(
 ) -> None:
     run = _play(runs, "two-commits")
     for report in _check_honest(run, "equivocation"):
+        _never_rolled_back(report)
         joint = _decided(report, run.cheated_at)
         assert isinstance(joint, Joint) and joint.of(run.cheater) == FORFEIT  # type: ignore[arg-type]
 

@@ -168,3 +168,36 @@ def test_tampered_logs_get_the_same_report(
             outcomes.add(full.valid)
     if tamper in ("flip a message bit", "another state hash"):
         assert outcomes == {False}, "every such tampering is caught"
+
+
+def test_an_earlier_smaller_have_logged_after_its_grown_version_is_plain_and_no_proof(
+    logs: dict[str, list[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A HAVE only grows, but its versions travel by different relays: from protocol 4 a
+    smaller one arriving after the one that holds it is a repeat in both lanes, never an
+    equivocation (SPEC §3)."""
+    from lanTag.session.messages import MsgType, parse_unverified, sign_message
+
+    _record, ids, _secrets = make_record("prototag", 3, 1, seed="plain/prototag")
+    items = items_of(logs["prototag"][1])
+    k = next(
+        i
+        for i, (_s, kind, data) in enumerate(items)
+        if kind == EntryKind.MSG and parse_unverified(data).type is MsgType.HAVE
+    )
+    have = parse_unverified(items[k][2])
+    grown = sign_message(
+        ids[have.seat].signer(),
+        MsgType.HAVE,
+        have.game_id,
+        have.step,
+        have.seat,
+        have.state_hash,
+        (have.payload[0], [*have.payload[1], bytes(32)]),
+    )
+    items.insert(k, (items[k][0], EntryKind.MSG, grown.raw))  # the grown one logged first
+    fast, full, plain = both(chained(items), monkeypatch)
+    assert plain, "the smaller HAVE after its grown version is a repeat, not a proof"
+    assert fast.valid and fast.complete, fast.failure
+    assert not [b for b in full.blames if b[2] == "equivocation"], full.blames
+    assert_same(fast, full, "stale HAVE")

@@ -25,6 +25,7 @@ from lanTag.fair.commit import commitment, opens
 from lanTag.fair.draw import DOMAIN as DRAW_DOMAIN
 from lanTag.fair.draw import DrawStream, draw_seed
 from lanTag.identity import Identity, Verifier
+from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Die, Draw, Pick, Shuffle
 from lanTag.rules.playout import draw_values
@@ -312,9 +313,37 @@ def test_tampered_log_fails_at_the_recorded_entry(case: dict[str, Any]) -> None:
         assert any(b[0] == seat and b[2] == code for b in report.blames), report.blames
 
 
+def test_the_first_nudge_over_the_cap_is_a_logged_proof_of_a_flood() -> None:
+    """SPEC §5.3: the flood vector's log holds the kept NUDGEs of one seat and step and
+    then the first one over the cap, the proof; its replay blames the seat `flood`."""
+    from lanTag.session.core import REQUEST_LIMITS
+
+    flood = load("log.json")["flood"]
+    data = (VECTORS / flood["file"]).read_bytes()
+    assert len(data) == flood["size"]
+    assert hashlib.sha256(data).hexdigest() == flood["sha256"]
+    assert flood["cap"] == REQUEST_LIMITS[MsgType.NUDGE]
+    entries = parse_log(data).entries
+    nudges = [
+        (e.index, m.payload[1])
+        for e in entries
+        if e.kind == EntryKind.MSG
+        and (m := parse_unverified(e.data)).type is MsgType.NUDGE
+        and (m.seat, m.step) == (flood["seat"], flood["step"])
+    ]
+    assert [i for i, _ in nudges] == flood["entries"]  # every one the seat sent for the step
+    assert len(nudges) == flood["cap"] + 1 and flood["proof_entry"] == nudges[-1][0]
+    assert len({seq for _, seq in nudges}) == len(nudges)  # distinct: none is a repeat
+    report = verify_log(data)  # every signature checked, the game replayed
+    assert report.valid and report.complete, report.failure
+    blames = [[seat, step, code] for seat, step, code, _reason in report.blames]
+    assert blames == flood["blames"]
+    assert [flood["seat"], flood["step"], "flood"] in blames
+
+
 def test_every_log_file_is_listed_and_the_vectors_are_small() -> None:
     data = load("log.json")
-    listed = {data["valid"]["file"], *(c["file"] for c in data["must_fail"])}
+    listed = {data["valid"]["file"], data["flood"]["file"], *(c["file"] for c in data["must_fail"])}
     assert {p.name for p in VECTORS.glob("*.log")} == listed
     assert sum(p.stat().st_size for p in VECTORS.iterdir()) < 300 * 1024
 

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Run one real-process cheat table many times; count rollbacks and wrong outcomes.
+
+Each run is the table of ``tests/chaos/test_cheat_processes.py``: ``lantag host`` and an
+honest ``lantag join`` (bots, headless) and ``python -m lanTag.testing.adversary --cheat
+NAME``, a 3-seat Prototag game on loopback.  For each run it reports the honest processes'
+exit codes, whether both honest logs verify (valid, complete), the blames of honest seats,
+the cheater's decision at the step it cheated (the forfeit expected), and the rollbacks in
+the honest logs (NOTE "rollback" entries: a step applied, then decided again).  Bounded:
+``--runs`` tables, each given at most the test's 120 s, ``--parallel`` at a time.
+
+    .venv/bin/python scripts/cheat_runs.py --cheat two-commits --runs 30 --parallel 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
+from lanTag.rules.base import FORFEIT, Joint  # noqa: E402
+from tests.chaos.test_cheat_processes import CHEATS, Run, _table  # noqa: E402
+
+# The blame each cheat must earn the cheater in both honest logs; the cheats made at a
+# secret round must also leave it its forfeit there (SPEC §4.4).
+CODES = {
+    "two-commits": "equivocation",
+    "false-hash": "desync",
+    "peek-reveal": "bad-reveal",
+    "request-flood": "flood",
+}
+FORFEITS = {"two-commits", "peek-reveal"}
+
+
+def _rollbacks(log: Path) -> int:
+    entries = parse_log(log.read_bytes()).entries
+    return sum(1 for e in entries if e.kind == EntryKind.NOTE and e.data[0] == "rollback")
+
+
+def _describe(cheat: str, n: int, run: Run | BaseException) -> tuple[str, int, bool]:
+    """One line about a run, its rollbacks in the honest logs, and whether it was good."""
+    if isinstance(run, BaseException):
+        return f"run {n}: FAILED to finish: {str(run).splitlines()[0]}", 0, False
+    rollbacks = [_rollbacks(log) for log in run.logs[:2]]
+    reports = [run.report(i) for i in (0, 1)]
+    valid = all(r.valid and r.complete for r in reports)
+    honest_blamed = sorted({seat for r in reports for seat, *_ in r.blames if seat != run.cheater})
+    codes = sorted({c for r in reports for seat, _s, c, _r in r.blames if seat == run.cheater})
+    # How often each honest log blames the cheater with its cheat's code (a non-opening
+    # reveal: at most once a game, the seat is out after it), and who sealed the end (a
+    # dropped seat is not live at the end, so it does not seal).
+    times = [
+        sum(1 for b in r.blames if b[0] == run.cheater and b[2] == CODES[cheat]) for r in reports
+    ]
+    sealed = [r.sealed_by for r in reports]
+    convicted = all(
+        CODES[cheat] in {c for seat, _s, c, _r in r.blames if seat == run.cheater} for r in reports
+    )
+    forfeits = []
+    for r in reports:
+        at = [a.input for a in r.applied if a.step == run.cheated_at]
+        last = at[-1] if at else None  # the step's last decision (after any rollback)
+        choices = dict(last.choices) if isinstance(last, Joint) else {}
+        forfeits.append(run.cheater is not None and choices.get(run.cheater) == FORFEIT)
+    good = (
+        run.codes[:2] == [0, 0]
+        and valid
+        and not honest_blamed
+        and run.cheated_at is not None
+        and convicted
+        and (all(forfeits) or cheat not in FORFEITS)
+        and (cheat != "peek-reveal" or max(times) == 1)
+        and not any(run.cheater in by for by in sealed)
+        and sum(rollbacks) == 0
+    )
+    line = (
+        f"run {n}: exits {run.codes} cheated at {run.cheated_at} seat {run.cheater} "
+        f"blamed {codes} ({CODES[cheat]} x{times}) honest blamed {honest_blamed} "
+        f"valid {valid} forfeit {forfeits} sealed by {sealed} rollbacks {rollbacks}"
+    )
+    return line, sum(rollbacks), good
+
+
+async def _batch(cheat: str, base: Path, first: int, count: int) -> list[Run | BaseException]:
+    dirs = []
+    for n in range(first, first + count):
+        d = base / f"run{n}"
+        d.mkdir()
+        dirs.append(d)
+    return list(await asyncio.gather(*(_table(d, cheat) for d in dirs), return_exceptions=True))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cheat", default="two-commits", choices=CHEATS)
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--parallel", type=int, default=2)
+    args = parser.parse_args()
+    with_rollback = bad = 0
+    with tempfile.TemporaryDirectory(prefix="cheat_runs.") as tmp:
+        done = 0
+        while done < args.runs:
+            count = min(args.parallel, args.runs - done)
+            runs = asyncio.run(_batch(args.cheat, Path(tmp), done, count))
+            for n, run in enumerate(runs, start=done + 1):
+                line, rollbacks, good = _describe(args.cheat, n, run)
+                print(line, flush=True)
+                with_rollback += rollbacks > 0
+                bad += not good
+            done += count
+    print(f"{args.cheat}: {args.runs} runs, {with_rollback} with a rollback, {bad} not as expected")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
