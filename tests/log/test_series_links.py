@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from lanTag.log.report import Player, VerifyReport
-from lanTag.log.series import SeriesGame, link_problems
+from lanTag.log.series import SeriesGame, SeriesReport, link_problems
+from lanTag.log.standings import SeatOfGame, standings
 
 
 def _game(number: int, game_id: str, previous: str, host: str = "hostfp") -> SeriesGame:
@@ -58,3 +59,73 @@ def test_a_game_of_another_host_is_from_another_table() -> None:
     games = [_game(1, *chain[0]), _game(2, *chain[1], host="otherfp")]
     (problem,) = link_problems(games)
     assert "hosted by otherfp" in problem and "another table" in problem
+
+
+def test_each_broken_link_is_said_with_the_first_16_digits_of_the_game_ids() -> None:
+    first, second, third = ("a" * 64, "b" * 64, "c" * 64)
+    a16, b16 = first[:16], second[:16]
+    assert link_problems([_game(1, second, first)]) == [
+        f"game 1 (01.lantag) follows game {a16}, which is not here: the series' start is missing"
+    ]
+    assert link_problems([_game(1, first, ""), _game(2, third, second)]) == [
+        f"game 2 (02.lantag) follows game {b16}, which is not here (expected game 1 "
+        f"(01.lantag), {a16}): a game is missing, or this one is from another table"
+    ]
+    out_of_order = [_game(1, first, ""), _game(2, third, second), _game(3, second, first)]
+    assert link_problems(out_of_order)[0] == (
+        "game 2 (02.lantag) follows game 3 (03.lantag), not game 1 (01.lantag): "
+        "the games are out of order"
+    )
+
+
+def test_the_series_report_as_json_holds_each_game_its_links_and_the_standings() -> None:
+    played = VerifyReport(
+        game_id="a1",
+        complete=True,
+        ranking=[[1], [0]],
+        players=[Player(0, "h", "hostfp", ""), Player(1, "j", "joinfp", "")],
+    )
+    game = SeriesGame(1, "01.lantag", played)
+    missing = SeriesGame(2, "02.lantag", None, "not a lanTag log: empty or unreadable")
+    seats = [SeatOfGame("hostfp", "h"), SeatOfGame("joinfp", "j")]
+    report = SeriesReport([game, missing], ["a link problem"], standings([(seats, [[1], [0]])]))
+    assert report.to_json() == {
+        "valid": False,
+        "complete": False,
+        "replayed": False,
+        "games": [
+            {**played.to_json(), "number": 1, "file": "01.lantag", "previous_game": ""},
+            {
+                "valid": False,
+                "log": False,
+                "error": "not a lanTag log: empty or unreadable",
+                "number": 2,
+                "file": "02.lantag",
+                "previous_game": "",
+            },
+        ],
+        "links": ["a link problem"],
+        "standings": [
+            {
+                "place": 1,
+                "key": "joinfp",
+                "nickname": "j",
+                "points": 3,
+                "wins": 1,
+                "games": 1,
+                "per_game": [3],
+            },
+            {
+                "place": 2,
+                "key": "hostfp",
+                "nickname": "h",
+                "points": 2,
+                "wins": 0,
+                "games": 1,
+                "per_game": [2],
+            },
+        ],
+    }
+    second = _game(2, "b2", "a1")
+    assert SeriesReport([game, second]).to_json()["games"][1]["previous_game"] == "a1"
+    assert SeriesReport([game]).to_json()["replayed"] is True
