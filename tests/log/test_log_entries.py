@@ -40,3 +40,4 @@ def test_bytes_msgpack_cannot_decode_are_no_log_at_the_start_and_a_broken_entry_
     assert str(refused.value) == "not a lanTag log (it does not start with a log entry)"
     parsed = parse_log(head + b"\xc1" + head)
     assert len(parsed.entries) == 1 and parsed.error.startswith("entry 1: not msgpack (")
+    assert parsed.truncated_tail == 0  # no entry was cut short: one is broken
