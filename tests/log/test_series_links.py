@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from lanTag.log.chain import parse_log
 from lanTag.log.report import Player, VerifyReport
-from lanTag.log.series import SeriesGame, SeriesReport, link_problems
+from lanTag.log.series import SeriesGame, SeriesReport, link_problems, verify_series
 from lanTag.log.standings import SeatOfGame, standings
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "protocol3"
 
 
 def _game(number: int, game_id: str, previous: str, host: str = "hostfp") -> SeriesGame:
@@ -129,3 +134,19 @@ def test_the_series_report_as_json_holds_each_game_its_links_and_the_standings()
     second = _game(2, "b2", "a1")
     assert SeriesReport([game, second]).to_json()["games"][1]["previous_game"] == "a1"
     assert SeriesReport([game]).to_json()["replayed"] is True
+
+
+def test_verify_series_names_a_file_that_is_no_log_and_scores_only_complete_games() -> None:
+    data = (CORPUS / "prototag.log").read_bytes()
+    entries = parse_log(data).entries
+    cut = b"".join(e.raw for e in entries[: len(entries) // 2])  # valid, not complete
+    report = verify_series([("01.lantag", data), ("02.lantag", cut), ("03.lantag", b"no log\n")])
+    assert report.games[2] == SeriesGame(
+        3, "03.lantag", None, "not a lanTag log (it does not start with a log entry)"
+    )
+    one, two = (g.report for g in report.games[:2])
+    assert one is not None and one.complete and two is not None and not two.complete
+    # The cut game scores nothing, not even 0: each player sat in one game that counts
+    # (per_game holds a column per game that is a log).
+    assert report.standings
+    assert all(s.games == 1 and s.per_game[1] is None for s in report.standings)

@@ -17,7 +17,7 @@ from lanTag.log.standings import (
 
 def test_places_one_to_six_score_3_2_2_1_1_1_and_later_places_nothing() -> None:
     assert [place_points(p) for p in range(1, 9)] == [3, 2, 2, 1, 1, 1, 0, 0]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^a place is 1 or more, not 0$"):
         place_points(0)
 
 
