@@ -8,6 +8,7 @@ from lanTag.log.chain import parse_log
 from lanTag.log.report import Player, VerifyReport
 from lanTag.log.series import SeriesGame, SeriesReport, link_problems, verify_series
 from lanTag.log.standings import SeatOfGame, standings
+from tests.log.honest_log import HONEST
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "protocol3"
 
@@ -150,3 +151,13 @@ def test_verify_series_names_a_file_that_is_no_log_and_scores_only_complete_game
     # (per_game holds a column per game that is a log).
     assert report.standings
     assert all(s.games == 1 and s.per_game[1] is None for s in report.standings)
+
+
+def test_a_series_scores_a_person_by_fingerprint_and_a_bot_seat_by_its_nickname() -> None:
+    report = verify_series([("01.lantag", HONEST)])  # three people and a replicated bot
+    played = report.games[0].report
+    assert played is not None and played.complete
+    people = {p.fingerprint: p.nickname for p in played.players if not p.bot}
+    bots = {f"bot:{p.nickname}": p.nickname for p in played.players if p.bot}
+    assert len(people) == 3 and len(bots) == 1
+    assert {s.key: s.nickname for s in report.standings} == {**people, **bots}
