@@ -405,6 +405,10 @@ class GameModel:
 
     def _on_step(self, e: ev.StepApplied) -> None:
         shadow = self._shadow if e.step == self._shadow_step else None
+        if shadow is None and self.session is not None:
+            # Steps we did not follow one by one (a seat resumed from its log catches up
+            # from its last logged step): the session holds the state they started from.
+            shadow = self.session.state_at(e.step)
         after: State | None = None
         if shadow is not None:
             try:

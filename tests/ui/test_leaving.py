@@ -120,3 +120,28 @@ async def test_headless_says_in_one_line_why_a_dropped_seat_only_watches(
         "watching only: your seat 0 was dropped at step 9 and a drop is final for this game;"
         " a bot plays it"
     ]
+
+
+def test_steps_caught_up_after_a_resume_are_worded_like_any_other() -> None:
+    # A seat resumed from its log gets the steps it missed (SYNC) as its first events, at
+    # a step past the screen's start: their rolls still say whose roll and what it did.
+    import re
+
+    from lanTag.session import events as ev
+    from tests.ui.fakes import advance, solo_handle
+
+    handle = solo_handle("prototag")
+    advance(handle, 6)
+    events = handle.machine.events
+    steps = [e for e in events if isinstance(e, ev.StepApplied)]
+    resumed_at = steps[2].step  # as if the log ended there: the earlier events are gone
+    kept = [e for e in events if not isinstance(e, ev.StepApplied) or e.step >= resumed_at]
+    events.clear()
+    events.extend(kept)
+    with create_pipe_input() as inp:
+        model = GameApp(handle, input=inp, output=DummyOutput()).model  # type: ignore[arg-type]
+        logged = [line.text for line in model.log]
+    rolls = [t for t in logged if re.match(r"\d+: .*roll", t)]
+    assert rolls, logged
+    assert not [t for t in rolls if re.match(r"\d+: roll: ", t)], rolls  # no bare "roll: 4"
+    assert any(re.match(r"\d+: seat \d .*rolls \d", t) for t in rolls), rolls
