@@ -3,6 +3,8 @@ bot plays seat N" (no timeout blame) and the seat shows "left", never "live"."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -92,6 +94,20 @@ async def test_a_dropped_seat_watches_and_its_bot_moves_are_not_labelled_you() -
         assert "watching: bot in your seat" in screen_text(theirs.app, 80, 24)
         labelled = [line.text for line in model.log if ": you: " in line.text]
         assert all(int(text.split(":")[0]) < drop_step for text in labelled), labelled
+        # Nor do the feed's words call the bot's seat "you" ("seat 1 (you) rolls 3").
+        def worded_since_drop() -> list[str]:
+            model.poll()
+            numbered = [t.text for t in model.log if re.match(r"\d+: ", t.text)]
+            return [t for t in numbered if int(t.split(":")[0]) >= drop_step]
+
+        def our_seat_worded() -> bool:
+            words = worded_since_drop()
+            return any(f"seat {seat} " in t or "(you)" in t for t in words) or session.state.is_over
+
+        table.net.run_until(our_seat_worded, table.net.now + 600)
+        after = worded_since_drop()
+        assert any(f"seat {seat} " in t for t in after), after
+        assert not any("(you)" in t or "you (" in t for t in after), after
         commands.run(model, "submit", "step n")
         assert model.message.startswith("watching:")
 
