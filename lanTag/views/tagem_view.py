@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lanTag.rules.base import Chance, Fact, Over, Turn
+from lanTag.rules.base import Action, Chance, Fact, Over, Turn
 from lanTag.rules.tagem import TagemState
 from lanTag.rules.tagem_map import GLYPH_OF_TILE, START_GLYPHS, Tile
 from lanTag.rules.tagem_pieces import (
@@ -146,10 +146,13 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
         "event_facts": [list(fact) for fact in state.events],
         "you": seat,
         "legal": [],
+        "attacks": [],
         "outcome": None,
     }
     if seat is not None:
-        result["legal"] = [str(a) for a in state.legal_actions(seat)]
+        legal = state.legal_actions(seat)
+        result["legal"] = [str(a) for a in legal]
+        result["attacks"] = [attack_view(state, seat, a) for a in legal if a.verb == "attack"]
     if isinstance(decision, Over):
         result["outcome"] = {
             "summary": decision.outcome.summary,
@@ -157,6 +160,31 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
             "scores": list(decision.outcome.scores),
         }
     return result
+
+
+def modifiers_text(modifiers: dict[str, int]) -> str:
+    """"+2 horde, -1 cover": each modifier that counts, signed; "no modifier" if none."""
+    return ", ".join(f"{v:+d} {k}" for k, v in modifiers.items() if v) or "no modifier"
+
+
+def attack_view(state: TagemState, seat: int, action: Action) -> dict[str, Any]:
+    """A legal attack ``seat`` may declare, with the modifiers each side would roll with
+    (the engine's ``attack_modifiers``), so a player sees the odds before choosing."""
+    a = state.attack_modifiers(seat, action)
+    mine = {
+        "horde": a.attacker_horde,
+        "garrison": int(a.attacker_garrison),
+        "cover": -int(a.defender_cover),
+    }
+    theirs = {"horde": a.defender_horde, "garrison": int(a.defender_garrison)}
+    return {
+        "action": str(action),
+        "attacker": pawn_name(a.attacker, a.attacker_pawn),
+        "defender": pawn_name(a.defender, a.defender_pawn),
+        "attacker_bonus": a.attacker_bonus,
+        "defender_bonus": a.defender_bonus,
+        "text": f"{modifiers_text(mine)} against {modifiers_text(theirs)}",
+    }
 
 
 def _acting(state: TagemState) -> int | None:
