@@ -422,6 +422,20 @@ def supersedes(first: Signed, msg: Signed) -> bool:
     return old < new
 
 
+def stale_have(first: Signed, msg: Signed) -> bool:
+    """Whether ``msg`` is an older acknowledgement than ``first`` (a HAVE of the same slot
+    naming a subset of its digests), not an equivocation.
+
+    An honest peer's HAVEs for one subject grow (its COMMIT, then COMMIT and REVEAL); a
+    relay carries them along another path than the seat's own link, so a peer may get the
+    larger one first.  Counted as a duplicate, never blamed (protocol 4; a protocol-3 peer
+    blamed it `equivocation` without dropping anyone, a HAVE being no contribution).
+    """
+    if first.type != MsgType.HAVE or msg.type != MsgType.HAVE:
+        return False
+    return set(msg.payload[1]) <= set(first.payload[1])
+
+
 def bundles(raws: list[bytes]) -> list[bytes]:
     """Pack signed messages into link payloads of about one datagram each."""
     out: list[bytes] = []
