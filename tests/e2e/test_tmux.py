@@ -364,8 +364,11 @@ def test_host_and_join_in_two_panes(tmux: TmuxServer, tmp_path: Path) -> None:
     step, where = title_step(screen), pawn(screen, mover)
     them.wait(lambda s: title_step(s) == step, "the other pane at the same step")
 
-    action, screen = play_first_action(me)
-    assert f"{step}: you: {action}" in panel(screen)
+    action, _ = play_first_action(me)
+    # "played ..." shows on Enter; the panel's line once the other peer has the move and
+    # the step is decided: wait for it (on a loaded machine that is a while later).
+    line = f"{step}: you: {action}"
+    screen = me.wait(lambda s: line in panel(s), f"{line!r} in the mover's panel")
     expect_moved(where, pawn(screen, mover), action)
 
     # The other pane shows the same move, by seat, and the pawn where it went.
