@@ -16,7 +16,7 @@ import re
 import socket
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -64,10 +64,22 @@ def xdg(home: Home, **extra: str) -> dict[str, str]:
 # ------------------------------------------------------------------ reading the game screen
 
 
-def title_step(screen: str) -> int:
+def shown_step(screen: str) -> int | None:
+    """The step in the title line, or None while it is not there (another screen, or a
+    capture taken in the middle of a redraw): what a wait's predicate may poll."""
     match = re.search(r"│ step (\d+) │", screen.split("\n", 1)[0])
-    assert match, screen
-    return int(match.group(1))
+    return int(match.group(1)) if match else None
+
+
+def title_step(screen: str) -> int:
+    step = shown_step(screen)
+    assert step is not None, screen
+    return step
+
+
+def past_step(step: int) -> Callable[[str], bool]:
+    """A wait predicate: the title shows a step after ``step``."""
+    return lambda s: (shown_step(s) or -1) > step
 
 
 def pawn(screen: str, seat: int) -> tuple[int, int]:
@@ -204,7 +216,7 @@ def test_play_against_bots_by_keys(tmux: TmuxServer, tmp_path: Path) -> None:
     action = steps[0]
     pane.keys(ARROW[action[-1]])
     pane.wait(lambda s: message_line(s) == f"played {action}", f"played {action}")
-    screen = pane.wait(lambda s: title_step(s) > step, f"step {step} decided")
+    screen = pane.wait(past_step(step), f"step {step} decided")
     expect_moved(where, pawn(screen, 0), action)
     moves.append((step, action))
 
@@ -366,7 +378,7 @@ def test_host_and_join_in_two_panes(tmux: TmuxServer, tmp_path: Path) -> None:
     me, them = panes[mover], panes[other]
     screen = me.settled()
     step, where = title_step(screen), pawn(screen, mover)
-    them.wait(lambda s: title_step(s) == step, "the other pane at the same step")
+    them.wait(lambda s: shown_step(s) == step, "the other pane at the same step")
 
     action, _ = play_first_action(me)
     # "played ..." shows on Enter; the panel's line once the other peer has the move and
