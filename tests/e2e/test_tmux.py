@@ -11,7 +11,9 @@ Skipped when tmux is not installed (apt-get install tmux).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import random
 import re
 import socket
 import time
@@ -322,8 +324,29 @@ def test_replay_viewer_in_a_terminal(tmux: TmuxServer, tmp_path: Path) -> None:
 # ------------------------------------------------------------------ lantag host + lantag join
 
 
+EPHEMERAL = Path("/proc/sys/net/ipv4/ip_local_port_range")
+
+
 def free_udp_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+    """A free UDP port on 127.0.0.1 for ``--port``, chosen below the kernel's ephemeral range.
+
+    A port the kernel handed out (bind to 0, close) can be handed out again to any other
+    process's bind to port 0 before lantag binds it ("address in use" on a busy machine);
+    ports below the ephemeral range are never handed out that way.
+    """
+    low = 32768  # Linux's default start of net.ipv4.ip_local_port_range
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        low = int(EPHEMERAL.read_text(encoding="utf-8").split()[0])
+    rng = random.Random()
+    for _ in range(200 if low > 2048 else 0):
+        port = rng.randrange(max(1024, low - 12000), low)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:  # no room below: the kernel's
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
