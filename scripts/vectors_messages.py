@@ -492,8 +492,7 @@ def evidence_vectors() -> dict[str, Any]:
             None,
         ),
         _evidence_pair(
-            "no proof: a smaller HAVE after the one that holds it (an earlier version relayed "
-            "late, protocol 4)",
+            "no proof: an older HAVE (a digest list the first one holds) relayed after it",
             1,
             (have, MSG_STEP, MSG_STATE, (0, [digest, h("messages/digest/1")])),
             (have, MSG_STEP, MSG_STATE, (0, [digest])),

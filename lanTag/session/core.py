@@ -22,7 +22,6 @@ from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import (
-    STALE_HAVE_PROTOCOL,
     MsgType,
     Signed,
     pack_bundle,
@@ -214,6 +213,10 @@ class SessionCore:
     @property
     def state(self) -> State:
         return self._snapshots[-1].state
+
+    def state_at(self, step: int) -> State | None:
+        """The agreed state at ``step`` (before its input), or None past the current step."""
+        return self._snapshots[step].state if 0 <= step < len(self._snapshots) else None
 
     @property
     def live(self) -> frozenset[int]:
@@ -420,16 +423,17 @@ def supersedes(first: Signed, msg: Signed) -> bool:
 
 
 def stale_have(first: Signed, msg: Signed) -> bool:
-    """Whether ``msg`` is an earlier, smaller HAVE of the slot ``first`` holds (protocol 4):
-    a HAVE only grows, but its versions travel by different relays and may arrive in either
-    order, so the smaller one coming second is a duplicate, never an equivocation.  (A
-    protocol-3 session convicted on it: its logs replay as they were written.)"""
-    return (
-        first.type == MsgType.HAVE
-        and msg.type == MsgType.HAVE
-        and msg.version >= STALE_HAVE_PROTOCOL
-        and set(msg.payload[1]) < set(first.payload[1])
-    )
+    """Whether ``msg`` is an older acknowledgement than ``first`` (a HAVE of the same slot
+    naming a subset of its digests), not an equivocation.
+
+    An honest peer's HAVEs for one subject grow (its COMMIT, then COMMIT and REVEAL); a
+    relay carries them along another path than the seat's own link, so a peer may get the
+    larger one first.  Counted as a duplicate, never blamed (protocol 4; a protocol-3 peer
+    blamed it `equivocation` without dropping anyone, a HAVE being no contribution).
+    """
+    if first.type != MsgType.HAVE or msg.type != MsgType.HAVE:
+        return False
+    return set(msg.payload[1]) <= set(first.payload[1])
 
 
 def bundles(raws: list[bytes]) -> list[bytes]:

@@ -275,13 +275,14 @@ class Session(Agreement, Recovery, Sealing):
         link, lag = self.transport.next_timer(), self._lag_time()
         others = [t for t in (link, lag) if t is not None]
         # Only min(deadline, the others) counts: _deadline may stop looking above them.
-        times = [link, self._deadline(min(others) if others else None), lag]
+        times = [link, self._deadline(min(others) if others else None), lag, self._follow_time()]
         real = [t for t in times if t is not None]
         return min(real) if real else None
 
     def handle_timer(self, now: float) -> None:
         self.transport.handle_timer(now)
         if self.replay or self.seat is None or self.seat not in self.live:
+            self._follow(now)  # a dropped seat stuck at a step asks to catch up (§5.5)
             return
         box = self._box(self.step)
         waiting = self._missing()
