@@ -77,7 +77,7 @@ def _describe(cheat: str, n: int, run: Run | BaseException) -> tuple[str, int, b
         and (all(forfeits) or cheat not in FORFEITS)
         and (cheat != "peek-reveal" or max(times) == 1)
         and not any(run.cheater in by for by in sealed)
-        and sum(rollbacks) == 0
+        and (sum(rollbacks) == 0 or cheat != "two-commits")  # SPEC §5.8: none for two commits
     )
     line = (
         f"run {n}: exits {run.codes} cheated at {run.cheated_at} seat {run.cheater} "
@@ -101,9 +101,12 @@ def main() -> int:
     parser.add_argument("--cheat", default="two-commits", choices=CHEATS)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--parallel", type=int, default=2)
+    parser.add_argument("--keep", metavar="DIR", help="write the runs' logs here and keep them")
     args = parser.parse_args()
     with_rollback = bad = 0
-    with tempfile.TemporaryDirectory(prefix="cheat_runs.") as tmp:
+    with tempfile.TemporaryDirectory(prefix="cheat_runs.") as scratch:
+        tmp = args.keep or scratch
+        Path(tmp).mkdir(parents=True, exist_ok=True)
         done = 0
         while done < args.runs:
             count = min(args.parallel, args.runs - done)

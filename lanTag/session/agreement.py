@@ -367,9 +367,13 @@ class Agreement(SessionCore):
             if msg.step >= step:
                 self._box(msg.step).pending.append(msg)
         self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
-        for table in (self._secret, self._vote_seq):
-            for k in [k for k in table if k > step]:
-                del table[k]
+        for k in [k for k in self._vote_seq if k > step]:
+            del self._vote_seq[k]
+        for k in [k for k in self._secret if k > step]:
+            # Our COMMIT of that step is looked at again with the rest: if the new history
+            # reaches the same state there it is ours again, and so is this choice (else a
+            # second, different COMMIT of one slot: an equivocation of an honest seat).
+            self._abandoned_secret[k] = self._secret.pop(k)
         self.log.append(step, EntryKind.NOTE, ["rollback", [], "redecide from here"])
 
     def _weigh_state_hash(self, msg: Signed, step: int) -> None:

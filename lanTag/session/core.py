@@ -108,6 +108,8 @@ class SessionCore:
     _vote_seq           Agreement     step -> sequence number of my latest vote there
     _secret             Session       step -> (action, nonce) of my sealed choice
                                       (+Recovery: recovered after a restart)
+    _abandoned_secret   Agreement     step -> my sealed choice there a rollback reopened
+                                      (+Session: kept when my COMMIT is taken again)
     _dropped_answered   Recovery      dropped seat -> when we last told it so
     _sync_answered      Recovery      seat -> (when, from step) of our last catch-up reply
     _events             SessionCore   events not yet drained by the caller (all parts add)
@@ -186,6 +188,8 @@ class SessionCore:
         self._bound: dict[int, set[int]] = {}  # step -> seats I voted silent (binding)
         self._vote_seq: dict[int, int] = {}
         self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
+        # Sealed choices of steps a rollback reopened, until our COMMIT is taken again.
+        self._abandoned_secret: dict[int, tuple[Action, bytes]] = {}
         self._dropped_answered: dict[int, float] = {}  # dropped seat -> when we told it
         self._sync_answered: dict[int, tuple[float, int]] = {}  # seat -> (when, from step)
         self._events: deque[ev.Event] = deque()

@@ -416,6 +416,8 @@ class Session(Agreement, Recovery, Sealing):
         box.of(msg.type)[msg.seat] = msg
         if msg.type == MsgType.MOVE and msg.seat == self.seat:
             box.own_move_at = now
+        if msg.type == MsgType.COMMIT and msg.seat == self.seat:
+            self._reseal(msg, needs)
         if msg.type in _ACKED and self.seat in snap.live and self.seat != msg.seat:
             # The ack carries our hash; for a COMMIT it names the commitment we took, so two
             # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
@@ -428,6 +430,20 @@ class Session(Agreement, Recovery, Sealing):
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
             self._maybe_reveal(box, now)
         return True
+
+    def _reseal(self, mine: Signed, needs: Needs) -> None:
+        """Our COMMIT of this step taken again after a rollback (the new history reached the
+        same state): the choice it seals is ours again, so we reveal it, never sealing a
+        second one (two COMMITs of one slot would convict us of equivocation)."""
+        old = self._abandoned_secret.pop(self.step, None)
+        if old is None or self.step in self._secret:
+            return
+        action, nonce = old
+        value = self._action_bytes(action)
+        if opens(
+            mine.payload[0], self.game_id, self.step, mine.seat, needs.secret_kind, nonce, value
+        ):
+            self._secret[self.step] = old
 
     def _check_reveal(self, msg: Signed, box: StepBox, needs: Needs, snap: Snapshot) -> bool:
         """True for a good reveal; a bad one convicts its seat (SPEC §4.4): its signed COMMIT

@@ -110,3 +110,28 @@ def test_a_relayed_acknowledgement_ahead_of_its_commit_copy_never_applies_the_ro
         assert "rollback" not in notes, s
         report = verify_log(log)
         assert report.valid and report.complete, report.failure
+
+
+def test_a_rollback_to_the_same_state_keeps_our_sealed_choice() -> None:
+    # A rollback re-decides steps from the messages we hold, our own COMMIT included; when
+    # the new history reaches the same state at a secret step, that COMMIT is ours again
+    # and so is its choice.  Forgetting it made the seat seal a second choice there: two
+    # COMMITs of one slot, and every peer convicted an honest seat of `equivocation`
+    # (seen in the real-process false-hash table, where a drop re-decides a step).
+    record, ids, secrets = make_record("toy", 3, seed="resealed")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.update({1, 2})
+    me = sessions[0]
+    _run_to(net, lambda: me.step == 1 and 0 in me._box(1).of(MsgType.COMMIT))
+    mine = me._box(1).of(MsgType.COMMIT)[0]
+    assert me.my_turn() is None  # sealed
+    me._rollback(0)  # as after a drop or a proof at step 0
+    me._pump(net.now)
+    assert me.step == 1 and me._box(1).of(MsgType.COMMIT)[0] == mine  # the same state
+    assert me.my_turn() is None  # still sealed: no second choice asked for
+    net.hold_secret.clear()
+    _run_to(net, lambda: all(s.state.is_over for s in sessions))
+    assert len({s.state.state_hash() for s in sessions}) == 1
+    for s in range(3):  # (the rollback here has no cause a log could show: no verify)
+        assert not [e for e in _events(net, s, ev.Blame) if e.code == "equivocation"], s
