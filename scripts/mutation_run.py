@@ -125,14 +125,16 @@ def main(argv: list[str] | None = None) -> int:
         counts: dict[str, int] = {}
         for _name, verdict in status:
             counts[verdict] = counts.get(verdict, 0) + 1
-        survivors = [name for name, verdict in status if verdict not in ("killed", "not checked")]
+        # A timeout is a kill: the mutant made a test run far past its normal time (mutmut's
+        # own score counts it so); the per-test timeout turns a loop into a failure too.
+        survivors = [n for n, v in status if v not in ("killed", "timeout", "not checked")]
         for name in survivors:
             print(_mutmut(work, "show", name).strip())
             print()
         status = [(n, v) for n, v in status if v != "not checked"]  # outside ``names``
         counts.pop("not checked", None)
         total = len(status)
-        killed = counts.get("killed", 0)
+        killed = counts.get("killed", 0) + counts.get("timeout", 0)
         print(
             f"lanTag/{args.module}: {total} mutants: "
             + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
@@ -143,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
             per[verdict] = per.get(verdict, 0) + 1
         for source, per in sorted(by_file.items()):
             n = sum(per.values())
-            print(f"  {source}: {per.get('killed', 0)} of {n} killed ({per})")
+            dead = per.get("killed", 0) + per.get("timeout", 0)
+            print(f"  {source}: {dead} of {n} killed ({per})")
         rate = 100.0 * killed / total if total else 0.0
         print(f"lanTag/{args.module}: {killed} of {total} killed ({rate:.1f}%)")
         return 0
