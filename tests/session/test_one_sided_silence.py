@@ -11,8 +11,8 @@ import hashlib
 
 from lanTag.identity import Identity
 from lanTag.session import events as ev
-from lanTag.session.lockstep import Session
-from lanTag.session.messages import MsgType, pack_bundle, sign_message
+from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
+from lanTag.session.messages import MsgType, pack_bundle, sign_message, unpack_bundle
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions
 
 
@@ -57,3 +57,40 @@ def test_an_older_have_relayed_after_a_newer_one_is_no_proof() -> None:
     s.receive_datagram(pack_bundle([_have(ids, s, 2, step, [c])]), addr_of(2), net.now)
     assert _blames(s) == [(2, "equivocation")]
     assert s.counters.get("duplicate", 0) == duplicates
+
+
+def _sent_to(s: Session, seat: int) -> list[bytes]:
+    raws: list[bytes] = []
+    for payload, to in s.datagrams_to_send(0.0):
+        if to == addr_of(seat):
+            raws += unpack_bundle(payload, MAX_LINK_PAYLOAD)
+    return raws
+
+
+def test_a_relay_is_sent_again_when_the_subjects_acknowledgements_grow() -> None:
+    # Seed 12 of the one-sided silence scan: peer 0 cannot hear seat 2 and waits, in a
+    # secret round seat 2 sits out, for seat 2's HAVEs of both commitments (SPEC §4.4).
+    # Its vote asked the others to relay; they answered when they held seat 2's first
+    # HAVE only, and seat 2's second one, which came later, was never relayed: peer 0
+    # (honest) repeated the same vote, stayed at that step and was dropped for silence.
+    record, ids, secrets = make_record("toy", 3, seed="relay-grows")
+    relayer = make_sessions(record, ids, secrets)[1]
+    step, state = relayer.step, relayer.state.state_hash()
+    game = relayer.game_id
+
+    def signed(seat: int, kind: MsgType, payload: tuple[object, ...]) -> bytes:
+        return sign_message(ids[seat].signer(), kind, game, step, seat, state, payload).raw
+
+    def give(raw: bytes, seat: int) -> None:
+        relayer.receive_datagram(pack_bundle([raw]), addr_of(seat), 0.0)
+
+    _sent_to(relayer, 0)
+    give(signed(0, MsgType.VOTE, ([2], 1)), 0)
+    assert _sent_to(relayer, 0) == []  # nothing of seat 2's held yet: nothing to relay
+    first = signed(2, MsgType.HAVE, (0, [hashlib.sha256(b"commit of 0").digest()]))
+    give(first, 2)
+    assert first in _sent_to(relayer, 0)
+    second = signed(2, MsgType.HAVE, (1, [hashlib.sha256(b"commit of 1").digest()]))
+    give(second, 2)
+    assert second in _sent_to(relayer, 0)  # the vote was not repeated: still relayed
+    assert _sent_to(relayer, 0) == []  # and once only
