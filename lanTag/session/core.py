@@ -214,6 +214,10 @@ class SessionCore:
     def state(self) -> State:
         return self._snapshots[-1].state
 
+    def state_at(self, step: int) -> State | None:
+        """The agreed state at ``step`` (before its input), or None past the current step."""
+        return self._snapshots[step].state if 0 <= step < len(self._snapshots) else None
+
     @property
     def live(self) -> frozenset[int]:
         return self._snapshots[-1].live
