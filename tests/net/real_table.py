@@ -26,6 +26,7 @@ from lanTag.session.lobby_record import Timeouts
 from tests.aio import poll, within
 
 HANG_GUARD = 50.0  # one game, faults included; only ever a hang guard
+GAME_GUARD = 240.0  # a whole game that keeps moving (below pytest's 300 s per test)
 FAULTS = "loss=0.2,dup=0.05,reorder=0.1,delay=5ms,jitter=5ms"
 # Long vote deadlines: nobody may be dropped in these games.  A short lag warning
 # makes a peer that missed something ask for it (NUDGE) early.
@@ -129,8 +130,31 @@ class RealTable:
             h.machine.session is not None and h.machine.session.state.is_over for h in self.handles
         )
 
+    def progress(self) -> tuple[int, ...]:
+        """Every peer's step (-1 before its START): changes while the game moves."""
+        return tuple(
+            -1 if h.machine.session is None else h.machine.session.step for h in self.handles
+        )
+
     async def play_to_the_end(self) -> None:
-        await wait_for(self.over, f"{self.engine}: every peer at game over")
+        """Wait for game over while the game moves.  A faulty game on a loaded 2-core machine
+        took 13 s to 43 s (50 s was the guard): the hang guard is on progress, every peer's
+        step unchanged for HANG_GUARD, plus an overall bound (GAME_GUARD) against a game that
+        moves for ever."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        give_up = began + GAME_GUARD
+        seen, moved = self.progress(), loop.time()
+        while not self.over():
+            now = loop.time()
+            if self.progress() != seen:
+                seen, moved = self.progress(), now
+            if now > moved + HANG_GUARD or now > give_up:
+                pytest.fail(
+                    f"{self.engine}: not every peer at game over after {now - began:.1f} s; "
+                    f"steps {seen}, unchanged for {now - moved:.1f} s"
+                )
+            await asyncio.sleep(0.01)
 
     def quiet(self) -> bool:
         return all(
