@@ -46,6 +46,28 @@ async def wait_for(predicate: Callable[[], bool], what: str, guard: float = HANG
         pytest.fail(f"hang guard ({guard:.0f}s): still waiting for {what}")
 
 
+async def wait_moving(
+    done: Callable[[], bool], progress: Callable[[], object], what: str
+) -> None:
+    """Poll ``done`` while ``progress()`` keeps changing.  A faulty game on a loaded 2-core
+    machine took 13 s to 80 s (50 s was once the guard for it): the hang guard is on
+    progress, ``progress()`` unchanged for HANG_GUARD, plus an overall bound (GAME_GUARD)
+    against a game that moves for ever.  Fails (never passes) at either guard."""
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    seen, moved = progress(), began
+    while not done():
+        now = loop.time()
+        if (latest := progress()) != seen:
+            seen, moved = latest, now
+        if now > moved + HANG_GUARD or now > began + GAME_GUARD:
+            pytest.fail(
+                f"still waiting for {what} after {now - began:.1f} s; "
+                f"progress {seen}, unchanged for {now - moved:.1f} s"
+            )
+        await asyncio.sleep(0.01)
+
+
 class RealTable:
     """``humans`` playing peers (peer 0 hosts) and ``spectators`` on loopback sockets."""
 
@@ -137,24 +159,8 @@ class RealTable:
         )
 
     async def play_to_the_end(self) -> None:
-        """Wait for game over while the game moves.  A faulty game on a loaded 2-core machine
-        took 13 s to 43 s (50 s was the guard): the hang guard is on progress, every peer's
-        step unchanged for HANG_GUARD, plus an overall bound (GAME_GUARD) against a game that
-        moves for ever."""
-        loop = asyncio.get_running_loop()
-        began = loop.time()
-        give_up = began + GAME_GUARD
-        seen, moved = self.progress(), loop.time()
-        while not self.over():
-            now = loop.time()
-            if self.progress() != seen:
-                seen, moved = self.progress(), now
-            if now > moved + HANG_GUARD or now > give_up:
-                pytest.fail(
-                    f"{self.engine}: not every peer at game over after {now - began:.1f} s; "
-                    f"steps {seen}, unchanged for {now - moved:.1f} s"
-                )
-            await asyncio.sleep(0.01)
+        """Wait for game over while the game moves (see :func:`wait_moving`)."""
+        await wait_moving(self.over, self.progress, f"{self.engine}: every peer at game over")
 
     def quiet(self) -> bool:
         return all(
