@@ -40,6 +40,8 @@ from tests.net.real_table import (
     wait_moving,
 )
 
+pytestmark = pytest.mark.usefixtures("patient_peers")  # tests/net/conftest.py
+
 # --------------------------------------------------------------------------- games
 
 GAMES = [
