@@ -20,7 +20,7 @@ from itertools import groupby
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from lanTag.rules import assassination_position
+from lanTag.rules import assassination_position, awaited
 from lanTag.rules.assassination_board import (
     DIRECTIONS,
     MOVE,
@@ -37,6 +37,7 @@ from lanTag.rules.assassination_board import (
     can_finish,
     move_table,
 )
+from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -237,6 +238,25 @@ class AssassinationState(State):
         if phase == OVER:
             return Over(self.outcome())
         return Turn(self.mover)
+
+    def awaited(self) -> Awaited:
+        """A turn starts with the mover's roll; a null die's re-roll stays in that turn."""
+        phase, mover = self.phase, self.mover
+        if phase == ROLL:
+            chance = _roll_chance(mover, self.role(mover))
+            return Awaited(
+                awaited.ROLL,
+                (mover,),
+                chance.purpose,
+                chance.draws,
+                reroll=self.rerolls > 0,
+                turn_of=mover,
+                turn_starts=self.rerolls == 0,
+            )
+        if phase in (MOVE, NULL):
+            choice = "reroll-or-keep" if phase == NULL else awaited.MOVE
+            return Awaited(awaited.MOVE, (mover,), choice, turn_of=mover)
+        return awaited.awaited_from(self.decision())  # the first victim's pick, the end
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         if seat != self.mover or self.phase not in (NULL, MOVE):

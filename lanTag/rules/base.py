@@ -16,9 +16,12 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import msgpack
+
+if TYPE_CHECKING:
+    from lanTag.rules.awaited import Awaited
 
 __all__ = [
     "FACT_CODE",
@@ -447,6 +450,15 @@ class State(ABC):
     @abstractmethod
     def to_obj(self) -> Any:
         """msgpack-ready canonical structure of the whole state (no floats, no maps)."""
+
+    def awaited(self) -> Awaited:
+        """What this state waits for, as data (lanTag.rules.awaited): the kind of input,
+        from or for which seats, a roll's dice and whether it is a re-roll, where turns
+        begin.  The default reads ``decision()`` alone; engines refine it."""
+        # Imported here: lanTag.rules.awaited builds on this module's decision types.
+        from lanTag.rules.awaited import awaited_from
+
+        return awaited_from(self.decision())
 
     def forfeit_action(self, seat: int) -> Action:
         """A convicted seat's share of a joint secret choice (SPEC §4.4): ``FORFEIT``.

@@ -12,8 +12,9 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any, ClassVar
 
+from lanTag.rules import awaited, boardtag_position
 from lanTag.rules import boardtag_board as bb
-from lanTag.rules import boardtag_position
+from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -157,6 +158,21 @@ class BoardTagState(State):
             return Chance((Pick(self.seats),), "first-it")
         mover = self.mover
         return _TURNS[mover] if 0 <= mover < len(_TURNS) else Turn(mover)
+
+    def awaited(self) -> Awaited:
+        """A turn (``round``) is a Run Phase, every seat moving dice, then IT's Phase; the
+        choice names the phase.  The set-up (placing, IT's first facing) is nobody's turn."""
+        if self.phase in (OVER, CHOOSE_IT):
+            return awaited.awaited_from(self.decision())
+        # A Run Phase starts with no die finished and no step taken; a die IT's player
+        # picked ("picks") is still that start's, not a second one.
+        starts = (
+            self.phase == RUN
+            and not self.finished
+            and self.steps == 0
+            and not any(fact[0] == "picks" for fact in self.events)
+        )
+        return Awaited(awaited.MOVE, (self.mover,), self.phase, turn_starts=starts)
 
     def totals(self) -> tuple[int, ...]:
         """Pips on each seat's three dice (the IT die included)."""

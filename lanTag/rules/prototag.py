@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any, ClassVar
 
-from lanTag.rules import prototag_position
+from lanTag.rules import awaited, prototag_position
+from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
     FORFEIT,
     Action,
@@ -194,6 +195,24 @@ class PrototagState(State):
         if phase == RPS:
             return Simultaneous((self.tagged, self.opponent), "rps")
         return Over(self.outcome())
+
+    def awaited(self) -> Awaited:
+        """A turn is the mover's roll, its steps and any battle they lead to; the start
+        rolls are every contender's, thrown again on a tie."""
+        phase, mover = self.phase, self.mover
+        if phase == ROLL:
+            chance = roll_chance(mover, self.die_faces(mover))
+            return Awaited(awaited.ROLL, (mover,), chance.purpose, chance.draws, False, mover, True)
+        if phase == MOVE:
+            return Awaited(awaited.MOVE, (mover,), awaited.MOVE, turn_of=mover)
+        if phase == RPS:
+            return Awaited(awaited.SECRET, (self.tagged, self.opponent), "rps", turn_of=mover)
+        if phase == START:
+            chance = start_chance(self.contenders)
+            return Awaited(
+                awaited.ROLL, self.contenders, chance.purpose, chance.draws, bool(self.start_rolls)
+            )
+        return awaited.awaited_from(self.decision())  # the random first tagged player, the end
 
     def outcome(self) -> Outcome:
         loser = self.tagged

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+from lanTag.rules import awaited
+from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
     FORFEIT,
     Action,
@@ -219,6 +221,20 @@ class StomptagState(State):
             slots = teleport_slots(dict(self.orders))
             return Chance((Pick(self.settings.cells, len(slots)),), "teleport landings")
         return Over(self.outcome())
+
+    def awaited(self) -> Awaited:
+        """A round is the living players' secret orders and the teleport landings they
+        ask for (each teleporting seat's roll); minimums, bids and starting cells set up."""
+        decision = self.decision()
+        if isinstance(decision, Chance) and self.phase == TELEPORTS:
+            seats = tuple(sorted({seat for seat, _ in teleport_slots(dict(self.orders))}))
+            return Awaited(awaited.ROLL, seats, decision.purpose, decision.draws)
+        if isinstance(decision, Chance) and self.phase == PLACING:
+            return Awaited(awaited.ROLL, self.table.living(), decision.purpose, decision.draws)
+        if isinstance(decision, Simultaneous) and self.phase == BIDS:
+            return Awaited(awaited.SECRET, decision.seats, decision.kind)
+        # minimums, a round's orders (a turn of everyone at once), the end
+        return awaited.awaited_from(self.decision())
 
     def bid_range(self, seat: int) -> tuple[int, int]:
         """From the minimum up to every point you have ("hasty bids could knock you out")."""

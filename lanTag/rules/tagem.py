@@ -21,6 +21,8 @@ from typing import Any, ClassVar
 
 import msgpack
 
+from lanTag.rules import awaited
+from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -142,6 +144,33 @@ class TagemState(State):
                 f"/{a.defender}.{a.defender_pawn}.{a.defender_bonus}",
             )
         return _TURNS[self.order[self.turn]]
+
+    def awaited(self) -> Awaited:
+        """A turn is the mover's moves and attacks until its PoM run out or it ends; an
+        attack's roll (attacker's die, then defender's) belongs to the attacker's turn."""
+        decision = self.decision()
+        if isinstance(decision, Turn):
+            seat = decision.seat
+            starts = self.pom_left == self.pom  # every action spends at least 1 PoM
+            return Awaited(awaited.MOVE, (seat,), awaited.MOVE, turn_of=seat, turn_starts=starts)
+        if isinstance(decision, Chance) and self.pending is not None:
+            a = self.pending
+            seats = (a.attacker, a.defender)
+            return Awaited(
+                awaited.ROLL, seats, decision.purpose, decision.draws, turn_of=a.attacker
+            )
+        return awaited.awaited_from(self.decision())  # the turn order, the end
+
+    def attack_modifiers(self, seat: int, action: Action) -> Attack:
+        """The modifiers (horde, garrison, cover) ``seat``'s proposed ``attack P D`` would
+        roll with now; IllegalAction, saying why, unless it is a legal attack."""
+        if action.verb != "attack":
+            raise IllegalAction(f"{action} is not an attack")
+        self.check_action(seat, action)
+        pawn, d = int(action.args[0]), DIRS.index(str(action.args[1]))
+        target = self.board.steps[self.pawns[seat][pawn]][d]
+        foe = self.holder(target)
+        return size_up(self.board, self.pawns, seat, pawn, foe, self.pawns[foe].index(target))
 
     def _finished(self) -> bool:
         if self.winner >= 0:

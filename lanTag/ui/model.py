@@ -190,7 +190,7 @@ class GameModel:
         self._shadow_step = 0
         self._view_key: tuple[int, int] | None = None
         self._view: dict[str, Any] = {}
-        self._fed_view: dict[str, Any] = {}  # the view after the last step put in the feed
+        self._fed_state: State | None = None  # the state after the last step put in the feed
         self.view_serial = 0  # bumped whenever view() builds a new dict (drawing caches by it)
         self.line = Buffer(
             multiline=False,
@@ -405,6 +405,10 @@ class GameModel:
 
     def _on_step(self, e: ev.StepApplied) -> None:
         shadow = self._shadow if e.step == self._shadow_step else None
+        if shadow is None and self.session is not None:
+            # Steps we did not follow one by one (a seat resumed from its log catches up
+            # from its last logged step): the session holds the state they started from.
+            shadow = self.session.state_at(e.step)
         after: State | None = None
         if shadow is not None:
             try:
@@ -412,7 +416,7 @@ class GameModel:
             except IllegalAction:
                 after = None
         after_view = self.game_view().view(after, self.seat) if after is not None else {}
-        who = who_namer(self.names(), self.seat)
+        who = who_namer(self.names(), self._me_at(e.step))
         problems = self._problems(e.step)
         if isinstance(e.input, Roll):
             # A roll always answers a Chance decision, which every live human seat seeds.
@@ -429,7 +433,7 @@ class GameModel:
                 e.step, purpose, values, contributors, len(self._humans()), problems
             )
             self.add_log(f"{e.step}: {self.last_roll.text()}", "class:log.roll")
-            if not self._feed(e.step, after_view):
+            if not self._feed(e.step, after):
                 # A roll whose result no fact words (turn order, who starts): the roll itself.
                 self.outcomes.append(LogLine("class:log.roll", f"{purpose}: {values}"))
         else:
@@ -437,7 +441,7 @@ class GameModel:
                 d = shadow.decision()
                 if isinstance(d, Simultaneous):
                     sealed = needs_for(d, self._live_at(e.step)).humans
-                    name = seat_namer(self.names(), self.seat)
+                    name = seat_namer(self.names(), self._me_at(e.step))
                     choices = ", ".join(
                         f"{name(s)} {self.action_text(a).removeprefix(a.verb + ' ')}"
                         for s, a in e.input.choices
@@ -447,21 +451,21 @@ class GameModel:
                     line = secret_line(d.kind, e.input, after_view, who, self.action_text)
                     self.outcomes.append(LogLine("class:warn", line))
                     self.add_log(f"{e.step}: {line}", "class:warn")
-                    self._feed(e.step, after_view)
+                    self._feed(e.step, after)
                     self._advance_shadow(after, e.step)
                     return
             self.add_log(f"{e.step}: {self._input_text(e)}")
-            self._feed(e.step, after_view)
+            self._feed(e.step, after)
         self._advance_shadow(after, e.step)
 
-    def _feed(self, step: int, after_view: dict[str, Any]) -> bool:
+    def _feed(self, step: int, after: State | None) -> bool:
         """The step's notable results (rolls, collisions, battles, tags) in words: kept under
         the board until our next decision and logged.  False when there was none."""
-        before, self._fed_view = self._fed_view, after_view
-        if not after_view:
+        before, self._fed_state = self._fed_state, after
+        if after is None:
             return False
-        name = seat_namer(self.names(), self.seat)
-        lines = [line for line in step_lines(self.engine, after_view, name, before) if line.notable]
+        name = seat_namer(self.names(), self._me_at(step))
+        lines = [line for line in step_lines(self.engine, after, name, before) if line.notable]
         for line in lines:
             self.outcomes.append(LogLine("class:warn", line.text))
             self.add_log(f"{step}: {line.text}", "class:warn")
@@ -482,6 +486,10 @@ class GameModel:
             return False
         dropped = self.dropped_at.get(seat)
         return dropped is None or step < dropped
+
+    def _me_at(self, step: int) -> int | None:
+        """Our seat while we played it; None once a bot plays it (its moves are not "you")."""
+        return self.seat if self.playing_at(step) else None
 
     def seat_taken_over(self) -> bool:
         """Our seat is played by the replicated bot now: we left, or the others dropped us

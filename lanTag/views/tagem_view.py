@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lanTag.rules.base import Chance, Fact, Over, Turn
+from lanTag.rules.base import Action, Chance, Fact, Over, Turn
 from lanTag.rules.tagem import TagemState
 from lanTag.rules.tagem_map import GLYPH_OF_TILE, START_GLYPHS, Tile
 from lanTag.rules.tagem_pieces import (
@@ -146,10 +146,13 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
         "event_facts": [list(fact) for fact in state.events],
         "you": seat,
         "legal": [],
+        "attacks": [],
         "outcome": None,
     }
     if seat is not None:
-        result["legal"] = [str(a) for a in state.legal_actions(seat)]
+        legal = state.legal_actions(seat)
+        result["legal"] = [str(a) for a in legal]
+        result["attacks"] = [attack_view(state, seat, a) for a in legal if a.verb == "attack"]
     if isinstance(decision, Over):
         result["outcome"] = {
             "summary": decision.outcome.summary,
@@ -157,6 +160,31 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
             "scores": list(decision.outcome.scores),
         }
     return result
+
+
+def modifiers_text(modifiers: dict[str, int]) -> str:
+    """"+2 horde, -1 cover": each modifier that counts, signed; "no modifier" if none."""
+    return ", ".join(f"{v:+d} {k}" for k, v in modifiers.items() if v) or "no modifier"
+
+
+def attack_view(state: TagemState, seat: int, action: Action) -> dict[str, Any]:
+    """A legal attack ``seat`` may declare, with the modifiers each side would roll with
+    (the engine's ``attack_modifiers``), so a player sees the odds before choosing."""
+    a = state.attack_modifiers(seat, action)
+    mine = {
+        "horde": a.attacker_horde,
+        "garrison": int(a.attacker_garrison),
+        "cover": -int(a.defender_cover),
+    }
+    theirs = {"horde": a.defender_horde, "garrison": int(a.defender_garrison)}
+    return {
+        "action": str(action),
+        "attacker": pawn_name(a.attacker, a.attacker_pawn),
+        "defender": pawn_name(a.defender, a.defender_pawn),
+        "attacker_bonus": a.attacker_bonus,
+        "defender_bonus": a.defender_bonus,
+        "text": f"{modifiers_text(mine)} against {modifiers_text(theirs)}",
+    }
 
 
 def _acting(state: TagemState) -> int | None:
@@ -168,8 +196,16 @@ def _acting(state: TagemState) -> int | None:
 
 
 def events_texts(state: TagemState) -> list[str]:
-    """What the last input did, one phrase per fact (the state keeps facts only)."""
+    """What the last input did, one phrase per fact (the state keeps facts only).
+
+    Teams and pawns are named by the board's letters (A, A1), not by a seat namer: the
+    letters are what the board and the commands show."""
     return [event_text(state, fact) for fact in state.events]
+
+
+def place(board_width: int, cell: int) -> str:
+    """A cell as the board labels it and commands read it: (column,row), both from 1."""
+    return f"({cell % board_width + 1},{cell // board_width + 1})"
 
 
 def _signed(value: int | str) -> str:
@@ -189,7 +225,7 @@ def event_text(state: TagemState, fact: Fact) -> str:
         return f"{text} ({describe_modifiers(state.pending)})" if state.pending else text
     if code == "moves":
         mover, mover_pawn, way, target, cost, garrisoned = a
-        where = cell_name(board, int(target))
+        where = place(board.width, int(target))
         text = f"{pawn_name(int(mover), int(mover_pawn))} moves {way} to {where} ({cost} PoM)"
         return text + (", garrisoned for the rest of the turn" if garrisoned else "")
     if code == "picks-up":
@@ -202,7 +238,7 @@ def event_text(state: TagemState, fact: Fact) -> str:
         return f"{taker} captures {loser}'s flag: {loser} is eliminated"
     if code == "drops":
         owner, cell = (int(v) for v in a)
-        return f"{flag_name(Flag(owner))} drops at {cell_name(board, cell)}"
+        return f"{flag_name(Flag(owner))} drops at {place(board.width, cell)}"
     if code == "rolls":
         attacker, a_pawn, a_die, a_bonus, defender, d_pawn, d_die, d_bonus = (int(v) for v in a)
         return (
@@ -217,7 +253,7 @@ def event_text(state: TagemState, fact: Fact) -> str:
         return f"{LETTERS[int(a[0])]} has no pawns left and is out"
     if code == "respawns":
         seat, pawn, spot = (int(v) for v in a)
-        where = cell_name(board, spot) if spot >= 0 else "nowhere (no free tile)"
+        where = place(board.width, spot) if spot >= 0 else "nowhere (no free tile)"
         return f"{pawn_name(seat, pawn)} is defeated and respawns at {where}"
     return " ".join(str(v) for v in fact)
 
