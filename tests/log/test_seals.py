@@ -215,6 +215,7 @@ def test_a_log_of_its_header_alone_is_valid_with_nothing_sealed() -> None:
 @pytest.mark.parametrize("name", ["seal_of_another_state.log", "last_move_resigned.log"])
 def test_a_game_the_seals_do_not_back_is_not_complete_in_its_json(name: str) -> None:
     # Refused for a seal of another state, or valid with a last move nobody acknowledged:
-    # "complete" is false (a JSON false, not null), in both lanes.
+    # "complete" is false (a JSON false, not null) and no result is reported, in both lanes.
     for report in (verify_log(_vector(name)), _slow_lane(_vector(name))):
-        assert report.to_json()["complete"] is False
+        said = report.to_json()
+        assert (said["complete"], said["outcome"], said["ranking"]) == (False, "", [])
