@@ -129,9 +129,11 @@ def _seal_report(
         (last.step, last.input) if last is not None else None,
         live,
     )
-    if verdict.failure is not None:
+    if verdict.failure is not None:  # invalid: no result at all (SPEC §9: "" and [])
         report.failure = verdict.failure
         report.complete = False
+        report.outcome = ""
+        report.ranking = []
         return
     report.sealed_by = list(verdict.sealed_by)
     report.unacknowledged = verdict.unacknowledged
