@@ -46,6 +46,7 @@ TARGETS: dict[str, list[str]] = {
         "tests/log/test_log_survivors.py",
         "tests/log/test_audit.py",
         "tests/log/test_seals.py",
+        "tests/log/test_log_entries.py",
         "tests/cli/test_corpus.py",
     ],
 }

@@ -14,7 +14,6 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lanTag.rules import boardtag_board as bb
-from lanTag.ui.feed import plain_namer, step_lines
 from lanTag.ui.style import seat_class
 
 TAGEM_LETTERS = "ABCDEFGH"
@@ -66,9 +65,10 @@ def _seat_legend(engine: str, names: Sequence[str]) -> StyleAndTextTuples:
     return out
 
 
-def _events_line(engine: str, v: dict[str, Any], keep: int = 3) -> list[StyleAndTextTuples]:
-    """The last input's facts in the feed's words (board places, no internal notation)."""
-    texts = [line.text for line in step_lines(engine, v, plain_namer)][-keep:]
+def _events_line(v: dict[str, Any], keep: int = 3) -> list[StyleAndTextTuples]:
+    """The last input's facts in the view's words (the feed's, with plain seat names)."""
+    events = v.get("events") or []
+    texts = [e["text"] if isinstance(e, dict) else str(e) for e in events][-keep:]
     return [_plain("last: " + "; ".join(texts), "class:dim")] if texts else []
 
 
@@ -116,7 +116,7 @@ def _prototag(v: dict[str, Any], names: Sequence[str]) -> Painted:
     if v["battle"]:
         b = v["battle"]
         out.info.append(_plain(f"battle: seat {b['tagged']} vs seat {b['opponent']}", "class:warn"))
-    out.info += _events_line("prototag", v)
+    out.info += _events_line(v)
     out.legend.append(_seat_legend("prototag", names))
     out.legend.append(
         [
@@ -176,7 +176,7 @@ def _assassination(v: dict[str, Any], names: Sequence[str]) -> Painted:
         touched = ",".join(v["pieces"][victim]["coins"]) or "none"
         bases = " ".join(f"{side}={sq}" for side, sq in v["bases"].items())
         out.info.append(_plain(f"bases {bases} | touched by the victim: {touched}"))
-    out.info += _events_line("assassination", v)
+    out.info += _events_line(v)
     out.legend.append(_seat_legend("assassination", names))
     out.legend.append(
         [
@@ -256,7 +256,7 @@ def _boardtag(v: dict[str, Any], names: Sequence[str]) -> Painted:
         dice += [("", " "), (seat_class(seat), seat_tag("boardtag", seat)), ("", f" {shown} ")]
     dice.append(("", f"| pips {' '.join(str(t) for t in v['totals'])}"))
     out.info.append(dice)
-    out.info += _events_line("boardtag", v)
+    out.info += _events_line(v)
     out.legend.append(_seat_legend("boardtag", names))
     out.legend.append(
         [
@@ -315,7 +315,7 @@ def _stomptag(v: dict[str, Any], names: Sequence[str]) -> Painted:
     if v["last_orders"]:
         orders = "; ".join(f"seat {s} {o}" for s, o in v["last_orders"])
         out.info.append(_plain("orders: " + orders, "class:dim"))
-    out.info += _events_line("stomptag", v)
+    out.info += _events_line(v)
     out.legend.append(_seat_legend("stomptag", names))
     out.legend.append(
         [
@@ -387,7 +387,7 @@ def _tagem(v: dict[str, Any], names: Sequence[str]) -> Painted:
     if v["pending_attack"]:
         a = v["pending_attack"]
         out.info.append(_plain(f"attack: {a['attacker']} on {a['defender']}", "class:warn"))
-    out.info += _events_line("tagem", v)
+    out.info += _events_line(v)
     out.legend.append(_seat_legend("tagem", names))
     out.legend.append(
         [

@@ -190,7 +190,7 @@ class GameModel:
         self._shadow_step = 0
         self._view_key: tuple[int, int] | None = None
         self._view: dict[str, Any] = {}
-        self._fed_view: dict[str, Any] = {}  # the view after the last step put in the feed
+        self._fed_state: State | None = None  # the state after the last step put in the feed
         self.view_serial = 0  # bumped whenever view() builds a new dict (drawing caches by it)
         self.line = Buffer(
             multiline=False,
@@ -427,7 +427,7 @@ class GameModel:
                 e.step, purpose, values, contributors, len(self._humans()), problems
             )
             self.add_log(f"{e.step}: {self.last_roll.text()}", "class:log.roll")
-            if not self._feed(e.step, after_view):
+            if not self._feed(e.step, after):
                 # A roll whose result no fact words (turn order, who starts): the roll itself.
                 self.outcomes.append(LogLine("class:log.roll", f"{purpose}: {values}"))
         else:
@@ -445,21 +445,21 @@ class GameModel:
                     line = secret_line(d.kind, e.input, after_view, who, self.action_text)
                     self.outcomes.append(LogLine("class:warn", line))
                     self.add_log(f"{e.step}: {line}", "class:warn")
-                    self._feed(e.step, after_view)
+                    self._feed(e.step, after)
                     self._advance_shadow(after, e.step)
                     return
             self.add_log(f"{e.step}: {self._input_text(e)}")
-            self._feed(e.step, after_view)
+            self._feed(e.step, after)
         self._advance_shadow(after, e.step)
 
-    def _feed(self, step: int, after_view: dict[str, Any]) -> bool:
+    def _feed(self, step: int, after: State | None) -> bool:
         """The step's notable results (rolls, collisions, battles, tags) in words: kept under
         the board until our next decision and logged.  False when there was none."""
-        before, self._fed_view = self._fed_view, after_view
-        if not after_view:
+        before, self._fed_state = self._fed_state, after
+        if after is None:
             return False
         name = seat_namer(self.names(), self.seat)
-        lines = [line for line in step_lines(self.engine, after_view, name, before) if line.notable]
+        lines = [line for line in step_lines(self.engine, after, name, before) if line.notable]
         for line in lines:
             self.outcomes.append(LogLine("class:warn", line.text))
             self.add_log(f"{step}: {line.text}", "class:warn")

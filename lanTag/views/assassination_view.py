@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from lanTag.rules.assassination_board import MOVE, NULL, OVER, PICK, ROLL, SAFE_HOUSE, SIDES
 from lanTag.rules.base import Fact
+from lanTag.views.naming import Namer, plain_namer
 
 if TYPE_CHECKING:
     from lanTag.rules.assassination import AssassinationState
@@ -109,36 +110,39 @@ def _status(state: AssassinationState) -> str:
 # ---------------------------------------------------------------- words for the facts
 
 
-def events_texts(state: AssassinationState) -> list[str]:
-    """What the last input did, one sentence per fact (the state keeps facts only)."""
-    return [event_text(state, fact) for fact in state.events]
+def events_texts(state: AssassinationState, name: Namer = plain_namer) -> list[str]:
+    """What the last input did, one sentence per fact, seats named by ``name``."""
+    return [event_text(state, fact, name) for fact in state.events]
 
 
-def event_text(state: AssassinationState, fact: Fact) -> str:
+def event_text(state: AssassinationState, fact: Fact, name: Namer = plain_namer) -> str:
     code, args = str(fact[0]), fact[1:]
+    if code == "round-limit":
+        return _EVENT_TEXTS[code].format(*args)
+    who = name(int(args[0]))  # every other fact names the seat it is about first
     if code == "step":
-        seat, square = args
-        return f"seat {seat} steps to {state.board.name(int(square))}"
+        return f"{who} steps to {state.board.name(int(args[1]))}"
     if code == "catch":
-        seat, old, square = args
+        _, old, square = args
         where = state.board.name(int(square))
-        return f"seat {seat} catches seat {old} on {where} and becomes the victim"
+        return f"{who} catches {name(int(old))} on {where} and becomes the victim"
     if code == "base":
-        seat, side, touched = args
-        return f"seat {seat} lands on the {SIDES[int(side)]} base ({touched}/4 touched)"
-    return _EVENT_TEXTS[code].format(*args)
+        _, side, touched = args
+        return f"{who} lands on the {SIDES[int(side)]} base ({touched}/4 touched)"
+    return _EVENT_TEXTS[code].format(who, *args[1:])
 
 
+# {0} is the seat the fact is about (named by the namer passed in), except round-limit's.
 _EVENT_TEXTS = {
-    "reroll": "seat {0} re-rolls the null",
-    "keep": "seat {0} keeps the null and stays put",
-    "first-victim": "seat {0} is the first victim",
-    "null-lost": "seat {0} rolled a null and cannot move this turn",
-    "null": "seat {0} rolled a null",
-    "null-again": "seat {0} rolled a null again and stays put",
-    "rolled": "seat {0} rolled {1}",
-    "stuck": "seat {0} rolled {1} but has no legal move; stays put",
-    "wins": "seat {0} has touched all four bases and wins",
+    "reroll": "{0} re-rolls the null",
+    "keep": "{0} keeps the null and stays put",
+    "first-victim": "{0} is the first victim",
+    "null-lost": "{0} rolled a null and cannot move this turn",
+    "null": "{0} rolled a null",
+    "null-again": "{0} rolled a null again and stays put",
+    "rolled": "{0} rolled {1}",
+    "stuck": "{0} rolled {1} but has no legal move; stays put",
+    "wins": "{0} has touched all four bases and wins",
     "round-limit": "round limit ({0}) reached",
 }
 

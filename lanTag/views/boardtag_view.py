@@ -17,6 +17,7 @@ from lanTag.rules.boardtag_board import (
     RUN,
 )
 from lanTag.rules.boardtag_checks import outcome_summary
+from lanTag.views.naming import Namer, plain_namer
 
 if TYPE_CHECKING:
     from lanTag.rules.base import Fact
@@ -156,20 +157,34 @@ def _die_label(die: int | str, score: int | str, square: int | str) -> str:
     return f"{seat_letter(int(die) // DICE_PER_SEAT)}{score} on {where}"
 
 
-def events_texts(state: BoardTagState) -> list[str]:
-    """What the last input did, one phrase per fact (the state keeps facts only)."""
-    return [event_text(fact) for fact in state.events]
+def events_texts(state: BoardTagState, name: Namer = plain_namer) -> list[str]:
+    """What the last input did, one phrase per fact, seats named by ``name``.
+
+    A gain names the die it is about: the one the step or stay before it moved.
+    """
+    out = []
+    owner, square = -1, -1
+    for fact in state.events:
+        code = str(fact[0])
+        if code in ("step", "stays"):
+            owner = int(fact[1]) // DICE_PER_SEAT
+            square = int(fact[5] if code == "step" else fact[3])
+        if code in ("gains-near-it", "gains-staying") and owner >= 0:
+            why = _EVENT_TEXTS[code]
+            out.append(f"{name(owner)}'s die on {bb.square_name(square)} gains a point: {why}")
+        else:
+            out.append(event_text(fact, name))
+    return out
 
 
-def event_text(fact: Fact) -> str:
+def event_text(fact: Fact, name: Namer = plain_namer) -> str:
     code, args = fact[0], fact[1:]
     if code in ("places", "returns"):
         seat, square = args
-        what = "places a Runner on" if code == "places" else "'s old IT die returns on"
-        sep = "" if code == "returns" else " "
-        return f"seat {seat}{sep}{what} {bb.square_name(int(square))}"
+        what = " places a Runner on" if code == "places" else "'s old IT die returns on"
+        return f"{name(int(seat))}{what} {bb.square_name(int(square))}"
     if code == "picks":
-        return f"seat {args[0]} picks {_die_label(*args[1:])}"
+        return f"{name(int(args[0]))} picks {_die_label(*args[1:])}"
     if code == "step":
         die, score, square, direction, to, cost = args
         how = "free" if cost == 0 else "pays 1"
@@ -182,22 +197,26 @@ def event_text(fact: Fact) -> str:
     if code == "jumps":
         kind, to, cost = args
         how = "free" if cost == 0 else "pays 1"
-        return f"IT jumps {kind} to {bb.point_name(int(to))} ({how})"
+        return f"IT jumps {kind} to point {bb.point_name(int(to))} ({how})"
     if code == "turns":
         facing, cost = args
         return f"IT turns to face {facing} ({'free' if cost == 0 else 'pays 1'})"
     if code == "tags":
         old_seat, square, new_seat = args
-        return f"seat {old_seat} tags {bb.square_name(int(square))}: seat {new_seat} is IT"
+        tagged = bb.square_name(int(square))
+        return f"{name(int(old_seat))} tags {tagged}: {name(int(new_seat))} is IT"
+    if code == "it":
+        return f"{name(int(args[0]))} is IT"
+    if code in ("gains-near-it", "gains-staying"):  # no step or stay before it to name the die
+        return f"a die gains a point: {_EVENT_TEXTS[str(code)]}"
     return _EVENT_TEXTS[str(code)].format(*args)
 
 
 _EVENT_TEXTS = {
-    "it": "seat {0} is IT",
     "faces": "IT faces {0}",
     "ends": "IT ends its phase",
-    "gains-near-it": "it gains a point for entering a square next to IT",
-    "gains-staying": "it gains a point for not moving",
+    "gains-near-it": "it entered a square next to IT",
+    "gains-staying": "it stayed",
 }
 
 

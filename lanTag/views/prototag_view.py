@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from lanTag.rules.base import Fact, Over, Simultaneous, Turn
 from lanTag.rules.prototag_board import render_grid
+from lanTag.views.naming import Namer, plain_namer
 
 if TYPE_CHECKING:
     from lanTag.rules.prototag import PrototagState
@@ -73,6 +74,7 @@ def view(state: PrototagState, seat: int | None) -> dict[str, Any]:
         "legal": [str(a) for a in state.legal_actions(seat)] if seat is not None else [],
         "status": state.status(),
         "last_event": events_text(state),
+        "events": events_texts(state),
         "event_facts": [list(fact) for fact in state.events],
         "outcome": (
             {"loser": state.tagged, "summary": decision.outcome.summary}
@@ -87,42 +89,62 @@ def view(state: PrototagState, seat: int | None) -> dict[str, Any]:
 
 def events_text(state: PrototagState) -> str:
     """What the last input did, in words (the state keeps facts only)."""
-    return "; ".join(event_text(state, fact) for fact in state.events)
+    return "; ".join(events_texts(state))
 
 
-def event_text(state: PrototagState, fact: Fact) -> str:
-    code, args = fact[0], fact[1:]
+def events_texts(state: PrototagState, name: Namer = plain_namer) -> list[str]:
+    """One phrase per fact of the last input, seats named by ``name``."""
+    return [event_text(state, fact, name) for fact in state.events]
+
+
+def event_text(state: PrototagState, fact: Fact, name: Namer = plain_namer) -> str:
+    code, args = str(fact[0]), fact[1:]
     if code == "start":
         return "every player throws a D6; the highest starts"
     if code in ("start-tie", "starts", "starts-tagged"):
-        shown = ", ".join(f"seat {seat} {value}" for seat, value in state.start_rolls)
+        shown = ", ".join(f"{name(seat)} {value}" for seat, value in state.start_rolls)
         if code == "start-tie":
-            return f"start roll: {shown}; seats {', '.join(map(str, args))} tie and throw again"
+            tied = ", ".join(name(int(seat)) for seat in args)
+            return f"start roll: {shown}; {tied} tie and throw again"
         tagged = " and is tagged" if code == "starts-tagged" else ""
-        return f"start roll: {shown}; seat {args[0]} starts{tagged}"
+        return f"start roll: {shown}; {name(int(args[0]))} starts{tagged}"
     if code in _RPS_RESULTS:
         tagger, tagger_choice, target, target_choice = args
-        shown = f"seat {tagger} {tagger_choice}, seat {target} {target_choice}"
-        return f"rps: {shown}: " + _RPS_RESULTS[str(code)].format(tagger=tagger, target=target)
+        shown = f"{name(int(tagger))} {tagger_choice}, {name(int(target))} {target_choice}"
+        result = _RPS_RESULTS[code].format(tagger=name(int(tagger)), target=name(int(target)))
+        return f"rock-paper-scissors: {shown}: {result}"
     if code == "loses":
-        return f"the tagged steps reach {state.rules.end_steps}: seat {args[0]} loses"
-    return _EVENT_TEXTS[str(code)].format(*args)
+        return f"the tagged steps reach {state.rules.end_steps}: {name(int(args[0]))} loses"
+    seats = _SEAT_ARGS.get(code, 0)
+    shown_args = [name(int(a)) if i < seats else a for i, a in enumerate(args)]
+    return _EVENT_TEXTS[code].format(*shown_args)
 
 
+# The words for each fact; ``{tagger}``/``{target}`` and the first _SEAT_ARGS[code]
+# arguments are seats, named by the namer passed in.
 _RPS_RESULTS = {
-    "rps-draw": "draw, play again",
-    "rps-tags": "seat {target} is tagged",
-    "rps-stays": "seat {tagger} stays tagged",
+    "rps-draw": "a draw, play again",
+    "rps-tags": "{target} is tagged",
+    "rps-stays": "{tagger} stays tagged",
 }
 _EVENT_TEXTS = {
-    "tagged": "seat {0} is tagged",
-    "boxed": "seat {0} rolls {1} but is boxed in",
-    "rolls": "seat {0} rolls {1}",
-    "step": "seat {0} steps {1}",
-    "immune-over": "seat {0} is no longer immune",
-    "meets": "tagged seat {0} reaches seat {1}: rock, paper, scissors!",
+    "tagged": "{0} is tagged",
+    "boxed": "{0} rolls {1} but is boxed in",
+    "rolls": "{0} rolls {1}",
+    "step": "{0} steps {1}",
+    "immune-over": "{0} is no longer immune",
+    "meets": "tagged {0} reaches {1}: rock-paper-scissors!",
     "locked-in": "locked in with {0} step(s) unused",
-    "immune": "seat {0} is immune for {1} step(s)",
+    "immune": "{0} is immune for {1} step(s)",
+}
+_SEAT_ARGS = {
+    "tagged": 1,
+    "boxed": 1,
+    "rolls": 1,
+    "step": 1,
+    "immune-over": 1,
+    "meets": 2,
+    "immune": 1,
 }
 
 

@@ -22,6 +22,7 @@ from lanTag.rules.stomptag_round import (
     UPGRADE,
     Event,
 )
+from lanTag.views.naming import Namer, plain_namer
 
 if TYPE_CHECKING:
     from lanTag.rules.stomptag import StomptagState
@@ -32,28 +33,37 @@ LEGEND = (
 )
 
 
-def describe_event(event: Event, cell_name: Callable[[int], str]) -> str:
-    """One short line, e.g. ``m1 meet at (3,2) 0 2: 0 +2, 2 -6``."""
-    at = f"m{event.step} " if event.step else ""
-    who = " ".join(str(s) for s in event.seats)
-    signed = ", ".join(f"{s} {v:+d}" for s, v in zip(event.seats, event.values, strict=False))
-    texts = {
-        BID: f"bids paid: {signed}",
-        SWAP: f"{at}swap {who}: {signed}",
-        MEET: f"{at}meet at {cell_name(event.cell)} {who}: {signed}",
-        CROSS: f"{at}cross {who}: {signed}",
-        UPGRADE: f"upgrade bought: {signed}",
-        TELEPORTED: f"{at}{who} teleports to {cell_name(event.cell)}: {signed}",
-        EDGE: f"{at}{who} cannot move off the grid",
-        CANCEL: f"{at}later moves cancelled: {who}",
-        RECOVER: f"stride recovery: {signed}",
-        TAX: f"it tax: {signed}",
-        OUT: f"{at}out: {who}",
-        MADE_IT: f"{at}{who} is made it",
-    }
-    if event.what == TAG:
-        return f"{at}{event.seats[0]} tags {event.seats[1]}"
-    return texts.get(event.what, f"{at}{event.what} {who}")
+def describe_event(event: Event, cell_name: Callable[[int], str], name: Namer = plain_namer) -> str:
+    """One line, seats named by ``name``, e.g. ``move 1: seat 0 and seat 2 meet at (3,2)
+    (collision): seat 0 +2, seat 2 -6``."""
+    when = f"move {event.step}: " if event.step else ""
+    who = " and ".join(name(s) for s in event.seats)
+    points = ", ".join(f"{name(s)} {v:+d}" for s, v in zip(event.seats, event.values, strict=False))
+    cell = cell_name(event.cell) if event.cell >= 0 else ""
+    if event.what == TAG and len(event.seats) == 2:
+        return f"{when}{name(event.seats[0])}, the it, tags {name(event.seats[1])}"
+    text = _EVENT_TEXTS.get(event.what, "{what} {who}")
+    words = text.format(what=event.what, who=who, points=points, cell=cell)
+    return words if event.what in _UNTIMED else when + words
+
+
+# The words for each event: {who} its seats (named by the namer passed in), {points}
+# each seat's change, {cell} its cell; all but _UNTIMED's start with their move.
+_EVENT_TEXTS = {
+    BID: "bids paid: {points}",
+    SWAP: "{who} swap places (collision): {points}",
+    MEET: "{who} meet at {cell} (collision): {points}",
+    CROSS: "{who} cross paths (collision): {points}",
+    UPGRADE: "upgrade bought: {points}",
+    TELEPORTED: "{who} teleports to {cell}: {points}",
+    EDGE: "{who} cannot move off the grid",
+    CANCEL: "later moves cancelled for {who}",
+    RECOVER: "stride recovery: {points}",
+    TAX: "it tax: {points}",
+    OUT: "{who} out of the game",
+    MADE_IT: "{who} is made it",
+}
+_UNTIMED = frozenset({BID, UPGRADE, RECOVER, TAX})
 
 
 def event_obj(event: Event, cell_name: Callable[[int], str]) -> dict[str, Any]:

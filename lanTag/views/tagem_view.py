@@ -196,8 +196,16 @@ def _acting(state: TagemState) -> int | None:
 
 
 def events_texts(state: TagemState) -> list[str]:
-    """What the last input did, one phrase per fact (the state keeps facts only)."""
+    """What the last input did, one phrase per fact (the state keeps facts only).
+
+    Teams and pawns are named by the board's letters (A, A1), not by a seat namer: the
+    letters are what the board and the commands show."""
     return [event_text(state, fact) for fact in state.events]
+
+
+def place(board_width: int, cell: int) -> str:
+    """A cell as the board labels it and commands read it: (column,row), both from 1."""
+    return f"({cell % board_width + 1},{cell // board_width + 1})"
 
 
 def _signed(value: int | str) -> str:
@@ -217,7 +225,7 @@ def event_text(state: TagemState, fact: Fact) -> str:
         return f"{text} ({describe_modifiers(state.pending)})" if state.pending else text
     if code == "moves":
         mover, mover_pawn, way, target, cost, garrisoned = a
-        where = cell_name(board, int(target))
+        where = place(board.width, int(target))
         text = f"{pawn_name(int(mover), int(mover_pawn))} moves {way} to {where} ({cost} PoM)"
         return text + (", garrisoned for the rest of the turn" if garrisoned else "")
     if code == "picks-up":
@@ -230,7 +238,7 @@ def event_text(state: TagemState, fact: Fact) -> str:
         return f"{taker} captures {loser}'s flag: {loser} is eliminated"
     if code == "drops":
         owner, cell = (int(v) for v in a)
-        return f"{flag_name(Flag(owner))} drops at {cell_name(board, cell)}"
+        return f"{flag_name(Flag(owner))} drops at {place(board.width, cell)}"
     if code == "rolls":
         attacker, a_pawn, a_die, a_bonus, defender, d_pawn, d_die, d_bonus = (int(v) for v in a)
         return (
@@ -245,7 +253,7 @@ def event_text(state: TagemState, fact: Fact) -> str:
         return f"{LETTERS[int(a[0])]} has no pawns left and is out"
     if code == "respawns":
         seat, pawn, spot = (int(v) for v in a)
-        where = cell_name(board, spot) if spot >= 0 else "nowhere (no free tile)"
+        where = place(board.width, spot) if spot >= 0 else "nowhere (no free tile)"
         return f"{pawn_name(seat, pawn)} is defeated and respawns at {where}"
     return " ".join(str(v) for v in fact)
 

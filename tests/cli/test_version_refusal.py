@@ -54,25 +54,26 @@ def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
         host.communicate(timeout=HANG_GUARD)
 
 
-_PROTOCOL_2 = (
+_PREVIOUS = PROTOCOL_VERSION - 1  # the last release (protocol 3): the peers a table meets first
+_PREVIOUS_INSTALL = (
     "import lanTag.wire, lanTag.session.messages, lanTag.session.compatibility\n"
     "import lanTag.peer.join_handshake, lanTag.peer.joiner\n"
     "for m in (lanTag.wire, lanTag.session.messages, lanTag.session.compatibility,\n"
     "          lanTag.peer.join_handshake, lanTag.peer.joiner):\n"
-    "    m.PROTOCOL_VERSION = 2\n"
+    f"    m.PROTOCOL_VERSION = {_PREVIOUS}\n"
 )
 
 
 @pytest.mark.parametrize("older", ["joiner", "host"])
-def test_a_protocol_2_peer_and_a_protocol_3_peer_refuse_each_other_politely(
+def test_a_peer_of_the_previous_protocol_and_one_of_this_refuse_each_other_politely(
     tmp_path: Path, older: str
 ) -> None:
-    """Real processes, one of them made a protocol-2 install by a sitecustomize module: no
+    """Real processes, one of them made a protocol-3 install by a sitecustomize module: no
     seat is taken, the joiner exits 1 naming both versions, nobody shows a traceback."""
     mine = PROTOCOL_VERSION
     old = tmp_path / "old"
     old.mkdir()
-    (old / "sitecustomize.py").write_text(_PROTOCOL_2, encoding="utf-8")
+    (old / "sitecustomize.py").write_text(_PREVIOUS_INSTALL, encoding="utf-8")
     host_env, joiner_env = {}, {}
     (host_env if older == "host" else joiner_env)["PYTHONPATH"] = str(old)
     host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
@@ -95,12 +96,15 @@ def test_a_protocol_2_peer_and_a_protocol_3_peer_refuse_each_other_politely(
         assert joined.returncode == 1, joined.stderr
         assert "Traceback" not in joined.stderr
         if older == "joiner":
-            assert f"refused: the host runs lanTag protocol {mine}, you have 2" in joined.stderr
+            refusal = f"refused: the host runs lanTag protocol {mine}, you have {_PREVIOUS}"
+            assert refusal in joined.stderr
             told = host.stderr.readline()
             assert told.startswith("lobby: refused ")
-            assert told.rstrip().endswith(f"they run lanTag protocol 2, this game protocol {mine}")
+            assert told.rstrip().endswith(
+                f"they run lanTag protocol {_PREVIOUS}, this game protocol {mine}"
+            )
         else:
-            assert f"the host runs lanTag protocol 2, you have {mine}" in joined.stderr
+            assert f"the host runs lanTag protocol {_PREVIOUS}, you have {mine}" in joined.stderr
     finally:
         host.kill()
         _out, err = host.communicate(timeout=HANG_GUARD)

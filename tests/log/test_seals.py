@@ -4,6 +4,8 @@ rules (lanTag.log.audit), and what the summary line says (sealed by, a torn last
 from __future__ import annotations
 
 import dataclasses
+import functools
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +13,16 @@ import pytest
 
 from lanTag.cli.log_commands import format_report, verify_exit_code
 from lanTag.log import plain_replay
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.chain import EntryKind, LogChain, parse_log, parse_rows
+from lanTag.log.report import Failure
+from lanTag.log.seals import check_seals
 from lanTag.log.verify import verify_log
+from lanTag.rules.base import Action, Move
 from lanTag.rules.registry import get_game
-from lanTag.session.messages import MsgType, sign_message
+from lanTag.session.events import StepApplied
+from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
+from lanTag.session.sealing import SEAL_PROTOCOL
+from tests.log.honest_log import HONEST, chained, first_msg, items_of, signer_of
 from tests.session.harness import SimNet, make_record, make_sessions
 
 MUST_FAIL = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "must_fail"
@@ -84,8 +92,7 @@ def test_a_seal_in_a_protocol_2_log_is_refused_by_both_lanes_and_the_audit(
         assert verify_log(forged).failure == fast.failure
     monkeypatch.setattr(get_game("toy"), "rules_version", 1000, raising=False)
     audit = verify_log(forged)
-    assert audit.failure is not None and audit.failure.entry == k and audit.failure.seat == 1
-    assert "a SEAL of seat 1 in a protocol-2 log" in audit.failure.reason
+    assert audit.failure == Failure(k, s0.step, 1, "a SEAL of seat 1 in a protocol-2 log")
 
 
 def test_a_torn_last_entry_is_said_on_the_summary_line(toy_engine: None) -> None:
@@ -104,3 +111,83 @@ def test_a_torn_last_entry_is_said_on_the_summary_line(toy_engine: None) -> None
     said = " ".join(format_report("g", report).split())
     assert said.startswith("g: toy rules ") and "VALID but incomplete" in said
     assert said.endswith(f"; the last {cut} bytes are a torn entry, ignored")
+
+
+# check_seals on the must-fail vectors' honest game, its entries changed and re-chained: the
+# acknowledgement of the last move (SPEC §9 seals), case by case.  Its last move is seat 0's
+# MOVE at step 204; seats 1 and 2 each name it in a HAVE and all three seal step 205.
+def _acknowledgement(
+    drop: Callable[[Signed], bool],
+    add: Sequence[Signed] = (),
+    live: frozenset[int] = frozenset({0, 1, 2}),
+) -> str:
+    """What check_seals says of the honest game's last move once the messages ``drop`` picks
+    are taken out and ``add`` put in; ``live``: the seats still at the table at the end."""
+    items = [
+        it for it in items_of(HONEST) if it[1] != EntryKind.MSG or not drop(parse_unverified(it[2]))
+    ]
+    items += [(m.step, EntryKind.MSG, m.raw) for m in add]
+    rows, _tail, error = parse_rows(chained(items))
+    assert error == ""
+    last = _honest_end()
+    final = (last.step + 1, last.state_hash)
+    verdict = check_seals(
+        rows, [None] * len(rows), SEAL_PROTOCOL, final, (last.step, last.input), live
+    )
+    assert verdict.failure is None and verdict.sealed_by == (0,)  # its author's own seal
+    return verdict.unacknowledged
+
+
+@functools.cache
+def _honest_end() -> StepApplied:
+    report = verify_log(HONEST)
+    last = report.applied[-1]
+    assert report.complete and last.input == Move(0, Action("step", ("w",)))
+    return last
+
+
+def _last_move() -> Signed:
+    items = items_of(HONEST)
+    k = first_msg(items, lambda m: m.type is MsgType.MOVE and m.step == 204)
+    return parse_unverified(items[k][2])
+
+
+def _others_seals(m: Signed) -> bool:
+    return m.type is MsgType.SEAL and m.seat != 0
+
+
+def _others_acks(m: Signed) -> bool:
+    return m.type is MsgType.HAVE and m.step == 204 and m.payload[0] == 0
+
+
+UNACKED = "the last move (seat 0, step 204) is acknowledged or sealed by no other seat"
+
+
+def test_a_last_move_its_author_alone_acknowledges_counts_for_nobody() -> None:
+    move = _last_move()
+    assert _acknowledgement(_others_seals) == ""  # the others' HAVEs name it
+    assert _acknowledgement(lambda m: _others_seals(m) or _others_acks(m)).startswith(UNACKED)
+    # The author's own HAVE of its own move is no acknowledgement (a re-signing writer
+    # could add one).
+    own = sign_message(
+        signer_of(0), MsgType.HAVE, move.game_id, 204, 0, move.state_hash, (0, [move.digest])
+    )
+    said = _acknowledgement(lambda m: _others_seals(m) or _others_acks(m), [own])
+    assert said.startswith(UNACKED)
+
+
+def test_a_last_move_nobody_else_was_left_to_acknowledge_counts() -> None:
+    def unacked(m: Signed) -> bool:
+        return _others_seals(m) or _others_acks(m)
+
+    assert _acknowledgement(unacked).startswith(UNACKED)
+    assert _acknowledgement(unacked, live=frozenset({1, 2})) == ""  # its author had left
+    assert _acknowledgement(unacked, live=frozenset({0})) == ""  # the others had left
+
+
+def test_the_authors_other_messages_of_that_step_are_no_moves() -> None:
+    # A message of the author's at the last move's step that is not a MOVE (here a LEAVE,
+    # whose payload is empty) is neither the move nor an acknowledgement of it.
+    move = _last_move()
+    leave = sign_message(signer_of(0), MsgType.LEAVE, move.game_id, 204, 0, move.state_hash, ())
+    assert _acknowledgement(_others_seals, [leave]) == ""

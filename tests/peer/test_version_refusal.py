@@ -101,17 +101,20 @@ def test_another_protocol_is_refused_naming_both(theirs: int) -> None:
     assert host.taken == 1 and joiner.your_seat is None
 
 
-def test_a_protocol_2_host_is_refused_by_a_protocol_3_joiner() -> None:
-    """The other way round: the welcome of a host of the previous protocol (the same lobby
-    envelope, its protocol field 2) is refused by the joiner, naming both versions."""
+@pytest.mark.parametrize("older", [2, 3])
+def test_a_host_of_an_older_protocol_is_refused_by_the_joiner(older: int) -> None:
+    """The other way round: the welcome of a host of a previous protocol (the same lobby
+    envelope, its protocol field 2 or 3) is refused by the joiner, naming both versions."""
     joiner = _joiner()
     rules = get_game("prototag").rules_version
-    fields = [bytes(32), bytes(32), "prototag", "g", 2, False, 1, 2, rules, "9.9"]
+    fields = [bytes(32), bytes(32), "prototag", "g", 2, False, 1, older, rules, "9.9"]
     welcome = wire.pack(["lt-lobby", 2, "welcome", *fields])
     joiner.outbox.clear()
     joiner.receive(welcome, HOST)
     (refused,) = [e for e in joiner.events if isinstance(e, Refused)]
-    assert refused.reason.startswith("the host runs lanTag protocol 2, you have 3")
+    assert refused.reason.startswith(
+        f"the host runs lanTag protocol {older}, you have {PROTOCOL_VERSION}"
+    )
     assert not joiner.outbox  # no join sent
 
 
@@ -123,10 +126,10 @@ def test_a_protocol_1_joiner_gets_a_refusal_it_can_read() -> None:
         "lt-lobby",
         1,
         "refuse",
-        "the host runs lanTag protocol 3, you have 1: upgrade lanTag",
+        f"the host runs lanTag protocol {PROTOCOL_VERSION}, you have 1: upgrade lanTag",
     ]
     assert [e.reason for e in host.events if isinstance(e, JoinerRefused)] == [
-        "refused old: they run lanTag protocol 1, this game protocol 3"
+        f"refused old: they run lanTag protocol 1, this game protocol {PROTOCOL_VERSION}"
     ]
 
 

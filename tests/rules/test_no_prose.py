@@ -166,7 +166,7 @@ _WORDINGS = {
     "assassination": (assassination_view, ["_EVENT_TEXTS"]),
     "boardtag": (boardtag_view, ["_EVENT_TEXTS"]),
     "tagem": (tagem_view, []),
-    "stomptag": (stomptag_view, []),
+    "stomptag": (stomptag_view, ["_EVENT_TEXTS"]),
 }
 
 

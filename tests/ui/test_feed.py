@@ -4,69 +4,87 @@ own places and no internal notation, and kept under the board until our next dec
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from typing import Any
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanTag.rules import boardtag_board as bb
+from lanTag.rules.registry import get_game
+from lanTag.rules.stomptag_round import Event
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.feed import seat_namer, step_lines
 from lanTag.ui.snapshot import screen_text
+from lanTag.views.registry import game_view
 from tests.ui.fakes import advance, solo_handle
 
 NAME = seat_namer(["me", "bot-1", "bot-2"], 0)
 
 
-def _stomp(*events: dict[str, object]) -> dict[str, object]:
-    return {"side": 5, "events": list(events)}
+def _state(engine: str, *events: Any) -> Any:
+    """A 3-seat state of ``engine`` whose last input left these facts (events)."""
+    return replace(get_game(engine).new_state(3, {}), events=tuple(events))
 
 
 def test_stomptag_tags_and_collisions_read_as_moves_and_board_places() -> None:
-    tag = {"what": "tag", "step": 2, "seats": [0, 2], "values": [], "cell": -1}
-    meet = {"what": "meet", "step": 1, "seats": [1, 2], "values": [2, -6], "cell": 7}
-    lines = step_lines("stomptag", _stomp(meet, tag), NAME)
+    tag = Event("tag", 2, (0, 2), (), -1)
+    meet = Event("meet", 1, (1, 2), (2, -6), 7)  # side 5: cell 7 is column 3, row 2
+    lines = step_lines("stomptag", _state("stomptag", meet, tag), NAME)
     assert [line.text for line in lines] == [
         "move 1: seat 1 bot-1 and seat 2 bot-2 meet at (3,2) (collision):"
         " seat 1 bot-1 +2, seat 2 bot-2 -6",
         "move 2: seat 0 (you), the it, tags seat 2 bot-2",
     ]
     assert all(line.notable for line in lines)
+    # The plain-text board words them the same way, with plain seat names (one table).
+    shown = game_view("stomptag").view(_state("stomptag", meet, tag), None)["events"]
+    assert shown[1]["text"] == "move 2: seat 0, the it, tags seat 2"
 
 
 def test_tagem_places_are_the_board_columns_and_rows() -> None:
-    view = {
-        "event_facts": [["moves", 0, 1, "n", 95, 1, False], ["attacks", 0, 1, 1, 0]],
-        "events": ["A1 moves n to r6c5 (1 PoM)", "A1 attacks B0 (no modifier)"],
-    }
-    lines = step_lines("tagem", view, NAME)
+    state = _state("tagem", ("moves", 0, 1, "n", 6 * 19 + 5, 1, False), ("attacks", 0, 1, 1, 0))
+    assert state.board.width == 19
+    lines = step_lines("tagem", state, NAME)
     assert [line.text for line in lines] == [
         "A1 moves n to (6,7) (1 PoM)",
-        "A1 attacks B0 (no modifier)",
+        "A1 attacks B0",
     ]
     assert [line.notable for line in lines] == [False, True]  # moves only go to the log
 
 
 def test_boardtag_points_and_gains_name_the_place_and_the_die() -> None:
     point = 2 + bb.LATTICE * 1
-    stays = ["stays", 4, 3, 10]  # die 4 is seat 1's, on square 10 (c2)
-    view = {
-        "event_facts": [["jumps", "ffl", point, 0], stays, ["gains-staying"]],
-        "events": ["IT jumps ffl to (2,1) (free)", "B3 on c2 stays", "it gains a point"],
-    }
-    texts = [line.text for line in step_lines("boardtag", view, NAME)]
+    stays = ("stays", 4, 3, 10)  # die 4 is seat 1's, on square 10 (c2)
+    state = _state("boardtag", ("jumps", "ffl", point, 0), stays, ("gains-staying",))
+    texts = [line.text for line in step_lines("boardtag", state, NAME)]
     assert texts[0] == "IT jumps ffl to point (2,1) (free)"
     assert texts[2] == "seat 1 bot-1's die on c2 gains a point: it stayed"
+    assert game_view("boardtag").view(state, None)["events"][2] == (
+        "seat 1's die on c2 gains a point: it stayed"
+    )
+
+
+def test_prototag_and_assassination_name_seats_with_the_namer_passed_in() -> None:
+    rps = step_lines("prototag", _state("prototag", ("rps-tags", 0, "rock", 2, "scissors")), NAME)
+    assert [line.text for line in rps] == [
+        "rock-paper-scissors: seat 0 (you) rock, seat 2 bot-2 scissors: seat 2 bot-2 is tagged"
+    ]
+    caught = _state("assassination", ("first-victim", 1))
+    assert [line.text for line in step_lines("assassination", caught, NAME)] == [
+        "seat 1 bot-1 is the first victim"
+    ]
+    assert game_view("assassination").view(caught, None)["events"] == [
+        "seat 1 is the first victim"
+    ]
 
 
 def test_facts_an_engine_carries_over_are_told_once() -> None:
-    tags = ["tags", 0, 29, 1]
-    before = {"event_facts": [tags], "events": ["seat 0 tags f4: seat 1 is IT"]}
-    after = {
-        "event_facts": [tags, ["returns", 0, 62]],
-        "events": ["seat 0 tags f4: seat 1 is IT", "seat 0's old IT die returns on g8"],
-    }
+    tags = ("tags", 0, 29, 1)
+    before = _state("boardtag", tags)
+    after = _state("boardtag", tags, ("returns", 0, 62))
     texts = [line.text for line in step_lines("boardtag", after, NAME, before)]
     assert texts == ["seat 0 (you)'s old IT die returns on g8"]
     assert len(step_lines("boardtag", after, NAME)) == 2  # without ``before``: both

@@ -1,0 +1,32 @@
+"""How lanTag.log.chain reads a log's entries, beyond what the must-fail vectors show: how
+msgpack is asked to decode them (the mutation run's survivors of parse_rows, issue #27)."""
+
+from __future__ import annotations
+
+import msgpack
+
+from lanTag.log.chain import EntryKind, parse_log
+from tests.log.honest_log import HONEST
+
+
+def _header() -> bytes:
+    return parse_log(HONEST).entries[0].raw
+
+
+def test_a_log_larger_than_msgpacks_default_buffer_is_read() -> None:
+    # msgpack.Unpacker refuses to be fed more than 100 MiB unless told otherwise: a long log
+    # must still be read entry by entry (here: its header, then garbage judged at entry 1).
+    data = _header() + bytes(100 * 1024 * 1024)
+    parsed = parse_log(data)
+    assert len(parsed.entries) == 1
+    assert parsed.error.startswith("entry 1: malformed"), parsed.error
+
+
+def test_a_map_keyed_by_a_number_is_refused_as_it_is_decoded() -> None:
+    # Maps are never canonical (SPEC §1).  One keyed by a number is refused by the decoder
+    # itself (strict_map_key: "not msgpack"), one keyed by a string by the canonical check.
+    head = parse_log(HONEST).entries[0]
+    for key, said in ((1, "entry 1: not msgpack"), ("a", "entry 1: malformed")):
+        entry = msgpack.packb([1, 0, head.hash, int(EntryKind.NOTE), {key: 2}])
+        parsed = parse_log(head.raw + entry)
+        assert len(parsed.entries) == 1 and parsed.error.startswith(said), parsed.error
