@@ -17,7 +17,7 @@ from lanTag.log.chain import EntryKind, LogChain, parse_log, parse_rows
 from lanTag.log.report import Failure
 from lanTag.log.seals import check_seals
 from lanTag.log.verify import verify_log
-from lanTag.rules.base import Action, Move
+from lanTag.rules.base import Move
 from lanTag.rules.registry import get_game
 from lanTag.session.events import StepApplied
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
@@ -115,7 +115,8 @@ def test_a_torn_last_entry_is_said_on_the_summary_line(toy_engine: None) -> None
 
 # check_seals on the must-fail vectors' honest game, its entries changed and re-chained: the
 # acknowledgement of the last move (SPEC §9 seals), case by case.  Its last move is seat 0's
-# MOVE at step 204; seats 1 and 2 each name it in a HAVE and all three seal step 205.
+# MOVE at step LAST (read off the game: a record change moves the dice); seats 1 and 2 each
+# name it in a HAVE and all three seal step LAST + 1.
 def _acknowledgement(
     drop: Callable[[Signed], bool],
     add: Sequence[Signed] = (),
@@ -142,13 +143,13 @@ def _acknowledgement(
 def _honest_end() -> StepApplied:
     report = verify_log(HONEST)
     last = report.applied[-1]
-    assert report.complete and last.input == Move(0, Action("step", ("w",)))
+    assert report.complete and isinstance(last.input, Move) and last.input.seat == 0
     return last
 
 
 def _last_move() -> Signed:
     items = items_of(HONEST)
-    k = first_msg(items, lambda m: m.type is MsgType.MOVE and m.step == 204)
+    k = first_msg(items, lambda m: m.type is MsgType.MOVE and m.step == LAST)
     return parse_unverified(items[k][2])
 
 
@@ -157,10 +158,11 @@ def _others_seals(m: Signed) -> bool:
 
 
 def _others_acks(m: Signed) -> bool:
-    return m.type is MsgType.HAVE and m.step == 204 and m.payload[0] == 0
+    return m.type is MsgType.HAVE and m.step == LAST and m.payload[0] == 0
 
 
-UNACKED = "the last move (seat 0, step 204) is acknowledged or sealed by no other seat"
+LAST = _honest_end().step
+UNACKED = f"the last move (seat 0, step {LAST}) is acknowledged or sealed by no other seat"
 
 
 def test_a_last_move_its_author_alone_acknowledges_counts_for_nobody() -> None:
@@ -170,7 +172,7 @@ def test_a_last_move_its_author_alone_acknowledges_counts_for_nobody() -> None:
     # The author's own HAVE of its own move is no acknowledgement (a re-signing writer
     # could add one).
     own = sign_message(
-        signer_of(0), MsgType.HAVE, move.game_id, 204, 0, move.state_hash, (0, [move.digest])
+        signer_of(0), MsgType.HAVE, move.game_id, LAST, 0, move.state_hash, (0, [move.digest])
     )
     said = _acknowledgement(lambda m: _others_seals(m) or _others_acks(m), [own])
     assert said.startswith(UNACKED)
@@ -189,5 +191,5 @@ def test_the_authors_other_messages_of_that_step_are_no_moves() -> None:
     # A message of the author's at the last move's step that is not a MOVE (here a LEAVE,
     # whose payload is empty) is neither the move nor an acknowledgement of it.
     move = _last_move()
-    leave = sign_message(signer_of(0), MsgType.LEAVE, move.game_id, 204, 0, move.state_hash, ())
+    leave = sign_message(signer_of(0), MsgType.LEAVE, move.game_id, LAST, 0, move.state_hash, ())
     assert _acknowledgement(_others_seals, [leave]) == ""

@@ -194,8 +194,10 @@ def test_bug_one_sided_silence_can_strand_the_mute_peer() -> None:
     (merged protocol 2 on 2026-11-25: 12, 14, 16-18, 28 and 31 of 12-31).  Since issue
     #22 every peer sends on each COMMIT it takes (SPEC §4.4), which un-stranded seed 14
     at its secret round on protocol 2; on protocol 3 seed 16 still strands at a chance
-    step (peer 2 lacks peer 0's ENTROPY after the others finished)."""
-    for seed in (14, 16):
+    step (peer 2 lacks peer 0's ENTROPY after the others finished).  The protocol-4 record's
+    start position field moved every game id again: of 12-31, 13, 15, 23, 30 and 31 strand
+    (2026-11-26), so the seeds are now 13 and 15."""
+    for seed in (13, 15):
         _one_sided_silence_to_the_end(seed)
 
 
