@@ -63,7 +63,16 @@ def test_play_from_a_logged_position_plays_to_the_end_and_verifies(tmp_path: Pat
     _verified_start(tmp_path / "me", second)
     # The game started exactly there: its step 0 is the position file, field for field.
     again = lantag(home, "position", str(second), "--step", "0")
-    assert json.loads(again.stdout) == json.loads(position.read_text(encoding="utf-8"))
+    written = json.loads(position.read_text(encoding="utf-8"))
+    assert json.loads(again.stdout) == written
+    # The replay starts there too: its start board has the position's tagged seat.
+    replayed = lantag(home, "replay", "--headless", str(second))
+    assert replayed.returncode == 0, replayed.stderr
+    start_board = replayed.stdout.split("## step 1:")[0]
+    assert start_board.startswith("## step 0: start\n")
+    assert f"tagged: seat {written['tagged']} | tagged steps {written['tagged_steps']}/" in (
+        start_board
+    )
 
 
 def test_a_hand_edited_illegal_position_is_refused_in_one_line(tmp_path: Path) -> None:
