@@ -16,18 +16,18 @@ from typing import Any
 from lanTag.cli.entry import UserError
 from lanTag.log.chain import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
+from lanTag.rules import awaited
 from lanTag.rules.base import (
-    Chance,
     Game,
     IllegalAction,
     OptionError,
+    Over,
     PositionError,
-    Simultaneous,
     State,
-    Turn,
 )
 from lanTag.rules.registry import get_game
 from lanTag.session.lobby_record import LobbyRecord, start_state
+from lanTag.views.registry import game_view
 
 
 def states_of_log(data: bytes, name: str) -> list[State]:
@@ -99,15 +99,23 @@ def load_position(path: str) -> tuple[type[Game], dict[str, Any], State]:
 
 
 def waits_for(state: State) -> str:
-    """What the position waits for, in words."""
+    """What the position waits for, in words (from ``state.awaited()``)."""
+    wait = state.awaited()
+    seats = ", ".join(map(str, wait.seats))
+    plural = "s" if len(wait.seats) > 1 else ""
+    turn = "; a new turn" if wait.turn_starts and wait.turn_of >= 0 else ""
+    if wait.kind == awaited.MOVE:
+        choice = "" if wait.choice == awaited.MOVE else f" ({wait.choice})"
+        return f"seat {seats} to move{choice}{turn}"
+    if wait.kind == awaited.SECRET:
+        return f"seat{plural} {seats} to choose in secret ({wait.choice})"
+    if wait.kind == awaited.ROLL:
+        whose = f" for seat{plural} {seats}" if wait.seats else ""
+        again = ", again" if wait.reroll else ""
+        words = game_view(state.game.id).purpose_text(wait.choice)
+        return f"a roll{whose} ({words}{again}){turn}"
     decision = state.decision()
-    if isinstance(decision, Turn):
-        return f"seat {decision.seat} to move"
-    if isinstance(decision, Simultaneous):
-        seats = ", ".join(map(str, decision.seats))
-        return f"seats {seats} to choose in secret ({decision.kind})"
-    if isinstance(decision, Chance):
-        return f"a roll ({decision.purpose})"
+    assert isinstance(decision, Over)
     return f"the game is over: {decision.outcome.summary}"
 
 
