@@ -4,12 +4,13 @@ record = [3, engine, rules_version, lantag_version,
           [[option, value]...sorted], map_text|nil,
           [[public_key, chain_anchor, nickname, bot]...], chain_length,
           [turn_timeout_ms, step_timeout_ms, lag_warning_ms], host_nonce,
-          previous_game, start_position]
-start_position (protocol 4 on) is the canonical bytes of the state the game starts from
-(``State.encode()``, engine and consensus encoding, no prose), or empty for the engine's
-own start: a game set up from a position (``lantag play/host --position FILE``) binds
-the very position into its game id, and the log, whose header holds the record, carries
-it for ``verify`` and ``replay``.
+          previous_game, start_position?]
+start_position (protocol 4 on, present only when the game starts from a position) is the
+canonical bytes of the state the game starts from (``State.encode()``, engine and
+consensus encoding, no prose): a game set up with ``lantag play/host --position FILE``
+binds the very position into its game id, and the log, whose header holds the record,
+carries it for ``verify`` and ``replay``.  Left out (not empty) for the engine's own
+start, so a game without a position has the record, and the game id, it had before.
 previous_game (protocol 3 on) is the game id of the game this one follows at the same
 table (32 bytes), or empty for a first game: a series is a hash-linked chain of games.
 A protocol-2 record is the same without previous_game.  A protocol-1 record (logs
@@ -107,7 +108,7 @@ class LobbyRecord:
             [self.timeouts.turn_ms, self.timeouts.step_ms, self.timeouts.lag_ms],
             self.host_nonce,
             *([self.previous_game] if self.protocol >= SERIES_PROTOCOL else []),
-            *([self.start_position] if self.protocol >= POSITION_PROTOCOL else []),
+            *([self.start_position] if self.start_position else []),
         ]
 
     def encode(self) -> bytes:
@@ -142,8 +143,13 @@ class LobbyRecord:
             if version == 1:
                 _v, engine, options, map_text, seats, chain_length, timeouts, nonce = obj
             else:
-                fields = {2: 10, 3: 11}.get(version, 12)
-                _require(len(obj) == fields, f"a protocol-{version} record has {fields} fields")
+                fields = {2: 10, 3: 11}.get(version, 11)
+                positioned = version >= POSITION_PROTOCOL and len(obj) == fields + 1
+                _require(
+                    len(obj) == fields or positioned,
+                    f"a protocol-{version} record has {fields} fields"
+                    + (" (12 with a start position)" if version >= POSITION_PROTOCOL else ""),
+                )
                 (_v, engine, rules_version, lantag_version, options, map_text, seats) = obj[:7]
                 chain_length, timeouts, nonce = obj[7:10]
                 if version >= SERIES_PROTOCOL:
@@ -152,9 +158,9 @@ class LobbyRecord:
                         isinstance(previous, bytes) and len(previous) in (0, 32),
                         "bad previous game id",
                     )
-                if version >= POSITION_PROTOCOL:
+                if positioned:
                     position = obj[11]
-                    _require(isinstance(position, bytes), "bad start position")
+                    _require(isinstance(position, bytes) and position, "bad start position")
                 _require(_is_int(rules_version) and 1 <= rules_version < 2**16, "bad rules version")
                 _require(
                     isinstance(lantag_version, str) and len(lantag_version) <= 32,
