@@ -492,6 +492,13 @@ def evidence_vectors() -> dict[str, Any]:
             None,
         ),
         _evidence_pair(
+            "no proof: an older HAVE (a digest list the first one holds) relayed after it",
+            1,
+            (have, MSG_STEP, MSG_STATE, (0, [digest, h("messages/digest/1")])),
+            (have, MSG_STEP, MSG_STATE, (0, [digest])),
+            None,
+        ),
+        _evidence_pair(
             "no proof: different state hashes at different steps",
             1,
             (have, MSG_STEP, MSG_STATE, (0, [digest])),

@@ -214,6 +214,10 @@ class SessionCore:
     def state(self) -> State:
         return self._snapshots[-1].state
 
+    def state_at(self, step: int) -> State | None:
+        """The agreed state at ``step`` (before its input), or None past the current step."""
+        return self._snapshots[step].state if 0 <= step < len(self._snapshots) else None
+
     @property
     def live(self) -> frozenset[int]:
         return self._snapshots[-1].live
@@ -416,6 +420,20 @@ def supersedes(first: Signed, msg: Signed) -> bool:
         return False
     old, new = set(first.payload[1]), set(msg.payload[1])
     return old < new
+
+
+def stale_have(first: Signed, msg: Signed) -> bool:
+    """Whether ``msg`` is an older acknowledgement than ``first`` (a HAVE of the same slot
+    naming a subset of its digests), not an equivocation.
+
+    An honest peer's HAVEs for one subject grow (its COMMIT, then COMMIT and REVEAL); a
+    relay carries them along another path than the seat's own link, so a peer may get the
+    larger one first.  Counted as a duplicate, never blamed (protocol 4; a protocol-3 peer
+    blamed it `equivocation` without dropping anyone, a HAVE being no contribution).
+    """
+    if first.type != MsgType.HAVE or msg.type != MsgType.HAVE:
+        return False
+    return set(msg.payload[1]) <= set(first.payload[1])
 
 
 def bundles(raws: list[bytes]) -> list[bytes]:

@@ -4,8 +4,9 @@ msgpack is asked to decode them (the mutation run's survivors of parse_rows, iss
 from __future__ import annotations
 
 import msgpack
+import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.chain import EntryKind, LogFormatError, parse_log
 from tests.log.honest_log import HONEST
 
 
@@ -30,3 +31,13 @@ def test_a_map_keyed_by_a_number_is_refused_as_it_is_decoded() -> None:
         entry = msgpack.packb([1, 0, head.hash, int(EntryKind.NOTE), {key: 2}])
         parsed = parse_log(head.raw + entry)
         assert len(parsed.entries) == 1 and parsed.error.startswith(said), parsed.error
+
+
+def test_bytes_msgpack_cannot_decode_are_no_log_at_the_start_and_a_broken_entry_later() -> None:
+    head = parse_log(HONEST).entries[0].raw
+    with pytest.raises(LogFormatError) as refused:
+        parse_log(b"\xc1" + head)  # 0xc1: a byte msgpack never uses
+    assert str(refused.value) == "not a lanTag log (it does not start with a log entry)"
+    parsed = parse_log(head + b"\xc1" + head)
+    assert len(parsed.entries) == 1 and parsed.error.startswith("entry 1: not msgpack (")
+    assert parsed.truncated_tail == 0  # no entry was cut short: one is broken

@@ -115,8 +115,7 @@ def test_a_torn_last_entry_is_said_on_the_summary_line(toy_engine: None) -> None
 
 # check_seals on the must-fail vectors' honest game, its entries changed and re-chained: the
 # acknowledgement of the last move (SPEC §9 seals), case by case.  Its last move is seat 0's
-# MOVE at step LAST (read off the game: a record change moves the dice); seats 1 and 2 each
-# name it in a HAVE and all three seal step LAST + 1.
+# MOVE; seats 1 and 2 each name it in a HAVE and all three seal the end.
 def _acknowledgement(
     drop: Callable[[Signed], bool],
     add: Sequence[Signed] = (),
@@ -143,13 +142,14 @@ def _acknowledgement(
 def _honest_end() -> StepApplied:
     report = verify_log(HONEST)
     last = report.applied[-1]
+    # The tests below take seat 0 as the last move's author (which move it is follows the dice).
     assert report.complete and isinstance(last.input, Move) and last.input.seat == 0
     return last
 
 
 def _last_move() -> Signed:
     items = items_of(HONEST)
-    k = first_msg(items, lambda m: m.type is MsgType.MOVE and m.step == LAST)
+    k = first_msg(items, lambda m: m.type is MsgType.MOVE and m.step == _honest_end().step)
     return parse_unverified(items[k][2])
 
 
@@ -158,31 +158,31 @@ def _others_seals(m: Signed) -> bool:
 
 
 def _others_acks(m: Signed) -> bool:
-    return m.type is MsgType.HAVE and m.step == LAST and m.payload[0] == 0
+    return m.type is MsgType.HAVE and m.step == _honest_end().step and m.payload[0] == 0
 
 
-LAST = _honest_end().step
-UNACKED = f"the last move (seat 0, step {LAST}) is acknowledged or sealed by no other seat"
+def _unacked() -> str:
+    return f"the last move (seat 0, step {_honest_end().step}) is acknowledged or sealed by no"
 
 
 def test_a_last_move_its_author_alone_acknowledges_counts_for_nobody() -> None:
     move = _last_move()
     assert _acknowledgement(_others_seals) == ""  # the others' HAVEs name it
-    assert _acknowledgement(lambda m: _others_seals(m) or _others_acks(m)).startswith(UNACKED)
+    assert _acknowledgement(lambda m: _others_seals(m) or _others_acks(m)).startswith(_unacked())
     # The author's own HAVE of its own move is no acknowledgement (a re-signing writer
     # could add one).
     own = sign_message(
-        signer_of(0), MsgType.HAVE, move.game_id, LAST, 0, move.state_hash, (0, [move.digest])
+        signer_of(0), MsgType.HAVE, move.game_id, move.step, 0, move.state_hash, (0, [move.digest])
     )
     said = _acknowledgement(lambda m: _others_seals(m) or _others_acks(m), [own])
-    assert said.startswith(UNACKED)
+    assert said.startswith(_unacked())
 
 
 def test_a_last_move_nobody_else_was_left_to_acknowledge_counts() -> None:
     def unacked(m: Signed) -> bool:
         return _others_seals(m) or _others_acks(m)
 
-    assert _acknowledgement(unacked).startswith(UNACKED)
+    assert _acknowledgement(unacked).startswith(_unacked())
     assert _acknowledgement(unacked, live=frozenset({1, 2})) == ""  # its author had left
     assert _acknowledgement(unacked, live=frozenset({0})) == ""  # the others had left
 
@@ -191,5 +191,7 @@ def test_the_authors_other_messages_of_that_step_are_no_moves() -> None:
     # A message of the author's at the last move's step that is not a MOVE (here a LEAVE,
     # whose payload is empty) is neither the move nor an acknowledgement of it.
     move = _last_move()
-    leave = sign_message(signer_of(0), MsgType.LEAVE, move.game_id, LAST, 0, move.state_hash, ())
+    leave = sign_message(
+        signer_of(0), MsgType.LEAVE, move.game_id, move.step, 0, move.state_hash, ()
+    )
     assert _acknowledgement(_others_seals, [leave]) == ""

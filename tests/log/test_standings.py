@@ -17,7 +17,7 @@ from lanTag.log.standings import (
 
 def test_places_one_to_six_score_3_2_2_1_1_1_and_later_places_nothing() -> None:
     assert [place_points(p) for p in range(1, 9)] == [3, 2, 2, 1, 1, 1, 0, 0]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^a place is 1 or more, not 0$"):
         place_points(0)
 
 
@@ -82,3 +82,26 @@ def test_distinct_names_only_where_two_share_a_nickname() -> None:
         "abcd99": "max (abcd)",
         "ef0123": "max (ef01)",
     }
+
+
+def test_every_seat_of_a_game_is_in_the_table_and_an_unranked_seat_scores_nothing() -> None:
+    a, b, c, d = (SeatOfGame(k, k) for k in "abcd")
+    # c sat in a complete game that ranks only a and b; d only in a game not complete.
+    table = standings([((a, b, c), [[0], [1]]), ((a, d, b), None)])
+    assert [(s.key, s.points, s.games, s.per_game) for s in table] == [
+        ("a", 3, 1, (3, None)),
+        ("b", 2, 1, (2, None)),
+        ("c", 0, 1, (0, None)),
+        ("d", 0, 0, (None, None)),
+    ]
+
+
+def test_a_bot_and_a_person_of_one_nickname_are_told_apart_by_their_keys() -> None:
+    assert distinct_names({"bot:alex": "alex", "e55f9812": "alex"}) == {
+        "bot:alex": "alex (alex)",
+        "e55f9812": "alex (e55f)",
+    }
+
+
+def test_an_empty_table_has_no_lines() -> None:
+    assert format_standings([]) == []
