@@ -160,7 +160,8 @@ class LobbyRecord:
                     )
                 if positioned:
                     position = obj[11]
-                    _require(isinstance(position, bytes) and position, "bad start position")
+                    # never empty: a record without a start position leaves the field out
+                    _require(isinstance(position, bytes) and position != b"", "bad start position")
                 _require(_is_int(rules_version) and 1 <= rules_version < 2**16, "bad rules version")
                 _require(
                     isinstance(lantag_version, str) and len(lantag_version) <= 32,

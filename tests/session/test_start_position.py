@@ -57,17 +57,22 @@ def test_the_start_position_round_trips_and_binds_the_game_id() -> None:
     assert start_state(plain).encode() == get_game("prototag").new_state(3).encode()
 
 
-def test_a_protocol_4_record_has_twelve_fields_and_older_ones_no_position() -> None:
+def test_a_start_position_is_a_twelfth_field_present_only_when_there_is_one() -> None:
     obj = _record(_mid_game("prototag", 3, 0, 5)).to_obj()
-    with pytest.raises(RemoteProtocolError, match="12 fields"):
-        LobbyRecord.decode(wire.pack(obj[:-1]))
-    obj[-1] = "not bytes"
-    with pytest.raises(RemoteProtocolError, match="bad start position"):
-        LobbyRecord.decode(wire.pack(obj))
+    assert len(obj) == 12
+    with pytest.raises(RemoteProtocolError, match="11 fields \\(12 with a start position\\)"):
+        LobbyRecord.decode(wire.pack(obj[:-2]))
+    for bad in ("not bytes", b""):  # an empty one is left out, never written
+        with pytest.raises(RemoteProtocolError, match="bad start position"):
+            LobbyRecord.decode(wire.pack([*obj[:-1], bad]))
+    # A game from the engine's start keeps the protocol-4 record (and game id) it had.
     record, _ids, _secrets = make_record("prototag", 3)
+    plain = dataclasses.replace(record, protocol=POSITION_PROTOCOL)
+    assert len(plain.to_obj()) == 11 and LobbyRecord.decode(plain.encode()) == plain
     with pytest.raises(ValueError, match="protocol-4 record or later"):
         dataclasses.replace(record, protocol=3, start_position=b"x")
-    assert len(dataclasses.replace(record, protocol=3).to_obj()) == 11
+    with pytest.raises(RemoteProtocolError, match="a protocol-3 record has 11 fields"):
+        LobbyRecord.decode(wire.pack([3, *obj[1:]]))
 
 
 def _refused(record: LobbyRecord) -> str:
