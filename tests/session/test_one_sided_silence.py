@@ -8,11 +8,13 @@ others must finish the same game, blame nobody else, and keep logs that verify.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
 
 from lanTag.identity import Identity
+from lanTag.peer.machine import BotDriver
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import Timeouts
 from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
@@ -160,6 +162,19 @@ def _in_phase(case: Silence, table: Table) -> int | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Thinking(BotDriver):
+    """A bot that leaves its secret choices from step ``after`` on to a thinking person,
+    so that a seat can be caught before its COMMIT (bots commit at once)."""
+
+    after: int = 3
+
+    def act(self, session: Session, random_bytes: Callable[[int], bytes], now: float) -> None:
+        if session.step >= self.after and session.needs().kind is NeedKind.SECRET:
+            return
+        BotDriver.act(self, session, random_bytes, now)
+
+
 def _table_in_phase(case: Silence, seed: int) -> tuple[Table, int] | None:
     """A table of ``seed`` played until a peer is in ``case.phase``, and that peer."""
     table = Table(
@@ -172,10 +187,16 @@ def _table_in_phase(case: Silence, seed: int) -> tuple[Table, int] | None:
     )
     table.net.run_for(30.0)  # see test_dead_peer._table: real clocks start far from 0
     table.start()
+    if case.phase == "commit":
+        for peer in table.peers:
+            peer.driver = _Thinking(table.bot, case.after)
     table.net.run_until(
         lambda: _in_phase(case, table) is not None or table.over(), table.net.now + 3_000
     )
     mute = _in_phase(case, table)
+    if case.phase == "commit":
+        for peer in table.peers:  # they all choose now, the mute one's COMMIT cut
+            peer.driver = BotDriver(table.bot)
     return None if mute is None else (table, mute)
 
 
@@ -194,6 +215,8 @@ def play_with_silence(case: Silence, max_time: float = 3_000.0) -> Silenced:
         deaf = tuple((mute + k) % case.peers for k in case.deaf)
         _cut(table, mute, deaf)
         cut_at = table.sessions([mute])[0].step
+        for peer in table.peers:
+            peer.poke(table.net.now)
         table.run_to_end(max_time=max_time)
         return Silenced(table, mute, deaf, cut_at)
     raise AssertionError(f"no peer reached {case.phase} in {case.tries} seeds: {case}")
@@ -235,6 +258,7 @@ SWEEP = [
     *(Silence("stomptag", 3, seed, seed % 3, (1,), "reveal") for seed in range(3)),
     Silence("stomptag", 3, 5, 2, (2,), "reveal"),
     Silence("stomptag", 3, 2, 2, (1,), "entropy", after=2),
+    *(Silence("stomptag", 3, seed, seed % 3, (1 + seed % 2,), "commit") for seed in range(3)),
     *(Silence("stomptag", 3, seed, seed % 3, (2,), "over") for seed in range(3)),
     # Prototag, 4 seats: turns, rolls, and battles (secret rounds the others sit out);
     # mute towards one peer, and towards two (its messages reach one peer only).
@@ -242,6 +266,8 @@ SWEEP = [
         Silence("prototag", 4, seed, mute, deaf, phase, options=_SMALL_PROTOTAG)
         for seed, mute, deaf, phase in (
             (1, 1, (3,), "reveal"),
+            (2, 3, (1,), "commit"),
+            (3, 2, (1, 2), "commit"),
             (4, 0, (1, 2), "reveal"),
             (3, 0, (1,), "aside"),
             (7, 3, (3,), "aside"),
