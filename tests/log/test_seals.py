@@ -108,6 +108,7 @@ def test_a_torn_last_entry_is_said_on_the_summary_line(toy_engine: None) -> None
     entries = parse_log(data).entries
     half = b"".join(e_raw for e_raw in (e.raw for e in entries[: len(entries) // 2]))
     report = verify_log(half + torn[len(data) :])
+    assert report.valid and not report.complete and report.unacknowledged == ""  # not over
     said = " ".join(format_report("g", report).split())
     assert said.startswith("g: toy rules ") and "VALID but incomplete" in said
     assert said.endswith(f"; the last {cut} bytes are a torn entry, ignored")
