@@ -20,7 +20,7 @@ from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
-from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
     MsgType,
     Signed,
@@ -172,7 +172,7 @@ class SessionCore:
             if self._chain.anchor != record.seats[seat].anchor:
                 raise LocalProtocolError("chain secret does not match the seat's anchor")
         n = len(record.seats)
-        state = self.game.new_state(n, record.option_dict, record.map_text)
+        state = start_state(record)
         live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
         anchors = tuple(s.anchor for s in record.seats)
         self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]

@@ -36,7 +36,8 @@ class StepBox:
     haves: dict[int, dict[int, Signed]] = field(default_factory=dict)  # subject -> voter -> HAVE
     dropped_now: frozenset[int] = frozenset()  # dropped during this step: default choice
     drop_proof: list[Signed] = field(default_factory=list)  # the votes that decided it
-    haves_sent: dict[int, int] = field(default_factory=dict)  # subject -> requests answered
+    # subject -> (requests answered, its messages and acks relayed) by our last relay
+    haves_sent: dict[int, tuple[int, int]] = field(default_factory=dict)
     nudged: bool = False
     sent_entropy: bool = False
     sent_reveal: bool = False

@@ -40,7 +40,7 @@ from lanTag.rules.base import (
     input_text,
 )
 from lanTag.session import events as ev
-from lanTag.session.lobby_record import seat_names
+from lanTag.session.lobby_record import seat_names, start_state
 from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
@@ -202,9 +202,7 @@ class GameModel:
         session = self.session
         if session is not None:
             record = session.record
-            self._shadow = session.game.new_state(
-                len(record.seats), record.option_dict, record.map_text
-            )
+            self._shadow = start_state(record)
 
     # ------------------------------------------------------------------ queries
 

@@ -33,11 +33,11 @@ from tests.cli.helpers import (
 
 COMMANDS = {
     "play": [
-        "--game", "--option", "--map", "--log", "--headless", "--bot", "--netsim",
+        "--game", "--option", "--map", "--position", "--log", "--headless", "--bot", "--netsim",
         "--turn-timeout", "--bots", "--strength",
     ],
     "host": [
-        "--game", "--option", "--map", "--log", "--headless", "--bot", "--netsim",
+        "--game", "--option", "--map", "--position", "--log", "--headless", "--bot", "--netsim",
         "--turn-timeout", "--name", "--seats", "--bots", "--password", "--bind", "--port",
         "--no-advertise", "--start-when-full", "--games", "--rematch-wait", "--approve",
     ],

@@ -14,7 +14,7 @@ import pytest
 from lanTag.cli.log_commands import format_report, verify_exit_code
 from lanTag.log import plain_replay
 from lanTag.log.chain import EntryKind, LogChain, parse_log, parse_rows
-from lanTag.log.report import Failure
+from lanTag.log.report import Failure, VerifyReport
 from lanTag.log.seals import check_seals
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Move
@@ -55,6 +55,13 @@ def test_without_the_rules_a_seal_of_another_state_is_invalid(
     # last recorded state is listed (exit 3), as the replay that has them refuses it (exit 1).
     report = verify_log(_vector("seal_before_the_end.log"))
     assert verify_exit_code(report) == 3 and report.sealed_by == [1]
+
+
+def _slow_lane(data: bytes) -> VerifyReport:
+    """verify_log with the fast lane calling no log plain: the full replay decides."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(plain_replay.PlainReplay, "report", lambda self, *args: False)
+        return verify_log(data)
 
 
 def _toy_log(protocol: int) -> tuple[bytes, Any]:
@@ -108,6 +115,7 @@ def test_a_torn_last_entry_is_said_on_the_summary_line(toy_engine: None) -> None
     entries = parse_log(data).entries
     half = b"".join(e_raw for e_raw in (e.raw for e in entries[: len(entries) // 2]))
     report = verify_log(half + torn[len(data) :])
+    assert report.valid and not report.complete and report.unacknowledged == ""  # not over
     said = " ".join(format_report("g", report).split())
     assert said.startswith("g: toy rules ") and "VALID but incomplete" in said
     assert said.endswith(f"; the last {cut} bytes are a torn entry, ignored")
@@ -195,3 +203,19 @@ def test_the_authors_other_messages_of_that_step_are_no_moves() -> None:
         signer_of(0), MsgType.LEAVE, move.game_id, move.step, 0, move.state_hash, ()
     )
     assert _acknowledgement(_others_seals, [leave]) == ""
+
+
+def test_a_log_of_its_header_alone_is_valid_with_nothing_sealed() -> None:
+    head = parse_log(HONEST).entries[0].raw  # no step was played: no final state, no last move
+    for report in (verify_log(head), _slow_lane(head)):
+        assert report.valid and not report.complete and report.steps == 0, report.failure
+        assert report.sealed_by == [] and report.unacknowledged == ""
+
+
+@pytest.mark.parametrize("name", ["seal_of_another_state.log", "last_move_resigned.log"])
+def test_a_game_the_seals_do_not_back_is_not_complete_in_its_json(name: str) -> None:
+    # Refused for a seal of another state, or valid with a last move nobody acknowledged:
+    # "complete" is false (a JSON false, not null) and no result is reported, in both lanes.
+    for report in (verify_log(_vector(name)), _slow_lane(_vector(name))):
+        said = report.to_json()
+        assert (said["complete"], said["outcome"], said["ranking"]) == (False, "", [])

@@ -161,3 +161,12 @@ def test_a_series_scores_a_person_by_fingerprint_and_a_bot_seat_by_its_nickname(
     bots = {f"bot:{p.nickname}": p.nickname for p in played.players if p.bot}
     assert len(people) == 3 and len(bots) == 1
     assert {s.key: s.nickname for s in report.standings} == {**people, **bots}
+
+
+def test_no_games_have_no_links_and_a_first_game_without_players_names_no_host() -> None:
+    assert link_problems([]) == []
+    bare = SeriesGame(1, "01.lantag", VerifyReport(game_id="a1"))
+    assert link_problems([bare]) == []
+    assert link_problems([bare, _game(2, "b2", "a1")]) == [
+        "game 2 (02.lantag) was hosted by hostfp, the series by : it is from another table"
+    ]

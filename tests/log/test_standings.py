@@ -105,3 +105,35 @@ def test_a_bot_and_a_person_of_one_nickname_are_told_apart_by_their_keys() -> No
 
 def test_an_empty_table_has_no_lines() -> None:
     assert format_standings([]) == []
+
+
+def test_points_then_wins_then_nickname_then_key_order_the_table() -> None:
+    amy, zed, w, v = (SeatOfGame(k, k) for k in ("amy", "zed", "w", "v"))
+    # amy: 2 + 0 (unranked), zed: sat out game 1, then 2: equal points and wins, so by name.
+    table = standings([((w, amy), [[0], [1]]), ((v, zed, amy), [[0], [1]])])
+    assert [(s.key, s.points, s.wins, s.per_game) for s in table][2:] == [
+        ("amy", 2, 0, (2, 0)),
+        ("zed", 2, 0, (None, 2)),
+    ]
+    # More wins first, whatever the names: zed won a game (3 + 1), amy did not (2 + 2).
+    others = [SeatOfGame(k, k) for k in "pqrs"]
+    first = [[0], [1], [2], [3]]
+    table = standings([((zed, amy, *others[:2]), first), ((others[2], amy, others[3], zed), first)])
+    assert [(s.key, s.points, s.wins) for s in table][:2] == [("zed", 4, 1), ("amy", 4, 0)]
+    a = SeatOfGame("a", "a")
+    # A player of games not complete only: no points and no wins, placed by name.
+    aa, zz = SeatOfGame("aa", "aa"), SeatOfGame("zz", "zz")
+    table = standings([((a, aa), [[0], [1]]), ((zz, a), None)])
+    assert [(s.key, s.points, s.wins, s.games) for s in table] == [
+        ("a", 3, 1, 1),
+        ("aa", 2, 0, 1),
+        ("zz", 0, 0, 0),
+    ]
+    # Two players of one nickname, equal in all else: by key.
+    k1, k2 = SeatOfGame("k1", "bob"), SeatOfGame("k2", "bob")
+    table = standings([((a, k1), [[0], [1]]), ((a, k2), [[0], [1]])])
+    assert [(s.key, s.per_game) for s in table] == [
+        ("a", (3, 3)),
+        ("k1", (2, None)),
+        ("k2", (None, 2)),
+    ]

@@ -37,7 +37,10 @@ from tests.net.real_table import (
     check_logs,
     me,
     wait_for,
+    wait_moving,
 )
+
+pytestmark = pytest.mark.usefixtures("patient_peers")  # tests/net/conftest.py
 
 # --------------------------------------------------------------------------- games
 
@@ -138,7 +141,12 @@ async def test_cli_peers_in_separate_processes_over_loopback(tmp_path: Path) -> 
         assert port, errs[0].read_text()
         for i in (1, 2):
             spawn(i, ["join", f"{LOCAL}:{port[0]}", "--bind", LOCAL])
-        await wait_for(lambda: all(p.poll() is not None for p in procs), "every process to exit")
+        # Three processes playing a whole game: the guard is on progress (the logs grow).
+        await wait_moving(
+            lambda: all(p.poll() is not None for p in procs),
+            lambda: [log.stat().st_size if log.exists() else 0 for log in logs],
+            "every process to exit",
+        )
     finally:
         for proc in procs:
             if proc.poll() is None:

@@ -55,9 +55,9 @@ def checked_missing(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
 
     def next_timer(self: Session) -> float | None:
         got = timer(self)
-        # The definition: the minimum of the link timer, the exact vote deadline, the lag
-        # warning (``_deadline()`` without a bound scans every waiting seat) and, for a
-        # dropped seat stuck at a step, when it asks again to catch up.
+        # The definition: the minimum of the link timer, the exact vote deadline, the
+        # lag warning (``_deadline()`` without a bound scans every waiting seat) and, for a
+        # dropped seat, its next ask to catch up.
         times = [
             self.transport.next_timer(),
             self._deadline(),
