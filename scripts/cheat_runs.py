@@ -77,7 +77,6 @@ def _describe(cheat: str, n: int, run: Run | BaseException) -> tuple[str, int, b
         and (all(forfeits) or cheat not in FORFEITS)
         and (cheat != "peek-reveal" or max(times) == 1)
         and not any(run.cheater in by for by in sealed)
-        and (sum(rollbacks) == 0 or cheat != "two-commits")  # SPEC §5.8: none for two commits
     )
     line = (
         f"run {n}: exits {run.codes} cheated at {run.cheated_at} seat {run.cheater} "

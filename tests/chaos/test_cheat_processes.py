@@ -219,14 +219,6 @@ def _decided(report: VerifyReport, step: int | None) -> object:
     return [a.input for a in report.applied if a.step == step][-1]
 
 
-def _never_rolled_back(report: VerifyReport) -> None:
-    """Every step was applied once, in order: no decision was ever taken back.  Two
-    commitments never make an honest peer apply a round and roll it back (protocol 4,
-    SPEC §4.4: an acknowledgement counts only for the commitment it names)."""
-    steps = [a.step for a in report.applied]
-    assert steps == list(range(len(steps))), steps
-
-
 async def _verify_cli(log: Path) -> int:
     proc = await _spawn(["-m", "lanTag", "verify", str(log)], peer_env(log.parent, 9))
     await asyncio.wait_for(proc.communicate(), WAIT)
@@ -239,7 +231,6 @@ def test_two_commitments_to_two_peers_convict_the_cheater(
 ) -> None:
     run = _play(runs, "two-commits")
     for report in _check_honest(run, "equivocation"):
-        _never_rolled_back(report)
         joint = _decided(report, run.cheated_at)
         assert isinstance(joint, Joint) and joint.of(run.cheater) == FORFEIT  # type: ignore[arg-type]
 
