@@ -41,3 +41,15 @@ def test_bytes_msgpack_cannot_decode_are_no_log_at_the_start_and_a_broken_entry_
     parsed = parse_log(head + b"\xc1" + head)
     assert len(parsed.entries) == 1 and parsed.error.startswith("entry 1: not msgpack (")
     assert parsed.truncated_tail == 0  # no entry was cut short: one is broken
+
+
+def test_an_entry_of_the_wrong_length_is_refused_by_the_full_canonical_check() -> None:
+    # Only a 5-item entry may take the inline check of the common MSG entry; any other is
+    # checked whole (a float in its sixth item is not canonical) and refused as malformed.
+    head = parse_log(HONEST).entries[0]
+    for entry, said in (
+        ([1, 0, head.hash], "not enough values to unpack (expected 5, got 3)"),
+        ([1, 0, head.hash, 1, b"x", 1.5], "malformed: type float is not allowed in canonical"),
+    ):
+        parsed = parse_log(head.raw + msgpack.packb(entry))
+        assert parsed.error.startswith(f"entry 1: malformed ({said}"), parsed.error
