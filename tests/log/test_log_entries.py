@@ -67,3 +67,19 @@ def test_a_float_in_any_field_of_an_entry_is_refused_as_not_canonical(position: 
     parsed = parse_log(head.raw + msgpack.packb(entry))
     assert len(parsed.entries) == 1
     assert parsed.error.startswith("entry 1: malformed (malformed: type float"), parsed.error
+
+
+@pytest.mark.parametrize("kind", [7, -1, True, False, "1"])
+def test_an_entry_kind_is_one_of_the_four_numbers(kind: object) -> None:
+    # true and false are canonical msgpack, and True == 1 in Python: a kind written as a
+    # bool was read as MSG (or HEADER); only the numbers 0 to 3 are kinds (SPEC §9).
+    head = parse_log(HONEST).entries[0]
+    parsed = parse_log(head.raw + msgpack.packb([1, 0, head.hash, kind, b"x"]))
+    assert len(parsed.entries) == 1
+    assert parsed.error == f"entry 1: malformed ({kind!r} is not a valid EntryKind)"
+
+
+def test_a_first_entry_that_is_no_entry_is_no_log() -> None:
+    with pytest.raises(LogFormatError) as refused:
+        parse_log(msgpack.packb([0]))
+    assert str(refused.value) == "not a lanTag log (it does not start with a log entry)"
