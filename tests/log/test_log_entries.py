@@ -83,3 +83,20 @@ def test_a_first_entry_that_is_no_entry_is_no_log() -> None:
     with pytest.raises(LogFormatError) as refused:
         parse_log(msgpack.packb([0]))
     assert str(refused.value) == "not a lanTag log (it does not start with a log entry)"
+
+
+def test_a_broken_entry_is_named_and_is_no_torn_tail() -> None:
+    head = parse_log(HONEST).entries[0]
+    for entry, said in (
+        ([5, 0, head.hash, int(EntryKind.NOTE), b"x"], "entry 1: index 5 out of order"),
+        ([1, 0, bytes(32), int(EntryKind.NOTE), b"x"], "entry 1: hash chain broken"),
+        ([1, 0, head.hash, 9, b"x"], "entry 1: malformed (9 is not a valid EntryKind)"),
+    ):
+        parsed = parse_log(head.raw + msgpack.packb(entry))
+        assert (len(parsed.entries), parsed.error, parsed.truncated_tail) == (1, said, 0)
+
+
+def test_no_bytes_are_no_log() -> None:
+    with pytest.raises(LogFormatError) as refused:
+        parse_log(b"")
+    assert str(refused.value) == "not a lanTag log: empty or unreadable"
