@@ -48,6 +48,7 @@ from lanTag.peer.selfplay import peer_env  # noqa: E402
 from lanTag.testing.table import final_history  # noqa: E402
 
 PORT = re.compile(rb"on port (\d+)")
+PORT_GUARD = 60.0  # seconds the host may take to announce its port (a hang guard only)
 STEP = re.compile(r"^step (\d+):")
 DROP = re.compile(r"SeatsDropped\(step=(\d+), seats=\(([\d, ]*)\)")
 
@@ -132,13 +133,25 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
         lines: list[list[tuple[float, str]]] = [[] for _ in range(args.peers)]
         assert procs[0].stderr is not None
         port = None
-        deadline = time.monotonic() + 20
+        # A hang guard on the host's start (imports, key, socket): a loaded 2-core machine
+        # can take many seconds; past the guard it is reported as a problem, not raised.
+        deadline = time.monotonic() + PORT_GUARD
         while time.monotonic() < deadline and port is None:
-            line = await asyncio.wait_for(procs[0].stderr.readline(), 20)
+            try:
+                line = await asyncio.wait_for(
+                    procs[0].stderr.readline(), max(0.0, deadline - time.monotonic())
+                )
+            except asyncio.TimeoutError:
+                break
+            if not line:  # the host exited before announcing its port
+                break
             m = PORT.search(line)
             port = int(m.group(1)) if m else None
         if port is None:
             r.problems.append("host did not announce its port")
+            if procs[0].returncode is None:
+                procs[0].kill()
+            await procs[0].wait()
             return r
         for i in range(1, args.peers):
             procs.append(

@@ -6,6 +6,7 @@ cheat of the cheating writer (must_fail_game.Game) and returns its vector.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 from must_fail_game import Expect, Game, Vector, turn_of, vector, write
@@ -16,6 +17,8 @@ from lanTag.rules.base import (
     Roll,
     decode_input,
 )
+from lanTag.rules.prototag import PrototagState
+from lanTag.session.lobby_record import start_state
 from lanTag.session.messages import (
     MsgType,
 )
@@ -166,6 +169,26 @@ def writer_not_a_seat(game: Game) -> Vector:
         f"the header names seat {seats} as its writer (the game has {seats} seats)",
         write(items),
         Expect(1, "writer", 0, 0),
+    )
+
+
+@vector
+def start_position_not_a_position(game: Game) -> Vector:
+    _step, kind, (magic, _record, writer) = game.items[0]
+    start = start_state(game.record)
+    assert isinstance(start, PrototagState)
+    # seats 0 and 1 on one tile, with no battle between them: no Prototag position
+    tiles = (start.positions[0], *start.positions)[: len(start.positions)]
+    bad = dataclasses.replace(start, positions=tiles).encode()
+    record = dataclasses.replace(game.record, start_position=bad).encode()
+    return Vector(
+        "start_position_not_a_position",
+        "§2 record: a start position is a position of the record's game (protocol 4)",
+        "the record's start_position holds a Prototag state with seats 0 and 1 on one tile "
+        "(no battle): canonical bytes the engine decodes, no position of its rules; the log "
+        "is that header alone (without the rules nothing in it can be refuted: exit 3)",
+        write(game.with_header(kind, [magic, record, writer])[:1]),
+        Expect(1, "start position: ", 0, 0),
     )
 
 

@@ -363,6 +363,23 @@ def _records() -> list[tuple[str, LobbyRecord]]:
                 protocol=1,
             ),
         ),
+        (
+            "a game from a start position (protocol 4: the state bytes as a twelfth field)",
+            LobbyRecord(
+                "toy",
+                (("rounds", 3),),
+                None,
+                (_person(0), _person(1)),
+                64,
+                Timeouts(),
+                h("lobby/nonce/2"),
+                rules_version=1,
+                lantag_version="0.1.0",
+                # an example of canonical state bytes, [engine, state]: decode() does not
+                # consult the engine; a peer checks them with the engine (SPEC section 2)
+                start_position=wire.pack(["toy", [3, 7, 0]]),
+            ),
+        ),
     ]
 
 
@@ -390,6 +407,8 @@ def lobby_vectors() -> dict[str, Any]:
         ("chain length 0", variant(7, 0), "malformed"),
         ("chain length as boolean true", variant(7, True), "malformed"),
         ("nine fields", wire.pack(base[:9]), "malformed"),
+        ("an empty start position (left out, never written)", wire.pack([*base, b""]), "malformed"),
+        ("a start position that is not bytes", wire.pack([*base, "toy"]), "malformed"),
         (
             "31-byte public key of a person",
             variant(6, [[person[0][:31], *person[1:]], other]),
@@ -415,7 +434,8 @@ def lobby_vectors() -> dict[str, Any]:
         "about": "record = canonical([2, engine, rules_version, lantag_version, "
         "[[option, value]...sorted], map_text|nil, "
         "[[public_key, anchor, nickname, bot]...], chain_length, [turn_ms, step_ms, lag_ms], "
-        "host_nonce]); a protocol-1 record (older logs) is [1, engine, options, ...] without "
+        "host_nonce, previous_game, start_position?]) (start_position, protocol 4, only for a game "
+        "from a position); a protocol-1 record (older logs) is [1, engine, options, ...] without "
         "the two version fields; game_id = SHA-256(domain || record).  must_fail: "
         "LobbyRecord.decode "
         "raises RemoteProtocolError(code) (SPEC section 2: a person's seat has a 32-byte key and "
@@ -489,6 +509,13 @@ def evidence_vectors() -> dict[str, Any]:
             1,
             (have, MSG_STEP, MSG_STATE, (0, [digest])),
             (have, MSG_STEP, MSG_STATE, (0, [digest, h("messages/digest/1")])),
+            None,
+        ),
+        _evidence_pair(
+            "no proof: an older HAVE (a digest list the first one holds) relayed after it",
+            1,
+            (have, MSG_STEP, MSG_STATE, (0, [digest, h("messages/digest/1")])),
+            (have, MSG_STEP, MSG_STATE, (0, [digest])),
             None,
         ),
         _evidence_pair(

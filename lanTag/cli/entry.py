@@ -117,6 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--game", "-g", default="prototag", help=f"engine ({games})")
         option_arg(sp)
         sp.add_argument("--map", metavar="FILE", help="custom map file (tagem)")
+        sp.add_argument(
+            "--position",
+            metavar="FILE",
+            help="start from this position (JSON: lantag position LOG --step N > FILE); "
+            "it sets the game's options and seats, and every peer starts from it",
+        )
         sp.add_argument("--log", metavar="FILE", help=log_help)
         sp.add_argument(
             "--headless",
@@ -149,7 +155,12 @@ def build_parser() -> argparse.ArgumentParser:
         "loopback UDP socket, so the whole stack runs.",
     )
     game_args(play)
-    play.add_argument("--bots", type=int, default=2, help="number of bot opponents (default 2)")
+    play.add_argument(
+        "--bots",
+        type=int,
+        default=None,
+        help="number of bot opponents (default 2; with --position, its seats but yours)",
+    )
     play.add_argument("--strength", default="heuristic", help="bot opponents' kind")
 
     host = sub.add_parser(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from lanTag.cli.entry import UserError, read_text_file
@@ -50,6 +51,40 @@ def check_game(
     return game, tuple(sorted(options.items())), map_text
 
 
+@dataclass(frozen=True, slots=True)
+class StartPosition:
+    """A game set up from a position file: its engine, seats, options and state bytes."""
+
+    game: type[Game]
+    seats: int
+    options: tuple[tuple[str, int | bool | str], ...]
+    state_bytes: bytes  # State.encode(): what the lobby record binds into the game id
+
+
+def start_position(
+    path: str, engine: str | None, option_pairs: Mapping[str, str], map_path: str | None
+) -> StartPosition:
+    """Read ``--position FILE`` for a game of ``engine`` (None: the position's own).
+
+    UserError with one line when the file is no valid position, holds another game than
+    ``--game`` says, or comes with --option or --map (a position carries its options and
+    its board).
+    """
+    from lanTag.cli.position_command import load_position
+
+    if option_pairs:
+        raise UserError("--position carries the game's options: no --option with it")
+    if map_path:
+        raise UserError("--position carries the board: no --map with it")
+    game, position, state = load_position(path)
+    if engine is not None and engine != game.id:
+        raise UserError(f"{path} is a {game.id} position, not {engine}: say --game {game.id}")
+    if state.is_over:
+        raise UserError(f"{path}: the game is over in this position: nothing to play")
+    options = tuple(sorted(game.position(state)["options"].items()))  # as the record wants
+    return StartPosition(game, position["seats"], options, state.encode())
+
+
 def host_config(
     engine: str,
     option_pairs: Mapping[str, str],
@@ -62,6 +97,7 @@ def host_config(
     password: str,
     turn_timeout: float,
     nickname: str,
+    position: StartPosition | None = None,
 ) -> HostConfig:
     """The checks and HostConfig of `lantag host`, shared with the host setup form."""
     if not 1 <= seats <= 64:
@@ -69,7 +105,15 @@ def host_config(
     if not 0 <= bots <= 64:
         raise UserError("--bots must be between 0 and 64")
     check_bots(bot)
-    game, options, map_text = check_game(engine, option_pairs, seats + bots, map_path)
+    if position is not None:
+        if seats + bots != position.seats:
+            raise UserError(
+                f"the position is for {position.seats} seats: --seats (people, you included) "
+                f"and --bots add up to {seats + bots}"
+            )
+        game, options, map_text = position.game, position.options, None
+    else:
+        game, options, map_text = check_game(engine, option_pairs, seats + bots, map_path)
     return HostConfig(
         game.id,
         name or f"{nickname}'s {game.display_name}",
@@ -79,6 +123,7 @@ def host_config(
         bots=(bot,) * bots,
         password=password,
         timeouts=Timeouts(turn_ms=int(turn_timeout * 1000)),
+        start_position=position.state_bytes if position is not None else b"",
     )
 
 

@@ -53,6 +53,8 @@ def format_report(path: str, report: VerifyReport) -> str:
         f"{path}: {report.engine} rules {report.rules_version}, protocol {report.protocol}, "
         f"game {report.game_id[:16]}"
     ]
+    if report.start_position:  # set up from a position (lantag play/host --position)
+        lines.append(f"  started from position {report.start_position[:16]}")
     for p in report.players:
         who = f"bot ({p.bot})" if p.bot else p.fingerprint
         lines.append(f"  seat {p.seat}: {p.nickname:<16} {who}")

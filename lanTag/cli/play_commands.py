@@ -20,6 +20,7 @@ from lanTag.cli.game_setup import (
     host_config,
     log_path_for,
     netsim_from_spec,
+    start_position,
 )
 from lanTag.cli.headless import run_ui_or_headless
 from lanTag.cli.host_advert import advertise, advertise_seats, lan_addresses
@@ -58,21 +59,37 @@ SETUP_TIMEOUT = 30.0
 
 
 async def cmd_play(args: argparse.Namespace) -> int:
-    if not 0 <= args.bots <= 15:
+    position = None
+    if args.position:
+        position = start_position(
+            args.position, args.game, parse_option_pairs(args.option), args.map
+        )
+        if args.bots is not None and 1 + args.bots != position.seats:
+            raise UserError(
+                f"the position is for {position.seats} seats: --bots {position.seats - 1}"
+            )
+        bot_count = position.seats - 1
+    else:
+        bot_count = 2 if args.bots is None else args.bots
+    if not 0 <= bot_count <= 15:
         raise UserError("--bots must be between 0 and 15")
     check_bots(args.bot, args.strength)
-    game, options, map_text = check_game(
-        args.game, parse_option_pairs(args.option), 1 + args.bots, args.map
-    )
+    if position is not None:
+        game, options, map_text = position.game, position.options, None
+    else:
+        game, options, map_text = check_game(
+            args.game, parse_option_pairs(args.option), 1 + bot_count, args.map
+        )
     me = identity_for_play()
     netsim = netsim_from_spec(args.netsim)
     config = HostConfig(
         game.id,
         f"{me.nickname}'s {game.display_name}",
-        1 + args.bots,
+        1 + bot_count,
         options,
         map_text,
         timeouts=Timeouts(turn_ms=int(args.turn_timeout * 1000)),
+        start_position=position.state_bytes if position is not None else b"",
     )
     log_path = log_path_for(args, game.id, config.name)
     driver = BotDriver(args.bot) if args.headless else None
@@ -87,7 +104,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
             driver=BotDriver(args.strength),
             netsim=netsim,
         )
-        for i in range(args.bots)
+        for i in range(bot_count)
     ]
     try:
         lobby = host.machine.lobby
@@ -102,6 +119,12 @@ async def cmd_play(args: argparse.Namespace) -> int:
 
 async def cmd_host(args: argparse.Namespace) -> int:
     me = identity_for_play()
+    position = None
+    if getattr(args, "position", None):
+        position = start_position(
+            args.position, args.game, parse_option_pairs(args.option), args.map
+        )
+        args.game = position.game.id  # no setup form: the position says the game
     if args.game is None and not args.headless:
         from lanTag.ui.host_setup import run_host_setup_for
 
@@ -121,6 +144,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
             password=args.password,
             turn_timeout=args.turn_timeout,
             nickname=me.nickname,
+            position=position,
         )
     config.approve = bool(getattr(args, "approve", False))
     game = get_game(config.engine)

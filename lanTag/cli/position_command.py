@@ -16,17 +16,18 @@ from typing import Any
 from lanTag.cli.entry import UserError
 from lanTag.log.chain import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
+from lanTag.rules import awaited
 from lanTag.rules.base import (
-    Chance,
+    Game,
     IllegalAction,
     OptionError,
+    Over,
     PositionError,
-    Simultaneous,
     State,
-    Turn,
 )
 from lanTag.rules.registry import get_game
-from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord, start_state
+from lanTag.views.registry import game_view
 
 
 def states_of_log(data: bytes, name: str) -> list[State]:
@@ -42,8 +43,7 @@ def states_of_log(data: bytes, name: str) -> list[State]:
     if not report.replayed:
         raise UserError(f"{name}: cannot replay it here: {report.needs}")
     record = LobbyRecord.decode(parse_log(data).entries[0].data[1])
-    game = get_game(record.engine)
-    states = [game.new_state(len(record.seats), record.option_dict, record.map_text)]
+    states = [start_state(record)]
     for applied in report.applied:
         # A step decided again after a rollback (SPEC §5.5) replaces the history after it.
         del states[applied.step + 1 :]
@@ -70,6 +70,14 @@ def position_at(data: bytes, name: str, step: int | None) -> dict[str, Any]:
 
 def check_position(path: str) -> str:
     """The one line that says what FILE holds; UserError naming every problem otherwise."""
+    game, position, state = load_position(path)
+    seats = position["seats"]
+    return f"{path}: a valid {game.display_name} position ({seats} seats; {waits_for(state)})"
+
+
+def load_position(path: str) -> tuple[type[Game], dict[str, Any], State]:
+    """The game, fields and state of the position in FILE; UserError naming every problem
+    (one line) otherwise."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
@@ -87,20 +95,27 @@ def check_position(path: str) -> str:
         state = game.from_position(position)
     except (OptionError, PositionError) as exc:
         raise UserError(f"{path}: {exc}") from None
-    seats = position["seats"]
-    return f"{path}: a valid {game.display_name} position ({seats} seats; {waits_for(state)})"
+    return game, position, state
 
 
 def waits_for(state: State) -> str:
-    """What the position waits for, in words."""
+    """What the position waits for, in words (from ``state.awaited()``)."""
+    wait = state.awaited()
+    seats = ", ".join(map(str, wait.seats))
+    plural = "s" if len(wait.seats) > 1 else ""
+    turn = "; a new turn" if wait.turn_starts and wait.turn_of >= 0 else ""
+    if wait.kind == awaited.MOVE:
+        choice = "" if wait.choice == awaited.MOVE else f" ({wait.choice})"
+        return f"seat {seats} to move{choice}{turn}"
+    if wait.kind == awaited.SECRET:
+        return f"seat{plural} {seats} to choose in secret ({wait.choice})"
+    if wait.kind == awaited.ROLL:
+        whose = f" for seat{plural} {seats}" if wait.seats else ""
+        again = ", again" if wait.reroll else ""
+        words = game_view(state.game.id).purpose_text(wait.choice)
+        return f"a roll{whose} ({words}{again}){turn}"
     decision = state.decision()
-    if isinstance(decision, Turn):
-        return f"seat {decision.seat} to move"
-    if isinstance(decision, Simultaneous):
-        seats = ", ".join(map(str, decision.seats))
-        return f"seats {seats} to choose in secret ({decision.kind})"
-    if isinstance(decision, Chance):
-        return f"a roll ({decision.purpose})"
+    assert isinstance(decision, Over)
     return f"the game is over: {decision.outcome.summary}"
 
 

@@ -35,12 +35,11 @@ from lanTag.rules.base import (
     Move,
     Roll,
 )
-from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
 from lanTag.session.core import FITS, STEP_WINDOW, TAKEOVER_BOT, supersedes
-from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind, step_facts
 from lanTag.session.sealing import SEAL_PROTOCOL
@@ -69,9 +68,7 @@ class PlainReplay:
         seats = record.seats
         self.human = tuple(not s.is_bot for s in seats)
         self.live = frozenset(i for i, s in enumerate(seats) if not s.is_bot)
-        self.state = get_game(record.engine).new_state(
-            len(seats), record.option_dict, record.map_text
-        )
+        self.state = start_state(record)
         self.chain_last = [s.anchor for s in seats]
         self.step = 0
         self.slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}

@@ -62,6 +62,9 @@ class VerifyReport:
     # Hex id of the game this one follows at its table ("" for a first game); not in
     # to_json (the single-log report keeps its keys), lanTag.log.series reports it.
     previous_game: str = ""
+    # SHA-256 (hex) of the start position the game was set up from ("" for the engine's own
+    # start); the position itself is in the header's record, so the game id covers it.
+    start_position: str = ""
 
     @property
     def valid(self) -> bool:

@@ -15,6 +15,7 @@ thing that is not plain, the replay through the Session decides, from the start.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from typing import Any
 
 from lanTag.errors import LanTagError, RemoteProtocolError, RulesVersionError
@@ -24,7 +25,7 @@ from lanTag.log.chain import MAGICS, EntryKind, LogChain, LogFormatError, Row, p
 from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.report import Failure, Player, VerifyReport, step_row_failure
 from lanTag.log.seals import check_seals
-from lanTag.rules.base import Joint, OptionError, Roll
+from lanTag.rules.base import Joint, OptionError, PositionError, Roll
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
@@ -49,11 +50,14 @@ def verify_log(data: bytes) -> VerifyReport:
         writer = header[2] if len(header) == 3 else None
         bad_writer = _bad_writer(header, len(record.seats))
         game_id = record.game_id
+        bad_start = ""
         try:
             plain: PlainReplay | None = PlainReplay(record, game_id, writer)
         except RulesVersionError as exc:
             plain = None  # not this lanTag's rules: checked without a replay (exit 3)
             report.needs = f"a full replay needs {exc}"
+        except PositionError as exc:  # a signed game from no position of its rules: invalid
+            plain, bad_start = None, str(exc)
     except _HEADER_ERRORS as exc:
         raise LogFormatError(f"not a lanTag log header: {exc}") from None
     report.protocol = record.protocol
@@ -66,8 +70,10 @@ def verify_log(data: bytes) -> VerifyReport:
     report.players = [
         Player(i, s.nickname, s.fingerprint, s.bot) for i, s in enumerate(record.seats)
     ]
-    if bad_writer:
-        report.failure = Failure(0, 0, None, bad_writer)
+    if record.start_position:
+        report.start_position = hashlib.sha256(record.start_position).hexdigest()
+    if bad_writer or bad_start:
+        report.failure = Failure(0, 0, None, bad_writer or bad_start)
         return report
     checked = _check_signatures(rows, record.human_keys())
     if plain is None:

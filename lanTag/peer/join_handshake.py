@@ -237,6 +237,8 @@ class HostConfig:
     approve: bool = False  # each joiner waits for the host's yes (approve_joiner) first
     previous_game: bytes = b""  # the game this one follows at this table (lanTag.peer.series)
     fill_empty: str = ""  # a bot kind: the start fills the people's seats still open with it
+    # The canonical state bytes the game starts from (lantag host --position); b"": the start.
+    start_position: bytes = b""
 
 
 class HostLobby:
@@ -552,6 +554,7 @@ class HostLobby:
             rules_version=self.rules_version,
             lantag_version=lantag_version()[:32],
             previous_game=c.previous_game,
+            start_position=c.start_position,
         )
         peers = {i + 1: j.addr for i, j in enumerate(self.seated)}
         watchers = tuple(j.addr for j in self._joiners.values() if j.joined and j.spectator)

@@ -242,7 +242,10 @@ class Agreement(SessionCore):
         self._emit(MsgType.VOTE, (sorted(silent), seq), now)
 
     def _answer_votes(self, now: float) -> None:
-        """Relay what a voter lacks: HAVE + the subject's messages, once per new vote."""
+        """Relay what a voter lacks: HAVE + the subject's messages and acknowledgements, once
+        per new vote, and again when what we hold of them grew since (a relay sent before
+        the subject's last HAVE reached us lacked it, and a requester repeating its vote
+        sends the same bytes: it would wait for it forever)."""
         if self.replay or self.seat is None or self.seat not in self.live:
             return
         for step in self._recent_request_steps():
@@ -253,10 +256,10 @@ class Agreement(SessionCore):
             for subject in box.requested():
                 if subject in self._bound.get(step, ()):
                     continue
-                if box.haves_sent.get(subject, 0) < requests and (
-                    box.accepted_of(subject) or _acks_of(box, subject)
-                ):
-                    box.haves_sent[subject] = requests
+                answered, relayed = box.haves_sent.get(subject, (0, 0))
+                held = len(box.accepted_of(subject)) + len(_acks_of(box, subject))
+                if held and (answered < requests or relayed < held):
+                    box.haves_sent[subject] = (requests, held)
                     self._send_have(subject, now, step, relay=True)
 
     def _recent_request_steps(self) -> list[int]:

@@ -20,7 +20,7 @@ from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
-from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
     MsgType,
     Signed,
@@ -170,7 +170,7 @@ class SessionCore:
             if self._chain.anchor != record.seats[seat].anchor:
                 raise LocalProtocolError("chain secret does not match the seat's anchor")
         n = len(record.seats)
-        state = self.game.new_state(n, record.option_dict, record.map_text)
+        state = start_state(record)
         live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
         anchors = tuple(s.anchor for s in record.seats)
         self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
@@ -213,6 +213,10 @@ class SessionCore:
     @property
     def state(self) -> State:
         return self._snapshots[-1].state
+
+    def state_at(self, step: int) -> State | None:
+        """The agreed state at ``step`` (before its input), or None past the current step."""
+        return self._snapshots[step].state if 0 <= step < len(self._snapshots) else None
 
     @property
     def live(self) -> frozenset[int]:
@@ -416,6 +420,20 @@ def supersedes(first: Signed, msg: Signed) -> bool:
         return False
     old, new = set(first.payload[1]), set(msg.payload[1])
     return old < new
+
+
+def stale_have(first: Signed, msg: Signed) -> bool:
+    """Whether ``msg`` is an older acknowledgement than ``first`` (a HAVE of the same slot
+    naming a subset of its digests), not an equivocation.
+
+    An honest peer's HAVEs for one subject grow (its COMMIT, then COMMIT and REVEAL); a
+    relay carries them along another path than the seat's own link, so a peer may get the
+    larger one first.  Counted as a duplicate, never blamed (protocol 4; a protocol-3 peer
+    blamed it `equivocation` without dropping anyone, a HAVE being no contribution).
+    """
+    if first.type != MsgType.HAVE or msg.type != MsgType.HAVE:
+        return False
+    return set(msg.payload[1]) <= set(first.payload[1])
 
 
 def bundles(raws: list[bytes]) -> list[bytes]:

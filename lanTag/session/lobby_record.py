@@ -4,7 +4,13 @@ record = [3, engine, rules_version, lantag_version,
           [[option, value]...sorted], map_text|nil,
           [[public_key, chain_anchor, nickname, bot]...], chain_length,
           [turn_timeout_ms, step_timeout_ms, lag_warning_ms], host_nonce,
-          previous_game]
+          previous_game, start_position?]
+start_position (protocol 4 on, present only when the game starts from a position) is the
+canonical bytes of the state the game starts from (``State.encode()``, engine and
+consensus encoding, no prose): a game set up with ``lantag play/host --position FILE``
+binds the very position into its game id, and the log, whose header holds the record,
+carries it for ``verify`` and ``replay``.  Left out (not empty) for the engine's own
+start, so a game without a position has the record, and the game id, it had before.
 previous_game (protocol 3 on) is the game id of the game this one follows at the same
 table (32 bytes), or empty for a first game: a series is a hash-linked chain of games.
 A protocol-2 record is the same without previous_game.  A protocol-1 record (logs
@@ -21,12 +27,15 @@ from dataclasses import dataclass
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.identity import fingerprint
+from lanTag.rules.base import PositionError, State
+from lanTag.rules.registry import get_game
 from lanTag.session.compatibility import rules_version_of
 from lanTag.session.messages import KNOWN_PROTOCOLS, PROTOCOL_VERSION
 
 GAME_DOMAIN = b"lanTag/v1/game\x00"
 MAX_RECORD = 256 * 1024
 SERIES_PROTOCOL = 3  # the first protocol whose record names the previous game
+POSITION_PROTOCOL = 4  # the first protocol whose record holds a start position
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +76,14 @@ class LobbyRecord:
     # The game id of the game this one follows at the same table; b"" for a first game.
     # Bound into this game's id, so a series cannot be reordered or cut unseen.
     previous_game: bytes = b""
+    # The canonical state bytes the game starts from; b"" for the engine's own start.
+    start_position: bytes = b""
 
     def __post_init__(self) -> None:
+        if self.start_position and self.protocol < POSITION_PROTOCOL:
+            raise ValueError(
+                f"a start position is in a protocol-{POSITION_PROTOCOL} record or later"
+            )
         previous = self.previous_game
         if previous and (self.protocol < SERIES_PROTOCOL or len(previous) != 32):
             raise ValueError(
@@ -93,6 +108,7 @@ class LobbyRecord:
             [self.timeouts.turn_ms, self.timeouts.step_ms, self.timeouts.lag_ms],
             self.host_nonce,
             *([self.previous_game] if self.protocol >= SERIES_PROTOCOL else []),
+            *([self.start_position] if self.start_position else []),
         ]
 
     def encode(self) -> bytes:
@@ -122,13 +138,18 @@ class LobbyRecord:
                 f"{', '.join(map(str, KNOWN_PROTOCOLS))} (a newer lanTag wrote it?)",
             )
         assert isinstance(obj, list)
-        rules_version, lantag_version, previous = 1, "", b""
+        rules_version, lantag_version, previous, position = 1, "", b"", b""
         try:
             if version == 1:
                 _v, engine, options, map_text, seats, chain_length, timeouts, nonce = obj
             else:
-                fields = 10 if version == 2 else 11
-                _require(len(obj) == fields, f"a protocol-{version} record has {fields} fields")
+                fields = {2: 10, 3: 11}.get(version, 11)
+                positioned = version >= POSITION_PROTOCOL and len(obj) == fields + 1
+                _require(
+                    len(obj) == fields or positioned,
+                    f"a protocol-{version} record has {fields} fields"
+                    + (" (12 with a start position)" if version >= POSITION_PROTOCOL else ""),
+                )
                 (_v, engine, rules_version, lantag_version, options, map_text, seats) = obj[:7]
                 chain_length, timeouts, nonce = obj[7:10]
                 if version >= SERIES_PROTOCOL:
@@ -137,6 +158,10 @@ class LobbyRecord:
                         isinstance(previous, bytes) and len(previous) in (0, 32),
                         "bad previous game id",
                     )
+                if positioned:
+                    position = obj[11]
+                    # never empty: a record without a start position leaves the field out
+                    _require(isinstance(position, bytes) and position != b"", "bad start position")
                 _require(_is_int(rules_version) and 1 <= rules_version < 2**16, "bad rules version")
                 _require(
                     isinstance(lantag_version, str) and len(lantag_version) <= 32,
@@ -172,10 +197,46 @@ class LobbyRecord:
             lantag_version,
             version,
             previous,
+            position,
         )
         if record.encode() != data:
             raise RemoteProtocolError("noncanonical", "lobby record is not canonical")
         return record
+
+
+def start_state(record: LobbyRecord) -> State:
+    """The state the record's game starts from: its start position, else the engine's
+    own start.  A start position must be a position of the record's engine, seats and
+    options that ``from_position`` accepts as it is (no invariant broken, canonical
+    bytes) and not over: PositionError naming the problem otherwise (OptionError for an
+    unknown engine or bad options, as ``new_state``)."""
+    game = get_game(record.engine)
+    if not record.start_position:
+        return game.new_state(len(record.seats), record.option_dict, record.map_text)
+    try:
+        state = game.decode_state(record.start_position)
+        position = game.position(state)
+        again = game.from_position(position)  # every check a hand-written position gets
+    except PositionError as exc:
+        raise PositionError([f"start position: {p}" for p in exc.problems]) from None
+    except (ValueError, TypeError, KeyError, IndexError) as exc:  # never a crash
+        raise PositionError([f"start position: {exc}"]) from None
+    problems = []
+    if again.encode() != record.start_position:
+        problems.append("start position: its bytes are not those of the position they hold")
+    if position["seats"] != len(record.seats):
+        problems.append(
+            f"start position: {position['seats']} seats, the table has {len(record.seats)}"
+        )
+    if position["options"] != record.option_dict:  # the record holds the position's own
+        problems.append("start position: its options are not the game's")
+    if record.map_text is not None:
+        problems.append("start position: a game from a position has no map of its own")
+    if state.is_over:
+        problems.append("start position: the game is over there")
+    if problems:
+        raise PositionError(problems)
+    return state
 
 
 def seat_names(seats: tuple[SeatRecord, ...]) -> tuple[str, ...]:

@@ -38,6 +38,7 @@ from lanTag.session.core import (
     STEP_WINDOW,
     TAKEOVER_BOT,
     bundles,
+    stale_have,
     supersedes,
 )
 from lanTag.session.messages import (
@@ -216,7 +217,7 @@ class Session(Agreement, Recovery, Sealing):
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
         if first is not None and not supersedes(first, msg):
-            if first.raw != msg.raw and slot not in self._proven:
+            if first.raw != msg.raw and slot not in self._proven and not stale_have(first, msg):
                 self._proven.add(slot)
                 self._equivocation(first, msg)
                 self._pump(now)  # a ban (and maybe a rollback) to apply now
@@ -274,13 +275,14 @@ class Session(Agreement, Recovery, Sealing):
         link, lag = self.transport.next_timer(), self._lag_time()
         others = [t for t in (link, lag) if t is not None]
         # Only min(deadline, the others) counts: _deadline may stop looking above them.
-        times = [link, self._deadline(min(others) if others else None), lag]
+        times = [link, self._deadline(min(others) if others else None), lag, self._follow_time()]
         real = [t for t in times if t is not None]
         return min(real) if real else None
 
     def handle_timer(self, now: float) -> None:
         self.transport.handle_timer(now)
         if self.replay or self.seat is None or self.seat not in self.live:
+            self._follow(now)  # a dropped seat stuck at a step asks to catch up (§5.5)
             return
         box = self._box(self.step)
         waiting = self._missing()

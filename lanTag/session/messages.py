@@ -370,15 +370,19 @@ CLAIMS = (
 def contradiction(first: Signed, second: Signed) -> str | None:
     """The blame code two signed messages of one seat prove by themselves, or None.
 
-    ``equivocation``: two different messages in one slot (a HAVE whose digest list strictly
-    grows replaces the earlier one).  ``desync``: two claims for one step with different
+    ``equivocation``: two different messages in one slot (two HAVEs of which one names
+    every digest the other names are one acknowledgement that grew: no proof, in either
+    order).  ``desync``: two claims for one step with different
     state hashes (SPEC §5.2; a session excuses it after a rollback it knows of).
     """
     if first.seat != second.seat or first.game_id != second.game_id or first.raw == second.raw:
         return None
     if first.slot == second.slot:
-        if first.type == MsgType.HAVE and set(first.payload[1]) < set(second.payload[1]):
-            return None
+        if first.type == MsgType.HAVE and (
+            set(first.payload[1]) <= set(second.payload[1])
+            or set(second.payload[1]) <= set(first.payload[1])
+        ):
+            return None  # one acknowledgement grew into the other: no contradiction
         return "equivocation"
     if (
         first.step == second.step

@@ -80,6 +80,29 @@ class Recovery(SessionCore):
             raise LocalProtocolError("only a seat's own peer can ask to catch up")
         self._send_sync()
 
+    def _follow_time(self) -> float | None:
+        """When our dropped seat, stuck at its step, asks again to catch up (SPEC §5.5).
+
+        A dropped seat follows the game on what the others send it; if one of them cannot
+        reach it (a one-sided cut: its link expired, never acknowledged), that seat's
+        messages come only in SYNC answers, which the others relay.  So a follower that
+        waited ``lag_ms`` at one step sends SYNC(from its step) again, once per ``lag_ms``
+        (the rate an answerer accepts, §5.6)."""
+        if self.replay or self._signer is None or self.seat is None or self.seat in self.live:
+            return None
+        box = self._boxes.get(self.step)
+        if box is None or box.started_at is None or self.state.is_over:
+            return None
+        base = box.started_at if box.synced_at is None else box.synced_at
+        return base + self.record.timeouts.lag_ms / 1000
+
+    def _follow(self, now: float) -> None:
+        """``handle_timer`` for a dropped seat: ask to catch up once its time came."""
+        at = self._follow_time()
+        if at is not None and now >= at:
+            self._box(self.step).synced_at = now
+            self._send_sync()
+
     def _answer_sync(self, msg: Signed, now: float) -> None:
         """Send a restarted seat every message we hold from the step it asks for on.
 

@@ -31,7 +31,8 @@ class StepBox:
     haves: dict[int, dict[int, Signed]] = field(default_factory=dict)  # subject -> voter -> HAVE
     dropped_now: frozenset[int] = frozenset()  # dropped during this step: default choice
     drop_proof: list[Signed] = field(default_factory=list)  # the votes that decided it
-    haves_sent: dict[int, int] = field(default_factory=dict)  # subject -> requests answered
+    # subject -> (requests answered, its messages and acks relayed) by our last relay
+    haves_sent: dict[int, tuple[int, int]] = field(default_factory=dict)
     nudged: bool = False
     sent_entropy: bool = False
     sent_reveal: bool = False
@@ -39,6 +40,7 @@ class StepBox:
     own_move_at: float | None = None  # when we played our move (we then wait for acks)
     heard: dict[int, float] = field(default_factory=dict)  # seat -> last message time
     lag_reported: bool = False
+    synced_at: float | None = None  # a dropped seat stuck here last asked to catch up then
     commits_done: tuple[Needs, int] | None = None  # (needs, len(COMMITs)) once all are in
 
     def of(self, kind: MsgType) -> dict[int, Signed]:

@@ -66,6 +66,7 @@ class Table:
     password: str = ""
     id_seed: int | str | None = None  # identities from another seed (same keys, new game)
     wrap: Wrap | None = None
+    start_position: bytes = b""  # State.encode() of the position the game starts from
     net: SimNetwork = field(init=False)
     peers: list[PeerMachine] = field(init=False)
     machines: list[DatagramMachine] = field(init=False)
@@ -87,6 +88,7 @@ class Table:
             password=self.password,
             timeouts=self.timeouts,
             chain_length=CHAIN,
+            start_position=self.start_position,
         )
         id_seed = self.seed if self.id_seed is None else self.id_seed
         for i in range(self.humans + self.spectators):

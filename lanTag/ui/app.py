@@ -116,6 +116,11 @@ class GameApp:
             input=input,
             output=output,
         )
+        # Esc clears the line: prompt_toolkit's defaults wait 0.5 s for the rest of an escape
+        # sequence and 1 s more for an Alt-key chord, so a lone Esc took 1.5 s to act.  A
+        # terminal sends a sequence's bytes together; 0.1 s still covers a slow ssh link.
+        self.app.ttimeoutlen = 0.1
+        self.app.timeoutlen = 0.2
 
     async def run(self) -> int:
         code = await self.app.run_async(pre_run=self._start_polling)

@@ -98,5 +98,5 @@ _ROUTINE: dict[str, frozenset[str]] = {
     "boardtag": frozenset(
         {"places", "picks", "step", "stays", "done", "turns", "faces", "ends", "jumps"}
     ),
-    "tagem": frozenset({"moves", "ends", "order"}),
+    "tagem": frozenset({"moves", "ends"}),
 }

@@ -40,7 +40,7 @@ from lanTag.rules.base import (
     input_text,
 )
 from lanTag.session import events as ev
-from lanTag.session.lobby_record import seat_names
+from lanTag.session.lobby_record import seat_names, start_state
 from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
@@ -202,9 +202,7 @@ class GameModel:
         session = self.session
         if session is not None:
             record = session.record
-            self._shadow = session.game.new_state(
-                len(record.seats), record.option_dict, record.map_text
-            )
+            self._shadow = start_state(record)
 
     # ------------------------------------------------------------------ queries
 
@@ -405,6 +403,10 @@ class GameModel:
 
     def _on_step(self, e: ev.StepApplied) -> None:
         shadow = self._shadow if e.step == self._shadow_step else None
+        if shadow is None and self.session is not None:
+            # Steps we did not follow one by one (a seat resumed from its log catches up
+            # from its last logged step): the session holds the state they started from.
+            shadow = self.session.state_at(e.step)
         after: State | None = None
         if shadow is not None:
             try:
@@ -412,7 +414,7 @@ class GameModel:
             except IllegalAction:
                 after = None
         after_view = self.game_view().view(after, self.seat) if after is not None else {}
-        who = who_namer(self.names(), self.seat)
+        who = who_namer(self.names(), self._me_at(e.step))
         problems = self._problems(e.step)
         if isinstance(e.input, Roll):
             # A roll always answers a Chance decision, which every live human seat seeds.
@@ -437,7 +439,7 @@ class GameModel:
                 d = shadow.decision()
                 if isinstance(d, Simultaneous):
                     sealed = needs_for(d, self._live_at(e.step)).humans
-                    name = seat_namer(self.names(), self.seat)
+                    name = seat_namer(self.names(), self._me_at(e.step))
                     choices = ", ".join(
                         f"{name(s)} {self.action_text(a).removeprefix(a.verb + ' ')}"
                         for s, a in e.input.choices
@@ -460,7 +462,7 @@ class GameModel:
         before, self._fed_state = self._fed_state, after
         if after is None:
             return False
-        name = seat_namer(self.names(), self.seat)
+        name = seat_namer(self.names(), self._me_at(step))
         lines = [line for line in step_lines(self.engine, after, name, before) if line.notable]
         for line in lines:
             self.outcomes.append(LogLine("class:warn", line.text))
@@ -482,6 +484,10 @@ class GameModel:
             return False
         dropped = self.dropped_at.get(seat)
         return dropped is None or step < dropped
+
+    def _me_at(self, step: int) -> int | None:
+        """Our seat while we played it; None once a bot plays it (its moves are not "you")."""
+        return self.seat if self.playing_at(step) else None
 
     def seat_taken_over(self) -> bool:
         """Our seat is played by the replicated bot now: we left, or the others dropped us

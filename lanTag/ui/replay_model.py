@@ -15,7 +15,7 @@ from lanTag.log.inspect import Detail, describe, inspect_steps
 from lanTag.log.verify import VerifyReport
 from lanTag.rules.base import IllegalAction, Joint, Move, Roll, State, input_text
 from lanTag.rules.registry import get_game
-from lanTag.session.lobby_record import LobbyRecord, seat_names
+from lanTag.session.lobby_record import LobbyRecord, seat_names, start_state
 from lanTag.ui.boards import Painted, paint
 from lanTag.views.registry import game_view
 
@@ -33,9 +33,7 @@ class ReplayModel:
         game = get_game(self.record.engine)
         self.game_view = game_view(self.record.engine)
         self.display_name = game.display_name
-        state: State = game.new_state(
-            len(self.record.seats), self.record.option_dict, self.record.map_text
-        )
+        state: State = start_state(self.record)
         # positions[k] is the position before step k (the start for k = 0).
         self.positions: list[tuple[int, str, State]] = [(0, "start", state)]
         self.stopped = ""

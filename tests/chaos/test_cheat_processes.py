@@ -68,6 +68,20 @@ async def _lines_until(
             return
 
 
+# A seat that sends nothing at all for DEAD_AFTER_LAGS lag warnings (2 x 2 s) is voted out
+# early as a dead process: twelve processes on a loaded 2-core machine can starve an honest
+# one that long, and it would be blamed.  The tables' peers take 10 lag warnings (20 s); the
+# turn timeout (6 s) still bounds a silent seat, and no cheat here is silence.
+PATIENT_PEERS = "import lanTag.session.agreement as a\na.DEAD_AFTER_LAGS = 10\n"
+
+
+def _peer_env(tmp: Path, i: int) -> dict[str, str]:
+    patient = tmp / "patient"
+    patient.mkdir(exist_ok=True)
+    (patient / "sitecustomize.py").write_text(PATIENT_PEERS, encoding="utf-8")
+    return {**peer_env(tmp, i), "PYTHONPATH": str(patient)}
+
+
 async def _table(tmp: Path, cheat: str) -> Run:
     logs = [tmp / f"peer{i}.lantag" for i in range(3)]
     common = ["--headless", "--bot", "random", "--bind", "127.0.0.1"]
@@ -76,7 +90,7 @@ async def _table(tmp: Path, cheat: str) -> Run:
             "-m", "lanTag", "host", "--game", "prototag", "--seats", "3", "--no-advertise",
             "--turn-timeout", "6", "--log", str(logs[0]), *OPTIONS, *common,
         ],
-        peer_env(tmp, 0),
+        _peer_env(tmp, 0),
     )  # fmt: skip
     procs = [host]
     try:
@@ -91,7 +105,7 @@ async def _table(tmp: Path, cheat: str) -> Run:
         procs.append(
             await _spawn(
                 ["-m", "lanTag", "join", address, "--log", str(logs[1]), *common],
-                peer_env(tmp, 1),
+                _peer_env(tmp, 1),
             )
         )
         joiner_out: list[str] = []  # the honest joiner says when it is seated
@@ -103,7 +117,7 @@ async def _table(tmp: Path, cheat: str) -> Run:
                     "-m", "lanTag.testing.adversary", "--cheat", cheat, "--join", address,
                     "--log", str(logs[2]), "--max-seconds", str(WAIT),
                 ],
-                peer_env(tmp, 2),
+                _peer_env(tmp, 2),
             )
         )  # fmt: skip
         try:

@@ -95,6 +95,25 @@ def lantag_process(
     )
 
 
+# Two wall-clock bounds of a peer that a loaded 2-core machine can overrun with nothing
+# wrong: a seat that sends nothing for DEAD_AFTER_LAGS lag warnings (2 x 2 s) is voted out
+# as a dead process, and the other seats' seals are taken for SEAL_WAIT (3 s) after game
+# over.  Tests that assert nobody was dropped, or every seal, give their processes 10 lag
+# warnings and 30 s (neither is waited out when the peers answer).
+PATIENT = (
+    "import lanTag.session.agreement as a, lanTag.session.sealing as s\n"
+    "a.DEAD_AFTER_LAGS = 10\n"
+    "s.SEAL_WAIT = 30.0\n"
+)
+
+
+def patient_env(where: Path) -> dict[str, str]:
+    """Variables that make a lantag process patient as above (a sitecustomize in ``where``)."""
+    where.mkdir(parents=True, exist_ok=True)
+    (where / "sitecustomize.py").write_text(PATIENT, encoding="utf-8")
+    return {"PYTHONPATH": str(where)}
+
+
 def announced_port(host: subprocess.Popen[str]) -> str:
     """The port a headless host names on its first line ("hosting GAME on port N; ...")."""
     assert host.stderr is not None

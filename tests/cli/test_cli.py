@@ -21,6 +21,7 @@ import pytest
 
 from lanTag.rules.registry import engine_ids, get_game
 from tests.cli.helpers import (
+    HANG_GUARD,
     LANTAG,
     Home,
     lantag,
@@ -32,11 +33,11 @@ from tests.cli.helpers import (
 
 COMMANDS = {
     "play": [
-        "--game", "--option", "--map", "--log", "--headless", "--bot", "--netsim",
+        "--game", "--option", "--map", "--position", "--log", "--headless", "--bot", "--netsim",
         "--turn-timeout", "--bots", "--strength",
     ],
     "host": [
-        "--game", "--option", "--map", "--log", "--headless", "--bot", "--netsim",
+        "--game", "--option", "--map", "--position", "--log", "--headless", "--bot", "--netsim",
         "--turn-timeout", "--name", "--seats", "--bots", "--password", "--bind", "--port",
         "--no-advertise", "--start-when-full", "--games", "--rematch-wait", "--approve",
     ],
@@ -447,7 +448,11 @@ def test_bug_turn_timeout_must_be_positive(home: Home) -> None:
     """Today: `lantag play --headless --turn-timeout 0` (or -5) prints "note: Lagging(...)"
     and then hangs forever at step 0."""
     for value in ("0", "-5"):
-        result = lantag_or_hang(home, "play", "--headless", "--turn-timeout", value, timeout=10)
+        # The guard tells a hang from a slow start: a loaded 2-core box can take 10 s to
+        # import lanTag, and a refusal needs nothing more than that.
+        result = lantag_or_hang(
+            home, "play", "--headless", "--turn-timeout", value, timeout=HANG_GUARD
+        )
         assert result is not None, f"--turn-timeout {value} hangs the game instead of being refused"
         assert "--turn-timeout" in user_error(result)
 
@@ -525,7 +530,8 @@ def test_bug_overlong_nickname_is_refused_or_still_plays(home: Home) -> None:
         user_error(named)
         return
     assert named.returncode == 0
-    result = lantag_or_hang(home, "play", "--headless", "--bots", "2", timeout=15)
+    # A whole bot game (about a second alone, many times that on a loaded 2-core box).
+    result = lantag_or_hang(home, "play", "--headless", "--bots", "2", timeout=HANG_GUARD)
     assert result is not None, "lantag play hangs with a 200-character nickname"
     assert result.returncode == 0, result.stderr
 

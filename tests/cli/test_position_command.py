@@ -99,3 +99,23 @@ def test_a_log_is_not_a_position_file(capsys: pytest.CaptureFixture[str]) -> Non
     assert "not a text file" in capsys.readouterr().err
     assert main(["position"]) == 2
     assert "name a log" in capsys.readouterr().err
+
+
+def test_check_says_whose_roll_it_is_and_that_a_reroll_is_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The victim (seat 0) threw the null face and throws again: the same turn's roll.
+    from lanTag.rules.assassination import Assassination
+    from lanTag.rules.base import Action, Move, Roll
+    from tests.rules.test_positions import _assassination
+
+    first = Assassination.from_position(_assassination(mover=0))
+    again = first.apply(Roll(((0,),))).apply(Move(0, Action("reroll")))
+    lines = []
+    for name, state in (("first", first), ("again", again)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(Assassination.position(state)), encoding="utf-8")
+        assert main(["position", "--check", str(path)]) == 0
+        lines.append(capsys.readouterr().out)
+    assert lines[0].endswith("a roll for seat 0 (die roll for seat 0 (victim)); a new turn)\n")
+    assert lines[1].endswith("a roll for seat 0 (die roll for seat 0 (victim), again))\n")

@@ -7,15 +7,25 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.cli.helpers import HANG_GUARD, announced_port, lantag, lantag_process, make_home
+from tests.cli.helpers import (
+    HANG_GUARD,
+    announced_port,
+    lantag,
+    lantag_process,
+    make_home,
+    patient_env,
+)
 
 
 def test_a_host_and_a_joiner_both_log_the_seals_of_both_seats(tmp_path: Path) -> None:
     host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
     host_log, joiner_log = tmp_path / "host.lantag", tmp_path / "joiner.lantag"
+    # SEAL_WAIT (3 s after game over) is wall-clock time: a peer starved that long on a
+    # loaded machine seals too late.  Both processes take seals for 30 s instead.
+    env = patient_env(tmp_path / "patient")
     hosting = ["host", "--headless", "--no-advertise", "--bind", "127.0.0.1", "--port", "0"]
     host = lantag_process(
-        host_home, *hosting, "--seats", "2", "--bot", "random", "--log", str(host_log)
+        host_home, *hosting, "--seats", "2", "--bot", "random", "--log", str(host_log), env=env
     )
     try:
         port = announced_port(host)
@@ -30,6 +40,7 @@ def test_a_host_and_a_joiner_both_log_the_seals_of_both_seats(tmp_path: Path) ->
             "random",
             "--log",
             str(joiner_log),
+            env=env,
         )
         assert joined.returncode == 0, joined.stderr
         host_out, host_err = host.communicate(timeout=HANG_GUARD)

@@ -19,6 +19,7 @@ from tests.cli.helpers import (
     lantag,
     lantag_process,
     make_home,
+    patient_env,
 )
 
 SMALL = ["--option", "board_size=5", "--option", "end_steps=3"]
@@ -29,6 +30,7 @@ def _play_series(
 ) -> tuple[Home, Path, Path, str, str]:
     host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
     host_dir, joiner_dir = tmp_path / "host-night", tmp_path / "joiner-night"
+    env = patient_env(tmp_path / "patient")  # nobody voted out for a starved second or four
     host = lantag_process(
         host_home,
         "host",
@@ -44,6 +46,7 @@ def _play_series(
         str(host_dir),
         *SMALL,
         *host_args,
+        env=env,
     )
     try:
         port = announced_port(host)
@@ -57,6 +60,7 @@ def _play_series(
             "--log",
             f"{joiner_dir}/",
             *joiner_args,
+            env=env,
         )
         host_out, host_err = host.communicate(timeout=HANG_GUARD)
     finally:

@@ -71,7 +71,8 @@ def test_game_over_rematch_second_game_on_both_screens(tmux: TmuxServer, tmp_pat
     # Game over: the standings after game 1 on both; the host proposes the same game.
     screen = host.wait_for("r: play again (same game)")
     assert "standings after game 1" in screen and "3 points" in screen
-    assert "standings after game 1" in join.text()
+    # The joiner's screen draws its result box on its own time: wait for it, not one capture.
+    join.wait_for("standings after game 1")
     host.keys("r")
     host.wait_for(f"listening on 127.0.0.1:{port}")  # the host's roster, for game 2
     screen = join.wait_for("the host proposes Prototag: a accepts, q leaves")

@@ -11,12 +11,14 @@ Skipped when tmux is not installed (apt-get install tmux).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import random
 import re
 import socket
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -64,10 +66,22 @@ def xdg(home: Home, **extra: str) -> dict[str, str]:
 # ------------------------------------------------------------------ reading the game screen
 
 
-def title_step(screen: str) -> int:
+def shown_step(screen: str) -> int | None:
+    """The step in the title line, or None while it is not there (another screen, or a
+    capture taken in the middle of a redraw): what a wait's predicate may poll."""
     match = re.search(r"│ step (\d+) │", screen.split("\n", 1)[0])
-    assert match, screen
-    return int(match.group(1))
+    return int(match.group(1)) if match else None
+
+
+def title_step(screen: str) -> int:
+    step = shown_step(screen)
+    assert step is not None, screen
+    return step
+
+
+def past_step(step: int) -> Callable[[str], bool]:
+    """A wait predicate: the title shows a step after ``step``."""
+    return lambda s: (shown_step(s) or -1) > step
 
 
 def pawn(screen: str, seat: int) -> tuple[int, int]:
@@ -204,7 +218,7 @@ def test_play_against_bots_by_keys(tmux: TmuxServer, tmp_path: Path) -> None:
     action = steps[0]
     pane.keys(ARROW[action[-1]])
     pane.wait(lambda s: message_line(s) == f"played {action}", f"played {action}")
-    screen = pane.wait(lambda s: title_step(s) > step, f"step {step} decided")
+    screen = pane.wait(past_step(step), f"step {step} decided")
     expect_moved(where, pawn(screen, 0), action)
     moves.append((step, action))
 
@@ -261,8 +275,12 @@ def test_bug_bots_reported_lagging_after_a_slow_human_move(
     step = title_step(until_my_move(pane, 0))
     time.sleep(3.0)  # think for longer than lag_ms (2 s); the bots have nothing to do
     action, _ = play_first_action(pane)
-    pane.wait(lambda s: re.search(rf"(?:^|\s){step}: you: ", panel(s)) is not None, "our move")
-    after = panel(pane.settled())
+    # The panel as our move's line first shows: a Lagging event is logged before the step
+    # it delays, so a false report is already there; later the bots' moves (or a settled
+    # screen after them) can scroll our line off the panel.
+    after = panel(
+        pane.wait(lambda s: re.search(rf"(?:^|\s){step}: you: ", panel(s)) is not None, "our move")
+    )
     quit_game(pane)
     # The anchor of the check below must be on screen, or a layout change would pass it.
     assert re.search(rf"(?:^|\s){step}: you: ", after), f"our move is not in the panel: {after!r}"
@@ -306,8 +324,29 @@ def test_replay_viewer_in_a_terminal(tmux: TmuxServer, tmp_path: Path) -> None:
 # ------------------------------------------------------------------ lantag host + lantag join
 
 
+EPHEMERAL = Path("/proc/sys/net/ipv4/ip_local_port_range")
+
+
 def free_udp_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+    """A free UDP port on 127.0.0.1 for ``--port``, chosen below the kernel's ephemeral range.
+
+    A port the kernel handed out (bind to 0, close) can be handed out again to any other
+    process's bind to port 0 before lantag binds it ("address in use" on a busy machine);
+    ports below the ephemeral range are never handed out that way.
+    """
+    low = 32768  # Linux's default start of net.ipv4.ip_local_port_range
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        low = int(EPHEMERAL.read_text(encoding="utf-8").split()[0])
+    rng = random.Random()
+    for _ in range(200 if low > 2048 else 0):
+        port = rng.randrange(max(1024, low - 12000), low)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:  # no room below: the kernel's
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
@@ -362,10 +401,13 @@ def test_host_and_join_in_two_panes(tmux: TmuxServer, tmp_path: Path) -> None:
     me, them = panes[mover], panes[other]
     screen = me.settled()
     step, where = title_step(screen), pawn(screen, mover)
-    them.wait(lambda s: title_step(s) == step, "the other pane at the same step")
+    them.wait(lambda s: shown_step(s) == step, "the other pane at the same step")
 
-    action, screen = play_first_action(me)
-    assert f"{step}: you: {action}" in panel(screen)
+    action, _ = play_first_action(me)
+    # "played ..." shows on Enter; the panel's line once the other peer has the move and
+    # the step is decided: wait for it (on a loaded machine that is a while later).
+    line = f"{step}: you: {action}"
+    screen = me.wait(lambda s: line in panel(s), f"{line!r} in the mover's panel")
     expect_moved(where, pawn(screen, mover), action)
 
     # The other pane shows the same move, by seat, and the pawn where it went.

@@ -26,6 +26,7 @@ from lanTag.session.lobby_record import Timeouts
 from tests.aio import poll, within
 
 HANG_GUARD = 50.0  # one game, faults included; only ever a hang guard
+GAME_GUARD = 240.0  # a whole game that keeps moving (below pytest's 300 s per test)
 FAULTS = "loss=0.2,dup=0.05,reorder=0.1,delay=5ms,jitter=5ms"
 # Long vote deadlines: nobody may be dropped in these games.  A short lag warning
 # makes a peer that missed something ask for it (NUDGE) early.
@@ -43,6 +44,28 @@ async def wait_for(predicate: Callable[[], bool], what: str, guard: float = HANG
         await within(guard, poll(predicate, 0.01))
     except TimeoutError:
         pytest.fail(f"hang guard ({guard:.0f}s): still waiting for {what}")
+
+
+async def wait_moving(
+    done: Callable[[], bool], progress: Callable[[], object], what: str
+) -> None:
+    """Poll ``done`` while ``progress()`` keeps changing.  A faulty game on a loaded 2-core
+    machine took 13 s to 80 s (50 s was once the guard for it): the hang guard is on
+    progress, ``progress()`` unchanged for HANG_GUARD, plus an overall bound (GAME_GUARD)
+    against a game that moves for ever.  Fails (never passes) at either guard."""
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    seen, moved = progress(), began
+    while not done():
+        now = loop.time()
+        if (latest := progress()) != seen:
+            seen, moved = latest, now
+        if now > moved + HANG_GUARD or now > began + GAME_GUARD:
+            pytest.fail(
+                f"still waiting for {what} after {now - began:.1f} s; "
+                f"progress {seen}, unchanged for {now - moved:.1f} s"
+            )
+        await asyncio.sleep(0.01)
 
 
 class RealTable:
@@ -129,8 +152,15 @@ class RealTable:
             h.machine.session is not None and h.machine.session.state.is_over for h in self.handles
         )
 
+    def progress(self) -> tuple[int, ...]:
+        """Every peer's step (-1 before its START): changes while the game moves."""
+        return tuple(
+            -1 if h.machine.session is None else h.machine.session.step for h in self.handles
+        )
+
     async def play_to_the_end(self) -> None:
-        await wait_for(self.over, f"{self.engine}: every peer at game over")
+        """Wait for game over while the game moves (see :func:`wait_moving`)."""
+        await wait_moving(self.over, self.progress, f"{self.engine}: every peer at game over")
 
     def quiet(self) -> bool:
         return all(

@@ -24,6 +24,8 @@ from lanTag.session import events as ev
 from lanTag.session.messages import PROTOCOL_VERSION, MsgType, pack_bundle, sign_message
 from tests.net.real_table import LOCAL, RealTable, assert_clean_game, check_logs, wait_for
 
+pytestmark = pytest.mark.usefixtures("patient_peers")  # tests/net/conftest.py
+
 
 def _frame(epoch: int, seq: int, payload: bytes, index: int = 0, count: int = 1) -> bytes:
     return encode(Frame(FrameType.DATA, epoch, 0, seq, 0, 0, index, count, payload))

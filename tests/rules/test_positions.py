@@ -312,6 +312,17 @@ def test_a_declared_attack_shows_its_modifiers_by_name() -> None:
     assert again.encode() == state.encode()
 
 
+def test_a_defeated_pawn_set_up_on_cover_respawns_elsewhere() -> None:
+    # The same attack, rolled 6 against 1: B0 is defeated and, in a respawning mode,
+    # comes back at its X formation but never on r2c11, where it was lost (decision 16).
+    state = Tagem.from_position(_tagem(pawns=[["r2c10", "r1c11"], ["r2c11", "r7c11"]]))
+    state = state.apply(Move(0, Action("attack", (0, "e")))).apply(Roll(((6, 1),)))
+    position = Tagem.position(state)
+    assert position["tags"] == [1, 0] and position["pending"] is None
+    assert position["pawns"][0] == ["r2c10", "r1c11"]
+    assert position["pawns"][1][0] not in (None, "r2c11")
+
+
 @pytest.mark.parametrize("mode", ["ctf", "ctcf"])
 def test_flag_positions_round_trip(mode: str) -> None:
     for seed in range(3):

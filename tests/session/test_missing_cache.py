@@ -55,9 +55,15 @@ def checked_missing(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
 
     def next_timer(self: Session) -> float | None:
         got = timer(self)
-        # The definition: the minimum of the link timer, the exact vote deadline and the
-        # lag warning (``_deadline()`` without a bound scans every waiting seat).
-        times = [self.transport.next_timer(), self._deadline(), self._lag_time()]
+        # The definition: the minimum of the link timer, the exact vote deadline, the
+        # lag warning (``_deadline()`` without a bound scans every waiting seat) and, for a
+        # dropped seat, its next ask to catch up.
+        times = [
+            self.transport.next_timer(),
+            self._deadline(),
+            self._lag_time(),
+            self._follow_time(),
+        ]
         real = [t for t in times if t is not None]
         assert got == (min(real) if real else None), (self.seat, self.step)
         calls["timer"] += 1

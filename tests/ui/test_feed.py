@@ -96,7 +96,7 @@ FIRST_OUTCOME = {
     "assassination": re.compile(r"^seat \d .*(is the first victim|rolled)"),
     "boardtag": re.compile(r"^seat \d .*is IT$"),
     "stomptag": re.compile(r"^(bids|minimum bids|starting cells): "),
-    "tagem": re.compile(r"^turn order: "),
+    "tagem": re.compile(r"^turn order: [A-Z]( [A-Z])*$"),  # by the board's letters
 }
 INTERNAL = re.compile(r"\bm\d+ \d|\br\d+c\d+\b|cells?: \d+ \|")
 

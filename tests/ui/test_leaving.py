@@ -3,6 +3,8 @@ bot plays seat N" (no timeout blame) and the seat shows "left", never "live"."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -92,6 +94,20 @@ async def test_a_dropped_seat_watches_and_its_bot_moves_are_not_labelled_you() -
         assert "watching: bot in your seat" in screen_text(theirs.app, 80, 24)
         labelled = [line.text for line in model.log if ": you: " in line.text]
         assert all(int(text.split(":")[0]) < drop_step for text in labelled), labelled
+        # Nor do the feed's words call the bot's seat "you" ("seat 1 (you) rolls 3").
+        def worded_since_drop() -> list[str]:
+            model.poll()
+            numbered = [t.text for t in model.log if re.match(r"\d+: ", t.text)]
+            return [t for t in numbered if int(t.split(":")[0]) >= drop_step]
+
+        def our_seat_worded() -> bool:
+            words = worded_since_drop()
+            return any(f"seat {seat} " in t or "(you)" in t for t in words) or session.state.is_over
+
+        table.net.run_until(our_seat_worded, table.net.now + 600)
+        after = worded_since_drop()
+        assert any(f"seat {seat} " in t for t in after), after
+        assert not any("(you)" in t or "you (" in t for t in after), after
         commands.run(model, "submit", "step n")
         assert model.message.startswith("watching:")
 
@@ -120,3 +136,28 @@ async def test_headless_says_in_one_line_why_a_dropped_seat_only_watches(
         "watching only: your seat 0 was dropped at step 9 and a drop is final for this game;"
         " a bot plays it"
     ]
+
+
+def test_steps_caught_up_after_a_resume_are_worded_like_any_other() -> None:
+    # A seat resumed from its log gets the steps it missed (SYNC) as its first events, at
+    # a step past the screen's start: their rolls still say whose roll and what it did.
+    import re
+
+    from lanTag.session import events as ev
+    from tests.ui.fakes import advance, solo_handle
+
+    handle = solo_handle("prototag")
+    advance(handle, 6)
+    events = handle.machine.events
+    steps = [e for e in events if isinstance(e, ev.StepApplied)]
+    resumed_at = steps[2].step  # as if the log ended there: the earlier events are gone
+    kept = [e for e in events if not isinstance(e, ev.StepApplied) or e.step >= resumed_at]
+    events.clear()
+    events.extend(kept)
+    with create_pipe_input() as inp:
+        model = GameApp(handle, input=inp, output=DummyOutput()).model  # type: ignore[arg-type]
+        logged = [line.text for line in model.log]
+    rolls = [t for t in logged if re.match(r"\d+: .*roll", t)]
+    assert rolls, logged
+    assert not [t for t in rolls if re.match(r"\d+: roll: ", t)], rolls  # no bare "roll: 4"
+    assert any(re.match(r"\d+: seat \d .*rolls \d", t) for t in rolls), rolls
