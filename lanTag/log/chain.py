@@ -143,7 +143,9 @@ def parse_rows(data: bytes) -> tuple[list[Row], int, str]:
             ):
                 wire.canonical(obj, raw, limit=MAX_ENTRY)  # obj is unpack(raw): decoded once
             index, step, prev_hash, kind, payload = obj
-            kind = _KINDS[kind] if type(kind) is int and kind in _KINDS else EntryKind(kind)
+            if type(kind) is not int or kind not in _KINDS:  # a bool is no kind (True == 1)
+                raise ValueError(f"{kind!r} is not a valid EntryKind")
+            kind = _KINDS[kind]
         except (RemoteProtocolError, ValueError, TypeError) as exc:
             if not entries:
                 raise LogFormatError(

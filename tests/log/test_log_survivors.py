@@ -158,3 +158,29 @@ def test_a_last_move_acknowledged_by_a_have_alone_counts(monkeypatch: pytest.Mon
     unsealed = [it for k, it in enumerate(items) if k not in others]
     for report in both_lanes(chained(unsealed), monkeypatch)[1:]:
         assert report.valid and report.complete and report.unacknowledged == "", report
+
+
+def test_a_secret_round_a_bystander_did_not_acknowledge_is_decided_by_neither_lane(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The honest game's first secret round asks one seat; the other two humans (the writer,
+    # seat 0, and a bystander) each name its commitment in a HAVE (SPEC §4.4, #22 B2).  The
+    # bystander's HAVE dropped, or both: neither lane may apply the round (the writer's own
+    # acknowledgement does not count), and the fast lane hands the log to the full replay.
+    items = items_of(HONEST)
+    messages = messages_of(items)
+    commit = next(m for _k, m in messages if m.type == MsgType.COMMIT)
+    acks = {
+        m.seat: k
+        for k, m in messages
+        if m.type == MsgType.HAVE and m.step == commit.step and m.payload[0] == commit.seat
+    }
+    bystander = ({0, 1, 2} - {0, commit.seat}).pop()
+    assert set(acks) == {0, bystander}
+    for drop in ({acks[bystander]}, set(acks.values())):
+        kept = [it for k, it in enumerate(items) if k not in drop]
+        plain, fast, slow = both_lanes(chained(kept), monkeypatch)
+        assert not plain and fast.failure == slow.failure and fast.failure is not None
+        assert fast.failure.reason == (
+            f"step {commit.step} is recorded but its messages do not decide it"
+        )
