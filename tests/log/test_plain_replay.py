@@ -10,6 +10,7 @@ tamperings of those logs, where only the replay can notice.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any
@@ -20,7 +21,7 @@ from lanTag.log.chain import EntryKind
 from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
-from tests.log.honest_log import chained, items_of
+from tests.log.honest_log import chained, items_of, messages_of
 from tests.session.harness import SimNet, make_record, make_sessions
 
 GAMES: dict[str, tuple[int, int, tuple[tuple[str, int | bool | str], ...]]] = {
@@ -201,3 +202,70 @@ def test_an_earlier_smaller_have_logged_after_its_grown_version_is_plain_and_no_
     assert fast.valid and fast.complete, fast.failure
     assert not [b for b in full.blames if b[2] == "equivocation"], full.blames
     assert_same(fast, full, "stale HAVE")
+
+
+def _bystander_haves_dropped(data: bytes) -> list[bytes]:
+    """The log re-chained without, in turn, every HAVE (each version, each copy) a seat
+    outside a secret round signed for one seat of the round at its step."""
+    from lanTag.session.messages import MsgType
+
+    items = items_of(data)
+    messages = messages_of(items)
+    rounds: dict[int, set[int]] = {}  # step -> the seats that committed at it
+    for _k, m in messages:
+        if m.type is MsgType.COMMIT:
+            rounds.setdefault(m.step, set()).add(m.seat)
+    drops: dict[tuple[int, int, int], set[int]] = {}  # (step, voter, subject) -> entries
+    for k, m in messages:
+        seats = rounds.get(m.step, set())
+        if m.type is MsgType.HAVE and m.payload[0] in seats and m.seat not in seats:
+            drops.setdefault((m.step, m.seat, m.payload[0]), set()).add(k)
+    return [
+        chained([it for i, it in enumerate(items) if i not in entries])
+        for entries in drops.values()
+    ]
+
+
+def old_protocol_game(protocol: int) -> bytes:
+    """Seat 0's log of the prototag game of ``play`` (3 humans, a bot), played at an older
+    protocol: its secret rounds ask some of the humans, the others are bystanders."""
+    humans, bots, options = GAMES["prototag"]
+    seed = "plain/prototag"
+    record, ids, secrets = make_record("prototag", humans, bots, options=options, seed=seed)
+    sessions = make_sessions(dataclasses.replace(record, protocol=protocol), ids, secrets)
+    SimNet(sessions, seed=3, jitter=0.02, dup=0.05).run()
+    return sessions[0].take_log()
+
+
+def test_before_protocol_3_a_secret_round_needs_no_bystander_acknowledgement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Protocol 2 applied a secret round once its seats had revealed, whatever the seats
+    # outside it had acknowledged: a bystander's HAVE dropped changes nothing, in either
+    # lane, and the plain lane still answers (the rule of SPEC §4.4 begins at protocol 3).
+    forged = _bystander_haves_dropped(old_protocol_game(2))[:4]
+    assert forged, "the game has a secret round with a bystander"
+    for data in forged:
+        fast, full, plain = both(data, monkeypatch)
+        assert plain, "a protocol-2 round needs no bystander's HAVE"
+        assert fast.valid and fast.complete, fast.failure
+        assert_same(fast, full, "protocol 2, a bystander's HAVE dropped")
+
+
+def test_from_protocol_3_a_secret_round_a_bystander_did_not_acknowledge_is_not_decided(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Protocol 3: a live seat outside a secret round acknowledges each of its commitments
+    # before the round is applied (SPEC §4.4).  Without a bystander's HAVE neither lane
+    # applies it: the plain lane steps aside and the full replay refuses the log.
+    forged = _bystander_haves_dropped(old_protocol_game(3))[:4]
+    assert forged, "the game has a secret round with a bystander"
+    refused = 0
+    for data in forged:
+        fast, full, plain = both(data, monkeypatch)
+        assert_same(fast, full, "protocol 3, a bystander's HAVE dropped")
+        if full.failure is not None:  # else that seat was not needed (the writer, or gone)
+            assert "do not decide it" in full.failure.reason, full.failure
+            assert not plain, "the plain lane steps aside"
+            refused += 1
+    assert refused, "some bystander's acknowledgement is needed"
