@@ -282,3 +282,22 @@ def test_the_links_of_one_step_are_taken_in_log_order(monkeypatch: pytest.Monkey
         chained([*items[: k + 1], (m.step, EntryKind.MSG, early), *items[k + 1 :]]), monkeypatch
     )
     assert verify_exit_code(report) == 3 and report.blames == []
+
+
+def test_the_seals_seal_the_highest_step_recorded_not_the_last_step_entry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A rolled-back round is decided again after later steps were recorded (SPEC §4.4): the
+    # audit, without the rules, takes the final state as the highest step's latest record,
+    # not the last STEP entry of the log.  An earlier step's record logged again at the
+    # end leaves the seals sealing the highest step (the last entry's state would refuse).
+    items = items_of(HONEST)
+    honest = audit(HONEST, monkeypatch)
+    last_step = max(k for k, (_s, kind, _d) in enumerate(items) if kind == EntryKind.STEP)
+    earlier = items[step_of_input(items, Move)]
+    assert earlier[0] < items[last_step][0]
+    items.insert(last_step + 1, earlier)
+    report = audit(chained(items), monkeypatch)
+    assert report.failure is None and honest.failure is None, report.failure
+    assert report.sealed_by == honest.sealed_by and len(report.sealed_by) == 3
+    assert report.steps == honest.steps
