@@ -269,3 +269,31 @@ def test_from_protocol_3_a_secret_round_a_bystander_did_not_acknowledge_is_not_d
             assert not plain, "the plain lane steps aside"
             refused += 1
     assert refused, "some bystander's acknowledgement is needed"
+
+
+@pytest.mark.parametrize("protocol", [2, 3])
+def test_an_older_protocol_game_takes_the_plain_lane_with_the_same_report(
+    protocol: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Protocol 3 has seals (the plain lane keeps them for lanTag.log.seals), 2 has none.
+    data = old_protocol_game(protocol)
+    fast, full, plain = both(data, monkeypatch)
+    assert plain, f"a clean protocol-{protocol} game is plain"
+    assert fast.valid and fast.complete, fast.failure
+    assert bool(fast.sealed_by) is (protocol == 3), fast.sealed_by
+    assert_same(fast, full, f"protocol {protocol}")
+
+
+def test_a_seal_logged_twice_is_one_signature_in_both_lanes(
+    logs: dict[str, list[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lanTag.session.messages import MsgType
+
+    items = items_of(logs["prototag"][0])
+    seals = [items[k] for k, m in messages_of(items) if m.type is MsgType.SEAL]
+    assert seals, "the game is sealed"
+    fast, full, plain = both(chained(items + seals), monkeypatch)
+    honest = verify_log(logs["prototag"][0])
+    assert plain and fast.valid, fast.failure
+    assert fast.signatures_verified == honest.signatures_verified
+    assert_same(fast, full, "every SEAL repeated")
