@@ -107,3 +107,26 @@ def test_apply_with_actions_checked_still_matches_the_decision() -> None:
         state.apply(Move(seat, Action("add", (7,))))
     legal = Move(seat, Action("add", (2,)))
     assert state.apply(legal, actions_checked=True) == state.apply(legal)
+
+
+def test_a_header_of_the_wrong_shape_is_not_a_lanTag_log_header_and_says_why() -> None:
+    from lanTag.log.chain import MAGIC, LogFormatError
+
+    for header in ([MAGIC], [MAGIC, b"", 0, 0], "ab"):
+        chain = LogChain()
+        chain.append(0, EntryKind.HEADER, header)
+        with pytest.raises(LogFormatError) as caught:
+            verify_log(chain.take())
+        assert str(caught.value) == (
+            "not a lanTag log header: the header is not [magic, record, writer seat]"
+        ), header
+
+
+@pytest.mark.parametrize("protocol", [1, 2, 3, 4])
+def test_the_report_names_the_logs_protocol(protocol: int) -> None:
+    from pathlib import Path
+
+    corpus = Path(__file__).resolve().parents[1] / "corpus" / f"protocol{protocol}"
+    report = verify_log((corpus / "tagem.log").read_bytes())
+    assert report.protocol == protocol
+    assert report.to_json()["protocol"] == protocol
