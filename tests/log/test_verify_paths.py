@@ -123,10 +123,26 @@ def test_a_header_of_the_wrong_shape_is_not_a_lanTag_log_header_and_says_why() -
 
 
 @pytest.mark.parametrize("protocol", [1, 2, 3, 4])
-def test_the_report_names_the_logs_protocol(protocol: int) -> None:
+def test_the_report_names_the_header_as_recorded(protocol: int) -> None:
     from pathlib import Path
 
+    from lanTag.session.lobby_record import LobbyRecord
+
     corpus = Path(__file__).resolve().parents[1] / "corpus" / f"protocol{protocol}"
-    report = verify_log((corpus / "tagem.log").read_bytes())
-    assert report.protocol == protocol
+    data = (corpus / "tagem.log").read_bytes()
+    header = parse_log(data).entries[0].data
+    record = LobbyRecord.decode(header[1])
+    report = verify_log(data)
+    assert report.protocol == protocol == record.protocol
     assert report.to_json()["protocol"] == protocol
+    assert (report.rules_version, report.lantag_version, report.engine) == (
+        record.rules_version,
+        record.lantag_version,
+        "tagem",
+    )
+    assert report.game_id == record.game_id.hex()
+    assert report.previous_game == record.previous_game.hex()
+    assert report.writer_seat == (header[2] if len(header) == 3 else None)
+    assert [(p.seat, p.nickname, p.bot) for p in report.players] == [
+        (i, s.nickname, s.bot) for i, s in enumerate(record.seats)
+    ]
