@@ -301,3 +301,17 @@ def test_the_seals_seal_the_highest_step_recorded_not_the_last_step_entry(
     assert report.failure is None and honest.failure is None, report.failure
     assert report.sealed_by == honest.sealed_by and len(report.sealed_by) == 3
     assert report.steps == honest.steps
+
+
+def test_a_broken_entry_after_the_last_good_one_fails_the_log_without_the_rules_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An entry out of order after the last good one makes the log invalid in the exit-3
+    # lane as in the replay: the failure is at that entry, and says why.
+    from lanTag.log.chain import LogChain
+
+    entries = len(items_of(HONEST))
+    stray = LogChain().append(0, EntryKind.NOTE, ["chat", [], "hi"])  # index 0 again
+    report = audit(HONEST + stray, monkeypatch)
+    assert report.failure is not None and report.failure.entry == entries, report.failure
+    assert report.failure.reason == f"entry {entries}: index 0 out of order"

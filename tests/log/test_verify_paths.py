@@ -143,6 +143,6 @@ def test_the_report_names_the_header_as_recorded(protocol: int) -> None:
     assert report.game_id == record.game_id.hex()
     assert report.previous_game == record.previous_game.hex()
     assert report.writer_seat == (header[2] if len(header) == 3 else None)
-    assert [(p.seat, p.nickname, p.bot) for p in report.players] == [
-        (i, s.nickname, s.bot) for i, s in enumerate(record.seats)
+    assert [(p.seat, p.nickname, p.fingerprint, p.bot) for p in report.players] == [
+        (i, s.nickname, s.fingerprint, s.bot) for i, s in enumerate(record.seats)
     ]
