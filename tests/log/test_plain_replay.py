@@ -297,3 +297,11 @@ def test_a_seal_logged_twice_is_one_signature_in_both_lanes(
     assert plain and fast.valid, fast.failure
     assert fast.signatures_verified == honest.signatures_verified
     assert_same(fast, full, "every SEAL repeated")
+
+
+def test_a_log_of_its_header_alone_has_no_step_in_either_lane(
+    logs: dict[str, list[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast, full, plain = both(chained(items_of(logs["prototag"][0])[:1]), monkeypatch)
+    assert plain and fast.steps == 0, fast.steps
+    assert_same(fast, full, "the header alone")
