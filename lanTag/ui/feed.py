@@ -11,18 +11,12 @@ next decision; plain moves only go to the log (the board shows them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lanTag.views import (
-    assassination_view,
-    boardtag_view,
-    prototag_view,
-    stomptag_view,
-    tagem_view,
-)
 from lanTag.views.naming import Namer, plain_namer
+from lanTag.views.registry import game_view
 
 __all__ = ["FeedLine", "Namer", "plain_namer", "seat_namer", "step_lines"]
 
@@ -51,13 +45,15 @@ def step_lines(engine: str, state: Any, name: Namer, before: Any = None) -> list
     facts over (Board Tag's returning IT die keeps the tag before it); those were told
     already, so the lines they start with are dropped.
     """
-    worder = _WORDERS.get(engine)
-    if worder is None or state is None:
+    if state is None:
+        return []
+    texts = game_view(engine).events_texts(state, name)
+    if not texts:
         return []
     routine = _ROUTINE.get(engine, frozenset())
     lines = [
         FeedLine(text, code not in routine)
-        for code, text in zip(_codes(state), worder(state, name), strict=True)
+        for code, text in zip(_codes(state), texts, strict=True)
     ]
     if before is not None:
         told = [line.text for line in step_lines(engine, before, name)]
@@ -70,23 +66,6 @@ def _codes(state: Any) -> list[str]:
     """Each fact's code (Stomptag keeps events with a ``what``; the others fact tuples)."""
     return [str(e.what) if hasattr(e, "what") else str(e[0]) for e in state.events]
 
-
-def _stomptag(state: Any, name: Namer) -> list[str]:
-    return [stomptag_view.describe_event(e, state.cell_name, name) for e in state.events]
-
-
-def _tagem(state: Any, name: Namer) -> list[str]:
-    del name  # Tag 'em names teams and pawns by the board's letters (A, A1)
-    return tagem_view.events_texts(state)
-
-
-_WORDERS: dict[str, Callable[[Any, Namer], list[str]]] = {
-    "prototag": prototag_view.events_texts,
-    "assassination": assassination_view.events_texts,
-    "boardtag": boardtag_view.events_texts,
-    "stomptag": _stomptag,
-    "tagem": _tagem,
-}
 
 # The facts the board shows by itself: logged, not kept under the board.  (Prototag's
 # rock-paper-scissors results are said by the screen's secret-round line instead.)

@@ -14,8 +14,10 @@ from types import ModuleType
 from typing import Any
 
 from lanTag.rules.base import Chance, Over, Simultaneous, State, Turn
+from lanTag.views.naming import Namer, plain_namer
 
-# engine id -> view module (view, render, purpose_text); the engine ids of rules/registry.py.
+# engine id -> view module (view, render, purpose_text and, optionally, events_texts); the
+# engine ids of rules/registry.py.
 _VIEWS: dict[str, str] = {
     "prototag": "lanTag.views.prototag_view",
     "assassination": "lanTag.views.assassination_view",
@@ -70,6 +72,16 @@ class GameView:
             return purpose
         text: str = self.module.purpose_text(purpose)
         return text
+
+    def events_texts(self, state: State, name: Namer = plain_namer) -> list[str]:
+        """What the input that led to ``state`` did, one phrase per fact of
+        ``state.events``, seats named by ``name`` (the feed's and the board's words); none
+        for a view without words for its facts (the generic view, a plugin's)."""
+        words = getattr(self.module, "events_texts", None)
+        if words is None:
+            return []
+        texts: list[str] = words(state, name)
+        return texts
 
 
 def game_view(engine_id: str) -> GameView:

@@ -33,6 +33,11 @@ LEGEND = (
 )
 
 
+def events_texts(state: StomptagState, name: Namer = plain_namer) -> list[str]:
+    """What the last input did, one phrase per event, seats named by ``name``."""
+    return [describe_event(e, state.cell_name, name) for e in state.events]
+
+
 def describe_event(event: Event, cell_name: Callable[[int], str], name: Namer = plain_namer) -> str:
     """One line, seats named by ``name``, e.g. ``move 1: seat 0 and seat 2 meet at (3,2)
     (collision): seat 0 +2, seat 2 -6``."""
@@ -169,9 +174,7 @@ def render(state: StomptagState) -> str:
     if state.orders:
         lines.append("orders: " + " ".join(f"{s}=[{o.text()}]" for s, o in state.orders))
     if state.events:
-        lines.append(
-            "events: " + "; ".join(describe_event(e, state.cell_name) for e in state.events)
-        )
+        lines.append("events: " + "; ".join(events_texts(state)))
     lines.append("status: " + _status(state))
     return "\n".join(lines)
 

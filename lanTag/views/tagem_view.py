@@ -15,6 +15,7 @@ from lanTag.rules.tagem_pieces import (
     flag_name,
     pawn_name,
 )
+from lanTag.views.naming import Namer, plain_namer
 
 LEGEND = (
     "legend: .path %cover ~wade ^garrison #block .1 starting point 1  * flag (*a: A's)  "
@@ -195,11 +196,12 @@ def _acting(state: TagemState) -> int | None:
 # ---------------------------------------------------------------- words for the facts
 
 
-def events_texts(state: TagemState) -> list[str]:
+def events_texts(state: TagemState, name: Namer = plain_namer) -> list[str]:
     """What the last input did, one phrase per fact (the state keeps facts only).
 
-    Teams and pawns are named by the board's letters (A, A1), not by a seat namer: the
+    Teams and pawns are named by the board's letters (A, A1), not by ``name``: the
     letters are what the board and the commands show."""
+    del name
     return [event_text(state, fact) for fact in state.events]
 
 

@@ -25,6 +25,14 @@ def test_each_engine_gets_its_own_view_module() -> None:
     state = get_game("prototag").new_state(2)
     assert game_view("prototag").render(state) == prototag_view.render(state)
     assert game_view("prototag").purpose_text("roll/1/d6") == "seat 1's D6 roll"
+    # Each engine's facts in its view's words, seats named by the namer passed in.
+    state = state.apply(Roll(((6,), (1,))))
+    assert state.events and game_view("prototag").events_texts(state) == (
+        prototag_view.events_texts(state)
+    )
+    named = game_view("prototag").events_texts(state, lambda seat: f"player {seat}")
+    assert named == prototag_view.events_texts(state, lambda seat: f"player {seat}")
+    assert any("player " in text for text in named), named
 
 
 def test_an_engine_without_a_view_gets_the_generic_one() -> None:
@@ -56,6 +64,8 @@ def test_a_registered_view_module_replaces_the_generic_view(
         assert game_view("toy").render(state) == "toy round 0 of 1"
         assert game_view("toy").view(state, 1) == {"you": 1, "scores": [0, 0]}
         assert game_view("toy").purpose_text("bonus") == "the bonus seat"
+        # A module without words for its facts has none (the feed shows no line for them).
+        assert game_view("toy").events_texts(state) == []
     finally:
         unregister_view("toy")
     assert "toy" not in view_ids() and game_view("toy").module is None
