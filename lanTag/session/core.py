@@ -24,6 +24,7 @@ from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
     MsgType,
     Signed,
+    have_within,
     pack_bundle,
     sign_message,
 )
@@ -420,10 +421,7 @@ def supersedes(first: Signed, msg: Signed) -> bool:
     exactly.  Public because the Session (session/lockstep.py) and the plain replay lane
     (log/plain_replay.py) must answer this question identically.
     """
-    if first.type != MsgType.HAVE or msg.type != MsgType.HAVE:
-        return False
-    old, new = set(first.payload[1]), set(msg.payload[1])
-    return old < new
+    return have_within(first, msg) and not have_within(msg, first)
 
 
 def stale_have(first: Signed, msg: Signed) -> bool:
@@ -435,9 +433,7 @@ def stale_have(first: Signed, msg: Signed) -> bool:
     larger one first.  Counted as a duplicate, never blamed (protocol 4; a protocol-3 peer
     blamed it `equivocation` without dropping anyone, a HAVE being no contribution).
     """
-    if first.type != MsgType.HAVE or msg.type != MsgType.HAVE:
-        return False
-    return set(msg.payload[1]) <= set(first.payload[1])
+    return have_within(msg, first)
 
 
 def bundles(raws: list[bytes]) -> list[bytes]:

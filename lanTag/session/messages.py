@@ -367,6 +367,15 @@ CLAIMS = (
 )
 
 
+def have_within(inner: Signed, outer: Signed) -> bool:
+    """Whether ``inner`` and ``outer`` are HAVEs and ``outer`` names every digest ``inner``
+    names: one acknowledgement as it grows (a COMMIT, then COMMIT and REVEAL), not two.
+    The one rule behind contradiction() here and the session's supersedes / stale_have."""
+    if inner.type != MsgType.HAVE or outer.type != MsgType.HAVE:
+        return False
+    return set(inner.payload[1]) <= set(outer.payload[1])
+
+
 def contradiction(first: Signed, second: Signed) -> str | None:
     """The blame code two signed messages of one seat prove by themselves, or None.
 
@@ -378,10 +387,7 @@ def contradiction(first: Signed, second: Signed) -> str | None:
     if first.seat != second.seat or first.game_id != second.game_id or first.raw == second.raw:
         return None
     if first.slot == second.slot:
-        if first.type == MsgType.HAVE and (
-            set(first.payload[1]) <= set(second.payload[1])
-            or set(second.payload[1]) <= set(first.payload[1])
-        ):
+        if have_within(first, second) or have_within(second, first):
             return None  # one acknowledgement grew into the other: no contradiction
         return "equivocation"
     if (
