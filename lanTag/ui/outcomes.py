@@ -96,14 +96,14 @@ def roll_words(
 ) -> tuple[str, str]:
     """A roll's purpose and values in words ("seat 1's D6 roll", "4"): the purpose from
     the decision it answered (``before``), the values as the rules use them."""
-    purpose = "roll"
+    purpose, values = "roll", roll_values(engine, roll, after, who)
     decision = before.decision() if before is not None else None
     if isinstance(decision, Chance):
-        purpose = game_view(engine).purpose_text(decision.purpose)
-    values = roll_values(engine, roll, after, who) or " | ".join(
-        " ".join(map(str, v)) for v in roll.values
-    )
-    return purpose, values
+        shown = game_view(engine)
+        purpose = shown.purpose_text(decision.purpose)
+        # A seat drawn reads as its name, a turn order by the board's letters (the view's).
+        values = values or shown.roll_text(decision.purpose, roll.values, who)
+    return purpose, values or " | ".join(" ".join(map(str, v)) for v in roll.values)
 
 
 def step_words(

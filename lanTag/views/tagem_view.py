@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from lanTag.rules.base import Action, Chance, Fact, Over, Turn
@@ -294,3 +295,13 @@ def purpose_text(purpose: str) -> str:
             f" vs {pawn_name(foe, foe_pawn)} {_signed(foe_bonus)}"
         )
     return purpose
+
+
+def roll_text(
+    purpose: str, values: Sequence[Sequence[int]], name: Namer = plain_namer
+) -> str | None:
+    """The turn order draws the seats in order: by the board's letters ("C B A")."""
+    del name
+    if purpose == "turn-order" and len(values) == 1:
+        return " ".join(LETTERS[seat] for seat in values[0])
+    return None
