@@ -118,3 +118,13 @@ def test_a_roll_that_draws_seats_names_them_on_the_dice_line() -> None:
     # Prototag draws its first tagged seat only with an option: its view words it alike.
     assert game_view("prototag").roll_text("first-tagged", ((1,),)) == "seat 1"
     assert game_view("prototag").roll_text("roll/1/d6", ((4,),)) is None  # dice stay numbers
+
+
+def test_orders_read_as_moves_and_the_upgrade_bought() -> None:
+    from lanTag.rules.stomptag import Stomptag
+
+    joint = Joint(
+        ((0, Action("orders", ("stride", "xt"))), (2, Action("orders+up", ("stomp", "np"))))
+    )
+    line = secret_line("orders", joint, {}, who_namer(NAMES, 0), Stomptag.action_text)
+    assert line == "orders: you stride nothing teleport; seat 2 bot-2 stomp n ne + upgrade"
