@@ -18,6 +18,9 @@ from lanTag.rules.tagem_pieces import (
 )
 from lanTag.views.naming import Namer, plain_namer
 
+# The game types as the rules text names them (the option's codes are what is typed).
+MODE_NAMES = {"elimination": "elimination", "ctf": "Capture-The-Flag", "ctcf": "Capture-Their-Flag"}
+
 LEGEND = (
     "legend: .path %cover ~wade ^garrison #block .1 starting point 1  * flag (*a: A's)  "
     "A0 pawn 0 of A (a0: carries a flag)"
@@ -66,7 +69,8 @@ def render(state: TagemState) -> str:
     board = state.board
     limit = f" of {state.max_turns}" if state.max_turns else ""
     shown = min(state.round, state.max_turns or state.round)  # the round after the last is no round
-    lines = [f"Tag 'em: {board.name}, {state.mode}, round {shown}{limit}"]
+    mode = MODE_NAMES.get(state.mode, state.mode)
+    lines = [f"Tag 'em: {board.name}, {mode}, round {shown}{limit}"]
     lines.append("    " + " ".join(str(c % 10) for c in range(board.width)))
     texts = _cell_texts(state)
     for row in range(board.height):
@@ -128,6 +132,7 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
         "game": "tagem",
         "map": board.name,
         "mode": state.mode,
+        "mode_name": MODE_NAMES.get(state.mode, state.mode),
         "width": board.width,
         "height": board.height,
         "terrain": grid,
