@@ -293,7 +293,8 @@ class GameModel:
             who = "you" if d.seat == self.seat else f"seat {d.seat} {names[d.seat]}"
             return f"{who} to move"
         if isinstance(d, Simultaneous):
-            return f"secret {d.kind}: seats " + " ".join(map(str, d.seats))
+            kind = SECRET_NAMES.get(d.kind, d.kind)  # "rock-paper-scissors", not "rps"
+            return f"secret {kind}: seats " + " ".join(map(str, d.seats))
         assert isinstance(d, Chance)
         return f"dice: {self.game_view().purpose_text(d.purpose)}"
 

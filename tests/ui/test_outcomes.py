@@ -128,3 +128,9 @@ def test_orders_read_as_moves_and_the_upgrade_bought() -> None:
     )
     line = secret_line("orders", joint, {}, who_namer(NAMES, 0), Stomptag.action_text)
     assert line == "orders: you stride nothing teleport; seat 2 bot-2 stomp n ne + upgrade"
+
+
+def test_the_turn_line_names_a_secret_round_in_words() -> None:
+    model = GameModel(solo_handle("stomptag", 2))  # the minimum bids are drawn at once
+    model.poll()
+    assert model.turn_text() == "secret bids: seats 0 1 2"  # not the fact code "bid"
