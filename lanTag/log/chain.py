@@ -154,6 +154,8 @@ def parse_rows(data: bytes) -> tuple[list[Row], int, str]:
             return (entries, 0, f"entry {len(entries)}: malformed ({exc})")
         if not entries and (kind != EntryKind.HEADER or index != 0):
             raise LogFormatError("not a lanTag log: the first entry is not a header")
+        if not entries and prev_hash != prev:  # nothing before it to keep: no log at all
+            raise LogFormatError("not a lanTag log: the header does not start a hash chain")
         if index != len(entries):
             return (entries, 0, f"entry {len(entries)}: index {index} out of order")
         if prev_hash != prev:

@@ -45,7 +45,13 @@ from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
-from lanTag.ui.outcomes import SECRET_NAMES, roll_values, secret_line, who_namer
+from lanTag.ui.outcomes import (
+    SECRET_NAMES,
+    choice_words,
+    roll_words,
+    secret_line,
+    who_namer,
+)
 from lanTag.views.registry import GameView, game_view
 
 # The one input rule, said the same way on the message line and in the F1 help.
@@ -287,7 +293,8 @@ class GameModel:
             who = "you" if d.seat == self.seat else f"seat {d.seat} {names[d.seat]}"
             return f"{who} to move"
         if isinstance(d, Simultaneous):
-            return f"secret {d.kind}: seats " + " ".join(map(str, d.seats))
+            kind = SECRET_NAMES.get(d.kind, d.kind)  # "rock-paper-scissors", not "rps"
+            return f"secret {kind}: seats " + " ".join(map(str, d.seats))
         assert isinstance(d, Chance)
         return f"dice: {self.game_view().purpose_text(d.purpose)}"
 
@@ -419,14 +426,7 @@ class GameModel:
         if isinstance(e.input, Roll):
             # A roll always answers a Chance decision, which every live human seat seeds.
             contributors = tuple(sorted(self._live_at(e.step)))
-            purpose = "roll"
-            if shadow is not None:
-                d = shadow.decision()
-                if isinstance(d, Chance):
-                    purpose = self.game_view().purpose_text(d.purpose)
-            values = roll_values(self.engine, e.input, after_view, who) or " | ".join(
-                " ".join(map(str, v)) for v in e.input.values
-            )
+            purpose, values = roll_words(self.engine, shadow, e.input, after_view, who)
             self.last_roll = RollInfo(
                 e.step, purpose, values, contributors, len(self._humans()), problems
             )
@@ -441,7 +441,7 @@ class GameModel:
                     sealed = needs_for(d, self._live_at(e.step)).humans
                     name = seat_namer(self.names(), self._me_at(e.step))
                     choices = ", ".join(
-                        f"{name(s)} {self.action_text(a).removeprefix(a.verb + ' ')}"
+                        f"{name(s)} {choice_words(d.kind, a, self.action_text)}"
                         for s, a in e.input.choices
                     )
                     kind = SECRET_NAMES.get(d.kind, d.kind)
