@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from lanTag.rules.base import (
+    FORFEIT,
     Action,
     Chance,
     IllegalAction,
@@ -50,7 +51,7 @@ def secret_line(
 ) -> str:
     """One resolved secret round: every choice, and for rock-paper-scissors who won and why."""
     title = SECRET_NAMES.get(kind, kind)
-    if kind == "rps" and len(joint.choices) == 2:
+    if kind == "rps" and len(joint.choices) == 2 and FORFEIT not in (a for _, a in joint.choices):
         (a, act_a), (b, act_b) = joint.choices
         pick_a, pick_b = str(act_a.args[0]), str(act_b.args[0])
         if pick_a == pick_b:
@@ -73,6 +74,8 @@ def secret_line(
 def choice_words(kind: str, action: Action, shown: Callable[[Action], str]) -> str:
     """One seat's revealed choice without its verb: ``rock``, ``10``, Stomptag's orders as
     its view words them (``stomp n ne + upgrade``: the moves as words, the upgrade said)."""
+    if action == FORFEIT:  # a convicted seat's share (SPEC §4.4): it has no args to show
+        return "forfeits"
     if kind == "orders":
         return order_words(shown(action))
     return " ".join(map(str, action.args))
