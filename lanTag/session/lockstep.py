@@ -53,7 +53,7 @@ from lanTag.session.messages import (
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.sealing import Sealing
-from lanTag.session.steps import Snapshot, StepBox
+from lanTag.session.steps import LATE_PROOF_PROTOCOL, Snapshot, StepBox
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
@@ -383,8 +383,8 @@ class Session(Agreement, Recovery, Sealing):
             self._register_request(msg, box)
             return True
         if msg.type == MsgType.HAVE:
-            self._check_hash(msg, snap)
-            self._register_have(msg, box)
+            if self._check_hash(msg, snap) or not self._holds_true_have(msg, box, snap):
+                self._register_have(msg, box)
             return True
         if not self._check_hash(msg, snap):
             return True  # before out-of-turn: a message from another history is stale, no more
@@ -437,6 +437,16 @@ class Session(Agreement, Recovery, Sealing):
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
             self._maybe_reveal(box, now)
         return True
+
+    def _holds_true_have(self, have: Signed, box: StepBox, snap: Snapshot) -> bool:
+        """Protocol 5: we hold a HAVE of ``have``'s signer and subject on our state, which a
+        HAVE with another state hash (a false claim, SPEC §5.2) must not replace: the round
+        would wait for that acknowledgement for good (protocol 4 replaced it: the peer the
+        false hash was sent to after the true one stalled and was voted out)."""
+        if self.record.protocol < LATE_PROOF_PROTOCOL:
+            return False
+        held = box.haves.get(int(have.payload[0]), {}).get(have.seat)
+        return held is not None and held.state_hash == self._state_hash(snap.state)
 
     def _reseal(self, mine: Signed, needs: Needs) -> None:
         """Our COMMIT of this step taken again after a rollback (the new history reached the

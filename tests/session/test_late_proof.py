@@ -215,3 +215,54 @@ def test_under_protocol_4_that_voter_rolls_the_round_back() -> None:
     for log in logs:
         report = verify_log(log)
         assert report.valid and report.complete, report.failure
+
+
+def _false_hash_after_the_true_one(protocol: int) -> tuple[list[bytes], SimNet]:
+    """Seat 2's HAVE of seat 0's COMMIT reaches seat 0, then a copy of it with a made-up
+    state hash (the real-process false-hash table under load: the false one came second).
+    Seats 0 and 1 guess; seat 2, an honest peer but for that message, is a bystander."""
+    options = (("guessers", 2),)
+    record, ids, secrets = make_record("toy", 3, options=options, seed="falsesecond")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(1)
+    _run_to(net, lambda: CHEAT in sessions[0]._box(SECRET_STEP).haves.get(0, {}))
+    true = sessions[0]._box(SECRET_STEP).haves[0][CHEAT]
+    # Seat 1 applies the round before the false HAVE reaches seat 0, which lacks its REVEAL.
+    net.drop_to[1] = {0}
+    net.hold_secret.clear()
+    _run_to(net, lambda: sessions[1].step > SECRET_STEP)
+    assert sessions[0].step == SECRET_STEP
+    net.drop_to.clear()
+    false = sign_message(
+        ids[CHEAT].signer(),
+        MsgType.HAVE,
+        record.game_id,
+        SECRET_STEP,
+        CHEAT,
+        bytes(32),
+        tuple(true.payload),
+        version=protocol,
+    )
+    _inject(sessions[0], [false], net.now)
+    net.run()
+    return [s.take_log() for s in sessions], net
+
+
+def test_a_false_hash_after_the_true_acknowledgement_costs_its_receiver_nothing() -> None:
+    logs, net = _false_hash_after_the_true_one(LATE_PROOF_PROTOCOL)
+    for seat in (0, 1):
+        blames = {(e.seat, e.code) for e in net.events[seat] if isinstance(e, ev.Blame)}
+        assert (CHEAT, "desync") in blames and {s for s, _ in blames} == {CHEAT}, blames
+        report = verify_log(logs[seat])
+        assert report.valid and report.complete, report.failure
+    assert [e.seats for e in net.events[0] if isinstance(e, ev.SeatsDropped)] == [(CHEAT,)]
+
+
+def test_under_protocol_4_the_false_hash_replaced_the_true_acknowledgement() -> None:
+    # The gate, and what the rule fixes: seat 0 waited for seat 2's acknowledgement for
+    # good, so the other two voted the honest seat 0 out.
+    _logs, net = _false_hash_after_the_true_one(LATE_PROOF_PROTOCOL - 1)
+    dropped = [e.seats for e in net.events[1] if isinstance(e, ev.SeatsDropped)]
+    assert (0,) in dropped, dropped
