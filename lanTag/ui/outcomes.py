@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from lanTag.rules.base import (
+    FORFEIT,
     Action,
     Chance,
     IllegalAction,
@@ -48,9 +49,17 @@ def secret_line(
     who: Who,
     shown: Callable[[Action], str],
 ) -> str:
-    """One resolved secret round: every choice, and for rock-paper-scissors who won and why."""
+    """One resolved secret round: every choice, and for rock-paper-scissors who won and why.
+
+    A seat convicted of cheating in the round (its share is ``FORFEIT``, SPEC §4.4)
+    "forfeits"; the rest of the round is then said as it came out."""
     title = SECRET_NAMES.get(kind, kind)
-    if kind == "rps" and len(joint.choices) == 2:
+    tagged = after.get("tagged")
+    tagged_line = ""
+    if kind == "rps" and isinstance(tagged, int) and tagged >= 0:
+        tagged_line = f": {who(tagged)} {'are' if who(tagged) == 'you' else 'is'} tagged"
+    forfeits = any(action == FORFEIT for _, action in joint.choices)
+    if kind == "rps" and len(joint.choices) == 2 and not forfeits:
         (a, act_a), (b, act_b) = joint.choices
         pick_a, pick_b = str(act_a.args[0]), str(act_b.args[0])
         if pick_a == pick_b:
@@ -61,18 +70,16 @@ def secret_line(
         )
         beat = "beat" if who(winner[0]) == "you" else "beats"
         line = f"{title}: {who(winner[0])} ({winner[1]}) {beat} {who(loser[0])} ({loser[1]})"
-        tagged = after.get("tagged")
-        if isinstance(tagged, int) and tagged >= 0:
-            verb = "are" if who(tagged) == "you" else "is"
-            line += f": {who(tagged)} {verb} tagged"
-        return line
+        return line + tagged_line
     parts = [f"{who(s)} {choice_words(kind, a, shown)}" for s, a in joint.choices]
-    return f"{title}: " + "; ".join(parts)
+    return f"{title}: " + "; ".join(parts) + tagged_line
 
 
 def choice_words(kind: str, action: Action, shown: Callable[[Action], str]) -> str:
     """One seat's revealed choice without its verb: ``rock``, ``10``, Stomptag's orders as
     its view words them (``stomp n ne + upgrade``: the moves as words, the upgrade said)."""
+    if action == FORFEIT:
+        return "forfeits (convicted of cheating)"
     if kind == "orders":
         return order_words(shown(action))
     return " ".join(map(str, action.args))
