@@ -125,6 +125,7 @@ def step_words(
     names: Sequence[str],
     shown: Callable[[Action], str],
     me: int | None = None,
+    after: State | None = None,
 ) -> tuple[str, list[str]]:
     """One step in the console's words, for a text stream (``lantag play --headless``):
     a headline and the lines of the results the console keeps in view (rolls' results,
@@ -133,11 +134,13 @@ def step_words(
     The headline is what the screen keeps for the input: a roll's first result
     ("seat 1 bot-1 rolls 4"; a roll no fact words: "turn order: 3 1"), a secret round's
     outcome, a move as ``seat 2: step n``.  ``before`` is the state the input was applied
-    to.  The feed's and the outcome lines' wording, so text and screen never differ."""
-    try:
-        after: State | None = before.apply(inp)
-    except IllegalAction:
-        after = None
+    to, ``after`` the state it led to (worked out when not given).  The feed's and the
+    outcome lines' wording, so text and screen never differ."""
+    if after is None:
+        try:
+            after = before.apply(inp)
+        except IllegalAction:
+            after = None
     after_view = game_view(engine).view(after, me) if after is not None else {}
     who = who_namer(names, me)
     found = step_lines(engine, after, seat_namer(names, me), before) if after is not None else []

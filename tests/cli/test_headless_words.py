@@ -4,8 +4,10 @@ rock] 1=[rps scissors]` or `roll: 1 0 2`)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from lanTag.cli.headless import step_report
-from lanTag.rules.base import FORFEIT, Action, Joint
+from lanTag.rules.base import FORFEIT, Action, Joint, input_text
 from lanTag.rules.tagem import TagemState
 from lanTag.session import events as ev
 from lanTag.ui.outcomes import secret_line, step_words, who_namer
@@ -55,3 +57,15 @@ def test_a_round_with_a_convicted_seat_says_it_forfeits() -> None:
     assert secret_line("bid", bids, {}, who_namer(NAMES, None), str) == (
         "bids: seat 0 me 3; seat 2 bot-2 forfeits (convicted of cheating)"
     )
+
+
+def test_a_step_decided_again_since_is_printed_as_recorded() -> None:
+    # After a rollback the session's state at that step is another history's: the words
+    # would describe the wrong position, so the input is printed as it was recorded.
+    handle = solo_handle("tagem", 2)
+    session = handle.machine.session
+    assert session is not None
+    first = next(e for e in handle.machine.events if isinstance(e, ev.StepApplied))
+    other = dataclasses.replace(first, state_hash=bytes(32))
+    assert step_report(session, other) == [f"step 0: {input_text(first.input)}"]
+    assert step_report(session, first) != step_report(session, other)
