@@ -5,7 +5,9 @@ The log holds every message the peer accepted or sent, in order, plus a
 through a fresh Session rebuilds exactly the state the peer had (its own
 messages re-sign to the same bytes: Ed25519 is deterministic).  The peer then
 rebinds its old address and asks everyone for what it missed (SYNC).  A seat
-the others already dropped by agreement follows the game as a spectator.
+the others already dropped by agreement asks for it back (protocol 5: a REJOIN that a live
+seat's next contribution carries, SPEC §5.6) and follows the game until it is admitted;
+in an older game, or when nobody can admit it, it follows as a spectator.
 """
 
 from __future__ import annotations
@@ -131,4 +133,5 @@ def restore_session(
     session.log = LogChain(plan.next_index, plan.last_hash)
     session.note("resumed", f"at step {session.step}")
     session.recover_sealed_choice()  # a choice sealed before the crash is revealed as sealed
+    session.ask_back(now)  # protocol 5: if the others dropped the seat, ask for it back (§5.6)
     return session
