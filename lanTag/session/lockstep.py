@@ -251,6 +251,8 @@ class Session(Agreement, Recovery, Sealing):
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
                 # rollback rebuilds the boxes it reopens from _slots: nothing to keep here.
+                if self._admitted:
+                    self._pump(now)  # its claim may void an admission (§5.6), as live
                 return
             box = self._box(msg.step)
             box.heard[msg.seat] = now

@@ -343,3 +343,74 @@ def test_a_contribution_with_anything_else_in_the_admission_field_is_malformed(c
         with pytest.raises(RemoteProtocolError) as info:
             parse(raw)
         assert info.value.code == "malformed"
+
+
+def test_a_request_older_than_the_drop_admits_nobody() -> None:
+    """A REJOIN signed before the seat's drop (replayed by a carrier) is void: only a request
+    made after the drop it asks to undo counts."""
+    sessions, net = _dropped_table("stale")
+    stale = _request(sessions, 1)  # the seat was dropped at step 4 or later
+    carrier = sessions[0]
+    assert carrier._admission_for() is None
+    carrier._rejoins[GONE] = stale  # as if an honest carrier had kept it: it does not carry it
+    assert carrier._admission_for() is None
+    carrier._admission_for = lambda: stale.raw  # type: ignore[method-assign]
+    step = carrier.step
+    _run_to(net, lambda: _carried_since(carrier, step))
+    net.run()
+    for i in (0, 1):
+        assert not _events(net, i, ev.SeatsBack) and GONE not in sessions[i].live
+        report = verify_log(sessions[i].take_log())
+        assert report.valid and report.complete, report.failure
+
+
+def test_a_conviction_learnt_after_the_admission_takes_it_back() -> None:
+    """The seat was admitted, then a proof arrives that it signed two state hashes for a step
+    before its admission: every peer decides again from the admission's step, where the
+    admission is now void, and the seat stays the bot's (SPEC §5.6)."""
+    sessions, net = _dropped_table("late-proof")
+    request = _request(sessions, sessions[0].step)
+    for i in (0, 1):
+        sessions[i].receive_message(request.raw, net.now)
+    _run_to(net, lambda: all(_events(net, i, ev.SeatsBack) for i in (0, 1)))
+    [back] = _events(net, 0, ev.SeatsBack)
+    admitted_at = back.step - 1  # type: ignore[attr-defined]
+    assert all(GONE in sessions[i]._snapshots[admitted_at + 1].live for i in (0, 1))
+    # A message the seat signed before its drop, and another claim for that step.
+    old = next(
+        m
+        for m in sessions[0]._slots.values()
+        if m.seat == GONE and m.type is MsgType.HAVE and m.step < admitted_at
+    )
+    me = sessions[GONE]
+    assert me._signer is not None
+    liar = sign_message(
+        me._signer, MsgType.HAVE, old.game_id, old.step, GONE, bytes(32), old.payload,
+        version=old.version,
+    )
+    for i in (0, 1):
+        sessions[i].receive_message(liar.raw, net.now)
+    net.run()
+    for i in (0, 1):
+        assert any(b.code == "desync" for b in _events(net, i, ev.Blame))  # type: ignore[attr-defined]
+        assert len(sessions[i]._snapshots) > admitted_at + 1
+        assert GONE not in sessions[i]._snapshots[admitted_at + 1].live  # decided again
+        assert GONE not in sessions[i].live
+        report = verify_log(sessions[i].take_log())
+        assert report.valid and report.complete, report.failure
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+
+
+def test_a_rejoin_in_a_protocol_4_game_is_an_unknown_type() -> None:
+    import dataclasses
+
+    record, ids, secrets = make_record("toy", 2, 1, seed="old")
+    old = dataclasses.replace(record, protocol=4)
+    session = Session(old, seat=0, identity=ids[0], chain_secret=secrets[0], peers={})
+    request = sign_message(
+        ids[1].signer(), MsgType.REJOIN, old.game_id, 0, 1, bytes(32), (), version=4
+    )
+    session.receive_message(request.raw, 0.0)
+    rejected = [e for e in iter(session.next_event, None) if isinstance(e, ev.Rejected)]
+    assert [e.code for e in rejected] == ["unknown-type"]
+    assert not session._rejoins
