@@ -184,10 +184,10 @@ def _message_must_fail() -> list[tuple[str, bytes, str]]:
         return _signed_raw(fields)
 
     good = parse_unverified(_signed_raw(move))
-    noncanonical_body = b"\x97\xcc\x04" + good.body[2:]
+    noncanonical_body = b"\x97\xcc\x05" + good.body[2:]
     return [
         ("version 0", with_field(0, 0), "version"),
-        ("version 5", with_field(0, 5), "version"),
+        ("version 6", with_field(0, 6), "version"),
         ("version as the string '1'", with_field(0, "1"), "version"),
         ("version as boolean true", with_field(0, True), "version"),
         ("type 0", with_field(1, 0), "unknown-type"),
@@ -394,7 +394,7 @@ def lobby_vectors() -> dict[str, Any]:
 
     person, other = base[6]
     must_fail = [
-        ("version 5", variant(0, 5), "version"),
+        ("version 6", variant(0, 6), "version"),
         ("version 0", variant(0, 0), "version"),
         ("version as boolean true", variant(0, True), "version"),
         ("version as a string", variant(0, "2"), "version"),

@@ -85,6 +85,33 @@ def start_position(
     return StartPosition(game, position["seats"], options, state.encode())
 
 
+@dataclass(frozen=True, slots=True)
+class GameChoice:
+    """The game a command sets up: engine, options, map text and start position."""
+
+    game: type[Game]
+    options: tuple[tuple[str, int | bool | str], ...]
+    map_text: str | None
+    start_position: bytes  # State.encode() of --position; b"" for the engine's own start
+
+
+def choose_game(
+    engine: str,
+    option_pairs: Mapping[str, str],
+    seats: int,
+    map_path: str | None,
+    position: StartPosition | None,
+) -> GameChoice:
+    """The position's game, options and state (it carries its board: no map), else the
+    game ``--game/--option/--map`` set up for ``seats``, checked (``check_game``).  One
+    choice for `lantag play`, `lantag host` and the host setup form; each checks its own
+    seat flags against ``position.seats`` first, in its own words."""
+    if position is not None:
+        return GameChoice(position.game, position.options, None, position.state_bytes)
+    game, options, map_text = check_game(engine, option_pairs, seats, map_path)
+    return GameChoice(game, options, map_text, b"")
+
+
 def host_config(
     engine: str,
     option_pairs: Mapping[str, str],
@@ -105,25 +132,22 @@ def host_config(
     if not 0 <= bots <= 64:
         raise UserError("--bots must be between 0 and 64")
     check_bots(bot)
-    if position is not None:
-        if seats + bots != position.seats:
-            raise UserError(
-                f"the position is for {position.seats} seats: --seats (people, you included) "
-                f"and --bots add up to {seats + bots}"
-            )
-        game, options, map_text = position.game, position.options, None
-    else:
-        game, options, map_text = check_game(engine, option_pairs, seats + bots, map_path)
+    if position is not None and seats + bots != position.seats:
+        raise UserError(
+            f"the position is for {position.seats} seats: --seats (people, you included) "
+            f"and --bots add up to {seats + bots}"
+        )
+    chosen = choose_game(engine, option_pairs, seats + bots, map_path, position)
     return HostConfig(
-        game.id,
-        name or f"{nickname}'s {game.display_name}",
+        chosen.game.id,
+        name or f"{nickname}'s {chosen.game.display_name}",
         seats,
-        options,
-        map_text,
+        chosen.options,
+        chosen.map_text,
         bots=(bot,) * bots,
         password=password,
         timeouts=Timeouts(turn_ms=int(turn_timeout * 1000)),
-        start_position=position.state_bytes if position is not None else b"",
+        start_position=chosen.start_position,
     )
 
 

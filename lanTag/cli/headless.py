@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TextIO
 
 from lanTag.cli.entry import color_enabled
+from lanTag.log.report import position_digest
 from lanTag.peer.join_handshake import (
     HostKeyChanged,
     JoinerRefused,
@@ -24,6 +25,8 @@ from lanTag.peer.series_events import NextGame, SeriesDone
 from lanTag.rules.base import input_text
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names
+from lanTag.session.lockstep import Session
+from lanTag.ui.outcomes import step_words
 
 
 async def play_headless(handle: PeerHandle, out: object = None) -> int:
@@ -37,15 +40,17 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
             names = dict(enumerate(seat_names(record.seats)))
             seat = machine.session.seat
             you = "spectator" if seat is None else f"seat {seat} ({names.get(seat, seat)})"
-            print(f"started: {record.engine}, you are {you}", file=stream)
+            # A game set up from a position names it as `lantag verify` will (its digest).
+            start = record.start_position
+            where = f", from position {position_digest(start)[:16]}" if start else ""
+            print(f"started: {record.engine}, you are {you}{where}", file=stream)
         while machine.events:
             event = machine.events.popleft()
             if isinstance(event, Started):
                 continue  # announced above, once the session exists
             elif isinstance(event, ev.StepApplied):
-                session = machine.session
-                describe = session.game.action_text if session is not None else str
-                print(f"step {event.step}: {input_text(event.input, describe)}", file=stream)
+                for line in step_report(machine.session, event):
+                    print(line, file=stream)
             elif isinstance(event, ev.GameOver):
                 order = " > ".join(
                     "=".join(names.get(s, str(s)) for s in group) for group in event.outcome.ranking
@@ -105,6 +110,19 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
                 print(f"log: {handle.log_path}", file=stream)
             return 0
         await asyncio.sleep(0.02)
+
+
+def step_report(session: Session | None, event: ev.StepApplied) -> list[str]:
+    """``step N: ...`` in the console's words (a roll with its purpose, a secret round's
+    outcome, a move), then the results the console keeps in view, indented.  Seats are
+    named as everyone sees them (``seat 0 NAME``): a bot plays ours here."""
+    before = session.state_at(event.step) if session is not None else None
+    if session is None or before is None:
+        return [f"step {event.step}: {input_text(event.input)}"]
+    names = seat_names(session.record.seats)
+    engine, shown = session.record.engine, session.game.action_text
+    headline, results = step_words(engine, before, event.input, names, shown)
+    return [f"step {event.step}: {headline}", *(f"  {line}" for line in results)]
 
 
 def host_key_changed_lines(event: HostKeyChanged) -> list[str]:

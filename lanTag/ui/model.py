@@ -46,7 +46,7 @@ from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
-from lanTag.ui.outcomes import SECRET_NAMES, roll_values, secret_line, who_namer
+from lanTag.ui.outcomes import SECRET_NAMES, roll_words, secret_line, who_namer
 from lanTag.views.registry import GameView, game_view
 
 # The one input rule, said the same way on the message line and in the F1 help.
@@ -429,14 +429,7 @@ class GameModel:
         if isinstance(e.input, Roll):
             # A roll always answers a Chance decision, which every live human seat seeds.
             contributors = tuple(sorted(self._live_at(e.step)))
-            purpose = "roll"
-            if shadow is not None:
-                d = shadow.decision()
-                if isinstance(d, Chance):
-                    purpose = self.game_view().purpose_text(d.purpose)
-            values = roll_values(self.engine, e.input, after_view, who) or " | ".join(
-                " ".join(map(str, v)) for v in e.input.values
-            )
+            purpose, values = roll_words(self.engine, shadow, e.input, after_view, who)
             self.last_roll = RollInfo(
                 e.step, purpose, values, contributors, len(self._humans()), problems
             )

@@ -11,7 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from lanTag.rules.base import Action, Joint, Roll
+from lanTag.rules.base import (
+    Action,
+    Chance,
+    IllegalAction,
+    Input,
+    Joint,
+    Roll,
+    Simultaneous,
+    State,
+    input_text,
+)
+from lanTag.ui.feed import seat_namer, step_lines
+from lanTag.views.registry import game_view
 
 RPS_BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 SECRET_NAMES = {"rps": "rock-paper-scissors", "bid": "bids", "orders": "orders"}
@@ -77,3 +89,53 @@ def roll_values(engine: str, roll: Roll, after: dict[str, Any], who: Who) -> str
             if p.get("cell") is not None
         )
     return None
+
+
+def roll_words(
+    engine: str, before: State | None, roll: Roll, after: dict[str, Any], who: Who
+) -> tuple[str, str]:
+    """A roll's purpose and values in words ("seat 1's D6 roll", "4"): the purpose from
+    the decision it answered (``before``), the values as the rules use them."""
+    purpose = "roll"
+    decision = before.decision() if before is not None else None
+    if isinstance(decision, Chance):
+        purpose = game_view(engine).purpose_text(decision.purpose)
+    values = roll_values(engine, roll, after, who) or " | ".join(
+        " ".join(map(str, v)) for v in roll.values
+    )
+    return purpose, values
+
+
+def step_words(
+    engine: str,
+    before: State,
+    inp: Input,
+    names: Sequence[str],
+    shown: Callable[[Action], str],
+    me: int | None = None,
+) -> tuple[str, list[str]]:
+    """One step in the console's words, for a text stream (``lantag play --headless``):
+    a headline and the lines of the results the console keeps in view (rolls' results,
+    battles, tags), as the screen's "since your last move" lines say them.
+
+    The headline is what the screen keeps for the input: a roll's first result
+    ("seat 1 bot-1 rolls 4"; a roll no fact words: "turn order: 3 1"), a secret round's
+    outcome, a move as ``seat 2: step n``.  ``before`` is the state the input was applied
+    to.  The feed's and the outcome lines' wording, so text and screen never differ."""
+    try:
+        after: State | None = before.apply(inp)
+    except IllegalAction:
+        after = None
+    after_view = game_view(engine).view(after, me) if after is not None else {}
+    who = who_namer(names, me)
+    found = step_lines(engine, after, seat_namer(names, me), before) if after is not None else []
+    facts = [line.text for line in found if line.notable]
+    decision = before.decision()
+    if isinstance(inp, Roll):
+        if facts:
+            return facts[0], facts[1:]
+        purpose, values = roll_words(engine, before, inp, after_view, who)
+        return f"{purpose}: {values}", facts
+    if isinstance(inp, Joint) and isinstance(decision, Simultaneous):
+        return secret_line(decision.kind, inp, after_view, who, shown), facts
+    return input_text(inp, shown), facts
