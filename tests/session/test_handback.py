@@ -16,7 +16,6 @@ from lanTag.session import events as ev
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import (
     HANDBACK_PROTOCOL,
-    KNOWN_PROTOCOLS,
     MsgType,
     Signed,
     parse_unverified,
@@ -25,9 +24,6 @@ from lanTag.session.messages import (
 from lanTag.session.referee import NeedKind
 from tests.session.harness import SimNet, make_record, make_sessions
 
-pytestmark = pytest.mark.skipif(
-    HANDBACK_PROTOCOL not in KNOWN_PROTOCOLS, reason="hand-back is protocol 5"
-)
 GONE = 2  # the seat whose process dies and comes back
 
 
