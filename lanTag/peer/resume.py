@@ -144,7 +144,7 @@ def watch_reason(session: Session) -> str | None:
     refusal = session.rejoin_refusal()
     if session.record.protocol < HANDBACK_PROTOCOL:
         refusal = "protocol"  # (also before the session itself knows of the drop)
-    elif refusal is None and session.asking_back:
+    elif refusal is None and session.wants_back:  # (maybe back already when this is read)
         return None
     return {
         "protocol": f"a drop is final in a protocol-{session.record.protocol} game",

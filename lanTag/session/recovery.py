@@ -241,6 +241,11 @@ class Recovery(SessionCore):
         self._send_rejoin(now)
 
     @property
+    def wants_back(self) -> bool:
+        """Our seat asks to be given back whenever it is dropped (a resumed peer)."""
+        return self._want_back
+
+    @property
     def asking_back(self) -> bool:
         """Our seat is dropped and asks to be given back (it may still be refused)."""
         return self._want_back and self.seat is not None and self.seat not in self.live
