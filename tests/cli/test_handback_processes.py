@@ -92,7 +92,8 @@ class Lines:
             try:
                 line = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                raise AssertionError(f"no such line within the hang guard: {self.seen[-5:]}") from None
+                seen = self.seen[-5:]
+                raise AssertionError(f"no such line within the hang guard: {seen}") from None
             if line is None:
                 raise AssertionError(f"the process ended first: {self.seen[-12:]}")
             self.seen.append(line)
