@@ -98,8 +98,15 @@ class SessionCore:
     _hash_seen          Agreement     (seat, step) -> its first message there: a second one
                                       with another state hash convicts (``desync``)
     _contradicted       Agreement     seats convicted of two state hashes for one step
-                                      or of a flood: refused like seats we voted silent,
+                                      or of a flood, or of two COMMITs of a round that
+                                      stands: refused like seats we voted silent,
                                       voted at once
+    _late_commits       Agreement     (seat, step) -> (digest of the COMMIT we took there,
+                                      the other one's sealed value), of a proof of two
+                                      COMMITs under the late-proof rule
+                                      (protocol 5): the round's acknowledgements decide
+                                      whether it stands (the seat then voted out) or is
+                                      split (the seat banned at that step)
     _flooders           Agreement     seats convicted of a flood (blamed once; what they
                                       send over the bound is then dropped unlogged)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
@@ -133,8 +140,8 @@ class SessionCore:
     _seals              Sealing       seat -> its SEAL of our final state (ours included)
     _early_seals        Sealing       seat -> a SEAL that came before our game over, unchecked
     _seal_raws          Sealing       SEALs a replay has seen (a repeat is a duplicate)
-    _liars_at           Agreement     seat -> step of its desync or flood conviction (an
-                                      admission of it at or after that step is void)
+    _liars_at           Agreement     seat -> step of its desync, flood or two-COMMITs proof
+                                      (an admission of it at or after that step is void)
     _rejoins            Recovery      seat -> its latest REJOIN we hold (protocol 5: our
                                       next contribution may carry it, an admission)
     _admitted           Recovery      seat -> the step whose decision admitted it (it is
@@ -215,6 +222,7 @@ class SessionCore:
         self.desynced: set[int] = set()
         self._hash_seen: dict[tuple[int, int], Signed] = {}
         self._contradicted: set[int] = set()
+        self._late_commits: dict[tuple[int, int], tuple[bytes, bytes]] = {}
         self._flooders: set[int] = set()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}

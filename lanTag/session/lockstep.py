@@ -221,6 +221,13 @@ class Session(Agreement, Recovery, Sealing):
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
         if first is not None and not supersedes(first, msg):
+            if first.raw != msg.raw and self._late_reveal(msg):
+                # The REVEAL that opens the COMMIT we took of a seat whose round waits on a
+                # late proof (protocol 5, SPEC §5.7): taken, the other one was no choice.
+                self.log.append(msg.step, EntryKind.MSG, msg.raw)
+                self._box(msg.step).pending.append(msg)
+                self._pump(now)
+                return
             if first.raw != msg.raw and slot not in self._proven and not stale_have(first, msg):
                 self._proven.add(slot)
                 self._equivocation(first, msg)
@@ -474,6 +481,9 @@ class Session(Agreement, Recovery, Sealing):
             commit.payload[0], self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value
         ):
             code, reason = "bad-reveal", "reveal does not open its commitment"
+            if self._opens_other_commit(msg, needs.secret_kind):
+                self._count("late-proof-reveal")  # refused, no conviction (SPEC §5.7)
+                return False
         else:
             try:
                 snap.state.check_action(msg.seat, action)
@@ -548,6 +558,7 @@ class Session(Agreement, Recovery, Sealing):
                     chain_last[seat] = msg.payload[index]
                     chain_used[seat] += 1
         decided = self.step
+        self._round_stood(decided)
         live = snap.live
         if self.record.protocol >= HANDBACK_PROTOCOL:
             admitted = self._admissions(box)  # protocol 5: seats given back from the next step

@@ -381,7 +381,7 @@ def _tagem(v: dict[str, Any], names: Sequence[str]) -> Painted:
                 line.append(("", " "))
         out.rows.append(line)
     limit = f" of {v['max_turns']}" if v["max_turns"] else ""
-    head = f"{v['map']}, {v['mode']}, round {v['round']}{limit}"
+    head = f"{v['map']}, {v['mode_name']}, round {v['round']}{limit}"
     if v["to_act"] is not None:
         who = seat_tag("tagem", v["to_act"])
         head += f" | {who} to act, {v['pom_left']} of {v['pom']} PoM left"

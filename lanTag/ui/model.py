@@ -46,7 +46,13 @@ from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
-from lanTag.ui.outcomes import SECRET_NAMES, roll_words, secret_line, who_namer
+from lanTag.ui.outcomes import (
+    SECRET_NAMES,
+    choice_words,
+    roll_words,
+    secret_line,
+    who_namer,
+)
 from lanTag.views.registry import GameView, game_view
 
 # The one input rule, said the same way on the message line and in the F1 help.
@@ -289,7 +295,8 @@ class GameModel:
             who = "you" if d.seat == self.seat else f"seat {d.seat} {names[d.seat]}"
             return f"{who} to move"
         if isinstance(d, Simultaneous):
-            return f"secret {d.kind}: seats " + " ".join(map(str, d.seats))
+            kind = SECRET_NAMES.get(d.kind, d.kind)  # "rock-paper-scissors", not "rps"
+            return f"secret {kind}: seats " + " ".join(map(str, d.seats))
         assert isinstance(d, Chance)
         return f"dice: {self.game_view().purpose_text(d.purpose)}"
 
@@ -444,7 +451,7 @@ class GameModel:
                     sealed = needs_for(d, self._live_at(e.step)).humans
                     name = seat_namer(self.names(), self._me_at(e.step))
                     choices = ", ".join(
-                        f"{name(s)} {self.action_text(a).removeprefix(a.verb + ' ')}"
+                        f"{name(s)} {choice_words(d.kind, a, self.action_text)}"
                         for s, a in e.input.choices
                     )
                     kind = SECRET_NAMES.get(d.kind, d.kind)

@@ -24,6 +24,7 @@ from lanTag.rules.base import (
 )
 from lanTag.ui.feed import seat_namer, step_lines
 from lanTag.views.registry import game_view
+from lanTag.views.stomptag_view import order_words
 
 RPS_BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 SECRET_NAMES = {"rps": "rock-paper-scissors", "bid": "bids", "orders": "orders"}
@@ -65,12 +66,16 @@ def secret_line(
             verb = "are" if who(tagged) == "you" else "is"
             line += f": {who(tagged)} {verb} tagged"
         return line
-    if kind == "orders":
-        # Orders already read as words (Game.action_text): "stride ne sw".
-        parts = [f"{who(s)} {shown(a).removeprefix('orders ')}" for s, a in joint.choices]
-    else:
-        parts = [f"{who(s)} {' '.join(map(str, a.args))}" for s, a in joint.choices]
+    parts = [f"{who(s)} {choice_words(kind, a, shown)}" for s, a in joint.choices]
     return f"{title}: " + "; ".join(parts)
+
+
+def choice_words(kind: str, action: Action, shown: Callable[[Action], str]) -> str:
+    """One seat's revealed choice without its verb: ``rock``, ``10``, Stomptag's orders as
+    its view words them (``stomp n ne + upgrade``: the moves as words, the upgrade said)."""
+    if kind == "orders":
+        return order_words(shown(action))
+    return " ".join(map(str, action.args))
 
 
 def roll_values(engine: str, roll: Roll, after: dict[str, Any], who: Who) -> str | None:
@@ -96,14 +101,14 @@ def roll_words(
 ) -> tuple[str, str]:
     """A roll's purpose and values in words ("seat 1's D6 roll", "4"): the purpose from
     the decision it answered (``before``), the values as the rules use them."""
-    purpose = "roll"
+    purpose, values = "roll", roll_values(engine, roll, after, who)
     decision = before.decision() if before is not None else None
     if isinstance(decision, Chance):
-        purpose = game_view(engine).purpose_text(decision.purpose)
-    values = roll_values(engine, roll, after, who) or " | ".join(
-        " ".join(map(str, v)) for v in roll.values
-    )
-    return purpose, values
+        shown = game_view(engine)
+        purpose = shown.purpose_text(decision.purpose)
+        # A seat drawn reads as its name, a turn order by the board's letters (the view's).
+        values = values or shown.roll_text(decision.purpose, roll.values, who)
+    return purpose, values or " | ".join(" ".join(map(str, v)) for v in roll.values)
 
 
 def step_words(

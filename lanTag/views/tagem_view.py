@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from lanTag.rules.base import Action, Chance, Fact, Over, Turn
@@ -16,6 +17,9 @@ from lanTag.rules.tagem_pieces import (
     pawn_name,
 )
 from lanTag.views.naming import Namer, plain_namer
+
+# The game types as the rules text names them (the option's codes are what is typed).
+MODE_NAMES = {"elimination": "elimination", "ctf": "Capture-The-Flag", "ctcf": "Capture-Their-Flag"}
 
 LEGEND = (
     "legend: .path %cover ~wade ^garrison #block .1 starting point 1  * flag (*a: A's)  "
@@ -65,7 +69,8 @@ def render(state: TagemState) -> str:
     board = state.board
     limit = f" of {state.max_turns}" if state.max_turns else ""
     shown = min(state.round, state.max_turns or state.round)  # the round after the last is no round
-    lines = [f"Tag 'em: {board.name}, {state.mode}, round {shown}{limit}"]
+    mode = MODE_NAMES.get(state.mode, state.mode)
+    lines = [f"Tag 'em: {board.name}, {mode}, round {shown}{limit}"]
     lines.append("    " + " ".join(str(c % 10) for c in range(board.width)))
     texts = _cell_texts(state)
     for row in range(board.height):
@@ -127,6 +132,7 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
         "game": "tagem",
         "map": board.name,
         "mode": state.mode,
+        "mode_name": MODE_NAMES.get(state.mode, state.mode),
         "width": board.width,
         "height": board.height,
         "terrain": grid,
@@ -294,3 +300,13 @@ def purpose_text(purpose: str) -> str:
             f" vs {pawn_name(foe, foe_pawn)} {_signed(foe_bonus)}"
         )
     return purpose
+
+
+def roll_text(
+    purpose: str, values: Sequence[Sequence[int]], name: Namer = plain_namer
+) -> str | None:
+    """The turn order draws the seats in order: by the board's letters ("C B A")."""
+    del name
+    if purpose == "turn-order" and len(values) == 1:
+        return " ".join(LETTERS[seat] for seat in values[0])
+    return None

@@ -158,3 +158,14 @@ async def test_tagem_side_panel_lists_each_attack_with_its_modifiers(
     for action, pawn in (("attack 0 e", "A0"), ("attack 1 s", "A1")):
         line = f"» {action}: {pawn} +0 vs B0 +0 (+1 horde, -1 cover against no modifier)"
         assert line in side, text
+
+
+def test_tagem_status_names_the_game_type_as_the_rules_do() -> None:
+    handle = _tagem_attack_handle()  # a Capture-Their-Flag game (mode=ctcf)
+    session = handle.machine.session
+    shown = game_view("tagem")
+    view = shown.view(session.state, 0)
+    painted = paint("tagem", view, ["me", "bot-1"], lambda: shown.render(session.state))
+    status = "".join(frag[1] for frag in painted.info[0])
+    assert view["mode"] == "ctcf" and status.startswith("Skirmish, Capture-Their-Flag, round 1")
+    assert shown.render(session.state).startswith("Tag 'em: Skirmish, Capture-Their-Flag, ")
