@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Mapping
 from typing import TextIO
@@ -22,7 +23,7 @@ from lanTag.peer.join_handshake import (
 from lanTag.peer.resume import back_line, dropped_seat_line
 from lanTag.peer.runtime import PeerHandle
 from lanTag.peer.series_events import NextGame, SeriesDone
-from lanTag.rules.base import input_text
+from lanTag.rules.base import IllegalAction, input_text
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names
 from lanTag.session.lockstep import Session
@@ -117,11 +118,18 @@ def step_report(session: Session | None, event: ev.StepApplied) -> list[str]:
     outcome, a move), then the results the console keeps in view, indented.  Seats are
     named as everyone sees them (``seat 0 NAME``): a bot plays ours here."""
     before = session.state_at(event.step) if session is not None else None
-    if session is None or before is None:
+    after = None
+    if before is not None:
+        with contextlib.suppress(IllegalAction):
+            after = before.apply(event.input)
+    if session is None or before is None or after is None:
         return [f"step {event.step}: {input_text(event.input)}"]
     names = seat_names(session.record.seats)
     engine, shown = session.record.engine, session.game.action_text
-    headline, results = step_words(engine, before, event.input, names, shown)
+    if after.state_hash() != event.state_hash:
+        # The session has decided this step again since (a rollback): no state to word it.
+        return [f"step {event.step}: {input_text(event.input, shown)}"]
+    headline, results = step_words(engine, before, event.input, names, shown, after=after)
     return [f"step {event.step}: {headline}", *(f"  {line}" for line in results)]
 
 

@@ -7,20 +7,18 @@ every live seat outside the dropped set to vote exactly that set.
 
 from __future__ import annotations
 
-from lanTag.fair.chain import chain_step_ok
-from lanTag.fair.commit import opens
 from lanTag.log.chain import EntryKind
 from lanTag.session import events as ev
-from lanTag.session.core import CONTRIBUTIONS, SessionCore
+from lanTag.session.core import CONTRIBUTIONS
+from lanTag.session.late_proof import LateProof
 from lanTag.session.messages import (
     CLAIMS,
     MsgType,
     Signed,
     contradiction,
-    reveal_value,
     sign_message,
 )
-from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.referee import NeedKind, Needs, needs_for
 from lanTag.session.steps import (
     LATE_PROOF_PROTOCOL,
     NAMED_ACKS_PROTOCOL,
@@ -36,7 +34,7 @@ DEAD_AFTER_LAGS = 2
 _NONE: frozenset[int] = frozenset()
 
 
-class Agreement(SessionCore):
+class Agreement(LateProof):
     """Votes, nudges, HAVE relays, drops, rollbacks and equivocation proofs."""
 
     # (snapshot, box, version key, missing seats) of the last ``_missing`` computation.
@@ -325,8 +323,11 @@ class Agreement(SessionCore):
             if silent is None:
                 continue
             if step < self.step:
-                # Only a seat that was itself voted silent can be past that step: it must
-                # take the drop at the agreed step, so it redecides from there.
+                if self._drop_late(silent, box, step):
+                    return True  # protocol 5: nothing decided since depended on them
+                # A seat that was itself voted silent (or a voter that still counted the
+                # seat's acknowledgements) is past that step: it must take the drop at the
+                # agreed step, so it redecides from there.
                 self._rollback(step)  # the requeued votes then decide the drop at `step`
                 return True
             self._drop(silent, box)
@@ -365,6 +366,33 @@ class Agreement(SessionCore):
                 self._rollback(step)
                 return True
         return False
+
+    def _drop_late(self, silent: frozenset[int], box: StepBox, step: int) -> bool:
+        """Protocol 5 (SPEC §5.4): a drop agreed at ``step``, which we already decided, of
+        seats that had no part in any step we decided since (not among the seats any of
+        those decisions asked: a bystander of a secret round whose acknowledgement we
+        counted, typically a convicted liar we had voted silent) is taken at our current
+        step, without a rollback.  Every step from ``step`` on is decided as it would have
+        been with the drop there (the same inputs; the live seats only decide who must
+        acknowledge, and a bot plays the seats from here on at every peer), so the states
+        stay the same everywhere; the log's votes show where it was taken."""
+        if self.record.protocol < LATE_PROOF_PROTOCOL:
+            return False
+        for k in range(step, self.step):
+            snap = self._snapshots[k]
+            if silent & set(needs_for(snap.state.decision(), snap.live).humans):
+                return False  # a decision they took part in would change: redecide it
+        still = silent & self.live
+        if not still:  # taken already: the votes are only a proof now
+            box.drop_proof.extend(box.votes.values())
+            box.votes.clear()
+            return True
+        self._drop(still, box)
+        current = self._box(self.step)
+        for kind in CONTRIBUTIONS:
+            for s in still:
+                current.of(kind).pop(s, None)  # from here on a bot plays them, as elsewhere
+        return True
 
     def _dropped_at_this_step(self, needs: Needs) -> set[int]:
         return set(self._box(self.step).dropped_now) & set(needs.bots)
@@ -502,110 +530,6 @@ class Agreement(SessionCore):
             self._banned[second.seat] = second.step
             if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
                 self._rollback(second.step)
-
-
-    # -- the late-proof rule (protocol 5, SPEC §5.7) ----------------------------------------
-
-    def _late_proof(self, first: Signed, second: Signed) -> bool:
-        """Protocol 5: two COMMITs of one seat for a secret round do not by themselves
-        convict it at the round's step (SPEC §5.7).  Whether the round stands is a fact of
-        signed acknowledgements: every honest peer names only the COMMIT it took first, so
-
-        - if the round is already decided here, every other live seat named the COMMIT we
-          took (we applied it only then): no honest peer names another, so none can ever
-          find the round split.  It stands; the seat is convicted now and voted out at the
-          first step that waits for it, an agreed drop (§5.2), never by a rollback;
-        - if not, it is decided at its step: it stands (applied as usual, with the REVEAL
-          that opens the COMMIT we took, relayed if need be) unless a live seat's HAVE names
-          another of the seat's COMMITs, which no peer that applied it can hold: split, the
-          seat is dropped at the round's step with its forfeit, as in protocol 4.
-
-        A second REVEAL of such a seat at that step is part of the same equivocation: no
-        conviction either.  True when the rule applies (the caller then bans nothing)."""
-        if self.record.protocol < LATE_PROOF_PROTOCOL:
-            return False
-        key = (second.seat, second.step)
-        if second.type is MsgType.REVEAL:
-            return key in self._late_commits
-        if second.type is not MsgType.COMMIT:
-            return False
-        self._late_commits[key] = (first.digest, second.payload[0])
-        self._liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)
-        if second.step < self.step:
-            self._contradict(second.seat)  # the round stood: an agreed drop from here
-        return True
-
-    def _contradict(self, seat: int) -> None:
-        if seat in self.live:
-            self._contradicted.add(seat)  # refused like a seat we voted, voted at once
-
-    def _round_stood(self, step: int) -> None:
-        """Step ``step`` is decided: a seat proven to have signed two COMMITs there whose
-        round stood (protocol 5) is convicted from now on, like a liar (§5.2)."""
-        for seat, at in self._late_commits:
-            if at == step:
-                self._contradict(seat)
-
-    def _ban_split_rounds(self) -> None:
-        """A late proof's round at our current step is split when another live seat (not
-        the equivocator) signed a HAVE, on our state, that does not name the COMMIT we took:
-        it took another one, so no honest peer can ever hold every acknowledgement of one
-        version and nobody applies the round.  The seat is then convicted at this step
-        (forfeit), as protocol 4 convicted every such proof."""
-        step = self.step
-        box = self._boxes.get(step)
-        if box is None:
-            return
-        snap = self._snapshots[-1]
-        ours = self._state_hash(snap.state)
-        for (seat, at), (held, _other) in self._late_commits.items():
-            if at != step or seat in self._banned or seat not in snap.live:
-                continue
-            for voter, have in box.haves.get(seat, {}).items():
-                if (
-                    voter in snap.live
-                    and voter not in (seat, self.seat)
-                    and have.state_hash == ours
-                    and held not in have.payload[1]
-                ):
-                    self._banned[seat] = step
-                    break
-
-    def _late_reveal(self, msg: Signed) -> bool:
-        """Protocol 5: ``msg``, a REVEAL in a slot that holds another one, is the REVEAL
-        that opens the COMMIT we took of a seat whose round waits on a late proof (the first
-        one, sent to us alone, opened its other COMMIT): it is taken, not a second proof.
-        Only at our current step, while we hold no REVEAL of that seat, and only one that
-        opens that COMMIT and chains: there is one such message, so this admits no flood."""
-        if msg.type is not MsgType.REVEAL or msg.step != self.step:
-            return False
-        late = self._late_commits.get((msg.seat, msg.step))
-        box = self._box(msg.step)
-        commit = box.of(MsgType.COMMIT).get(msg.seat)
-        if late is None or commit is None or commit.digest != late[0]:
-            return False
-        if msg.seat in box.of(MsgType.REVEAL):
-            return False
-        snap = self._snapshots[-1]
-        kind = self.needs().secret_kind
-        value = reveal_value(msg)
-        nonce, link = msg.payload[1], msg.payload[2]
-        sealed = commit.payload[0]
-        return chain_step_ok(snap.chain_last[msg.seat], link) and opens(
-            sealed, self.game_id, msg.step, msg.seat, kind, nonce, value
-        )
-
-    def _opens_other_commit(self, msg: Signed, kind: str) -> bool:
-        """``msg``, a REVEAL at our step that chains but does not open the COMMIT we took,
-        opens the other COMMIT of a late proof (protocol 5): the other half of the same
-        equivocation, no conviction by itself.  The round stands with the REVEAL that opens
-        ours (relayed by a peer that holds it) or is split (§5.7).  One that opens neither
-        is a bad reveal, as in protocol 4."""
-        late = self._late_commits.get((msg.seat, self.step))
-        if late is None:
-            return False
-        nonce, value = msg.payload[1], reveal_value(msg)
-        return opens(late[1], self.game_id, self.step, msg.seat, kind, nonce, value)
 
 
 def _acks_of(box: StepBox, seat: int) -> list[bytes]:

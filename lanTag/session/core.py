@@ -60,11 +60,12 @@ FITS = {  # the step kind each contribution answers
 class SessionCore:
     """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
-    The Session is one object built from five classes: SessionCore (this one: identity,
+    The Session is one object built from six classes: SessionCore (this one: identity,
     keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
-    rollbacks, equivocation proofs), Recovery (what a restarted peer needs, private chat),
-    Sealing (the seals of the final state) and Session (accepting messages and deciding
-    steps).  Every attribute of the state is
+    rollbacks, equivocation proofs) on LateProof (the late-proof rule of protocol 5: two
+    COMMITs of one seat whose round may stand), Recovery (what a restarted peer needs,
+    private chat), Sealing (the seals of the final state) and Session (accepting messages
+    and deciding steps).  Every attribute of the state is
     listed here, once: its OWNER is the part whose rules give it meaning and that changes
     it (others may read it; "+" names a part that also writes it).  Everything is created in
     ``__init__`` below except the two lazy caches marked "class attr".
@@ -98,10 +99,10 @@ class SessionCore:
     _hash_seen          Agreement     (seat, step) -> its first message there: a second one
                                       with another state hash convicts (``desync``)
     _contradicted       Agreement     seats convicted of two state hashes for one step
-                                      or of a flood, or of two COMMITs of a round that
-                                      stands: refused like seats we voted silent,
-                                      voted at once
-    _late_commits       Agreement     (seat, step) -> (digest of the COMMIT we took there,
+                                      or of a flood, or (+LateProof) of two COMMITs of a
+                                      round that stands: refused like seats we voted
+                                      silent, voted at once
+    _late_commits       LateProof     (seat, step) -> (digest of the COMMIT we took there,
                                       the other one's sealed value), of a proof of two
                                       COMMITs under the late-proof rule
                                       (protocol 5): the round's acknowledgements decide

@@ -154,3 +154,64 @@ def test_two_commits_taken_by_two_honest_peers_still_forfeit_at_that_step(protoc
             (SECRET_STEP, (CHEAT,))
         ]
         assert _rollbacks(s.take_log()) == 0
+
+
+def _liar_acknowledges_after_the_votes(protocol: int) -> tuple[list[bytes], SimNet]:
+    """Toy game, seats 0 and 1 guess, seat 2 a bystander of the guess (SPEC §5.8's false-hash
+    table: a voter still counting a convicted liar's HAVEs).  At round 2's guess both honest
+    seats convict seat 2 (a flood past the cap, from the test's signer) and vote it silent
+    at once, as its acknowledgements are missing; then those reach seat 0 alone, which
+    applies the round before seat 1's vote completes the drop at that step."""
+    options = (("guessers", 2), ("rounds", 2))
+    record, ids, secrets = make_record("toy", 3, options=options, seed="liarhaves")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    honest, guess = sessions[:CHEAT], 6  # round 2: the roll at step 5, the guess at 6
+    _run_to(net, lambda: all(s.step == guess for s in honest))
+    net.silent.add(CHEAT)  # its ENTROPY of step 5 is in; nothing of step 6 leaves it
+    _run_to(net, lambda: all(len(s._box(guess).of(MsgType.REVEAL)) == 2 for s in honest))
+    h = honest[0].state.state_hash()
+    signer = ids[CHEAT].signer()
+
+    def signed(kind: MsgType, payload: tuple[object, ...]) -> Signed:
+        return sign_message(
+            signer, kind, record.game_id, guess, CHEAT, h, payload, version=protocol
+        )
+
+    flood = [signed(MsgType.NUDGE, ([], seq)) for seq in range(1, 6)]  # one over the cap
+    for s in honest:
+        _inject(s, flood, net.now)
+        assert s._bound.get(guess) == {CHEAT}  # voted silent at once: a convicted liar
+    commits = honest[0]._box(guess).of(MsgType.COMMIT)
+    acks = [signed(MsgType.HAVE, (seat, [commits[seat].digest])) for seat in (0, 1)]
+    _inject(honest[0], acks, net.now)
+    assert honest[0].step == guess + 1  # applied, counting the liar's acknowledgements
+    assert honest[1].step == guess
+    _run_to(net, lambda: all(s.state.is_over for s in honest))
+    net.run()
+    return [s.take_log() for s in honest], net
+
+
+def test_a_drop_agreed_after_a_voter_applied_a_round_it_had_no_part_in_rolls_nothing_back() -> (
+    None
+):
+    logs, net = _liar_acknowledges_after_the_votes(LATE_PROOF_PROTOCOL)
+    histories = []
+    for seat, log in enumerate(logs):
+        assert _rollbacks(log) == 0, seat
+        events = net.events[seat]
+        assert [e.seats for e in events if isinstance(e, ev.SeatsDropped)] == [(CHEAT,)]
+        assert {e.seat for e in events if isinstance(e, ev.Blame)} == {CHEAT}
+        report = verify_log(log)
+        assert report.valid and report.complete, report.failure
+        histories.append([(a.step, a.input, a.state_hash) for a in report.applied])
+    assert histories[0] == histories[1]  # the same decisions, step by step
+
+
+def test_under_protocol_4_that_voter_rolls_the_round_back() -> None:
+    logs, _net = _liar_acknowledges_after_the_votes(LATE_PROOF_PROTOCOL - 1)
+    assert [_rollbacks(log) for log in logs] == [1, 0]
+    for log in logs:
+        report = verify_log(log)
+        assert report.valid and report.complete, report.failure

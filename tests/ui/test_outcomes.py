@@ -7,7 +7,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanTag.rules.assassination import AssassinationState
-from lanTag.rules.base import Action, Joint
+from lanTag.rules.base import FORFEIT, Action, Joint
 from lanTag.rules.boardtag import BoardTagState
 from lanTag.rules.tagem import TagemState
 from lanTag.ui import game_commands as commands
@@ -43,6 +43,18 @@ def test_rock_paper_scissors_names_the_winner_and_who_is_tagged() -> None:
 def _stomptag_app() -> GameApp:
     handle = solo_handle("stomptag")
     return GameApp(handle, input=create_pipe_input(), output=DummyOutput())
+
+
+
+def test_a_forfeit_in_a_battle_is_said_not_crashed_on() -> None:
+    # A convicted seat's share of a battle is the forfeit, an action without args (SPEC §4.4):
+    # the line names it (the real-process two-commits table's host printed a traceback).
+    joint = Joint(((0, Action("rps", ("rock",))), (2, FORFEIT)))
+    line = secret_line("rps", joint, {"tagged": 2}, who_namer(NAMES, 0), str)
+    assert line == (
+        "rock-paper-scissors: you rock; seat 2 bot-2 forfeits (convicted of cheating):"
+        " seat 2 bot-2 is tagged"
+    )
 
 
 async def test_stomptag_minimum_bids_are_the_real_minimums() -> None:
