@@ -410,3 +410,27 @@ def test_a_rejoin_in_a_protocol_4_game_is_an_unknown_type() -> None:
     rejected = [e for e in iter(session.next_event, None) if isinstance(e, ev.Rejected)]
     assert [e.code for e in rejected] == ["unknown-type"]
     assert not session._rejoins
+
+
+def test_a_second_admission_at_a_later_step_changes_nothing() -> None:
+    """Two live seats carry the seat's REJOIN at different steps: the first, in the agreed
+    order, gives it back; the later one names a live seat and is a no-op everywhere."""
+    sessions, net = _dropped_table("twice")
+    _back(net, sessions)
+    _run_to(net, lambda: all(_events(net, i, ev.SeatsBack) for i in range(3)))
+    request = _request(sessions, sessions[GONE].step)  # a fresh, validly signed request
+    late = sessions[1]
+    step = late.step
+    late._admission_for = lambda: request.raw  # type: ignore[method-assign]
+    _run_to(net, lambda: _carried_since(late, step))
+    net.run()
+    logs = [s.take_log() for s in sessions]
+    carriers = {(m.seat, m.step) for m in _carriers(logs[0])}
+    assert 1 in {seat for seat, _ in carriers}, carriers
+    later = max(k for seat, k in carriers if seat == 1)
+    assert GONE in late._snapshots[later].live  # it named a seat live again already
+    for i in range(3):
+        assert len(_events(net, i, ev.SeatsBack)) == 1
+    for log in logs:
+        report = verify_log(log)
+        assert report.valid and report.complete, report.failure
