@@ -502,7 +502,8 @@ class GameModel:
 
     def seat_taken_over(self) -> bool:
         """Our seat is played by the replicated bot now: we left, or the others dropped us
-        (after a crash and ``join --resume``, the seat stays the bot's: we watch)."""
+        (after a crash, ``join --resume`` asks for it back: the bot plays it until a live
+        seat lets us in, protocol 5)."""
         s, seat = self.session, self.seat
         return s is not None and seat is not None and seat not in s.live
 

@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.session.messages import MsgType, parse_unverified
 from tests.cli.helpers import HANG_GUARD, announced_port, lantag, lantag_process, make_home
@@ -106,6 +108,7 @@ class Lines:
         return self.seen
 
 
+@pytest.mark.slow  # whole processes, a few seconds of wall time
 def test_a_killed_joiner_resumes_and_plays_its_seat_again(tmp_path: Path) -> None:
     host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
     host_log, joiner_log = tmp_path / "host.lantag", tmp_path / "joiner.lantag"
