@@ -20,6 +20,7 @@ from lanTag.peer.join_handshake import (
     Started,
     Waiting,
 )
+from lanTag.peer.resume import back_line, dropped_seat_line
 from lanTag.peer.runtime import PeerHandle
 from lanTag.peer.series_events import NextGame, SeriesDone
 from lanTag.rules.base import IllegalAction, input_text
@@ -67,9 +68,16 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
                 return 0
             elif isinstance(event, ev.Blame | ev.SeatsDropped | ev.Desync | ev.Lagging):
                 print(f"note: {event}", file=stream)
-                mine = machine.session.seat if machine.session is not None else None
+                session = machine.session
+                mine = session.seat if session is not None else None
                 if isinstance(event, ev.SeatsDropped) and mine in event.seats:
-                    print(watch_only_line(mine, event.step), file=stream)
+                    assert session is not None
+                    print(dropped_seat_line(session, event.step), file=stream)
+            elif isinstance(event, ev.SeatsBack):
+                mine = machine.session.seat if machine.session is not None else None
+                for seat in event.seats:
+                    name = names.get(seat, str(seat))
+                    print(back_line(seat, name, event.step, seat == mine), file=stream)
             elif isinstance(event, Refused):
                 print(f"refused: {event.reason}", file=sys.stderr)
                 return 1
@@ -123,14 +131,6 @@ def step_report(session: Session | None, event: ev.StepApplied) -> list[str]:
         return [f"step {event.step}: {input_text(event.input, shown)}"]
     headline, results = step_words(engine, before, event.input, names, shown, after=after)
     return [f"step {event.step}: {headline}", *(f"  {line}" for line in results)]
-
-
-def watch_only_line(seat: int | None, step: int) -> str:
-    """Why a seat (resumed, or after leaving) can only watch now, in one line."""
-    return (
-        f"watching only: your seat {seat} was dropped at step {step} and a drop is final for"
-        " this game; a bot plays it"
-    )
 
 
 def host_key_changed_lines(event: HostKeyChanged) -> list[str]:
