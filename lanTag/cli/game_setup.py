@@ -170,4 +170,17 @@ def netsim_from_spec(spec: str | None) -> NetSim | None:
 
 def log_path_for(args: argparse.Namespace, engine: str, table: str = "") -> Path:
     """``--log``, else a file named after the game (date, game, table name)."""
-    return Path(args.log) if getattr(args, "log", None) else default_log_path(engine, table)
+    if getattr(args, "log", None):
+        return new_log_file(Path(args.log))
+    return default_log_path(engine, table)
+
+
+def new_log_file(path: Path) -> Path:
+    """``--log FILE`` for a new game: a log file holds one game, and the writer appends, so
+    a FILE that already holds one would end up holding two and verify as neither."""
+    if path.is_file() and path.stat().st_size > 0:
+        raise UserError(
+            f"{path} already holds a game's log (a log file is one game's): "
+            "give another --log, or move that file away"
+        )
+    return path

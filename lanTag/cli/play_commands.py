@@ -111,8 +111,12 @@ async def cmd_play(args: argparse.Namespace) -> int:
         host.command(host.machine.start_game)
         return await run_ui_or_headless(host, args.headless)
     finally:
-        for handle in [host, *bots]:
-            await handle.close()
+        await host.close()
+        # The bots are peers of this process only and keep no log: once your peer has
+        # closed, nobody is left to take what they still have in flight, so they stop at
+        # once instead of lingering for acks that cannot come (Ctrl-Q mid-game took 6 s).
+        for bot in bots:
+            await bot.pump.close()
 
 
 async def cmd_host(args: argparse.Namespace) -> int:
@@ -337,7 +341,13 @@ async def host_answered(handle: PeerHandle, timeout: float, also: Sequence[Addr]
         if await wait_until(answered, min(STAGGER, max(0.0, deadline - time.monotonic()))):
             return True
         handle.command(lambda now, addr=addr: lobby.also_try(addr))  # type: ignore[misc]
-    return await wait_until(answered, max(0.0, deadline - time.monotonic()), step=0.02)
+    if await wait_until(answered, max(0.0, deadline - time.monotonic()), step=0.02):
+        return True
+    # Nobody answered: the hellos still in flight are dropped, or closing would linger 3 s
+    # for their acks before the "no answer" line is shown.
+    for addr in lobby.tried:
+        handle.machine.link.forget(addr)
+    return False
 
 
 def _name_log_after_the_game(handle: PeerHandle, logs: SeriesLogs) -> None:

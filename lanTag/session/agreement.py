@@ -307,6 +307,8 @@ class Agreement(LateProof):
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
         if self._late_commits:
             self._ban_split_rounds()
+        if self._admitted and self._void_admissions():
+            return True
         if not self._banned and not self._request_steps:
             return False  # no proven equivocation, no vote: the loops below find nothing
         banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)
@@ -354,6 +356,16 @@ class Agreement(LateProof):
         if not self.replay and self._signer is not None and self.seat in silent:
             # We learn our own drop (maybe long after it, SPEC §5.5): ask for the rest.
             self._send_sync()
+
+    def _void_admissions(self) -> bool:
+        """A conviction we learnt covers a step at or before an admission we applied
+        (protocol 5, SPEC §5.6): decide again from that admission's step, where it is now
+        void; every peer does the same once the proof reaches it.  True when it rolled back."""
+        for seat, step in sorted(self._admitted.items(), key=lambda item: item[1]):
+            if step < self.step and self._convicted_since(seat, step):
+                self._rollback(step)
+                return True
+        return False
 
     def _drop_late(self, silent: frozenset[int], box: StepBox, step: int) -> bool:
         """Protocol 5 (SPEC §5.4): a drop agreed at ``step``, which we already decided, of
@@ -406,6 +418,8 @@ class Agreement(LateProof):
         self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
         for k in [k for k in self._vote_seq if k > step]:
             del self._vote_seq[k]
+        for seat in [s for s, k in self._admitted.items() if k >= step]:
+            del self._admitted[seat]  # decided again from the messages, like the rest
         for k in [k for k in self._secret if k > step]:
             # Our COMMIT of that step is looked at again with the rest: if the new history
             # reaches the same state there it is ours again, and so is this choice (else a
@@ -430,6 +444,7 @@ class Agreement(LateProof):
         if any(k < msg.step for k in self._banned.values()):
             return  # a rollback after a proven equivocation changes later hashes
         self._contradicted.add(msg.seat)
+        self._liars_at.setdefault(msg.seat, msg.step)
         self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}")
         self.proofs.append((first, msg))
         if not self.replay:
@@ -476,6 +491,7 @@ class Agreement(LateProof):
         to every peer (each counts it against the same bound) and vote the seat out at the
         first step that waits for it, like a convicted liar (§5.2)."""
         self._flooders.add(msg.seat)
+        self._liars_at.setdefault(msg.seat, msg.step)
         kept = [
             m
             for (seat, _slot), m in self._slots.items()

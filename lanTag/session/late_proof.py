@@ -43,6 +43,7 @@ class LateProof(SessionCore):
         if second.type is not MsgType.COMMIT:
             return False
         self._late_commits[key] = (first.digest, second.payload[0])
+        self._liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)
         if second.step < self.step:
             self._contradict(second.seat)  # the round stood: an agreed drop from here
         return True

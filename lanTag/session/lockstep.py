@@ -42,6 +42,7 @@ from lanTag.session.core import (
     supersedes,
 )
 from lanTag.session.messages import (
+    HANDBACK_PROTOCOL,
     MsgType,
     Signed,
     parse_unverified,
@@ -208,6 +209,9 @@ class Session(Agreement, Recovery, Sealing):
         if msg.type == MsgType.SEAL:
             self._receive_seal(msg)
             return
+        if msg.type == MsgType.REJOIN:
+            self._take_rejoin(msg)  # protocol 5: carried by our next contribution, maybe
+            return
         if msg.type == MsgType.LEAVE:
             if msg.seat not in self._left:  # the first LEAVE counts; copies change nothing
                 self._left[msg.seat] = msg.step
@@ -254,6 +258,8 @@ class Session(Agreement, Recovery, Sealing):
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
                 # rollback rebuilds the boxes it reopens from _slots: nothing to keep here.
+                if self._admitted:
+                    self._pump(now)  # its claim may void an admission (§5.6), as live
                 return
             box = self._box(msg.step)
             box.heard[msg.seat] = now
@@ -282,7 +288,13 @@ class Session(Agreement, Recovery, Sealing):
         link, lag = self.transport.next_timer(), self._lag_time()
         others = [t for t in (link, lag) if t is not None]
         # Only min(deadline, the others) counts: _deadline may stop looking above them.
-        times = [link, self._deadline(min(others) if others else None), lag, self._follow_time()]
+        times = [
+            link,
+            self._deadline(min(others) if others else None),
+            lag,
+            self._follow_time(),
+            self._rejoin_time(),
+        ]
         real = [t for t in times if t is not None]
         return min(real) if real else None
 
@@ -290,6 +302,9 @@ class Session(Agreement, Recovery, Sealing):
         self.transport.handle_timer(now)
         if self.replay or self.seat is None or self.seat not in self.live:
             self._follow(now)  # a dropped seat stuck at a step asks to catch up (§5.5)
+            rejoin = self._rejoin_time()
+            if rejoin is not None and now >= rejoin:
+                self._send_rejoin(now)  # ...and, resumed, asks for its seat back (§5.6)
             return
         box = self._box(self.step)
         waiting = self._missing()
@@ -339,6 +354,8 @@ class Session(Agreement, Recovery, Sealing):
             self._answer_votes(now)
             self._vote_contradicted(now)
             if self._apply_drops(now):
+                if self.asking_back and self._rejoin_sent_at is None:
+                    self._send_rejoin(now)  # we learnt our drop after asking back (§5.6)
                 continue
             needs = self.needs()
             if needs.kind is NeedKind.SECRET and self._commits_complete(box, needs):
@@ -552,13 +569,25 @@ class Session(Agreement, Recovery, Sealing):
                     chain_used[seat] += 1
         decided = self.step
         self._round_stood(decided)
-        self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), snap.live))
+        live = snap.live
+        if self.record.protocol >= HANDBACK_PROTOCOL:
+            admitted = self._admissions(box)  # protocol 5: seats given back from the next step
+            if admitted:
+                live = live | admitted
+                for seat in admitted:
+                    self._admitted[seat] = decided
+                    self._rejoins.pop(seat, None)
+        self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), live))
         digest = self._state_hash(new_state)
         self._hash_at[decided + 1] = digest
         protocol = self.record.protocol
         facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
         self._events.append(ev.StepApplied(decided, inp, digest, facts))
+        if live is not snap.live:
+            back = tuple(sorted(live - snap.live))
+            self.log.append(decided + 1, EntryKind.NOTE, ["back", list(back), "admitted"])
+            self._events.append(ev.SeatsBack(decided + 1, back))
         decision = new_state.decision()
         if isinstance(decision, Over):
             self._events.append(ev.GameOver(decided + 1, decision.outcome))

@@ -24,6 +24,7 @@ from prompt_toolkit.history import InMemoryHistory
 
 from lanTag.log.standings import SeatOfGame, Standing, standings
 from lanTag.peer.join_handshake import LobbyEvent
+from lanTag.peer.resume import back_line, watch_reason
 from lanTag.peer.series_events import NextGame
 from lanTag.rules.base import (
     Action,
@@ -183,6 +184,7 @@ class GameModel:
         self.outcomes: deque[LogLine] = deque(maxlen=OUTCOMES_KEEP)
         self.lagging: dict[int, float] = {}
         self.dropped_at: dict[int, int] = {}
+        self.back_at: dict[int, int] = {}  # seat -> step its person plays it again from
         self.blamed: dict[int, str] = {}
         self.desynced: set[int] = set()
         self.left: set[int] = set()  # seats dropped after their own signed LEAVE
@@ -379,9 +381,17 @@ class GameModel:
             self.desynced.update(e.seats)
             seats = ", ".join(who(x) for x in e.seats)
             self.add_log(f"!! state differs from {seats} at step {e.step}", "class:log.blame")
+        elif isinstance(e, ev.SeatsBack):
+            for seat in e.seats:
+                self.back_at[seat] = e.step
+                self.left.discard(seat)
+                mine = seat == self.seat
+                line = back_line(seat, names[seat] if seat < len(names) else "", e.step, mine)
+                self.add_log(line, "class:warn" if mine else "class:log.net")
         elif isinstance(e, ev.SeatsDropped):
             for seat in e.seats:
-                self.dropped_at.setdefault(seat, e.step)
+                if self.back_at.pop(seat, None) is not None or seat not in self.dropped_at:
+                    self.dropped_at[seat] = e.step  # dropped again after it came back
             self.left.update(e.left)
             for seat in e.left:
                 name = names[seat] if seat < len(names) else f"seat {seat}"
@@ -483,7 +493,8 @@ class GameModel:
         if seat is None:
             return False
         dropped = self.dropped_at.get(seat)
-        return dropped is None or step < dropped
+        back = self.back_at.get(seat)
+        return dropped is None or step < dropped or (back is not None and step >= back)
 
     def _me_at(self, step: int) -> int | None:
         """Our seat while we played it; None once a bot plays it (its moves are not "you")."""
@@ -491,7 +502,8 @@ class GameModel:
 
     def seat_taken_over(self) -> bool:
         """Our seat is played by the replicated bot now: we left, or the others dropped us
-        (after a crash and ``join --resume``, the seat stays the bot's: we watch)."""
+        (after a crash, ``join --resume`` asks for it back: the bot plays it until a live
+        seat lets us in, protocol 5)."""
         s, seat = self.session, self.seat
         return s is not None and seat is not None and seat not in s.live
 
@@ -502,7 +514,8 @@ class GameModel:
         return frozenset(i for i, r in enumerate(s.record.seats) if not r.is_bot)
 
     def _live_at(self, step: int) -> frozenset[int]:
-        return self._humans() - {s for s, k in self.dropped_at.items() if k <= step}
+        gone = {s for s, k in self.dropped_at.items() if k <= step}
+        return self._humans() - {s for s in gone if not self.back_at.get(s, step + 1) <= step}
 
     def _problems(self, step: int) -> tuple[str, ...]:
         out = [f"seat {b.seat} {b.code}" for b in self._blames.pop(step, [])]
@@ -525,13 +538,19 @@ class GameModel:
         if self.seat is None:
             return "watching: F1 help, Ctrl-Q leave"
         if self.seat_taken_over():
-            # Why we only watch, in one line: the table dropped the seat, and a drop is final
-            # for the game (SPEC §5.5: no seat is handed back yet).
+            # Why we only watch, in one line: the table dropped the seat, and either we wait
+            # for a live seat to let us back in (a resume, SPEC §5.6) or it cannot be.
+            reason = watch_reason(s)
+            if reason is None:
+                return (
+                    "waiting for the table to let you back in… (a bot plays your seat "
+                    f"{self.seat} meanwhile); Ctrl-Q leave"
+                )
             at = self.dropped_at.get(self.seat)
             when = f" at step {at}" if at is not None else ""
             return (
                 f"watching: a bot plays your seat {self.seat} since it was dropped{when}"
-                " (final for this game); Ctrl-Q leave"
+                f" ({reason}); Ctrl-Q leave"
             )
         mine = s.my_turn()
         if mine == "turn":

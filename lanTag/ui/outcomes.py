@@ -49,9 +49,17 @@ def secret_line(
     who: Who,
     shown: Callable[[Action], str],
 ) -> str:
-    """One resolved secret round: every choice, and for rock-paper-scissors who won and why."""
+    """One resolved secret round: every choice, and for rock-paper-scissors who won and why.
+
+    A seat convicted of cheating in the round (its share is ``FORFEIT``, SPEC §4.4)
+    "forfeits"; the rest of the round is then said as it came out."""
     title = SECRET_NAMES.get(kind, kind)
-    if kind == "rps" and len(joint.choices) == 2 and FORFEIT not in (a for _, a in joint.choices):
+    tagged = after.get("tagged")
+    tagged_line = ""
+    if kind == "rps" and isinstance(tagged, int) and tagged >= 0:
+        tagged_line = f": {who(tagged)} {'are' if who(tagged) == 'you' else 'is'} tagged"
+    forfeits = any(action == FORFEIT for _, action in joint.choices)
+    if kind == "rps" and len(joint.choices) == 2 and not forfeits:
         (a, act_a), (b, act_b) = joint.choices
         pick_a, pick_b = str(act_a.args[0]), str(act_b.args[0])
         if pick_a == pick_b:
@@ -62,20 +70,16 @@ def secret_line(
         )
         beat = "beat" if who(winner[0]) == "you" else "beats"
         line = f"{title}: {who(winner[0])} ({winner[1]}) {beat} {who(loser[0])} ({loser[1]})"
-        tagged = after.get("tagged")
-        if isinstance(tagged, int) and tagged >= 0:
-            verb = "are" if who(tagged) == "you" else "is"
-            line += f": {who(tagged)} {verb} tagged"
-        return line
+        return line + tagged_line
     parts = [f"{who(s)} {choice_words(kind, a, shown)}" for s, a in joint.choices]
-    return f"{title}: " + "; ".join(parts)
+    return f"{title}: " + "; ".join(parts) + tagged_line
 
 
 def choice_words(kind: str, action: Action, shown: Callable[[Action], str]) -> str:
     """One seat's revealed choice without its verb: ``rock``, ``10``, Stomptag's orders as
     its view words them (``stomp n ne + upgrade``: the moves as words, the upgrade said)."""
-    if action == FORFEIT:  # a convicted seat's share (SPEC §4.4): it has no args to show
-        return "forfeits"
+    if action == FORFEIT:
+        return "forfeits (convicted of cheating)"
     if kind == "orders":
         return order_words(shown(action))
     return " ".join(map(str, action.args))
@@ -121,6 +125,7 @@ def step_words(
     names: Sequence[str],
     shown: Callable[[Action], str],
     me: int | None = None,
+    after: State | None = None,
 ) -> tuple[str, list[str]]:
     """One step in the console's words, for a text stream (``lantag play --headless``):
     a headline and the lines of the results the console keeps in view (rolls' results,
@@ -129,11 +134,13 @@ def step_words(
     The headline is what the screen keeps for the input: a roll's first result
     ("seat 1 bot-1 rolls 4"; a roll no fact words: "turn order: 3 1"), a secret round's
     outcome, a move as ``seat 2: step n``.  ``before`` is the state the input was applied
-    to.  The feed's and the outcome lines' wording, so text and screen never differ."""
-    try:
-        after: State | None = before.apply(inp)
-    except IllegalAction:
-        after = None
+    to, ``after`` the state it led to (worked out when not given).  The feed's and the
+    outcome lines' wording, so text and screen never differ."""
+    if after is None:
+        try:
+            after = before.apply(inp)
+        except IllegalAction:
+            after = None
     after_view = game_view(engine).view(after, me) if after is not None else {}
     who = who_namer(names, me)
     found = step_lines(engine, after, seat_namer(names, me), before) if after is not None else []

@@ -52,6 +52,7 @@ PAYLOADS: dict[MsgType, tuple[Any, ...]] = {
     MsgType.PRIVATE: (2, _h("messages/eph"), b"\x01" * 12, b"\x02" * 40),
     MsgType.LEAVE: (),
     MsgType.SEAL: (),
+    MsgType.REJOIN: (),
 }
 
 
@@ -110,6 +111,7 @@ def test_constants_are_pinned() -> None:
         ("PRIVATE", 10),
         ("LEAVE", 11),
         ("SEAL", 12),
+        ("REJOIN", 13),
     ]
 
 
@@ -236,7 +238,7 @@ def test_unknown_versions_are_rejected(version: object) -> None:
     _parse_fails(_raw_from_fields(fields), "version")
 
 
-@pytest.mark.parametrize("type_code", [0, 13, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
+@pytest.mark.parametrize("type_code", [0, 14, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
 def test_unknown_types_are_rejected(type_code: object) -> None:
     fields = _fields(MsgType.MOVE)
     fields[1] = type_code

@@ -51,7 +51,10 @@ def test_a_forfeit_in_a_battle_is_said_not_crashed_on() -> None:
     # the line names it (the real-process two-commits table's host printed a traceback).
     joint = Joint(((0, Action("rps", ("rock",))), (2, FORFEIT)))
     line = secret_line("rps", joint, {"tagged": 2}, who_namer(NAMES, 0), str)
-    assert line == "rock-paper-scissors: you rock; seat 2 bot-2 forfeits"
+    assert line == (
+        "rock-paper-scissors: you rock; seat 2 bot-2 forfeits (convicted of cheating):"
+        " seat 2 bot-2 is tagged"
+    )
 
 
 async def test_stomptag_minimum_bids_are_the_real_minimums() -> None:
