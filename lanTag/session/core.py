@@ -142,7 +142,8 @@ class SessionCore:
     _early_seals        Sealing       seat -> a SEAL that came before our game over, unchecked
     _seal_raws          Sealing       SEALs a replay has seen (a repeat is a duplicate)
     _liars_at           Agreement     seat -> step of its desync, flood or two-COMMITs proof
-                                      (an admission of it at or after that step is void)
+                                      (+LateProof); an admission of it at or after that
+                                      step is void (protocol 5, SPEC §5.6)
     _rejoins            Recovery      seat -> its latest REJOIN we hold (protocol 5: our
                                       next contribution may carry it, an admission)
     _admitted           Recovery      seat -> the step whose decision admitted it (it is

@@ -434,3 +434,34 @@ def test_a_second_admission_at_a_later_step_changes_nothing() -> None:
     for log in logs:
         report = verify_log(log)
         assert report.valid and report.complete, report.failure
+
+
+def test_a_rejoin_written_into_a_log_changes_nothing_in_either_replay_lane() -> None:
+    """A REJOIN is never logged by itself; one a writer puts in its log anyway is taken by
+    the replay like any REJOIN (kept, carried by nobody): the log stays valid.  The fast
+    lane hands such a log to the full replay instead of reading it as a contribution."""
+    from lanTag.log.chain import LogChain
+
+    record, ids, secrets = make_record("toy", 3, 1, seed="logged-rejoin")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.run()
+    entries = parse_log(sessions[0].take_log()).entries
+    # After the bot's turn (seat 3) comes a roll, which waits for seat 1's link: the REJOIN
+    # is at the very step the replay is at, from a seat that step asks something of.
+    at = next(
+        k
+        for k, e in enumerate(entries)
+        if e.kind == EntryKind.STEP and e.data[0][0] == 0 and e.data[0][1] == 3
+    )
+    step, after = entries[at].step + 1, entries[at].data[1]
+    request = sign_message(
+        ids[1].signer(), MsgType.REJOIN, record.game_id, step, 1, after, (), version=5
+    )
+    chain = LogChain()
+    for k, entry in enumerate(entries):
+        chain.append(entry.step, entry.kind, entry.data)
+        if k == at:
+            chain.append(step, EntryKind.MSG, request.raw)
+    report = verify_log(chain.take())
+    assert report.valid and report.complete, report.failure
