@@ -5,7 +5,9 @@ Each run is the table of ``tests/chaos/test_cheat_processes.py``: ``lantag host`
 honest ``lantag join`` (bots, headless) and ``python -m lanTag.testing.adversary --cheat
 NAME``, a 3-seat Prototag game on loopback.  For each run it reports the honest processes'
 exit codes, whether both honest logs verify (valid, complete), the blames of honest seats,
-the cheater's decision at the step it cheated (the forfeit expected), and the rollbacks in
+the cheater's decision at the step it cheated (the forfeit expected, or for two-commits the
+round standing with the cheater voted out later, SPEC §5.7), whether the honest histories
+agree, and the rollbacks in
 the honest logs (NOTE "rollback" entries: a step applied, then decided again).  Bounded:
 ``--runs`` tables, each given at most the test's 120 s, ``--parallel`` at a time.
 
@@ -23,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
 from lanTag.rules.base import FORFEIT, Joint  # noqa: E402
-from tests.chaos.test_cheat_processes import CHEATS, Run, _table  # noqa: E402
+from lanTag.testing.table import final_history  # noqa: E402
+from tests.chaos.test_cheat_processes import CHEATS, Run, _rollbacks, _table  # noqa: E402
 
 # The blame each cheat must earn the cheater in both honest logs; the cheats made at a
 # secret round must also leave it its forfeit there (SPEC §4.4).
@@ -36,11 +38,9 @@ CODES = {
     "request-flood": "flood",
 }
 FORFEITS = {"two-commits", "peek-reveal"}
-
-
-def _rollbacks(log: Path) -> int:
-    entries = parse_log(log.read_bytes()).entries
-    return sum(1 for e in entries if e.kind == EntryKind.NOTE and e.data[0] == "rollback")
+# ... unless the round stood (protocol 5, SPEC §5.7: a second COMMIT that turned up after the
+# table acknowledged the first): the cheater is then voted out at a later step.
+STANDS = {"two-commits"}
 
 
 def _describe(cheat: str, n: int, run: Run | BaseException) -> tuple[str, int, bool]:
@@ -62,26 +62,35 @@ def _describe(cheat: str, n: int, run: Run | BaseException) -> tuple[str, int, b
     convicted = all(
         CODES[cheat] in {c for seat, _s, c, _r in r.blames if seat == run.cheater} for r in reports
     )
-    forfeits = []
+    forfeits, stood = [], []
     for r in reports:
         at = [a.input for a in r.applied if a.step == run.cheated_at]
         last = at[-1] if at else None  # the step's last decision (after any rollback)
         choices = dict(last.choices) if isinstance(last, Joint) else {}
         forfeits.append(run.cheater is not None and choices.get(run.cheater) == FORFEIT)
+        dropped_later = any(
+            b[0] == run.cheater and b[2] == "timeout" and b[1] > (run.cheated_at or 0)
+            for b in r.blames
+        )
+        stood.append(run.cheater in choices and not forfeits[-1] and dropped_later)
+    agree = final_history(reports[0]) == final_history(reports[1])
+    outcome = all(forfeits) or (cheat in STANDS and all(stood))
     good = (
         run.codes[:2] == [0, 0]
         and valid
         and not honest_blamed
         and run.cheated_at is not None
         and convicted
-        and (all(forfeits) or cheat not in FORFEITS)
+        and agree
+        and (outcome or cheat not in FORFEITS)
         and (cheat != "peek-reveal" or max(times) == 1)
         and not any(run.cheater in by for by in sealed)
     )
     line = (
         f"run {n}: exits {run.codes} cheated at {run.cheated_at} seat {run.cheater} "
         f"blamed {codes} ({CODES[cheat]} x{times}) honest blamed {honest_blamed} "
-        f"valid {valid} forfeit {forfeits} sealed by {sealed} rollbacks {rollbacks}"
+        f"valid {valid} agree {agree} forfeit {forfeits} stood {stood} sealed by {sealed} "
+        f"rollbacks {rollbacks}"
     )
     return line, sum(rollbacks), good
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
 import sys
 from collections.abc import Iterator
@@ -46,6 +47,9 @@ from must_fail_game import ENGINE, FIRST_SEED, SEEDS_TRIED, VECTORS, Vector, pla
 from lanTag.log.chain import LogFormatError  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.rules.registry import get_game  # noqa: E402
+
+# The hand-back's cheats (protocol 5) register after the others: their vectors come last.
+must_fail_handback = importlib.import_module("must_fail_handback")
 
 OUT = ROOT / "protocol" / "vectors" / "must_fail"
 INDEX = "must_fail.json"
@@ -176,10 +180,13 @@ def render() -> dict[str, bytes]:
         "`unacknowledged` containing `expect.reason_contains`.  Every log starts as the log "
         "of one real "
         f"{ENGINE} game (3 human seats and a replicated bot, writer seat 0; lanTag.testing.table."
-        "Table with `table_seed`).  Written by "
+        "Table with `table_seed`), but for the hand-back's (admission_*, protocol 5): they "
+        "start from the writer's log of another game of that table, in which seat 2 was "
+        "killed, dropped, resumed and given back (`handback_seed`).  Written by "
         "scripts/gen_must_fail.py (deterministic).",
         "engine": ENGINE,
         "table_seed": seed,
+        "handback_seed": must_fail_handback.handback_game().seed,
         "honest": {
             "file": HONEST,
             "about": "the game's own log, which every vector starts from: valid and complete",

@@ -13,11 +13,14 @@ from must_fail_game import h as _h
 from lanTag.fair.commit import commitment
 from lanTag.log.chain import EntryKind
 from lanTag.rules.base import (
+    FORFEIT,
     Action,
     Chance,
     IllegalAction,
     Input,
+    Joint,
     Move,
+    decode_input,
 )
 from lanTag.session import referee
 from lanTag.session.core import STEP_WINDOW
@@ -437,4 +440,35 @@ def secret_round_acknowledged_for_another_commitment(game: Game) -> Vector:
         f"another digest (and so does any later one of it); entry {s} records the step",
         write(items),
         Expect(1, "do not decide", s, step),
+    )
+
+
+@vector
+def secret_round_undone_by_a_late_commit(game: Game) -> Vector:
+    # Protocol 5 (SPEC §5.7, the late-proof rule): a secret round the table acknowledged by
+    # digest stands; a second COMMIT that turns up after it convicts its seat at a later,
+    # agreed step.  Here the writer takes one after recording the round, rolls back and
+    # records the round again with the seat's forfeit: protocol 4's answer.
+    commit = game.msg(game.find(lambda m: m.type == MsgType.COMMIT and m.seat != 0))
+    step = commit.step
+    s = game.step_entry(step)
+    joint = decode_input(game.items[s][2][0])
+    if not isinstance(joint, Joint):
+        raise LookupError("the first commitment's step is not a secret round")
+    second = game.sign(commit, payload=(_h("a second commitment of that seat"),))
+    forfeit = Joint(tuple((c, FORFEIT if c == commit.seat else a) for c, a in joint.choices))
+    items = [
+        *game.items[: s + 1],
+        (step, EntryKind.MSG, second),
+        (step, EntryKind.NOTE, ["rollback", [], "redecide from here"]),
+        game.claimed_step(step, forfeit),
+    ]
+    return Vector(
+        "secret_round_undone_by_a_late_commit",
+        "§5.7 the late-proof rule (protocol 5): a secret round the table acknowledged stands",
+        f"entry {s + 1}: a second COMMIT of seat {commit.seat} for step {step}, after the STEP "
+        f"entry {s} that recorded the round; the writer rolls back and records step {step} "
+        "again with that seat's forfeit (protocol 4's answer)",
+        write(items),
+        Expect(1, "do not decide", s + 3, step, (commit.seat, "equivocation")),
     )

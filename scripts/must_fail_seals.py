@@ -71,7 +71,16 @@ def last_move_resigned(game: Game) -> Vector:
         raise LookupError("the last step is not a move of the writer's seat")
     k = game.find(lambda m: m.type == MsgType.MOVE and m.seat == 0 and m.step == step)
     msg = game.msg(k)
-    other = next(a for a in game.states[step].legal_actions(0) if a != msg.action)
+    state = game.states[step]
+    # another action that still ends the game, so the log's only flaw is the re-signed move
+    ending = [
+        a
+        for a in state.legal_actions(0)
+        if a != msg.action and state.apply(Move(0, a)).is_over
+    ]
+    if not ending:
+        raise LookupError("no other action of the last move ends the game")
+    other = ending[0]
     resigned = game.sign(msg, payload=(other.to_msgpack(),))
     magic, record, _writer = game.items[0][2]
     items: list[Item] = [(0, EntryKind.HEADER, [magic, record, None])]  # "a spectator's"

@@ -163,6 +163,27 @@ MSG_SAMPLES: list[tuple[str, MsgType, int, tuple[Any, ...]]] = [
     ("leave", MsgType.LEAVE, 2, ()),
     # Protocol 3: seat 1 seals the final state (the body's step and state hash, no payload).
     ("seal", MsgType.SEAL, 1, ()),
+    # Protocol 5: seat 2, dropped, asks for its seat back; seat 0's MOVE carries that very
+    # REJOIN as its last field (an admission, SPEC §5.6).
+    ("rejoin", MsgType.REJOIN, 2, ()),
+]
+
+
+def _rejoin_raw(seat: int = 2, game: bytes = MSG_GAME) -> bytes:
+    """Seat ``seat``'s signed REJOIN (the sample above for seat 2 of this game)."""
+    return sign_message(
+        _key(seat).signer(), MsgType.REJOIN, game, MSG_STEP, seat, MSG_STATE, ()
+    ).raw
+
+
+MSG_SAMPLES += [
+    ("move carrying an admission", MsgType.MOVE, 0, (["add", 2], _rejoin_raw())),
+    (
+        "commit carrying an admission",
+        MsgType.COMMIT,
+        1,
+        (h("messages/commitment/1"), _rejoin_raw()),
+    ),
 ]
 
 
@@ -184,14 +205,14 @@ def _message_must_fail() -> list[tuple[str, bytes, str]]:
         return _signed_raw(fields)
 
     good = parse_unverified(_signed_raw(move))
-    noncanonical_body = b"\x97\xcc\x04" + good.body[2:]
+    noncanonical_body = b"\x97\xcc\x05" + good.body[2:]
     return [
         ("version 0", with_field(0, 0), "version"),
-        ("version 5", with_field(0, 5), "version"),
+        ("version 6", with_field(0, 6), "version"),
         ("version as the string '1'", with_field(0, "1"), "version"),
         ("version as boolean true", with_field(0, True), "version"),
         ("type 0", with_field(1, 0), "unknown-type"),
-        ("type 13", with_field(1, 13), "unknown-type"),
+        ("type 14", with_field(1, 14), "unknown-type"),
         ("type as boolean true", with_field(1, True), "unknown-type"),
         ("type as a string", with_field(1, "1"), "unknown-type"),
         ("31-byte game id", with_field(2, MSG_GAME[:31]), "malformed"),
@@ -204,6 +225,13 @@ def _message_must_fail() -> list[tuple[str, bytes, str]]:
         ("body with 5 fields", _signed_raw(move[:5]), "malformed"),
         ("MOVE without its action", _signed_raw(move[:6]), "malformed"),
         ("MOVE with an extra field", _signed_raw([*move, 0]), "malformed"),
+        ("MOVE carrying garbage as an admission", _signed_raw([*move, b"\x01"]), "malformed"),
+        (
+            "MOVE carrying a REJOIN of another game",
+            _signed_raw([*move, _rejoin_raw(game=bytes(32))]),
+            "malformed",
+        ),
+        ("MOVE carrying its own seat's REJOIN", _signed_raw([*move, _rejoin_raw(0)]), "malformed"),
         ("MOVE with a capitalised verb", with_field(6, ["Add", 2]), "malformed"),
         ("MOVE with a boolean argument", with_field(6, ["add", True]), "malformed"),
         ("MOVE verb with a trailing newline", with_field(6, ["add\n", 2]), "malformed"),
@@ -394,7 +422,7 @@ def lobby_vectors() -> dict[str, Any]:
 
     person, other = base[6]
     must_fail = [
-        ("version 5", variant(0, 5), "version"),
+        ("version 6", variant(0, 6), "version"),
         ("version 0", variant(0, 0), "version"),
         ("version as boolean true", variant(0, True), "version"),
         ("version as a string", variant(0, "2"), "version"),

@@ -85,6 +85,33 @@ def start_position(
     return StartPosition(game, position["seats"], options, state.encode())
 
 
+@dataclass(frozen=True, slots=True)
+class GameChoice:
+    """The game a command sets up: engine, options, map text and start position."""
+
+    game: type[Game]
+    options: tuple[tuple[str, int | bool | str], ...]
+    map_text: str | None
+    start_position: bytes  # State.encode() of --position; b"" for the engine's own start
+
+
+def choose_game(
+    engine: str,
+    option_pairs: Mapping[str, str],
+    seats: int,
+    map_path: str | None,
+    position: StartPosition | None,
+) -> GameChoice:
+    """The position's game, options and state (it carries its board: no map), else the
+    game ``--game/--option/--map`` set up for ``seats``, checked (``check_game``).  One
+    choice for `lantag play`, `lantag host` and the host setup form; each checks its own
+    seat flags against ``position.seats`` first, in its own words."""
+    if position is not None:
+        return GameChoice(position.game, position.options, None, position.state_bytes)
+    game, options, map_text = check_game(engine, option_pairs, seats, map_path)
+    return GameChoice(game, options, map_text, b"")
+
+
 def host_config(
     engine: str,
     option_pairs: Mapping[str, str],
@@ -105,25 +132,22 @@ def host_config(
     if not 0 <= bots <= 64:
         raise UserError("--bots must be between 0 and 64")
     check_bots(bot)
-    if position is not None:
-        if seats + bots != position.seats:
-            raise UserError(
-                f"the position is for {position.seats} seats: --seats (people, you included) "
-                f"and --bots add up to {seats + bots}"
-            )
-        game, options, map_text = position.game, position.options, None
-    else:
-        game, options, map_text = check_game(engine, option_pairs, seats + bots, map_path)
+    if position is not None and seats + bots != position.seats:
+        raise UserError(
+            f"the position is for {position.seats} seats: --seats (people, you included) "
+            f"and --bots add up to {seats + bots}"
+        )
+    chosen = choose_game(engine, option_pairs, seats + bots, map_path, position)
     return HostConfig(
-        game.id,
-        name or f"{nickname}'s {game.display_name}",
+        chosen.game.id,
+        name or f"{nickname}'s {chosen.game.display_name}",
         seats,
-        options,
-        map_text,
+        chosen.options,
+        chosen.map_text,
         bots=(bot,) * bots,
         password=password,
         timeouts=Timeouts(turn_ms=int(turn_timeout * 1000)),
-        start_position=position.state_bytes if position is not None else b"",
+        start_position=chosen.start_position,
     )
 
 
@@ -146,4 +170,17 @@ def netsim_from_spec(spec: str | None) -> NetSim | None:
 
 def log_path_for(args: argparse.Namespace, engine: str, table: str = "") -> Path:
     """``--log``, else a file named after the game (date, game, table name)."""
-    return Path(args.log) if getattr(args, "log", None) else default_log_path(engine, table)
+    if getattr(args, "log", None):
+        return new_log_file(Path(args.log))
+    return default_log_path(engine, table)
+
+
+def new_log_file(path: Path) -> Path:
+    """``--log FILE`` for a new game: a log file holds one game, and the writer appends, so
+    a FILE that already holds one would end up holding two and verify as neither."""
+    if path.is_file() and path.stat().st_size > 0:
+        raise UserError(
+            f"{path} already holds a game's log (a log file is one game's): "
+            "give another --log, or move that file away"
+        )
+    return path

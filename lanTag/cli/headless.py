@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Mapping
 from typing import TextIO
 
 from lanTag.cli.entry import color_enabled
+from lanTag.log.report import position_digest
 from lanTag.peer.join_handshake import (
     HostKeyChanged,
     JoinerRefused,
@@ -18,11 +20,14 @@ from lanTag.peer.join_handshake import (
     Started,
     Waiting,
 )
+from lanTag.peer.resume import back_line, dropped_seat_line
 from lanTag.peer.runtime import PeerHandle
 from lanTag.peer.series_events import NextGame, SeriesDone
-from lanTag.rules.base import input_text
+from lanTag.rules.base import IllegalAction, input_text
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names
+from lanTag.session.lockstep import Session
+from lanTag.ui.outcomes import step_words
 
 
 async def play_headless(handle: PeerHandle, out: object = None) -> int:
@@ -36,15 +41,17 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
             names = dict(enumerate(seat_names(record.seats)))
             seat = machine.session.seat
             you = "spectator" if seat is None else f"seat {seat} ({names.get(seat, seat)})"
-            print(f"started: {record.engine}, you are {you}", file=stream)
+            # A game set up from a position names it as `lantag verify` will (its digest).
+            start = record.start_position
+            where = f", from position {position_digest(start)[:16]}" if start else ""
+            print(f"started: {record.engine}, you are {you}{where}", file=stream)
         while machine.events:
             event = machine.events.popleft()
             if isinstance(event, Started):
                 continue  # announced above, once the session exists
             elif isinstance(event, ev.StepApplied):
-                session = machine.session
-                describe = session.game.action_text if session is not None else str
-                print(f"step {event.step}: {input_text(event.input, describe)}", file=stream)
+                for line in step_report(machine.session, event):
+                    print(line, file=stream)
             elif isinstance(event, ev.GameOver):
                 order = " > ".join(
                     "=".join(names.get(s, str(s)) for s in group) for group in event.outcome.ranking
@@ -61,9 +68,16 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
                 return 0
             elif isinstance(event, ev.Blame | ev.SeatsDropped | ev.Desync | ev.Lagging):
                 print(f"note: {event}", file=stream)
-                mine = machine.session.seat if machine.session is not None else None
+                session = machine.session
+                mine = session.seat if session is not None else None
                 if isinstance(event, ev.SeatsDropped) and mine in event.seats:
-                    print(watch_only_line(mine, event.step), file=stream)
+                    assert session is not None
+                    print(dropped_seat_line(session, event.step), file=stream)
+            elif isinstance(event, ev.SeatsBack):
+                mine = machine.session.seat if machine.session is not None else None
+                for seat in event.seats:
+                    name = names.get(seat, str(seat))
+                    print(back_line(seat, name, event.step, seat == mine), file=stream)
             elif isinstance(event, Refused):
                 print(f"refused: {event.reason}", file=sys.stderr)
                 return 1
@@ -99,12 +113,24 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
         await asyncio.sleep(0.02)
 
 
-def watch_only_line(seat: int | None, step: int) -> str:
-    """Why a seat (resumed, or after leaving) can only watch now, in one line."""
-    return (
-        f"watching only: your seat {seat} was dropped at step {step} and a drop is final for"
-        " this game; a bot plays it"
-    )
+def step_report(session: Session | None, event: ev.StepApplied) -> list[str]:
+    """``step N: ...`` in the console's words (a roll with its purpose, a secret round's
+    outcome, a move), then the results the console keeps in view, indented.  Seats are
+    named as everyone sees them (``seat 0 NAME``): a bot plays ours here."""
+    before = session.state_at(event.step) if session is not None else None
+    after = None
+    if before is not None:
+        with contextlib.suppress(IllegalAction):
+            after = before.apply(event.input)
+    if session is None or before is None or after is None:
+        return [f"step {event.step}: {input_text(event.input)}"]
+    names = seat_names(session.record.seats)
+    engine, shown = session.record.engine, session.game.action_text
+    if after.state_hash() != event.state_hash:
+        # The session has decided this step again since (a rollback): no state to word it.
+        return [f"step {event.step}: {input_text(event.input, shown)}"]
+    headline, results = step_words(engine, before, event.input, names, shown, after=after)
+    return [f"step {event.step}: {headline}", *(f"  {line}" for line in results)]
 
 
 def host_key_changed_lines(event: HostKeyChanged) -> list[str]:

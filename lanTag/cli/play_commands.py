@@ -16,7 +16,7 @@ from lanTag.cli.entry import JoinFailed, UserError, color_enabled, parse_option_
 from lanTag.cli.first_run import identity_for_play
 from lanTag.cli.game_setup import (
     check_bots,
-    check_game,
+    choose_game,
     host_config,
     log_path_for,
     netsim_from_spec,
@@ -74,22 +74,20 @@ async def cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= bot_count <= 15:
         raise UserError("--bots must be between 0 and 15")
     check_bots(args.bot, args.strength)
-    if position is not None:
-        game, options, map_text = position.game, position.options, None
-    else:
-        game, options, map_text = check_game(
-            args.game, parse_option_pairs(args.option), 1 + bot_count, args.map
-        )
+    chosen = choose_game(
+        args.game, parse_option_pairs(args.option), 1 + bot_count, args.map, position
+    )
+    game = chosen.game
     me = identity_for_play()
     netsim = netsim_from_spec(args.netsim)
     config = HostConfig(
         game.id,
         f"{me.nickname}'s {game.display_name}",
         1 + bot_count,
-        options,
-        map_text,
+        chosen.options,
+        chosen.map_text,
         timeouts=Timeouts(turn_ms=int(args.turn_timeout * 1000)),
-        start_position=position.state_bytes if position is not None else b"",
+        start_position=chosen.start_position,
     )
     log_path = log_path_for(args, game.id, config.name)
     driver = BotDriver(args.bot) if args.headless else None

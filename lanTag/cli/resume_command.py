@@ -46,7 +46,7 @@ async def resume_seat(args: argparse.Namespace, me: LocalIdentity) -> int:
     assert session is not None
     print(
         f"resumed at step {session.step}; catching up (if the others dropped your seat "
-        "meanwhile, a bot keeps playing it and you watch)",
+        "meanwhile, you ask for it back and a bot plays it until the table lets you in)",
         file=sys.stderr,
     )
     wait = float(getattr(args, "resume_wait", None) or RESUME_WAIT)  # None: no --resume-wait

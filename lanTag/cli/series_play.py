@@ -60,8 +60,10 @@ class SeriesLogs:
 def host_logs(log: str | None, games: int, engine: str, table: str) -> SeriesLogs:
     """A series host's logs: ``--log`` is a directory (made if need be); without it, a
     new directory named after the night in the default log folder."""
+    from lanTag.cli.game_setup import new_log_file
+
     if games <= 1:
-        return SeriesLogs(Path(log) if log else None, False)
+        return SeriesLogs(new_log_file(Path(log)) if log else None, False)
     if log:
         directory = Path(log)
     else:
@@ -86,7 +88,9 @@ def join_logs(log: str | None) -> SeriesLogs:
     if path.is_dir() or log.endswith(("/", "\\")):
         path.mkdir(parents=True, exist_ok=True)
         return SeriesLogs(path, True)
-    return SeriesLogs(path, False)
+    from lanTag.cli.game_setup import new_log_file
+
+    return SeriesLogs(new_log_file(path), False)
 
 
 async def host_series(

@@ -23,10 +23,10 @@ from lanTag.errors import RemoteProtocolError
 
 ZERO_HASH = bytes(32)
 MAX_ENTRY = 1024 * 1024
-MAGIC = "lanTag-log/4"
+MAGIC = "lanTag-log/5"
 # The header's first field, by the protocol of the game's record: a log/1 header holds a
 # protocol-1 record (its STEP entries carry no draw or commitment purposes, SPEC §9).
-MAGICS = {1: "lanTag-log/1", 2: "lanTag-log/2", 3: "lanTag-log/3", 4: MAGIC}
+MAGICS = {1: "lanTag-log/1", 2: "lanTag-log/2", 3: "lanTag-log/3", 4: "lanTag-log/4", 5: MAGIC}
 
 
 def log_magic(protocol: int) -> str:
@@ -154,6 +154,8 @@ def parse_rows(data: bytes) -> tuple[list[Row], int, str]:
             return (entries, 0, f"entry {len(entries)}: malformed ({exc})")
         if not entries and (kind != EntryKind.HEADER or index != 0):
             raise LogFormatError("not a lanTag log: the first entry is not a header")
+        if not entries and prev_hash != prev:  # nothing before it to keep: no log at all
+            raise LogFormatError("not a lanTag log: the header does not start a hash chain")
         if index != len(entries):
             return (entries, 0, f"entry {len(entries)}: index {index} out of order")
         if prev_hash != prev:

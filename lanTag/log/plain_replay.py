@@ -46,7 +46,15 @@ from lanTag.session.sealing import SEAL_PROTOCOL
 from lanTag.session.steps import NAMED_ACKS_PROTOCOL, unacknowledged_commits
 
 _RARE = frozenset(
-    {MsgType.VOTE, MsgType.NUDGE, MsgType.SYNC, MsgType.CHAT, MsgType.PRIVATE, MsgType.LEAVE}
+    {
+        MsgType.VOTE,
+        MsgType.NUDGE,
+        MsgType.SYNC,
+        MsgType.CHAT,
+        MsgType.PRIVATE,
+        MsgType.LEAVE,
+        MsgType.REJOIN,
+    }
 )
 
 
@@ -144,6 +152,8 @@ class PlainReplay:
                 raise NotPlain
             self.slots[slot] = msg
             return
+        # A contribution's admission (protocol 5) is never read here: it admits a dropped
+        # seat only, and no plain log drops anyone (a drop takes VOTEs or a proof).
         if msg.step > self.step + STEP_WINDOW:
             raise NotPlain  # "too-far"
         self.slots[slot] = msg

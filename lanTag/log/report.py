@@ -6,11 +6,18 @@ message by message) and the plain one (lanTag.log.plain_replay), which must agre
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from lanTag.rules.base import Over, State, canonical_pack, decode_input, encode_input
 from lanTag.session import events as ev
+
+
+def position_digest(start_position: bytes) -> str:
+    """SHA-256 (hex) of a start position's canonical bytes: how a game set up from a
+    position names it (``lantag verify`` shows its first 16 digits, so does the game)."""
+    return hashlib.sha256(start_position).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

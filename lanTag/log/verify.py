@@ -15,7 +15,6 @@ thing that is not plain, the replay through the Session decides, from the start.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from typing import Any
 
 from lanTag.errors import LanTagError, RemoteProtocolError, RulesVersionError
@@ -23,7 +22,7 @@ from lanTag.identity import Verifier
 from lanTag.log.audit import audit_log
 from lanTag.log.chain import MAGICS, EntryKind, LogChain, LogFormatError, Row, parse_rows
 from lanTag.log.plain_replay import PlainReplay
-from lanTag.log.report import Failure, Player, VerifyReport, step_row_failure
+from lanTag.log.report import Failure, Player, VerifyReport, position_digest, step_row_failure
 from lanTag.log.seals import check_seals
 from lanTag.rules.base import Joint, OptionError, PositionError, Roll
 from lanTag.session import events as ev
@@ -71,7 +70,7 @@ def verify_log(data: bytes) -> VerifyReport:
         Player(i, s.nickname, s.fingerprint, s.bot) for i, s in enumerate(record.seats)
     ]
     if record.start_position:
-        report.start_position = hashlib.sha256(record.start_position).hexdigest()
+        report.start_position = position_digest(record.start_position)
     if bad_writer or bad_start:
         report.failure = Failure(0, 0, None, bad_writer or bad_start)
         return report

@@ -5,7 +5,9 @@ The log holds every message the peer accepted or sent, in order, plus a
 through a fresh Session rebuilds exactly the state the peer had (its own
 messages re-sign to the same bytes: Ed25519 is deterministic).  The peer then
 rebinds its old address and asks everyone for what it missed (SYNC).  A seat
-the others already dropped by agreement follows the game as a spectator.
+the others already dropped by agreement asks for it back (protocol 5: a REJOIN that a live
+seat's next contribution carries, SPEC §5.6) and follows the game until it is admitted;
+in an older game, or when nobody can admit it, it follows as a spectator.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from lanTag.log.chain import MAGICS, EntryKind, LogChain, LogFormatError, parse_
 from lanTag.rules.base import Over
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
+from lanTag.session.messages import HANDBACK_PROTOCOL
 from lanTag.session.transport import Addr, Transport
 
 PEERS_NOTE = "peers"
@@ -131,4 +134,41 @@ def restore_session(
     session.log = LogChain(plan.next_index, plan.last_hash)
     session.note("resumed", f"at step {session.step}")
     session.recover_sealed_choice()  # a choice sealed before the crash is revealed as sealed
+    session.ask_back(now)  # protocol 5: if the others dropped the seat, ask for it back (§5.6)
     return session
+
+
+def watch_reason(session: Session) -> str | None:
+    """Why a dropped seat can only watch, in a few words; None while it waits for a live seat
+    to let it back in (a resumed seat that asked back, protocol 5, SPEC §5.6)."""
+    refusal = session.rejoin_refusal()
+    if session.record.protocol < HANDBACK_PROTOCOL:
+        refusal = "protocol"  # (also before the session itself knows of the drop)
+    elif refusal is None and session.wants_back:  # (maybe back already when this is read)
+        return None
+    return {
+        "protocol": f"a drop is final in a protocol-{session.record.protocol} game",
+        "convicted": "a seat convicted of cheating is never given back",
+        "nobody": "every other player has left: nobody can let you back in",
+        "over": "the game is over",
+    }.get(refusal or "", "`lantag join --resume LOG` asks for it back")
+
+
+def dropped_seat_line(session: Session, step: int | None) -> str:
+    """What a person whose seat was dropped reads, in one line: waiting to be let back in,
+    or why it can only watch."""
+    seat, at = session.seat, f" at step {step}" if step is not None else ""
+    reason = watch_reason(session)
+    if reason is None:
+        return (
+            f"waiting for the table to let you back in… (your seat {seat} was dropped{at}; "
+            "a bot plays it meanwhile)"
+        )
+    return f"watching only: your seat {seat} was dropped{at}; a bot plays it ({reason})"
+
+
+def back_line(seat: int, name: str, step: int, mine: bool) -> str:
+    """A seat given back (protocol 5): said to its own person, and to the others."""
+    if mine:
+        return f"you are back in seat {seat} from step {step}"
+    return f"{name} is back in seat {seat}"

@@ -94,18 +94,5 @@ def size_up(
     )
 
 
-def describe_modifiers(attack: Attack) -> str:
-    def listed(modifiers: dict[str, int]) -> str:
-        return ", ".join(f"{k} {v:+d}" for k, v in modifiers.items() if v) or "no modifier"
-
-    mine = {
-        "horde": attack.attacker_horde,
-        "garrison": int(attack.attacker_garrison),
-        "cover": -int(attack.defender_cover),
-    }
-    theirs = {"horde": attack.defender_horde, "garrison": int(attack.defender_garrison)}
-    return f"attacker {listed(mine)}; defender {listed(theirs)}"
-
-
 def flag_name(flag: Flag) -> str:
     return "the flag" if flag.owner < 0 else f"{LETTERS[flag.owner]}'s flag"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from lanTag.log.chain import EntryKind
 from lanTag.session import events as ev
-from lanTag.session.core import CONTRIBUTIONS, SessionCore
+from lanTag.session.core import CONTRIBUTIONS
+from lanTag.session.late_proof import LateProof
 from lanTag.session.messages import (
     CLAIMS,
     MsgType,
@@ -17,8 +18,9 @@ from lanTag.session.messages import (
     contradiction,
     sign_message,
 )
-from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.referee import NeedKind, Needs, needs_for
 from lanTag.session.steps import (
+    LATE_PROOF_PROTOCOL,
     NAMED_ACKS_PROTOCOL,
     Snapshot,
     StepBox,
@@ -32,7 +34,7 @@ DEAD_AFTER_LAGS = 2
 _NONE: frozenset[int] = frozenset()
 
 
-class Agreement(SessionCore):
+class Agreement(LateProof):
     """Votes, nudges, HAVE relays, drops, rollbacks and equivocation proofs."""
 
     # (snapshot, box, version key, missing seats) of the last ``_missing`` computation.
@@ -303,6 +305,10 @@ class Agreement(SessionCore):
 
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
+        if self._late_commits:
+            self._ban_split_rounds()
+        if self._admitted and self._void_admissions():
+            return True
         if not self._banned and not self._request_steps:
             return False  # no proven equivocation, no vote: the loops below find nothing
         banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)
@@ -317,8 +323,11 @@ class Agreement(SessionCore):
             if silent is None:
                 continue
             if step < self.step:
-                # Only a seat that was itself voted silent can be past that step: it must
-                # take the drop at the agreed step, so it redecides from there.
+                if self._drop_late(silent, box, step):
+                    return True  # protocol 5: nothing decided since depended on them
+                # A seat that was itself voted silent (or a voter that still counted the
+                # seat's acknowledgements) is past that step: it must take the drop at the
+                # agreed step, so it redecides from there.
                 self._rollback(step)  # the requeued votes then decide the drop at `step`
                 return True
             self._drop(silent, box)
@@ -348,6 +357,43 @@ class Agreement(SessionCore):
             # We learn our own drop (maybe long after it, SPEC §5.5): ask for the rest.
             self._send_sync()
 
+    def _void_admissions(self) -> bool:
+        """A conviction we learnt covers a step at or before an admission we applied
+        (protocol 5, SPEC §5.6): decide again from that admission's step, where it is now
+        void; every peer does the same once the proof reaches it.  True when it rolled back."""
+        for seat, step in sorted(self._admitted.items(), key=lambda item: item[1]):
+            if step < self.step and self._convicted_since(seat, step):
+                self._rollback(step)
+                return True
+        return False
+
+    def _drop_late(self, silent: frozenset[int], box: StepBox, step: int) -> bool:
+        """Protocol 5 (SPEC §5.4): a drop agreed at ``step``, which we already decided, of
+        seats that had no part in any step we decided since (not among the seats any of
+        those decisions asked: a bystander of a secret round whose acknowledgement we
+        counted, typically a convicted liar we had voted silent) is taken at our current
+        step, without a rollback.  Every step from ``step`` on is decided as it would have
+        been with the drop there (the same inputs; the live seats only decide who must
+        acknowledge, and a bot plays the seats from here on at every peer), so the states
+        stay the same everywhere; the log's votes show where it was taken."""
+        if self.record.protocol < LATE_PROOF_PROTOCOL:
+            return False
+        for k in range(step, self.step):
+            snap = self._snapshots[k]
+            if silent & set(needs_for(snap.state.decision(), snap.live).humans):
+                return False  # a decision they took part in would change: redecide it
+        still = silent & self.live
+        if not still:  # taken already: the votes are only a proof now
+            box.drop_proof.extend(box.votes.values())
+            box.votes.clear()
+            return True
+        self._drop(still, box)
+        current = self._box(self.step)
+        for kind in CONTRIBUTIONS:
+            for s in still:
+                current.of(kind).pop(s, None)  # from here on a bot plays them, as elsewhere
+        return True
+
     def _dropped_at_this_step(self, needs: Needs) -> set[int]:
         return set(self._box(self.step).dropped_now) & set(needs.bots)
 
@@ -372,6 +418,8 @@ class Agreement(SessionCore):
         self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
         for k in [k for k in self._vote_seq if k > step]:
             del self._vote_seq[k]
+        for seat in [s for s, k in self._admitted.items() if k >= step]:
+            del self._admitted[seat]  # decided again from the messages, like the rest
         for k in [k for k in self._secret if k > step]:
             # Our COMMIT of that step is looked at again with the rest: if the new history
             # reaches the same state there it is ours again, and so is this choice (else a
@@ -396,6 +444,7 @@ class Agreement(SessionCore):
         if any(k < msg.step for k in self._banned.values()):
             return  # a rollback after a proven equivocation changes later hashes
         self._contradicted.add(msg.seat)
+        self._liars_at.setdefault(msg.seat, msg.step)
         self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}")
         self.proofs.append((first, msg))
         if not self.replay:
@@ -442,6 +491,7 @@ class Agreement(SessionCore):
         to every peer (each counts it against the same bound) and vote the seat out at the
         first step that waits for it, like a convicted liar (§5.2)."""
         self._flooders.add(msg.seat)
+        self._liars_at.setdefault(msg.seat, msg.step)
         kept = [
             m
             for (seat, _slot), m in self._slots.items()
@@ -475,6 +525,8 @@ class Agreement(SessionCore):
         if not self.replay:
             self._broadcast([first.raw, second.raw])
         if second.type in CONTRIBUTIONS and second.seat not in self._banned:
+            if self._late_proof(first, second):
+                return  # protocol 5: the round's acknowledgements decide, not the proof
             self._banned[second.seat] = second.step
             if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
                 self._rollback(second.step)

@@ -22,6 +22,7 @@ from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
 from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
+    HANDBACK_PROTOCOL,
     MsgType,
     Signed,
     have_within,
@@ -45,6 +46,9 @@ MAX_LINK_PAYLOAD = 64 * 1024
 TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
 # The message types a seat contributes to a step (two different ones in one slot: equivocation).
 CONTRIBUTIONS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
+# The contributions that may carry an admission of a dropped seat (protocol 5, SPEC §5.6):
+# each is held by every peer before it decides its step.
+ADMITTING = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT)
 FITS = {  # the step kind each contribution answers
     MsgType.MOVE: NeedKind.TURN,
     MsgType.ENTROPY: NeedKind.ENTROPY,
@@ -56,11 +60,12 @@ FITS = {  # the step kind each contribution answers
 class SessionCore:
     """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
-    The Session is one object built from five classes: SessionCore (this one: identity,
+    The Session is one object built from six classes: SessionCore (this one: identity,
     keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
-    rollbacks, equivocation proofs), Recovery (what a restarted peer needs, private chat),
-    Sealing (the seals of the final state) and Session (accepting messages and deciding
-    steps).  Every attribute of the state is
+    rollbacks, equivocation proofs) on LateProof (the late-proof rule of protocol 5: two
+    COMMITs of one seat whose round may stand), Recovery (what a restarted peer needs,
+    private chat), Sealing (the seals of the final state) and Session (accepting messages
+    and deciding steps).  Every attribute of the state is
     listed here, once: its OWNER is the part whose rules give it meaning and that changes
     it (others may read it; "+" names a part that also writes it).  Everything is created in
     ``__init__`` below except the two lazy caches marked "class attr".
@@ -94,8 +99,15 @@ class SessionCore:
     _hash_seen          Agreement     (seat, step) -> its first message there: a second one
                                       with another state hash convicts (``desync``)
     _contradicted       Agreement     seats convicted of two state hashes for one step
-                                      or of a flood: refused like seats we voted silent,
-                                      voted at once
+                                      or of a flood, or (+LateProof) of two COMMITs of a
+                                      round that stands: refused like seats we voted
+                                      silent, voted at once
+    _late_commits       LateProof     (seat, step) -> (digest of the COMMIT we took there,
+                                      the other one's sealed value), of a proof of two
+                                      COMMITs under the late-proof rule
+                                      (protocol 5): the round's acknowledgements decide
+                                      whether it stands (the seat then voted out) or is
+                                      split (the seat banned at that step)
     _flooders           Agreement     seats convicted of a flood (blamed once; what they
                                       send over the bound is then dropped unlogged)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
@@ -129,6 +141,16 @@ class SessionCore:
     _seals              Sealing       seat -> its SEAL of our final state (ours included)
     _early_seals        Sealing       seat -> a SEAL that came before our game over, unchecked
     _seal_raws          Sealing       SEALs a replay has seen (a repeat is a duplicate)
+    _liars_at           Agreement     seat -> step of its desync, flood or two-COMMITs proof
+                                      (+LateProof); an admission of it at or after that
+                                      step is void (protocol 5, SPEC §5.6)
+    _rejoins            Recovery      seat -> its latest REJOIN we hold (protocol 5: our
+                                      next contribution may carry it, an admission)
+    _admitted           Recovery      seat -> the step whose decision admitted it (it is
+                                      live from the next step; +Agreement: a rollback
+                                      forgets the admissions it undoes)
+    _want_back          Recovery      our dropped seat asks to be given back (a resume)
+    _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never)
     ==================  ============  ======================================================
     """
 
@@ -202,6 +224,7 @@ class SessionCore:
         self.desynced: set[int] = set()
         self._hash_seen: dict[tuple[int, int], Signed] = {}
         self._contradicted: set[int] = set()
+        self._late_commits: dict[tuple[int, int], tuple[bytes, bytes]] = {}
         self._flooders: set[int] = set()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
@@ -209,6 +232,11 @@ class SessionCore:
         self._seals: dict[int, Signed] = {}
         self._early_seals: dict[int, Signed] = {}
         self._seal_raws: set[bytes] = set()
+        self._liars_at: dict[int, int] = {}
+        self._rejoins: dict[int, Signed] = {}
+        self._admitted: dict[int, int] = {}
+        self._want_back = False
+        self._rejoin_sent_at: float | None = None
         self._pump(now)
 
     @property
@@ -282,6 +310,8 @@ class SessionCore:
 
     def _emit(self, msg_type: MsgType, payload: tuple[Any, ...], now: float) -> None:
         assert self._signer is not None and self.seat is not None
+        if msg_type in ADMITTING and self.record.protocol >= HANDBACK_PROTOCOL:
+            payload = self._with_admission(msg_type, payload)
         msg = sign_message(
             self._signer,
             msg_type,
@@ -296,6 +326,22 @@ class SessionCore:
         self._box(self.step).pending.append(msg)
         self._broadcast([msg.raw])
         _ = now
+
+    def _with_admission(self, msg_type: MsgType, payload: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A contribution's payload with the admission it carries (protocol 5, SPEC §5.6).
+        The one we already signed for this slot (a rollback re-emits it) keeps its own, so
+        we never sign two different messages of one slot."""
+        assert self.seat is not None
+        slot = (self.step, int(msg_type), 0, self._state_hash(self.state))
+        signed = self._slots.get((self.seat, slot))
+        if signed is not None:
+            return (*payload, *signed.payload[len(payload) :])
+        admission = self._admission_for()
+        return payload if admission is None else (*payload, admission)
+
+    def _admission_for(self) -> bytes | None:
+        """Implemented by Recovery: the REJOIN our next contribution carries, if any."""
+        return None
 
     def _request_room(self, kind: MsgType) -> bool:
         """Our own VOTE or NUDGE for this step stays within the bound the others hold us
@@ -375,6 +421,14 @@ class SessionCore:
             self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}")
             if not self.replay:
                 self._broadcast([msg.raw])  # the others check it against their own state
+        return False
+
+    def _convicted_since(self, seat: int, step: int) -> bool:
+        """``seat`` was convicted of cheating at ``step`` or before (any proof we hold)."""
+        for convictions in (self._banned, self._liars_at):
+            at = convictions.get(seat)
+            if at is not None and at <= step:
+                return True
         return False
 
     def _convicted_at(self, seat: int, step: int) -> bool:

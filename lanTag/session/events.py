@@ -45,6 +45,15 @@ class SeatsDropped:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatsBack:
+    """Dropped seats a live seat admitted (protocol 5, SPEC §5.6): their people play them
+    again from ``step`` on, instead of the bot."""
+
+    step: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Lagging:
     seat: int
     step: int
@@ -81,5 +90,14 @@ class Sealed:
 
 
 Event = (
-    StepApplied | Blame | Desync | SeatsDropped | Lagging | Rejected | Chat | GameOver | Sealed
+    StepApplied
+    | Blame
+    | Desync
+    | SeatsDropped
+    | SeatsBack
+    | Lagging
+    | Rejected
+    | Chat
+    | GameOver
+    | Sealed
 )

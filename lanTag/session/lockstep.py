@@ -42,6 +42,7 @@ from lanTag.session.core import (
     supersedes,
 )
 from lanTag.session.messages import (
+    HANDBACK_PROTOCOL,
     MsgType,
     Signed,
     parse_unverified,
@@ -53,7 +54,7 @@ from lanTag.session.messages import (
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.sealing import Sealing
-from lanTag.session.steps import Snapshot, StepBox
+from lanTag.session.steps import LATE_PROOF_PROTOCOL, Snapshot, StepBox
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
@@ -208,6 +209,9 @@ class Session(Agreement, Recovery, Sealing):
         if msg.type == MsgType.SEAL:
             self._receive_seal(msg)
             return
+        if msg.type == MsgType.REJOIN:
+            self._take_rejoin(msg)  # protocol 5: carried by our next contribution, maybe
+            return
         if msg.type == MsgType.LEAVE:
             if msg.seat not in self._left:  # the first LEAVE counts; copies change nothing
                 self._left[msg.seat] = msg.step
@@ -217,6 +221,13 @@ class Session(Agreement, Recovery, Sealing):
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
         if first is not None and not supersedes(first, msg):
+            if first.raw != msg.raw and self._late_reveal(msg):
+                # The REVEAL that opens the COMMIT we took of a seat whose round waits on a
+                # late proof (protocol 5, SPEC §5.7): taken, the other one was no choice.
+                self.log.append(msg.step, EntryKind.MSG, msg.raw)
+                self._box(msg.step).pending.append(msg)
+                self._pump(now)
+                return
             if first.raw != msg.raw and slot not in self._proven and not stale_have(first, msg):
                 self._proven.add(slot)
                 self._equivocation(first, msg)
@@ -247,6 +258,8 @@ class Session(Agreement, Recovery, Sealing):
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
                 # rollback rebuilds the boxes it reopens from _slots: nothing to keep here.
+                if self._admitted:
+                    self._pump(now)  # its claim may void an admission (§5.6), as live
                 return
             box = self._box(msg.step)
             box.heard[msg.seat] = now
@@ -275,7 +288,13 @@ class Session(Agreement, Recovery, Sealing):
         link, lag = self.transport.next_timer(), self._lag_time()
         others = [t for t in (link, lag) if t is not None]
         # Only min(deadline, the others) counts: _deadline may stop looking above them.
-        times = [link, self._deadline(min(others) if others else None), lag, self._follow_time()]
+        times = [
+            link,
+            self._deadline(min(others) if others else None),
+            lag,
+            self._follow_time(),
+            self._rejoin_time(),
+        ]
         real = [t for t in times if t is not None]
         return min(real) if real else None
 
@@ -283,6 +302,9 @@ class Session(Agreement, Recovery, Sealing):
         self.transport.handle_timer(now)
         if self.replay or self.seat is None or self.seat not in self.live:
             self._follow(now)  # a dropped seat stuck at a step asks to catch up (§5.5)
+            rejoin = self._rejoin_time()
+            if rejoin is not None and now >= rejoin:
+                self._send_rejoin(now)  # ...and, resumed, asks for its seat back (§5.6)
             return
         box = self._box(self.step)
         waiting = self._missing()
@@ -332,6 +354,8 @@ class Session(Agreement, Recovery, Sealing):
             self._answer_votes(now)
             self._vote_contradicted(now)
             if self._apply_drops(now):
+                if self.asking_back and self._rejoin_sent_at is None:
+                    self._send_rejoin(now)  # we learnt our drop after asking back (§5.6)
                 continue
             needs = self.needs()
             if needs.kind is NeedKind.SECRET and self._commits_complete(box, needs):
@@ -376,8 +400,8 @@ class Session(Agreement, Recovery, Sealing):
             self._register_request(msg, box)
             return True
         if msg.type == MsgType.HAVE:
-            self._check_hash(msg, snap)
-            self._register_have(msg, box)
+            if self._check_hash(msg, snap) or not self._holds_true_have(msg, box, snap):
+                self._register_have(msg, box)
             return True
         if not self._check_hash(msg, snap):
             return True  # before out-of-turn: a message from another history is stale, no more
@@ -431,6 +455,16 @@ class Session(Agreement, Recovery, Sealing):
             self._maybe_reveal(box, now)
         return True
 
+    def _holds_true_have(self, have: Signed, box: StepBox, snap: Snapshot) -> bool:
+        """Protocol 5: we hold a HAVE of ``have``'s signer and subject on our state, which a
+        HAVE with another state hash (a false claim, SPEC §5.2) must not replace: the round
+        would wait for that acknowledgement for good (protocol 4 replaced it: the peer the
+        false hash was sent to after the true one stalled and was voted out)."""
+        if self.record.protocol < LATE_PROOF_PROTOCOL:
+            return False
+        held = box.haves.get(int(have.payload[0]), {}).get(have.seat)
+        return held is not None and held.state_hash == self._state_hash(snap.state)
+
     def _reseal(self, mine: Signed, needs: Needs) -> None:
         """Our COMMIT of this step taken again after a rollback (the new history reached the
         same state): the choice it seals is ours again, so we reveal it, never sealing a
@@ -457,6 +491,9 @@ class Session(Agreement, Recovery, Sealing):
             commit.payload[0], self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value
         ):
             code, reason = "bad-reveal", "reveal does not open its commitment"
+            if self._opens_other_commit(msg, needs.secret_kind):
+                self._count("late-proof-reveal")  # refused, no conviction (SPEC §5.7)
+                return False
         else:
             try:
                 snap.state.check_action(msg.seat, action)
@@ -531,13 +568,26 @@ class Session(Agreement, Recovery, Sealing):
                     chain_last[seat] = msg.payload[index]
                     chain_used[seat] += 1
         decided = self.step
-        self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), snap.live))
+        self._round_stood(decided)
+        live = snap.live
+        if self.record.protocol >= HANDBACK_PROTOCOL:
+            admitted = self._admissions(box)  # protocol 5: seats given back from the next step
+            if admitted:
+                live = live | admitted
+                for seat in admitted:
+                    self._admitted[seat] = decided
+                    self._rejoins.pop(seat, None)
+        self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), live))
         digest = self._state_hash(new_state)
         self._hash_at[decided + 1] = digest
         protocol = self.record.protocol
         facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
         self._events.append(ev.StepApplied(decided, inp, digest, facts))
+        if live is not snap.live:
+            back = tuple(sorted(live - snap.live))
+            self.log.append(decided + 1, EntryKind.NOTE, ["back", list(back), "admitted"])
+            self._events.append(ev.SeatsBack(decided + 1, back))
         decision = new_state.decision()
         if isinstance(decision, Over):
             self._events.append(ev.GameOver(decided + 1, decision.outcome))

@@ -23,9 +23,13 @@ from lanTag.wire import PROTOCOL_VERSION as PROTOCOL_VERSION  # re-exported: its
 
 # Versions whose messages this lanTag parses: a protocol-1 log (written before versions were
 # recorded) still replays.  A session takes only its own record's version (Session.receive_parsed).
-KNOWN_PROTOCOLS = (1, 2, 3, 4)
+KNOWN_PROTOCOLS = (1, 2, 3, 4, 5)
 SIGN_DOMAIN = b"lanTag/v1/msg\x00"
 HASH_SIZE = 32
+# The first protocol in which a dropped seat can be given back (SPEC §5.6): the REJOIN
+# message, and a MOVE, ENTROPY or COMMIT that carries one ("admit that seat").
+HANDBACK_PROTOCOL = 5
+MAX_ADMISSION = 400  # bytes of the REJOIN a contribution may carry (one signed REJOIN: ~180)
 
 
 class MsgType(IntEnum):
@@ -43,6 +47,9 @@ class MsgType(IntEnum):
     # Protocol 3: at game over each live seat signs the final state: the body's step is the
     # final step, its state hash the final state's (SPEC §3, §9).  Nothing else to carry.
     SEAL = 12  # []                      "the game ended at this step in this state"
+    # Protocol 5: a dropped seat asks for its seat back (SPEC §5.6); a live seat admits it by
+    # carrying these very bytes in its next MOVE, ENTROPY or COMMIT (an ``admission``).
+    REJOIN = 13  # []                    "I am back: let me play my seat again"
 
 
 # Payload shapes: tuple of validators, one per position.
@@ -89,6 +96,7 @@ _PAYLOAD = {
     MsgType.SYNC: (_is_nat,),
     MsgType.LEAVE: (),
     MsgType.SEAL: (),
+    MsgType.REJOIN: (),
     MsgType.PRIVATE: (
         _is_nat,
         _is_bytes(32),
@@ -142,6 +150,15 @@ class Signed:
         if action is None:
             return Action.from_msgpack(self.payload[0])
         return action
+
+    @property
+    def admission(self) -> bytes | None:
+        """The signed REJOIN a MOVE, ENTROPY or COMMIT carries (protocol 5), else None."""
+        if self.type in _ADMITTING and len(self.payload) == _ADMITTING[self.type] + 1:
+            blob = self.payload[-1]
+            assert isinstance(blob, bytes)
+            return blob
+        return None
 
     @property
     def version(self) -> int:
@@ -214,6 +231,11 @@ def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
     if msg_type is None:
         return None
     payload = tuple(fields[6:])
+    core = payload  # the payload without a protocol-5 admission (checked here first)
+    if msg_type in _ADMITTING and len(payload) == _ADMITTING[msg_type] + 1:
+        if not _is_admission(payload[-1], game_id, version, seat):
+            return None
+        core = payload[:-1]
     action: Action | None = None
     if msg_type is MsgType.HAVE:  # [seat, [digest...]]: the most frequent message
         if len(payload) != 2:
@@ -229,21 +251,21 @@ def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
         ):
             return None
     elif msg_type is MsgType.MOVE or msg_type is MsgType.REVEAL:
-        if len(payload) != (1 if msg_type is MsgType.MOVE else 3):
+        if len(core) != (1 if msg_type is MsgType.MOVE else 3):
             return None
         try:
-            action = Action.from_msgpack(payload[0])  # what _is_action checks, kept
+            action = Action.from_msgpack(core[0])  # what _is_action checks, kept
         except IllegalAction:
             return None
         if msg_type is MsgType.REVEAL and not (
-            type(payload[1]) is bytes
-            and len(payload[1]) == HASH_SIZE
-            and type(payload[2]) is bytes
-            and len(payload[2]) == HASH_SIZE
+            type(core[1]) is bytes
+            and len(core[1]) == HASH_SIZE
+            and type(core[2]) is bytes
+            and len(core[2]) == HASH_SIZE
         ):  # _is_hash twice, on decoded (exact-type) values
             return None
     elif msg_type is MsgType.ENTROPY or msg_type is MsgType.COMMIT:  # [32-byte bin]
-        if not (len(payload) == 1 and type(payload[0]) is bytes and len(payload[0]) == 32):
+        if not (len(core) == 1 and type(core[0]) is bytes and len(core[0]) == 32):
             return None
     else:
         checks = _PAYLOAD[msg_type]
@@ -298,9 +320,14 @@ def _parse_strict(raw: bytes) -> Signed:
     if type(state_hash) is not bytes or len(state_hash) != HASH_SIZE:
         raise RemoteProtocolError("malformed", "bad state hash")
     checks = _PAYLOAD[msg_type]
-    if len(payload) != len(checks):
+    core = payload
+    if msg_type in _ADMITTING and len(payload) == len(checks) + 1:
+        if not _is_admission(payload[-1], game_id, version, seat):
+            raise RemoteProtocolError("malformed", f"bad admission in a {msg_type.name}")
+        core = payload[:-1]
+    if len(core) != len(checks):
         raise RemoteProtocolError("malformed", f"bad {msg_type.name} payload")
-    for ok, value in zip(checks, payload, strict=True):
+    for ok, value in zip(checks, core, strict=True):
         if not ok(value):
             raise RemoteProtocolError("malformed", f"bad {msg_type.name} payload")
     action = Action.from_msgpack(payload[0]) if msg_type in _ACTION_TYPES else None
@@ -308,6 +335,28 @@ def _parse_strict(raw: bytes) -> Signed:
 
 
 _ACTION_TYPES = (MsgType.MOVE, MsgType.REVEAL)
+# Contributions that may carry an admission (protocol 5), with their payload length without it.
+_ADMITTING = {MsgType.MOVE: 1, MsgType.ENTROPY: 1, MsgType.COMMIT: 1}
+
+
+def _is_admission(blob: object, game_id: object, version: object, seat: object) -> bool:
+    """A contribution's trailing field (protocol 5): a signed REJOIN of this game and protocol
+    by another seat, whole (its signature is checked where the seat's key is known: the
+    session).  Anything else makes the contribution malformed."""
+    if type(blob) is not bytes or len(blob) > MAX_ADMISSION:
+        return False
+    if type(version) is not int or version < HANDBACK_PROTOCOL:
+        return False
+    try:
+        inner = parse_unverified(blob)
+    except RemoteProtocolError:
+        return False
+    return (
+        inner.type is MsgType.REJOIN
+        and inner.game_id == game_id
+        and inner.version == version
+        and inner.seat != seat
+    )
 
 
 _SIG_HEADER = bytes([0xC4, SIGNATURE_SIZE])  # canonical bin 8 header of a signature

@@ -1,6 +1,7 @@
-"""Recovery and side channels: resume from a log, catch-up (SYNC), private chat.
+"""Recovery and side channels: resume from a log, catch-up (SYNC), the hand-back of a
+dropped seat (REJOIN and admissions, protocol 5), private chat.
 
-protocol/SPEC.md §5.6 (resume) and §3 (PRIVATE).
+protocol/SPEC.md §5.6 (resume, hand-back) and §3 (PRIVATE).
 """
 
 from __future__ import annotations
@@ -13,10 +14,15 @@ from lanTag.fair.commit import opens
 from lanTag.session import events as ev
 from lanTag.session.core import NONCE_DOMAIN, SessionCore
 from lanTag.session.messages import (
+    HANDBACK_PROTOCOL,
     MsgType,
     Signed,
+    parse_unverified,
     sign_message,
+    verify_signature,
 )
+from lanTag.session.referee import NeedKind
+from lanTag.session.steps import StepBox
 
 
 class Recovery(SessionCore):
@@ -213,3 +219,141 @@ class Recovery(SessionCore):
             self._count("private-undecryptable")
             return
         self._events.append(ev.Chat(msg.seat, text, private=True))
+
+
+    # -- the hand-back of a dropped seat (protocol 5, SPEC §5.6) ------------------------
+    # The seat signs a REJOIN; a live seat carries those very bytes in its next MOVE,
+    # ENTROPY or COMMIT (an *admission*).  Every peer holds that contribution before it
+    # decides its step (spectators and a verifier replaying a log too), so every peer finds
+    # the same admission there and makes the seat live from the next step on: no step is
+    # decided with the seat by some and without it by others.  An admission is void (the
+    # contribution still counts) unless its REJOIN is signed by its seat's key, that seat
+    # was dropped at or before the REJOIN's step and is not live, and it was never convicted
+    # of cheating up to the admission's step.  A conviction learnt later for a step at or
+    # before an admission rolls the admission back (Agreement._void_admissions).
+
+    def ask_back(self, now: float) -> None:
+        """Our seat wants to play again (a resumed peer): while the others hold it dropped we
+        send a signed REJOIN, again every step timeout, until a live seat admits us."""
+        if self.replay or self._signer is None or self.record.protocol < HANDBACK_PROTOCOL:
+            return
+        self._want_back = True
+        self._send_rejoin(now)
+
+    @property
+    def wants_back(self) -> bool:
+        """Our seat asks to be given back whenever it is dropped (a resumed peer)."""
+        return self._want_back
+
+    @property
+    def asking_back(self) -> bool:
+        """Our seat is dropped and asks to be given back (it may still be refused)."""
+        return self._want_back and self.seat is not None and self.seat not in self.live
+
+    def rejoin_refusal(self) -> str | None:
+        """Why our dropped seat cannot be given back, as a fact code, or None (it may be):
+        ``protocol`` (a game older than protocol 5), ``convicted`` (we hold a proof that it
+        cheated), ``nobody`` (every other live person has left: nobody will admit it),
+        ``over``."""
+        if self.seat is None or self.seat in self.live:
+            return None
+        if self.record.protocol < HANDBACK_PROTOCOL:
+            return "protocol"
+        if self.state.is_over:
+            return "over"
+        if self._convicted_since(self.seat, self.step):
+            return "convicted"
+        if all(s in self._left for s in self.live - {self.seat}):
+            return "nobody"  # every live person said it leaves: nobody will carry a REJOIN
+        return None
+
+    def _send_rejoin(self, now: float) -> None:
+        if not self.asking_back or self.state.is_over or self._signer is None:
+            return
+        assert self.seat is not None
+        msg = sign_message(
+            self._signer,
+            MsgType.REJOIN,
+            self.game_id,
+            self.step,
+            self.seat,
+            self._state_hash(self.state),
+            (),
+            version=self.record.protocol,
+        )
+        self._rejoin_sent_at = now
+        self._broadcast([msg.raw])
+
+    def _rejoin_time(self) -> float | None:
+        """When our dropped seat asks back again (every step timeout: a peer that lost the
+        REJOIN, or was not live then, hears it again)."""
+        if self._rejoin_sent_at is None or not self.asking_back or self.state.is_over:
+            return None
+        return self._rejoin_sent_at + self.record.timeouts.step_ms / 1000
+
+    def _take_rejoin(self, msg: Signed) -> None:
+        """A seat asks back (signature checked on receipt): keep its latest request; our next
+        contribution may carry it.  Not logged: only a carried REJOIN counts, and it is in
+        the contribution's bytes."""
+        if self.record.protocol < HANDBACK_PROTOCOL:
+            self._reject("unknown-type", f"a REJOIN in a protocol-{self.record.protocol} game")
+            return
+        kept = self._rejoins.get(msg.seat)
+        if kept is None or kept.step <= msg.step:
+            self._rejoins[msg.seat] = msg
+
+    def _admission_for(self) -> bytes | None:
+        """The REJOIN our contribution at this step carries: the lowest seat we may admit."""
+        if self.record.protocol < HANDBACK_PROTOCOL or self.seat is None:
+            return None
+        for seat in sorted(self._rejoins):
+            request = self._rejoins[seat]
+            if self._admissible(request, self.step, self.seat):
+                return request.raw
+        return None
+
+    def _admissible(self, request: Signed, step: int, carrier: int) -> bool:
+        """Whether ``carrier``'s contribution at ``step`` admits ``request``'s seat (the
+        signature is checked by the caller)."""
+        seat = request.seat
+        if seat == carrier or seat in self._snapshots[step].live:
+            return False
+        if self._convicted_since(seat, step):
+            return False  # a cheat (equivocation, bad reveal, desync, flood) never comes back
+        dropped = self._dropped_at(seat, step)
+        return dropped is not None and dropped <= request.step
+
+    def _dropped_at(self, seat: int, step: int) -> int | None:
+        """The step of ``seat``'s latest drop at or before ``step`` (None: never dropped)."""
+        for k in range(step, -1, -1):
+            if seat in self._snapshots[k].live:
+                return None if k == step else k + 1
+        return 0 if seat < len(self._human_keys) and self._human_keys[seat] else None
+
+    def _admissions(self, box: StepBox) -> frozenset[int]:
+        """Seats the current step's decisive contributions admit (protocol 5): the mover's
+        MOVE, every live seat's ENTROPY, or the round's COMMITs, as every peer holds them."""
+        needs = self.needs()
+        if needs.kind is NeedKind.TURN:
+            carriers = [box.of(MsgType.MOVE)[needs.humans[0]]]
+        elif needs.kind is NeedKind.ENTROPY:
+            got = box.of(MsgType.ENTROPY)
+            carriers = [got[s] for s in needs.humans]
+        elif needs.kind is NeedKind.SECRET:
+            got = box.of(MsgType.COMMIT)
+            carriers = [got[s] for s in needs.humans if s in got]
+        else:
+            return frozenset()
+        admitted: set[int] = set()
+        for carrier in carriers:
+            blob = carrier.admission
+            if blob is None:
+                continue
+            request = parse_unverified(blob)  # its shape was checked with the carrier's
+            key = self._human_keys[request.seat] if request.seat < len(self._human_keys) else None
+            if key is None or not verify_signature(request, key, self._verifier):
+                self._count("bad-admission")  # void: nobody may pose as the seat
+                continue
+            if self._admissible(request, self.step, carrier.seat):
+                admitted.add(request.seat)
+        return frozenset(admitted)

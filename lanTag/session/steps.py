@@ -13,6 +13,11 @@ from lanTag.session.referee import Needs
 # The first protocol whose secret rounds wait for acknowledgements naming the commitments
 # (SPEC §4.4, §5.8): every other live seat's HAVE must name the very COMMIT we hold.
 NAMED_ACKS_PROTOCOL = 4
+# The first protocol where a secret round the table acknowledged by digest stands: a proof of
+# two COMMITs of one seat found after that convicts it at a later, agreed step, never at the
+# round's (SPEC §5.7); and an agreed drop of seats that had no part in the steps decided since
+# is taken at the current step, without a rollback (§5.4).
+LATE_PROOF_PROTOCOL = 5
 
 
 @dataclass(frozen=True, slots=True)

@@ -199,6 +199,17 @@ class GameApp:
                     wrap_lines=True,
                     dont_extend_height=True,
                 ),
+                # What our decision needs (Tag 'em's attacks and their modifiers): above
+                # the legend, which gives up its rows first.
+                ConditionalContainer(
+                    Window(
+                        WrappedText(self._side_text),
+                        height=Dimension(min=2, max=9),
+                        wrap_lines=True,
+                        dont_extend_height=True,
+                    ),
+                    filter=Condition(lambda: bool(self.painted().side)),
+                ),
                 Window(
                     WrappedText(self._legend_text),
                     height=Dimension(min=1, max=6),
@@ -290,6 +301,13 @@ class GameApp:
         out: StyleAndTextTuples = [("class:header", "since your last move"), ("class:dim", more)]
         for outcome in shown:
             out += [("", "\n"), (outcome.style, "» " + outcome.text)]
+        return out
+
+    def _side_text(self) -> StyleAndTextTuples:
+        painted = self.painted()
+        out: StyleAndTextTuples = [("class:header", painted.side_header)]
+        for line in painted.side:
+            out += [("", "\n"), ("", "» "), *line]
         return out
 
     def _legend_text(self) -> StyleAndTextTuples:

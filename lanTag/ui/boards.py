@@ -26,6 +26,10 @@ class Painted:
     rows: list[StyleAndTextTuples] = field(default_factory=list)
     info: list[StyleAndTextTuples] = field(default_factory=list)
     legend: list[StyleAndTextTuples] = field(default_factory=list)
+    # What a player deciding now needs beside the board (Tag 'em's attacks and their
+    # modifiers), shown in the side panel under a header, one entry per item.
+    side_header: str = ""
+    side: list[StyleAndTextTuples] = field(default_factory=list)
     # (seat, piece) -> (row index, column) of the piece's glyph: the pane follows ours.
     spots: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     head_rows: int = 0  # column labels on top, pinned when the board scrolls
@@ -377,7 +381,7 @@ def _tagem(v: dict[str, Any], names: Sequence[str]) -> Painted:
                 line.append(("", " "))
         out.rows.append(line)
     limit = f" of {v['max_turns']}" if v["max_turns"] else ""
-    head = f"{v['map']}, {v['mode']}, round {v['round']}{limit}"
+    head = f"{v['map']}, {v['mode_name']}, round {v['round']}{limit}"
     if v["to_act"] is not None:
         who = seat_tag("tagem", v["to_act"])
         head += f" | {who} to act, {v['pom_left']} of {v['pom']} PoM left"
@@ -388,6 +392,10 @@ def _tagem(v: dict[str, Any], names: Sequence[str]) -> Painted:
         a = v["pending_attack"]
         out.info.append(_plain(f"attack: {a['attacker']} on {a['defender']}", "class:warn"))
     out.info += _events_line(v)
+    if v["attacks"]:
+        # The modifiers each legal attack would roll with, in the view's words.
+        out.side_header = "attacks you can make"
+        out.side = [_plain(attack["line"]) for attack in v["attacks"]]
     out.legend.append(_seat_legend("tagem", names))
     out.legend.append(
         [

@@ -24,6 +24,7 @@ from prompt_toolkit.history import InMemoryHistory
 
 from lanTag.log.standings import SeatOfGame, Standing, standings
 from lanTag.peer.join_handshake import LobbyEvent
+from lanTag.peer.resume import back_line, watch_reason
 from lanTag.peer.series_events import NextGame
 from lanTag.rules.base import (
     Action,
@@ -45,7 +46,13 @@ from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
-from lanTag.ui.outcomes import SECRET_NAMES, roll_values, secret_line, who_namer
+from lanTag.ui.outcomes import (
+    SECRET_NAMES,
+    choice_words,
+    roll_words,
+    secret_line,
+    who_namer,
+)
 from lanTag.views.registry import GameView, game_view
 
 # The one input rule, said the same way on the message line and in the F1 help.
@@ -177,6 +184,7 @@ class GameModel:
         self.outcomes: deque[LogLine] = deque(maxlen=OUTCOMES_KEEP)
         self.lagging: dict[int, float] = {}
         self.dropped_at: dict[int, int] = {}
+        self.back_at: dict[int, int] = {}  # seat -> step its person plays it again from
         self.blamed: dict[int, str] = {}
         self.desynced: set[int] = set()
         self.left: set[int] = set()  # seats dropped after their own signed LEAVE
@@ -287,7 +295,8 @@ class GameModel:
             who = "you" if d.seat == self.seat else f"seat {d.seat} {names[d.seat]}"
             return f"{who} to move"
         if isinstance(d, Simultaneous):
-            return f"secret {d.kind}: seats " + " ".join(map(str, d.seats))
+            kind = SECRET_NAMES.get(d.kind, d.kind)  # "rock-paper-scissors", not "rps"
+            return f"secret {kind}: seats " + " ".join(map(str, d.seats))
         assert isinstance(d, Chance)
         return f"dice: {self.game_view().purpose_text(d.purpose)}"
 
@@ -372,9 +381,17 @@ class GameModel:
             self.desynced.update(e.seats)
             seats = ", ".join(who(x) for x in e.seats)
             self.add_log(f"!! state differs from {seats} at step {e.step}", "class:log.blame")
+        elif isinstance(e, ev.SeatsBack):
+            for seat in e.seats:
+                self.back_at[seat] = e.step
+                self.left.discard(seat)
+                mine = seat == self.seat
+                line = back_line(seat, names[seat] if seat < len(names) else "", e.step, mine)
+                self.add_log(line, "class:warn" if mine else "class:log.net")
         elif isinstance(e, ev.SeatsDropped):
             for seat in e.seats:
-                self.dropped_at.setdefault(seat, e.step)
+                if self.back_at.pop(seat, None) is not None or seat not in self.dropped_at:
+                    self.dropped_at[seat] = e.step  # dropped again after it came back
             self.left.update(e.left)
             for seat in e.left:
                 name = names[seat] if seat < len(names) else f"seat {seat}"
@@ -419,14 +436,7 @@ class GameModel:
         if isinstance(e.input, Roll):
             # A roll always answers a Chance decision, which every live human seat seeds.
             contributors = tuple(sorted(self._live_at(e.step)))
-            purpose = "roll"
-            if shadow is not None:
-                d = shadow.decision()
-                if isinstance(d, Chance):
-                    purpose = self.game_view().purpose_text(d.purpose)
-            values = roll_values(self.engine, e.input, after_view, who) or " | ".join(
-                " ".join(map(str, v)) for v in e.input.values
-            )
+            purpose, values = roll_words(self.engine, shadow, e.input, after_view, who)
             self.last_roll = RollInfo(
                 e.step, purpose, values, contributors, len(self._humans()), problems
             )
@@ -441,7 +451,7 @@ class GameModel:
                     sealed = needs_for(d, self._live_at(e.step)).humans
                     name = seat_namer(self.names(), self._me_at(e.step))
                     choices = ", ".join(
-                        f"{name(s)} {self.action_text(a).removeprefix(a.verb + ' ')}"
+                        f"{name(s)} {choice_words(d.kind, a, self.action_text)}"
                         for s, a in e.input.choices
                     )
                     kind = SECRET_NAMES.get(d.kind, d.kind)
@@ -483,7 +493,8 @@ class GameModel:
         if seat is None:
             return False
         dropped = self.dropped_at.get(seat)
-        return dropped is None or step < dropped
+        back = self.back_at.get(seat)
+        return dropped is None or step < dropped or (back is not None and step >= back)
 
     def _me_at(self, step: int) -> int | None:
         """Our seat while we played it; None once a bot plays it (its moves are not "you")."""
@@ -491,7 +502,8 @@ class GameModel:
 
     def seat_taken_over(self) -> bool:
         """Our seat is played by the replicated bot now: we left, or the others dropped us
-        (after a crash and ``join --resume``, the seat stays the bot's: we watch)."""
+        (after a crash, ``join --resume`` asks for it back: the bot plays it until a live
+        seat lets us in, protocol 5)."""
         s, seat = self.session, self.seat
         return s is not None and seat is not None and seat not in s.live
 
@@ -502,7 +514,8 @@ class GameModel:
         return frozenset(i for i, r in enumerate(s.record.seats) if not r.is_bot)
 
     def _live_at(self, step: int) -> frozenset[int]:
-        return self._humans() - {s for s, k in self.dropped_at.items() if k <= step}
+        gone = {s for s, k in self.dropped_at.items() if k <= step}
+        return self._humans() - {s for s in gone if not self.back_at.get(s, step + 1) <= step}
 
     def _problems(self, step: int) -> tuple[str, ...]:
         out = [f"seat {b.seat} {b.code}" for b in self._blames.pop(step, [])]
@@ -525,13 +538,19 @@ class GameModel:
         if self.seat is None:
             return "watching: F1 help, Ctrl-Q leave"
         if self.seat_taken_over():
-            # Why we only watch, in one line: the table dropped the seat, and a drop is final
-            # for the game (SPEC §5.5: no seat is handed back yet).
+            # Why we only watch, in one line: the table dropped the seat, and either we wait
+            # for a live seat to let us back in (a resume, SPEC §5.6) or it cannot be.
+            reason = watch_reason(s)
+            if reason is None:
+                return (
+                    "waiting for the table to let you back in… (a bot plays your seat "
+                    f"{self.seat} meanwhile); Ctrl-Q leave"
+                )
             at = self.dropped_at.get(self.seat)
             when = f" at step {at}" if at is not None else ""
             return (
                 f"watching: a bot plays your seat {self.seat} since it was dropped{when}"
-                " (final for this game); Ctrl-Q leave"
+                f" ({reason}); Ctrl-Q leave"
             )
         mine = s.my_turn()
         if mine == "turn":

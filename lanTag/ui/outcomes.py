@@ -11,7 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from lanTag.rules.base import Action, Joint, Roll
+from lanTag.rules.base import (
+    FORFEIT,
+    Action,
+    Chance,
+    IllegalAction,
+    Input,
+    Joint,
+    Roll,
+    Simultaneous,
+    State,
+    input_text,
+)
+from lanTag.ui.feed import seat_namer, step_lines
+from lanTag.views.registry import game_view
+from lanTag.views.stomptag_view import order_words
 
 RPS_BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 SECRET_NAMES = {"rps": "rock-paper-scissors", "bid": "bids", "orders": "orders"}
@@ -35,9 +49,17 @@ def secret_line(
     who: Who,
     shown: Callable[[Action], str],
 ) -> str:
-    """One resolved secret round: every choice, and for rock-paper-scissors who won and why."""
+    """One resolved secret round: every choice, and for rock-paper-scissors who won and why.
+
+    A seat convicted of cheating in the round (its share is ``FORFEIT``, SPEC §4.4)
+    "forfeits"; the rest of the round is then said as it came out."""
     title = SECRET_NAMES.get(kind, kind)
-    if kind == "rps" and len(joint.choices) == 2:
+    tagged = after.get("tagged")
+    tagged_line = ""
+    if kind == "rps" and isinstance(tagged, int) and tagged >= 0:
+        tagged_line = f": {who(tagged)} {'are' if who(tagged) == 'you' else 'is'} tagged"
+    forfeits = any(action == FORFEIT for _, action in joint.choices)
+    if kind == "rps" and len(joint.choices) == 2 and not forfeits:
         (a, act_a), (b, act_b) = joint.choices
         pick_a, pick_b = str(act_a.args[0]), str(act_b.args[0])
         if pick_a == pick_b:
@@ -48,17 +70,19 @@ def secret_line(
         )
         beat = "beat" if who(winner[0]) == "you" else "beats"
         line = f"{title}: {who(winner[0])} ({winner[1]}) {beat} {who(loser[0])} ({loser[1]})"
-        tagged = after.get("tagged")
-        if isinstance(tagged, int) and tagged >= 0:
-            verb = "are" if who(tagged) == "you" else "is"
-            line += f": {who(tagged)} {verb} tagged"
-        return line
+        return line + tagged_line
+    parts = [f"{who(s)} {choice_words(kind, a, shown)}" for s, a in joint.choices]
+    return f"{title}: " + "; ".join(parts) + tagged_line
+
+
+def choice_words(kind: str, action: Action, shown: Callable[[Action], str]) -> str:
+    """One seat's revealed choice without its verb: ``rock``, ``10``, Stomptag's orders as
+    its view words them (``stomp n ne + upgrade``: the moves as words, the upgrade said)."""
+    if action == FORFEIT:
+        return "forfeits (convicted of cheating)"
     if kind == "orders":
-        # Orders already read as words (Game.action_text): "stride ne sw".
-        parts = [f"{who(s)} {shown(a).removeprefix('orders ')}" for s, a in joint.choices]
-    else:
-        parts = [f"{who(s)} {' '.join(map(str, a.args))}" for s, a in joint.choices]
-    return f"{title}: " + "; ".join(parts)
+        return order_words(shown(action))
+    return " ".join(map(str, action.args))
 
 
 def roll_values(engine: str, roll: Roll, after: dict[str, Any], who: Who) -> str | None:
@@ -77,3 +101,56 @@ def roll_values(engine: str, roll: Roll, after: dict[str, Any], who: Who) -> str
             if p.get("cell") is not None
         )
     return None
+
+
+def roll_words(
+    engine: str, before: State | None, roll: Roll, after: dict[str, Any], who: Who
+) -> tuple[str, str]:
+    """A roll's purpose and values in words ("seat 1's D6 roll", "4"): the purpose from
+    the decision it answered (``before``), the values as the rules use them."""
+    purpose, values = "roll", roll_values(engine, roll, after, who)
+    decision = before.decision() if before is not None else None
+    if isinstance(decision, Chance):
+        shown = game_view(engine)
+        purpose = shown.purpose_text(decision.purpose)
+        # A seat drawn reads as its name, a turn order by the board's letters (the view's).
+        values = values or shown.roll_text(decision.purpose, roll.values, who)
+    return purpose, values or " | ".join(" ".join(map(str, v)) for v in roll.values)
+
+
+def step_words(
+    engine: str,
+    before: State,
+    inp: Input,
+    names: Sequence[str],
+    shown: Callable[[Action], str],
+    me: int | None = None,
+    after: State | None = None,
+) -> tuple[str, list[str]]:
+    """One step in the console's words, for a text stream (``lantag play --headless``):
+    a headline and the lines of the results the console keeps in view (rolls' results,
+    battles, tags), as the screen's "since your last move" lines say them.
+
+    The headline is what the screen keeps for the input: a roll's first result
+    ("seat 1 bot-1 rolls 4"; a roll no fact words: "turn order: 3 1"), a secret round's
+    outcome, a move as ``seat 2: step n``.  ``before`` is the state the input was applied
+    to, ``after`` the state it led to (worked out when not given).  The feed's and the
+    outcome lines' wording, so text and screen never differ."""
+    if after is None:
+        try:
+            after = before.apply(inp)
+        except IllegalAction:
+            after = None
+    after_view = game_view(engine).view(after, me) if after is not None else {}
+    who = who_namer(names, me)
+    found = step_lines(engine, after, seat_namer(names, me), before) if after is not None else []
+    facts = [line.text for line in found if line.notable]
+    decision = before.decision()
+    if isinstance(inp, Roll):
+        if facts:
+            return facts[0], facts[1:]
+        purpose, values = roll_words(engine, before, inp, after_view, who)
+        return f"{purpose}: {values}", facts
+    if isinstance(inp, Joint) and isinstance(decision, Simultaneous):
+        return secret_line(decision.kind, inp, after_view, who, shown), facts
+    return input_text(inp, shown), facts

@@ -16,13 +16,15 @@ _PIECES = re.compile(r"(\n| +)")
 def word_wrap(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
     """Break lines at spaces so words stay whole (prompt_toolkit wraps at any character).
 
-    Spaces where a line breaks are dropped.  Words longer than ``width`` are left to the
-    window's own character wrapping.
+    Spaces where a line breaks are dropped; spaces that start a line of the text (an
+    indent, as in the help's columns) are kept.  Words longer than ``width`` are left to
+    the window's own character wrapping.
     """
     width = max(1, width)
     out: StyleAndTextTuples = []
     col = 0
     gap: tuple[str, str] | None = None  # spaces waiting to see whether the next word fits
+    fresh = True  # at the start of one of the text's own lines (not of a wrapped one)
     for fragment in fragments:
         style, text = fragment[0], fragment[1]
         for piece in _PIECES.split(text):
@@ -30,7 +32,10 @@ def word_wrap(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
                 continue
             if piece == "\n":
                 out.append((style, "\n"))
-                col, gap = 0, None
+                col, gap, fresh = 0, None, True
+            elif piece[0] == " " and fresh and col == 0:
+                out.append((style, piece))  # an indent
+                col = len(piece)
             elif piece[0] == " ":
                 gap = (style, piece) if col > 0 else None
             else:
@@ -41,7 +46,7 @@ def word_wrap(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
                 elif gap is not None:
                     out.append(gap)
                     col += spaces
-                gap = None
+                gap, fresh = None, False
                 out.append((style, piece))
                 col += len(piece)
                 if col > width:  # a long word the window wraps: where its last row ends

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lanTag.rules.assassination_board import MOVE, NULL, OVER, PICK, ROLL, SAFE_HOUSE, SIDES
@@ -156,3 +157,12 @@ def purpose_text(purpose: str) -> str:
         seat, _, role = rest.partition("/")
         return f"die roll for seat {seat} ({role})"
     return purpose
+
+
+def roll_text(
+    purpose: str, values: Sequence[Sequence[int]], name: Namer = plain_namer
+) -> str | None:
+    """The first-victim roll draws a seat: named, not its number."""
+    if purpose == "first-victim" and len(values) == 1 and len(values[0]) == 1:
+        return name(values[0][0])
+    return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lanTag.rules import boardtag_board as bb
@@ -223,3 +224,12 @@ _EVENT_TEXTS = {
 def purpose_text(purpose: str) -> str:
     """A boardtag chance purpose (a fact code) in words."""
     return "who starts as IT" if purpose == "first-it" else purpose
+
+
+def roll_text(
+    purpose: str, values: Sequence[Sequence[int]], name: Namer = plain_namer
+) -> str | None:
+    """The who-starts-as-IT roll draws a seat: named, not its number."""
+    if purpose == "first-it" and len(values) == 1 and len(values[0]) == 1:
+        return name(values[0][0])
+    return None

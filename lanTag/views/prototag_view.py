@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lanTag.rules.base import Fact, Over, Simultaneous, Turn
@@ -159,3 +160,12 @@ def purpose_text(purpose: str) -> str:
     if kind == "first-tagged":
         return "the first tagged seat"
     return purpose
+
+
+def roll_text(
+    purpose: str, values: Sequence[Sequence[int]], name: Namer = plain_namer
+) -> str | None:
+    """The first-tagged roll draws a seat: named, not its number."""
+    if purpose == "first-tagged" and len(values) == 1 and len(values[0]) == 1:
+        return name(values[0][0])
+    return None

@@ -9,6 +9,7 @@ Modules are imported on first use.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -16,8 +17,8 @@ from typing import Any
 from lanTag.rules.base import Chance, Over, Simultaneous, State, Turn
 from lanTag.views.naming import Namer, plain_namer
 
-# engine id -> view module (view, render, purpose_text and, optionally, events_texts); the
-# engine ids of rules/registry.py.
+# engine id -> view module (view, render, purpose_text and, optionally, events_texts and
+# roll_text); the engine ids of rules/registry.py.
 _VIEWS: dict[str, str] = {
     "prototag": "lanTag.views.prototag_view",
     "assassination": "lanTag.views.assassination_view",
@@ -71,6 +72,18 @@ class GameView:
         if self.module is None:
             return purpose
         text: str = self.module.purpose_text(purpose)
+        return text
+
+    def roll_text(
+        self, purpose: str, values: Sequence[Sequence[int]], name: Namer = plain_namer
+    ) -> str | None:
+        """A roll's values as the game reads them where they are no plain numbers (a seat
+        drawn: ``seat 2``, a turn order by the board's letters), seats named by ``name``;
+        None: the numbers as drawn (dice) or a view without such words."""
+        words = getattr(self.module, "roll_text", None)
+        if words is None:
+            return None
+        text: str | None = words(purpose, values, name)
         return text
 
     def events_texts(self, state: State, name: Namer = plain_namer) -> list[str]:

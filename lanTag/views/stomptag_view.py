@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 from lanTag.rules.base import Chance, Over, Simultaneous
 from lanTag.rules.stomptag_codec import BIDS, ORDERS
 from lanTag.rules.stomptag_collide import CROSS, MEET, SWAP
-from lanTag.rules.stomptag_orders import MOVES
+from lanTag.rules.stomptag_orders import MOVES, ORDERS_UP
+from lanTag.rules.stomptag_orders import ORDERS as PLAIN_ORDERS
 from lanTag.rules.stomptag_round import (
     BID,
     CANCEL,
@@ -119,7 +120,7 @@ def view(state: StomptagState, seat: int | None) -> dict[str, Any]:
         "queue": list(t.queue),
         "teleport_open": t.tag_last_round,
         "to_act": list(d.seats) if isinstance(d, Simultaneous) else [],
-        "last_orders": [[s, o.text()] for s, o in state.orders],
+        "last_orders": [[s, order_words(o.text())] for s, o in state.orders],
         "events": [event_obj(e, state.cell_name) for e in state.events],
         "move_words": list(MOVES),
         "seat": seat,
@@ -172,7 +173,8 @@ def render(state: StomptagState) -> str:
     if t.queue:
         lines.append("itness queue, front first: " + " ".join(str(s) for s in t.queue))
     if state.orders:
-        lines.append("orders: " + " ".join(f"{s}=[{o.text()}]" for s, o in state.orders))
+        orders = (f"seat {s} {order_words(o.text())}" for s, o in state.orders)
+        lines.append("orders: " + "; ".join(orders))
     if state.events:
         lines.append("events: " + "; ".join(events_texts(state)))
     lines.append("status: " + _status(state))
@@ -195,3 +197,13 @@ def _status(state: StomptagState) -> str:
 def purpose_text(purpose: str) -> str:
     """Stomptag's purposes are not worded (docs/rules/VERSIONS.md): the code itself."""
     return purpose
+
+
+def order_words(text: str) -> str:
+    """An order as the table reads it: its mode and moves, and the upgrade it buys
+    (``orders+up stomp n ne`` -> ``stomp n ne + upgrade``).  ``text`` is the typed form
+    (``Order.text()``, ``Stomptag.action_text``); anything else is returned as it is."""
+    verb, _, rest = text.partition(" ")
+    if verb == ORDERS_UP and rest:
+        return f"{rest} + upgrade"
+    return rest if verb == PLAIN_ORDERS and rest else text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from lanTag.rules.base import Action, Chance, Fact, Over, Turn
@@ -9,13 +10,16 @@ from lanTag.rules.tagem import TagemState
 from lanTag.rules.tagem_map import GLYPH_OF_TILE, START_GLYPHS, Tile
 from lanTag.rules.tagem_pieces import (
     LETTERS,
+    Attack,
     Flag,
     cell_name,
-    describe_modifiers,
     flag_name,
     pawn_name,
 )
 from lanTag.views.naming import Namer, plain_namer
+
+# The game types as the rules text names them (the option's codes are what is typed).
+MODE_NAMES = {"elimination": "elimination", "ctf": "Capture-The-Flag", "ctcf": "Capture-Their-Flag"}
 
 LEGEND = (
     "legend: .path %cover ~wade ^garrison #block .1 starting point 1  * flag (*a: A's)  "
@@ -65,7 +69,8 @@ def render(state: TagemState) -> str:
     board = state.board
     limit = f" of {state.max_turns}" if state.max_turns else ""
     shown = min(state.round, state.max_turns or state.round)  # the round after the last is no round
-    lines = [f"Tag 'em: {board.name}, {state.mode}, round {shown}{limit}"]
+    mode = MODE_NAMES.get(state.mode, state.mode)
+    lines = [f"Tag 'em: {board.name}, {mode}, round {shown}{limit}"]
     lines.append("    " + " ".join(str(c % 10) for c in range(board.width)))
     texts = _cell_texts(state)
     for row in range(board.height):
@@ -127,6 +132,7 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
         "game": "tagem",
         "map": board.name,
         "mode": state.mode,
+        "mode_name": MODE_NAMES.get(state.mode, state.mode),
         "width": board.width,
         "height": board.height,
         "terrain": grid,
@@ -168,23 +174,41 @@ def modifiers_text(modifiers: dict[str, int]) -> str:
     return ", ".join(f"{v:+d} {k}" for k, v in modifiers.items() if v) or "no modifier"
 
 
-def attack_view(state: TagemState, seat: int, action: Action) -> dict[str, Any]:
-    """A legal attack ``seat`` may declare, with the modifiers each side would roll with
-    (the engine's ``attack_modifiers``), so a player sees the odds before choosing."""
-    a = state.attack_modifiers(seat, action)
+def attack_words(a: Attack) -> str:
+    """An attack's modifiers, the attacker's against the defender's: "+1 horde, -1 cover
+    against no modifier" (the one wording of them: the attack list and the feed)."""
     mine = {
         "horde": a.attacker_horde,
         "garrison": int(a.attacker_garrison),
         "cover": -int(a.defender_cover),
     }
     theirs = {"horde": a.defender_horde, "garrison": int(a.defender_garrison)}
+    if not any(mine.values()) and not any(theirs.values()):
+        return "no modifier either side"
+    return f"{modifiers_text(mine)} against {modifiers_text(theirs)}"
+
+
+def attack_view(state: TagemState, seat: int, action: Action) -> dict[str, Any]:
+    """A legal attack ``seat`` may declare, with the modifiers each side would roll with
+    (the engine's ``attack_modifiers``), so a player sees the odds before choosing.
+
+    ``line`` is the whole of it for a screen: "attack 0 e: A0 +0 vs B0 +0 (+1 horde, -1
+    cover against no modifier)" (each side's die plus that bonus decides)."""
+    a = state.attack_modifiers(seat, action)
+    attacker = pawn_name(a.attacker, a.attacker_pawn)
+    defender = pawn_name(a.defender, a.defender_pawn)
+    text = attack_words(a)
     return {
         "action": str(action),
-        "attacker": pawn_name(a.attacker, a.attacker_pawn),
-        "defender": pawn_name(a.defender, a.defender_pawn),
+        "attacker": attacker,
+        "defender": defender,
         "attacker_bonus": a.attacker_bonus,
         "defender_bonus": a.defender_bonus,
-        "text": f"{modifiers_text(mine)} against {modifiers_text(theirs)}",
+        "text": text,
+        "line": (
+            f"{action}: {attacker} {a.attacker_bonus:+d} vs {defender} {a.defender_bonus:+d}"
+            f" ({text})"
+        ),
     }
 
 
@@ -224,7 +248,7 @@ def event_text(state: TagemState, fact: Fact) -> str:
     if code == "attacks":
         seat, pawn, foe, foe_pawn = (int(v) for v in a)
         text = f"{pawn_name(seat, pawn)} attacks {pawn_name(foe, foe_pawn)}"
-        return f"{text} ({describe_modifiers(state.pending)})" if state.pending else text
+        return f"{text} ({attack_words(state.pending)})" if state.pending else text
     if code == "moves":
         mover, mover_pawn, way, target, cost, garrisoned = a
         where = place(board.width, int(target))
@@ -276,3 +300,13 @@ def purpose_text(purpose: str) -> str:
             f" vs {pawn_name(foe, foe_pawn)} {_signed(foe_bonus)}"
         )
     return purpose
+
+
+def roll_text(
+    purpose: str, values: Sequence[Sequence[int]], name: Namer = plain_namer
+) -> str | None:
+    """The turn order draws the seats in order: by the board's letters ("C B A")."""
+    del name
+    if purpose == "turn-order" and len(values) == 1:
+        return " ".join(LETTERS[seat] for seat in values[0])
+    return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,11 @@ def test_play_from_a_logged_position_plays_to_the_end_and_verifies(tmp_path: Pat
         "--log", str(second),
     )  # fmt: skip
     assert played.returncode == 0, played.stderr
-    _verified_start(tmp_path / "me", second)
+    digest = _verified_start(tmp_path / "me", second)
+    # The game names where it started as verify does.
+    assert f"started: prototag, you are seat 0 (tester), from position {digest[:16]}\n" in (
+        played.stdout
+    )
     # The game started exactly there: its step 0 is the position file, field for field.
     again = lantag(home, "position", str(second), "--step", "0")
     written = json.loads(position.read_text(encoding="utf-8"))
@@ -141,11 +146,13 @@ def test_a_hosted_game_from_a_position_starts_there_for_the_joiner_too(tmp_path:
             "--bot", "random", "--log", str(joiner_log),
         )  # fmt: skip
         assert joined.returncode == 0, joined.stderr
-        _out, host_err = host.communicate(timeout=HANG_GUARD)
+        host_out, host_err = host.communicate(timeout=HANG_GUARD)
     finally:
         host.kill()
     assert host.returncode == 0, host_err
     digests = {_verified_start(tmp_path / "host", log) for log in (host_log, joiner_log)}
+    for out in (host_out, joined.stdout):
+        assert re.search(rf"^started: prototag, .*, from position {min(digests)[:16]}$", out, re.M)
     record = LobbyRecord.decode(parse_log(host_log.read_bytes()).entries[0].data[1])
     start = get_game("prototag").from_position(json.loads(position.read_text(encoding="utf-8")))
     assert digests == {hashlib.sha256(start.encode()).hexdigest()}

@@ -54,7 +54,7 @@ def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
         host.communicate(timeout=HANG_GUARD)
 
 
-_PREVIOUS = PROTOCOL_VERSION - 1  # the last release (protocol 3): the peers a table meets first
+_PREVIOUS = PROTOCOL_VERSION - 1  # the last release (protocol 4): the peers a table meets first
 _PREVIOUS_INSTALL = (
     "import lanTag.wire, lanTag.session.messages, lanTag.session.compatibility\n"
     "import lanTag.peer.join_handshake, lanTag.peer.joiner\n"
@@ -68,7 +68,7 @@ _PREVIOUS_INSTALL = (
 def test_a_peer_of_the_previous_protocol_and_one_of_this_refuse_each_other_politely(
     tmp_path: Path, older: str
 ) -> None:
-    """Real processes, one of them made a protocol-3 install by a sitecustomize module: no
+    """Real processes, one of them made a protocol-4 install by a sitecustomize module: no
     seat is taken, the joiner exits 1 naming both versions, nobody shows a traceback."""
     mine = PROTOCOL_VERSION
     old = tmp_path / "old"

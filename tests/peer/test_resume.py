@@ -27,6 +27,7 @@ from lanTag.peer.resume import (
 )
 from lanTag.peer.runtime import LocalIdentity
 from lanTag.session import events as ev
+from lanTag.session.messages import HANDBACK_PROTOCOL, MsgType, parse_unverified
 from tests.cli.helpers import entries_of, rechain
 from tests.peer.harness import Table, addr
 
@@ -83,8 +84,11 @@ def test_peer_restarted_before_its_timeout_catches_up_and_plays_on(engine: str) 
     assert report.steps > crashed_at
 
 
-def test_peer_restarted_after_being_dropped_follows_as_a_spectator() -> None:
-    table = Table("toy", 3, seed=22)
+def test_peer_restarted_after_being_dropped_takes_its_seat_back() -> None:
+    """Protocol 5 (SPEC §5.6): the resumed seat asks back, a live seat's next contribution
+    admits it, and every peer (the spectator too) has it live from the same step; it plays
+    its own moves again and every log verifies.  A protocol-4 seat follows as a spectator."""
+    table = Table("toy", 3, spectators=1, seed=22)
     table.start()
     victim = table.peers[2].session
     assert victim is not None and victim.seat is not None
@@ -97,11 +101,28 @@ def test_peer_restarted_after_being_dropped_follows_as_a_spectator() -> None:
         lambda: all(any(isinstance(e, ev.SeatsDropped) for e in p.events) for p in others), 3600
     )
     restarted = _restart(table, 2, seat, 22)
-    table.net.run_until(table.over, 36_000)
+    table.net.run_until(table.settled, 36_000)  # over, and the seals of the end are in
     assert len({p.session.state.state_hash() for p in table.peers if p.session}) == 1
-    assert restarted.session is not None and seat not in restarted.session.live
-    report = verify_log(bytes(table.logs[2]))
-    assert report.valid and report.complete, report.failure
+    session = restarted.session
+    assert session is not None
+    backs = [[e for e in p.events if isinstance(e, ev.SeatsBack)] for p in table.peers]
+    if session.record.protocol < HANDBACK_PROTOCOL:
+        assert seat not in session.live and not any(backs)
+    else:
+        assert seat in session.live
+        assert len(backs[0]) == 1 and all(b == backs[0] for b in backs), backs  # spectator too
+        back = backs[0][0]
+        assert back.seats == (seat,)
+        mine = [
+            m
+            for m in (parse_unverified(e[3]) for e in entries_of(bytes(table.logs[2])) if e[2] == 1)
+            if m.seat == seat and m.step >= back.step and m.type is MsgType.MOVE
+        ]
+        assert mine, "the seat given back played no move of its own"
+    reports = [verify_log(bytes(table.logs[i])) for i in range(4)]
+    for report in reports:
+        assert report.valid and report.complete, report.failure
+    assert len({tuple((a.step, a.state_hash) for a in r.applied) for r in reports}) == 1
 
 
 def test_spectator_log_cannot_be_resumed() -> None:

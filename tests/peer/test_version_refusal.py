@@ -86,7 +86,7 @@ def test_other_rules_are_refused_before_the_welcome(rules_delta: int) -> None:
 
 @pytest.mark.parametrize("theirs", [PROTOCOL_VERSION - 1, PROTOCOL_VERSION + 1])
 def test_another_protocol_is_refused_naming_both(theirs: int) -> None:
-    """A protocol-2 joiner (the release before this one) and a newer one alike."""
+    """A joiner of the release before this one and a newer one alike."""
     host, joiner = _host(), _joiner()
     host.receive(_hello_with(joiner, protocol=theirs), JOINER)
     _deliver(host, joiner, HOST)
@@ -101,10 +101,10 @@ def test_another_protocol_is_refused_naming_both(theirs: int) -> None:
     assert host.taken == 1 and joiner.your_seat is None
 
 
-@pytest.mark.parametrize("older", [2, 3])
+@pytest.mark.parametrize("older", [2, 3, 4])
 def test_a_host_of_an_older_protocol_is_refused_by_the_joiner(older: int) -> None:
     """The other way round: the welcome of a host of a previous protocol (the same lobby
-    envelope, its protocol field 2 or 3) is refused by the joiner, naming both versions."""
+    envelope, its protocol field 2, 3 or 4) is refused by the joiner, naming both versions."""
     joiner = _joiner()
     rules = get_game("prototag").rules_version
     fields = [bytes(32), bytes(32), "prototag", "g", 2, False, 1, older, rules, "9.9"]

@@ -199,7 +199,16 @@ def test_the_tagem_view_shows_each_proposed_attack_with_its_modifiers() -> None:
             "attacker_bonus": 0,
             "defender_bonus": 0,
             "text": "+1 horde, -1 cover against no modifier",
+            "line": f"{action}: {attacker} +0 vs B0 +0 (+1 horde, -1 cover against no modifier)",
         }
         for action, attacker in (("attack 0 e", "A0"), ("attack 1 s", "A1"))
     ]
     assert game_view("tagem").view(state, 1)["attacks"] == []
+
+
+def test_a_declared_attack_is_worded_as_the_attack_list_words_it() -> None:
+    # One wording of the modifiers: the feed's "attacks" line says what the list said.
+    state, attack = _cover_attack()
+    listed = game_view("tagem").view(state, 0)["attacks"][0]["text"]
+    declared = state.apply(Move(0, attack))
+    assert game_view("tagem").events_texts(declared) == [f"A0 attacks B0 ({listed})"]

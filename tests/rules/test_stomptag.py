@@ -336,14 +336,15 @@ def test_view_and_render_show_the_board() -> None:
     assert view["board"][0][1] == 0 and view["board"][1][2] == 1 and view["board"][3][4] == 2
     assert view["players"][1]["it"] and view["players"][2]["moves"] == 2
     assert view["to_act"] == [0, 1, 2] and view["can_upgrade"] is True
-    assert view["last_orders"] == [
-        [0, "orders stomp e"],
-        [1, "orders stride nothing"],
-        [2, "orders+up stride n"],
+    assert view["last_orders"] == [  # the table's words: mode, moves, and an upgrade bought
+        [0, "stomp e"],
+        [1, "stride nothing"],
+        [2, "stride n + upgrade"],
     ]
     assert any(e["what"] == "upgrade" and "2 -5" in e["text"] for e in view["events"])
     text = VIEW.render(after)
     assert "@1" in text and "legend:" in text
+    assert "\norders: seat 0 stomp e; seat 1 stride nothing; seat 2 stride n + upgrade\n" in text
     assert text.splitlines()[-1].startswith("status: waiting for secret orders from seats 0 1 2")
 
 

@@ -56,6 +56,7 @@ PAYLOADS: dict[MsgType, tuple[Any, ...]] = {
     MsgType.PRIVATE: (2, _h("e"), b"\x01" * 12, b"\x02" * 40),
     MsgType.LEAVE: (),
     MsgType.SEAL: (),
+    MsgType.REJOIN: (),
 }
 
 

@@ -52,6 +52,7 @@ PAYLOADS: dict[MsgType, tuple[Any, ...]] = {
     MsgType.PRIVATE: (2, _h("messages/eph"), b"\x01" * 12, b"\x02" * 40),
     MsgType.LEAVE: (),
     MsgType.SEAL: (),
+    MsgType.REJOIN: (),
 }
 
 
@@ -94,7 +95,7 @@ def _verifies(msg: Signed, seat: int = SEAT) -> bool:
 
 
 def test_constants_are_pinned() -> None:
-    assert PROTOCOL_VERSION == 4
+    assert PROTOCOL_VERSION == 5
     assert SIGN_DOMAIN == b"lanTag/v1/msg\x00"
     assert HASH_SIZE == 32
     assert [(t.name, int(t)) for t in MsgType] == [
@@ -110,6 +111,7 @@ def test_constants_are_pinned() -> None:
         ("PRIVATE", 10),
         ("LEAVE", 11),
         ("SEAL", 12),
+        ("REJOIN", 13),
     ]
 
 
@@ -229,14 +231,14 @@ def test_malformed_public_keys_do_not_verify(public_key: bytes) -> None:
 # --------------------------------------------------------------------------- strict parsing
 
 
-@pytest.mark.parametrize("version", [0, 5, 255, -1, "1", b"\x01", None, [1]], ids=repr)
+@pytest.mark.parametrize("version", [0, 6, 255, -1, "1", b"\x01", None, [1]], ids=repr)
 def test_unknown_versions_are_rejected(version: object) -> None:
     fields = _fields(MsgType.MOVE)
     fields[0] = version
     _parse_fails(_raw_from_fields(fields), "version")
 
 
-@pytest.mark.parametrize("type_code", [0, 13, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
+@pytest.mark.parametrize("type_code", [0, 14, 255, 65536, -1, "1", b"\x01", None, [1]], ids=repr)
 def test_unknown_types_are_rejected(type_code: object) -> None:
     fields = _fields(MsgType.MOVE)
     fields[1] = type_code
@@ -435,8 +437,8 @@ def test_bad_outer_envelopes_are_malformed(outer: object) -> None:
 
 def test_noncanonical_body_or_envelope_is_rejected() -> None:
     msg = _sign(MsgType.MOVE)
-    body = b"\x97\xcc\x04" + msg.body[2:]  # version 4 as uint8: same value, other bytes
-    assert wire.unpack(msg.body)[0] == 4 and msg.body[1] == 0x04
+    body = b"\x97\xcc\x05" + msg.body[2:]  # version 5 as uint8: same value, other bytes
+    assert wire.unpack(msg.body)[0] == 5 and msg.body[1] == 0x05
     _parse_fails(wire.pack([body, msg.signature]), "noncanonical")
     n = len(msg.body)
     envelope = b"\x92\xc5" + n.to_bytes(2, "big") + msg.body + b"\xc4\x40" + msg.signature

@@ -3,6 +3,8 @@
 Registered only by the session tests (lanTag.rules.registry.register_engine).
 Each round: a d6 roll for a bonus seat, a secret "guess 0|1|2" by everyone,
 then one "add 1|2" turn per seat.  Highest score after ``rounds`` rounds wins.
+Option ``guessers`` (0: everyone) limits the secret guess to the first seats, so the others
+are bystanders of it (the acknowledgement rules of SPEC §4.4 and §5.4 need one).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class ToyState(State):
     phase: str = "roll"  # roll -> guess -> turns
     turn: int = 0
     scores: tuple[int, ...] = ()
+    guessers: int = 0  # seats in the secret round (the first ones); 0: every seat
 
     def decision(self) -> Decision:
         if self.round >= self.rounds:
@@ -49,7 +52,7 @@ class ToyState(State):
         if self.phase == "roll":
             return Chance((Die((1, 2, 3, 4, 5, 6)),), "bonus")
         if self.phase == "guess":
-            return Simultaneous(tuple(range(self.seats)), "guess")
+            return Simultaneous(tuple(range(self.guessers or self.seats)), "guess")
         return Turn(self.turn)
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
@@ -85,7 +88,8 @@ class ToyState(State):
         return replace(self, round=self.round + 1, phase="roll", turn=0, scores=tuple(scores))
 
     def to_obj(self) -> Any:
-        return [self.seats, self.rounds, self.round, self.phase, self.turn, list(self.scores)]
+        obj = [self.seats, self.rounds, self.round, self.phase, self.turn, list(self.scores)]
+        return [*obj, self.guessers] if self.guessers else obj  # 0: the encoding before it
 
 
 class Toy(Game):
@@ -94,7 +98,10 @@ class Toy(Game):
     min_seats = 1
     max_seats = 64
     rules_version = 1
-    option_specs = (OptionSpec("rounds", 3, "rounds to play", min=1, max=100),)
+    option_specs = (
+        OptionSpec("rounds", 3, "rounds to play", min=1, max=100),
+        OptionSpec("guessers", 0, "seats in the secret guess (0: all)", min=0, max=64),
+    )
 
     @classmethod
     def new_state(
@@ -102,12 +109,13 @@ class Toy(Game):
     ) -> State:
         cls.check_seats(seats)
         opts = cls.validate_options(options)
-        return ToyState(seats, int(opts["rounds"]), scores=(0,) * seats)
+        guessers = min(int(opts["guessers"]), seats)
+        return ToyState(seats, int(opts["rounds"]), scores=(0,) * seats, guessers=guessers)
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> State:
-        seats, rounds, rnd, phase, turn, scores = obj
-        return ToyState(seats, rounds, rnd, phase, turn, tuple(scores))
+        seats, rounds, rnd, phase, turn, scores, *guessers = obj
+        return ToyState(seats, rounds, rnd, phase, turn, tuple(scores), *guessers)
 
 
 ToyState.game = Toy

@@ -8,6 +8,7 @@ when no other live human must acknowledge them, and dice need only our reveal.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import random
 from collections import deque
@@ -69,7 +70,9 @@ def solo_session(
     seed: str = "ui",
     nickname: str = "me",
     options: tuple[tuple[str, int | bool | str], ...] = (),
+    start_position: bytes = b"",
 ) -> Session:
+    """``start_position``: canonical state bytes to start from (give that position's options)."""
     ident = Identity(_h(f"{seed}/key"))
     secret = _h(f"{seed}/chain")
     seats: tuple[SeatRecord, ...] = (
@@ -77,6 +80,8 @@ def solo_session(
     )
     seats += tuple(SeatRecord(b"", b"", f"bot-{i + 1}", "random") for i in range(bots))
     record = LobbyRecord(engine, options, None, seats, CHAIN, Timeouts(), _h(f"{seed}/nonce"))
+    if start_position:
+        record = dataclasses.replace(record, start_position=start_position)
     return Session(record, seat=0, identity=ident, chain_secret=secret)
 
 

@@ -128,3 +128,44 @@ def test_the_rules_help_reads_the_board_as_it_is_drawn() -> None:
     status = "".join(frag[1] for frag in painted.info[0])
     assert "at point (4,4)" in status and "(4,4)" in rules_text("boardtag")
     assert "(column,row)" in rules_text("tagem") and "[A]" in rules_text("tagem")
+
+
+def _tagem_attack_handle() -> Any:
+    """Tag 'em from a position where A (us) may attack B0 on cover two ways, each with the
+    other pawn as its horde: "+1 horde, -1 cover" against nothing (tests/rules/test_awaited)."""
+    from lanTag.rules.tagem import Tagem
+    from tests.rules.test_positions import _tagem
+
+    start = Tagem.from_position(_tagem(pawns=[["r2c10", "r1c11"], ["r2c11", "r7c11"]]))
+    options = tuple(sorted(Tagem.position(start)["options"].items()))
+    return solo_handle("tagem", 1, options=options, start_position=start.encode())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_tagem_side_panel_lists_each_attack_with_its_modifiers(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    handle = _tagem_attack_handle()
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput())
+        text = screen_text(game.app, *size)
+        await asyncio.sleep(0)
+    assert "Window too small" not in text
+    # The side panel (right of the bar), its wrapped lines joined again.
+    side = " ".join(line.split("│", 1)[1].strip() for line in text.splitlines() if "│" in line)
+    assert "attacks you can make" in side, text
+    for action, pawn in (("attack 0 e", "A0"), ("attack 1 s", "A1")):
+        line = f"» {action}: {pawn} +0 vs B0 +0 (+1 horde, -1 cover against no modifier)"
+        assert line in side, text
+
+
+def test_tagem_status_names_the_game_type_as_the_rules_do() -> None:
+    handle = _tagem_attack_handle()  # a Capture-Their-Flag game (mode=ctcf)
+    session = handle.machine.session
+    shown = game_view("tagem")
+    view = shown.view(session.state, 0)
+    painted = paint("tagem", view, ["me", "bot-1"], lambda: shown.render(session.state))
+    status = "".join(frag[1] for frag in painted.info[0])
+    assert view["mode"] == "ctcf" and status.startswith("Skirmish, Capture-Their-Flag, round 1")
+    assert shown.render(session.state).startswith("Tag 'em: Skirmish, Capture-Their-Flag, ")

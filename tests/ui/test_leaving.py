@@ -89,8 +89,10 @@ async def test_a_dropped_seat_watches_and_its_bot_moves_are_not_labelled_you() -
         assert not session.state.is_over
         assert model.seat_taken_over() and model.seat_status(seat) == "left"  # type: ignore[arg-type]
         assert model.prompt_hint().startswith("watching: a bot plays your seat")
-        # Why it only watches, in the same line: the drop's step, and that it is final.
-        assert f"dropped at step {drop_step} (final for this game)" in model.prompt_hint()
+        # Why it only watches, in the same line: the drop's step, and how it could come back
+        # (protocol 5, SPEC §5.6: a resume asks for the seat back).
+        reason = _watch_reason(session.record.protocol)
+        assert f"dropped at step {drop_step} {reason}" in model.prompt_hint()
         assert "watching: bot in your seat" in screen_text(theirs.app, 80, 24)
         labelled = [line.text for line in model.log if ": you: " in line.text]
         assert all(int(text.split(":")[0]) < drop_step for text in labelled), labelled
@@ -110,6 +112,13 @@ async def test_a_dropped_seat_watches_and_its_bot_moves_are_not_labelled_you() -
         assert not any("(you)" in t or "you (" in t for t in after), after
         commands.run(model, "submit", "step n")
         assert model.message.startswith("watching:")
+
+
+def _watch_reason(protocol: int) -> str:
+    """How a dropped seat is told it could come back (protocol 5: a resume asks, §5.6)."""
+    if protocol >= 5:
+        return "(`lantag join --resume LOG` asks for it back)"
+    return f"(a drop is final in a protocol-{protocol} game)"
 
 
 async def test_headless_says_in_one_line_why_a_dropped_seat_only_watches(
@@ -133,8 +142,8 @@ async def test_headless_says_in_one_line_why_a_dropped_seat_only_watches(
     lines = capsys.readouterr().out.splitlines()
     watch = [line for line in lines if line.startswith("watching only:")]
     assert watch == [
-        "watching only: your seat 0 was dropped at step 9 and a drop is final for this game;"
-        " a bot plays it"
+        "watching only: your seat 0 was dropped at step 9; a bot plays it "
+        + _watch_reason(handle.machine.session.record.protocol)
     ]
 
 

@@ -6,9 +6,13 @@ from __future__ import annotations
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from lanTag.rules.base import Action, Joint
+from lanTag.rules.assassination import AssassinationState
+from lanTag.rules.base import FORFEIT, Action, Joint
+from lanTag.rules.boardtag import BoardTagState
+from lanTag.rules.tagem import TagemState
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
+from lanTag.ui.model import GameModel
 from lanTag.ui.outcomes import secret_line, who_namer
 from lanTag.ui.snapshot import screen_text
 from lanTag.views.registry import game_view
@@ -39,6 +43,18 @@ def test_rock_paper_scissors_names_the_winner_and_who_is_tagged() -> None:
 def _stomptag_app() -> GameApp:
     handle = solo_handle("stomptag")
     return GameApp(handle, input=create_pipe_input(), output=DummyOutput())
+
+
+
+def test_a_forfeit_in_a_battle_is_said_not_crashed_on() -> None:
+    # A convicted seat's share of a battle is the forfeit, an action without args (SPEC §4.4):
+    # the line names it (the real-process two-commits table's host printed a traceback).
+    joint = Joint(((0, Action("rps", ("rock",))), (2, FORFEIT)))
+    line = secret_line("rps", joint, {"tagged": 2}, who_namer(NAMES, 0), str)
+    assert line == (
+        "rock-paper-scissors: you rock; seat 2 bot-2 forfeits (convicted of cheating):"
+        " seat 2 bot-2 is tagged"
+    )
 
 
 async def test_stomptag_minimum_bids_are_the_real_minimums() -> None:
@@ -82,3 +98,51 @@ async def test_a_resolved_secret_round_stays_until_our_next_decision() -> None:
     commands.run(model, "submit", str(next(iter(model.legal()))))
     model.poll()
     assert all(not line.text.startswith("bids:") for line in model.outcomes)
+
+
+def test_a_roll_that_draws_seats_names_them_on_the_dice_line() -> None:
+    # Tag 'em's turn order by the board's letters, Board Tag's first IT by the seat's name:
+    # the numbers drawn ("2 1 0", "2") are seat indices, which nothing else on screen shows.
+    tagem = GameModel(solo_handle("tagem", 2))
+    tagem.poll()
+    session = tagem.session
+    assert session is not None and tagem.last_roll is not None
+    rolled = session.state_at(1)
+    assert isinstance(rolled, TagemState)
+    letters = " ".join("ABC"[seat] for seat in rolled.order)
+    assert tagem.last_roll.purpose == "turn order" and tagem.last_roll.values == letters
+    boardtag = GameModel(solo_handle("boardtag", 2))
+    boardtag.poll()
+    assert boardtag.session is not None and boardtag.last_roll is not None
+    started = boardtag.session.state_at(1)
+    assert isinstance(started, BoardTagState)
+    it = started.it_seat
+    named = "you" if it == 0 else f"seat {it} bot-{it}"
+    assert (boardtag.last_roll.purpose, boardtag.last_roll.values) == ("who starts as IT", named)
+    assassination = GameModel(solo_handle("assassination", 2))
+    assassination.poll()
+    assert assassination.session is not None
+    picked = assassination.session.state_at(1)
+    assert isinstance(picked, AssassinationState)
+    named = "you" if picked.victim == 0 else f"seat {picked.victim} bot-{picked.victim}"
+    first = assassination.log[0].text  # its own dice may have rolled since
+    assert first.startswith(f"0: roll-off for the first victim: {named} — "), first
+    # Prototag draws its first tagged seat only with an option: its view words it alike.
+    assert game_view("prototag").roll_text("first-tagged", ((1,),)) == "seat 1"
+    assert game_view("prototag").roll_text("roll/1/d6", ((4,),)) is None  # dice stay numbers
+
+
+def test_orders_read_as_moves_and_the_upgrade_bought() -> None:
+    from lanTag.rules.stomptag import Stomptag
+
+    joint = Joint(
+        ((0, Action("orders", ("stride", "xt"))), (2, Action("orders+up", ("stomp", "np"))))
+    )
+    line = secret_line("orders", joint, {}, who_namer(NAMES, 0), Stomptag.action_text)
+    assert line == "orders: you stride nothing teleport; seat 2 bot-2 stomp n ne + upgrade"
+
+
+def test_the_turn_line_names_a_secret_round_in_words() -> None:
+    model = GameModel(solo_handle("stomptag", 2))  # the minimum bids are drawn at once
+    model.poll()
+    assert model.turn_text() == "secret bids: seats 0 1 2"  # not the fact code "bid"

@@ -26,6 +26,17 @@ def test_word_wrap_leaves_long_words_and_newlines_alone() -> None:
     assert _lines(word_wrap([("", "abcdefghijkl xyzw")], 5)) == ["abcdefghijkl", "xyzw"]
 
 
+def test_word_wrap_keeps_a_lines_indent_but_not_the_spaces_of_a_wrap() -> None:
+    # The F1 help's columns: "  Esc  clear ..." and continuation lines indented under them.
+    text = "keys\n  Esc    clear the line\n         and more"
+    assert _lines(word_wrap([("", text)], 40)) == [
+        "keys",
+        "  Esc    clear the line",
+        "         and more",
+    ]
+    assert _lines(word_wrap([("", "  one two three")], 9)) == ["  one two", "three"]
+
+
 def test_unknown_engines_fall_back_to_their_text_render() -> None:
     painted = paint("toy", {}, ["a"], lambda: "row one\nrow two")
     assert ["".join(f[1] for f in row) for row in painted.rows] == ["row one", "row two"]

@@ -1,0 +1,218 @@
+"""Must-fail logs that break the hand-back of a dropped seat (protocol 5, SPEC §5.6).
+
+Part of scripts/gen_must_fail.py (which puts this folder on sys.path).  These cheats need a
+game in which a seat was dropped and given back, which the honest game every other vector
+starts from is not: they start from the log of another real game (the same table, its seat 2
+killed at step 4, dropped by the others, resumed from its log and admitted by a live seat's
+contribution), played here on the simulated network, deterministically.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import random
+from dataclasses import dataclass
+
+from must_fail_game import ENGINE, Expect, Item, Vector, vector, write
+
+from lanTag.identity import Identity, Signer
+from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.verify import verify_log
+from lanTag.net.link import LinkLayer
+from lanTag.peer.machine import BotDriver, LinkSender, PeerMachine
+from lanTag.peer.resume import plan_resume, restore_session
+from lanTag.rules.base import Joint, Move, Roll, decode_input
+from lanTag.rules.registry import get_game
+from lanTag.session import events as ev
+from lanTag.session.core import REQUEST_LIMITS
+from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
+from lanTag.testing.table import Table, addr, identity_for
+
+FIRST_SEED = 11  # the hand-back game: the first table seed from here whose game has what
+SEEDS_TRIED = 32  # the cheats need (see ``handback_game``)
+GONE = 2  # the peer killed and resumed
+
+
+@dataclass(frozen=True)
+class HandBack:
+    """The writer's (seat 0's) log of a game with a hand-back, and what the cheats need."""
+
+    seed: int  # the table's
+    items: list[Item]
+    signers: dict[int, Signer]
+    seat: int  # the seat given back
+    carrier: int  # entry index of the contribution that carried its admission
+    after: int  # entry index of the first STEP entry the seat's own person decided
+
+
+@functools.cache
+def handback_game() -> HandBack:
+    """The first game from FIRST_SEED in which a MOVE carries the admission and whose log a
+    verifier without the rules finds valid (one whose seat was dropped at a roll is not: the
+    check without a replay does not follow drops, so it counts the resumed seat's link of
+    that roll, sent again after its restart)."""
+    for seed in range(FIRST_SEED, FIRST_SEED + SEEDS_TRIED):
+        try:
+            return _handback_game(seed)
+        except LookupError:
+            continue
+    raise RuntimeError(f"no hand-back game of seeds {FIRST_SEED}+{SEEDS_TRIED} fits")
+
+
+def _audit_valid(data: bytes) -> bool:
+    game = get_game(ENGINE)
+    real = game.rules_version
+    game.rules_version = real + 1000  # as a lanTag without the log's rules (gen_must_fail)
+    try:
+        return verify_log(data).failure is None
+    finally:
+        game.rules_version = real
+
+
+def _handback_game(seed: int) -> HandBack:
+    table = Table(ENGINE, 3, bots=("random",), seed=seed)
+    table.start()
+    victim = table.peers[GONE].session
+    assert victim is not None and victim.seat is not None
+    seat = victim.seat
+    table.net.run_until(lambda: victim.step >= 4, table.net.now + 3600)
+    dead = PeerMachine(LinkLayer(1), None, Identity(bytes(32)), bytes(32), random.randbytes)
+    table.net.add(addr(GONE), dead)  # the process is gone: what is sent to it is lost
+    others = [p for i, p in enumerate(table.peers) if i != GONE]
+    table.net.run_until(
+        lambda: all(any(isinstance(e, ev.SeatsDropped) for e in p.events) for p in others),
+        table.net.now + 3600,
+    )
+    plan = plan_resume(bytes(table.logs[GONE]))  # `lantag join --resume`, simulated
+    identity = identity_for(seed, GONE)
+    secret = hashlib.sha256(f"{seed}/chain/{GONE}".encode()).digest()
+    machine = PeerMachine(
+        LinkLayer(999),
+        None,
+        identity,
+        secret,
+        random.Random(f"{seed}/resumed").randbytes,
+        driver=BotDriver("random"),
+        write_log=table.logs[GONE].extend,
+    )
+    session = restore_session(plan, identity, secret, LinkSender(machine.link), table.net.now)
+    machine.resume(session, table.net.now)
+    table.net.add(addr(GONE), machine)
+    table.peers[GONE] = machine
+    table.run_to_end()
+    writer = table.peer_of_seat(0)
+    items: list[Item] = [
+        (e.step, e.kind, e.data) for e in parse_log(bytes(table.logs[writer])).entries
+    ]
+    signers = {table.seat_of(p) or 0: identity_for(seed, p).signer() for p in range(3)}
+    carrier = next(
+        k
+        for k, (_s, kind, data) in enumerate(items)
+        if kind == EntryKind.MSG and parse_unverified(data).admission is not None
+    )
+    if parse_unverified(items[carrier][2]).type is not MsgType.MOVE:
+        raise LookupError("the admission rode in another contribution than a MOVE")
+    if not _audit_valid(bytes(table.logs[writer])):
+        raise LookupError("the check without the rules does not follow this game's drop")
+    after = _first_step_of(items, carrier, seat)
+    return HandBack(seed, items, signers, seat, carrier, after)
+
+
+def _first_step_of(items: list[Item], carrier: int, seat: int) -> int:
+    """The first STEP entry after the carrier's whose input holds the seat's own person's
+    share (its move, its link in a roll, its revealed choice): without the admission the
+    bot or nobody gives it, so the recorded input is not the replay's."""
+    for k in range(carrier + 1, len(items)):
+        _step, kind, data = items[k]
+        if kind != EntryKind.STEP:
+            continue
+        inp = decode_input(data[0])
+        if isinstance(inp, Move) and inp.seat == seat:
+            return k
+        if isinstance(inp, Roll | Joint) and _contributed(items, carrier, k, seat):
+            return k
+    raise LookupError("the seat given back never played again")
+
+
+def _contributed(items: list[Item], start: int, stop: int, seat: int) -> bool:
+    """The seat signed an ENTROPY or REVEAL for the step the STEP entry ``stop`` records."""
+    step = items[stop][0]
+    return any(
+        kind == EntryKind.MSG
+        and (m := parse_unverified(data)).seat == seat
+        and m.step == step
+        and m.type in (MsgType.ENTROPY, MsgType.REVEAL)
+        for _s, kind, data in items[start:stop]
+    )
+
+
+def _resign(hb: HandBack, msg: Signed, payload: tuple[object, ...], signer: int) -> bytes:
+    return sign_message(
+        hb.signers[signer],
+        msg.type,
+        msg.game_id,
+        msg.step,
+        msg.seat,
+        msg.state_hash,
+        payload,
+        version=msg.version,
+    ).raw
+
+
+@vector
+def admission_not_signed_by_its_seat(_game: object) -> Vector:
+    hb = handback_game()
+    carrier = parse_unverified(hb.items[hb.carrier][2])
+    request = parse_unverified(carrier.admission or b"")
+    # The carrier's seat signs a REJOIN in the dropped seat's name, and carries it.
+    forged = _resign(hb, request, (), signer=carrier.seat)
+    resigned = _resign(hb, carrier, (*carrier.payload[:-1], forged), signer=carrier.seat)
+    items = [*hb.items[: hb.carrier], (carrier.step, EntryKind.MSG, resigned)]
+    items += hb.items[hb.carrier + 1 : hb.after + 1]
+    step = hb.items[hb.after][0]
+    return Vector(
+        "admission_not_signed_by_its_seat",
+        "§5.6 hand-back (protocol 5): an admission counts only with a REJOIN its seat signed",
+        f"from another game of the same table, in which seat {hb.seat} was dropped and given "
+        f"back: entry {hb.carrier}, seat {carrier.seat}'s MOVE carries a REJOIN for seat "
+        f"{hb.seat} that seat {carrier.seat} signed itself; the log goes on as if seat "
+        f"{hb.seat} had been given back (its STEP entry {hb.after}, step {step}, is its own)",
+        write(items),
+        Expect(1, "step", hb.after, step),
+    )
+
+
+@vector
+def admission_of_a_convicted_seat(_game: object) -> Vector:
+    hb = handback_game()
+    carrier = parse_unverified(hb.items[hb.carrier][2])
+    # Before the carrier: the dropped seat's NUDGEs for that step, one more than the cap (a
+    # flood: a conviction, SPEC §5.3); then the admission is given as in the honest game.
+    nudges = []
+    for seq in range(1, REQUEST_LIMITS[MsgType.NUDGE] + 2):
+        nudge = sign_message(
+            hb.signers[hb.seat],
+            MsgType.NUDGE,
+            carrier.game_id,
+            carrier.step,
+            hb.seat,
+            carrier.state_hash,
+            ([0], seq),
+            version=carrier.version,
+        )
+        nudges.append((carrier.step, EntryKind.MSG, nudge.raw))
+    items = [*hb.items[: hb.carrier], *nudges, *hb.items[hb.carrier : hb.after + 1]]
+    after = hb.after + len(nudges)
+    step = hb.items[hb.after][0]
+    return Vector(
+        "admission_of_a_convicted_seat",
+        "§5.6 hand-back (protocol 5): a seat convicted of cheating is never given back",
+        f"from another game of the same table, in which seat {hb.seat} was dropped and given "
+        f"back: before entry {hb.carrier} (seat {carrier.seat}'s MOVE carrying seat "
+        f"{hb.seat}'s REJOIN) seat {hb.seat} floods ({len(nudges)} NUDGEs for one step); "
+        f"the log goes on as if seat {hb.seat} had been given back (its STEP entry {after}, "
+        f"step {step}, is its own)",
+        write(items),
+        Expect(1, "step", after, step, (hb.seat, "flood")),
+    )

@@ -1,0 +1,268 @@
+"""The late-proof rule (protocol 5, SPEC §5.7): a secret round that every other live seat
+acknowledged by digest stands; a proof of a second COMMIT found after that convicts the
+seat at a later, agreed step, and no honest peer rolls the round back."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from lanTag.fair.commit import commitment
+from lanTag.identity import Identity
+from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.verify import verify_log
+from lanTag.rules.base import FORFEIT, Action
+from lanTag.session import events as ev
+from lanTag.session.lobby_record import LobbyRecord
+from lanTag.session.lockstep import Session
+from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
+from lanTag.session.steps import LATE_PROOF_PROTOCOL
+from lanTag.wire import pack
+from tests.session.harness import SimNet, addr_of, make_record, make_sessions
+
+CHEAT, SECRET_STEP = 2, 1
+
+
+def _run_to(net: SimNet, pred) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(100_000):
+        if pred():
+            return
+        assert net.step()
+    raise AssertionError("condition never held")
+
+
+def _inject(session: Session, msgs: list[Signed], now: float) -> None:
+    for msg in msgs:
+        session.receive_datagram(pack_bundle([msg.raw]), addr_of(CHEAT), now)
+
+
+def _rollbacks(log: bytes) -> int:
+    entries = parse_log(log).entries
+    return sum(1 for e in entries if e.kind == EntryKind.NOTE and e.data[0] == "rollback")
+
+
+def _pair(record: LobbyRecord, ids: list[Identity], cheat: Session, guess: int) -> list[Signed]:
+    """Seat 2's COMMIT and REVEAL of ``guess`` at the secret step (each opens the other)."""
+    h = cheat.state.state_hash()
+    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[CHEAT] + 1)  # type: ignore[union-attr]
+    nonce = bytes([guess]) * 32
+    value = pack(["guess", guess])
+    sealed = commitment(record.game_id, SECRET_STEP, CHEAT, "guess", nonce, value)
+    return [
+        _signed(record, ids, h, MsgType.COMMIT, (sealed,)),
+        _signed(record, ids, h, MsgType.REVEAL, (["guess", guess], nonce, link)),
+    ]
+
+
+def _signed(
+    record: LobbyRecord, ids: list[Identity], h: bytes, kind: MsgType, payload: tuple[object, ...]
+) -> Signed:
+    signer = ids[CHEAT].signer()
+    step, game = SECRET_STEP, record.game_id
+    return sign_message(signer, kind, game, step, CHEAT, h, payload, version=record.protocol)
+
+
+def _late_second_commit(protocol: int) -> tuple[list[Session], SimNet]:
+    """Toy game, 3 seats; seat 2 is a modified peer whose messages the test signs.  At the
+    secret step both honest seats take its COMMIT A (and its acknowledgements of theirs);
+    seat 0 alone gets REVEAL A and applies the round; then COMMIT B and REVEAL B (another
+    guess, opening correctly) reach seat 1, which has not applied it yet (the real-process
+    two-commits table's joiner, whose copy of A came relayed by the host)."""
+    record, ids, secrets = make_record("toy", 3, seed="lateproof")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(CHEAT)
+    honest = sessions[:CHEAT]
+    _run_to(net, lambda: all(s.step == SECRET_STEP for s in sessions))
+    net.silent.add(CHEAT)
+    _run_to(net, lambda: all(len(s._box(SECRET_STEP).of(MsgType.COMMIT)) == 2 for s in honest))
+    cheat = sessions[CHEAT]
+    commit_a, reveal_a = _pair(record, ids, cheat, 1)
+    commit_b, reveal_b = _pair(record, ids, cheat, 2)
+    theirs = honest[0]._box(SECRET_STEP).of(MsgType.COMMIT)
+    h = cheat.state.state_hash()
+    acks = [_signed(record, ids, h, MsgType.HAVE, (seat, [theirs[seat].digest])) for seat in (0, 1)]
+    _inject(sessions[1], [commit_a, *acks], net.now)
+    _inject(sessions[0], [commit_a, *acks, reveal_a], net.now)
+    _run_to(net, lambda: sessions[0].step > SECRET_STEP)
+    assert sessions[1].step == SECRET_STEP  # it lacks REVEAL A: the round is not applied there
+    _inject(sessions[1], [commit_b, reveal_b], net.now)
+    _run_to(net, lambda: all(s.state.is_over for s in honest))
+    net.run()
+    return sessions, net
+
+
+def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back() -> None:
+    sessions, net = _late_second_commit(LATE_PROOF_PROTOCOL)
+    honest = sessions[:CHEAT]
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    drops = []
+    for seat, s in enumerate(honest):
+        events = net.events[seat]
+        applied = [e for e in events if isinstance(e, ev.StepApplied) and e.step == SECRET_STEP]
+        assert len(applied) == 1, seat  # decided once: never rolled back
+        assert applied[0].input.of(CHEAT) == Action("guess", (1,)), seat  # the round stood: A
+        log = s.take_log()
+        assert _rollbacks(log) == 0, seat
+        blames = {(e.seat, e.code) for e in events if isinstance(e, ev.Blame)}
+        assert (CHEAT, "equivocation") in blames and {b[0] for b in blames} == {CHEAT}, blames
+        drops.append([(e.step, e.seats) for e in events if isinstance(e, ev.SeatsDropped)])
+        report = verify_log(log)
+        assert report.valid and report.complete, report.failure
+        assert not [b for b in report.blames if b[0] != CHEAT]
+    assert drops[0] == drops[1] and drops[0] and drops[0][0][1] == (CHEAT,)
+    assert drops[0][0][0] > SECRET_STEP  # an agreed drop at a later step, not at the round's
+
+
+def test_a_protocol_4_table_rolls_the_round_back_to_the_forfeit() -> None:
+    # The gate: a protocol-4 record keeps protocol 4's rule (its logs replay as written).
+    sessions, net = _late_second_commit(LATE_PROOF_PROTOCOL - 1)
+    honest = sessions[:CHEAT]
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    for seat, s in enumerate(honest):
+        events = net.events[seat]
+        applied = [e for e in events if isinstance(e, ev.StepApplied) and e.step == SECRET_STEP]
+        assert applied[-1].input.of(CHEAT) == FORFEIT, seat
+        log = s.take_log()
+        assert _rollbacks(log) == (1 if seat == 0 else 0), seat  # seat 0 had applied A
+        report = verify_log(log)
+        assert report.valid and report.complete, report.failure
+
+
+@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL - 1, LATE_PROOF_PROTOCOL])
+def test_two_commits_taken_by_two_honest_peers_still_forfeit_at_that_step(protocol: int) -> None:
+    # A split round (each honest peer took another COMMIT: neither can ever hold every
+    # acknowledgement of one version): the seat is convicted at the round's step, its
+    # forfeit, in both protocols, with no rollback.
+    record, ids, secrets = make_record("toy", 3, seed="splitround")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(CHEAT)
+    _run_to(net, lambda: all(s.step == SECRET_STEP for s in sessions))
+    net.silent.add(CHEAT)
+    for victim, guess in ((0, 1), (1, 2)):
+        _inject(sessions[victim], _pair(record, ids, sessions[CHEAT], guess), net.now)
+    _run_to(net, lambda: all(s.state.is_over for s in sessions[:CHEAT]))
+    for seat, s in enumerate(sessions[:CHEAT]):
+        events = net.events[seat]
+        applied = [e for e in events if isinstance(e, ev.StepApplied) and e.step == SECRET_STEP]
+        assert [a.input.of(CHEAT) for a in applied] == [FORFEIT], seat
+        assert [(e.step, e.seats) for e in events if isinstance(e, ev.SeatsDropped)] == [
+            (SECRET_STEP, (CHEAT,))
+        ]
+        assert _rollbacks(s.take_log()) == 0
+
+
+def _liar_acknowledges_after_the_votes(protocol: int) -> tuple[list[bytes], SimNet]:
+    """Toy game, seats 0 and 1 guess, seat 2 a bystander of the guess (SPEC §5.8's false-hash
+    table: a voter still counting a convicted liar's HAVEs).  At round 2's guess both honest
+    seats convict seat 2 (a flood past the cap, from the test's signer) and vote it silent
+    at once, as its acknowledgements are missing; then those reach seat 0 alone, which
+    applies the round before seat 1's vote completes the drop at that step."""
+    options = (("guessers", 2), ("rounds", 2))
+    record, ids, secrets = make_record("toy", 3, options=options, seed="liarhaves")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    honest, guess = sessions[:CHEAT], 6  # round 2: the roll at step 5, the guess at 6
+    _run_to(net, lambda: all(s.step == guess for s in honest))
+    net.silent.add(CHEAT)  # its ENTROPY of step 5 is in; nothing of step 6 leaves it
+    _run_to(net, lambda: all(len(s._box(guess).of(MsgType.REVEAL)) == 2 for s in honest))
+    h = honest[0].state.state_hash()
+    signer = ids[CHEAT].signer()
+
+    def signed(kind: MsgType, payload: tuple[object, ...]) -> Signed:
+        return sign_message(
+            signer, kind, record.game_id, guess, CHEAT, h, payload, version=protocol
+        )
+
+    flood = [signed(MsgType.NUDGE, ([], seq)) for seq in range(1, 6)]  # one over the cap
+    for s in honest:
+        _inject(s, flood, net.now)
+        assert s._bound.get(guess) == {CHEAT}  # voted silent at once: a convicted liar
+    commits = honest[0]._box(guess).of(MsgType.COMMIT)
+    acks = [signed(MsgType.HAVE, (seat, [commits[seat].digest])) for seat in (0, 1)]
+    _inject(honest[0], acks, net.now)
+    assert honest[0].step == guess + 1  # applied, counting the liar's acknowledgements
+    assert honest[1].step == guess
+    _run_to(net, lambda: all(s.state.is_over for s in honest))
+    net.run()
+    return [s.take_log() for s in honest], net
+
+
+def test_a_drop_agreed_after_a_voter_applied_a_round_it_had_no_part_in_rolls_nothing_back() -> (
+    None
+):
+    logs, net = _liar_acknowledges_after_the_votes(LATE_PROOF_PROTOCOL)
+    histories = []
+    for seat, log in enumerate(logs):
+        assert _rollbacks(log) == 0, seat
+        events = net.events[seat]
+        assert [e.seats for e in events if isinstance(e, ev.SeatsDropped)] == [(CHEAT,)]
+        assert {e.seat for e in events if isinstance(e, ev.Blame)} == {CHEAT}
+        report = verify_log(log)
+        assert report.valid and report.complete, report.failure
+        histories.append([(a.step, a.input, a.state_hash) for a in report.applied])
+    assert histories[0] == histories[1]  # the same decisions, step by step
+
+
+def test_under_protocol_4_that_voter_rolls_the_round_back() -> None:
+    logs, _net = _liar_acknowledges_after_the_votes(LATE_PROOF_PROTOCOL - 1)
+    assert [_rollbacks(log) for log in logs] == [1, 0]
+    for log in logs:
+        report = verify_log(log)
+        assert report.valid and report.complete, report.failure
+
+
+def _false_hash_after_the_true_one(protocol: int) -> tuple[list[bytes], SimNet]:
+    """Seat 2's HAVE of seat 0's COMMIT reaches seat 0, then a copy of it with a made-up
+    state hash (the real-process false-hash table under load: the false one came second).
+    Seats 0 and 1 guess; seat 2, an honest peer but for that message, is a bystander."""
+    options = (("guessers", 2),)
+    record, ids, secrets = make_record("toy", 3, options=options, seed="falsesecond")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(1)
+    _run_to(net, lambda: CHEAT in sessions[0]._box(SECRET_STEP).haves.get(0, {}))
+    true = sessions[0]._box(SECRET_STEP).haves[0][CHEAT]
+    # Seat 1 applies the round before the false HAVE reaches seat 0, which lacks its REVEAL.
+    net.drop_to[1] = {0}
+    net.hold_secret.clear()
+    _run_to(net, lambda: sessions[1].step > SECRET_STEP)
+    assert sessions[0].step == SECRET_STEP
+    net.drop_to.clear()
+    false = sign_message(
+        ids[CHEAT].signer(),
+        MsgType.HAVE,
+        record.game_id,
+        SECRET_STEP,
+        CHEAT,
+        bytes(32),
+        tuple(true.payload),
+        version=protocol,
+    )
+    _inject(sessions[0], [false], net.now)
+    net.run()
+    return [s.take_log() for s in sessions], net
+
+
+def test_a_false_hash_after_the_true_acknowledgement_costs_its_receiver_nothing() -> None:
+    logs, net = _false_hash_after_the_true_one(LATE_PROOF_PROTOCOL)
+    for seat in (0, 1):
+        blames = {(e.seat, e.code) for e in net.events[seat] if isinstance(e, ev.Blame)}
+        assert (CHEAT, "desync") in blames and {s for s, _ in blames} == {CHEAT}, blames
+        report = verify_log(logs[seat])
+        assert report.valid and report.complete, report.failure
+    assert [e.seats for e in net.events[0] if isinstance(e, ev.SeatsDropped)] == [(CHEAT,)]
+
+
+def test_under_protocol_4_the_false_hash_replaced_the_true_acknowledgement() -> None:
+    # The gate, and what the rule fixes: seat 0 waited for seat 2's acknowledgement for
+    # good, so the other two voted the honest seat 0 out.
+    _logs, net = _false_hash_after_the_true_one(LATE_PROOF_PROTOCOL - 1)
+    dropped = [e.seats for e in net.events[1] if isinstance(e, ev.SeatsDropped)]
+    assert (0,) in dropped, dropped
