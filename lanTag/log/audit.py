@@ -34,7 +34,7 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.playout import draw_values
 from lanTag.session.lobby_record import LobbyRecord
-from lanTag.session.messages import MsgType, Signed, reveal_value
+from lanTag.session.messages import MsgType, Signed, parse_unverified, reveal_value
 
 _LINK_AT = {MsgType.ENTROPY: 0, MsgType.REVEAL: 2}
 
@@ -60,7 +60,8 @@ def audit_log(
         report.steps = max((step + 1 for _i, step, *_rest in steps), default=0)
         good_links = _chains(record, messages, report)
         if record.protocol >= 2:
-            _fairness(record, messages, steps, good_links, report)
+            live = _live_seats(record, messages)
+            _fairness(record, messages, steps, good_links, live, report)
         else:
             report.unchecked = (
                 "draws and commitment openings: a protocol-1 log does not record their "
@@ -204,10 +205,11 @@ def _fairness(
     messages: list[tuple[int, Signed]],
     steps: list[tuple[int, int, Input, bytes, list[Any]]],
     good: set[tuple[int, bytes]],
+    live: list[tuple[int, frozenset[int]]],
     report: VerifyReport,
 ) -> None:
-    """Every roll recomputed from its links and its recorded purpose and kinds; every
-    commitment of a secret round opened with its recorded purpose."""
+    """Every roll recomputed from the links of the seats live at its step and its recorded
+    purpose and kinds; every commitment of a secret round opened with its recorded purpose."""
     game_id = record.game_id
     by_step: dict[tuple[int, MsgType], list[Signed]] = {}
     for _index, msg in messages:
@@ -224,8 +226,11 @@ def _fairness(
             return first
 
         if isinstance(inp, Roll):
+            at = _live_at(live, step)  # a dropped seat's link, even logged later, draws nothing
             links = {
-                s: m.payload[0] for s, m in of(MsgType.ENTROPY).items() if (s, m.payload[0]) in good
+                s: m.payload[0]
+                for s, m in of(MsgType.ENTROPY).items()
+                if (s, m.payload[0]) in good and s in at
             }
             stream = DrawStream(draw_seed(game_id, step, facts[0], links.items()))
             derived = tuple(draw_values(draw_of(d), stream.below) for d in facts[1])
@@ -246,3 +251,56 @@ def _fairness(
                     raise _Invalid(Failure(index, step, seat, why))
             report.secrets_verified += 1
         hash_after[step] = digest
+
+
+# Contributions that may carry a dropped seat's admission (protocol 5, SPEC §5.6).
+_CARRIERS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT)
+
+
+def _live_seats(
+    record: LobbyRecord, messages: list[tuple[int, Signed]]
+) -> list[tuple[int, frozenset[int]]]:
+    """(step, live human seats from that step on), in step order, from logged facts alone,
+    as the replay's snapshots have them: a drop at step k is a set X that every live seat
+    outside X voted at k (each seat's latest VOTE there; at least half of them stay,
+    ``StepBox.unanimous_silent``); a seat a contribution of step k admits is live again
+    from k + 1.  An admission is taken on its carrier's word (whether it was admissible,
+    its REJOIN's signature, and a carrier on an abandoned history are the replay's to
+    judge): a void one asks one more seat to vote the next drop, and lets its seat's later
+    links draw, which an honest log, whose peers carry only admissible requests, never
+    has.  Drops for a proven equivocation (SPEC §5.7), which need no vote, are not
+    followed (as before: a convicted seat's later link, if logged, is still counted)."""
+    votes: dict[int, dict[int, tuple[int, frozenset[int]]]] = {}  # step -> seat -> (seq, X)
+    admits: dict[int, set[int]] = {}  # step -> seats a contribution of that step admits
+    for _index, msg in messages:
+        if msg.type is MsgType.VOTE:
+            seq, silent = int(msg.payload[1]), frozenset(msg.payload[0])
+            held = votes.setdefault(msg.step, {}).get(msg.seat)
+            if held is None or seq > held[0]:
+                votes[msg.step][msg.seat] = (seq, silent)
+        elif msg.type in _CARRIERS and msg.admission is not None:
+            admits.setdefault(msg.step, set()).add(parse_unverified(msg.admission).seat)
+    live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
+    out = [(0, live)]
+    for step in sorted(votes.keys() | admits.keys()):
+        latest = {seat: silent for seat, (_seq, silent) in votes.get(step, {}).items()}
+        for silent in latest.values():
+            voters = live - silent
+            if (
+                silent <= live
+                and 2 * len(voters) >= len(live)
+                and all(latest.get(v) == silent for v in voters)
+            ):
+                live = voters
+                out.append((step, live))
+                break
+        back = admits.get(step, set()) - live
+        if back:
+            live = live | back
+            out.append((step + 1, live))
+    return out
+
+
+def _live_at(live: list[tuple[int, frozenset[int]]], step: int) -> frozenset[int]:
+    """The live seats at ``step`` (after its drops): the last change at or before it."""
+    return [seats for since, seats in live if since <= step][-1]
