@@ -17,6 +17,7 @@ from lanTag.rules.base import IllegalAction, Joint, Move, Roll, State, input_tex
 from lanTag.rules.registry import get_game
 from lanTag.session.lobby_record import LobbyRecord, seat_names, start_state
 from lanTag.ui.boards import Painted, paint
+from lanTag.ui.outcomes import step_words
 from lanTag.views.registry import game_view
 
 SPEEDS = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0)  # steps per second while playing
@@ -60,6 +61,9 @@ class ReplayModel:
             label = input_text(applied.input, game.action_text)  # orders in words
             self.positions.append((applied.step + 1, label, state))
         # details[i] is what made position i (None for the start and for moves).
+        # inputs[k] made positions[k + 1] (kept for words: `headless_replay`).
+        self.inputs: list[Roll | Joint | Move] = [inp for _, inp, _, _ in steps]
+        self.action_text = game.action_text
         self.details: list[Detail | None] = [
             None,
             *inspect_steps(self.record, parsed.entries, steps, report.blames),
@@ -184,11 +188,22 @@ def _turn_starts(inputs: list[Roll | Joint | Move]) -> list[int]:
 
 
 def headless_replay(data: bytes, report: VerifyReport) -> Iterator[str]:
-    """Every position as text: ``## step N: INPUT``, the board, then for a roll or a
-    secret round what it was made of (each seat's link, commitment and opening)."""
+    """Every position as text: ``## step N: WORDS`` (the step before it as the console and
+    ``lantag play --headless`` say it, with the results they keep in view), the board, then
+    for a roll or a secret round what it was made of (each seat's link, commitment and
+    opening)."""
     model = ReplayModel(data, report)
-    for (step, text, state), detail in zip(model.positions, model.details, strict=True):
-        lines = [f"## step {step}: {text}", model.game_view.render(state)]
+    names, engine = model.names, model.record.engine
+    for index, ((step, text, state), detail) in enumerate(
+        zip(model.positions, model.details, strict=True)
+    ):
+        results: list[str] = []
+        if index:  # in the words `lantag play --headless` printed them (one wording table)
+            before = model.positions[index - 1][2]
+            inp = model.inputs[index - 1]
+            text, results = step_words(engine, before, inp, names, model.action_text, after=state)
+        lines = [f"## step {step}: {text}", *(f"  {line}" for line in results)]
+        lines.append(model.game_view.render(state))
         if detail is not None:
             lines += describe(detail)
         yield "\n".join(lines) + "\n"

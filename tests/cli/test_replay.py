@@ -47,11 +47,10 @@ def test_replay_headless_prints_every_step(home: Home, tmp_path: Path) -> None:
     assert result.stderr == ""
     headers = re.findall(r"^## step (\d+): (.*)$", result.stdout, re.MULTILINE)
     assert headers[0] == ("0", "start")
-    # The position after step k is "## step k+1".  The game words each step as the console
-    # does (a roll by its result, a battle by its outcome); a move reads alike in both.
-    assert [str(int(k) + 1) for k, _ in moves] == [k for k, _ in headers[1:]]
-    played_moves = [(k, text) for k, text in moves if re.match(r"seat \d+: ", text)]
-    assert played_moves and all((str(int(k) + 1), text) in headers for k, text in played_moves)
+    # The position after step k is "## step k+1", and the replay words each step as the
+    # game did (one wording table: a roll by its result, a battle by its outcome).
+    assert [(str(int(k) + 1), text) for k, text in moves] == headers[1:]
+    assert any(not re.match(r"seat \d+: ", text) for _, text in moves)  # not moves alone
     blocks = result.stdout.split("## step ")[1:]
     assert all(len(block.strip().splitlines()) >= 3 for block in blocks)  # a board under each
     assert "game over" in blocks[-1]
