@@ -330,6 +330,8 @@ class GameApp:
             else set()
         )
         out: StyleAndTextTuples = [("class:header", "players"), ("", "\n")]
+        badges = [badge(m.engine, view, seat) for seat in range(len(s.record.seats))]
+        wide = max(map(len, badges), default=0)
         for seat, rec in enumerate(s.record.seats):
             status = "you" if seat == m.seat and seat in s.live else m.seat_status(seat)
             out += [
@@ -337,8 +339,10 @@ class GameApp:
                 (seat_class(seat), seat_tag(m.engine, seat)),
                 ("class:you" if seat == m.seat else "", f" {rec.nickname[:10]:<10}"),
                 ("class:dim", f" {rec.fingerprint[:6] if not rec.is_bot else '-':<6}"),
-                ("class:error" if status in ("dropped", "DESYNC") else "", f" {status:<6}"),
-                ("", f" {badge(m.engine, view, seat)}"),
+                # The badge (score, IT) before the status: a long status ("thinking
+                # 12/120s") then runs off the side at 80 columns, not the score.
+                ("", f" {badges[seat]:<{wide}}"),
+                ("class:error" if status in ("dropped", "DESYNC") else "", f" {status}"),
                 ("", "\n"),
             ]
         return out[:-1]

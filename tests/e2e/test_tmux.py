@@ -197,7 +197,8 @@ def test_play_against_bots_by_keys(tmux: TmuxServer, tmp_path: Path) -> None:
     screen = until_my_move(pane, 0)
     assert "lanTag │ Prototag │ step" in screen and "you: seat 0 tester" in screen
     assert "    a  b  c  d  e  f  g" in screen
-    assert re.search(r"0 tester\s+[0-9a-f]{6} you", screen)
+    # seat, nickname, key, the score/role badge (Prototag: TAGGED, immune or none), status
+    assert re.search(r"0 tester\s+[0-9a-f]{6}\s+(TAGGED\s+|immune\s+)?you\b", screen)
     assert "bot-1" in screen and "bot-2" in screen
     step = title_step(screen)
     where = pawn(screen, 0)

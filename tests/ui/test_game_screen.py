@@ -18,6 +18,7 @@ from lanTag.rules.base import Action, Move, decode_input
 from lanTag.session import events as ev
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
+from lanTag.ui.boards import badge
 from lanTag.ui.snapshot import screen_text
 from tests.ui.fakes import (
     FakeHandle,
@@ -331,3 +332,20 @@ async def test_the_result_box_never_covers_the_title_or_the_command_line(
     assert "Game over" in "\n".join(lines)
     assert lines[0].startswith(" lanTag │") and lines[-1] == " keys›"
     assert lines[-2].startswith("game over: q or Enter leaves")
+
+
+@pytest.mark.parametrize("engine", ["boardtag", "assassination"])
+async def test_a_long_status_never_hides_a_score_at_80_columns(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "thinking 12/120s" used to come before the score and push it off the side panel.
+    handle = solo_handle(engine)
+    advance(handle, 6)
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput())
+        monkeypatch.setattr(game.model, "seat_status", lambda seat: "thinking 12/120s")
+        text = screen_text(game.app, 80, 24)
+        view = game.model.view()
+    for seat, name in ((1, "bot-1"), (2, "bot-2")):
+        row = next(line for line in text.splitlines() if f" {name} " in line)
+        assert "thinking" in row and badge(engine, view, seat) in row, row
