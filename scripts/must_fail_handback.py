@@ -10,24 +10,18 @@ contribution), played here on the simulated network, deterministically.
 from __future__ import annotations
 
 import functools
-import hashlib
-import random
 from dataclasses import dataclass
 
 from must_fail_game import ENGINE, Expect, Item, Vector, vector, write
 
-from lanTag.identity import Identity, Signer
+from lanTag.identity import Signer
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
-from lanTag.net.link import LinkLayer
-from lanTag.peer.machine import BotDriver, LinkSender, PeerMachine
-from lanTag.peer.resume import plan_resume, restore_session
 from lanTag.rules.base import Joint, Move, Roll, decode_input
 from lanTag.rules.registry import get_game
-from lanTag.session import events as ev
 from lanTag.session.core import REQUEST_LIMITS
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
-from lanTag.testing.table import Table, addr, identity_for
+from lanTag.testing.table import Table, identity_for
 
 FIRST_SEED = 11  # the hand-back game: the first table seed from here whose game has what
 SEEDS_TRIED = 32  # the cheats need (see ``handback_game``)
@@ -78,29 +72,9 @@ def _handback_game(seed: int) -> HandBack:
     assert victim is not None and victim.seat is not None
     seat = victim.seat
     table.net.run_until(lambda: victim.step >= 4, table.net.now + 3600)
-    dead = PeerMachine(LinkLayer(1), None, Identity(bytes(32)), bytes(32), random.randbytes)
-    table.net.add(addr(GONE), dead)  # the process is gone: what is sent to it is lost
-    others = [p for i, p in enumerate(table.peers) if i != GONE]
-    table.net.run_until(
-        lambda: all(any(isinstance(e, ev.SeatsDropped) for e in p.events) for p in others),
-        table.net.now + 3600,
-    )
-    plan = plan_resume(bytes(table.logs[GONE]))  # `lantag join --resume`, simulated
-    identity = identity_for(seed, GONE)
-    secret = hashlib.sha256(f"{seed}/chain/{GONE}".encode()).digest()
-    machine = PeerMachine(
-        LinkLayer(999),
-        None,
-        identity,
-        secret,
-        random.Random(f"{seed}/resumed").randbytes,
-        driver=BotDriver("random"),
-        write_log=table.logs[GONE].extend,
-    )
-    session = restore_session(plan, identity, secret, LinkSender(machine.link), table.net.now)
-    machine.resume(session, table.net.now)
-    table.net.add(addr(GONE), machine)
-    table.peers[GONE] = machine
+    table.kill(GONE)
+    table.dropped_everywhere_but(GONE)
+    table.resume(GONE)  # `lantag join --resume`, simulated
     table.run_to_end()
     writer = table.peer_of_seat(0)
     items: list[Item] = [

@@ -22,7 +22,8 @@ from lanTag.net.link import LinkLayer
 from lanTag.net.netsim import NetSimConfig
 from lanTag.net.simnet import SimNetwork
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
-from lanTag.peer.machine import BotDriver, PeerMachine
+from lanTag.peer.machine import BotDriver, LinkSender, PeerMachine
+from lanTag.peer.resume import plan_resume, restore_session
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import Timeouts
 from lanTag.session.lockstep import Session
@@ -121,6 +122,42 @@ class Table:
             self.peers.append(peer)
             self.machines.append(machine)
             self.net.add(addr(i), machine)
+
+    # ------------------------------------------------------------------ crash and resume
+
+    def kill(self, i: int) -> None:
+        """Peer ``i``'s process is gone: what is sent to its address is lost."""
+        dead = PeerMachine(LinkLayer(1), None, Identity(bytes(32)), bytes(32), random.randbytes)
+        self.net.add(addr(i), dead)
+
+    def dropped_everywhere_but(self, i: int, max_time: float = 3600.0) -> None:
+        """Run until every other peer has dropped a seat (peer ``i``'s, once it is killed)."""
+        others = [p for k, p in enumerate(self.peers) if k != i]
+        self.net.run_until(
+            lambda: all(any(isinstance(e, ev.SeatsDropped) for e in p.events) for p in others),
+            self.net.now + max_time,
+        )
+
+    def resume(self, i: int) -> PeerMachine:
+        """What `lantag join --resume` does for peer ``i``: its seat rebuilt from its own
+        log, on its old address, with its log going on."""
+        ident = identity_for(self.seed if self.id_seed is None else self.id_seed, i)
+        secret = _h(f"{self.seed}/chain/{i}")
+        machine = PeerMachine(
+            LinkLayer(999),
+            None,
+            ident,
+            secret,
+            random.Random(f"{self.seed}/resumed").randbytes,
+            driver=BotDriver(self.bot),
+            write_log=self.logs[i].extend,
+        )
+        plan = plan_resume(bytes(self.logs[i]))
+        session = restore_session(plan, ident, secret, LinkSender(machine.link), self.net.now)
+        machine.resume(session, self.net.now)
+        self.net.add(addr(i), machine)
+        self.peers[i] = self.machines[i] = machine
+        return machine
 
     # ------------------------------------------------------------------ running
 

@@ -5,27 +5,21 @@ step is logged later (its resumed process sends it again).  SPEC §9, "Without t
 from __future__ import annotations
 
 import functools
-import hashlib
-import random
 
 import pytest
 
 from lanTag.fair.draw import DrawStream, draw_seed
-from lanTag.identity import Identity
 from lanTag.log.audit import draw_of
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
-from lanTag.net.link import LinkLayer
-from lanTag.peer.machine import BotDriver, LinkSender, PeerMachine
-from lanTag.peer.resume import plan_resume, restore_session
 from lanTag.rules.base import Roll, decode_input
 from lanTag.rules.playout import draw_values
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, parse_unverified, sign_message
-from lanTag.testing.table import Table, addr, identity_for
+from lanTag.testing.table import Table
 from tests.log.honest_log import HONEST, Item, chained, items_of, messages_of, signer_of
 
 SEED = 11  # a table whose seat 2 is dropped at a roll and resumed (as scripts/ finds)
@@ -42,30 +36,10 @@ def _dropped_at_a_roll() -> tuple[bytes, int, int]:
     assert victim is not None and victim.seat is not None
     seat = victim.seat
     table.net.run_until(lambda: victim.step >= 4, table.net.now + 3600)
-    dead = PeerMachine(LinkLayer(1), None, Identity(bytes(32)), bytes(32), random.randbytes)
-    table.net.add(addr(GONE), dead)
-    others = [p for i, p in enumerate(table.peers) if i != GONE]
-    table.net.run_until(
-        lambda: all(any(isinstance(e, ev.SeatsDropped) for e in p.events) for p in others),
-        table.net.now + 3600,
-    )
-    dropped = next(e for e in others[0].events if isinstance(e, ev.SeatsDropped))
-    plan = plan_resume(bytes(table.logs[GONE]))
-    identity = identity_for(SEED, GONE)
-    secret = hashlib.sha256(f"{SEED}/chain/{GONE}".encode()).digest()
-    machine = PeerMachine(
-        LinkLayer(999),
-        None,
-        identity,
-        secret,
-        random.Random(f"{SEED}/resumed").randbytes,
-        driver=BotDriver("random"),
-        write_log=table.logs[GONE].extend,
-    )
-    session = restore_session(plan, identity, secret, LinkSender(machine.link), table.net.now)
-    machine.resume(session, table.net.now)
-    table.net.add(addr(GONE), machine)
-    table.peers[GONE] = machine
+    table.kill(GONE)
+    table.dropped_everywhere_but(GONE)
+    dropped = next(e for e in table.peers[0].events if isinstance(e, ev.SeatsDropped))
+    table.resume(GONE)
     table.run_to_end()
     return bytes(table.logs[table.peer_of_seat(0)]), seat, dropped.step
 
