@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lanTag.fair.chain import HashChain
@@ -138,6 +139,15 @@ class SimNet:
                 if t <= self.now:
                     self.sessions[i].handle_timer(self.now)
         return True
+
+    def run_until(self, pred: Callable[[], bool], max_steps: int = 100_000) -> None:
+        """Deliver and fire timers until ``pred()`` holds; the table stopping first, or
+        ``max_steps`` deliveries without it (a hang), fails the test."""
+        for _ in range(max_steps):
+            if pred():
+                return
+            assert self.step(), "the table stopped before the condition held"
+        raise AssertionError("condition never held")
 
     def run(self, max_time: float = 600.0, max_steps: int = 200_000) -> None:
         for _ in range(max_steps):

@@ -22,13 +22,6 @@ def _events(net: SimNet, seat: int, kind: type) -> list:
     return [e for e in net.events.get(seat, []) if isinstance(e, kind)]
 
 
-def _run_to(net: SimNet, pred) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(100_000):
-        if pred():
-            return
-        assert net.step()
-    raise AssertionError("condition never held")
-
 
 def _setup(seed: str, humans: int = 3) -> tuple[LobbyRecord, list[Identity], list[Session], SimNet]:
     record, ids, secrets = make_record("toy", humans, seed=seed)
@@ -60,7 +53,7 @@ def test_forged_signature_and_wrong_game_are_rejected_without_effect() -> None:
 def test_out_of_turn_and_illegal_moves_are_blamed_and_ignored() -> None:
     _record, ids, sessions, net = _setup("turns")
     net.hold.add(0)
-    _run_to(net, lambda: all(s.step == 2 for s in sessions))  # toy step 2: seat 0's turn
+    net.run_until(lambda: all(s.step == 2 for s in sessions))  # toy step 2: seat 0's turn
     s1 = sessions[1]
     h = s1.state.state_hash()
     early = sign_message(
@@ -80,7 +73,7 @@ def test_out_of_turn_and_illegal_moves_are_blamed_and_ignored() -> None:
 def test_reveal_that_does_not_open_its_commitment_convicts_and_forfeits() -> None:
     _record, ids, sessions, net = _setup("badreveal")
     net.hold_secret.add(2)
-    _run_to(net, lambda: all(s.step == 1 for s in sessions))  # toy step 1: secret guess
+    net.run_until(lambda: all(s.step == 1 for s in sessions))  # toy step 1: secret guess
     # Seat 2's process is replaced by a cheater that commits to one guess, reveals another.
     net.silent.add(2)
     cheat = sessions[2]
@@ -90,14 +83,14 @@ def test_reveal_that_does_not_open_its_commitment_convicts_and_forfeits() -> Non
     c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, step, 2, h, (sealed,))
     for s in (0, 1):
         _inject(sessions[s], c.raw, 2, net.now)
-    _run_to(net, lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
+    net.run_until(lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
     link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     r = sign_message(
         ids[2].signer(), MsgType.REVEAL, cheat.game_id, step, 2, h, (["guess", 2], nonce, link)
     )
     for s in (0, 1):
         _inject(sessions[s], r.raw, 2, net.now)
-    _run_to(net, lambda: sessions[0].step > 1 and sessions[1].step > 1)
+    net.run_until(lambda: sessions[0].step > 1 and sessions[1].step > 1)
     for s in (0, 1):
         assert (2, "bad-reveal") in [(e.seat, e.code) for e in _events(net, s, ev.Blame)]
         applied = next(e for e in _events(net, s, ev.StepApplied) if e.step == 1)
@@ -115,7 +108,7 @@ def test_an_opening_reveal_to_one_peer_and_a_bad_one_to_another_forfeits_at_both
     # if it had applied the step, and both decide the step with the same forfeit.
     _record, ids, sessions, net = _setup("badreveal-split")
     net.hold_secret.add(2)
-    _run_to(net, lambda: all(s.step == 1 for s in sessions))
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
     net.silent.add(2)
     cheat = sessions[2]
     step, h = 1, cheat.state.state_hash()
@@ -124,7 +117,7 @@ def test_an_opening_reveal_to_one_peer_and_a_bad_one_to_another_forfeits_at_both
     c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, step, 2, h, (sealed,))
     for s in (0, 1):
         _inject(sessions[s], c.raw, 2, net.now)
-    _run_to(net, lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
+    net.run_until(lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
     link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     good, bad = (
         sign_message(
@@ -134,7 +127,7 @@ def test_an_opening_reveal_to_one_peer_and_a_bad_one_to_another_forfeits_at_both
     )
     _inject(sessions[0], good.raw, 2, net.now)
     _inject(sessions[1], bad.raw, 2, net.now)
-    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    net.run_until(lambda: sessions[0].state.is_over and sessions[1].state.is_over)
     for s in (0, 1):
         applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1][-1]
         assert applied.input.of(2) == FORFEIT, s
@@ -150,7 +143,7 @@ def test_an_opening_reveal_to_one_peer_and_a_bad_one_to_another_forfeits_at_both
 def test_equivocation_is_proven_blamed_and_the_cheater_dropped_by_all() -> None:
     _record, ids, sessions, net = _setup("equivocate", humans=4)
     net.hold.add(1)
-    _run_to(net, lambda: all(s.step == 3 for s in sessions))  # toy step 3: seat 1's turn
+    net.run_until(lambda: all(s.step == 3 for s in sessions))  # toy step 3: seat 1's turn
     net.silent.add(1)
     h = sessions[0].state.state_hash()
     gid = sessions[0].game_id
@@ -175,10 +168,9 @@ def test_equivocation_is_proven_blamed_and_the_cheater_dropped_by_all() -> None:
 
 def test_withheld_reveal_leads_to_an_agreed_drop_and_the_game_goes_on() -> None:
     _record, _ids, sessions, net = _setup("withhold")
-    _run_to(net, lambda: all(s.step == 1 for s in sessions))
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
     # Seat 2 commits (its bot acts), then its process dies before revealing.
-    _run_to(
-        net,
+    net.run_until(
         lambda: (
             all(len(s._boxes[1].of(MsgType.COMMIT)) >= 1 for s in sessions)
             and sessions[2].step == 1
@@ -199,7 +191,7 @@ def test_a_false_state_hash_to_one_peer_costs_it_nothing_and_convicts_the_signer
     # HAVE and the false one), which convicts it (`desync`) at every honest peer; it is
     # voted out at the next step that needs it, and seats 0 and 1 play on, unblamed.
     _record, ids, sessions, net = _setup("falsehash")
-    _run_to(net, lambda: all(s.step >= 4 for s in sessions))
+    net.run_until(lambda: all(s.step >= 4 for s in sessions))
     cheat = sessions[2]
     # step 2 is seat 0's turn: seat 2 acked seat 0's move there with its true hash
     honest_have = next(
@@ -210,7 +202,7 @@ def test_a_false_state_hash_to_one_peer_costs_it_nothing_and_convicts_the_signer
         ids[2].signer(), MsgType.HAVE, cheat.game_id, 2, 2, bytes(32), (0, digests)
     )
     _inject(sessions[0], false.raw, 2, net.now)
-    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    net.run_until(lambda: sessions[0].state.is_over and sessions[1].state.is_over)
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
     for s in (0, 1):
         blames = {(e.seat, e.code) for e in _events(net, s, ev.Blame)}
@@ -234,7 +226,7 @@ def test_two_commitments_to_two_peers_are_an_equivocation_and_the_cheater_forfei
     # step with its forfeit, the same history at both honest peers.
     _record, ids, sessions, net = _setup("twocommits")
     net.hold_secret.add(2)
-    _run_to(net, lambda: all(s.step == 1 for s in sessions))
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
     net.silent.add(2)
     cheat = sessions[2]
     step, h = 1, cheat.state.state_hash()
@@ -256,7 +248,7 @@ def test_two_commitments_to_two_peers_are_an_equivocation_and_the_cheater_forfei
     for s, (c, r) in zip((0, 1), pairs, strict=True):
         _inject(sessions[s], c.raw, 2, net.now)
         _inject(sessions[s], r.raw, 2, net.now)
-    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    net.run_until(lambda: sessions[0].state.is_over and sessions[1].state.is_over)
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
     commits = {pairs[0][0].raw, pairs[1][0].raw}
     for s in (0, 1):
@@ -278,7 +270,7 @@ def test_a_flood_of_nudges_and_votes_is_dropped_unlogged_and_counted() -> None:
     from lanTag.session.core import REQUEST_AHEAD, REQUEST_LIMITS
 
     _record, ids, sessions, net = _setup("flood")
-    _run_to(net, lambda: all(s.step >= 2 for s in sessions))
+    net.run_until(lambda: all(s.step >= 2 for s in sessions))
     cheat = sessions[2]
     h = cheat.state.state_hash()
     sent = 0
@@ -292,7 +284,7 @@ def test_a_flood_of_nudges_and_votes_is_dropped_unlogged_and_counted() -> None:
             for s in (0, 1):
                 sessions[s].receive_datagram(pack_bundle(raws[:30]), addr_of(2), net.now)
                 sessions[s].receive_datagram(pack_bundle(raws[30:]), addr_of(2), net.now)
-    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    net.run_until(lambda: sessions[0].state.is_over and sessions[1].state.is_over)
     kept_at_most = 2 * (REQUEST_LIMITS[MsgType.NUDGE] + REQUEST_LIMITS[MsgType.VOTE])
     for s in (0, 1):
         assert sessions[s].counters.get("flood", 0) >= sent - kept_at_most, s
@@ -321,11 +313,11 @@ def test_a_seat_that_floods_past_the_cap_is_convicted_and_dropped_by_every_hones
     from lanTag.session.core import REQUEST_LIMITS
 
     _record, ids, sessions, net = _setup("floodcap")
-    _run_to(net, lambda: all(s.step >= 2 for s in sessions))
+    net.run_until(lambda: all(s.step >= 2 for s in sessions))
     cheat = sessions[2]
     flood = _flood(ids, cheat, cheat.step, MsgType.VOTE, REQUEST_LIMITS[MsgType.VOTE] + 1)
     sessions[0].receive_datagram(flood, addr_of(2), net.now)
-    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    net.run_until(lambda: sessions[0].state.is_over and sessions[1].state.is_over)
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
     for s in (0, 1):
         blames = {(e.seat, e.code) for e in _events(net, s, ev.Blame)}
@@ -343,7 +335,7 @@ def test_honest_peers_never_send_more_requests_than_the_flood_cap() -> None:
     from lanTag.session.core import REQUEST_LIMITS
 
     _record, _ids, sessions, net = _setup("ownroom")
-    _run_to(net, lambda: all(s.step >= 2 for s in sessions))
+    net.run_until(lambda: all(s.step >= 2 for s in sessions))
     s0 = sessions[0]
     for i in range(REQUEST_LIMITS[MsgType.VOTE] + 5):
         s0._vote(frozenset({1 + i % 2}), net.now)  # a new set every time
@@ -362,7 +354,7 @@ def test_a_flood_at_the_cap_grows_a_log_by_the_bounded_factor_of_spec_5_3() -> N
     from lanTag.session.core import REQUEST_LIMITS
 
     honest = _setup("floodsize")
-    _run_to(honest[3], lambda: all(s.state.is_over for s in honest[2]))
+    honest[3].run_until(lambda: all(s.state.is_over for s in honest[2]))
     _record, ids, sessions, net = _setup("floodsize")
     flooded: set[int] = set()
 
@@ -376,7 +368,7 @@ def test_a_flood_at_the_cap_grows_a_log_by_the_bounded_factor_of_spec_5_3() -> N
                     sessions[s].receive_datagram(raws, addr_of(2), net.now)
         return all(s.state.is_over for s in sessions)
 
-    _run_to(net, pump)
+    net.run_until(pump)
     for s in (0, 1):
         assert not [e for e in _events(net, s, ev.Blame)]  # at the cap: no proof, no blame
         plain = len(honest[2][s].take_log())
@@ -396,7 +388,7 @@ def test_two_commitments_never_make_an_honest_peer_roll_a_secret_round_back() ->
     for seed in ("twocommits", "twocommits/2", "twocommits/3"):
         _record, ids, sessions, net = _setup(seed)
         net.hold_secret.add(2)
-        _run_to(net, lambda: all(s.step == 1 for s in sessions))  # noqa: B023
+        net.run_until(lambda: all(s.step == 1 for s in sessions))  # noqa: B023
         net.silent.add(2)
         cheat = sessions[2]
         h = cheat.state.state_hash()
@@ -410,7 +402,7 @@ def test_two_commitments_never_make_an_honest_peer_roll_a_secret_round_back() ->
             ):
                 msg = sign_message(ids[2].signer(), kind, cheat.game_id, 1, 2, h, payload)
                 _inject(sessions[s], msg.raw, 2, net.now)
-        _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)  # noqa: B023
+        net.run_until(lambda: sessions[0].state.is_over and sessions[1].state.is_over)  # noqa: B023
         for s in (0, 1):
             applied = [e.step for e in _events(net, s, ev.StepApplied) if e.step == 1]
             assert applied == [1], (seed, s, applied)  # decided once: never rolled back
@@ -432,7 +424,7 @@ def test_an_acknowledgement_of_a_commitment_nobody_sent_is_not_counted() -> None
     # decide the round once, alike, never blamed.
     _record, ids, sessions, net = _setup("lyinghave")
     net.hold_secret.update({0, 1, 2})
-    _run_to(net, lambda: all(s.step == 1 for s in sessions))
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
     net.silent.add(2)
     cheat = sessions[2]
     h = cheat.state.state_hash()
@@ -449,7 +441,7 @@ def test_an_acknowledgement_of_a_commitment_nobody_sent_is_not_counted() -> None
         for msg in (commit, lie, reveal):
             _inject(sessions[victim], msg.raw, 2, net.now)
     net.hold_secret.clear()
-    _run_to(net, lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    net.run_until(lambda: sessions[0].state.is_over and sessions[1].state.is_over)
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
     for s in (0, 1):
         applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1]

@@ -28,11 +28,7 @@ GONE = 2  # the seat whose process dies and comes back
 
 
 def _run_to(net: SimNet, pred: Callable[[], bool]) -> None:
-    for _ in range(200_000):
-        if pred():
-            return
-        assert net.step(), "the table stopped before the condition held"
-    raise AssertionError("condition never held")
+    net.run_until(pred, max_steps=200_000)
 
 
 def _events(net: SimNet, seat: int, kind: type) -> list[ev.Event]:

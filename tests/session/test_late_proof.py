@@ -24,13 +24,6 @@ from tests.session.harness import SimNet, addr_of, make_record, make_sessions
 CHEAT, SECRET_STEP = 2, 1
 
 
-def _run_to(net: SimNet, pred) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(100_000):
-        if pred():
-            return
-        assert net.step()
-    raise AssertionError("condition never held")
-
 
 def _inject(session: Session, msgs: list[Signed], now: float) -> None:
     for msg in msgs:
@@ -75,9 +68,9 @@ def _late_second_commit(protocol: int) -> tuple[list[Session], SimNet]:
     net = SimNet(sessions, seed=5)
     net.hold_secret.add(CHEAT)
     honest = sessions[:CHEAT]
-    _run_to(net, lambda: all(s.step == SECRET_STEP for s in sessions))
+    net.run_until(lambda: all(s.step == SECRET_STEP for s in sessions))
     net.silent.add(CHEAT)
-    _run_to(net, lambda: all(len(s._box(SECRET_STEP).of(MsgType.COMMIT)) == 2 for s in honest))
+    net.run_until(lambda: all(len(s._box(SECRET_STEP).of(MsgType.COMMIT)) == 2 for s in honest))
     cheat = sessions[CHEAT]
     commit_a, reveal_a = _pair(record, ids, cheat, 1)
     commit_b, reveal_b = _pair(record, ids, cheat, 2)
@@ -86,10 +79,10 @@ def _late_second_commit(protocol: int) -> tuple[list[Session], SimNet]:
     acks = [_signed(record, ids, h, MsgType.HAVE, (seat, [theirs[seat].digest])) for seat in (0, 1)]
     _inject(sessions[1], [commit_a, *acks], net.now)
     _inject(sessions[0], [commit_a, *acks, reveal_a], net.now)
-    _run_to(net, lambda: sessions[0].step > SECRET_STEP)
+    net.run_until(lambda: sessions[0].step > SECRET_STEP)
     assert sessions[1].step == SECRET_STEP  # it lacks REVEAL A: the round is not applied there
     _inject(sessions[1], [commit_b, reveal_b], net.now)
-    _run_to(net, lambda: all(s.state.is_over for s in honest))
+    net.run_until(lambda: all(s.state.is_over for s in honest))
     net.run()
     return sessions, net
 
@@ -141,11 +134,11 @@ def test_two_commits_taken_by_two_honest_peers_still_forfeit_at_that_step(protoc
     sessions = make_sessions(record, ids, secrets)
     net = SimNet(sessions, seed=5)
     net.hold_secret.add(CHEAT)
-    _run_to(net, lambda: all(s.step == SECRET_STEP for s in sessions))
+    net.run_until(lambda: all(s.step == SECRET_STEP for s in sessions))
     net.silent.add(CHEAT)
     for victim, guess in ((0, 1), (1, 2)):
         _inject(sessions[victim], _pair(record, ids, sessions[CHEAT], guess), net.now)
-    _run_to(net, lambda: all(s.state.is_over for s in sessions[:CHEAT]))
+    net.run_until(lambda: all(s.state.is_over for s in sessions[:CHEAT]))
     for seat, s in enumerate(sessions[:CHEAT]):
         events = net.events[seat]
         applied = [e for e in events if isinstance(e, ev.StepApplied) and e.step == SECRET_STEP]
@@ -168,9 +161,9 @@ def _liar_acknowledges_after_the_votes(protocol: int) -> tuple[list[bytes], SimN
     sessions = make_sessions(record, ids, secrets)
     net = SimNet(sessions, seed=5)
     honest, guess = sessions[:CHEAT], 6  # round 2: the roll at step 5, the guess at 6
-    _run_to(net, lambda: all(s.step == guess for s in honest))
+    net.run_until(lambda: all(s.step == guess for s in honest))
     net.silent.add(CHEAT)  # its ENTROPY of step 5 is in; nothing of step 6 leaves it
-    _run_to(net, lambda: all(len(s._box(guess).of(MsgType.REVEAL)) == 2 for s in honest))
+    net.run_until(lambda: all(len(s._box(guess).of(MsgType.REVEAL)) == 2 for s in honest))
     h = honest[0].state.state_hash()
     signer = ids[CHEAT].signer()
 
@@ -188,7 +181,7 @@ def _liar_acknowledges_after_the_votes(protocol: int) -> tuple[list[bytes], SimN
     _inject(honest[0], acks, net.now)
     assert honest[0].step == guess + 1  # applied, counting the liar's acknowledgements
     assert honest[1].step == guess
-    _run_to(net, lambda: all(s.state.is_over for s in honest))
+    net.run_until(lambda: all(s.state.is_over for s in honest))
     net.run()
     return [s.take_log() for s in honest], net
 
@@ -227,12 +220,12 @@ def _false_hash_after_the_true_one(protocol: int) -> tuple[list[bytes], SimNet]:
     sessions = make_sessions(record, ids, secrets)
     net = SimNet(sessions, seed=5)
     net.hold_secret.add(1)
-    _run_to(net, lambda: CHEAT in sessions[0]._box(SECRET_STEP).haves.get(0, {}))
+    net.run_until(lambda: CHEAT in sessions[0]._box(SECRET_STEP).haves.get(0, {}))
     true = sessions[0]._box(SECRET_STEP).haves[0][CHEAT]
     # Seat 1 applies the round before the false HAVE reaches seat 0, which lacks its REVEAL.
     net.drop_to[1] = {0}
     net.hold_secret.clear()
-    _run_to(net, lambda: sessions[1].step > SECRET_STEP)
+    net.run_until(lambda: sessions[1].step > SECRET_STEP)
     assert sessions[0].step == SECRET_STEP
     net.drop_to.clear()
     false = sign_message(

@@ -21,7 +21,7 @@ from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, sign_message
 from lanTag.wire import pack
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions
-from tests.session.test_cheats import _events, _inject, _run_to
+from tests.session.test_cheats import _events, _inject
 
 VICTIM, WITNESS, CHEAT = 0, 1, 2
 
@@ -71,7 +71,7 @@ def test_a_relayed_acknowledgement_ahead_of_its_commit_copy_never_applies_the_ro
     net = _SlowLink(sessions, seed=11)
     net.held = []
     net.hold_secret.update({VICTIM, WITNESS, CHEAT})
-    _run_to(net, lambda: all(s.step == 1 for s in sessions))
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
     net.silent.add(CHEAT)
     net.slow = (WITNESS, VICTIM)
     cheat = sessions[CHEAT]
@@ -88,17 +88,17 @@ def test_a_relayed_acknowledgement_ahead_of_its_commit_copy_never_applies_the_ro
             _inject(sessions[victim], msg.raw, CHEAT, net.now)
     net.hold_secret.clear()
     witness = sessions[WITNESS]
-    _run_to(net, lambda: WITNESS in witness._box(1).of(MsgType.REVEAL))
+    net.run_until(lambda: WITNESS in witness._box(1).of(MsgType.REVEAL))
     # The cheater relays to the victim what the witness signed, ahead of the slow link.
     relayed = [m for m in _signed_by(witness, WITNESS, 1) if m.type is not MsgType.VOTE]
     assert {m.type for m in relayed} >= {MsgType.COMMIT, MsgType.HAVE, MsgType.REVEAL}
     for msg in relayed:
         _inject(sessions[VICTIM], msg.raw, CHEAT, net.now)
-    _run_to(net, lambda: sessions[VICTIM].step > 1 or not net.queue)
+    net.run_until(lambda: sessions[VICTIM].step > 1 or not net.queue)
     applied_early = [e for e in _events(net, VICTIM, ev.StepApplied) if e.step == 1]
     assert applied_early == []  # the witness's HAVE names B: not an acknowledgement of our A
     net.release()
-    _run_to(net, lambda: sessions[VICTIM].state.is_over and witness.state.is_over)
+    net.run_until(lambda: sessions[VICTIM].state.is_over and witness.state.is_over)
     assert sessions[VICTIM].state.state_hash() == witness.state.state_hash()
     for s in (VICTIM, WITNESS):
         applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1]
@@ -123,7 +123,7 @@ def test_a_rollback_to_the_same_state_keeps_our_sealed_choice() -> None:
     net = SimNet(sessions, seed=5)
     net.hold_secret.update({1, 2})
     me = sessions[0]
-    _run_to(net, lambda: me.step == 1 and 0 in me._box(1).of(MsgType.COMMIT))
+    net.run_until(lambda: me.step == 1 and 0 in me._box(1).of(MsgType.COMMIT))
     mine = me._box(1).of(MsgType.COMMIT)[0]
     assert me.my_turn() is None  # sealed
     me._rollback(0)  # as after a drop or a proof at step 0
@@ -131,7 +131,7 @@ def test_a_rollback_to_the_same_state_keeps_our_sealed_choice() -> None:
     assert me.step == 1 and me._box(1).of(MsgType.COMMIT)[0] == mine  # the same state
     assert me.my_turn() is None  # still sealed: no second choice asked for
     net.hold_secret.clear()
-    _run_to(net, lambda: all(s.state.is_over for s in sessions))
+    net.run_until(lambda: all(s.state.is_over for s in sessions))
     assert len({s.state.state_hash() for s in sessions}) == 1
     for s in range(3):  # (the rollback here has no cause a log could show: no verify)
         assert not [e for e in _events(net, s, ev.Blame) if e.code == "equivocation"], s
