@@ -35,6 +35,7 @@ from lanTag.rules.base import (
 from lanTag.rules.playout import draw_values
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, parse_unverified, reveal_value
+from lanTag.session.steps import StepBox
 
 _LINK_AT = {MsgType.ENTROPY: 0, MsgType.REVEAL: 2}
 
@@ -262,38 +263,30 @@ def _live_seats(
 ) -> list[tuple[int, frozenset[int]]]:
     """(step, live human seats from that step on), in step order, from logged facts alone,
     as the replay's snapshots have them: a drop at step k is a set X that every live seat
-    outside X voted at k (each seat's latest VOTE there; at least half of them stay,
-    ``StepBox.unanimous_silent``); a seat a contribution of step k admits is live again
-    from k + 1.  An admission is taken on its carrier's word (whether it was admissible,
-    its REJOIN's signature, and a carrier on an abandoned history are the replay's to
-    judge): a void one asks one more seat to vote the next drop, and lets its seat's later
-    links draw, which an honest log, whose peers carry only admissible requests, never
-    has.  Drops for a proven equivocation (SPEC §5.7), which need no vote, are not
-    followed (as before: a convicted seat's later link, if logged, is still counted)."""
-    votes: dict[int, dict[int, tuple[int, frozenset[int]]]] = {}  # step -> seat -> (seq, X)
+    outside X voted at k (each seat's latest VOTE there, at least half of them staying:
+    the session's own ``StepBox.unanimous_silent``); a seat a contribution of step k admits
+    is live again from k + 1.  An admission is taken on its carrier's word (whether it was
+    admissible, its REJOIN's signature, and a carrier on an abandoned history are the
+    replay's to judge): a void one asks one more seat to vote the next drop, and lets its
+    seat's later links draw, which an honest log, whose peers carry only admissible
+    requests, never has.  Drops for a proven equivocation (SPEC §5.7), which need no vote,
+    are not followed (as before: a convicted seat's later link, if logged, is still
+    counted)."""
+    votes: dict[int, StepBox] = {}  # step -> its VOTEs (each seat's latest)
     admits: dict[int, set[int]] = {}  # step -> seats a contribution of that step admits
     for _index, msg in messages:
         if msg.type is MsgType.VOTE:
-            seq, silent = int(msg.payload[1]), frozenset(msg.payload[0])
-            held = votes.setdefault(msg.step, {}).get(msg.seat)
-            if held is None or seq > held[0]:
-                votes[msg.step][msg.seat] = (seq, silent)
+            votes.setdefault(msg.step, StepBox()).register_request(msg)
         elif msg.type in _CARRIERS and msg.admission is not None:
             admits.setdefault(msg.step, set()).add(parse_unverified(msg.admission).seat)
     live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
     out = [(0, live)]
     for step in sorted(votes.keys() | admits.keys()):
-        latest = {seat: silent for seat, (_seq, silent) in votes.get(step, {}).items()}
-        for silent in latest.values():
-            voters = live - silent
-            if (
-                silent <= live
-                and 2 * len(voters) >= len(live)
-                and all(latest.get(v) == silent for v in voters)
-            ):
-                live = voters
-                out.append((step, live))
-                break
+        box = votes.get(step)
+        silent = box.unanimous_silent(live) if box is not None else None
+        if silent is not None:
+            live = live - silent
+            out.append((step, live))
         back = admits.get(step, set()) - live
         if back:
             live = live | back
