@@ -254,10 +254,6 @@ def _fairness(
         hash_after[step] = digest
 
 
-# Contributions that may carry a dropped seat's admission (protocol 5, SPEC §5.6).
-_CARRIERS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT)
-
-
 def _live_seats(
     record: LobbyRecord, messages: list[tuple[int, Signed]]
 ) -> list[tuple[int, frozenset[int]]]:
@@ -277,7 +273,7 @@ def _live_seats(
     for _index, msg in messages:
         if msg.type is MsgType.VOTE:
             votes.setdefault(msg.step, StepBox()).register_request(msg)
-        elif msg.type in _CARRIERS and msg.admission is not None:
+        elif msg.admission is not None:  # a MOVE, ENTROPY or COMMIT carrying one
             admits.setdefault(msg.step, set()).add(parse_unverified(msg.admission).seat)
     live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
     out = [(0, live)]

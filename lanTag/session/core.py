@@ -22,6 +22,7 @@ from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
 from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
+    ADMITTING,
     HANDBACK_PROTOCOL,
     MsgType,
     Signed,
@@ -46,9 +47,6 @@ MAX_LINK_PAYLOAD = 64 * 1024
 TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
 # The message types a seat contributes to a step (two different ones in one slot: equivocation).
 CONTRIBUTIONS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
-# The contributions that may carry an admission of a dropped seat (protocol 5, SPEC §5.6):
-# each is held by every peer before it decides its step.
-ADMITTING = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT)
 FITS = {  # the step kind each contribution answers
     MsgType.MOVE: NeedKind.TURN,
     MsgType.ENTROPY: NeedKind.ENTROPY,

@@ -154,7 +154,7 @@ class Signed:
     @property
     def admission(self) -> bytes | None:
         """The signed REJOIN a MOVE, ENTROPY or COMMIT carries (protocol 5), else None."""
-        if self.type in _ADMITTING and len(self.payload) == _ADMITTING[self.type] + 1:
+        if self.type in ADMITTING and len(self.payload) == ADMITTING[self.type] + 1:
             blob = self.payload[-1]
             assert isinstance(blob, bytes)
             return blob
@@ -232,7 +232,7 @@ def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
         return None
     payload = tuple(fields[6:])
     core = payload  # the payload without a protocol-5 admission (checked here first)
-    if msg_type in _ADMITTING and len(payload) == _ADMITTING[msg_type] + 1:
+    if msg_type in ADMITTING and len(payload) == ADMITTING[msg_type] + 1:
         if not _is_admission(payload[-1], game_id, version, seat):
             return None
         core = payload[:-1]
@@ -321,7 +321,7 @@ def _parse_strict(raw: bytes) -> Signed:
         raise RemoteProtocolError("malformed", "bad state hash")
     checks = _PAYLOAD[msg_type]
     core = payload
-    if msg_type in _ADMITTING and len(payload) == len(checks) + 1:
+    if msg_type in ADMITTING and len(payload) == len(checks) + 1:
         if not _is_admission(payload[-1], game_id, version, seat):
             raise RemoteProtocolError("malformed", f"bad admission in a {msg_type.name}")
         core = payload[:-1]
@@ -335,8 +335,9 @@ def _parse_strict(raw: bytes) -> Signed:
 
 
 _ACTION_TYPES = (MsgType.MOVE, MsgType.REVEAL)
-# Contributions that may carry an admission (protocol 5), with their payload length without it.
-_ADMITTING = {MsgType.MOVE: 1, MsgType.ENTROPY: 1, MsgType.COMMIT: 1}
+# The contributions that may carry an admission of a dropped seat (protocol 5, SPEC §5.6),
+# with their payload length without it: each is held by every peer before it decides its step.
+ADMITTING = {MsgType.MOVE: 1, MsgType.ENTROPY: 1, MsgType.COMMIT: 1}
 
 
 def _is_admission(blob: object, game_id: object, version: object, seat: object) -> bool:
