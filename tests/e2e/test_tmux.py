@@ -136,7 +136,7 @@ def legal_actions(pane: Pane) -> list[str]:
 def seal_if_asked(pane: Pane, seat: int, sealed: set[int]) -> None:
     """A secret choice (rock-paper-scissors) asked of ``seat``: Tab picks one, Enter seals it."""
     screen = pane.text()
-    asked = re.search(r"turn secret \w+: seats ([\d ]+?) ·", panel(screen))
+    asked = re.search(r"turn secret [\w-]+: seats ([\d ]+?) ·", panel(screen))
     if asked is None or str(seat) not in asked.group(1).split():
         return
     step = title_step(screen)
@@ -252,7 +252,7 @@ def test_bug_first_hint_is_stale_on_your_turn(tmux: TmuxServer, tmp_path: Path) 
         "hint", [*LANTAG, "play", "--bots", "2", "--log", str(tmp_path / "h.lantag")], xdg(me)
     )
     # No key pressed: wait until something is asked of us (a move, or a secret choice).
-    pane.wait(lambda s: MY_TURN in s or re.search(r"turn secret \w+: seats [\d ]*0", panel(s))
+    pane.wait(lambda s: MY_TURN in s or re.search(r"turn secret [\w-]+: seats [\d ]*0", panel(s))
               is not None, "our turn")  # fmt: skip
     hint = message_line(pane.settled())
     quit_game(pane)
