@@ -15,7 +15,7 @@ import msgpack
 
 from lanTag.errors import RemoteProtocolError
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 """The wire and log format version (protocol/SPEC.md "Versions and compatibility").  It lives
 here, at the bottom layer, so the mDNS adverts (lanTag/net) can carry it without importing
 the session; lanTag.session.messages re-exports it."""

@@ -30,6 +30,7 @@ from lanTag.session.messages import (
     parse_unverified,
     reveal_value,
 )
+from lanTag.session.steps import ROUND_SUBJECT
 
 # -- the messages (SPEC §3-§5) --------------------------------------------------------------
 
@@ -393,11 +394,13 @@ def illegal_reveal(game: Game) -> Vector:
         "illegal_reveal",
         "§5 steps: a revealed choice is legal for its seat (the engine's rules)",
         f"entries {c} and {k}: seat {msg.seat} commits to and reveals {illegal}, which the "
-        f"rules forbid; entry {s} records it",
+        f"rules forbid; entry {s} records it (protocol 6: the others' round HAVEs name the "
+        "seat's original COMMIT, so the step is not decided at all; the seat is still "
+        "convicted)",
         write([*items, game.claimed_step(msg.step, joint)]),
         Expect(
             1,
-            "recorded input for step",
+            "do not decide",
             s,
             msg.step,
             (msg.seat, "illegal-action"),
@@ -407,9 +410,9 @@ def illegal_reveal(game: Game) -> Vector:
 
 @vector
 def secret_round_acknowledged_for_another_commitment(game: Game) -> Vector:
-    # Protocol 4 (SPEC §4.4): a round is applied only once every other live seat signed a
-    # HAVE naming the very COMMIT the writer holds.  Here one seat's acknowledgements of
-    # another seat's commitment name another digest (a claim of another commitment).
+    # Protocol 6 (SPEC §4.4): a round is applied only once every other live seat signed a
+    # round HAVE naming the vector of the very COMMITs the writer holds.  Here one seat's
+    # round HAVE names another vector (a claim of other commitments).
     commit = game.msg(game.find(lambda m: m.type == MsgType.COMMIT))
     step = commit.step
     s = game.step_entry(step)
@@ -418,26 +421,25 @@ def secret_round_acknowledged_for_another_commitment(game: Game) -> Vector:
         return (
             m.type == MsgType.HAVE
             and m.step == step
-            and m.payload[0] == commit.seat
-            and m.seat not in (commit.seat, 0)
-            and commit.digest in m.payload[1]
+            and m.payload[0] == ROUND_SUBJECT
+            and m.seat != 0
         )
 
     k = game.find(names_it)
     voter = game.msg(k).seat
-    other = [_h("another commitment")]
+    other = [_h("another vector of commitments")]
     items = [
-        game.resigned(j, payload=(commit.seat, other))
+        game.resigned(j, payload=(ROUND_SUBJECT, other))
         if j < s and item[1] == EntryKind.MSG and names_it(m := game.msg(j)) and m.seat == voter
         else item
         for j, item in enumerate(game.items[: s + 1])
     ]
     return Vector(
         "secret_round_acknowledged_for_another_commitment",
-        "§4.4 secret rounds (protocol 4): applied once every other live seat's HAVE names the "
-        "COMMIT held",
-        f"entry {k}: seat {voter}'s HAVE of seat {commit.seat}'s COMMIT for step {step} names "
-        f"another digest (and so does any later one of it); entry {s} records the step",
+        "§4.4 secret rounds (protocol 6): applied once every other live seat's round HAVE "
+        "names the vector of COMMITs held",
+        f"entry {k}: seat {voter}'s round HAVE for step {step} names another vector of "
+        f"commitments than the one the writer holds; entry {s} records the step",
         write(items),
         Expect(1, "do not decide", s, step),
     )

@@ -208,7 +208,7 @@ def _message_must_fail() -> list[tuple[str, bytes, str]]:
     noncanonical_body = b"\x97\xcc\x05" + good.body[2:]
     return [
         ("version 0", with_field(0, 0), "version"),
-        ("version 6", with_field(0, 6), "version"),
+        ("version 7", with_field(0, 7), "version"),
         ("version as the string '1'", with_field(0, "1"), "version"),
         ("version as boolean true", with_field(0, True), "version"),
         ("type 0", with_field(1, 0), "unknown-type"),
@@ -422,7 +422,7 @@ def lobby_vectors() -> dict[str, Any]:
 
     person, other = base[6]
     must_fail = [
-        ("version 6", variant(0, 6), "version"),
+        ("version 7", variant(0, 7), "version"),
         ("version 0", variant(0, 0), "version"),
         ("version as boolean true", variant(0, True), "version"),
         ("version as a string", variant(0, "2"), "version"),

@@ -23,10 +23,17 @@ from lanTag.errors import RemoteProtocolError
 
 ZERO_HASH = bytes(32)
 MAX_ENTRY = 1024 * 1024
-MAGIC = "lanTag-log/5"
+MAGIC = "lanTag-log/6"
 # The header's first field, by the protocol of the game's record: a log/1 header holds a
 # protocol-1 record (its STEP entries carry no draw or commitment purposes, SPEC §9).
-MAGICS = {1: "lanTag-log/1", 2: "lanTag-log/2", 3: "lanTag-log/3", 4: "lanTag-log/4", 5: MAGIC}
+MAGICS = {
+    1: "lanTag-log/1",
+    2: "lanTag-log/2",
+    3: "lanTag-log/3",
+    4: "lanTag-log/4",
+    5: "lanTag-log/5",
+    6: MAGIC,
+}
 
 
 def log_magic(protocol: int) -> str:

@@ -43,7 +43,7 @@ from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind, step_facts
 from lanTag.session.sealing import SEAL_PROTOCOL
-from lanTag.session.steps import NAMED_ACKS_PROTOCOL, unacknowledged_commits
+from lanTag.session.steps import NAMED_ACKS_PROTOCOL, unacknowledged
 
 _RARE = frozenset(
     {
@@ -226,14 +226,17 @@ class PlainReplay:
         self.reveals[seat] = msg
 
     def _unacknowledged(self) -> bool:
-        """Session._unacknowledged: protocol 4, another live seat (not the writer) has not
-        signed a HAVE naming the COMMIT held of some other seat of the round; protocol 3, a
+        """Session._unacknowledged: protocol 4 and 5, another live seat (not the writer) has
+        not signed a HAVE naming the COMMIT held of some other seat of the round (protocol
+        6: a round HAVE naming the vector of every COMMIT held); protocol 3, a
         live seat outside the round has not acknowledged some commitment of it (SPEC §4.4)."""
         humans = self.needs.humans
         if self.protocol >= NAMED_ACKS_PROTOCOL:
             commits = {s: self.commits[s] for s in humans if s in self.commits}
             return bool(
-                unacknowledged_commits(commits, self.haves, self.live, self.writer, self.hash)
+                unacknowledged(
+                    self.protocol, commits, self.haves, self.live, self.writer, self.hash
+                )
             )
         if self.protocol < 3 or len(self.live) <= len(humans):
             return False

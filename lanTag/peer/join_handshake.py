@@ -47,7 +47,7 @@ from lanTag.session.transport import Addr
 from lanTag.versions import lantag_version
 
 TAG = "lt-lobby"
-VERSION = 2  # the lobby envelope: kept in protocols 3, 4 and 5, whose hello is protocol 2's, so
+VERSION = 2  # the lobby envelope: kept in protocols 3 to 6, whose hello is protocol 2's, so
 # each refuses the other in words (the protocol field decides; SPEC §0)
 OLD_VERSION = 1  # a protocol-1 joiner's hello: answered with a refusal it can read
 JOIN_DOMAIN = b"lanTag/v1/join\x00"

@@ -22,15 +22,21 @@ from lanTag.session.referee import NeedKind, Needs, needs_for
 from lanTag.session.steps import (
     LATE_PROOF_PROTOCOL,
     NAMED_ACKS_PROTOCOL,
+    ROUND_ACKS_PROTOCOL,
+    ROUND_SUBJECT,
     Snapshot,
     StepBox,
+    round_digest,
     unacknowledged_commits,
+    unacknowledged_round,
 )
 
 # A seat whose address sent no frame at all (not even a keepalive or an ack: a live
 # peer's links speak every second) for this many lag warnings is presumed dead, and
 # we vote at once instead of at the turn or step timeout (SPEC §5.3, "early vote").
 DEAD_AFTER_LAGS = 2
+# A round HAVE names at most 8 vectors (a HAVE's digest list): one per drop during the round.
+MAX_ROUND_VECTORS = 8
 _NONE: frozenset[int] = frozenset()
 
 
@@ -348,9 +354,7 @@ class Agreement(LateProof):
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.
             self._broadcast([v.raw for v in box.votes.values()])
-        for kind in CONTRIBUTIONS:
-            for s in silent:
-                box.of(kind).pop(s, None)
+        _forget(box, silent)
         box.drop_proof.extend(box.votes.values())  # kept for peers that catch up later
         box.votes.clear()
         if not self.replay and self._signer is not None and self.seat in silent:
@@ -389,9 +393,7 @@ class Agreement(LateProof):
             return True
         self._drop(still, box)
         current = self._box(self.step)
-        for kind in CONTRIBUTIONS:
-            for s in still:
-                current.of(kind).pop(s, None)  # from here on a bot plays them, as elsewhere
+        _forget(current, still)  # from here on a bot plays them, as elsewhere
         return True
 
     def _dropped_at_this_step(self, needs: Needs) -> set[int]:
@@ -461,7 +463,18 @@ class Agreement(LateProof):
         commitment is not counted (it is a claim, not a proof): we show its signer ours
         (``_register_have``) and wait; the second COMMIT comes, a proof, before we apply.
         Protocol 3 counted any HAVE of a seat outside the round on our state, relying on
-        link order (a relayed HAVE or REVEAL could beat the COMMIT copy: a rollback)."""
+        link order (a relayed HAVE or REVEAL could beat the COMMIT copy: a rollback).
+        Protocol 6: one round HAVE per seat naming the digest of the whole vector we hold
+        (the same argument, one message instead of one per commitment)."""
+        if self.record.protocol >= ROUND_ACKS_PROTOCOL:
+            ours = self._state_hash(snap.state)
+            vectors = {self._round_vector(box, needs)}
+            if box.dropped_commits:  # a round HAVE signed before the drop holds ours too
+                held = box.of(MsgType.COMMIT)
+                digests = {s: held[s].digest for s in needs.humans if s in held}
+                digests.update((s, c.digest) for s, c in box.dropped_commits.items())
+                vectors.add(round_digest(digests))
+            return unacknowledged_round(vectors, box.haves, snap.live, self.seat, ours)
         if self.record.protocol >= NAMED_ACKS_PROTOCOL:
             # The round's live seats only: a seat dropped here (convicted, perhaps for two
             # COMMITs) plays its forfeit or default, whatever anyone took from it.
@@ -484,6 +497,60 @@ class Agreement(LateProof):
                     out.add(voter)
                     break
         return frozenset(out)
+
+    def _round_vector(self, box: StepBox, needs: Needs) -> bytes:
+        """The digest of the commitments we hold of the round's live seats (protocol 6,
+        SPEC §4.4), computed once per set: commitments change only with a drop (new needs)
+        or a new one taken (one more)."""
+        held = box.of(MsgType.COMMIT)
+        cached = box.round_vector
+        if cached is not None and cached[0] is needs and cached[1] == len(held):
+            return cached[2]
+        digest = round_digest({s: held[s].digest for s in needs.humans if s in held})
+        box.round_vector = (needs, len(held), digest)
+        return digest
+
+    def _acknowledge_round(self, box: StepBox, needs: Needs) -> None:
+        """Protocol 6: every commitment of the round is in.  Sign one round HAVE naming the
+        vector we hold (it grows, never changes, if a drop changes the vector), and show our
+        commitments to each seat whose round HAVE on our state names another vector: if a
+        seat signed two COMMITs, its two versions meet there as a proof before any honest
+        peer applies the round (nobody applies it without every live seat's HAVE naming its
+        own vector).  Extra traffic is spent only when something is wrong."""
+        if self.replay or self._signer is None or self.seat is None:
+            return
+        snap = self._snapshots[-1]
+        if self.seat not in snap.live:
+            return
+        vector = self._round_vector(box, needs)
+        ours = self._state_hash(snap.state)
+        slot = (self.seat, (self.step, int(MsgType.HAVE), ROUND_SUBJECT, ours))
+        mine = self._slots.get(slot)  # our round HAVE here, maybe from before a rollback
+        named = list(mine.payload[1]) if mine is not None else []
+        if vector not in named and len(named) < MAX_ROUND_VECTORS:
+            have = sign_message(
+                self._signer,
+                MsgType.HAVE,
+                self.game_id,
+                self.step,
+                self.seat,
+                ours,
+                (ROUND_SUBJECT, [*named, vector]),
+                version=self.record.protocol,
+            )
+            self._record_own(have)
+            box.haves.setdefault(ROUND_SUBJECT, {})[self.seat] = have
+            self._broadcast([have.raw])
+        for voter, have in box.haves.get(ROUND_SUBJECT, {}).items():
+            if (
+                voter != self.seat
+                and have.state_hash == ours
+                and vector not in have.payload[1]
+                and have.digest not in box.round_shown
+            ):
+                box.round_shown.add(have.digest)
+                held = box.of(MsgType.COMMIT)
+                self._broadcast([held[s].raw for s in needs.humans if s in held])
 
     def _convict_flood(self, msg: Signed) -> None:
         """``msg`` is one VOTE or NUDGE more than the bound for its seat and step (SPEC §5.3):
@@ -530,6 +597,16 @@ class Agreement(LateProof):
             self._banned[second.seat] = second.step
             if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
                 self._rollback(second.step)
+
+
+def _forget(box: StepBox, seats: frozenset[int]) -> None:
+    """Take dropped seats' contributions out of ``box``; their COMMITs stay known as dropped
+    ones (a round HAVE signed before the drop names them, SPEC §4.4)."""
+    for kind in CONTRIBUTIONS:
+        for s in seats:
+            msg = box.of(kind).pop(s, None)
+            if msg is not None and kind is MsgType.COMMIT:
+                box.dropped_commits[s] = msg
 
 
 def _acks_of(box: StepBox, seat: int) -> list[bytes]:

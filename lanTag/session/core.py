@@ -101,7 +101,7 @@ class SessionCore:
                                       round that stands: refused like seats we voted
                                       silent, voted at once
     _late_commits       LateProof     (seat, step) -> (digest of the COMMIT we took there,
-                                      the other one's sealed value), of a proof of two
+                                      the other one's sealed value and digest), of a proof of two
                                       COMMITs under the late-proof rule
                                       (protocol 5): the round's acknowledgements decide
                                       whether it stands (the seat then voted out) or is
@@ -222,7 +222,7 @@ class SessionCore:
         self.desynced: set[int] = set()
         self._hash_seen: dict[tuple[int, int], Signed] = {}
         self._contradicted: set[int] = set()
-        self._late_commits: dict[tuple[int, int], tuple[bytes, bytes]] = {}
+        self._late_commits: dict[tuple[int, int], tuple[bytes, bytes, bytes]] = {}
         self._flooders: set[int] = set()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}

@@ -13,7 +13,13 @@ from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import opens
 from lanTag.session.core import SessionCore
 from lanTag.session.messages import MsgType, Signed, reveal_value
-from lanTag.session.steps import LATE_PROOF_PROTOCOL
+from lanTag.session.steps import (
+    LATE_PROOF_PROTOCOL,
+    ROUND_ACKS_PROTOCOL,
+    ROUND_SUBJECT,
+    StepBox,
+    round_digest,
+)
 
 
 class LateProof(SessionCore):
@@ -42,7 +48,7 @@ class LateProof(SessionCore):
             return key in self._late_commits
         if second.type is not MsgType.COMMIT:
             return False
-        self._late_commits[key] = (first.digest, second.payload[0])
+        self._late_commits[key] = (first.digest, second.payload[0], second.digest)
         self._liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)
         if second.step < self.step:
             self._contradict(second.seat)  # the round stood: an agreed drop from here
@@ -71,18 +77,43 @@ class LateProof(SessionCore):
             return
         snap = self._snapshots[-1]
         ours = self._state_hash(snap.state)
-        for (seat, at), (held, _other) in self._late_commits.items():
+        for (seat, at), (held, _other, other) in self._late_commits.items():
             if at != step or seat in self._banned or seat not in snap.live:
                 continue
-            for voter, have in box.haves.get(seat, {}).items():
-                if (
+            if self.record.protocol >= ROUND_ACKS_PROTOCOL:
+                split = self._round_split(box, seat, {held, other})
+            else:
+                split = any(
                     voter in snap.live
                     and voter not in (seat, self.seat)
                     and have.state_hash == ours
                     and held not in have.payload[1]
-                ):
-                    self._banned[seat] = step
-                    break
+                    for voter, have in box.haves.get(seat, {}).items()
+                )
+            if split:
+                self._banned[seat] = step
+
+    def _round_split(self, box: StepBox, seat: int, versions: set[bytes]) -> bool:
+        """Protocol 6: another live seat (not ``seat``, not us) signed a round HAVE on our
+        state naming the vector we hold with ``seat``'s COMMIT swapped for its other one
+        (``versions``: the digests of both): it took that one.  Exact, not "a vector other
+        than ours": a HAVE signed before a drop names a larger vector and proves nothing."""
+        snap = self._snapshots[-1]
+        held = box.of(MsgType.COMMIT)
+        humans = self.needs().humans
+        mine = held.get(seat)
+        if mine is None or not all(s in held for s in humans):
+            return False  # we cannot name the vectors yet: decided once our commits are in
+        digests = {s: held[s].digest for s in humans}
+        swapped = {round_digest({**digests, seat: d}) for d in versions if d != digests[seat]}
+        ours = self._state_hash(snap.state)
+        return any(
+            voter in snap.live
+            and voter not in (seat, self.seat)
+            and have.state_hash == ours
+            and not swapped.isdisjoint(have.payload[1])
+            for voter, have in box.haves.get(ROUND_SUBJECT, {}).items()
+        )
 
     def _late_reveal(self, msg: Signed) -> bool:
         """Protocol 5: ``msg``, a REVEAL in a slot that holds another one, is the REVEAL

@@ -54,7 +54,7 @@ from lanTag.session.messages import (
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.sealing import Sealing
-from lanTag.session.steps import LATE_PROOF_PROTOCOL, Snapshot, StepBox
+from lanTag.session.steps import LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL, Snapshot, StepBox
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
@@ -359,7 +359,7 @@ class Session(Agreement, Recovery, Sealing):
                 continue
             needs = self.needs()
             if needs.kind is NeedKind.SECRET and self._commits_complete(box, needs):
-                self._maybe_reveal(box, now)  # also when a drop, not a COMMIT, completed them
+                self._commits_in(box, needs, now)  # also when a drop, not a COMMIT, did
             inp = self._decided_input(box)
             if inp is None:
                 # Another pass only helps a message still pending: with none left it would
@@ -442,9 +442,15 @@ class Session(Agreement, Recovery, Sealing):
             box.own_move_at = now
         if msg.type == MsgType.COMMIT and msg.seat == self.seat:
             self._reseal(msg, needs)
-        if msg.type in _ACKED and self.seat in snap.live and self.seat != msg.seat:
+        if (
+            msg.type in _ACKED
+            and self.seat in snap.live
+            and self.seat != msg.seat
+            and (msg.type is MsgType.MOVE or self.record.protocol < ROUND_ACKS_PROTOCOL)
+        ):
             # The ack carries our hash; for a COMMIT it names the commitment we took, so two
             # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
+            # (Protocol 6 acknowledges the whole round once, _commits_in.)
             if msg.type == MsgType.COMMIT:
                 # ...and the COMMIT itself goes first: on each ordered link every commitment
                 # we took precedes our REVEAL, so nobody applies the round holding another
@@ -452,8 +458,15 @@ class Session(Agreement, Recovery, Sealing):
                 self._broadcast([msg.raw])
             self._send_have(msg.seat, now, relay=False)
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
-            self._maybe_reveal(box, now)
+            self._commits_in(box, needs, now)
         return True
+
+    def _commits_in(self, box: StepBox, needs: Needs, now: float) -> None:
+        """Every commitment of the round is in: acknowledge the round (protocol 6), then
+        reveal ours; both go out in the same bundle."""
+        if self.record.protocol >= ROUND_ACKS_PROTOCOL:
+            self._acknowledge_round(box, needs)
+        self._maybe_reveal(box, now)
 
     def _holds_true_have(self, have: Signed, box: StepBox, snap: Snapshot) -> bool:
         """Protocol 5: we hold a HAVE of ``have``'s signer and subject on our state, which a

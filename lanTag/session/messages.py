@@ -23,7 +23,7 @@ from lanTag.wire import PROTOCOL_VERSION as PROTOCOL_VERSION  # re-exported: its
 
 # Versions whose messages this lanTag parses: a protocol-1 log (written before versions were
 # recorded) still replays.  A session takes only its own record's version (Session.receive_parsed).
-KNOWN_PROTOCOLS = (1, 2, 3, 4, 5)
+KNOWN_PROTOCOLS = (1, 2, 3, 4, 5, 6)
 SIGN_DOMAIN = b"lanTag/v1/msg\x00"
 HASH_SIZE = 32
 # The first protocol in which a dropped seat can be given back (SPEC §5.6): the REJOIN

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -18,6 +19,13 @@ NAMED_ACKS_PROTOCOL = 4
 # round's (SPEC §5.7); and an agreed drop of seats that had no part in the steps decided since
 # is taken at the current step, without a rollback (§5.4).
 LATE_PROOF_PROTOCOL = 5
+# The first protocol whose secret rounds are acknowledged once per seat (SPEC §4.4): a HAVE of
+# subject ROUND_SUBJECT naming the digest of the whole vector of commitments its signer holds.
+# Nobody forwards the COMMITs it takes; copies go only to a seat whose acknowledgement names
+# another vector.  So an honest round costs what two die rolls cost: O(N^2), not O(N^3).
+ROUND_ACKS_PROTOCOL = 6
+ROUND_SUBJECT = 2**32 - 1  # a HAVE's subject that is no seat: "the secret round of this step"
+ROUND_DOMAIN = b"lanTag/v1/round\x00"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +60,11 @@ class StepBox:
     lag_reported: bool = False
     synced_at: float | None = None  # a dropped seat stuck here last asked to catch up then
     commits_done: tuple[Needs, int] | None = None  # (needs, len(COMMITs)) once all are in
+    # Protocol 6: (needs, len(COMMITs), digest) of the round vector we hold, computed once,
+    # and the round acknowledgements (by digest) we answered with our commitments.
+    round_vector: tuple[Needs, int, bytes] | None = None
+    round_shown: set[bytes] = field(default_factory=set)
+    dropped_commits: dict[int, Signed] = field(default_factory=dict)  # of seats dropped here
 
     def of(self, kind: MsgType) -> dict[int, Signed]:
         return self.contrib.setdefault(kind, {})
@@ -126,3 +139,51 @@ def unacknowledged_commits(
                 out.add(voter)
                 break
     return frozenset(out)
+
+
+def round_digest(digests: Mapping[int, bytes]) -> bytes:
+    """The digest a protocol-6 round acknowledgement names (SPEC §4.4): ``digests`` maps each
+    live seat of the round to the digest of the COMMIT held of it."""
+    h = hashlib.sha256(ROUND_DOMAIN)
+    for seat in sorted(digests):
+        h.update(seat.to_bytes(2, "big"))
+        h.update(digests[seat])
+    return h.digest()
+
+
+def unacknowledged_round(
+    vectors: AbstractSet[bytes],
+    haves: Mapping[int, Mapping[int, Signed]],
+    live: Iterable[int],
+    me: int | None,
+    state_hash: bytes,
+) -> frozenset[int]:
+    """Live seats (not ``me``) that have not signed, on ``state_hash``, a round HAVE naming
+    one of ``vectors``: the digest of the commitments we hold of the round's live seats, or
+    of those and the ones we held of seats dropped at the step (protocol 6, SPEC §4.4)."""
+    acks = haves.get(ROUND_SUBJECT, {})
+    out: set[int] = set()
+    for voter in live:
+        if voter == me:
+            continue
+        have = acks.get(voter)
+        if have is None or have.state_hash != state_hash or vectors.isdisjoint(have.payload[1]):
+            out.add(voter)
+    return frozenset(out)
+
+
+def unacknowledged(
+    protocol: int,
+    commits: Mapping[int, Signed],
+    haves: Mapping[int, Mapping[int, Signed]],
+    live: Iterable[int],
+    me: int | None,
+    state_hash: bytes,
+) -> frozenset[int]:
+    """The acknowledgements a secret round still waits for, by the game's protocol (4 and 5:
+    a HAVE per commitment; 6: one round HAVE per seat).  The session and the plain replay
+    of a log (lanTag.log.plain_replay) share it."""
+    if protocol >= ROUND_ACKS_PROTOCOL:
+        vector = round_digest({s: c.digest for s, c in commits.items()})
+        return unacknowledged_round({vector}, haves, live, me, state_hash)
+    return unacknowledged_commits(commits, haves, live, me, state_hash)

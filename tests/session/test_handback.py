@@ -60,10 +60,15 @@ def _own_contributions(log: bytes, seat: int, from_step: int) -> list[Signed]:
     for entry in parse_log(log).entries:
         if entry.kind == EntryKind.MSG:
             msg = parse_unverified(entry.data)
-            if msg.seat == seat and msg.step >= from_step and msg.type in (
-                MsgType.MOVE,
-                MsgType.ENTROPY,
-                MsgType.COMMIT,
+            if (
+                msg.seat == seat
+                and msg.step >= from_step
+                and msg.type
+                in (
+                    MsgType.MOVE,
+                    MsgType.ENTROPY,
+                    MsgType.COMMIT,
+                )
             ):
                 out.append(msg)
     return out
@@ -117,7 +122,14 @@ def _request(sessions: list[Session], step: int) -> Signed:
     me = sessions[GONE]
     assert me._signer is not None
     return sign_message(
-        me._signer, MsgType.REJOIN, me.game_id, step, GONE, bytes(32), (), version=5
+        me._signer,
+        MsgType.REJOIN,
+        me.game_id,
+        step,
+        GONE,
+        bytes(32),
+        (),
+        version=me.record.protocol,
     )
 
 
@@ -377,7 +389,13 @@ def test_a_conviction_learnt_after_the_admission_takes_it_back() -> None:
     me = sessions[GONE]
     assert me._signer is not None
     liar = sign_message(
-        me._signer, MsgType.HAVE, old.game_id, old.step, GONE, bytes(32), old.payload,
+        me._signer,
+        MsgType.HAVE,
+        old.game_id,
+        old.step,
+        GONE,
+        bytes(32),
+        old.payload,
         version=old.version,
     )
     for i in (0, 1):
@@ -452,7 +470,7 @@ def test_a_rejoin_written_into_a_log_changes_nothing_in_either_replay_lane() -> 
     )
     step, after = entries[at].step + 1, entries[at].data[1]
     request = sign_message(
-        ids[1].signer(), MsgType.REJOIN, record.game_id, step, 1, after, (), version=5
+        ids[1].signer(), MsgType.REJOIN, record.game_id, step, 1, after, (), version=record.protocol
     )
     chain = LogChain()
     for k, entry in enumerate(entries):

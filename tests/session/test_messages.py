@@ -95,7 +95,7 @@ def _verifies(msg: Signed, seat: int = SEAT) -> bool:
 
 
 def test_constants_are_pinned() -> None:
-    assert PROTOCOL_VERSION == 5
+    assert PROTOCOL_VERSION == 6
     assert SIGN_DOMAIN == b"lanTag/v1/msg\x00"
     assert HASH_SIZE == 32
     assert [(t.name, int(t)) for t in MsgType] == [
@@ -231,7 +231,7 @@ def test_malformed_public_keys_do_not_verify(public_key: bytes) -> None:
 # --------------------------------------------------------------------------- strict parsing
 
 
-@pytest.mark.parametrize("version", [0, 6, 255, -1, "1", b"\x01", None, [1]], ids=repr)
+@pytest.mark.parametrize("version", [0, 7, 255, -1, "1", b"\x01", None, [1]], ids=repr)
 def test_unknown_versions_are_rejected(version: object) -> None:
     fields = _fields(MsgType.MOVE)
     fields[0] = version
@@ -437,8 +437,8 @@ def test_bad_outer_envelopes_are_malformed(outer: object) -> None:
 
 def test_noncanonical_body_or_envelope_is_rejected() -> None:
     msg = _sign(MsgType.MOVE)
-    body = b"\x97\xcc\x05" + msg.body[2:]  # version 5 as uint8: same value, other bytes
-    assert wire.unpack(msg.body)[0] == 5 and msg.body[1] == 0x05
+    body = b"\x97\xcc\x06" + msg.body[2:]  # version 6 as uint8: same value, other bytes
+    assert wire.unpack(msg.body)[0] == 6 and msg.body[1] == 0x06
     _parse_fails(wire.pack([body, msg.signature]), "noncanonical")
     n = len(msg.body)
     envelope = b"\x92\xc5" + n.to_bytes(2, "big") + msg.body + b"\xc4\x40" + msg.signature

@@ -137,4 +137,4 @@ def test_reveal_value_is_the_packed_action() -> None:
             # The value comes from the received payload, whatever the body holds.
             odd = dataclasses.replace(msg, body=b"\x90")
             assert messages.reveal_value(odd) == session._action_bytes(action)
-    assert messages.PROTOCOL_VERSION == 5
+    assert messages.PROTOCOL_VERSION == 6
