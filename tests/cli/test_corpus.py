@@ -3,7 +3,7 @@
 tests/corpus/protocol1/ holds logs written by the last protocol-1 release (cb686e4):
 rules version 1 of their engines.  Each verifies with exit 0 while this lanTag still holds
 rules 1 of its engine, else 3 (authentic, not replayed); a tampered copy fails with 1
-either way.  tests/corpus/protocol2/ to protocol5/ hold one log per engine of
+either way.  tests/corpus/protocol2/ to protocol6/ hold one log per engine of
 each protocol; without their rules their draws are recomputed and their commitments opened
 from the log alone.  Every protocol-3 (or later) log is sealed by every seat of its game.
 """
@@ -31,6 +31,7 @@ PROTOCOL2 = sorted((CORPUS / "protocol2").glob("*.log"))
 PROTOCOL3 = sorted((CORPUS / "protocol3").glob("*.log"))
 PROTOCOL4 = sorted((CORPUS / "protocol4").glob("*.log"))
 PROTOCOL5 = sorted((CORPUS / "protocol5").glob("*.log"))
+PROTOCOL6 = sorted((CORPUS / "protocol6").glob("*.log"))
 
 
 def _record(data: bytes) -> LobbyRecord:
@@ -67,7 +68,7 @@ def without_rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_the_corpora_hold_a_log_per_engine() -> None:
-    for corpus in (PROTOCOL1, PROTOCOL2, PROTOCOL3, PROTOCOL4, PROTOCOL5):
+    for corpus in (PROTOCOL1, PROTOCOL2, PROTOCOL3, PROTOCOL4, PROTOCOL5, PROTOCOL6):
         engines = {_record(p.read_bytes()).engine for p in corpus}
         assert engines == {"prototag", "assassination", "boardtag", "stomptag", "tagem"}
     assert all(_record(p.read_bytes()).protocol == 1 for p in PROTOCOL1)
@@ -75,9 +76,10 @@ def test_the_corpora_hold_a_log_per_engine() -> None:
     assert all(_record(p.read_bytes()).protocol == 3 for p in PROTOCOL3)
     assert all(_record(p.read_bytes()).protocol == 4 for p in PROTOCOL4)
     assert all(_record(p.read_bytes()).protocol == 5 for p in PROTOCOL5)
+    assert all(_record(p.read_bytes()).protocol == 6 for p in PROTOCOL6)
 
 
-ALL = PROTOCOL1 + PROTOCOL2 + PROTOCOL3 + PROTOCOL4 + PROTOCOL5
+ALL = PROTOCOL1 + PROTOCOL2 + PROTOCOL3 + PROTOCOL4 + PROTOCOL5 + PROTOCOL6
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -108,7 +110,7 @@ def test_without_its_rules_a_log_is_authentic_but_not_replayed(
 
 @pytest.mark.parametrize(
     "path",
-    PROTOCOL2 + PROTOCOL3 + PROTOCOL4 + PROTOCOL5,
+    PROTOCOL2 + PROTOCOL3 + PROTOCOL4 + PROTOCOL5 + PROTOCOL6,
     ids=lambda p: f"{p.parent.name}/{p.name}",
 )
 def test_without_its_rules_every_draw_and_opening_is_still_checked(
@@ -199,7 +201,7 @@ def test_the_cli_exit_code(path: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", PROTOCOL3 + PROTOCOL4 + PROTOCOL5, ids=lambda p: f"{p.parent.name}/{p.name}"
+    "path", PROTOCOL3 + PROTOCOL4 + PROTOCOL5 + PROTOCOL6, ids=lambda p: f"{p.parent.name}/{p.name}"
 )
 def test_every_protocol_3_or_later_log_is_sealed_by_every_seat(
     path: Path, monkeypatch: pytest.MonkeyPatch
