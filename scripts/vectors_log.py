@@ -64,7 +64,7 @@ def _bad_reveal(items: list[tuple[int, EntryKind, Any]]) -> tuple[bytes, int, in
     _, ids, _ = make_record("toy", 3, options=(("rounds", LOG_ROUNDS),), seed="vectors/log")
     k = _find(items, lambda m: m.type == MsgType.REVEAL and m.payload[0] != ["guess", 0])
     msg = parse_unverified(items[k][2])
-    action, nonce, reveal = msg.payload
+    action, nonce, *rest = msg.payload  # the chain link (and the vector, protocol 6)
     other = ["guess", (action[1] + 1) % 3]
     forged = sign_message(
         ids[msg.seat].signer(),
@@ -73,7 +73,7 @@ def _bad_reveal(items: list[tuple[int, EntryKind, Any]]) -> tuple[bytes, int, in
         msg.step,
         msg.seat,
         msg.state_hash,
-        (other, nonce, reveal),
+        (other, nonce, *rest),
     )
     tampered = list(items)
     tampered[k] = (items[k][0], EntryKind.MSG, forged.raw)

@@ -152,7 +152,13 @@ MSG_SAMPLES: list[tuple[str, MsgType, int, tuple[Any, ...]]] = [
     ("move with words and negative ints", MsgType.MOVE, 2, (["move", "north", -3, 1000],)),
     ("entropy", MsgType.ENTROPY, 1, (h("messages/reveal/1"),)),
     ("commit", MsgType.COMMIT, 2, (h("messages/commitment/2"),)),
-    ("reveal", MsgType.REVEAL, 2, (["guess", 1], h("messages/nonce/2"), h("messages/reveal/2"))),
+    (
+        "reveal",
+        MsgType.REVEAL,
+        2,
+        (["guess", 1], h("messages/nonce/2"), h("messages/reveal/2"), h("messages/vector/2")),
+    ),
+    ("round have", MsgType.HAVE, 0, (2**32 - 1, [h("messages/vector/0")])),
     ("vote", MsgType.VOTE, 0, ([1, 2], 1)),
     ("vote with no silent seat", MsgType.VOTE, 1, ([], 3)),
     ("have", MsgType.HAVE, 1, (0, [h("messages/digest/0"), h("messages/digest/1")])),
@@ -243,6 +249,11 @@ def _message_must_fail() -> list[tuple[str, bytes, str]]:
         (
             "REVEAL without its chain reveal",
             _signed_raw(_fields(MsgType.REVEAL, 0, (["guess", 1], bytes(32)))),
+            "malformed",
+        ),
+        (
+            "REVEAL without its vector (protocol 6)",
+            _signed_raw(_fields(MsgType.REVEAL, 0, (["guess", 1], bytes(32), bytes(32)))),
             "malformed",
         ),
         (

@@ -228,14 +228,20 @@ class PlainReplay:
     def _unacknowledged(self) -> bool:
         """Session._unacknowledged: protocol 4 and 5, another live seat (not the writer) has
         not signed a HAVE naming the COMMIT held of some other seat of the round (protocol
-        6: a round HAVE naming the vector of every COMMIT held); protocol 3, a
+        6: a REVEAL or round HAVE naming the vector of every COMMIT held); protocol 3, a
         live seat outside the round has not acknowledged some commitment of it (SPEC §4.4)."""
         humans = self.needs.humans
         if self.protocol >= NAMED_ACKS_PROTOCOL:
             commits = {s: self.commits[s] for s in humans if s in self.commits}
             return bool(
                 unacknowledged(
-                    self.protocol, commits, self.haves, self.live, self.writer, self.hash
+                    self.protocol,
+                    commits,
+                    self.haves,
+                    self.reveals,
+                    self.live,
+                    self.writer,
+                    self.hash,
                 )
             )
         if self.protocol < 3 or len(self.live) <= len(humans):

@@ -16,6 +16,7 @@ from lanTag.session.messages import (
     MsgType,
     Signed,
     contradiction,
+    reveal_vector,
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs, needs_for
@@ -27,6 +28,7 @@ from lanTag.session.steps import (
     Snapshot,
     StepBox,
     round_digest,
+    round_named,
     unacknowledged_commits,
     unacknowledged_round,
 )
@@ -474,7 +476,8 @@ class Agreement(LateProof):
                 digests = {s: held[s].digest for s in needs.humans if s in held}
                 digests.update((s, c.digest) for s, c in box.dropped_commits.items())
                 vectors.add(round_digest(digests))
-            return unacknowledged_round(vectors, box.haves, snap.live, self.seat, ours)
+            reveals = box.of(MsgType.REVEAL)
+            return unacknowledged_round(vectors, box.haves, reveals, snap.live, self.seat, ours)
         if self.record.protocol >= NAMED_ACKS_PROTOCOL:
             # The round's live seats only: a seat dropped here (convicted, perhaps for two
             # COMMITs) plays its forfeit or default, whatever anyone took from it.
@@ -511,12 +514,13 @@ class Agreement(LateProof):
         return digest
 
     def _acknowledge_round(self, box: StepBox, needs: Needs) -> None:
-        """Protocol 6: every commitment of the round is in.  Sign one round HAVE naming the
-        vector we hold (it grows, never changes, if a drop changes the vector), and show our
-        commitments to each seat whose round HAVE on our state names another vector: if a
-        seat signed two COMMITs, its two versions meet there as a proof before any honest
-        peer applies the round (nobody applies it without every live seat's HAVE naming its
-        own vector).  Extra traffic is spent only when something is wrong."""
+        """Protocol 6: every commitment of the round is in (our REVEAL, if we have one to
+        send, went out first and names the vector we hold).  Without a REVEAL naming it, sign
+        a round HAVE naming the vector (it grows, never changes, when a drop changes the
+        vector), and show our commitments to each seat that named another vector on our
+        state: if a seat signed two COMMITs, its two versions meet there as a proof before
+        any honest peer applies the round (nobody applies it without every live seat naming
+        its own vector).  Extra traffic is spent only when something is wrong."""
         if self.replay or self._signer is None or self.seat is None:
             return
         snap = self._snapshots[-1]
@@ -524,10 +528,15 @@ class Agreement(LateProof):
             return
         vector = self._round_vector(box, needs)
         ours = self._state_hash(snap.state)
-        slot = (self.seat, (self.step, int(MsgType.HAVE), ROUND_SUBJECT, ours))
-        mine = self._slots.get(slot)  # our round HAVE here, maybe from before a rollback
-        named = list(mine.payload[1]) if mine is not None else []
-        if vector not in named and len(named) < MAX_ROUND_VECTORS:
+        reveals = box.of(MsgType.REVEAL)
+        mine = self._slots.get((self.seat, (self.step, int(MsgType.REVEAL), 0, ours)))
+        have = self._slots.get((self.seat, (self.step, int(MsgType.HAVE), ROUND_SUBJECT, ours)))
+        named = list(have.payload[1]) if have is not None else []  # maybe before a rollback
+        if (
+            vector not in named
+            and (mine is None or reveal_vector(mine) != vector)
+            and len(named) < MAX_ROUND_VECTORS
+        ):
             have = sign_message(
                 self._signer,
                 MsgType.HAVE,
@@ -541,14 +550,10 @@ class Agreement(LateProof):
             self._record_own(have)
             box.haves.setdefault(ROUND_SUBJECT, {})[self.seat] = have
             self._broadcast([have.raw])
-        for voter, have in box.haves.get(ROUND_SUBJECT, {}).items():
-            if (
-                voter != self.seat
-                and have.state_hash == ours
-                and vector not in have.payload[1]
-                and have.digest not in box.round_shown
-            ):
-                box.round_shown.add(have.digest)
+        for voter in {*box.haves.get(ROUND_SUBJECT, {}), *reveals} - {self.seat}:
+            claim = frozenset(round_named(voter, box.haves, reveals, ours))
+            if claim and vector not in claim and (voter, claim) not in box.round_shown:
+                box.round_shown.add((voter, claim))
                 held = box.of(MsgType.COMMIT)
                 self._broadcast([held[s].raw for s in needs.humans if s in held])
 

@@ -445,12 +445,21 @@ class SessionCore:
             self._broadcast([m.raw for m in proof])
         self._banned.setdefault(seat, step)
 
-    def _maybe_reveal(self, box: StepBox, now: float) -> None:
+    def _maybe_reveal(self, box: StepBox, now: float, vector: bytes | None = None) -> None:
+        """Reveal our secret choice; ``vector`` (protocol 6): the digest of the commitments
+        we hold, which the REVEAL names (SPEC §4.4).  A REVEAL we already signed on this
+        state (before a rollback) is sent again as it is, never a second one."""
         if self.replay or self.seat is None or box.sent_reveal or self.step not in self._secret:
             return
-        action, nonce = self._secret[self.step]
         box.sent_reveal = True
-        self._emit(MsgType.REVEAL, (action.to_msgpack(), nonce, self._next_reveal()), now)
+        slot = (self.step, int(MsgType.REVEAL), 0, self._state_hash(self.state))
+        signed = self._slots.get((self.seat, slot))
+        if signed is not None:
+            self._broadcast([signed.raw])
+            return
+        action, nonce = self._secret[self.step]
+        payload = (action.to_msgpack(), nonce, self._next_reveal())
+        self._emit(MsgType.REVEAL, payload if vector is None else (*payload, vector), now)
 
     def _own_final(self, move: Signed, box: StepBox) -> bool:
         # Our own move counts once another live peer took it, or when nobody else is live.

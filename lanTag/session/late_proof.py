@@ -16,9 +16,9 @@ from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.steps import (
     LATE_PROOF_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
-    ROUND_SUBJECT,
     StepBox,
     round_digest,
+    round_named,
 )
 
 
@@ -94,8 +94,8 @@ class LateProof(SessionCore):
                 self._banned[seat] = step
 
     def _round_split(self, box: StepBox, seat: int, versions: set[bytes]) -> bool:
-        """Protocol 6: another live seat (not ``seat``, not us) signed a round HAVE on our
-        state naming the vector we hold with ``seat``'s COMMIT swapped for its other one
+        """Protocol 6: another live seat (not ``seat``, not us) named, on our state (its
+        REVEAL or round HAVE), the vector we hold with ``seat``'s COMMIT swapped for its other one
         (``versions``: the digests of both): it took that one.  Exact, not "a vector other
         than ours": a HAVE signed before a drop names a larger vector and proves nothing."""
         snap = self._snapshots[-1]
@@ -107,12 +107,10 @@ class LateProof(SessionCore):
         digests = {s: held[s].digest for s in humans}
         swapped = {round_digest({**digests, seat: d}) for d in versions if d != digests[seat]}
         ours = self._state_hash(snap.state)
+        reveals = box.of(MsgType.REVEAL)
         return any(
-            voter in snap.live
-            and voter not in (seat, self.seat)
-            and have.state_hash == ours
-            and not swapped.isdisjoint(have.payload[1])
-            for voter, have in box.haves.get(ROUND_SUBJECT, {}).items()
+            not swapped.isdisjoint(round_named(voter, box.haves, reveals, ours))
+            for voter in snap.live - {seat, self.seat}
         )
 
     def _late_reveal(self, msg: Signed) -> bool:

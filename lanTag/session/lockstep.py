@@ -462,11 +462,14 @@ class Session(Agreement, Recovery, Sealing):
         return True
 
     def _commits_in(self, box: StepBox, needs: Needs, now: float) -> None:
-        """Every commitment of the round is in: acknowledge the round (protocol 6), then
-        reveal ours; both go out in the same bundle."""
-        if self.record.protocol >= ROUND_ACKS_PROTOCOL:
-            self._acknowledge_round(box, needs)
-        self._maybe_reveal(box, now)
+        """Every commitment of the round is in: reveal ours, which in protocol 6 names the
+        vector of commitments we hold; a seat with nothing to reveal names it in a round
+        HAVE (SPEC §4.4)."""
+        if self.record.protocol < ROUND_ACKS_PROTOCOL:
+            self._maybe_reveal(box, now)
+            return
+        self._maybe_reveal(box, now, self._round_vector(box, needs))
+        self._acknowledge_round(box, needs)
 
     def _holds_true_have(self, have: Signed, box: StepBox, snap: Snapshot) -> bool:
         """Protocol 5: we hold a HAVE of ``have``'s signer and subject on our state, which a

@@ -29,6 +29,10 @@ HASH_SIZE = 32
 # The first protocol in which a dropped seat can be given back (SPEC §5.6): the REJOIN
 # message, and a MOVE, ENTROPY or COMMIT that carries one ("admit that seat").
 HANDBACK_PROTOCOL = 5
+# The first protocol whose secret rounds are acknowledged once per seat (SPEC §4.4): a REVEAL
+# names the digest of the vector of commitments its seat holds (a fourth payload field), and a
+# seat with nothing to reveal names it in a round HAVE (subject ROUND_SUBJECT).
+ROUND_ACKS_PROTOCOL = 6
 MAX_ADMISSION = 400  # bytes of the REJOIN a contribution may carry (one signed REJOIN: ~180)
 
 
@@ -36,7 +40,7 @@ class MsgType(IntEnum):
     MOVE = 1  # [action]                 the seat's action on its turn
     ENTROPY = 2  # [reveal]              next hash-chain link, for a chance draw
     COMMIT = 3  # [commitment]           a secret simultaneous choice, sealed
-    REVEAL = 4  # [action, nonce, reveal] opens the commitment; reveal feeds bot choices
+    REVEAL = 4  # [action, nonce, reveal(, vector)] opens the commitment; reveal feeds bots
     VOTE = 5  # [silent seats, seq]      "I lack these seats' step input; I will not take it"
     HAVE = 6  # [seat, [digest...]]      "I took these messages of seat; I will never vote it"
     CHAT = 7  # [text]                   public chat (logged only if its author asks)
@@ -251,7 +255,7 @@ def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
         ):
             return None
     elif msg_type is MsgType.MOVE or msg_type is MsgType.REVEAL:
-        if len(core) != (1 if msg_type is MsgType.MOVE else 3):
+        if len(core) != (1 if msg_type is MsgType.MOVE else _reveal_fields(version)):
             return None
         try:
             action = Action.from_msgpack(core[0])  # what _is_action checks, kept
@@ -262,7 +266,8 @@ def _parse_common(body: bytes, signature: bytes, raw: bytes) -> Signed | None:
             and len(core[1]) == HASH_SIZE
             and type(core[2]) is bytes
             and len(core[2]) == HASH_SIZE
-        ):  # _is_hash twice, on decoded (exact-type) values
+            and (len(core) == 3 or (type(core[3]) is bytes and len(core[3]) == HASH_SIZE))
+        ):  # _is_hash two or three times, on decoded (exact-type) values
             return None
     elif msg_type is MsgType.ENTROPY or msg_type is MsgType.COMMIT:  # [32-byte bin]
         if not (len(core) == 1 and type(core[0]) is bytes and len(core[0]) == 32):
@@ -320,6 +325,8 @@ def _parse_strict(raw: bytes) -> Signed:
     if type(state_hash) is not bytes or len(state_hash) != HASH_SIZE:
         raise RemoteProtocolError("malformed", "bad state hash")
     checks = _PAYLOAD[msg_type]
+    if msg_type is MsgType.REVEAL and version >= ROUND_ACKS_PROTOCOL:
+        checks = (*checks, _is_hash)  # the vector of commitments its seat holds (§4.4)
     core = payload
     if msg_type in ADMITTING and len(payload) == len(checks) + 1:
         if not _is_admission(payload[-1], game_id, version, seat):
@@ -335,6 +342,13 @@ def _parse_strict(raw: bytes) -> Signed:
 
 
 _ACTION_TYPES = (MsgType.MOVE, MsgType.REVEAL)
+
+
+def _reveal_fields(version: int) -> int:
+    """A REVEAL's payload length: the vector it names from protocol 6 on (SPEC §3, §4.4)."""
+    return 4 if version >= ROUND_ACKS_PROTOCOL else 3
+
+
 # The contributions that may carry an admission of a dropped seat (protocol 5, SPEC §5.6),
 # with their payload length without it: each is held by every peer before it decides its step.
 ADMITTING = {MsgType.MOVE: 1, MsgType.ENTROPY: 1, MsgType.COMMIT: 1}
@@ -388,6 +402,11 @@ _TYPES = {int(t): t for t in MsgType}  # MsgType(code) without the enum machiner
 
 def verify_signature(msg: Signed, public_key: bytes, verifier: Verifier) -> bool:
     return verifier.verify(public_key, msg.signature, SIGN_DOMAIN + msg.body)
+
+
+def reveal_vector(msg: Signed) -> bytes | None:
+    """The vector of commitments a protocol-6 REVEAL names (SPEC §4.4), else None."""
+    return msg.payload[3] if len(msg.payload) > 3 else None
 
 
 def reveal_value(msg: Signed) -> bytes:

@@ -8,7 +8,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from lanTag.rules.base import State
-from lanTag.session.messages import MsgType, Signed
+from lanTag.session.messages import ROUND_ACKS_PROTOCOL as ROUND_ACKS_PROTOCOL
+from lanTag.session.messages import MsgType, Signed, reveal_vector
 from lanTag.session.referee import Needs
 
 # The first protocol whose secret rounds wait for acknowledgements naming the commitments
@@ -19,11 +20,11 @@ NAMED_ACKS_PROTOCOL = 4
 # round's (SPEC §5.7); and an agreed drop of seats that had no part in the steps decided since
 # is taken at the current step, without a rollback (§5.4).
 LATE_PROOF_PROTOCOL = 5
-# The first protocol whose secret rounds are acknowledged once per seat (SPEC §4.4): a HAVE of
-# subject ROUND_SUBJECT naming the digest of the whole vector of commitments its signer holds.
-# Nobody forwards the COMMITs it takes; copies go only to a seat whose acknowledgement names
-# another vector.  So an honest round costs what two die rolls cost: O(N^2), not O(N^3).
-ROUND_ACKS_PROTOCOL = 6
+# Protocol 6 (ROUND_ACKS_PROTOCOL, SPEC §4.4) acknowledges a secret round once per seat: its
+# REVEAL, or for a seat with nothing to reveal a HAVE of subject ROUND_SUBJECT, names the
+# digest of the whole vector of commitments it holds.  Nobody forwards the COMMITs it takes;
+# copies go only to a seat whose acknowledgement names another vector.  So an honest round
+# costs what two die rolls cost: O(N^2) datagrams, not O(N^3).
 ROUND_SUBJECT = 2**32 - 1  # a HAVE's subject that is no seat: "the secret round of this step"
 ROUND_DOMAIN = b"lanTag/v1/round\x00"
 
@@ -61,9 +62,9 @@ class StepBox:
     synced_at: float | None = None  # a dropped seat stuck here last asked to catch up then
     commits_done: tuple[Needs, int] | None = None  # (needs, len(COMMITs)) once all are in
     # Protocol 6: (needs, len(COMMITs), digest) of the round vector we hold, computed once,
-    # and the round acknowledgements (by digest) we answered with our commitments.
+    # and the (seat, vectors it named) we answered with our commitments.
     round_vector: tuple[Needs, int, bytes] | None = None
-    round_shown: set[bytes] = field(default_factory=set)
+    round_shown: set[tuple[int, frozenset[bytes]]] = field(default_factory=set)
     dropped_commits: dict[int, Signed] = field(default_factory=dict)  # of seats dropped here
 
     def of(self, kind: MsgType) -> dict[int, Signed]:
@@ -151,39 +152,56 @@ def round_digest(digests: Mapping[int, bytes]) -> bytes:
     return h.digest()
 
 
+def round_named(
+    voter: int,
+    haves: Mapping[int, Mapping[int, Signed]],
+    reveals: Mapping[int, Signed],
+    state_hash: bytes,
+) -> set[bytes]:
+    """The vectors ``voter`` named on ``state_hash`` (protocol 6, SPEC §4.4): its REVEAL's
+    (``reveals``: the ones taken at the step, on that state) and its round HAVE's."""
+    named: set[bytes] = set()
+    have = haves.get(ROUND_SUBJECT, {}).get(voter)
+    if have is not None and have.state_hash == state_hash:
+        named.update(have.payload[1])
+    reveal = reveals.get(voter)
+    vector = reveal_vector(reveal) if reveal is not None else None
+    if vector is not None:
+        named.add(vector)
+    return named
+
+
 def unacknowledged_round(
     vectors: AbstractSet[bytes],
     haves: Mapping[int, Mapping[int, Signed]],
+    reveals: Mapping[int, Signed],
     live: Iterable[int],
     me: int | None,
     state_hash: bytes,
 ) -> frozenset[int]:
-    """Live seats (not ``me``) that have not signed, on ``state_hash``, a round HAVE naming
-    one of ``vectors``: the digest of the commitments we hold of the round's live seats, or
-    of those and the ones we held of seats dropped at the step (protocol 6, SPEC §4.4)."""
-    acks = haves.get(ROUND_SUBJECT, {})
-    out: set[int] = set()
-    for voter in live:
-        if voter == me:
-            continue
-        have = acks.get(voter)
-        if have is None or have.state_hash != state_hash or vectors.isdisjoint(have.payload[1]):
-            out.add(voter)
-    return frozenset(out)
+    """Live seats (not ``me``) that have not named, on ``state_hash``, one of ``vectors``
+    (the digest of the commitments we hold of the round's live seats, or of those and the
+    ones we held of seats dropped at the step) in a REVEAL or a round HAVE (protocol 6)."""
+    return frozenset(
+        voter
+        for voter in live
+        if voter != me and vectors.isdisjoint(round_named(voter, haves, reveals, state_hash))
+    )
 
 
 def unacknowledged(
     protocol: int,
     commits: Mapping[int, Signed],
     haves: Mapping[int, Mapping[int, Signed]],
+    reveals: Mapping[int, Signed],
     live: Iterable[int],
     me: int | None,
     state_hash: bytes,
 ) -> frozenset[int]:
     """The acknowledgements a secret round still waits for, by the game's protocol (4 and 5:
-    a HAVE per commitment; 6: one round HAVE per seat).  The session and the plain replay
-    of a log (lanTag.log.plain_replay) share it."""
+    a HAVE per commitment; 6: one REVEAL or round HAVE per seat).  The session and the
+    plain replay of a log (lanTag.log.plain_replay) share it."""
     if protocol >= ROUND_ACKS_PROTOCOL:
         vector = round_digest({s: c.digest for s, c in commits.items()})
-        return unacknowledged_round({vector}, haves, live, me, state_hash)
+        return unacknowledged_round({vector}, haves, reveals, live, me, state_hash)
     return unacknowledged_commits(commits, haves, live, me, state_hash)

@@ -500,7 +500,7 @@ class Adversary:
             s,
             step,
             MsgType.REVEAL,
-            lambda m: (other.to_msgpack(), nonce_b, m.payload[2]),
+            lambda m: (other.to_msgpack(), nonce_b, *m.payload[2:]),
             only=victims,
         )
         s.commit(honest, self.inner.random_bytes(32), now)

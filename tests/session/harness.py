@@ -18,6 +18,8 @@ from lanTag.rules.base import Over
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.lockstep import Session
+from lanTag.session.messages import ROUND_ACKS_PROTOCOL, MsgType, Signed
+from lanTag.session.steps import round_digest
 from lanTag.session.transport import Addr
 
 CHAIN = 256
@@ -176,6 +178,28 @@ def make_sessions(record: LobbyRecord, ids: list[Identity], secrets: list[bytes]
         Session(record, seat=i, identity=ids[i], chain_secret=secrets[i], peers=peers)
         for i in range(humans)
     ]
+
+
+def reveal_payload(
+    sessions: list[Session],
+    step: int,
+    action: list[object],
+    nonce: bytes,
+    link: bytes,
+    commits: dict[int, Signed] | None = None,
+) -> tuple[object, ...]:
+    """A hand-signed REVEAL's payload for the game's protocol: from protocol 6 on it names
+    the vector of commitments (SPEC §4.4) the honest sessions hold at ``step``, with
+    ``commits`` (seat -> COMMIT) in place of theirs (a cheater's version, say)."""
+    if sessions[0].record.protocol < ROUND_ACKS_PROTOCOL:
+        return (action, nonce, link)
+    digests = {
+        s.seat: s._box(step).of(MsgType.COMMIT)[s.seat].digest
+        for s in sessions
+        if s.seat is not None and s.seat in s._box(step).of(MsgType.COMMIT)
+    }
+    digests.update({seat: c.digest for seat, c in (commits or {}).items()})
+    return (action, nonce, link, round_digest(digests))
 
 
 def toy_game_logs(seed: str, net_seed: int) -> list[bytes]:

@@ -14,13 +14,12 @@ from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, pack_bundle, sign_message
 from lanTag.wire import pack
-from tests.session.harness import SimNet, addr_of, make_record, make_sessions
+from tests.session.harness import SimNet, addr_of, make_record, make_sessions, reveal_payload
 
 
 def _events(net: SimNet, seat: int, kind: type) -> list:
     net.collect()
     return [e for e in net.events.get(seat, []) if isinstance(e, kind)]
-
 
 
 def _setup(seed: str, humans: int = 3) -> tuple[LobbyRecord, list[Identity], list[Session], SimNet]:
@@ -85,9 +84,8 @@ def test_reveal_that_does_not_open_its_commitment_convicts_and_forfeits() -> Non
         _inject(sessions[s], c.raw, 2, net.now)
     net.run_until(lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
     link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
-    r = sign_message(
-        ids[2].signer(), MsgType.REVEAL, cheat.game_id, step, 2, h, (["guess", 2], nonce, link)
-    )
+    payload = reveal_payload(sessions, step, ["guess", 2], nonce, link, {2: c})
+    r = sign_message(ids[2].signer(), MsgType.REVEAL, cheat.game_id, step, 2, h, payload)
     for s in (0, 1):
         _inject(sessions[s], r.raw, 2, net.now)
     net.run_until(lambda: sessions[0].step > 1 and sessions[1].step > 1)
@@ -121,7 +119,13 @@ def test_an_opening_reveal_to_one_peer_and_a_bad_one_to_another_forfeits_at_both
     link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     good, bad = (
         sign_message(
-            ids[2].signer(), MsgType.REVEAL, cheat.game_id, step, 2, h, (["guess", g], nonce, link)
+            ids[2].signer(),
+            MsgType.REVEAL,
+            cheat.game_id,
+            step,
+            2,
+            h,
+            reveal_payload(sessions, step, ["guess", g], nonce, link, {2: c}),
         )
         for g in (1, 2)
     )
@@ -242,7 +246,7 @@ def test_two_commitments_to_two_peers_are_an_equivocation_and_the_cheater_forfei
             step,
             2,
             h,
-            (["guess", guess], nonce, link),
+            reveal_payload(sessions, step, ["guess", guess], nonce, link, {2: c}),
         )
         pairs.append((c, r))
     for s, (c, r) in zip((0, 1), pairs, strict=True):
@@ -396,11 +400,10 @@ def test_two_commitments_never_make_an_honest_peer_roll_a_secret_round_back() ->
         for s, guess in ((0, 1), (1, 2)):
             nonce = bytes([guess]) * 32
             sealed = commitment(cheat.game_id, 1, 2, "guess", nonce, pack(["guess", guess]))
-            for kind, payload in (
-                (MsgType.COMMIT, (sealed,)),
-                (MsgType.REVEAL, (["guess", guess], nonce, link)),
-            ):
-                msg = sign_message(ids[2].signer(), kind, cheat.game_id, 1, 2, h, payload)
+            c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, 1, 2, h, (sealed,))
+            payload = reveal_payload(sessions, 1, ["guess", guess], nonce, link, {2: c})
+            r = sign_message(ids[2].signer(), MsgType.REVEAL, cheat.game_id, 1, 2, h, payload)
+            for msg in (c, r):
                 _inject(sessions[s], msg.raw, 2, net.now)
         net.run_until(lambda: sessions[0].state.is_over and sessions[1].state.is_over)  # noqa: B023
         for s in (0, 1):
@@ -433,9 +436,8 @@ def test_an_acknowledgement_of_a_commitment_nobody_sent_is_not_counted() -> None
     sealed = commitment(cheat.game_id, 1, 2, "guess", nonce, pack(["guess", 1]))
     signer = ids[2].signer()
     commit = sign_message(signer, MsgType.COMMIT, cheat.game_id, 1, 2, h, (sealed,))
-    reveal = sign_message(
-        signer, MsgType.REVEAL, cheat.game_id, 1, 2, h, (["guess", 1], nonce, link)
-    )
+    payload = reveal_payload(sessions, 1, ["guess", 1], nonce, link, {2: commit})
+    reveal = sign_message(signer, MsgType.REVEAL, cheat.game_id, 1, 2, h, payload)
     for victim, subject in ((0, 1), (1, 0)):
         lie = sign_message(signer, MsgType.HAVE, cheat.game_id, 1, 2, h, (subject, [bytes(32)]))
         for msg in (commit, lie, reveal):

@@ -1,10 +1,12 @@
 """The late-proof rule (protocol 5, SPEC §5.7): a secret round that every other live seat
 acknowledged by digest stands; a proof of a second COMMIT found after that convicts the
-seat at a later, agreed step, and no honest peer rolls the round back."""
+seat at a later, agreed step, and no honest peer rolls the round back.  Protocol 6 keeps the
+rule with one acknowledgement per seat naming the whole vector of commitments (§4.4)."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 
@@ -17,12 +19,16 @@ from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
-from lanTag.session.steps import LATE_PROOF_PROTOCOL
+from lanTag.session.steps import (
+    LATE_PROOF_PROTOCOL,
+    ROUND_ACKS_PROTOCOL,
+    ROUND_SUBJECT,
+    round_digest,
+)
 from lanTag.wire import pack
-from tests.session.harness import SimNet, addr_of, make_record, make_sessions
+from tests.session.harness import SimNet, addr_of, make_record, make_sessions, reveal_payload
 
 CHEAT, SECRET_STEP = 2, 1
-
 
 
 def _inject(session: Session, msgs: list[Signed], now: float) -> None:
@@ -35,17 +41,34 @@ def _rollbacks(log: bytes) -> int:
     return sum(1 for e in entries if e.kind == EntryKind.NOTE and e.data[0] == "rollback")
 
 
-def _pair(record: LobbyRecord, ids: list[Identity], cheat: Session, guess: int) -> list[Signed]:
-    """Seat 2's COMMIT and REVEAL of ``guess`` at the secret step (each opens the other)."""
+def _pair(
+    record: LobbyRecord, ids: list[Identity], sessions: list[Session], guess: int
+) -> list[Signed]:
+    """Seat 2's COMMIT and REVEAL of ``guess`` at the secret step (each opens the other; in
+    protocol 6 the REVEAL names the honest seats' commitments and this one)."""
+    cheat = sessions[CHEAT]
     h = cheat.state.state_hash()
     link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[CHEAT] + 1)  # type: ignore[union-attr]
     nonce = bytes([guess]) * 32
     value = pack(["guess", guess])
     sealed = commitment(record.game_id, SECRET_STEP, CHEAT, "guess", nonce, value)
-    return [
-        _signed(record, ids, h, MsgType.COMMIT, (sealed,)),
-        _signed(record, ids, h, MsgType.REVEAL, (["guess", guess], nonce, link)),
-    ]
+    commit = _signed(record, ids, h, MsgType.COMMIT, (sealed,))
+    payload = reveal_payload(sessions, SECRET_STEP, ["guess", guess], nonce, link, {CHEAT: commit})
+    return [commit, _signed(record, ids, h, MsgType.REVEAL, payload)]
+
+
+def _acks(
+    record: LobbyRecord,
+    sign: Callable[[MsgType, tuple[object, ...]], Signed],
+    commits: dict[int, Signed],
+    subjects: tuple[int, ...],
+) -> list[Signed]:
+    """The cheater's acknowledgements of ``commits`` (seat -> COMMIT held): one HAVE per
+    subject up to protocol 5, one round HAVE naming their vector from protocol 6 on."""
+    if record.protocol >= ROUND_ACKS_PROTOCOL:
+        vector = round_digest({seat: c.digest for seat, c in commits.items()})
+        return [sign(MsgType.HAVE, (ROUND_SUBJECT, [vector]))]
+    return [sign(MsgType.HAVE, (seat, [commits[seat].digest])) for seat in subjects]
 
 
 def _signed(
@@ -71,12 +94,16 @@ def _late_second_commit(protocol: int) -> tuple[list[Session], SimNet]:
     net.run_until(lambda: all(s.step == SECRET_STEP for s in sessions))
     net.silent.add(CHEAT)
     net.run_until(lambda: all(len(s._box(SECRET_STEP).of(MsgType.COMMIT)) == 2 for s in honest))
-    cheat = sessions[CHEAT]
-    commit_a, reveal_a = _pair(record, ids, cheat, 1)
-    commit_b, reveal_b = _pair(record, ids, cheat, 2)
+    commit_a, reveal_a = _pair(record, ids, sessions, 1)
+    commit_b, reveal_b = _pair(record, ids, sessions, 2)
     theirs = honest[0]._box(SECRET_STEP).of(MsgType.COMMIT)
-    h = cheat.state.state_hash()
-    acks = [_signed(record, ids, h, MsgType.HAVE, (seat, [theirs[seat].digest])) for seat in (0, 1)]
+    h = sessions[CHEAT].state.state_hash()
+    acks = _acks(
+        record,
+        lambda kind, payload: _signed(record, ids, h, kind, payload),
+        {0: theirs[0], 1: theirs[1], CHEAT: commit_a},
+        (0, 1),
+    )
     _inject(sessions[1], [commit_a, *acks], net.now)
     _inject(sessions[0], [commit_a, *acks, reveal_a], net.now)
     net.run_until(lambda: sessions[0].step > SECRET_STEP)
@@ -87,8 +114,9 @@ def _late_second_commit(protocol: int) -> tuple[list[Session], SimNet]:
     return sessions, net
 
 
-def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back() -> None:
-    sessions, net = _late_second_commit(LATE_PROOF_PROTOCOL)
+@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back(protocol: int) -> None:
+    sessions, net = _late_second_commit(protocol)
     honest = sessions[:CHEAT]
     assert honest[0].state.state_hash() == honest[1].state.state_hash()
     drops = []
@@ -124,7 +152,9 @@ def test_a_protocol_4_table_rolls_the_round_back_to_the_forfeit() -> None:
         assert report.valid and report.complete, report.failure
 
 
-@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL - 1, LATE_PROOF_PROTOCOL])
+@pytest.mark.parametrize(
+    "protocol", [LATE_PROOF_PROTOCOL - 1, LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL]
+)
 def test_two_commits_taken_by_two_honest_peers_still_forfeit_at_that_step(protocol: int) -> None:
     # A split round (each honest peer took another COMMIT: neither can ever hold every
     # acknowledgement of one version): the seat is convicted at the round's step, its
@@ -137,7 +167,7 @@ def test_two_commits_taken_by_two_honest_peers_still_forfeit_at_that_step(protoc
     net.run_until(lambda: all(s.step == SECRET_STEP for s in sessions))
     net.silent.add(CHEAT)
     for victim, guess in ((0, 1), (1, 2)):
-        _inject(sessions[victim], _pair(record, ids, sessions[CHEAT], guess), net.now)
+        _inject(sessions[victim], _pair(record, ids, sessions, guess), net.now)
     net.run_until(lambda: all(s.state.is_over for s in sessions[:CHEAT]))
     for seat, s in enumerate(sessions[:CHEAT]):
         events = net.events[seat]
@@ -177,7 +207,7 @@ def _liar_acknowledges_after_the_votes(protocol: int) -> tuple[list[bytes], SimN
         _inject(s, flood, net.now)
         assert s._bound.get(guess) == {CHEAT}  # voted silent at once: a convicted liar
     commits = honest[0]._box(guess).of(MsgType.COMMIT)
-    acks = [signed(MsgType.HAVE, (seat, [commits[seat].digest])) for seat in (0, 1)]
+    acks = _acks(record, signed, {0: commits[0], 1: commits[1]}, (0, 1))
     _inject(honest[0], acks, net.now)
     assert honest[0].step == guess + 1  # applied, counting the liar's acknowledgements
     assert honest[1].step == guess
@@ -186,10 +216,11 @@ def _liar_acknowledges_after_the_votes(protocol: int) -> tuple[list[bytes], SimN
     return [s.take_log() for s in honest], net
 
 
-def test_a_drop_agreed_after_a_voter_applied_a_round_it_had_no_part_in_rolls_nothing_back() -> (
-    None
-):
-    logs, net = _liar_acknowledges_after_the_votes(LATE_PROOF_PROTOCOL)
+@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+def test_a_drop_agreed_after_a_voter_applied_a_round_it_had_no_part_in_rolls_nothing_back(
+    protocol: int,
+) -> None:
+    logs, net = _liar_acknowledges_after_the_votes(protocol)
     histories = []
     for seat, log in enumerate(logs):
         assert _rollbacks(log) == 0, seat

@@ -47,7 +47,7 @@ PAYLOADS: dict[MsgType, tuple[Any, ...]] = {
     MsgType.MOVE: (["move", 3, 4],),
     MsgType.ENTROPY: (_h("r"),),
     MsgType.COMMIT: (_h("c"),),
-    MsgType.REVEAL: (["rps", "rock"], _h("n"), _h("r")),
+    MsgType.REVEAL: (["rps", "rock"], _h("n"), _h("r"), _h("v")),
     MsgType.VOTE: ([0, 2], 3),
     MsgType.HAVE: (2, [_h("d0"), _h("d1")]),
     MsgType.CHAT: ("hi",),
@@ -181,3 +181,22 @@ _VALUES = st.recursive(
 def test_generated_bodies_same_on_both_paths(type_code: int, payload: list[Any], step: Any) -> None:
     raw = _raw_body([PROTOCOL_VERSION, type_code, GAME, step, 1, STATE, *payload])
     _same(raw)
+
+
+@pytest.mark.parametrize(
+    ("version", "fields", "ok"),
+    [(5, 3, True), (5, 4, False), (6, 3, False), (6, 4, True), (6, 5, False)],
+)
+def test_a_reveal_names_its_vector_from_protocol_6_on(version: int, fields: int, ok: bool) -> None:
+    """SPEC §3, §4.4: a protocol-6 REVEAL carries the vector of commitments its seat holds
+    (a fourth field); an older one has three.  Both parsers agree, either way."""
+    payload = (*PAYLOADS[MsgType.REVEAL], _h("more"))[:fields]
+    body = wire.pack([version, int(MsgType.REVEAL), GAME, 5, 1, STATE, *payload])
+    raw = wire.pack([body, KEY.signer().sign(SIGN_DOMAIN + body)])
+    _same(raw)
+    outcome = _outcome(raw)
+    assert (outcome[0] == "ok") is ok, outcome
+    if ok:
+        assert messages.reveal_vector(outcome[1]) == (payload[3] if fields == 4 else None)
+    else:
+        assert outcome[1][0] == "malformed"

@@ -131,7 +131,7 @@ def test_reveal_value_is_the_packed_action() -> None:
                 step,
                 seat,
                 rng.randbytes(32),
-                (action.to_msgpack(), rng.randbytes(32), rng.randbytes(32)),
+                (action.to_msgpack(), rng.randbytes(32), rng.randbytes(32), rng.randbytes(32)),
             )
             assert messages.reveal_value(msg) == session._action_bytes(action)
             # The value comes from the received payload, whatever the body holds.
