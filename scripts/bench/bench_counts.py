@@ -13,23 +13,47 @@ virtual clock).  :func:`step_cost` plays ``warmup`` steps, then ``measure`` more
 event, and counts every datagram any peer sent between the two boundaries (link DATA and
 ACK frames, retransmissions included) and the virtual time between them.  Message rounds
 are that time over the one-way latency.  Used by tests/bench/test_protocol_counts.py (which
-pins the numbers) and bench_secret.py.
+pins the numbers).
+
+:func:`wifi_times` plays the same steps over a Wi-Fi-like network instead (seeded
+:class:`~bench_direct.LinkFaults` per directed link: NetSim's delay, jitter and loss, plus
+bursts of loss) and gives the median and p90 of the time per step, in mean one-way delays
+of virtual time: machine-independent too.  Used by bench_secret.py and bench_dice.py
+(``--wifi``).
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_direct import DirectTable
+from bench_direct import DirectTable, LinkFaults
+from bench_tables import Table
 from benchgames import ENGINES
 
-__all__ = ["ENGINES", "KINDS", "LATENCY", "StepCost", "pin_text", "step_cost", "window"]
+from lanTag.net.netsim import NetSimConfig
+
+__all__ = [
+    "ENGINES",
+    "KINDS",
+    "LATENCY",
+    "WIFI",
+    "WIFI_GOALS",
+    "StepCost",
+    "WifiNet",
+    "pin_text",
+    "step_cost",
+    "wifi_table",
+    "wifi_times",
+    "window",
+]
 
 LATENCY = 0.010
 # kind -> (engine, its length option, other options)
@@ -120,6 +144,112 @@ def window(kind: str, n: int) -> tuple[int, int]:
     if kind == "secret":
         return 2, 2
     return 2, n
+
+
+@dataclass(frozen=True)
+class WifiNet:
+    """A Wi-Fi-like network: one-way delay ``delay`` ± ``spread`` (uniform), independent
+    loss ``loss``, and bursts: a datagram starts a burst of ``burst_len`` lost datagrams
+    on its link with probability ``burst``.  Defaults: 3 ms ± 2 ms, 1 % loss, 0.5 % bursts
+    of 5 (so about 3.5 % of the datagrams are lost)."""
+
+    delay: float = 0.003
+    spread: float = 0.002
+    loss: float = 0.01
+    burst: float = 0.005
+    burst_len: int = 5
+
+    def faults(self, seed: int) -> LinkFaults:
+        # NetSim's delay is fixed + uniform [0, jitter]: delay - spread .. delay + spread.
+        config = NetSimConfig(
+            loss=self.loss, delay=self.delay - self.spread, jitter=2 * self.spread, seed=seed
+        )
+        return LinkFaults(config, burst=self.burst, burst_len=self.burst_len)
+
+    def __str__(self) -> str:
+        return (
+            f"one-way {self.delay * 1e3:g} ms ± {self.spread * 1e3:g} ms (uniform), "
+            f"{self.loss:.1%} independent loss, {self.burst:.1%} bursts of {self.burst_len}"
+        )
+
+
+WIFI = WifiNet()
+# Goals of issue "[scale]": median step time in mean one-way delays.
+WIFI_GOALS = {"secret": 2.5, "roll": 1.5}
+
+
+def wifi_times(
+    kind: str, n: int, steps: int, *, net: WifiNet = WIFI, warmup: int = 2, seed: int = 1
+) -> dict[str, Any]:
+    """Median and p90 of the time per step over ``net``, in mean one-way delays.
+
+    The lobby fills on a clean network; the faults start with the game.  A step's time is
+    from the last peer applying the step before to the last peer applying it (virtual
+    clock), for the ``steps`` steps after ``warmup``.  Also: datagrams sent per step, the
+    links' retransmissions per step and the share of datagrams the network lost.
+    """
+    table = table_for(kind, n, warmup + steps + 2, latency=0.0, seed=seed)
+    table.start()
+    faults = net.faults(seed)
+    table.net.faults = faults
+    w0 = table.net.wire.snapshot()
+    r0 = sum(p.link.stats.retransmitted for p in table.peers)
+    last = _LastApplied(table)
+    run_to_step(table, warmup + steps - 1)
+    times = sorted((last.at(k) - last.at(k - 1)) / net.delay for k in range(warmup, warmup + steps))
+    sent = table.net.wire.minus(w0).datagrams
+    retrans = sum(p.link.stats.retransmitted for p in table.peers) - r0
+    return {
+        "median": statistics.median(times),
+        "p90": times[min(len(times) - 1, int(0.9 * len(times)))],
+        "max": times[-1],
+        "steps": steps,
+        "dgrams": sent / (warmup + steps),
+        "retrans": retrans / (warmup + steps),
+        "lost_pct": 100 * faults.lost() / max(1, sent),
+    }
+
+
+def wifi_table(
+    runs: list[tuple[str, int, int]], *, net: WifiNet = WIFI, seed: int = 1, progress: bool = True
+) -> Table:
+    """A table of :func:`wifi_times`, one row per (kind, N, steps), with the goal and a
+    verdict: median time per step <= WIFI_GOALS[kind] mean one-way delays."""
+    table = Table(
+        f"step time over a simulated Wi-Fi ({net}; in-process, virtual clock, seed {seed})",
+        [
+            ("kind", "step", ""),
+            ("n", "peers", ""),
+            ("steps", "steps", ""),
+            ("median", "median (delays)", ".2f"),
+            ("p90", "p90 (delays)", ".2f"),
+            ("max", "max (delays)", ".1f"),
+            ("goal", "goal: median <=", ".1f"),
+            ("verdict", "verdict", ""),
+            ("dgrams", "datagrams/step", ".1f"),
+            ("retrans", "retransmits/step", ".2f"),
+            ("lost_pct", "lost %", ".1f"),
+        ],
+        notes=[
+            f"times in mean one-way delays ({net.delay * 1e3:g} ms) of virtual time: from "
+            "the last peer applying the step before to the last peer applying this one, "
+            "after 2 warm-up steps; the lobby fills on a clean network",
+            "faults: NetSim (lanTag/net/netsim.py) per directed link for the delay, its "
+            "jitter (which also reorders) and the independent loss; the bursts are the "
+            f"bench's (bench_direct.LinkFaults): a datagram starts one with probability "
+            f"{net.burst:g}, and it and the next {net.burst_len - 1} datagrams on that link "
+            "(retransmissions included, however late) are lost",
+            "lost %: datagrams the network lost / datagrams sent (independent + bursts)",
+        ],
+    )
+    for kind, n, steps in runs:
+        row = wifi_times(kind, n, steps, net=net, seed=seed)
+        goal = WIFI_GOALS.get(kind)
+        verdict = None if goal is None else "MET" if row["median"] <= goal else "MISSED"
+        table.add(kind=kind, n=n, goal=goal, verdict=verdict, **row)
+        if progress:
+            print(f"... wifi {kind} N={n}", file=sys.stderr, flush=True)
+    return table.close()
 
 
 def pin_text(value: tuple[Fraction | int, Fraction | int]) -> str:
