@@ -15,13 +15,18 @@ d6), so the game's step rate is the roll rate.  Three measurements, same run:
   roll k-1 to the last peer applying roll k (CLOCK_MONOTONIC is system-wide);
 * floor: N processes doing a raw unsigned all-to-all UDP exchange of the same pattern
   (each sends one datagram of the same size to every other and waits for all), same
-  statistic per round.
+  statistic per round;
+* wifi (``--wifi``, on by default except with ``--quick``): rolls for N = 4 and 8
+  in-process over a simulated Wi-Fi (one-way 3 ms ± 2 ms, 1 % loss, 0.5 % bursts of 5;
+  bench_counts.wifi_table): median and p90 time per roll in mean one-way delays (virtual
+  time), goal median <= 1.5.  bench_secret.py prints the same table with secret rounds.
 
 Usage::
 
     python scripts/bench/bench_dice.py            # N = 2 4 8 16, 150 rolls
     python scripts/bench/bench_dice.py --quick    # N = 2 4, 30 rolls
     python scripts/bench/bench_dice.py --peers 4 8 --rolls 300 --logs none --json
+    python scripts/bench/bench_dice.py --peers 2 --logs none --wifi-rolls 500
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import bench_counts
 import benchlib as bl
 
 VIRTUAL_LATENCY = 0.010
@@ -123,8 +129,19 @@ def main() -> None:
         help="also cProfile the in-process game at the largest N and one real peer process "
         "(extra runs, after the measured ones)",
     )
+    ap.add_argument(
+        "--wifi",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="rolls over a simulated Wi-Fi, in-process (default: on, off with --quick)",
+    )
+    ap.add_argument(
+        "--wifi-peers", type=int, nargs="+", default=[4, 8], help="Wi-Fi table N (default 4 8)"
+    )
+    ap.add_argument("--wifi-rolls", type=int, help="rolls per Wi-Fi row (default 200, quick 50)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    wifi = (not args.quick) if args.wifi is None else args.wifi
     ns = args.peers or ([2, 4] if args.quick else [2, 4, 8, 16])
     rolls = args.rolls or (30 if args.quick else 150)
     log_modes = args.logs or (["fsync"] if args.quick else ["fsync", "none"])
@@ -210,6 +227,18 @@ def main() -> None:
         },
     ]
     tables = [proto, real]
+    if wifi:
+        rolls_wifi = args.wifi_rolls or (50 if args.quick else 200)
+        wt = bench_counts.wifi_table([("roll", n, rolls_wifi) for n in args.wifi_peers])
+        tables.append(wt)
+        for r in wt.rows:
+            targets.append(
+                {
+                    "target": f"Wi-Fi roll N={r['n']}: median <= {r['goal']:g} one-way delays",
+                    "measured": f"median {r['median']:.2f}, p90 {r['p90']:.2f} delays",
+                    "met": r["verdict"] == "MET",
+                }
+            )
     extra: dict[str, Any] = {}
     if args.profile:
         n = max(ns)

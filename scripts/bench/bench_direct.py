@@ -6,6 +6,8 @@
   product's own (``lanTag.net.simnet.SimNetwork`` polls every machine on every event,
   which is right for tests but adds O(peers) per event);
 * :class:`DirectTable`: ``humans`` whole peers with bots on a :class:`DirectNet`;
+* :class:`LinkFaults`: seeded faults per directed link for a :class:`DirectNet` (the
+  project's :class:`~lanTag.net.netsim.NetSim` plus bursts of loss, which it lacks);
 * :class:`StampedEvents`: timestamps applied steps and game over (also used by the
   real-socket children in ``bench_procs``);
 * signed-message counting of a log (:func:`count_log`).
@@ -16,6 +18,7 @@ Re-exported by ``benchlib`` (the benchmarks' facade); import that rather than th
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import random
 import sys
@@ -38,6 +41,7 @@ from lanTag.fair.chain import HashChain  # noqa: E402
 from lanTag.identity import Identity  # noqa: E402
 from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
 from lanTag.net.link import LinkLayer  # noqa: E402
+from lanTag.net.netsim import NetSim, NetSimConfig  # noqa: E402
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby  # noqa: E402
 from lanTag.peer.machine import BotDriver, PeerMachine  # noqa: E402
 from lanTag.rules.base import Joint, Move, Roll  # noqa: E402
@@ -147,12 +151,61 @@ class WireCounts:
         )
 
 
-class DirectNet:
-    """Machines on a virtual clock with a fixed one-way latency (0: instant, FIFO)."""
+def _link_seed(seed: int, salt: str) -> int:
+    """A seed per link, stable across processes (blake2b, as NetSim.fork)."""
+    return int.from_bytes(hashlib.blake2b(f"{seed}/{salt}".encode(), digest_size=8).digest())
 
-    def __init__(self, latency: float = 0.0) -> None:
+
+@dataclass
+class LinkFaults:
+    """Faults on every directed link of a :class:`DirectNet`, seeded, one state per link.
+
+    Each datagram first meets the burst model, then the link's own
+    :class:`~lanTag.net.netsim.NetSim` (forked from ``config`` per directed link: delay,
+    jitter, independent loss, duplication, reordering).  NetSimConfig has no bursts, so
+    they are modelled here: a datagram starts a burst with probability ``burst``, and it
+    and the next ``burst_len - 1`` datagrams on that link are lost (the burst's own
+    random stream, seeded per link, so ``burst`` does not shift NetSim's stream).
+    """
+
+    config: NetSimConfig
+    burst: float = 0.0
+    burst_len: int = 5
+    lost_in_bursts: int = 0
+    _sims: dict[tuple[Addr, Addr], NetSim] = field(default_factory=dict, repr=False)
+    _bursts: dict[tuple[Addr, Addr], tuple[random.Random, list[int]]] = field(
+        default_factory=dict, repr=False
+    )
+
+    def schedule(self, src: Addr, dst: Addr, data: bytes, now: float) -> list[tuple[float, bytes]]:
+        key = (src, dst)
+        sim = self._sims.get(key)
+        if sim is None:
+            sim = self._sims[key] = NetSim(self.config).fork(f"{src}>{dst}")
+            salt = f"burst/{src}>{dst}"
+            self._bursts[key] = (random.Random(_link_seed(self.config.seed, salt)), [0])
+        rng, left = self._bursts[key]
+        if not left[0] and rng.random() < self.burst:
+            left[0] = self.burst_len
+        if left[0]:
+            left[0] -= 1
+            self.lost_in_bursts += 1
+            return []
+        return sim.schedule(data, now)
+
+    def lost(self) -> int:
+        """Datagrams lost so far: NetSim's independent losses and the bursts."""
+        return self.lost_in_bursts + sum(s.stats.lost for s in self._sims.values())
+
+
+class DirectNet:
+    """Machines on a virtual clock with a fixed one-way latency (0: instant, FIFO), or
+    with :class:`LinkFaults` (set ``faults``: its delays then replace ``latency``)."""
+
+    def __init__(self, latency: float = 0.0, faults: LinkFaults | None = None) -> None:
         self.now = 0.0
         self.latency = latency
+        self.faults = faults
         self.machines: dict[Addr, Any] = {}
         self._queue: list[tuple[float, int, Addr, Addr, bytes]] = []
         self._timers: list[tuple[float, int, Addr]] = []
@@ -170,6 +223,11 @@ class DirectNet:
         m = self.machines[addr]
         for data, dst in m.datagrams_to_send(self.now):
             self.wire.add(data)
+            if self.faults is not None:
+                for at, copy in self.faults.schedule(addr, dst, data, self.now):
+                    self._seq += 1
+                    heapq.heappush(self._queue, (at, self._seq, addr, dst, copy))
+                continue
             self._seq += 1
             heapq.heappush(self._queue, (self.now + self.latency, self._seq, addr, dst, data))
         t = m.next_timer()

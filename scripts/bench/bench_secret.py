@@ -15,7 +15,13 @@ choice by every seat: each seat sends COMMIT, and once it holds every commitment
   round; a commit-reveal is inherently two such rounds);
 * stomptag: one real game of N (default 64) peers spread over --stomp-procs processes,
   random bots, max_rounds 3: wall time of the 64-seat bid round and of each orders round;
-* raw Ed25519 sign/verify per second (``cryptography``), the floor of every signed step.
+* raw Ed25519 sign/verify per second (``cryptography``), the floor of every signed step;
+* budget: the protocol table's datagrams per round against the budget of issue "[scale]",
+  2.5·N·(N−1) datagrams in 2.00 message rounds, with a verdict per row;
+* wifi (``--wifi``, on by default except with ``--quick``): secret rounds and rolls
+  (``benchdice``) for N = 4 and 8 in-process over a simulated Wi-Fi (one-way 3 ms ± 2 ms,
+  1 % loss, 0.5 % bursts of 5; bench_counts.wifi_table): median and p90 time per step in
+  mean one-way delays (virtual time), goals median <= 2.5 (secret) and <= 1.5 (roll).
 
 Usage::
 
@@ -23,6 +29,7 @@ Usage::
     python scripts/bench/bench_secret.py --quick     # protocol N<=16, real N=2 8, stomptag 8
     python scripts/bench/bench_secret.py --json --stomp-peers 32
     python scripts/bench/bench_secret.py --peers 0 --real-peers 0   # stomptag only (0: skip)
+    python scripts/bench/bench_secret.py --peers 0 --real-peers 0 --stomp-peers 0 --wifi
 """
 
 from __future__ import annotations
@@ -35,10 +42,22 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import bench_counts
 import benchlib as bl
 
 VIRTUAL_LATENCY = 0.010
 WARMUP = 3
+
+
+def budget(n: int) -> float:
+    """Issue "[scale]": an honest secret round in at most 2.5·N·(N−1) datagrams."""
+    return 2.5 * n * (n - 1)
+
+
+def budget_verdict(row: dict[str, Any], n: int) -> str:
+    """MET when the round took at most the budget's datagrams in 2.00 message rounds."""
+    met = row["dgrams"] <= budget(n) and round(row["rounds"], 2) == 2.0
+    return "MET" if met else "MISSED"
 
 
 def protocol_row(n: int, rounds: int, sign_rate: float, verify_rate: float) -> dict[str, Any]:
@@ -171,8 +190,27 @@ def main() -> None:
         help="also cProfile: the stomptag bid round in-process at --stomp-peers, and one real "
         "peer process of an N=8 benchsecret game (extra runs, after the measured ones)",
     )
+    ap.add_argument(
+        "--wifi",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="secret rounds and rolls over a simulated Wi-Fi, in-process (default: on, "
+        "off with --quick)",
+    )
+    ap.add_argument(
+        "--wifi-peers", type=int, nargs="+", default=[4, 8], help="Wi-Fi table N (default 4 8)"
+    )
+    ap.add_argument(
+        "--wifi-steps",
+        type=int,
+        nargs=2,
+        metavar=("SECRET", "ROLLS"),
+        help="secret rounds and rolls measured per Wi-Fi row (default 40 200, quick 10 50)",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    wifi = (not args.quick) if args.wifi is None else args.wifi
+    wifi_secret, wifi_rolls = args.wifi_steps or ((10, 50) if args.quick else (40, 200))
     ns = [n for n in args.peers or ([2, 4, 8, 16] if args.quick else [2, 4, 8, 16, 32, 64]) if n]
     real_ns = [n for n in args.real_peers or ([2, 8] if args.quick else [2, 4, 8, 16]) if n]
     rounds = args.rounds or (10 if args.quick else 40)
@@ -202,15 +240,21 @@ def main() -> None:
             ("cpu_ms", "CPU ms (all peers)", ".1f"),
             ("cpu_peer_ms", "CPU ms/peer", ".2f"),
             ("sig_ms", "sig-only CPU ms", ".1f"),
+            ("budget", "budget 2.5N(N-1)", ".0f"),
+            ("verdict", "verdict", ""),
         ],
-        notes=["per secret round; CPU on one core, the whole stack of every peer (no sockets)"],
+        notes=[
+            "per secret round; CPU on one core, the whole stack of every peer (no sockets)",
+            "budget (issue [scale]): an honest secret round in at most 2.5·N·(N−1) "
+            "datagrams and 2.00 message rounds; verdict MET when both hold",
+        ],
     )
     sizes = {}
     for n in ns:
         r = max(3, min(rounds, 240 // n))  # keep N=64 bounded
         row = protocol_row(n, r, sign_rate, verify_rate)
         sizes[n] = int(row["dgram_size"])
-        proto.add(n=n, **row)
+        proto.add(n=n, budget=budget(n), verdict=budget_verdict(row, n), **row)
         print(f"... protocol N={n}", file=sys.stderr, flush=True)
     proto.close()
 
@@ -253,6 +297,35 @@ def main() -> None:
 
     tables = [ed] + [t for t in (proto, real) if t.rows]  # --peers 0 skips one
     targets: list[dict[str, Any]] = []
+    if proto.rows:
+        missed = [r["n"] for r in proto.rows if r["verdict"] != "MET"]
+        targets.append(
+            {
+                "target": "secret round <= 2.5·N·(N−1) datagrams in 2.00 message rounds "
+                "(issue [scale])",
+                "measured": ", ".join(
+                    f"N={r['n']}: {r['dgrams']:.0f} dgrams / {budget(r['n']):.0f}, "
+                    f"{r['rounds']:.2f} rounds"
+                    for r in proto.rows
+                ),
+                "met": not missed,
+            }
+        )
+    if wifi:
+        runs = [("secret", n, wifi_secret) for n in args.wifi_peers] + [
+            ("roll", n, wifi_rolls) for n in args.wifi_peers
+        ]
+        wt = bench_counts.wifi_table(runs)
+        tables.append(wt)
+        for r in wt.rows:
+            targets.append(
+                {
+                    "target": f"Wi-Fi {r['kind']} N={r['n']}: median <= {r['goal']:g} "
+                    "one-way delays",
+                    "measured": f"median {r['median']:.2f}, p90 {r['p90']:.2f} delays",
+                    "met": r["verdict"] == "MET",
+                }
+            )
     r8 = next((r for r in real.rows if r["n"] == 8 and r["logs"] == log_modes[0]), None)
     if r8 is not None and r8["ratio1"] is not None:
         targets.append(

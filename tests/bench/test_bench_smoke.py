@@ -22,6 +22,7 @@ import bench_secret  # noqa: E402
 import bench_startup  # noqa: E402
 import bench_verify  # noqa: E402
 import bench_wire  # noqa: E402
+import benchgames  # noqa: E402
 import benchlib as bl  # noqa: E402
 
 from lanTag.rules.registry import unregister_engine  # noqa: E402
@@ -29,9 +30,9 @@ from lanTag.rules.registry import unregister_engine  # noqa: E402
 
 @pytest.fixture(autouse=True)
 def _forget_bench_engines() -> object:
-    """The benchmarks register two bench-only engines; don't leak them into other tests."""
+    """The benchmarks register the bench-only engines; don't leak them into other tests."""
     yield
-    for engine in ("benchdice", "benchsecret"):
+    for engine in benchgames.ENGINES:
         unregister_engine(engine)
 
 
