@@ -326,8 +326,8 @@ def _secret_step(game: Game, k: int, reveal: bytes) -> tuple[list[Item], int, In
 def reveal_link_does_not_chain(game: Game) -> Vector:
     k = _reveal_not_default(game)
     msg = game.msg(k)
-    action, nonce, _link = msg.payload
-    raw = game.sign(msg, payload=(action, nonce, _h("a link off the chain")))
+    action, nonce, _link, *vector = msg.payload  # (the vector it names: protocol 6)
+    raw = game.sign(msg, payload=(action, nonce, _h("a link off the chain"), *vector))
     items, s, joint = _secret_step(game, k, raw)
     return Vector(
         "reveal_link_does_not_chain",
@@ -343,7 +343,7 @@ def reveal_link_does_not_chain(game: Game) -> Vector:
 def reveal_does_not_open(game: Game) -> Vector:
     k = _reveal_not_default(game)
     msg = game.msg(k)
-    _action, nonce, link = msg.payload
+    _action, nonce, link, *vector = msg.payload
     state = game.states[msg.step]
     # neither the committed choice nor the default the replay plays for a bad reveal
     other = next(
@@ -351,7 +351,7 @@ def reveal_does_not_open(game: Game) -> Vector:
         for a in state.legal_actions(msg.seat)
         if a not in (msg.action, state.default_action(msg.seat))
     )
-    raw = game.sign(msg, payload=(other.to_msgpack(), nonce, link))
+    raw = game.sign(msg, payload=(other.to_msgpack(), nonce, link, *vector))
     items, s, joint = _secret_step(game, k, raw)
     return Vector(
         "reveal_does_not_open",
@@ -377,8 +377,8 @@ def illegal_reveal(game: Game) -> Vector:
         raise RuntimeError(f"{illegal} is legal")
     except IllegalAction:
         pass
-    _action, nonce, link = msg.payload
-    reveal = game.sign(msg, payload=(illegal.to_msgpack(), nonce, link))
+    _action, nonce, link, *vector = msg.payload
+    reveal = game.sign(msg, payload=(illegal.to_msgpack(), nonce, link, *vector))
     sealed = commitment(
         game.game_id,
         msg.step,

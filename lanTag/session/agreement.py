@@ -23,6 +23,7 @@ from lanTag.session.referee import NeedKind, Needs, needs_for
 from lanTag.session.steps import (
     LATE_PROOF_PROTOCOL,
     NAMED_ACKS_PROTOCOL,
+    ORDERED_PROOFS_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
     ROUND_SUBJECT,
     Snapshot,
@@ -596,12 +597,20 @@ class Agreement(LateProof):
         )
         if not self.replay:
             self._broadcast([first.raw, second.raw])
-        if second.type in CONTRIBUTIONS and second.seat not in self._banned:
-            if self._late_proof(first, second):
-                return  # protocol 5: the round's acknowledgements decide, not the proof
-            self._banned[second.seat] = second.step
-            if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
-                self._rollback(second.step)
+        if second.type not in CONTRIBUTIONS:
+            return
+        banned = self._banned.get(second.seat)
+        if banned is not None and (
+            banned <= second.step or self.record.protocol < ORDERED_PROOFS_PROTOCOL
+        ):
+            return  # convicted there already (protocol 5: whichever proof came first)
+        if banned is None and self._late_proof(first, second):
+            return  # protocol 5: the round's acknowledgements decide, not the proof
+        # Protocol 6: the conviction's step is the earliest proven, whatever the order the
+        # proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
+        self._banned[second.seat] = second.step
+        if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
+            self._rollback(second.step)
 
 
 def _forget(box: StepBox, seats: frozenset[int]) -> None:

@@ -25,6 +25,9 @@ LATE_PROOF_PROTOCOL = 5
 # digest of the whole vector of commitments it holds.  Nobody forwards the COMMITs it takes;
 # copies go only to a seat whose acknowledgement names another vector.  So an honest round
 # costs what two die rolls cost: O(N^2) datagrams, not O(N^3).
+# Protocol 6 too: a seat proven to have equivocated at several steps is convicted at the
+# earliest of them at every peer, whatever the order the proofs reached each (SPEC §5.7).
+ORDERED_PROOFS_PROTOCOL = 6
 ROUND_SUBJECT = 2**32 - 1  # a HAVE's subject that is no seat: "the secret round of this step"
 ROUND_DOMAIN = b"lanTag/v1/round\x00"
 

@@ -18,6 +18,7 @@ from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.session.core import STEP_WINDOW
 from lanTag.session.messages import MsgType, parse_unverified, sign_message
+from lanTag.session.steps import ROUND_SUBJECT
 from tests.log.honest_log import (
     HONEST,
     ROOT,
@@ -163,21 +164,20 @@ def test_a_last_move_acknowledged_by_a_have_alone_counts(monkeypatch: pytest.Mon
 def test_a_secret_round_a_bystander_did_not_acknowledge_is_decided_by_neither_lane(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The honest game's first commitment of a seat other than the writer's (since protocol 5's
-    # game ids the first round may be the writer's own): the other two humans (the writer,
-    # seat 0, and a bystander) each name it in a HAVE (SPEC §4.4, #22 B2).  The
-    # bystander's HAVE dropped, or both: neither lane may apply the round (the writer's own
+    # The honest game's first secret round with a human bystander other than the writer:
+    # each bystander names the round's vector of commitments in a round HAVE (protocol 6,
+    # SPEC §4.4; the seats of the round name it in their REVEALs).  The other bystander's
+    # HAVE dropped, or every round HAVE: neither lane may apply the round (the writer's own
     # acknowledgement does not count), and the fast lane hands the log to the full replay.
     items = items_of(HONEST)
     messages = messages_of(items)
-    commit = next(m for _k, m in messages if m.type == MsgType.COMMIT and m.seat != 0)
-    acks = {
-        m.seat: k
-        for k, m in messages
-        if m.type == MsgType.HAVE and m.step == commit.step and m.payload[0] == commit.seat
-    }
-    bystander = ({0, 1, 2} - {0, commit.seat}).pop()
-    assert set(acks) == {0, bystander}
+    rounds: dict[int, dict[int, int]] = {}
+    for k, m in messages:
+        if m.type == MsgType.HAVE and m.payload[0] == ROUND_SUBJECT:
+            rounds.setdefault(m.step, {})[m.seat] = k
+    step, acks = next((step, acks) for step, acks in sorted(rounds.items()) if set(acks) - {0})
+    commit = next(m for _k, m in messages if m.type == MsgType.COMMIT and m.step == step)
+    bystander = min(set(acks) - {0})
     for drop in ({acks[bystander]}, set(acks.values())):
         kept = [it for k, it in enumerate(items) if k not in drop]
         plain, fast, slow = both_lanes(chained(kept), monkeypatch)
