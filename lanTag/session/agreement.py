@@ -502,18 +502,6 @@ class Agreement(LateProof):
                     break
         return frozenset(out)
 
-    def _round_vector(self, box: StepBox, needs: Needs) -> bytes:
-        """The digest of the commitments we hold of the round's live seats (protocol 6,
-        SPEC §4.4), computed once per set: commitments change only with a drop (new needs)
-        or a new one taken (one more)."""
-        held = box.of(MsgType.COMMIT)
-        cached = box.round_vector
-        if cached is not None and cached[0] is needs and cached[1] == len(held):
-            return cached[2]
-        digest = round_digest({s: held[s].digest for s in needs.humans if s in held})
-        box.round_vector = (needs, len(held), digest)
-        return digest
-
     def _acknowledge_round(self, box: StepBox, needs: Needs) -> None:
         """Protocol 6: every commitment of the round is in (our REVEAL, if we have one to
         send, went out first and names the vector we hold).  Without a REVEAL naming it, sign

@@ -24,6 +24,7 @@ from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
     ADMITTING,
     HANDBACK_PROTOCOL,
+    ROUND_ACKS_PROTOCOL,
     MsgType,
     Signed,
     have_within,
@@ -31,7 +32,7 @@ from lanTag.session.messages import (
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import Snapshot, StepBox
+from lanTag.session.steps import Snapshot, StepBox, round_digest
 from lanTag.session.transport import Addr, PlainTransport, Transport
 from lanTag.wire import DATAGRAM_BUDGET
 
@@ -445,12 +446,30 @@ class SessionCore:
             self._broadcast([m.raw for m in proof])
         self._banned.setdefault(seat, step)
 
-    def _maybe_reveal(self, box: StepBox, now: float, vector: bytes | None = None) -> None:
-        """Reveal our secret choice; ``vector`` (protocol 6): the digest of the commitments
-        we hold, which the REVEAL names (SPEC §4.4).  A REVEAL we already signed on this
-        state (before a rollback) is sent again as it is, never a second one."""
+    def _round_vector(self, box: StepBox, needs: Needs) -> bytes:
+        """The digest of the commitments we hold of the round's live seats (protocol 6,
+        SPEC §4.4), computed once per set: commitments change only with a drop (new needs)
+        or a new one taken (one more)."""
+        held = box.of(MsgType.COMMIT)
+        cached = box.round_vector
+        if cached is not None and cached[0] is needs and cached[1] == len(held):
+            return cached[2]
+        digest = round_digest({s: held[s].digest for s in needs.humans if s in held})
+        box.round_vector = (needs, len(held), digest)
+        return digest
+
+    def _maybe_reveal(self, box: StepBox, now: float) -> None:
+        """Reveal our secret choice once every commitment is in; in protocol 6 the REVEAL
+        names the vector of commitments we hold (SPEC §4.4).  A REVEAL we already signed on
+        this state (before a rollback) is sent again as it is, never a second one."""
         if self.replay or self.seat is None or box.sent_reveal or self.step not in self._secret:
             return
+        needs = self.needs()
+        vector = None
+        if self.record.protocol >= ROUND_ACKS_PROTOCOL:
+            if not self._commits_complete(box, needs):
+                return  # (a restart recovering its choice: revealed once they are in)
+            vector = self._round_vector(box, needs)
         box.sent_reveal = True
         slot = (self.step, int(MsgType.REVEAL), 0, self._state_hash(self.state))
         signed = self._slots.get((self.seat, slot))

@@ -468,7 +468,7 @@ class Session(Agreement, Recovery, Sealing):
         if self.record.protocol < ROUND_ACKS_PROTOCOL:
             self._maybe_reveal(box, now)
             return
-        self._maybe_reveal(box, now, self._round_vector(box, needs))
+        self._maybe_reveal(box, now)
         self._acknowledge_round(box, needs)
 
     def _holds_true_have(self, have: Signed, box: StepBox, snap: Snapshot) -> bool:

@@ -508,11 +508,15 @@ class Adversary:
         return True
 
     def _false_hash(self, s: Session, now: float) -> bool:
-        # One validly signed HAVE, the copy of one we sent at this step with a made-up
-        # state hash, to one peer only.
+        # One validly signed HAVE, the copy of one we sent at this step (or the one before:
+        # a turn is applied as soon as its MOVE is acknowledged, and protocol 6's secret
+        # rounds leave a seat of the round no HAVE to copy) with a made-up state hash, to
+        # one peer only.
         mine = [
             h
-            for by_voter in s._box(s.step).haves.values()
+            for step in (s.step, s.step - 1)
+            if step in s._boxes
+            for by_voter in s._boxes[step].haves.values()
             for v, h in by_voter.items()
             if v == self.seat
         ]

@@ -223,7 +223,8 @@ def signed_size(msg_type: MsgType, seat: int, action: Action | None = None) -> i
     payload: tuple[Any, ...] = (NONCE,)
     if msg_type in (MsgType.MOVE, MsgType.REVEAL):
         assert action is not None
-        extra = (NONCE, NONCE) if msg_type is MsgType.REVEAL else ()
+        # a REVEAL's nonce and chain link, and (protocol 6) the vector of commitments it names
+        extra = (NONCE, NONCE, NONCE) if msg_type is MsgType.REVEAL else ()
         payload = (action.to_msgpack(), *extra)
     msg = sign_message(ident.signer(), msg_type, bytes(32), WIDEST_STEP, seat, bytes(32), payload)
     assert msg.parsed_action == action  # the shape check passed: a message a peer takes
