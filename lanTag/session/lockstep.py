@@ -213,7 +213,9 @@ class Session(Agreement, Recovery, Sealing):
             self._take_rejoin(msg)  # protocol 5: carried by our next contribution, maybe
             return
         if msg.type == MsgType.LEAVE:
-            if msg.seat not in self._left:  # the first LEAVE counts; copies change nothing
+            # The first LEAVE counts; copies change nothing, and neither does one from before
+            # the seat was given back (SPEC §5.6: it plays its seat again).
+            if msg.seat not in self._left and msg.step > self._admitted.get(msg.seat, -1):
                 self._left[msg.seat] = msg.step
                 self.log.append(msg.step, EntryKind.MSG, msg.raw)
                 self._pump(now)
@@ -593,6 +595,7 @@ class Session(Agreement, Recovery, Sealing):
                 for seat in admitted:
                     self._admitted[seat] = decided
                     self._rejoins.pop(seat, None)
+                    self._left.pop(seat, None)  # a seat that had left is back: no longer leaving
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), live))
         digest = self._state_hash(new_state)
         self._hash_at[decided + 1] = digest

@@ -479,3 +479,39 @@ def test_a_rejoin_written_into_a_log_changes_nothing_in_either_replay_lane() -> 
             chain.append(step, EntryKind.MSG, request.raw)
     report = verify_log(chain.take())
     assert report.valid and report.complete, report.failure
+
+
+@pytest.mark.parametrize("humans", [2, 3])
+def test_a_seat_that_left_and_was_given_back_is_never_dropped_again_for_that_leave(
+    humans: int,
+) -> None:
+    """Issue "[comeback]" item 2: a seat that sent LEAVE (Ctrl-Q), was dropped as "left",
+    then asked back (``join --resume``) and was admitted plays on: its old LEAVE no longer
+    makes the others vote it silent, at 2 and 3 seats, and every log verifies."""
+    gone = humans - 1
+    record, ids, secrets = make_record("toy", humans, 1, options=(("rounds", 4),), seed="lb")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    others = [i for i in range(humans) if i != gone]
+    _run_to(net, lambda: sessions[gone].step >= 4)
+    sessions[gone].leave(net.now)
+    leave = next(iter(sessions[gone]._outbox.values()))[-1]  # its signed LEAVE
+    assert parse_unverified(leave).type is MsgType.LEAVE
+    net.flush()
+    net.silent.add(gone)
+    _run_to(net, lambda: all(_events(net, i, ev.SeatsDropped) for i in others))
+    net.silent.discard(gone)
+    sessions[gone].ask_back(net.now)
+    _run_to(net, lambda: all(_events(net, i, ev.SeatsBack) for i in range(humans)))
+    # A copy of the old LEAVE that comes late (a relay, a retransmission) changes nothing.
+    sessions[others[0]].receive_message(leave, net.now)
+    net.run()
+    assert net.all_over()
+    for i in range(humans):
+        drops = [(e.seats, e.left) for e in _events(net, i, ev.SeatsDropped)]  # type: ignore[attr-defined]
+        assert drops == [((gone,), (gone,))], (i, drops)  # the leave, once: never again
+        assert gone in sessions[i].live and gone not in sessions[i].leaving, i
+    assert len({s.state.state_hash() for s in sessions}) == 1
+    for s in sessions:
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
