@@ -47,6 +47,24 @@ def seal_of_another_state(game: Game) -> Vector:
 
 
 @vector
+def seal_at_another_step(game: Game) -> Vector:
+    # The true final state hash, signed for the step before the final one: a seal names the
+    # final step and state together (issue "[proofs]": the session's step check untested).
+    k = _seal_of(game, 1)
+    msg = game.msg(k)
+    forged = game.sign(msg, step=msg.step - 1)
+    items = [*game.items[:k], (msg.step - 1, EntryKind.MSG, forged), *game.items[k + 1 :]]
+    return Vector(
+        "seal_at_another_step",
+        "§9 seals: every SEAL seals the final step and state together",
+        f"entry {k}: seat 1's SEAL, validly signed, of the final state hash at step "
+        f"{msg.step - 1}, not the final step {msg.step}",
+        write(items),
+        Expect(1, "evidence against seat 1", k, None),
+    )
+
+
+@vector
 def seal_before_the_end(game: Game) -> Vector:
     s = game.step_entry(20)
     honest = game.msg(_seal_of(game, 1))

@@ -88,6 +88,24 @@ def test_a_seal_of_another_state_is_blamed_and_never_logged_as_a_seal() -> None:
     assert (2, "bad-seal") not in [(s, c) for s, _k, c, _r in report.blames]  # a NOTE only
 
 
+def test_a_seal_of_the_final_state_at_another_step_is_blamed_and_never_logged() -> None:
+    # A seal names the final step and state together: the true final state hash signed for
+    # another step is evidence against its signer too (issue "[proofs]").
+    ids, sessions, net = _table("seal-step")
+    _never_seals(sessions[2])
+    net.run()
+    s0 = sessions[0]
+    final = s0.state.state_hash()
+    for step in (s0.step - 1, s0.step + 1):
+        bad = sign_message(ids[2].signer(), MsgType.SEAL, s0.game_id, step, 2, final, ())
+        s0.receive_datagram(pack_bundle([bad.raw]), addr_of(2), net.now)
+        s0._seals.pop(2, None)  # each on its own: the first seal of a seat would count
+    assert [(e.seat, e.code) for e in _events(net, 0, ev.Blame)] == [(2, "bad-seal")] * 2
+    assert s0.sealed_by() == (0, 1)
+    report = verify_log(s0.take_log())
+    assert report.valid and report.complete and report.sealed_by == [0, 1], report.failure
+
+
 def test_a_seal_that_comes_before_our_game_over_is_checked_when_we_get_there() -> None:
     ids, sessions, net = _table("seal-early")
     _never_seals(sessions[2])
