@@ -282,6 +282,10 @@ class HostLobby:
         joiner = self._joiners.get(addr)
         return joiner is not None and joiner.joined
 
+    def joined_addrs(self) -> list[Addr]:
+        """Every address that has joined (a seat, or as a spectator)."""
+        return [addr for addr, joiner in self._joiners.items() if joiner.joined]
+
     def unseat(self, addr: Addr, reason: str) -> None:
         """Remove the joiner at ``addr`` before the start, telling it ``reason``."""
         self._remove(addr, notify=reason)

@@ -295,9 +295,7 @@ class PeerMachine:
                 return
             if self.lobby is None:
                 return
-            self.lobby.receive(payload, addr, now)
-            if isinstance(self.lobby, HostLobby) and self.lobby.joined(addr):
-                self.link.trust(addr)  # no stranger limits for whom the table took
+            self.lobby.receive(payload, addr, now)  # (_flush_lobby trusts whom it took)
         except RemoteProtocolError as exc:
             self.rejected += 1
             self.events.append(ev.Rejected(exc.code, f"lobby message from {addr}: {exc.message}"))
@@ -311,6 +309,11 @@ class PeerMachine:
     def _flush_lobby(self, now: float) -> None:
         if self.lobby is None:
             return
+        if isinstance(self.lobby, HostLobby):
+            for addr in self.lobby.joined_addrs():
+                # Seated or let watch, by a message or by the host's yes (approve): no
+                # stranger limits, so a crowd of strangers cannot evict a friend's link.
+                self.link.trust(addr)
         for addr, payload in self.lobby.outbox:
             send_or_drop(self.link, addr, payload, now, self.send_dropped)
         self.lobby.outbox.clear()

@@ -116,3 +116,29 @@ def test_hellos_that_never_join_are_kept_bounded_and_a_friend_still_joins() -> N
     for i in range(MAX_UNPROVEN + 50):  # more strangers never push out a seated joiner
         host.receive(hello, (f"10.2.{i // 250}.{i % 250}", 1), 0.0)
     assert host.taken == 2 and host.joined(("10.0.0.2", 2))
+
+
+def test_an_approved_joiner_leaves_the_stranger_table_at_the_yes() -> None:
+    # Issue "[comeback]" item 3: the yes itself vouches for the joiner's address.  Before,
+    # its link stayed a stranger's until it next spoke, and a crowd of waiting strangers
+    # could evict it (the start never reached the friend the host let in).
+    from lanTag.net.link import LinkLayer
+    from lanTag.peer.machine import PeerMachine
+
+    host_machine = PeerMachine(LinkLayer(1), _host(), Identity(bytes([1]) * 32), bytes(32), bytes)
+    ann = _joiner(3)
+    joiner_machine = PeerMachine(LinkLayer(2), ann, ann.identity, bytes(32), bytes)
+    ann_addr, now = ("10.0.0.2", 2), 0.0
+    machines = {HOST: host_machine, ann_addr: joiner_machine}
+    joiner_machine.poke(now)
+    for _ in range(20):
+        for src, machine in machines.items():
+            for data, dst in machine.datagrams_to_send(now):
+                machines[dst].receive_datagram(data, src, now)
+        now += 0.01
+    lobby = host_machine.lobby
+    assert isinstance(lobby, HostLobby) and [w.addr for w in lobby.waiting()] == [ann_addr]
+    assert ann_addr in host_machine.link.stats.strangers  # nobody vouched for it yet
+    lobby.approve_joiner(ann_addr)
+    host_machine.poke(now)
+    assert ann_addr not in host_machine.link.stats.strangers
