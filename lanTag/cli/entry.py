@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from lanTag.cli.exit_signals import ExitSignals, Terminated
 from lanTag.errors import LanTagError
 
 EXIT_USAGE = 2
@@ -368,7 +369,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return int(asyncio.run(_dispatch(args)) or 0)
+        return int(asyncio.run(_dispatch_until_signalled(args)) or 0)
+    except Terminated as exc:  # SIGTERM, SIGHUP, a closed console: the goodbye is out
+        print(f"lantag: {exc.reason}", file=sys.stderr)
+        return exc.code
     except BrokenPipeError:  # `lantag rules prototag | head`: the reader left, that's fine
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -409,6 +413,33 @@ COMMAND_MODULES = {
     "selfplay": "lanTag.cli.bot_commands",
     "simulate": "lanTag.cli.bot_commands",
 }
+
+
+async def _dispatch_until_signalled(args: argparse.Namespace) -> int:
+    """``_dispatch``, cancelled (so its ``finally`` blocks say goodbye) on SIGTERM, SIGHUP
+    or a closed console, which then raise :class:`Terminated`."""
+    task = asyncio.current_task()
+    assert task is not None
+    ended: list[Terminated] = []
+
+    def stop(reason: str, code: int) -> None:
+        reason = "interrupted" if reason == "SIGINT" else f"terminated ({reason})"
+        ended.append(Terminated(reason, code))
+        task.cancel()
+
+    signals = ExitSignals(asyncio.get_running_loop(), stop)
+    signals.install()
+    try:
+        code = await _dispatch(args)
+    except asyncio.CancelledError:
+        if ended:
+            raise ended[0] from None
+        raise
+    finally:
+        signals.remove()
+    if ended:  # the command caught the cancellation itself and returned
+        raise ended[0]
+    return code
 
 
 async def _dispatch(args: argparse.Namespace) -> int:
