@@ -12,11 +12,11 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import NoReturn
 
 from lanTag.cli.exit_signals import ExitSignals, Terminated
 from lanTag.errors import LanTagError
+from lanTag.files import read_text
 
 EXIT_USAGE = 2
 
@@ -462,7 +462,7 @@ def print_json(obj: object) -> None:
 
 def read_text_file(path: str, what: str) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_text(path)  # a BOM or CRLF from Notepad is fine
     except UnicodeDecodeError:
         raise UserError(f"cannot read {what} {path}: it is not UTF-8 text") from None
     except OSError as exc:
