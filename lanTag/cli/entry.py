@@ -19,6 +19,12 @@ from lanTag.errors import LanTagError
 from lanTag.files import read_text
 
 EXIT_USAGE = 2
+EXIT_CODES = (
+    "Exit codes: 0 success; 1 the command ran but the result is bad, or a network "
+    "condition stopped it (no game found, no answer from the host); 2 a usage error "
+    "(a bad option, file or address); 130 interrupted (Ctrl-C); 143 / 129 ended by "
+    "SIGTERM / SIGHUP (a closed terminal)."
+)
 
 
 class UserError(Exception):
@@ -105,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="lantag",
         description="Tabletop tag games across laptops on one Wi-Fi: peer-to-peer lockstep, "
         "fair dice, signed game logs.",
-        epilog="Start with: lantag play (a game against bots on this machine).",
+        epilog="Start with: lantag play (a game against bots on this machine).  "
+        + EXIT_CODES,
     )
     p.add_argument(
         "--version",
@@ -213,6 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="join a game by name or HOST:PORT",
         description="Join a hosted game, found by name on the LAN or "
         "directly by HOST:PORT where multicast is blocked.",
+        epilog="Exit codes: 0 the game was played; 1 a network condition (no game of that "
+        "name seen, no answer from the host, refused) or the game was left early; "
+        "2 a usage error (a bad option or address).",
     )
     join.add_argument(
         "target",

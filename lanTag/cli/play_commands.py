@@ -30,6 +30,7 @@ from lanTag.cli.join_help import (
     likely_causes,
     needs_terminal_line,
     no_answer_line,
+    not_found_line,
 )
 from lanTag.cli.known_hosts import load_known_hosts, remember_host
 from lanTag.cli.resume_command import resume_seat
@@ -254,12 +255,8 @@ async def cmd_join(args: argparse.Namespace) -> int:
 
         lobbies = await browse(args.wait)
         matches = [lob for lob in lobbies if not target or lob.name == target]
-        if not matches:
-            raise UserError(
-                f"no game named {target!r} found on the LAN"
-                if target
-                else "no games found on the LAN (try: lantag join HOST:PORT)"
-            )
+        if not matches:  # a network condition (exit 1), not a usage error
+            raise JoinFailed(not_found_line(target, args.wait))
         if len(matches) > 1 and target:
             keys = ", ".join(sorted(lob.fingerprint for lob in matches))
             raise UserError(
