@@ -17,7 +17,8 @@ timer (once per batch, not per datagram).
 
 Per-datagram socket errors never stop the pump.  asyncio-dgram queues them and
 re-raises the oldest from the next ``recv()`` or ``send()`` (whose datagram it then
-does not send): the pump drains the queue before each send and after each flush, and
+does not send): the pump drains the queue before each send (and, on a proactor loop,
+every ``ERROR_CHECK_SECONDS``), and
 an error raised while a send is under way is pinned on the address sent to
 (:attr:`UdpPump.unreachable`) until a datagram from that address arrives.  The
 machine never hears of them: for the session an unreachable peer is a silent one.
@@ -174,9 +175,6 @@ class UdpPump:
         """Flush output and re-arm the timer; call after feeding the machine from outside."""
         if self._closed.is_set():
             return
-        # an error no receive has raised yet (the reader waits for a datagram): on Windows
-        # it may mean reception has stopped, and only looking at the queue tells
-        self._drain_errors()
         now = self.clock()
         for data, addr in self.machine.datagrams_to_send(now):
             if self.netsim is None:

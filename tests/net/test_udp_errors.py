@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from lanTag.net import udp
 from lanTag.net.endpoint import Addr
 from lanTag.net.link import LinkLayer
 from lanTag.net.udp import LinkEndpoint, UdpPump
@@ -176,6 +177,7 @@ async def test_a_reset_after_a_send_to_a_gone_peer_is_survived_by_a_rebuild(
     faults = Faults()
     maker = use_sockets(monkeypatch, faults)
     use_mode(monkeypatch, mode)
+    monkeypatch.setattr(udp, "ERROR_CHECK_SECONDS", 3600.0)  # only the send may find it
     machine = Scripted()
     pump = await UdpPump.start(machine, ("127.0.0.1", 0))
     address = pump.address
