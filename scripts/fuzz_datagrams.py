@@ -208,17 +208,16 @@ async def one_round(
         tap = joiner.pump.machine
         restarts_before = host.machine.link.stats.peer_restarts
 
-        transport = joiner.pump.protocol.transport  # capture the joiner's real frames to the host
-        assert transport is not None
-        real_send = transport.sendto
+        real_output = tap.datagrams_to_send  # capture the joiner's real frames to the host
 
-        def tapped(data: bytes, addr: tuple[str, int] | None = None) -> None:
-            if addr == host.address and len(frames) < 4000:
-                frames.append(data)
-            real_send(data, addr)
+        def tapped(now: float) -> list[tuple[bytes, tuple[str, int]]]:
+            out = real_output(now)
+            for data, addr in out:
+                if addr == host.address and len(frames) < 4000:
+                    frames.append(data)
+            return out
 
-        transport.sendto = tapped  # type: ignore[method-assign]
-        _ = tap
+        tap.datagrams_to_send = tapped  # type: ignore[method-assign]
         while sent < budget and not (session.state.is_over):
             if host.log is not None and len(corpus) < 50:
                 corpus = [

@@ -93,6 +93,7 @@ SLOW_TESTS = frozenset(
         "tests/net/test_real_udp_hostile.py::test_bug_one_forged_datagram_blackholes_a_real_peers_link",
         "tests/net/test_real_udp_hostile.py::test_hostile_datagrams_at_a_live_peer_are_rejected_counted_and_the_game_completes",
         "tests/net/test_udp.py::test_two_real_endpoints_exchange_large_and_small_messages",
+        "tests/net/test_udp_errors.py::test_a_game_plays_on_through_socket_errors",
         "tests/peer/test_full_stack.py::test_three_peers_and_a_spectator_play_to_the_end_under_faults",
         "tests/peer/test_properties.py::test_honest_peers_agree_on_every_step",
         "tests/peer/test_resume.py::test_peer_restarted_before_its_timeout_catches_up_and_plays_on",

@@ -12,12 +12,19 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import NoReturn
 
+from lanTag.cli.exit_signals import ExitSignals, Terminated
 from lanTag.errors import LanTagError
+from lanTag.files import read_text
 
 EXIT_USAGE = 2
+EXIT_CODES = (
+    "Exit codes: 0 success; 1 the command ran but the result is bad, or a network "
+    "condition stopped it (no game found, no answer from the host); 2 a usage error "
+    "(a bad option, file or address); 130 interrupted (Ctrl-C); 143 / 129 ended by "
+    "SIGTERM / SIGHUP (a closed terminal)."
+)
 
 
 class UserError(Exception):
@@ -104,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="lantag",
         description="Tabletop tag games across laptops on one Wi-Fi: peer-to-peer lockstep, "
         "fair dice, signed game logs.",
-        epilog="Start with: lantag play (a game against bots on this machine).",
+        epilog="Start with: lantag play (a game against bots on this machine).  "
+        + EXIT_CODES,
     )
     p.add_argument(
         "--version",
@@ -212,6 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="join a game by name or HOST:PORT",
         description="Join a hosted game, found by name on the LAN or "
         "directly by HOST:PORT where multicast is blocked.",
+        epilog="Exit codes: 0 the game was played; 1 a network condition (no game of that "
+        "name seen, no answer from the host, refused) or the game was left early; "
+        "2 a usage error (a bad option or address).",
     )
     join.add_argument(
         "target",
@@ -368,7 +379,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return int(asyncio.run(_dispatch(args)) or 0)
+        return int(asyncio.run(_dispatch_until_signalled(args)) or 0)
+    except Terminated as exc:  # SIGTERM, SIGHUP, a closed console: the goodbye is out
+        print(f"lantag: {exc.reason}", file=sys.stderr)
+        return exc.code
     except BrokenPipeError:  # `lantag rules prototag | head`: the reader left, that's fine
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -411,6 +425,33 @@ COMMAND_MODULES = {
 }
 
 
+async def _dispatch_until_signalled(args: argparse.Namespace) -> int:
+    """``_dispatch``, cancelled (so its ``finally`` blocks say goodbye) on SIGTERM, SIGHUP
+    or a closed console, which then raise :class:`Terminated`."""
+    task = asyncio.current_task()
+    assert task is not None
+    ended: list[Terminated] = []
+
+    def stop(reason: str, code: int) -> None:
+        reason = "interrupted" if reason == "SIGINT" else f"terminated ({reason})"
+        ended.append(Terminated(reason, code))
+        task.cancel()
+
+    signals = ExitSignals(asyncio.get_running_loop(), stop)
+    signals.install()
+    try:
+        code = await _dispatch(args)
+    except asyncio.CancelledError:
+        if ended:
+            raise ended[0] from None
+        raise
+    finally:
+        signals.remove()
+    if ended:  # the command caught the cancellation itself and returned
+        raise ended[0]
+    return code
+
+
 async def _dispatch(args: argparse.Namespace) -> int:
     import importlib
 
@@ -431,7 +472,7 @@ def print_json(obj: object) -> None:
 
 def read_text_file(path: str, what: str) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_text(path)  # a BOM or CRLF from Notepad is fine
     except UnicodeDecodeError:
         raise UserError(f"cannot read {what} {path}: it is not UTF-8 text") from None
     except OSError as exc:

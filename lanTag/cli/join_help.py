@@ -29,6 +29,19 @@ def no_answer_line(host: Addr, seconds: float, causes: Sequence[str] = ()) -> st
     return f"no answer from {address}:{port} within {seconds:g} s — " + " ".join(checks)
 
 
+def not_found_line(name: str | None, seconds: float) -> str:
+    """Nothing (or nothing of that name) was heard on mDNS for ``seconds``: the usual
+    reasons, and the join that works without mDNS (the host prints its address)."""
+    what = f"no game named {name!r}" if name else "no games"
+    return (
+        f"{what} found on the LAN within {seconds:g} s — ask the host for the address "
+        "it printed and run: lantag join HOST:PORT (e.g. lantag join 192.168.1.20:40555).  "
+        "Likely causes: the Wi-Fi filters mDNS (guest, campus and office networks often "
+        "do); the host is on another subnet; on a Mac, Local Network is off for your "
+        "terminal app (System Settings → Privacy & Security → Local Network)."
+    )
+
+
 NO_ROUTE = frozenset({"EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "ENETDOWN"})
 BLOCKED = frozenset({"EPERM", "EACCES"})
 CLOSED = frozenset({"ECONNREFUSED", "ECONNRESET", "ConnectionRefusedError"})

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from lanTag.files import write_text_atomic
+from lanTag.files import read_text, write_text_atomic
 from lanTag.peer.runtime import data_dir
 
 _LINE = re.compile(r"^([0-9a-f]{16}) (.{1,32})$")
@@ -25,7 +25,7 @@ def load_known_hosts(path: Path | None = None) -> dict[str, str]:
     """host nickname -> fingerprint; empty when the file is missing or unreadable."""
     path = path or known_hosts_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except (OSError, UnicodeDecodeError):
         return {}
     known: dict[str, str] = {}

@@ -22,7 +22,7 @@ from lanTag.cli.game_setup import (
     netsim_from_spec,
     start_position,
 )
-from lanTag.cli.headless import run_ui_or_headless
+from lanTag.cli.headless import print_log_path, run_ui_or_headless
 from lanTag.cli.host_advert import advertise, advertise_seats, lan_addresses
 from lanTag.cli.host_lobby import wait_for_table
 from lanTag.cli.join_help import (
@@ -30,6 +30,7 @@ from lanTag.cli.join_help import (
     likely_causes,
     needs_terminal_line,
     no_answer_line,
+    not_found_line,
 )
 from lanTag.cli.known_hosts import load_known_hosts, remember_host
 from lanTag.cli.resume_command import resume_seat
@@ -104,14 +105,20 @@ async def cmd_play(args: argparse.Namespace) -> int:
         )
         for i in range(bot_count)
     ]
+    cancelled = False  # Ctrl-C, SIGTERM, SIGHUP, a closed console (cli/exit_signals.py)
     try:
         lobby = host.machine.lobby
         if not await wait_until(lambda: lobby.taken == config.humans, SETUP_TIMEOUT):  # type: ignore[union-attr]
             raise UserError("bot peers did not join on loopback (is UDP on 127.0.0.1 blocked?)")
         host.command(host.machine.start_game)
         return await run_ui_or_headless(host, args.headless)
+    except asyncio.CancelledError:
+        cancelled = True
+        raise
     finally:
         await host.close()
+        if cancelled:
+            print_log_path(host)
         # The bots are peers of this process only and keep no log: once your peer has
         # closed, nobody is left to take what they still have in flight, so they stop at
         # once instead of lingering for acks that cannot come (Ctrl-Q mid-game took 6 s).
@@ -168,6 +175,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
     assert isinstance(lobby, HostLobby)
     advertiser = None
     seat_updates: asyncio.Task[None] | None = None
+    cancelled = False
     try:
         if not args.no_advertise:
             advertiser = await advertise(handle, config, me.identity.fingerprint)
@@ -198,12 +206,17 @@ async def cmd_host(args: argparse.Namespace) -> int:
             return await host_console(handle, config, me, args, logs)
         code = await run_ui_or_headless(handle, args.headless)
         return await host_series(handle, config, me, args, logs, code)
+    except asyncio.CancelledError:
+        cancelled = True
+        raise
     finally:
         if seat_updates is not None:
             seat_updates.cancel()
         if advertiser is not None:
-            await advertiser.close()
-        await handle.close()
+            await advertiser.close()  # the mDNS goodbye: browsers drop the game now
+        await handle.close()  # the signed LEAVE; the log closed
+        if cancelled:
+            print_log_path(handle)
 
 
 async def cmd_join(args: argparse.Namespace) -> int:
@@ -242,12 +255,8 @@ async def cmd_join(args: argparse.Namespace) -> int:
 
         lobbies = await browse(args.wait)
         matches = [lob for lob in lobbies if not target or lob.name == target]
-        if not matches:
-            raise UserError(
-                f"no game named {target!r} found on the LAN"
-                if target
-                else "no games found on the LAN (try: lantag join HOST:PORT)"
-            )
+        if not matches:  # a network condition (exit 1), not a usage error
+            raise JoinFailed(not_found_line(target, args.wait))
         if len(matches) > 1 and target:
             keys = ", ".join(sorted(lob.fingerprint for lob in matches))
             raise UserError(
@@ -272,6 +281,7 @@ async def cmd_join(args: argparse.Namespace) -> int:
         trust_changed_key=getattr(args, "trust_new_host_key", False),
     )
     remember = asyncio.create_task(remember_host_once_started(handle))
+    cancelled = False
     try:
         timeout = float(getattr(args, "timeout", None) or DEFAULT_JOIN_TIMEOUT)
         shown = ", ".join(f"{a}:{p}" for a, p in candidates)
@@ -297,9 +307,14 @@ async def cmd_join(args: argparse.Namespace) -> int:
             return await join_console(handle, logs)
         code = await run_ui_or_headless(handle, args.headless)
         return await follow_series(handle, logs, code, getattr(args, "games", None))
+    except asyncio.CancelledError:
+        cancelled = True
+        raise
     finally:
         remember.cancel()
         await handle.close()
+        if cancelled:
+            print_log_path(handle)
 
 
 async def remember_host_once_started(handle: PeerHandle) -> None:

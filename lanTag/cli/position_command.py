@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from lanTag.cli.entry import UserError
+from lanTag.files import read_text
 from lanTag.log.chain import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules import awaited
@@ -79,7 +80,7 @@ def load_position(path: str) -> tuple[type[Game], dict[str, Any], State]:
     """The game, fields and state of the position in FILE; UserError naming every problem
     (one line) otherwise."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path)
     except OSError as exc:
         raise UserError(f"cannot read position {path}: {exc.strerror}") from None
     except UnicodeDecodeError:

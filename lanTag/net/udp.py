@@ -1,23 +1,31 @@
-"""The asyncio pump: real UDP sockets (an asyncio datagram transport) driving one sans-IO machine.
+"""The asyncio pump: real UDP sockets (asyncio-dgram streams) driving one sans-IO machine.
 
 All protocol logic lives in the machine; this file only moves bytes, reads the
 clock and arms one timer.  An optional :class:`~lanTag.net.netsim.NetSim` is
 applied to outgoing datagrams (dropped, duplicated, or sent later through
 ``loop.call_later``), because this kernel offers no netem.
 
-Received datagrams are handled in batches: after one arrives, every datagram the
-socket already holds is read too, fed to the machine in order, and only then is
-the machine's output collected and its timer re-armed (once per batch, not per
-datagram).  The receive buffer is enlarged (``RCVBUF``, best effort) so bursts
-from many peers are not dropped by the kernel.
+lanTag makes its sockets (:func:`_bound_socket`: receive buffer enlarged, on Windows
+the UDP reset reports turned off, :mod:`lanTag.net.winsock`) and hands each to
+``asyncio_dgram.from_socket``; nothing private of asyncio or asyncio-dgram is used.
 
-Per-datagram socket errors never stop the pump.  On Windows a datagram sent to a
-peer that has gone comes back as "port unreachable": the next receive fails with
-ConnectionResetError, and CPython's proactor datagram transport then stops reading
-for good (gh-127057); :func:`_resume_reading` starts it again.  Errors of a send
-are pinned on the address sent to (:attr:`UdpPump.unreachable`) until a datagram
-from that address arrives; the machine never hears of them, so for the session an
-unreachable peer is a silent one (its usual timeouts and votes apply).
+Received datagrams are handled in batches: one task moves what the stream holds into
+the pump's queue (everything already queued, without waiting in between); another
+feeds a batch to the machine in order (on selector loops also what the socket already
+holds, read directly) and only then collects the machine's output and re-arms its
+timer (once per batch, not per datagram).
+
+Per-datagram socket errors never stop the pump.  asyncio-dgram queues them and
+re-raises the oldest from the next ``recv()`` or ``send()`` (whose datagram it then
+does not send): the pump drains the queue before each send (and, on a proactor loop,
+every ``ERROR_CHECK_SECONDS``), and
+an error raised while a send is under way is pinned on the address sent to
+(:attr:`UdpPump.unreachable`) until a datagram from that address arrives.  The
+machine never hears of them: for the session an unreachable peer is a silent one.
+On Windows a failed receive may have stopped the proactor transport for good
+(gh-127057, before CPython's fix); there the pump closes the stream and opens a fresh
+socket on the same port (:meth:`UdpPump._rebuild`); the link layer retransmits what
+was lost meanwhile.
 """
 
 from __future__ import annotations
@@ -28,10 +36,13 @@ import logging
 import socket
 import time
 from collections.abc import Callable
-from typing import cast
+
+import asyncio_dgram
+from asyncio_dgram.aio import DatagramServer
 
 from lanTag.net.endpoint import Addr, DatagramMachine, LinkEndpoint
 from lanTag.net.netsim import NetSim
+from lanTag.net.winsock import disable_udp_resets
 
 __all__ = ["LinkEndpoint", "PumpStats", "UdpPump", "run_machine"]
 
@@ -43,86 +54,49 @@ MAX_BATCH = 256
 """At most this many datagrams are fed to the machine between two output flushes."""
 MAX_BATCH_SECONDS = 0.005
 """...and for at most this long, so acks and replies are not held back (cf. ack_delay)."""
+ERROR_CHECK_SECONDS = 0.2
+"""On a proactor loop, how often the pump looks for a queued receive error while idle."""
+REBUILD_BACKOFF_MAX = 1.0
+"""Longest pause before re-opening a stream whose transport closed itself, when that
+keeps happening with nothing received in between."""
 _MAX_DATAGRAM = 65536
 
 
 class PumpStats:
     """Socket-level counters (the machine keeps its own protocol counters)."""
 
-    __slots__ = ("batches", "rcvbuf", "received", "recv_errors", "send_errors", "sent")
+    __slots__ = ("batches", "rcvbuf", "rebuilds", "received", "recv_errors", "send_errors",
+                 "sent")
 
     def __init__(self) -> None:
         self.received = self.sent = self.send_errors = self.recv_errors = 0
         self.batches = 0  # output flushes after received datagrams
         self.rcvbuf = 0  # receive buffer the kernel granted (as getsockopt reports it)
+        self.rebuilds = 0  # streams re-created on the same port (Windows, after a receive error)
 
 
-def error_name(exc: OSError) -> str:
+def error_name(exc: BaseException) -> str:
     """A short stable name for a socket error: ``ECONNREFUSED``, ``EHOSTUNREACH``..."""
-    code = exc.errno
+    code = exc.errno if isinstance(exc, OSError) else None
     if code is not None and code in errno.errorcode:
         return errno.errorcode[code]
     return type(exc).__name__
 
 
-class _Protocol(asyncio.DatagramProtocol):
-    """The transport's callbacks, handed to the pump (queue, errors, flow control)."""
-
-    def __init__(self, pump: UdpPump) -> None:
-        self.pump = pump
-        self.transport: asyncio.DatagramTransport | None = None
-        self.made: asyncio.Future[None] = pump._loop.create_future()
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        # CPython's selector datagram transport does not subclass DatagramTransport
-        self.transport = cast(asyncio.DatagramTransport, transport)
-        if not self.made.done():
-            self.made.set_result(None)
-
-    def datagram_received(self, data: bytes, addr: tuple[str | object, int]) -> None:
-        self.pump._inq.put_nowait((data, addr))
-
-    def error_received(self, exc: Exception) -> None:
-        self.pump._socket_error(exc)
-        if self.transport is not None:  # later: the transport is still inside its read
-            self.pump._loop.call_soon(_resume_reading, self.transport)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.pump._inq.put_nowait(None)
-
-    def pause_writing(self) -> None:
-        self.pump._drained.clear()
-
-    def resume_writing(self) -> None:
-        self.pump._drained.set()
-
-
-def _resume_reading(transport: asyncio.BaseTransport) -> None:
-    """Start a proactor datagram transport reading again after a failed receive.
-
-    CPython's ``_ProactorDatagramTransport._loop_reading`` (3.8-3.13) reports a
-    failed overlapped receive to ``error_received`` and schedules no new receive,
-    so one ICMP port-unreachable ends all reception on Windows.  A transport in that
-    state has no read pending (``_read_fut is None``); any other transport (the
-    selector one keeps reading by itself) is left alone.
-    """
-    if transport.is_closing() or getattr(transport, "_conn_lost", False):
-        return
-    loop_reading = getattr(transport, "_loop_reading", None)
-    if loop_reading is None or getattr(transport, "_read_fut", False) is not None:
-        return
-    _log.debug("restarting reception after a receive error")
-    loop_reading()
-
-
-async def _open_transport(
-    loop: asyncio.AbstractEventLoop, sock: socket.socket, protocol: asyncio.DatagramProtocol
-) -> bool:
-    """Wrap ``sock`` in the loop's datagram transport; True when the pump may also read
-    the socket itself to drain a burst (selector loops; a proactor owns its reads).
-    Tests replace this to run CPython's proactor (Windows) transport on this machine."""
-    await loop.create_datagram_endpoint(lambda: protocol, sock=sock)
+def _selector_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    """True on selector loops (Linux, macOS): their datagram transport reads on after a
+    failed receive, and the pump may read the socket itself to drain a burst.  Any other
+    loop (Windows' proactor) owns its reads and may stop after a failed one.  Tests
+    replace this to run CPython's proactor transport on this machine."""
     return isinstance(loop, asyncio.SelectorEventLoop)
+
+
+async def _open_stream(sock: socket.socket) -> DatagramServer:
+    stream = await asyncio_dgram.from_socket(sock)
+    if not isinstance(stream, DatagramServer):  # our sockets are never connected
+        stream.close()
+        raise OSError(f"UDP socket {sock.getsockname()} is connected")
+    return stream
 
 
 class UdpPump:
@@ -132,6 +106,7 @@ class UdpPump:
         self,
         machine: DatagramMachine,
         sock: socket.socket,
+        stream: DatagramServer,
         netsim: NetSim | None,
         clock: Callable[[], float],
     ) -> None:
@@ -144,21 +119,24 @@ class UdpPump:
         self.last_error: str | None = None
         """The last socket error of any kind (receive errors name no address)."""
         self._sock = sock
+        self._stream = stream
         self._sockname = sock.getsockname()
         self.stats.rcvbuf = sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
         self._loop = asyncio.get_running_loop()
-        self._direct = False  # may read the socket itself (see _open_transport)
-        self._inq: asyncio.Queue[tuple[bytes, object] | None] = asyncio.Queue()
+        self._selector = _selector_loop(self._loop)
+        self._inq: asyncio.Queue[tuple[bytes, object]] = asyncio.Queue()
         self._outq: asyncio.Queue[tuple[bytes, Addr]] = asyncio.Queue()
-        self._drained = asyncio.Event()
-        self._drained.set()
+        self._open = asyncio.Event()  # the stream is usable (cleared while it is rebuilt)
+        self._open.set()
         self._sending_to: Addr | None = None
-        self.protocol = _Protocol(self)
+        self._quiet_rebuilds = 0  # rebuilds since a datagram last arrived (sets the back-off)
         self._timer: asyncio.TimerHandle | None = None
         self._delayed: set[asyncio.TimerHandle] = set()
         self._failure: BaseException | None = None
         self._closed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._reader: asyncio.Task[None] | None = None
+        self._rebuilding: asyncio.Task[None] | None = None
 
     @classmethod
     async def start(
@@ -170,16 +148,18 @@ class UdpPump:
     ) -> UdpPump:
         sock = await _bound_socket(bind)
         try:
-            pump = cls(machine, sock, netsim, clock)
-            pump._direct = await _open_transport(pump._loop, sock, pump.protocol)
-            await pump.protocol.made
+            stream = await _open_stream(sock)
         except BaseException:
             sock.close()
             raise
+        pump = cls(machine, sock, stream, netsim, clock)
+        pump._reader = asyncio.create_task(pump._read_loop(), name="udp-recv")
         pump._tasks = [
-            asyncio.create_task(pump._receive_loop(), name="udp-recv"),
+            asyncio.create_task(pump._feed_loop(), name="udp-feed"),
             asyncio.create_task(pump._send_loop(), name="udp-send"),
         ]
+        if not pump._selector:
+            pump._tasks.append(asyncio.create_task(pump._watch_errors(), name="udp-watch"))
         pump.poke()
         return pump
 
@@ -238,20 +218,118 @@ class UdpPump:
 
     def _socket_error(self, exc: BaseException) -> None:
         """A per-datagram error (ICMP unreachable, no route...): UDP loss, never fatal."""
-        name = error_name(exc) if isinstance(exc, OSError) else type(exc).__name__
+        name = error_name(exc)
         self.last_error = name
         if self._sending_to is not None:  # raised by the send in progress: its address
             self.stats.send_errors += 1
             self.unreachable[self._sending_to] = name
         else:
             self.stats.recv_errors += 1
+            if not self._selector:
+                # a proactor transport may have stopped reading after it (gh-127057, before
+                # CPython's fix) and nothing public tells whether it did: start afresh
+                self._request_rebuild()
         _log.debug("socket error %s (sending to %s)", name, self._sending_to)
 
-    async def _receive_loop(self) -> None:
+    def _drain_errors(self) -> None:
+        """Take every error asyncio-dgram has queued (it would raise one from the next
+        ``send`` instead of sending, or from the next ``recv``)."""
+        while self._open.is_set():
+            try:
+                _ = self._stream.exception  # raises the oldest queued error; None: none left
+            except Exception as exc:  # whatever the transport reported, never fatal here
+                self._socket_error(exc)
+            else:
+                return
+
+    async def _read_loop(self) -> None:
+        """Moves datagrams from the stream to ``_inq``: all it holds, without waiting in
+        between, and on a selector loop what the socket holds behind them, so the feeder
+        finds a whole burst there, in order."""
+        stream = self._stream
+        while True:
+            try:
+                item = await stream.recv()
+            except asyncio_dgram.TransportClosed:  # the transport is gone (or closed by us)
+                if not self._closed.is_set():
+                    self._request_rebuild(lost=True)
+                return
+            except Exception as exc:  # an error queued before the datagram: read on
+                self._socket_error(exc)
+                continue
+            self._inq.put_nowait(item)
+            if self._selector:
+                # A selector transport reads one datagram per readiness callback and
+                # queues it; this task runs in the iteration after, before the next
+                # callback: the stream's queue is empty now, the rest is in the socket.
+                self._drain_socket()
+
+    def _drain_socket(self) -> None:
+        """Read what the socket already holds into ``_inq`` (at most a batch)."""
+        for _ in range(MAX_BATCH):
+            try:
+                self._inq.put_nowait(self._sock.recvfrom(_MAX_DATAGRAM))
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as exc:  # e.g. a queued ICMP error: not fatal for UDP, read on
+                self._socket_error(exc)
+
+    async def _watch_errors(self) -> None:
+        """A receive error that stopped a proactor transport sits in asyncio-dgram's queue:
+        the reader waits for a datagram that will never come, and an idle peer (a host in
+        its lobby) sends nothing that would drain it.  Nothing public signals the error,
+        so look now and then."""
+        while True:
+            await asyncio.sleep(ERROR_CHECK_SECONDS)
+            self._drain_errors()
+
+    def _request_rebuild(self, *, lost: bool = False) -> None:
+        if self._rebuilding is not None or self._closed.is_set():
+            return
+        self._open.clear()  # the sender waits for the new stream
+        self._rebuilding = asyncio.create_task(self._rebuild(lost), name="udp-rebuild")
+
+    async def _rebuild(self, lost: bool) -> None:
+        """Close the stream and its socket, and open a fresh socket on the same address
+        (``lost``: the transport closed itself, not after a receive error)."""
+        if self._reader is not None:
+            self._reader.cancel()
+        self._stream.close()
+        # what the old socket already holds is not lost with it (a failed receive on
+        # Windows leaves its datagram queued, too)
+        self._drain_socket()
+        self._sock.close()  # now, not one callback later: the port must be free to bind
+        if lost:
+            # a transport that keeps dying must not spin the loop; the pause is short while
+            # datagrams still arrive in between.  (Never after a receive error: closed, the
+            # port is deaf and mute, and on Windows every datagram to a peer that left
+            # brings one: a game with a vanished spectator rebuilds many times a second.)
+            if self._quiet_rebuilds:
+                await asyncio.sleep(min(REBUILD_BACKOFF_MAX, 0.01 * 2**self._quiet_rebuilds))
+            self._quiet_rebuilds += 1
+        try:
+            sock = await _bound_socket(self.address)
+            try:
+                stream = await _open_stream(sock)
+            except BaseException:
+                sock.close()
+                raise
+        except OSError as exc:  # the port was taken meanwhile: nobody can reach us any more
+            self._fail(OSError(exc.errno, f"cannot re-open UDP {self.address}: {exc}"))
+            return
+        if self._closed.is_set():
+            stream.close()
+            return
+        self._sock, self._stream = sock, stream
+        self.stats.rebuilds += 1
+        _log.info("UDP %s re-opened after a receive error", self.address)
+        self._reader = asyncio.create_task(self._read_loop(), name="udp-recv")
+        self._rebuilding = None
+        self._open.set()
+
+    async def _feed_loop(self) -> None:
         while True:
             item = await self._inq.get()
-            if item is None:  # the transport is gone
-                return
             try:
                 start = self.clock()
                 self._feed(*item)
@@ -270,6 +348,7 @@ class UdpPump:
 
     def _feed(self, data: bytes, addr: object) -> None:
         self.stats.received += 1
+        self._quiet_rebuilds = 0
         assert isinstance(addr, tuple)  # AF_INET/AF_INET6 only; IPv6 adds flow info
         source = (str(addr[0]), int(addr[1]))
         if self.unreachable:
@@ -278,34 +357,38 @@ class UdpPump:
 
     def _read_now(self) -> tuple[bytes, object] | None:
         """The next datagram already received, without waiting; None when there is none."""
-        if not self._inq.empty():
-            return self._inq.get_nowait()  # older than anything still in the socket
-        while self._direct:
-            try:
-                return self._sock.recvfrom(_MAX_DATAGRAM)
-            except (BlockingIOError, InterruptedError):
-                return None
-            except OSError as exc:  # e.g. a queued ICMP error: not fatal for UDP, read on
-                self._socket_error(exc)
-        return None
+        return None if self._inq.empty() else self._inq.get_nowait()
 
     async def _send_loop(self) -> None:
         while True:
             data, addr = await self._outq.get()
-            transport = self.protocol.transport
-            if transport is None or transport.is_closing():
-                return
-            self._sending_to = addr  # a synchronous send error names this address
-            errors = self.stats.send_errors
-            try:
-                transport.sendto(data, addr)  # errors go to error_received, or raise
-                if self.stats.send_errors == errors:
-                    self.stats.sent += 1
-            except OSError as exc:
-                self._socket_error(exc)
-            finally:
-                self._sending_to = None
-            await self._drained.wait()
+            while not await self._send(data, addr):
+                pass  # the stream was closed under the send: again on the new one
+
+    async def _send(self, data: bytes, addr: Addr) -> bool:
+        """Send one datagram; False when it has to be sent again on a rebuilt stream."""
+        await self._open.wait()
+        if self._closed.is_set():
+            return True  # closing: nothing goes out any more
+        self._drain_errors()  # else asyncio-dgram raises an older error and drops this datagram
+        if not self._open.is_set():  # one of them asked for a rebuild
+            return False
+        stream = self._stream
+        self._sending_to = addr  # an error queued by this send names this address
+        errors = self.stats.send_errors
+        try:
+            await stream.send(data, addr)
+            self._drain_errors()
+        except asyncio_dgram.TransportClosed:
+            self._request_rebuild(lost=True)
+            return False
+        except OSError as exc:
+            self._socket_error(exc)
+        finally:
+            self._sending_to = None
+        if self.stats.send_errors == errors:
+            self.stats.sent += 1
+        return True
 
     def _shutdown(self) -> None:
         if self._closed.is_set():
@@ -316,19 +399,17 @@ class UdpPump:
         for handle in self._delayed:
             handle.cancel()
         self._delayed.clear()
-        if self.protocol.transport is not None:
-            self.protocol.transport.close()
-        else:
-            self._sock.close()
+        self._stream.close()  # the transport closes the socket
 
     async def close(self) -> None:
         """Stop and release the socket; re-raise a machine exception if one stopped the pump."""
         self._shutdown()
         current = asyncio.current_task()
-        for task in self._tasks:
-            if task is not current:
-                task.cancel()
-        await asyncio.gather(*(t for t in self._tasks if t is not current), return_exceptions=True)
+        tasks = [*self._tasks, self._reader, self._rebuilding]
+        running = [t for t in tasks if t is not None and t is not current]
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
         if self._failure is not None:
             raise self._failure
 
@@ -336,21 +417,30 @@ class UdpPump:
         await self._closed.wait()
 
 
+def _new_socket(family: int, type_: int, proto: int) -> socket.socket:
+    """Tests replace this to make sockets that fail the way Windows ones do."""
+    return socket.socket(family, type_, proto)
+
+
 async def _bound_socket(bind: Addr) -> socket.socket:
-    """A non-blocking UDP socket bound to ``bind``, its receive buffer enlarged."""
+    """A non-blocking UDP socket bound to ``bind``, its receive buffer enlarged and, on
+    Windows, its reset reports off (:func:`~lanTag.net.winsock.disable_udp_resets`)."""
     loop = asyncio.get_running_loop()
     infos = await loop.getaddrinfo(bind[0], bind[1], type=socket.SOCK_DGRAM)
     error: OSError | None = None
     for family, type_, proto, _name, sockaddr in infos:
-        sock = socket.socket(family, type_, proto)
+        sock = _new_socket(family, type_, proto)
         try:
             sock.setblocking(False)
             _grow_rcvbuf(sock)
+            off = disable_udp_resets(sock)
             sock.bind(sockaddr)
         except OSError as exc:
             sock.close()
             error = exc
             continue
+        if off:
+            _log.debug("UDP reset reports off: %s", ", ".join(off))
         return sock
     raise error or OSError(f"cannot bind {bind}")
 

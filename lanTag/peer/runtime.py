@@ -22,7 +22,7 @@ import platformdirs
 
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
-from lanTag.files import write_atomic, write_text_atomic
+from lanTag.files import read_text, write_atomic, write_text_atomic
 from lanTag.identity import Identity
 from lanTag.log.file import LogWriter
 from lanTag.net.link import LinkLayer
@@ -134,7 +134,7 @@ def load_identity(create: bool = True, nickname: str | None = None) -> LocalIden
     path = identity_path()
     if path.exists():
         try:
-            lines = path.read_text(encoding="utf-8").split("\n")
+            lines = read_text(path).split("\n")
             seed = bytes.fromhex(lines[0].strip())
             nick = lines[1].strip() if len(lines) > 1 else ""
             identity = Identity(seed)
@@ -349,7 +349,7 @@ async def open_resume(
     check_not_over(plan)
     secret_path = log_path.with_suffix(log_path.suffix + ".secret")
     try:
-        chain_secret = bytes.fromhex(secret_path.read_text(encoding="utf-8").strip())
+        chain_secret = bytes.fromhex(read_text(secret_path).strip())
     except (OSError, ValueError) as exc:
         raise LocalProtocolError(
             f"cannot read the seat's chain secret {secret_path}: {exc}"

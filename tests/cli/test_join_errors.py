@@ -134,3 +134,43 @@ def test_a_table_name_from_the_network_never_leaves_the_log_folder() -> None:
     assert path.parent == default_log_dir()
     assert re.fullmatch(r"\d{8}-\d{6}-etc-x-y-z-[0-9a-f]{6}\.lantag", path.name), path.name
     assert table_slug("") == "" and default_log_path("boardtag").name.count("--") == 0
+
+
+@pytest.mark.parametrize("name", ["Friday tag", None])
+def test_join_by_name_finding_nothing_says_how_to_join_by_address_and_exits_1(
+    home: Home,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str | None,
+) -> None:
+    """mDNS filtered, another subnet, macOS' permission: nothing is seen.  A network
+    condition (exit 1), not a usage error (2), and the join that works without mDNS."""
+    from lanTag.cli.entry import main
+    from lanTag.net import discovery
+
+    async def nothing(wait: float, *args: object) -> list[object]:
+        return []
+
+    monkeypatch.setattr(discovery, "browse", nothing)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home.config))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home.data))
+    target = [name] if name else []
+    assert main(["join", *target, "--headless", "--wait", "0.5"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and err.startswith("lantag: no game")  # one line
+    if name:
+        assert f"no game named {name!r} found on the LAN within 0.5 s" in err
+    assert re.search(r"lantag join \d+\.\d+\.\d+\.\d+:\d+", err)  # an address to type
+    assert "lantag join HOST:PORT" in err
+    for cause in ("filters mDNS", "another subnet", "Local Network"):
+        assert cause in err
+
+
+def test_help_says_what_the_exit_codes_mean(home: Home) -> None:
+    top = lantag(home, "--help").stdout
+    assert "2 a usage error" in " ".join(top.split())
+    assert "1 the command ran but the result is bad, or a network condition" in " ".join(
+        top.split()
+    )
+    join = " ".join(_join(home, "--help").stdout.split())
+    assert "1 a network condition (no game of that name seen" in join
