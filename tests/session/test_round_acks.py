@@ -4,9 +4,12 @@ commitments we hold, on our state, in a REVEAL or a round HAVE."""
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
+from lanTag.fair.commit import commitment
 from lanTag.identity import Identity
-from lanTag.session.messages import MsgType, Signed, sign_message
+from lanTag.session.lockstep import Session
+from lanTag.session.messages import MsgType, Signed, pack_bundle, parse_unverified, sign_message
 from lanTag.session.steps import (
     ROUND_SUBJECT,
     round_digest,
@@ -14,6 +17,8 @@ from lanTag.session.steps import (
     unacknowledged,
     unacknowledged_round,
 )
+from lanTag.wire import pack
+from tests.session.harness import SimNet, addr_of, make_record, make_sessions, reveal_payload
 
 GAME, STEP = bytes(32), 7
 OURS, OTHER = hashlib.sha256(b"our state").digest(), hashlib.sha256(b"another").digest()
@@ -75,3 +80,79 @@ def test_the_protocol_decides_which_acknowledgements_count() -> None:
     per_commit = {0: {1: _signed(1, MsgType.HAVE, (0, [COMMITS[0].digest]))}}
     assert unacknowledged(5, COMMITS, per_commit, {}, [0, 1], 0, OURS) == frozenset()
     assert unacknowledged(6, COMMITS, per_commit, {}, [0, 1], 0, OURS) == {1}
+
+
+# ----------------------------------------------------------------- in a session (protocol 6)
+
+
+def _two_commits(seed: str) -> tuple[list[Session], SimNet, list[int]]:
+    """Toy table of 3; seat 2 signs COMMIT A + REVEAL A for seat 0 and B for seat 1 at the
+    secret step (each opening, each naming the vector its victim holds).  Returns the
+    sessions, the network, and how many COMMIT copies each honest session sent there."""
+    record, ids, secrets = make_record("toy", 3, seed=seed)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=11)
+    net.hold_secret.add(2)
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
+    net.silent.add(2)
+    copies = [0, 0]
+    for i in (0, 1):
+        send = sessions[i]._broadcast
+
+        def counting(raws: list[bytes], send: Any = send, i: int = i) -> None:
+            copies[i] += sum(
+                1 for r in raws if (m := parse_unverified(r)).type is MsgType.COMMIT and m.seat != i
+            )
+            send(raws)
+
+        sessions[i]._broadcast = counting  # type: ignore[method-assign]
+    cheat = sessions[2]
+    h = cheat.state.state_hash()
+    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    for victim, guess in ((0, 1), (1, 2)):
+        nonce = bytes([guess]) * 32
+        sealed = commitment(cheat.game_id, 1, 2, "guess", nonce, pack(["guess", guess]))
+        c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, 1, 2, h, (sealed,))
+        payload = reveal_payload(sessions, 1, ["guess", guess], nonce, link, {2: c})
+        r = sign_message(ids[2].signer(), MsgType.REVEAL, cheat.game_id, 1, 2, h, payload)
+        for msg in (c, r):
+            sessions[victim].receive_datagram(pack_bundle([msg.raw]), addr_of(2), net.now)
+    return sessions, net, copies
+
+
+def test_two_commits_meet_within_message_delays_by_the_copies_a_mismatch_sends() -> None:
+    # Each honest peer's REVEAL names its vector; the other holds another one and answers
+    # with the COMMITs it holds: both hold the proof a few one-way delays later, long before
+    # anyone would nudge (lag 1 s) or vote, and each sent its copies once, not per message.
+    sessions, net, copies = _two_commits("meet")
+    start = net.now
+    net.run_until(lambda: all(s.proofs for s in sessions[:2]))
+    assert net.now - start < 10 * net.delay, net.now - start
+    net.run_until(lambda: all(s.state.is_over for s in sessions[:2]))
+    for s in sessions[:2]:
+        mine = [m for m in s._slots.values() if m.seat == s.seat and m.step == 1]
+        assert not [m for m in mine if m.type in (MsgType.NUDGE, MsgType.VOTE)], s.seat
+    # Pinned (a protocol count): each honest peer sent the others' COMMITs it holds (2)
+    # once for the other's mismatched REVEAL, once more for its REVEAL after the drop changed
+    # the vector, and the proof (the cheater's 2) on.  Sent per message instead: 9 each.
+    assert copies == [6, 6], copies
+
+
+def test_a_seat_names_at_most_eight_vectors_of_one_round() -> None:
+    # A round HAVE's digest list holds 8 at most (SPEC §3): after 8 vectors of one round
+    # (7 drops in it) a seat signs no ninth, it is waited for like a silent one.
+    record, ids, secrets = make_record("toy", 3, options=(("guessers", 2),), seed="cap")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=3)
+    net.run_until(lambda: all(len(s._box(1).of(MsgType.COMMIT)) == 2 for s in sessions))
+    bystander = sessions[2]
+    ours = bystander.state.state_hash()
+    full = [hashlib.sha256(b"vector %d" % k).digest() for k in range(8)]
+    have = sign_message(
+        ids[2].signer(), MsgType.HAVE, bystander.game_id, 1, 2, ours, (ROUND_SUBJECT, full)
+    )
+    slot = (2, (1, int(MsgType.HAVE), ROUND_SUBJECT, ours))
+    bystander._slots[slot] = have  # as if it had named 8 vectors of this round already
+    before = len(bystander._outbox)
+    bystander._acknowledge_round(bystander._box(1), bystander.needs())
+    assert bystander._slots[slot] is have and len(bystander._outbox) == before
