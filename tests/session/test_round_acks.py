@@ -8,6 +8,7 @@ from typing import Any
 
 from lanTag.fair.commit import commitment
 from lanTag.identity import Identity
+from lanTag.session import events as ev
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, pack_bundle, parse_unverified, sign_message
 from lanTag.session.steps import (
@@ -156,3 +157,31 @@ def test_a_seat_names_at_most_eight_vectors_of_one_round() -> None:
     before = len(bystander._outbox)
     bystander._acknowledge_round(bystander._box(1), bystander.needs())
     assert bystander._slots[slot] is have and len(bystander._outbox) == before
+
+
+def test_a_late_proof_before_every_commitment_is_in_waits_to_judge_the_split() -> None:
+    # Both COMMITs of seat 2 reach seat 0 while seat 3's is not in yet: whether the round is
+    # split is decided once seat 0 can name the vectors (SPEC §5.7, protocol 6), then the
+    # table goes on alike, only the cheater blamed.
+    record, ids, secrets = make_record("toy", 4, seed="early-proof")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=7)
+    net.hold_secret.update({2, 3})
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
+    net.run_until(lambda: all(len(s._box(1).of(MsgType.COMMIT)) == 2 for s in sessions))
+    net.silent.add(2)
+    cheat = sessions[2]
+    h = cheat.state.state_hash()
+    for guess in (1, 2):
+        nonce = bytes([guess]) * 32
+        sealed = commitment(cheat.game_id, 1, 2, "guess", nonce, pack(["guess", guess]))
+        c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, 1, 2, h, (sealed,))
+        sessions[0].receive_datagram(pack_bundle([c.raw]), addr_of(2), net.now)
+    assert sessions[0].proofs and 3 not in sessions[0]._box(1).of(MsgType.COMMIT)
+    net.hold_secret.clear()
+    net.run(max_time=net.now + 600)
+    honest = sessions[0], sessions[1], sessions[3]
+    assert all(s.state.is_over for s in honest)
+    assert len({s.state.state_hash() for s in honest}) == 1
+    for i in (0, 1, 3):
+        assert {e.seat for e in net.events[i] if isinstance(e, ev.Blame)} == {2}, i
