@@ -40,10 +40,9 @@ _FAR = 999
 # attacker wins 21 and loses 10 rolls in 36; at 0 it is a coin flip that, with three or
 # more teams, only helps the teams that stay out of it.
 MIN_EDGE = 1
-# Helpers are added while they raise the odds; beyond +3 (30 wins, 3 losses) another
-# helper buys little and its PoM are better spent advancing the rest.
+# Helpers walk in while they raise the odds; from +3 (30 wins, 3 losses) on, the attack
+# is made at once: another helper buys little and its PoM are better spent advancing.
 MAX_EDGE = 3
-_CARRIER = 100  # striking a flag carrier: worth this many 36ths of extra odds
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +75,11 @@ def choose(state: State, seat: int, below: Below) -> Action:
     return best_of(hunt.advance_scores(), below)
 
 
-def free_costs(board: GameMap, goal: int, occupied: frozenset[int]) -> list[int]:
+def free_costs(board: GameMap, goal: int, occupied: frozenset[int], limit: int = _FAR) -> list[int]:
     """PoM for a pawn on each cell to walk to ``goal`` around every pawn: leaving Wade costs
     2, and a pawn that enters a Garrison must stop there, so a path never passes through
     one.  Occupied cells get a cost (a pawn standing there could set out) but are not
-    walked through."""
+    walked through.  Walks dearer than ``limit`` stay at _FAR (they are not searched)."""
     dist = [_FAR] * len(board.tiles)
     dist[goal] = 0
     heap = [(0, goal)]
@@ -95,9 +94,27 @@ def free_costs(board: GameMap, goal: int, occupied: frozenset[int]) -> list[int]
             if prev < 0:
                 continue
             nd = d + (2 if tiles[prev] == Tile.WADE else 1)
-            if nd < dist[prev]:
+            if nd <= limit and nd < dist[prev]:
                 dist[prev] = nd
                 heapq.heappush(heap, (nd, prev))
+    return dist
+
+
+def step_counts(board: GameMap, sources: Sequence[int]) -> list[int]:
+    """Steps from the nearest of ``sources`` to every cell, every tile counted as 1 and pawns
+    ignored: never more than the PoM a walk takes, so a safe bound for pruning."""
+    dist = [_FAR] * len(board.tiles)
+    frontier = list(sources)
+    for c in frontier:
+        dist[c] = 0
+    while frontier:
+        nxt = []
+        for cell in frontier:
+            for n in board.steps[cell]:
+                if n >= 0 and dist[n] == _FAR:
+                    dist[n] = dist[cell] + 1
+                    nxt.append(n)
+        frontier = nxt
     return dist
 
 
@@ -113,6 +130,7 @@ class _Hunt:
         self.enemies = frozenset(self.enemy_cells)
         self.mine = state.pawns[seat]
         self.stopped = frozenset(state.stopped)
+        self.side_costs: dict[int, list[int]] = {}
         self.carriers = {
             state.pawns[f.carrier][f.carrier_pawn] for f in state.flags if f.carrier >= 0
         }
@@ -136,8 +154,17 @@ class _Hunt:
         # A pawn beaten in the flag modes respawns at home, so only a carrier is worth a
         # strike there (it drops the flags); in Elimination every pawn is.
         flags = self.state.mode != "elimination"
+        # Steps (each at least 1 PoM, pawns ignored) from our movable pawns: an enemy none
+        # of them can reach this turn, and none touches, needs no plan.
+        movers = tuple(c for p, c in enumerate(self.mine) if c >= 0 and p not in self.stopped)
+        near = step_counts(self.board, movers) if movers else None
+        budget = self.state.pom_left - 1
         for target in self.enemy_cells:
             if flags and target not in self.carriers:
+                continue
+            sides = [c for c in self.board.steps[target] if c >= 0]
+            touching = any(self.owner.get(c) == self.seat for c in sides)
+            if not touching and (near is None or min(near[c] for c in sides) > budget):
                 continue
             strike = self.plan_strike(target)
             if strike is not None and (best is None or strike.value > best.value):
@@ -153,7 +180,7 @@ class _Hunt:
         adjacent = [c for c in sides if self.owner.get(c) == self.seat]
         free = [c for c in sides if c not in self.occupied]
         # Greedy: the cheapest (walk, pawn, side) first, each pawn and side used once.
-        maps = {c: free_costs(board, c, self.occupied) for c in free}
+        maps = {c: self.costs_to(c) for c in free}
         walks: list[tuple[int, int, int]] = []
         for pawn, cell in enumerate(self.mine):
             if cell < 0 or cell in adjacent or pawn in self.stopped or pawn in self.busy:
@@ -170,8 +197,6 @@ class _Hunt:
         for cost, pawn, c in walks:
             if pawn in used_pawns or c in used_sides or spent + cost > budget:
                 continue
-            if len(adjacent) + len(helpers) - 1 >= MAX_EDGE + 1:
-                break
             helpers.append((cost, pawn, c))
             used_pawns.add(pawn)
             used_sides.add(c)
@@ -197,7 +222,7 @@ class _Hunt:
         if edge < self.min_edge:
             return None
         wins, losses = fight(min(edge, MAX_EDGE))
-        value = 36 * (wins - losses) - spent + (_CARRIER if target in self.carriers else 0)
+        value = 36 * (wins - losses) - spent
         now = self.edge_now(target)
         if helpers and now < min(edge, MAX_EDGE):
             # Walk the cheapest helper one step (its side is free, so its walk is not 0).
@@ -208,6 +233,13 @@ class _Hunt:
         if now < self.min_edge:
             return None
         return Strike(target, now, 0, value, self.attack_on(target), None)
+
+    def costs_to(self, side: int) -> list[int]:
+        """free_costs to ``side``, once per call (two targets can share a side)."""
+        if side not in self.side_costs:
+            limit = self.state.pom_left - 1  # a walk must leave 1 PoM for the attack
+            self.side_costs[side] = free_costs(self.board, side, self.occupied, limit)
+        return self.side_costs[side]
 
     def edge_now(self, target: int) -> int:
         """The best edge of an attack on ``target`` from where our pawns stand now."""
