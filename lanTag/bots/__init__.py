@@ -9,7 +9,7 @@ docs/bots.md describes each bot and its measured strength.
 from __future__ import annotations
 
 from lanTag.bots.common import Below, BotFn, random_legal
-from lanTag.bots.heuristic import heuristic
+from lanTag.bots.heuristic import heuristic, heuristic2
 from lanTag.rules.base import Action, State
 
 __all__ = [
@@ -22,7 +22,7 @@ __all__ = [
     "random_legal",
 ]
 
-BOTS: dict[str, BotFn] = {"random": random_legal, "heuristic": heuristic}
+BOTS: dict[str, BotFn] = {"random": random_legal, "heuristic": heuristic, "heuristic2": heuristic2}
 DEFAULT_BOT = "random"
 
 

@@ -40,3 +40,20 @@ def heuristic_for(engine_id: str) -> BotFn:
 def heuristic(state: State, seat: int, below: Below) -> Action:
     """Evaluation-based play for the engine of ``state`` (see docs/bots.md)."""
     return heuristic_for(state.game.id)(state, seat, below)
+
+
+# The second version of an engine's heuristic, where it has one.  A logged game replays its
+# bot seats by bot name, so a heuristic that plays differently is a new name: ``heuristic``
+# keeps every engine's first version and old logs still verify.
+HEURISTIC2_MODULES: dict[str, str] = {
+    "tagem": "lanTag.bots.tagem_hunt",
+}
+
+
+def heuristic2(state: State, seat: int, below: Below) -> Action:
+    """``heuristic`` with each engine's second version where there is one (Tag 'em's hunt)."""
+    module = HEURISTIC2_MODULES.get(state.game.id)
+    if module is None:
+        return heuristic(state, seat, below)
+    fn = cast(BotFn, importlib.import_module(module).choose)
+    return fn(state, seat, below)

@@ -50,6 +50,15 @@ class Tracker:
     def values(self, final: State, outcome: Outcome | None) -> dict[str, int]:
         return {}
 
+    def ending(self, final: State, outcome: Outcome) -> str:
+        """How a finished game ended: by which of the rules' goals, or by their limit
+        (words from :data:`LIMIT` for the limit, so reports can tell the two apart)."""
+        return "the rules' end"
+
+
+# The ending of every game stopped by a turn or round limit rather than by a goal.
+LIMIT = "turn/round limit"
+
 
 class PrototagTracker(Tracker):
     unit = "turns"
@@ -88,6 +97,9 @@ class PrototagTracker(Tracker):
         lost = outcome is not None and self.first_tagged in outcome.ranking[-1]
         return {"first_tagged_lost": int(lost), "tags": self.tags, "battles": self.battles}
 
+    def ending(self, final: State, outcome: Outcome) -> str:
+        return "tagged when the steps ran out"  # the text's only ending
+
 
 class AssassinationTracker(Tracker):
     unit = "rounds"
@@ -125,6 +137,10 @@ class AssassinationTracker(Tracker):
             "first_victim_won": int(won and final.winner == self.first_victim),
             "round_limit": int(outcome is not None and not won),
         }
+
+    def ending(self, final: State, outcome: Outcome) -> str:
+        assert isinstance(final, AssassinationState)
+        return "a victim touched all four bases" if final.winner >= 0 else LIMIT
 
 
 class BoardTagTracker(Tracker):
@@ -169,6 +185,9 @@ class BoardTagTracker(Tracker):
             "round_limit": int(ended and not sixes),
             "winning_pips": max(final.totals()),
         }
+
+    def ending(self, final: State, outcome: Outcome) -> str:
+        return "three sixes" if self.values(final, outcome)["sixes_win"] else LIMIT
 
 
 class StomptagTracker(Tracker):
@@ -216,6 +235,9 @@ class StomptagTracker(Tracker):
             "first_it_won": int(outcome is not None and self.first_it in outcome.ranking[0]),
         }
 
+    def ending(self, final: State, outcome: Outcome) -> str:
+        return "last player standing" if self.values(final, outcome)["last_standing"] else LIMIT
+
 
 class TagemTracker(Tracker):
     unit = "rounds"
@@ -247,6 +269,12 @@ class TagemTracker(Tracker):
             "tags": sum(final.tags),
             "first_mover_won": int(outcome is not None and first in outcome.ranking[0]),
         }
+
+    def ending(self, final: State, outcome: Outcome) -> str:
+        assert isinstance(final, TagemState)
+        if final.winner >= 0:
+            return "flag brought home"
+        return LIMIT if self.values(final, outcome)["turn_limit"] else "last team standing"
 
 
 # engine id -> tracker class; engines not listed get the generic Tracker.

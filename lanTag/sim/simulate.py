@@ -38,15 +38,19 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.playout import random_roll
 from lanTag.rules.registry import get_game
-from lanTag.sim.metrics import Figure, figures_for, tracker_for, unit_for
+from lanTag.sim.metrics import LIMIT, Figure, figures_for, tracker_for, unit_for
 
 __all__ = ["GameResult", "SimReport", "format_report", "plot", "simulate"]
 
 Progress = Callable[[int, int], None]  # (games finished, games in all)
 
 DEFAULT_SEATS = 4
-DEFAULT_BOT = "heuristic"
+# Tag 'em's first heuristic never attacks in games of three or more; heuristic2 is the same
+# bot with a Tag 'em that plays to end the game (docs/bots.md).  A simulation writes no
+# log, so its default can move on without touching what logs replay.
+DEFAULT_BOT = "heuristic2"
 MIN_STEP_CAP = 20_000  # a game still running after this many inputs is stopped and counted
+CAPPED = "unfinished (step cap)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,7 @@ class GameResult:
     ranking: tuple[tuple[int, ...], ...]
     roles: tuple[str, ...]  # each seat's starting role
     values: tuple[tuple[str, int], ...]  # the engine's figures for this game
+    ending: str = CAPPED  # how it ended: a goal of the rules, metrics.LIMIT, or CAPPED
 
     @property
     def capped(self) -> bool:
@@ -94,6 +99,14 @@ class SimReport:
     @property
     def lengths(self) -> list[int]:
         return [r.length for r in self.results]
+
+    def endings(self) -> dict[str, int]:
+        """How many games ended each way (the rules' goals, the limit, the step cap), goals
+        first, in order of first appearance."""
+        counts: dict[str, int] = {}
+        for r in sorted(self.results, key=lambda r: r.ending in (LIMIT, CAPPED)):
+            counts[r.ending] = counts.get(r.ending, 0) + 1
+        return counts
 
     def wins_by_seat(self) -> list[int]:
         """Games each seat finished in the top group (shared first places count)."""
@@ -194,6 +207,7 @@ class SimReport:
                 **self.length_stats(),
                 "histogram": [list(b) for b in self.histogram()],
             },
+            "endings": self.endings(),
             "steps_mean": _ratio(sum(r.steps for r in self.results), len(self.results)),
             "by_seat": [
                 {
@@ -313,6 +327,7 @@ def play_game(
         ranking=outcome.ranking if outcome is not None else (),
         roles=tracker.roles(state, seats),
         values=tuple((f.name, values.get(f.name, 0)) for f in tracker.figures),
+        ending=tracker.ending(state, outcome) if outcome is not None else CAPPED,
     )
 
 
@@ -452,8 +467,10 @@ def format_report(report: SimReport) -> str:
         label = f"{low}" if low == high else f"{low}-{high}"
         bar = "#" * round(40 * count / top) if top else ""
         lines.append(f"  {label:>11} {count:>6}  {bar}")
+    lines.append("")
+    ends = ", ".join(f"{how} {_pct(n, report.games)}" for how, n in report.endings().items())
+    lines.append(f"how games end: {ends}")
     if report.figures:
-        lines.append("")
         for f in report.figures:
             value = report.figure_value(f)
             shown = f"{100 * value:.1f}%" if f.kind == "rate" else f"{value:.2f}"

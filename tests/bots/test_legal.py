@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from lanTag.bots import BOTS, DEFAULT_BOT, bot_names, choose_action, random_legal
-from lanTag.bots.heuristic import HEURISTIC_MODULES, heuristic_for
+from lanTag.bots.heuristic import HEURISTIC2_MODULES, HEURISTIC_MODULES, heuristic_for
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -33,6 +33,10 @@ from lanTag.sim.simulate import simulate
 
 BOT_DIR = Path(__file__).resolve().parents[2] / "lanTag" / "bots"
 ENGINES = sorted(HEURISTIC_MODULES)
+# (engine, bot name): every engine's heuristic, and every second version there is.
+CASES = [(e, "heuristic") for e in ENGINES] + [
+    (e, "heuristic2") for e in sorted(HEURISTIC2_MODULES)
+]
 GAMES_PER_ENGINE = 6
 # Non-default options that change what the bots must get right (board size, immunity,
 # re-rolls, the 6x6 board, run order); engines not listed play their defaults only.
@@ -43,6 +47,7 @@ OPTION_SETS: dict[str, list[dict[str, object]]] = {
     ],
     "assassination": [{"null_reroll": "once", "variation_a": True}],
     "boardtag": [{"run_order": "right", "max_rounds": 8}],
+    "tagem": [{"mode": "ctf", "max_turns": 6}, {"mode": "ctcf", "max_turns": 6}],
 }
 
 
@@ -76,8 +81,8 @@ def _replay(drawn: list[tuple[int, int]]) -> Callable[[int], int]:
     return below
 
 
-def _checked(state: State, seat: int, rng: random.Random, use_heuristic: bool) -> Action:
-    bot = heuristic_for(state.game.id) if use_heuristic else random_legal
+def _checked(state: State, seat: int, rng: random.Random, name: str) -> Action:
+    bot = BOTS[name]
     rec = _Recorder(rng)
     action = bot(state, seat, rec)
     state.check_action(seat, action)  # raises IllegalAction if the bot cheated
@@ -87,8 +92,8 @@ def _checked(state: State, seat: int, rng: random.Random, use_heuristic: bool) -
     return action
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_heuristic_only_chooses_legal_actions_and_is_deterministic(engine: str) -> None:
+@pytest.mark.parametrize(("engine", "bot"), CASES)
+def test_heuristic_only_chooses_legal_actions_and_is_deterministic(engine: str, bot: str) -> None:
     game = get_game(engine)
     option_sets: list[dict[str, object]] = [{}, *OPTION_SETS.get(engine, [])]
     for n in range(GAMES_PER_ENGINE):
@@ -96,18 +101,16 @@ def test_heuristic_only_chooses_legal_actions_and_is_deterministic(engine: str) 
             rng = random.Random(f"legal/{engine}/{seats}/{n}")
             state = game.new_state(seats, option_sets[n % len(option_sets)])
             heuristic_seats = set(range(seats)) if n % 2 == 0 else {n % seats}
+            names = [bot if s in heuristic_seats else "random" for s in range(seats)]
             steps = 0
             while not isinstance(d := state.decision(), Over):
                 if isinstance(d, Chance):
                     inp: Input = random_roll(d, rng.randrange)
                 elif isinstance(d, Turn):
-                    inp = Move(d.seat, _checked(state, d.seat, rng, d.seat in heuristic_seats))
+                    inp = Move(d.seat, _checked(state, d.seat, rng, names[d.seat]))
                 else:
                     inp = Joint(
-                        tuple(
-                            (s, _checked(state, s, rng, s in heuristic_seats))
-                            for s in sorted(d.seats)
-                        )
+                        tuple((s, _checked(state, s, rng, names[s])) for s in sorted(d.seats))
                     )
                 state = state.apply(inp)
                 steps += 1

@@ -71,3 +71,28 @@ def test_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     assert data["options"]["end_steps"] == 12 and data["bots"][1] == "random"
     assert png.exists()
     assert main(["--game", "nogame", "--games", "1"]) == 2
+
+
+@pytest.mark.parametrize("engine", engine_ids())
+def test_every_game_has_an_ending_and_the_report_names_them(engine: str) -> None:
+    report = simulate(engine, 3, seed=5, workers=1, bots="random")
+    endings = report.endings()
+    assert sum(endings.values()) == 3
+    assert report.to_json()["endings"] == endings
+    assert "how games end: " in report.text()
+
+
+def test_tagem_endings_tell_a_goal_from_the_turn_limit() -> None:
+    from lanTag.sim.metrics import LIMIT
+    from lanTag.sim.simulate import CAPPED
+
+    hunting = simulate("tagem", 3, seed=1, seats=2, workers=1)  # the default bot
+    assert hunting.bots == ("heuristic2", "heuristic2")
+    assert hunting.endings().get("last team standing", 0) >= 2
+    holding = simulate("tagem", 2, seed=1, seats=3, workers=1, bots="heuristic")
+    assert holding.endings() == {LIMIT: 2}
+    flags = simulate("tagem", 2, seed=1, seats=2, workers=1, options={"mode": "ctf"})
+    assert set(flags.endings()) <= {"flag brought home", LIMIT}
+    assert "flag brought home" in flags.endings()
+    capped = simulate("tagem", 1, seed=1, seats=2, workers=1, max_steps=3)
+    assert capped.endings() == {CAPPED: 1}
