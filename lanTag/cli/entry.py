@@ -139,9 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sp.add_argument(
             "--bot",
-            default="heuristic",
+            default="heuristic2",
             metavar="KIND",
-            help="bot for your seat with --headless (random, heuristic)",
+            help="bot for your seat with --headless (random, heuristic, heuristic2: the default)",
         )
         sp.add_argument(
             "--netsim",
@@ -169,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="number of bot opponents (default 2; with --position, its seats but yours)",
     )
-    play.add_argument("--strength", default="heuristic", help="bot opponents' kind")
+    play.add_argument("--strength", default="heuristic2", help="bot opponents' kind")
 
     host = sub.add_parser(
         "host",
@@ -243,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
         "within SECONDS (default 15)",
     )
     join.add_argument("--headless", action="store_true", help="no console UI; play with --bot")
-    join.add_argument("--bot", default="heuristic", help="bot for your seat with --headless")
+    join.add_argument("--bot", default="heuristic2", help="bot for your seat with --headless")
     join.add_argument(
         "--log",
         metavar="FILE",
@@ -329,7 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     sp.add_argument("--netsim", metavar="SPEC", help="faults injected in every peer's UDP layer")
     sp.add_argument("--log-dir", default="selfplay-logs", help="where each peer's log goes")
-    sp.add_argument("--bot", default="heuristic", help="bot kind for every peer")
+    sp.add_argument("--bot", default="heuristic2", help="bot kind for every peer")
     option_arg(sp)
     sp.add_argument("--stall", type=float, default=300.0, help="seconds before a game is stalled")
     sp.add_argument("--json", action="store_true", help="one JSON object per game")
@@ -345,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sim.add_argument("--seats", type=int, help="players per game (default 4, clamped)")
-    sim.add_argument("--bots", default="heuristic", help="bot kind for every seat")
+    sim.add_argument("--bots", default="heuristic2", help="bot kind for every seat")
     option_arg(sim)
     sim.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     sim.add_argument("--json", action="store_true", help="machine-readable report")

@@ -119,7 +119,7 @@ def send_or_drop(
 class BotDriver:
     """Plays the local seat with a named bot (its randomness is local: only its choice leaves)."""
 
-    bot: str = "heuristic"
+    bot: str = "heuristic2"
 
     def act(self, session: Session, random_bytes: Callable[[int], bytes], now: float) -> None:
         turn = session.my_turn()

@@ -233,7 +233,7 @@ async def selfplay(
     log_dir: Path,
     *,
     netsim: str | None = None,
-    bot: str = "heuristic",
+    bot: str = "heuristic2",
     options: list[str] | None = None,
     stall_seconds: float = 300.0,
     on_result: object = None,

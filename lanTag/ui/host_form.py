@@ -47,7 +47,7 @@ class HostForm:
     map_path: str = ""
     seats: int = 2
     bots: int = 0
-    bot: str = "heuristic"
+    bot: str = "heuristic2"
     name: str = ""
     password: str = ""
     focus: int = 0
@@ -62,7 +62,7 @@ class HostForm:
         map_path: str = "",
         seats: int = 2,
         bots: int = 0,
-        bot: str = "heuristic",
+        bot: str = "heuristic2",
         name: str = "",
         password: str = "",
     ) -> HostForm:

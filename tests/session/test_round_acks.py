@@ -185,3 +185,27 @@ def test_a_late_proof_before_every_commitment_is_in_waits_to_judge_the_split() -
     assert len({s.state.state_hash() for s in honest}) == 1
     for i in (0, 1, 3):
         assert {e.seat for e in net.events[i] if isinstance(e, ev.Blame)} == {2}, i
+
+
+def test_a_choice_recovered_after_a_restart_is_revealed_once_every_commitment_is_in() -> None:
+    # A protocol-6 REVEAL names the vector of the round's commitments, so a peer that got
+    # its sealed choice back from its log (recover_sealed_choice) reveals only once it holds
+    # them all, naming them all; never early, with a vector nobody else holds.
+    record, ids, secrets = make_record("toy", 3, seed="recover")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=3)
+    net.hold_secret.update({0, 1})
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
+    s0 = sessions[0]
+    s0.commit(s0.state.legal_actions(0)[0], None, net.now)  # the derived nonce, as the UI
+    assert 1 not in s0._box(1).of(MsgType.COMMIT)
+    s0._secret.clear()  # as after a restart: the choice is known only by its commitment
+    s0._box(1).sent_reveal = False
+    assert s0.recover_sealed_choice()
+    assert not s0._box(1).sent_reveal  # seat 1's commitment is not in yet
+    net.hold_secret.discard(1)
+    net.run_until(lambda: s0._box(1).sent_reveal)
+    commits = s0._box(1).of(MsgType.COMMIT)
+    mine = next(m for m in s0._slots.values() if m.type is MsgType.REVEAL and m.seat == 0)
+    assert mine.payload[3] == round_digest({s: c.digest for s, c in commits.items()})
+    assert sorted(commits) == [0, 1, 2]
