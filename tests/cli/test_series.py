@@ -125,4 +125,4 @@ def test_a_joiner_leaving_between_games_does_not_block_the_next_one(
     assert [p.name for p in joiner_dir.glob("*.lantag")] == ["01-prototag.lantag"]
     report = json.loads(_main(capsys, "verify", "--json", str(host_dir))[1])
     assert report["valid"] and len(report["games"]) == 2
-    assert [p["bot"] for p in report["games"][1]["players"]] == ["", "heuristic"]
+    assert [p["bot"] for p in report["games"][1]["players"]] == ["", "heuristic2"]

@@ -157,10 +157,10 @@ def test_replicated_bot_seats_are_shown_as_bots(home: Home, tmp_path: Path) -> N
     assert hosted.returncode == 0, hosted.stderr
     report = verify_json(home, log, 0)
     check_schema(report)
-    assert [p["bot"] for p in report["players"]] == ["", "heuristic", "heuristic"]
+    assert [p["bot"] for p in report["players"]] == ["", "heuristic2", "heuristic2"]
     assert [p["fingerprint"] for p in report["players"]][1:] == ["bot", "bot"]
     text = lantag(home, "verify", str(log)).stdout
-    assert text.count("bot (heuristic)") == 2
+    assert text.count("bot (heuristic2)") == 2
 
 
 # ------------------------------------------------------------------ invalid

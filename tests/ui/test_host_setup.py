@@ -294,7 +294,7 @@ async def test_the_form_config_opens_a_real_host_that_joiners_see() -> None:
         session = host.machine.session
         assert session is not None
         assert dict(session.record.options)["mode"] == "ctcf"
-        assert [s.bot for s in session.record.seats] == ["", "", "heuristic"]
+        assert [s.bot for s in session.record.seats] == ["", "", "heuristic2"]
     finally:
         await joiner.close()
         await host.close()
