@@ -48,7 +48,7 @@ def matchup(
     engine: str,
     games: int,
     seed: int = 0,
-    bot: str = "heuristic2",
+    bot: str = "heuristic",
     field: str = "random",
     seats: int | None = None,
     options: Mapping[str, object] | None = None,
