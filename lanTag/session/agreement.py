@@ -31,7 +31,6 @@ from lanTag.session.steps import (
     round_digest,
     round_named,
     unacknowledged_commits,
-    unacknowledged_round,
 )
 
 # A seat whose address sent no frame at all (not even a keepalive or an ack: a live
@@ -67,6 +66,8 @@ class Agreement(LateProof):
     def _register_have(self, have: Signed, box: StepBox) -> None:
         subject = int(have.payload[0])
         box.haves.setdefault(subject, {})[have.seat] = have
+        if subject == ROUND_SUBJECT:
+            box.round_dirty.add(have.seat)
         if self.replay:
             # A replay relays nothing.  The HAVE itself only matters to the step it is for:
             # it frees a bound seat's message (``StepBox.covered``) or makes our own move
@@ -477,8 +478,12 @@ class Agreement(LateProof):
                 digests = {s: held[s].digest for s in needs.humans if s in held}
                 digests.update((s, c.digest) for s, c in box.dropped_commits.items())
                 vectors.add(round_digest(digests))
-            reveals = box.of(MsgType.REVEAL)
-            return unacknowledged_round(vectors, box.haves, reveals, snap.live, self.seat, ours)
+            claims = self._round_claims(box, ours)
+            return frozenset(
+                v
+                for v in snap.live
+                if v != self.seat and vectors.isdisjoint(claims.get(v, frozenset()))
+            )
         if self.record.protocol >= NAMED_ACKS_PROTOCOL:
             # The round's live seats only: a seat dropped here (convicted, perhaps for two
             # COMMITs) plays its forfeit or default, whatever anyone took from it.
@@ -517,7 +522,6 @@ class Agreement(LateProof):
             return
         vector = self._round_vector(box, needs)
         ours = self._state_hash(snap.state)
-        reveals = box.of(MsgType.REVEAL)
         mine = self._slots.get((self.seat, (self.step, int(MsgType.REVEAL), 0, ours)))
         have = self._slots.get((self.seat, (self.step, int(MsgType.HAVE), ROUND_SUBJECT, ours)))
         named = list(have.payload[1]) if have is not None else []  # maybe before a rollback
@@ -539,12 +543,28 @@ class Agreement(LateProof):
             self._record_own(have)
             box.haves.setdefault(ROUND_SUBJECT, {})[self.seat] = have
             self._broadcast([have.raw])
-        for voter in {*box.haves.get(ROUND_SUBJECT, {}), *reveals} - {self.seat}:
-            claim = frozenset(round_named(voter, box.haves, reveals, ours))
+        claims = self._round_claims(box, ours)
+        if box.round_checked != vector:  # a new vector of ours: every claim is news
+            box.round_checked = vector
+            box.round_unchecked.update(claims)
+        for voter in box.round_unchecked - {self.seat}:
+            claim = claims.get(voter, frozenset())
             if claim and vector not in claim and (voter, claim) not in box.round_shown:
                 box.round_shown.add((voter, claim))
                 held = box.of(MsgType.COMMIT)
                 self._broadcast([held[s].raw for s in needs.humans if s in held])
+        box.round_unchecked.clear()
+
+    def _round_claims(self, box: StepBox, ours: bytes) -> dict[int, frozenset[bytes]]:
+        """The vectors each seat named on our state at ``box``'s step (protocol 6), brought
+        up to date for the seats whose REVEAL or round HAVE changed since the last call."""
+        if box.round_dirty:
+            reveals = box.of(MsgType.REVEAL)
+            for voter in box.round_dirty:
+                box.round_claims[voter] = frozenset(round_named(voter, box.haves, reveals, ours))
+            box.round_unchecked |= box.round_dirty
+            box.round_dirty.clear()
+        return box.round_claims
 
     def _convict_flood(self, msg: Signed) -> None:
         """``msg`` is one VOTE or NUDGE more than the bound for its seat and step (SPEC §5.3):
@@ -604,6 +624,7 @@ class Agreement(LateProof):
 def _forget(box: StepBox, seats: frozenset[int]) -> None:
     """Take dropped seats' contributions out of ``box``; their COMMITs stay known as dropped
     ones (a round HAVE signed before the drop names them, SPEC §4.4)."""
+    box.round_dirty |= seats  # their REVEALs no longer name anything here
     for kind in CONTRIBUTIONS:
         for s in seats:
             msg = box.of(kind).pop(s, None)

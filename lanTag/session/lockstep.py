@@ -440,6 +440,8 @@ class Session(Agreement, Recovery, Sealing):
         elif msg.type == MsgType.REVEAL and not self._check_reveal(msg, box, needs, snap):
             return True  # convicted: dropped at this step, its share is its forfeit
         box.of(msg.type)[msg.seat] = msg
+        if msg.type is MsgType.REVEAL:
+            box.round_dirty.add(msg.seat)  # it names a vector of commitments (protocol 6)
         if msg.type == MsgType.MOVE and msg.seat == self.seat:
             box.own_move_at = now
         if msg.type == MsgType.COMMIT and msg.seat == self.seat:

@@ -68,6 +68,14 @@ class StepBox:
     # and the (seat, vectors it named) we answered with our commitments.
     round_vector: tuple[Needs, int, bytes] | None = None
     round_shown: set[tuple[int, frozenset[bytes]]] = field(default_factory=set)
+    # The vectors each seat named at this step (its REVEAL's, its round HAVE's), kept so that
+    # a message costs O(1) here, not one look at every seat: ``round_dirty`` are the seats
+    # whose messages changed since, ``round_unchecked`` the ones not yet compared with ours,
+    # ``round_checked`` the vector we last compared them with.
+    round_claims: dict[int, frozenset[bytes]] = field(default_factory=dict)
+    round_dirty: set[int] = field(default_factory=set)
+    round_unchecked: set[int] = field(default_factory=set)
+    round_checked: bytes = b""
     dropped_commits: dict[int, Signed] = field(default_factory=dict)  # of seats dropped here
 
     def of(self, kind: MsgType) -> dict[int, Signed]:
