@@ -63,11 +63,11 @@ cannot start a word act on the board.
   Tab / Shift-Tab    put the next / previous legal action on the command line
   Enter              play the command line (seals it when the choice is secret)
   /                  a slash command: /say text, /end, /help, /quit
-  PgUp / PgDn        scroll a board taller than its pane
+  PgUp / PgDn        scroll a board taller than its pane (or Ctrl-U / Ctrl-D)
   Shift+arrows       pan a board bigger than its pane (◀ ▶ ▲ ▼ mark what is
                      cut off); it follows your piece again after ".", a digit
                      or a move
-  ? or F1            this help (Esc, ? or F1 closes; arrows scroll)
+  ? or F1 or Ctrl-G  this help (Esc, ? or F1 closes; arrows scroll)
   Ctrl-Q twice       leave the game (a bot takes your seat)
   (game over)        q or Enter leaves, b hides the result box, Esc shows it;
                      in a game night the host's r plays again, s sets up another
@@ -279,7 +279,7 @@ class GameApp:
         who = f"you: seat {seat} {m.names()[seat]}" if seat is not None else "watching"
         if m.seat_taken_over():
             who = f"watching: bot in your seat {seat}"
-        return [("", f" lanTag │ {s.game.display_name} │ step {s.step} │ {who} │ F1 help")]
+        return [("", f" lanTag │ {s.game.display_name} │ step {s.step} │ {who} │ F1/Ctrl-G help")]
 
     def _focus_cell(self) -> Cell | None:
         return focus_cell(self.painted().spots, self.model.seat, self.model.selected)
@@ -372,7 +372,10 @@ class GameApp:
         lines = text.splitlines()
         top = min(self.model.help_scroll, max(0, len(lines) - 1))
         return [
-            ("class:header", "help — Esc, q, ? or F1 closes; arrows and PgUp/PgDn scroll\n"),
+            (
+                "class:header",
+                "help — Esc, q, ? or F1 closes; arrows, PgUp/PgDn, Ctrl-U/Ctrl-D scroll\n",
+            ),
             ("", "\n".join(lines[top:])),
         ]
 
@@ -396,7 +399,7 @@ class GameApp:
         # The path on a line of its own; it is printed again, unwrapped, as the program exits.
         out.append(("", f"\nlog saved to\n{path}\n" if path is not None else "\nno log file\n"))
         out += self._series_text()
-        out.append(("class:hint", "q or Enter: leave   b: look at the board   F1: help"))
+        out.append(("class:hint", "q or Enter: leave   b: look at the board   F1/Ctrl-G: help"))
         return out
 
     def _series_text(self) -> StyleAndTextTuples:
@@ -467,8 +470,13 @@ class GameApp:
         bind(":", name="command-mode", filter=board & empty_line)
         bind("escape", name="clear-line", filter=(typing | board) & ~ended_hidden)
         bind("escape", name="toggle-result", filter=board & ended_hidden)
+        # Every PgUp/PgDn/F1 has a Ctrl twin: macOS Terminal.app keeps PgUp/PgDn for its own
+        # scrollback and F1 is a media key there.  Ctrl, not letters: letters are words here.
+        # Ctrl-U/Ctrl-D as in less and vi; Ctrl-G is nano's "get help".
         bind("pageup", name="board-scroll", arg="-5", filter=board)
+        bind("c-u", name="board-scroll", arg="-5", filter=board)
         bind("pagedown", name="board-scroll", arg="5", filter=board)
+        bind("c-d", name="board-scroll", arg="5", filter=board)
         for shifted, step in (
             ("s-left", "-8,0"),
             ("s-right", "8,0"),
@@ -480,9 +488,17 @@ class GameApp:
         bind(".", name="board-follow", filter=board & empty_line)
         bind("?", name="toggle-help", filter=(board & empty_line) | helping)
         bind("f1", name="toggle-help", filter=Condition(lambda: True))
+        bind("c-g", name="toggle-help", filter=Condition(lambda: True))
         for key in ("escape", "q"):
             bind(key, name="toggle-help", filter=helping)
-        for key, step in (("up", "-1"), ("down", "1"), ("pageup", "-10"), ("pagedown", "10")):
+        for key, step in (
+            ("up", "-1"),
+            ("down", "1"),
+            ("pageup", "-10"),
+            ("c-u", "-10"),
+            ("pagedown", "10"),
+            ("c-d", "10"),
+        ):
             bind(key, name="help-scroll", arg=step, filter=helping)
         for key in ("c-q", "c-c"):
             bind(key, name="quit", filter=Condition(lambda: True))

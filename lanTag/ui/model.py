@@ -536,7 +536,7 @@ class GameModel:
                 return "game over: q or Enter leaves, b hides the result box"
             return "game over: Esc shows the result box (q or Enter there leaves)"
         if self.seat is None:
-            return "watching: F1 help, Ctrl-Q leave"
+            return "watching: F1 or Ctrl-G help, Ctrl-Q leave"
         if self.seat_taken_over():
             # Why we only watch, in one line: the table dropped the seat, and either we wait
             # for a live seat to let us back in (a resume, SPEC §5.6) or it cannot be.

@@ -33,14 +33,15 @@ from lanTag.ui.widgets import WrappedText
 KEYS_HELP = """\
 replay keys
   → l Space / ← h     one step on / back
-  PgDn / PgUp         ten steps on / back
+  PgDn / PgUp         ten steps on / back (or Ctrl-D / Ctrl-U)
   Home g / End G      first / last position
   :N Enter            jump to step N
   :tN Enter           jump to where turn N begins (a turn: one seat's run of moves
                       with the rolls just before it, or one secret round)
   p                   play / pause (one step per tick; stops at the end)
   + - (or =)          play faster / slower (steps per second, in the title)
-  ? F1                this help (Esc, q, ? or F1 closes)
+  ? F1                this help (Esc, q, ? or F1 closes; ? for F1 where F1 is a
+                      media key)
   q Esc Ctrl-C        close the viewer
 
 fairness panel (under the board, at a roll or a secret round)
@@ -55,7 +56,10 @@ fairness panel (under the board, at a roll or a secret round)
 """
 
 # Most useful first: a narrow terminal cuts the end.
-HINT = " ? help · ←→ step · PgUp/Dn ±10 · g/G ends · :N/:tN jump · p play · +/- speed · q quit"
+HINT = (
+    " ? help · ←→ step · PgUp/Dn or ^U/^D ±10 · g/G ends"
+    " · :N/:tN jump · p play · +/- speed · q quit"
+)
 
 
 def _lines(rows: list[StyleAndTextTuples]) -> StyleAndTextTuples:
@@ -218,7 +222,10 @@ def _key_bindings(
     def forget_message() -> None:
         model.message = ""
 
-    moves = {"right": 1, "l": 1, "space": 1, "left": -1, "h": -1, "pagedown": 10, "pageup": -10}
+    # Every PgUp/PgDn/Home/End/F1 has a twin (Ctrl-D/Ctrl-U, g/G, ?): macOS Terminal.app keeps
+    # the first four for its own scrollback and F1 is a media key there.
+    moves = {"right": 1, "l": 1, "space": 1, "left": -1, "h": -1}
+    moves |= {"pagedown": 10, "c-d": 10, "pageup": -10, "c-u": -10}
     for key, delta in moves.items():
 
         @kb.add(key, filter=normal)
