@@ -46,18 +46,34 @@ NO_ROUTE = frozenset({"EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "ENETDOWN"
 BLOCKED = frozenset({"EPERM", "EACCES"})
 CLOSED = frozenset({"ECONNREFUSED", "ECONNRESET", "ConnectionRefusedError"})
 
+ISOLATED = (
+    "the game's advert reached this laptop but the host never answered: client/AP isolation? "
+    "(guest Wi-Fi often isolates devices: try a phone hotspot or a home network)"
+)
+"""Said when the join found the game by its mDNS advert and the host still said nothing."""
+
 
 def likely_causes(
     tried: Sequence[Addr],
     unreachable: Mapping[Addr, str],
     last_error: str | None,
     platform: str = sys.platform,
+    *,
+    advertised: bool = False,
 ) -> list[str]:
     """Why the host said nothing, from what the socket saw (net/udp.py: ``pump.unreachable``
     maps an address to the error of its last send, ``pump.last_error`` is the last error
-    of any kind), and this OS's usual suspects.  Each cause is a short question."""
+    of any kind), and this OS's usual suspects.  Each cause is a short question.
+
+    ``advertised``: the addresses came from the host's own mDNS advert, so multicast
+    crosses this network and the address is right; what drops the unicast between two
+    laptops that hear each other's multicast is most often the access point isolating
+    its clients (guest, campus, hotel Wi-Fi), so that is said first."""
     causes: list[str] = []
     errors = {addr: unreachable[addr] for addr in tried if addr in unreachable}
+    closed = last_error in CLOSED or any(e in CLOSED for e in errors.values())
+    if advertised and not closed:  # a closed port is an answer from the host's laptop
+        causes.append(ISOLATED)
     no_route = [a for a, e in errors.items() if e in NO_ROUTE]
     if no_route and platform == "darwin":
         causes.append(
@@ -66,10 +82,12 @@ def likely_causes(
         )
     elif no_route:
         shown = ", ".join(a for a, _ in no_route)
-        causes.append(f"{shown} is unreachable from this laptop (no route): wrong address?")
+        # An advertised address is the host's own: isolation (ARP unanswered), not a typo.
+        guess = "" if advertised else ": wrong address?"
+        causes.append(f"{shown} is unreachable from this laptop (no route){guess}")
     if any(e in BLOCKED for e in errors.values()):
         causes.append("this laptop's firewall refused to send (permission denied)?")
-    if last_error in CLOSED or any(e in CLOSED for e in errors.values()):
+    if closed:
         causes.append("the host's laptop says that port is closed: wrong port, or game over?")
     if not errors and platform == "win32":
         causes.append(

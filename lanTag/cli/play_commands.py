@@ -233,9 +233,11 @@ async def cmd_join(args: argparse.Namespace) -> int:
     # unreachable host is still named first), never an EOFError from prompt-toolkit.
     console_ok = args.headless or sys.stdin.isatty()
     pinned = ""  # the fingerprint of the advert we picked: no other host key is joined
+    advertised = True  # the address came from an mDNS advert (not typed as HOST:PORT)
     if target and ":" in target:
         host_addr = _host_port(target)
         candidates = [host_addr]
+        advertised = False
     elif not target and not args.headless:
         if not console_ok:
             raise JoinFailed(needs_terminal_line())
@@ -287,7 +289,10 @@ async def cmd_join(args: argparse.Namespace) -> int:
         shown = ", ".join(f"{a}:{p}" for a, p in candidates)
         print(f"contacting {shown}…", file=sys.stderr)
         if not await host_answered(handle, timeout, also=candidates[1:]):
-            causes = likely_causes(candidates, handle.pump.unreachable, handle.pump.last_error)
+            pump = handle.pump
+            causes = likely_causes(
+                candidates, pump.unreachable, pump.last_error, advertised=advertised
+            )
             raise JoinFailed(no_answer_line(host_addr, timeout, causes))
         if len(candidates) > 1:  # say which of the host's addresses worked
             answered_on = handle.machine.lobby.host  # type: ignore[union-attr]

@@ -1,5 +1,6 @@
 """Why a join got no answer, in one line (issue #23): what the socket saw, and each OS's
-usual suspects (firewall, macOS Local Network permission, wrong address)."""
+usual suspects (firewall, macOS Local Network permission, wrong address); and, when the
+game was found by its advert, client/AP isolation (issue #35)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from lanTag.cli.join_help import likely_causes, no_answer_line
+from lanTag.cli.join_help import ISOLATED, likely_causes, no_answer_line
 from lanTag.cli.play_commands import host_answered
-from lanTag.net import udp
+from lanTag.net import discovery, udp
+from lanTag.net.lobby_adverts import LobbyInfo
 from lanTag.peer.runtime import open_join
+from tests.cli.helpers import Home
 from tests.net.flaky_udp import flaky_socket
 from tests.net.real_table import LOCAL, me
 
@@ -64,3 +67,71 @@ async def test_the_join_path_sees_unreachable_sends_within_the_timeout(
         assert "127.0.0.1 is unreachable from this laptop (no route): wrong address?" in line
     finally:
         await handle.close()
+
+
+GUEST_WIFI = "guest Wi-Fi often isolates devices: try a phone hotspot or a home network"
+
+
+def test_an_advertised_host_that_never_answers_names_client_isolation_first() -> None:
+    assert GUEST_WIFI in ISOLATED and "client/AP isolation" in ISOLATED
+    assert likely_causes([A], {}, None, "linux", advertised=True) == [ISOLATED]
+    line = no_answer_line(A, 10, likely_causes([A], {}, None, "linux", advertised=True))
+    assert line.startswith("no answer from 10.100.0.6:4242 within 10 s — the game's advert")
+    assert line.endswith("is UDP port 4242 allowed by the firewall?")  # still asked, after
+    [first, windows] = likely_causes([A], {}, None, "win32", advertised=True)
+    assert first == ISOLATED and "Windows Firewall" in windows
+    assert likely_causes([A], {}, None, "linux", advertised=False) == []  # a typed address
+
+
+def test_an_advertised_address_without_a_route_is_not_called_a_wrong_address() -> None:
+    causes = likely_causes([A], {A: "EHOSTUNREACH"}, None, "linux", advertised=True)
+    assert causes == [ISOLATED, "10.100.0.6 is unreachable from this laptop (no route)"]
+
+
+def test_a_closed_port_is_the_host_laptop_answering_so_no_isolation() -> None:
+    causes = likely_causes([A], {}, "ECONNREFUSED", "linux", advertised=True)
+    assert causes == ["the host's laptop says that port is closed: wrong port, or game over?"]
+    causes = likely_causes([A], {A: "ECONNRESET"}, None, "linux", advertised=True)
+    assert ISOLATED not in causes
+
+
+@pytest.mark.parametrize("by_name", [True, False])
+def test_join_by_name_to_a_silent_advertised_host_names_isolation_and_exits_1(
+    home: Home,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    by_name: bool,
+) -> None:
+    """The advert is seen (faked browse) but the host's socket never answers: the one line
+    names client/AP isolation; joined by HOST:PORT (no advert), it does not."""
+    from lanTag.cli.entry import main
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as silent:
+        silent.bind((LOCAL, 0))  # open, so no port-unreachable: the packets just vanish
+        port = silent.getsockname()[1]
+        advert = LobbyInfo(
+            instance="Friday tag._lantag._udp.local.",
+            name="Friday tag",
+            engine="prototag",
+            version=6,
+            seats_taken=1,
+            seats_total=2,
+            password=False,
+            fingerprint="ab" * 8,
+            state="lobby",
+            port=port,
+            addresses=(LOCAL,),
+        )
+
+        async def seen(wait: float, *args: object) -> list[LobbyInfo]:
+            return [advert]
+
+        monkeypatch.setattr(discovery, "browse", seen)
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(home.config))
+        monkeypatch.setenv("XDG_DATA_HOME", str(home.data))
+        target = "Friday tag" if by_name else f"{LOCAL}:{port}"
+        assert main(["join", target, "--headless", "--wait", "0", "--timeout", "0.5"]) == 1
+    failures = [x for x in capsys.readouterr().err.splitlines() if x.startswith("lantag:")]
+    assert len(failures) == 1 and f"no answer from {LOCAL}:{port}" in failures[0], failures
+    assert (GUEST_WIFI in failures[0]) is by_name
+    assert f"UDP port {port} allowed by the firewall?" in failures[0]
