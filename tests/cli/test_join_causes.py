@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lanTag.cli.join_help import ISOLATED, likely_causes, no_answer_line
+from lanTag.cli.join_help import ISOLATED, likely_causes, no_answer_line, not_found_line
 from lanTag.cli.play_commands import host_answered
 from lanTag.net import discovery, udp
 from lanTag.net.lobby_adverts import LobbyInfo
@@ -135,3 +135,26 @@ def test_join_by_name_to_a_silent_advertised_host_names_isolation_and_exits_1(
     assert len(failures) == 1 and f"no answer from {LOCAL}:{port}" in failures[0], failures
     assert (GUEST_WIFI in failures[0]) is by_name
     assert f"UDP port {port} allowed by the firewall?" in failures[0]
+
+
+def test_network_doc_quotes_the_lines_lantag_prints() -> None:
+    """docs/NETWORK.md "When friends can't see each other" quotes these lines verbatim."""
+    doc = (Path(__file__).parents[2] / "docs" / "NETWORK.md").read_text("utf-8")
+    section = doc.split("## When friends can't see each other")[1].split("\n## ")[0]
+    flat = " ".join(section.split())  # the prose wraps the shorter quotes
+    host = ("192.168.1.20", 40555)
+    assert "lantag: " + not_found_line("Friday tag", 3.0) in section
+    isolated = likely_causes([host], {}, None, "linux", advertised=True)
+    assert "lantag: " + no_answer_line(host, 10, isolated) in section
+    quoted = [
+        *likely_causes([host], {host: "EHOSTUNREACH"}, None, "darwin"),
+        *likely_causes([host], {}, None, "darwin"),
+        *likely_causes([host], {}, None, "win32"),
+        *likely_causes([host], {host: "EHOSTUNREACH"}, None, "linux", advertised=True)[1:],
+        *likely_causes([host], {host: "EPERM"}, None, "linux"),
+        *likely_causes([host], {}, "ECONNREFUSED", "linux"),
+        "no games found",
+        "is UDP port 40555 allowed by the firewall?",
+    ]
+    for line in quoted:
+        assert " ".join(line.split()) in flat, line
