@@ -13,14 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lanTag.fair.chain import HashChain
-from lanTag.identity import Identity
+from lanTag.fair.commit import commitment
+from lanTag.identity import Identity, Signer
 from lanTag.rules.base import Over
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.lockstep import Session
-from lanTag.session.messages import ROUND_ACKS_PROTOCOL, MsgType, Signed
+from lanTag.session.messages import ROUND_ACKS_PROTOCOL, MsgType, Signed, sign_message
 from lanTag.session.steps import round_digest
 from lanTag.session.transport import Addr
+from lanTag.wire import pack
 
 CHAIN = 256
 
@@ -200,6 +202,25 @@ def reveal_payload(
     }
     digests.update({seat: c.digest for seat, c in (commits or {}).items()})
     return (action, nonce, link, round_digest(digests))
+
+
+def two_versions(
+    sessions: list[Session], signer: Signer, cheat: int, step: int, guesses: dict[int, int]
+) -> dict[int, tuple[Signed, Signed]]:
+    """A cheater's COMMIT and REVEAL of one toy guess per victim (victim -> guess) at the
+    secret ``step``: each pair opens, each REVEAL names the vector its victim holds."""
+    me = sessions[cheat]
+    h = me.state.state_hash()
+    link = me._chain.reveal(me._snapshots[-1].chain_used[cheat] + 1)  # type: ignore[union-attr]
+    out = {}
+    for victim, guess in guesses.items():
+        nonce = bytes([guess]) * 32
+        sealed = commitment(me.game_id, step, cheat, "guess", nonce, pack(["guess", guess]))
+        c = sign_message(signer, MsgType.COMMIT, me.game_id, step, cheat, h, (sealed,))
+        payload = reveal_payload(sessions, step, ["guess", guess], nonce, link, {cheat: c})
+        r = sign_message(signer, MsgType.REVEAL, me.game_id, step, cheat, h, payload)
+        out[victim] = (c, r)
+    return out
 
 
 def toy_game_logs(seed: str, net_seed: int) -> list[bytes]:

@@ -14,7 +14,14 @@ from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, pack_bundle, sign_message
 from lanTag.wire import pack
-from tests.session.harness import SimNet, addr_of, make_record, make_sessions, reveal_payload
+from tests.session.harness import (
+    SimNet,
+    addr_of,
+    make_record,
+    make_sessions,
+    reveal_payload,
+    two_versions,
+)
 
 
 def _events(net: SimNet, seat: int, kind: type) -> list:
@@ -386,24 +393,17 @@ def test_a_flood_at_the_cap_grows_a_log_by_the_bounded_factor_of_spec_5_3() -> N
 
 def test_two_commitments_never_make_an_honest_peer_roll_a_secret_round_back() -> None:
     # SPEC §4.4: a secret round is applied only once no live seat's acknowledgement names
-    # another commitment than the one we took.  Each honest peer's HAVE (sent when it takes
-    # the COMMIT, so before its own REVEAL on the same link) shows the other its version:
-    # both wait for the proof instead of applying one version and rolling it back.
+    # another commitment than the one we took.  Each honest peer's acknowledgement (its
+    # REVEAL's vector, protocol 6) shows the other a vector it does not hold, which answers
+    # with its COMMITs: both wait for the proof instead of applying one version and rolling
+    # it back.
     for seed in ("twocommits", "twocommits/2", "twocommits/3"):
         _record, ids, sessions, net = _setup(seed)
         net.hold_secret.add(2)
         net.run_until(lambda: all(s.step == 1 for s in sessions))  # noqa: B023
         net.silent.add(2)
-        cheat = sessions[2]
-        h = cheat.state.state_hash()
-        link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
-        for s, guess in ((0, 1), (1, 2)):
-            nonce = bytes([guess]) * 32
-            sealed = commitment(cheat.game_id, 1, 2, "guess", nonce, pack(["guess", guess]))
-            c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, 1, 2, h, (sealed,))
-            payload = reveal_payload(sessions, 1, ["guess", guess], nonce, link, {2: c})
-            r = sign_message(ids[2].signer(), MsgType.REVEAL, cheat.game_id, 1, 2, h, payload)
-            for msg in (c, r):
+        for s, pair in two_versions(sessions, ids[2].signer(), 2, 1, {0: 1, 1: 2}).items():
+            for msg in pair:
                 _inject(sessions[s], msg.raw, 2, net.now)
         net.run_until(lambda: sessions[0].state.is_over and sessions[1].state.is_over)  # noqa: B023
         for s in (0, 1):

@@ -19,7 +19,7 @@ from lanTag.session.steps import (
     unacknowledged_round,
 )
 from lanTag.wire import pack
-from tests.session.harness import SimNet, addr_of, make_record, make_sessions, reveal_payload
+from tests.session.harness import SimNet, addr_of, make_record, make_sessions, two_versions
 
 GAME, STEP = bytes(32), 7
 OURS, OTHER = hashlib.sha256(b"our state").digest(), hashlib.sha256(b"another").digest()
@@ -107,16 +107,8 @@ def _two_commits(seed: str) -> tuple[list[Session], SimNet, list[int]]:
             send(raws)
 
         sessions[i]._broadcast = counting  # type: ignore[method-assign]
-    cheat = sessions[2]
-    h = cheat.state.state_hash()
-    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
-    for victim, guess in ((0, 1), (1, 2)):
-        nonce = bytes([guess]) * 32
-        sealed = commitment(cheat.game_id, 1, 2, "guess", nonce, pack(["guess", guess]))
-        c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, 1, 2, h, (sealed,))
-        payload = reveal_payload(sessions, 1, ["guess", guess], nonce, link, {2: c})
-        r = sign_message(ids[2].signer(), MsgType.REVEAL, cheat.game_id, 1, 2, h, payload)
-        for msg in (c, r):
+    for victim, pair in two_versions(sessions, ids[2].signer(), 2, 1, {0: 1, 1: 2}).items():
+        for msg in pair:
             sessions[victim].receive_datagram(pack_bundle([msg.raw]), addr_of(2), net.now)
     return sessions, net, copies
 
