@@ -69,9 +69,9 @@ MUTANTS: list[tuple[str, str, str, str]] = [
         "no cap on the vectors of a round HAVE",
     ),
     (
-        "lanTag/session/agreement.py",
-        "            if box.dropped_commits:",
-        "            if False:",
+        "lanTag/session/core.py",
+        "        if box.dropped_commits:",
+        "        if False:",
         "a round HAVE signed before a drop does not count",
     ),
     (

@@ -28,9 +28,8 @@ from lanTag.session.steps import (
     ROUND_SUBJECT,
     Snapshot,
     StepBox,
-    round_digest,
-    round_named,
     unacknowledged_commits,
+    unacknowledged_round,
 )
 
 # A seat whose address sent no frame at all (not even a keepalive or an ack: a live
@@ -471,19 +470,9 @@ class Agreement(LateProof):
         Protocol 6: one round HAVE per seat naming the digest of the whole vector we hold
         (the same argument, one message instead of one per commitment)."""
         if self.record.protocol >= ROUND_ACKS_PROTOCOL:
-            ours = self._state_hash(snap.state)
-            vectors = {self._round_vector(box, needs)}
-            if box.dropped_commits:  # a round HAVE signed before the drop holds ours too
-                held = box.of(MsgType.COMMIT)
-                digests = {s: held[s].digest for s in needs.humans if s in held}
-                digests.update((s, c.digest) for s, c in box.dropped_commits.items())
-                vectors.add(round_digest(digests))
-            claims = self._round_claims(box, ours)
-            return frozenset(
-                v
-                for v in snap.live
-                if v != self.seat and vectors.isdisjoint(claims.get(v, frozenset()))
-            )
+            claims = self._round_claims(box, self._state_hash(snap.state))
+            vectors = self._round_vectors(box, needs)
+            return unacknowledged_round(vectors, claims, snap.live, self.seat)
         if self.record.protocol >= NAMED_ACKS_PROTOCOL:
             # The round's live seats only: a seat dropped here (convicted, perhaps for two
             # COMMITs) plays its forfeit or default, whatever anyone took from it.
@@ -554,17 +543,6 @@ class Agreement(LateProof):
                 held = box.of(MsgType.COMMIT)
                 self._broadcast([held[s].raw for s in needs.humans if s in held])
         box.round_unchecked.clear()
-
-    def _round_claims(self, box: StepBox, ours: bytes) -> dict[int, frozenset[bytes]]:
-        """The vectors each seat named on our state at ``box``'s step (protocol 6), brought
-        up to date for the seats whose REVEAL or round HAVE changed since the last call."""
-        if box.round_dirty:
-            reveals = box.of(MsgType.REVEAL)
-            for voter in box.round_dirty:
-                box.round_claims[voter] = frozenset(round_named(voter, box.haves, reveals, ours))
-            box.round_unchecked |= box.round_dirty
-            box.round_dirty.clear()
-        return box.round_claims
 
     def _convict_flood(self, msg: Signed) -> None:
         """``msg`` is one VOTE or NUDGE more than the bound for its seat and step (SPEC §5.3):

@@ -32,7 +32,7 @@ from lanTag.session.messages import (
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import Snapshot, StepBox, round_digest
+from lanTag.session.steps import Snapshot, StepBox, round_digest, round_named
 from lanTag.session.transport import Addr, PlainTransport, Transport
 from lanTag.wire import DATAGRAM_BUDGET
 
@@ -457,6 +457,35 @@ class SessionCore:
         digest = round_digest({s: held[s].digest for s in needs.humans if s in held})
         box.round_vector = (needs, len(held), digest)
         return digest
+
+    def _round_vectors(self, box: StepBox, needs: Needs) -> frozenset[bytes]:
+        """The vectors an acknowledgement of the round may name (protocol 6, SPEC §4.4):
+        ours, and after a drop at the step also the one of ours and the dropped seats'
+        COMMITs (a round HAVE signed before the drop).  Computed once per set."""
+        vector = self._round_vector(box, needs)
+        key = (vector, len(box.dropped_commits))
+        cached = box.round_vectors
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        vectors = {vector}
+        if box.dropped_commits:
+            held = box.of(MsgType.COMMIT)
+            digests = {s: held[s].digest for s in needs.humans if s in held}
+            digests.update((s, c.digest) for s, c in box.dropped_commits.items())
+            vectors.add(round_digest(digests))
+        box.round_vectors = (key, frozenset(vectors))
+        return box.round_vectors[1]
+
+    def _round_claims(self, box: StepBox, ours: bytes) -> dict[int, frozenset[bytes]]:
+        """The vectors each seat named on our state at ``box``'s step (protocol 6), brought
+        up to date for the seats whose REVEAL or round HAVE changed since the last call."""
+        if box.round_dirty:
+            reveals = box.of(MsgType.REVEAL)
+            for voter in box.round_dirty:
+                box.round_claims[voter] = frozenset(round_named(voter, box.haves, reveals, ours))
+            box.round_unchecked |= box.round_dirty
+            box.round_dirty.clear()
+        return box.round_claims
 
     def _maybe_reveal(self, box: StepBox, now: float) -> None:
         """Reveal our secret choice once every commitment is in; in protocol 6 the REVEAL

@@ -18,7 +18,6 @@ from lanTag.session.steps import (
     ROUND_ACKS_PROTOCOL,
     StepBox,
     round_digest,
-    round_named,
 )
 
 
@@ -106,11 +105,9 @@ class LateProof(SessionCore):
             return False  # we cannot name the vectors yet: decided once our commits are in
         digests = {s: held[s].digest for s in humans}
         swapped = {round_digest({**digests, seat: d}) for d in versions if d != digests[seat]}
-        ours = self._state_hash(snap.state)
-        reveals = box.of(MsgType.REVEAL)
+        claims = self._round_claims(box, self._state_hash(snap.state))
         return any(
-            not swapped.isdisjoint(round_named(voter, box.haves, reveals, ours))
-            for voter in snap.live - {seat, self.seat}
+            not swapped.isdisjoint(claims.get(voter, ())) for voter in snap.live - {seat, self.seat}
         )
 
     def _late_reveal(self, msg: Signed) -> bool:

@@ -469,11 +469,9 @@ class Session(Agreement, Recovery, Sealing):
         """Every commitment of the round is in: reveal ours, which in protocol 6 names the
         vector of commitments we hold; a seat with nothing to reveal names it in a round
         HAVE (SPEC §4.4)."""
-        if self.record.protocol < ROUND_ACKS_PROTOCOL:
-            self._maybe_reveal(box, now)
-            return
         self._maybe_reveal(box, now)
-        self._acknowledge_round(box, needs)
+        if self.record.protocol >= ROUND_ACKS_PROTOCOL:
+            self._acknowledge_round(box, needs)
 
     def _holds_true_have(self, have: Signed, box: StepBox, snap: Snapshot) -> bool:
         """Protocol 5: we hold a HAVE of ``have``'s signer and subject on our state, which a

@@ -67,6 +67,8 @@ class StepBox:
     # Protocol 6: (needs, len(COMMITs), digest) of the round vector we hold, computed once,
     # and the (seat, vectors it named) we answered with our commitments.
     round_vector: tuple[Needs, int, bytes] | None = None
+    # ((our vector, dropped COMMITs), the vectors an acknowledgement may name), computed once
+    round_vectors: tuple[tuple[bytes, int], frozenset[bytes]] | None = None
     round_shown: set[tuple[int, frozenset[bytes]]] = field(default_factory=set)
     # The vectors each seat named at this step (its REVEAL's, its round HAVE's), kept so that
     # a message costs O(1) here, not one look at every seat: ``round_dirty`` are the seats
@@ -184,19 +186,18 @@ def round_named(
 
 def unacknowledged_round(
     vectors: AbstractSet[bytes],
-    haves: Mapping[int, Mapping[int, Signed]],
-    reveals: Mapping[int, Signed],
+    claims: Mapping[int, AbstractSet[bytes]],
     live: Iterable[int],
     me: int | None,
-    state_hash: bytes,
 ) -> frozenset[int]:
-    """Live seats (not ``me``) that have not named, on ``state_hash``, one of ``vectors``
-    (the digest of the commitments we hold of the round's live seats, or of those and the
-    ones we held of seats dropped at the step) in a REVEAL or a round HAVE (protocol 6)."""
+    """Live seats (not ``me``) that named none of ``vectors`` (the digest of the commitments
+    we hold of the round's live seats, or of those and the ones we held of seats dropped at
+    the step) in a REVEAL or a round HAVE on our state (protocol 6); ``claims``: seat -> the
+    vectors it named (``round_named``).  The session and the plain replay share it."""
     return frozenset(
         voter
         for voter in live
-        if voter != me and vectors.isdisjoint(round_named(voter, haves, reveals, state_hash))
+        if voter != me and vectors.isdisjoint(claims.get(voter, frozenset()))
     )
 
 
@@ -214,5 +215,7 @@ def unacknowledged(
     plain replay of a log (lanTag.log.plain_replay) share it."""
     if protocol >= ROUND_ACKS_PROTOCOL:
         vector = round_digest({s: c.digest for s, c in commits.items()})
-        return unacknowledged_round({vector}, haves, reveals, live, me, state_hash)
+        voters = list(live)
+        claims = {v: round_named(v, haves, reveals, state_hash) for v in voters}
+        return unacknowledged_round({vector}, claims, voters, me)
     return unacknowledged_commits(commits, haves, live, me, state_hash)

@@ -4,6 +4,7 @@ commitments we hold, on our state, in a REVEAL or a round HAVE."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
 from lanTag.fair.commit import commitment
@@ -42,6 +43,12 @@ def _reveal(seat: int, vector: bytes) -> Signed:
     return _signed(seat, MsgType.REVEAL, (["guess", 1], bytes(32), bytes(32), vector))
 
 
+def _claims(
+    haves: dict[int, dict[int, Signed]], reveals: dict[int, Signed], seats: Iterable[int]
+) -> dict[int, set[bytes]]:
+    return {v: round_named(v, haves, reveals, OURS) for v in seats}
+
+
 COMMITS = {0: _commit(0, b"a"), 1: _commit(1, b"b")}
 VECTOR = round_digest({s: c.digest for s, c in COMMITS.items()})
 
@@ -62,15 +69,16 @@ def test_a_seat_acknowledges_by_its_reveal_or_its_round_have_on_our_state() -> N
     assert round_named(0, haves, reveals, OURS) == {VECTOR}
     assert round_named(1, haves, reveals, OURS) == {bytes(32)}
     # Seat 1 named another vector, seat 3 ours on another state; seat 0 is us.
-    assert unacknowledged_round({VECTOR}, haves, reveals, range(4), 0, OURS) == {1, 3}
-    assert unacknowledged_round({VECTOR}, haves, reveals, range(4), None, OURS) == {1, 3}
-    assert unacknowledged_round({VECTOR}, {}, {}, range(4), 0, OURS) == {1, 2, 3}
-    assert unacknowledged_round({bytes(32), VECTOR}, haves, reveals, range(4), 0, OURS) == {3}
+    claims = _claims(haves, reveals, range(4))
+    assert unacknowledged_round({VECTOR}, claims, range(4), 0) == {1, 3}
+    assert unacknowledged_round({VECTOR}, claims, range(4), None) == {1, 3}
+    assert unacknowledged_round({VECTOR}, _claims({}, {}, range(4)), range(4), 0) == {1, 2, 3}
+    assert unacknowledged_round({bytes(32), VECTOR}, claims, range(4), 0) == {3}
 
 
 def test_a_round_have_that_grew_counts_for_each_vector_it_names() -> None:
     haves = {ROUND_SUBJECT: {2: _have(2, [bytes(32), VECTOR])}}
-    assert unacknowledged_round({VECTOR}, haves, {}, [0, 2], 0, OURS) == frozenset()
+    assert unacknowledged_round({VECTOR}, _claims(haves, {}, [0, 2]), [0, 2], 0) == frozenset()
 
 
 def test_the_protocol_decides_which_acknowledgements_count() -> None:
