@@ -65,14 +65,23 @@ _MAX_DATAGRAM = 65536
 class PumpStats:
     """Socket-level counters (the machine keeps its own protocol counters)."""
 
-    __slots__ = ("batches", "rcvbuf", "rebuilds", "received", "recv_errors", "send_errors",
-                 "sent")
+    __slots__ = (
+        "batches",
+        "rcvbuf",
+        "rebuilds",
+        "received",
+        "recv_errors",
+        "reopened",
+        "send_errors",
+        "sent",
+    )
 
     def __init__(self) -> None:
         self.received = self.sent = self.send_errors = self.recv_errors = 0
         self.batches = 0  # output flushes after received datagrams
         self.rcvbuf = 0  # receive buffer the kernel granted (as getsockopt reports it)
         self.rebuilds = 0  # streams re-created on the same port (Windows, after a receive error)
+        self.reopened = 0  # sockets a rebuild opened (one the pump's close cut short included)
 
 
 def error_name(exc: BaseException) -> str:
@@ -309,6 +318,7 @@ class UdpPump:
             self._quiet_rebuilds += 1
         try:
             sock = await _bound_socket(self.address)
+            self.stats.reopened += 1
             try:
                 stream = await _open_stream(sock)
             except BaseException:
