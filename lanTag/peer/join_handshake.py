@@ -268,6 +268,10 @@ class HostLobby:
         self.events: list[LobbyEvent] = []
         self.started: Started | None = None
         self.left: set[Addr] = set()  # who said leave before the start
+        # Addresses refused for good (a banned key: refused, kicked) since the peer last
+        # looked: once the refusal arrives they are shut out (lanTag.peer.doorstep).
+        self.turned_away: set[Addr] = set()
+        self._start_sent: dict[Addr, bytes] = {}  # each joiner's start message (tell_again)
 
     @property
     def seated(self) -> list[_Joiner]:
@@ -311,27 +315,34 @@ class HostLobby:
             engine = self.config.engine
             if self._refuse_versions(addr, fields[0][:32], protocol, rules.get(engine)):
                 return
-            joiner = self._joiners.get(addr)
-            if joiner is None:  # a repeated hello keeps its challenge (a joiner may say
-                # hello to several of the host's addresses: net/addresses.py)
-                joiner = _Joiner(addr, fields[0][:32], b"")
-                if self.config.password and not self._may_try(addr, joiner.nickname, now):
-                    return
-                joiner.challenge = self._random(32)
-                if self.config.password:  # one guess per welcome: the PAKE's whole point
-                    joiner.pake = HostPake(
-                        self.config.password, self.identity.public_key, self._random
-                    )
-                self._forget_oldest_unproven()
-                self._joiners[addr] = joiner
-            self.outbox.append((addr, self._welcome(joiner)))
+            self._hello(addr, fields[0][:32], now)
         elif kind == "join" and len(fields) == 7:
+            if addr not in self._joiners and isinstance(fields[2], str):
+                # A join whose hello we forgot (MAX_UNPROVEN) or never had: welcome it as
+                # if it said hello (a new challenge), and it joins again (JoinLobby).
+                self._hello(addr, fields[2][:32], now)
+                return
             self._join(addr, fields, now)
         elif kind == "leave":
             self.left.add(addr)  # a series waits for nobody who said no (cli/series_play.py)
             self._remove(addr, notify=None)
         else:
             raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")
+
+    def _hello(self, addr: Addr, nickname: str, now: float) -> None:
+        """Welcome ``addr`` (versions checked); a repeated hello keeps its challenge (a
+        joiner may say hello to several of the host's addresses: net/addresses.py)."""
+        joiner = self._joiners.get(addr)
+        if joiner is None:
+            joiner = _Joiner(addr, nickname, b"")
+            if self.config.password and not self._may_try(addr, joiner.nickname, now):
+                return
+            joiner.challenge = self._random(32)
+            if self.config.password:  # one guess per welcome: the PAKE's whole point
+                joiner.pake = HostPake(self.config.password, self.identity.public_key, self._random)
+            self._forget_oldest_unproven()
+            self._joiners[addr] = joiner
+        self.outbox.append((addr, self._welcome(joiner)))
 
     def _forget_oldest_unproven(self) -> None:
         """Bound what strangers' hellos cost: past MAX_UNPROVEN, the oldest hello that never
@@ -414,6 +425,11 @@ class HostLobby:
         if joiner is None:
             raise RemoteProtocolError("out-of-turn", "join before hello")
         if joiner.joined or joiner.waiting:
+            if fields[:1] == [joiner.public_key]:
+                # The same joiner again: its link restarted and lost our answer (a crowd
+                # churned the stranger slots, lanTag.peer.doorstep): answer it again.
+                self.outbox.append((addr, self._answer_again(joiner)))
+                return
             raise RemoteProtocolError("out-of-turn", "a second join")
         public_key, anchor, nickname, pake_a, confirm, spectator, signature = fields
         if not (
@@ -455,6 +471,7 @@ class HostLobby:
         if public_key in self.banned:
             self._joiners.pop(addr, None)
             self.outbox.append((addr, lobby_message("refuse", "the host did not let you in")))
+            self.turned_away.add(addr)
             return
         if public_key == self.identity.public_key or any(
             j.public_key == public_key
@@ -508,15 +525,18 @@ class HostLobby:
             raise LocalProtocolError(f"nobody at {addr[0]}:{addr[1]} waits to join")
         self.banned.add(joiner.public_key)
         self._remove(addr, notify="the host did not let you in")
+        self.turned_away.add(addr)
 
     def kick(self, seat: int) -> None:
         """Remove the joiner in ``seat`` (1..) before the start."""
         if not 1 <= seat <= len(self._order):
             raise LocalProtocolError(f"no joiner sits in seat {seat}")
         kicked = self._joiners.get(self._order[seat - 1])
+        addr = self._order[seat - 1]
         if kicked is not None:
             self.banned.add(kicked.public_key)
-        self._remove(self._order[seat - 1], notify="kicked by the host")
+        self._remove(addr, notify="kicked by the host")
+        self.turned_away.add(addr)
 
     def _remove(self, addr: Addr, notify: str | None) -> None:
         if notify is not None:
@@ -527,14 +547,32 @@ class HostLobby:
         self._send_roster()
 
     def _send_roster(self) -> None:
-        roster = self.roster()
-        entries = [[e.nickname, e.fingerprint, e.bot] for e in roster]
-        total = self.config.humans + len(self.config.bots)
         for joiner in self._joiners.values():
             if joiner.joined:
-                seat = self._order.index(joiner.addr) + 1 if joiner.addr in self._order else -1
-                self.outbox.append((joiner.addr, lobby_message("roster", entries, total, seat)))
+                self.outbox.append((joiner.addr, self._roster_for(joiner)))
+        roster, total = self.roster(), self.config.humans + len(self.config.bots)
         self.events.append(RosterChanged(roster, total, 0))
+
+    def _roster_for(self, joiner: _Joiner) -> bytes:
+        entries = [[e.nickname, e.fingerprint, e.bot] for e in self.roster()]
+        total = self.config.humans + len(self.config.bots)
+        seat = self._order.index(joiner.addr) + 1 if joiner.addr in self._order else -1
+        return lobby_message("roster", entries, total, seat)
+
+    def tell_again(self, addr: Addr) -> None:
+        """Our link to the joiner at ``addr`` restarted, losing what was queued on it:
+        its start (once the game started) or its roster, again."""
+        joiner = self._joiners.get(addr)
+        if joiner is None or not joiner.joined:
+            return
+        start = self._start_sent.get(addr)
+        self.outbox.append((addr, start if start is not None else self._roster_for(joiner)))
+
+    def _answer_again(self, joiner: _Joiner) -> bytes:
+        """What a joiner that joined already is told again: the roster, or to wait."""
+        if joiner.joined:
+            return self._roster_for(joiner)
+        return lobby_message("wait", "the host was asked to let you in")
 
     def start(self, host_nonce: bytes) -> Started:
         """Fix the roster into the game id and tell everyone where everyone is."""
@@ -574,12 +612,9 @@ class HostLobby:
             if joiner.joined:
                 key = joiner.pake.key if joiner.pake is not None else None
                 seal = start_seal(key, joiner.transcript, body) if key is not None else b""
-                self.outbox.append(
-                    (
-                        joiner.addr,
-                        lobby_message("start", body, addr_list, watch_list, signature, seal),
-                    )
-                )
+                start = lobby_message("start", body, addr_list, watch_list, signature, seal)
+                self._start_sent[joiner.addr] = start
+                self.outbox.append((joiner.addr, start))
         self.started = Started(record, 0, peers, watchers)
         return self.started
 

@@ -93,6 +93,10 @@ class JoinLobby:
         self._transcript = b""
         self._held = False  # waiting for accept_host_key()
         self.outbox: list[tuple[Addr, bytes]] = [(host, self._hello())]
+        # Our last hello or join while the host has not answered it (None: answered):
+        # said again when our link to the host restarted (``resend``).
+        self._unanswered: bytes | None = self.outbox[0][1]
+        self._join_sent = False  # our join is the unanswered message (else our hello)
         self.events: list[LobbyEvent] = []
         self.your_seat: int | None = None
         self.started: Started | None = None
@@ -116,6 +120,8 @@ class JoinLobby:
                 return  # another address of the host answering late: joined already
             self.host = addr  # the first address to answer wins
         kind, fields = parse_lobby_message(payload)
+        if kind in ("roster", "refuse", "wait", "start"):
+            self._unanswered = None
         if kind == "welcome" and len(fields) >= 10:
             self._welcome(fields)
         elif kind == "roster" and len(fields) == 3:
@@ -159,6 +165,13 @@ class JoinLobby:
         host_nickname, pake_b = fields[10:]
         if self.host_key and (host_key, challenge) == (self.host_key, self._challenge):
             return  # the same welcome again (hello sent to two of the host's addresses)
+        joining = self._unanswered is not None and self._join_sent
+        if self.host_key and host_key == self.host_key and joining:
+            # The host forgot our hello before our join came (a crowd of hellos, or our
+            # link restarted) and welcomed us again: join again, for its new challenge.
+            self._challenge, self._pake_b, self._pake_key = challenge, pake_b, None
+            self._go_on(name)
+            return
         if self.host_key:
             raise RemoteProtocolError("out-of-turn", "a second welcome with another key")
         if not (
@@ -185,6 +198,7 @@ class JoinLobby:
             self.events.append(Refused(impostor_line(self.expect_fingerprint, answered)))
             return
         self.host_key, self._challenge, self._pake_b = host_key, challenge, pake_b
+        self._unanswered = None
         self.host_nickname = host_nickname[:32]
         self.events.append(Welcomed(engine, name, seats, taken, pw, answered))
         known = self.known_hosts.get(self.host_nickname)
@@ -223,6 +237,14 @@ class JoinLobby:
             lantag_version()[:32],
         )
 
+    def resend(self) -> None:
+        """Our link to the host restarted (what was in flight either way is gone): say
+        our unanswered hello or join again.  The host answers a repeated join of a joiner
+        it holds with the roster or "wait" (HostLobby), a repeated hello with the same
+        welcome."""
+        if self._unanswered is not None and self.started is None:
+            self.outbox.append((self.host, self._unanswered))
+
     def give_password(self, password: str) -> None:
         """The password (asked for, or another try after "wrong password")."""
         self.password = password
@@ -234,7 +256,8 @@ class JoinLobby:
         if self.host_key and not self.expect_fingerprint:
             self.expect_fingerprint = fingerprint(self.host_key)
         self.host_key, self._challenge, self._pake_b, self._pake_key = b"", b"", b"", None
-        self.outbox.append((self.host, self._hello()))
+        self._unanswered, self._join_sent = self._hello(), False
+        self.outbox.append((self.host, self._unanswered))
 
     def leave(self) -> None:
         self.outbox.append((self.host, lobby_message("leave")))
@@ -262,21 +285,11 @@ class JoinLobby:
             confirm = joiner_confirmation(key, self._transcript)
         body = wire.pack([pk, self.anchor, self.nickname, pake_a, self.spectator])
         signature = self.identity.signer().sign(JOIN_DOMAIN + self._challenge + body)
-        self.outbox.append(
-            (
-                self.host,
-                lobby_message(
-                    "join",
-                    pk,
-                    self.anchor,
-                    self.nickname,
-                    pake_a,
-                    confirm,
-                    self.spectator,
-                    signature,
-                ),
-            )
+        self._unanswered = lobby_message(
+            "join", pk, self.anchor, self.nickname, pake_a, confirm, self.spectator, signature
         )
+        self._join_sent = True
+        self.outbox.append((self.host, self._unanswered))
 
     def _start(self, fields: list[Any]) -> None:
         body, addr_list, watch_list, signature, seal = fields

@@ -1,0 +1,112 @@
+"""What the host owes the strangers at its door: lobby answers kept until delivered.
+
+A joiner that has not joined (it said hello, waits for the host's yes, or was refused) has
+a *stranger* link at the host (lanTag.net.link): a crowd of strangers churns those 64
+slots, and the least recently heard one is evicted with whatever was queued on it.  Its
+answer (welcome, wait, refusal) must neither be lost with it nor open a new link (a link
+the host opens itself is not a stranger's: 200 refusals sent that way once filled the
+host's 256 links, and the approved friend's start found no room, issue #38 item 3).
+
+So an answer to a stranger is queued only on the link that stranger already has; when that
+link is gone the answer waits, and goes again when the stranger is next heard (its next
+keepalive proves its address again and makes a new stranger link).  An answer is
+forgotten once the stranger's link holds nothing unacknowledged (a refusal for good then
+shuts the address out: ``LinkLayer.shut_out``, so a refused crowd that stays cannot keep
+churning the slots), once the stranger joins
+(the roster it then gets supersedes it), or, past ``MAX_OWED`` strangers, the oldest
+first (counted in ``forgotten``).  Once the game starts only the roster may hold links,
+except the strangers still owed an answer ("the game started without you", a refusal):
+they keep a stranger link until it arrives, and are then shut out.
+
+Refusals are therefore *answered*, not rate-limited: each costs the host one queued
+message per stranger, and only a stranger that holds a proven link can cost it anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lanTag.net.link import LinkError, LinkLayer
+from lanTag.session.transport import Addr
+
+MAX_OWED = 4096  # strangers owed an answer at once; past it the oldest is forgotten
+MAX_PER_STRANGER = 8  # answers kept per stranger (a hello again, a wait, a refusal...)
+
+
+@dataclass
+class _Owed:
+    payloads: list[bytes] = field(default_factory=list)
+    on_link: tuple[int, int] | None = None  # the link incarnation they are queued on
+    final: bool = False  # a refusal for good: once delivered, the address is shut out
+
+
+class DoorAnswers:
+    """Lobby answers owed to strangers, by address (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._owed: dict[Addr, _Owed] = {}
+        self.delivered = 0  # strangers whose answers all arrived
+        self.forgotten = 0  # strangers forgotten with answers outstanding (MAX_OWED, start)
+        self.send_errors = 0  # answers the link refused to queue (LinkError)
+        self.shut = 0  # strangers shut out once their refusal for good arrived
+        self.started = False  # the game started: every stranger is shut out once answered
+
+    def __len__(self) -> int:
+        return len(self._owed)
+
+    def __contains__(self, addr: object) -> bool:
+        return addr in self._owed
+
+    def owe(
+        self, link: LinkLayer, addr: Addr, payload: bytes, now: float, final: bool = False
+    ) -> None:
+        """Answer ``addr`` with ``payload`` now if it has a link, else when it is next heard.
+        ``final``: the host turned it away for good (refused or kicked: its key is banned)."""
+        entry = self._owed.pop(addr, None) or _Owed()
+        self._owed[addr] = entry  # the most recent last: the oldest is forgotten first
+        entry.final |= final
+        entry.payloads = [*entry.payloads, payload][-MAX_PER_STRANGER:]
+        if len(self._owed) > MAX_OWED:
+            del self._owed[next(iter(self._owed))]
+            self.forgotten += 1
+        current = link.incarnation(addr)
+        if current is not None and entry.on_link == current:
+            self._send(link, addr, [payload], now)  # the earlier ones are queued there already
+        else:
+            self.heard(link, addr, now)
+
+    def heard(self, link: LinkLayer, addr: Addr, now: float) -> None:
+        """``addr`` was heard (or answered): queue what it is owed on a new link, or forget
+        what its link has delivered."""
+        entry = self._owed.get(addr)
+        if entry is None:
+            return
+        current = link.incarnation(addr)
+        if current is None:
+            entry.on_link = None  # evicted or expired with our answers: they wait
+        elif entry.on_link != current:  # a new link, or this one reset: queue them again
+            entry.on_link = current
+            self._send(link, addr, entry.payloads, now)
+        elif link.unacked(addr) == 0:
+            del self._owed[addr]
+            self.delivered += 1
+            if entry.final or self.started:  # it knows: what it sends now is dropped unread
+                link.shut_out(addr)
+                self.shut += 1
+
+    def forget(self, addr: Addr) -> None:
+        """``addr`` joined: what the host sends it now goes on a trusted link."""
+        self._owed.pop(addr, None)
+
+    def game_started(self, link: LinkLayer) -> None:
+        """The game started: the strangers still owed an answer may keep (or make again)
+        a stranger link until it is delivered, then they are shut out like any outsider."""
+        self.started = True
+        link.set_guests(self.__contains__)
+
+    def _send(self, link: LinkLayer, addr: Addr, payloads: list[bytes], now: float) -> None:
+        for payload in payloads:
+            try:
+                link.send(addr, payload, now)
+            except LinkError:
+                self.send_errors += 1
