@@ -12,6 +12,7 @@ import sys
 import threading
 from typing import TextIO
 
+from lanTag.peer.doorstep import OPEN_TABLE_NOTE, open_table
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinerRefused
 from lanTag.peer.runtime import PeerHandle
 
@@ -50,6 +51,8 @@ async def wait_for_table(
     ``config.approve`` ask about each waiting joiner."""
     stdin = sys.stdin if stdin is None else stdin
     err = sys.stderr if err is None else err
+    if open_table(config.approve, config.password):
+        print(f"lobby: {OPEN_TABLE_NOTE}", file=err, flush=True)
     told: set[int] = set()
     while lobby.taken < config.humans:
         for event in list(handle.machine.events):

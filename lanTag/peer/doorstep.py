@@ -29,6 +29,19 @@ from dataclasses import dataclass, field
 from lanTag.net.link import LinkError, LinkLayer
 from lanTag.session.transport import Addr
 
+OPEN_TABLE_NOTE = (
+    "open table: anyone on this network can take a seat, and a squatter can go silent at "
+    "the start (dropped after a few seconds); on a shared Wi-Fi host with --approve "
+    "(you let each joiner in) or --password"
+)
+"""What the host is told, in the lobby, when its table has neither --approve nor a password."""
+
+
+def open_table(approve: bool, password: str) -> bool:
+    """Whoever asks first sits: no yes from the host, no password."""
+    return not approve and not password
+
+
 MAX_OWED = 4096  # strangers owed an answer at once; past it the oldest is forgotten
 MAX_PER_STRANGER = 8  # answers kept per stranger (a hello again, a wait, a refusal...)
 

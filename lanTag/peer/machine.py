@@ -74,6 +74,11 @@ class LinkSender:
         self.heard = {} if heard is None else heard  # addr -> last frame, outliving the link
         self.vouched = {} if vouched is None else vouched  # addr -> when the host let it in
 
+    # ``last_heard`` is the links' own: a seat whose address never answered what we sent
+    # it (at the latest the NUDGE every peer gets at the lag warning) said nothing since we
+    # began; it is silent, not unknown (Agreement._wire_dead).
+    hears_every_answer = True
+
     def send(self, addr: Addr, payload: bytes, now: float) -> None:
         send_or_drop(self.link, addr, payload, now, self.dropped)
 

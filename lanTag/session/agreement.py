@@ -184,10 +184,16 @@ class Agreement(LateProof):
             if seat in self._left:
                 continue  # it said it left: no need to wait for its silence
             addr = peers.get(seat)
-            heard: float | None = None if addr is None else last_heard(addr)
-            if heard is None:
+            if addr is None:
                 return None  # cannot tell: the timeouts decide
-            at = max(at, heard + dead_after)
+            # Never heard at all (our NUDGE at the lag warning went to every peer, so a live
+            # one has answered by now): as if heard when we began, so a seat silent from the
+            # start (a squat) is voted out after the same grace at every peer, not only at
+            # the host that heard it in the lobby (issue #38 item 3).
+            heard = last_heard(addr)
+            if heard is None and not self._hears_everyone():
+                return None  # cannot tell: the timeouts decide
+            at = max(at, (self._began_at if heard is None else heard) + dead_after)
             if stop is not None and at >= stop:
                 return at  # the rest cannot bring it below ``stop``
         return at
@@ -202,13 +208,21 @@ class Agreement(LateProof):
         return None if last_heard is None or addr is None else last_heard(addr)
 
     def _wire_dead(self, seat: int, now: float) -> bool:
-        """Nothing from ``seat``'s address for ``DEAD_AFTER_LAGS`` lag warnings (or it sent a
-        LEAVE): a vote may name it even if it sent something for this step less than a step
-        timeout ago."""
+        """Nothing from ``seat``'s address for ``DEAD_AFTER_LAGS`` lag warnings (never heard:
+        since we began), or it sent a LEAVE: a vote may name it even if it sent something for
+        this step less than a step timeout ago."""
         if seat in self._left:
             return True
         heard = self._wire_heard(seat)
-        return heard is not None and heard + self._dead_after() <= now
+        if heard is None and not (self.peers.get(seat) and self._hears_everyone()):
+            return False  # cannot tell
+        return (self._began_at if heard is None else heard) + self._dead_after() <= now
+
+    def _hears_everyone(self) -> bool:
+        """Whether our transport hears every answer to what we send (PeerMachine's links):
+        then a seat it never heard is one that said nothing since we began (a plain
+        transport knows nothing of silence)."""
+        return bool(getattr(self.transport, "hears_every_answer", False))
 
     def _timeout_deadline(self) -> float | None:
         """When to vote.  Reveals wait a step timeout longer than commits: a seat blocked on a

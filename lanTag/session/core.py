@@ -150,6 +150,8 @@ class SessionCore:
                                       forgets the admissions it undoes)
     _want_back          Recovery      our dropped seat asks to be given back (a resume)
     _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never)
+    _began_at           SessionCore   when this session began (started or resumed): a
+                                      seat never heard counts as heard then (Agreement)
     ==================  ============  ======================================================
     """
 
@@ -236,6 +238,7 @@ class SessionCore:
         self._admitted: dict[int, int] = {}
         self._want_back = False
         self._rejoin_sent_at: float | None = None
+        self._began_at = now
         self._pump(now)
 
     @property

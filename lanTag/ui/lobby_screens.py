@@ -23,6 +23,7 @@ from prompt_toolkit.widgets import TextArea
 
 from lanTag.errors import LocalProtocolError
 from lanTag.net.lobby_adverts import LobbyInfo
+from lanTag.peer.doorstep import OPEN_TABLE_NOTE, open_table
 from lanTag.peer.join_handshake import (
     HostKeyChanged,
     HostLobby,
@@ -256,6 +257,8 @@ class HostModel:
         address = getattr(self.handle, "address", None)
         if address is not None:
             out.append(("class:dim", f"listening on {address[0]}:{address[1]}\n"))
+        if open_table(config.approve, config.password):
+            out.append(("class:warn", f"{OPEN_TABLE_NOTE}\n"))
         out.append(("class:header", f"\n{'seat':<5} {'nickname':<24} key\n"))
         for seat in range(self.seats):
             if seat < len(self.roster):

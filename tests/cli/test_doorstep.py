@@ -236,3 +236,23 @@ async def test_a_refused_or_kicked_joiner_is_told_in_one_line(
         assert lobby.taken == 1
     finally:
         await _close(a, b, host)
+
+
+@pytest.mark.parametrize(
+    ("approve", "password", "told"), [(False, "", True), (True, "", False), (False, "pw", False)]
+)
+async def test_the_headless_lobby_of_an_open_table_says_it_can_be_squatted(
+    approve: bool, password: str, told: bool
+) -> None:
+    from lanTag.peer.doorstep import OPEN_TABLE_NOTE
+
+    config = HostConfig("prototag", "Cafe", 1, chain_length=16, approve=approve, password=password)
+    host = await open_host(config, _me("alice"), bind=LOOP)
+    try:
+        lobby = host.machine.lobby
+        assert isinstance(lobby, HostLobby)
+        err = io.StringIO()
+        await wait_for_table(host, lobby, config, stdin=io.StringIO(""), err=err)
+        assert (f"lobby: {OPEN_TABLE_NOTE}\n" in err.getvalue()) is told
+    finally:
+        await _close(host)

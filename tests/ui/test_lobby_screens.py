@@ -208,3 +208,23 @@ async def test_joiner_is_warned_loudly_of_a_changed_host_key_and_may_go_on() -> 
         await eventually(lambda: screen.model.your_seat == 1)
         inp.send_text("q")
         await asyncio.wait_for(run, 30)
+
+
+def test_an_open_table_says_it_can_be_squatted_and_offers_approve() -> None:
+    """Issue #38 item 3: without --approve or a password the host's lobby says a stranger
+    on the Wi-Fi can take a seat and names --approve; with either it does not."""
+    from lanTag.peer.doorstep import OPEN_TABLE_NOTE
+    from lanTag.ui.lobby_screens import HostModel
+
+    table = ui_table("prototag", 2, seed=15)
+    model = HostModel(NetHandle(table))
+    shown = "".join(text for _, text in model.text())
+    assert OPEN_TABLE_NOTE in shown and "--approve" in OPEN_TABLE_NOTE
+    for change in ({"approve": True}, {"password": "sesame"}):
+        lobby = table.peers[0].lobby
+        config = lobby.config  # type: ignore[union-attr]
+        old = (config.approve, config.password)
+        for name, value in change.items():
+            setattr(config, name, value)
+        assert OPEN_TABLE_NOTE not in "".join(text for _, text in model.text())
+        config.approve, config.password = old
