@@ -29,6 +29,7 @@ from lanTag.session.messages import (
     Signed,
     have_within,
     pack_bundle,
+    parse_unverified,
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
@@ -59,12 +60,13 @@ FITS = {  # the step kind each contribution answers
 class SessionCore:
     """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
-    The Session is one object built from six classes: SessionCore (this one: identity,
+    The Session is one object built from seven classes: SessionCore (this one: identity,
     keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
     rollbacks, equivocation proofs) on LateProof (the late-proof rule of protocol 5: two
-    COMMITs of one seat whose round may stand), Recovery (what a restarted peer needs,
-    private chat), Sealing (the seals of the final state) and Session (accepting messages
-    and deciding steps).  Every attribute of the state is
+    COMMITs of one seat whose round may stand), Chatter (the cap on chat, catch-up and
+    rejoin requests, seals and leaves per seat and step, protocol 6) under Recovery (what a
+    restarted peer needs, private chat) and Sealing (the seals of the final state), and
+    Session (accepting messages and deciding steps).  Every attribute of the state is
     listed here, once: its OWNER is the part whose rules give it meaning and that changes
     it (others may read it; "+" names a part that also writes it).  Everything is created in
     ``__init__`` below except the two lazy caches marked "class attr".
@@ -108,7 +110,8 @@ class SessionCore:
                                       whether it stands (the seat then voted out) or is
                                       split (the seat banned at that step)
     _flooders           Agreement     seats convicted of a flood (blamed once; what they
-                                      send over the bound is then dropped unlogged)
+                                      send over the bound is then dropped unlogged; their
+                                      chatter, unchecked: +Chatter)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
     _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood
                                       bound; our own seat's: the ones we sent)
@@ -152,6 +155,10 @@ class SessionCore:
     _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never)
     _began_at           SessionCore   when this session began (started or resumed): a
                                       seat never heard counts as heard then (Agreement)
+    _chatter_kept       Chatter       (seat, step, type) -> the distinct CHAT, PRIVATE,
+                                      SYNC, REJOIN, SEAL or LEAVE bytes taken (protocol 6
+                                      cap, SPEC §5.3; ours: the ones we sent)
+    _chatter_pruned     Chatter       CHAT and PRIVATE kept only for steps after this one
     ==================  ============  ======================================================
     """
 
@@ -239,6 +246,8 @@ class SessionCore:
         self._want_back = False
         self._rejoin_sent_at: float | None = None
         self._began_at = now
+        self._chatter_kept: dict[tuple[int, int, MsgType], list[bytes]] = {}
+        self._chatter_pruned = -1
         self._pump(now)
 
     @property
@@ -369,7 +378,20 @@ class SessionCore:
             (self.step,),
             version=self.record.protocol,
         )
+        if not self._chatter_room(msg):  # (a 9th rollback of this step): ask as before
+            last = self._last_own_chatter(MsgType.SYNC)
+            if last is None:
+                return
+            msg = parse_unverified(last)
         self._broadcast([msg.raw])
+
+    def _chatter_room(self, msg: Signed) -> bool:
+        """Implemented by Chatter: whether our own ``msg`` stays within the chatter cap."""
+        return True
+
+    def _last_own_chatter(self, kind: MsgType) -> bytes | None:
+        """Implemented by Chatter: the last ``kind`` message we sent at our step."""
+        return None
 
     def _record_own(self, msg: Signed) -> None:
         assert self.seat is not None

@@ -31,6 +31,7 @@ from lanTag.rules.base import (
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.agreement import Agreement
+from lanTag.session.chatter import TOO_CHATTY, Gate
 from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
     REQUEST_AHEAD,
@@ -118,8 +119,6 @@ class Session(Agreement, Recovery, Sealing):
         """Public chat: signed and sent to everyone; in our log only if we ask (``/say!``)."""
         if self._signer is None or self.seat is None:
             raise LocalProtocolError("spectators cannot chat")
-        if keep_in_log:
-            self.note("chat", text[:500])
         msg = sign_message(
             self._signer,
             MsgType.CHAT,
@@ -130,6 +129,10 @@ class Session(Agreement, Recovery, Sealing):
             (text[:500],),
             version=self.record.protocol,
         )
+        if not self._chatter_room(msg):
+            raise LocalProtocolError(TOO_CHATTY)
+        if keep_in_log:
+            self.note("chat", text[:500])
         self._broadcast([msg.raw])
 
     def leave(self, now: float) -> None:
@@ -146,6 +149,7 @@ class Session(Agreement, Recovery, Sealing):
             self.state.state_hash(),
             (),
         )
+        self._chatter_room(msg)  # counted as the others count it (a LEAVE again is a copy)
         self._left[self.seat] = self.step
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         self._broadcast([msg.raw])
@@ -190,10 +194,15 @@ class Session(Agreement, Recovery, Sealing):
         if key is None:
             self._reject("not-in-roster", f"seat {msg.seat} is not a human seat of this game")
             return
-        if not (
+        gate = self._chatter_gate(msg)  # protocol 6: chatter capped per seat and step (§5.3)
+        if gate is Gate.DROP:
+            return
+        if gate is not Gate.COPY and not (
             verify_signature(msg, key, self._verifier) if signature_ok is None else signature_ok
         ):
             self._reject("bad-signature", f"signature of seat {msg.seat} does not verify")
+            return
+        if not self._chatter_take(msg, gate, now):
             return
         if msg.seat not in self.live:
             self._answer_dropped(msg, now)

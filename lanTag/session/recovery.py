@@ -12,7 +12,8 @@ import hmac
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.commit import opens
 from lanTag.session import events as ev
-from lanTag.session.core import NONCE_DOMAIN, SessionCore
+from lanTag.session.chatter import TOO_CHATTY, Chatter
+from lanTag.session.core import NONCE_DOMAIN
 from lanTag.session.messages import (
     HANDBACK_PROTOCOL,
     MsgType,
@@ -25,7 +26,7 @@ from lanTag.session.referee import NeedKind
 from lanTag.session.steps import StepBox
 
 
-class Recovery(SessionCore):
+class Recovery(Chatter):
     """What a restarted peer needs, and chat meant for one seat only."""
 
     def _derived_nonce(self, step: int) -> bytes:
@@ -202,6 +203,8 @@ class Recovery(SessionCore):
             (to, *sealed),
             version=self.record.protocol,
         )
+        if not self._chatter_room(msg):
+            raise LocalProtocolError(TOO_CHATTY)
         self._outbox.setdefault(addr, []).append(msg.raw)
 
     def _open_private(self, msg: Signed) -> None:
@@ -281,8 +284,10 @@ class Recovery(SessionCore):
             (),
             version=self.record.protocol,
         )
+        raw = msg.raw if self._chatter_room(msg) else self._last_own_chatter(MsgType.REJOIN)
         self._rejoin_sent_at = now
-        self._broadcast([msg.raw])
+        if raw is not None:
+            self._broadcast([raw])
 
     def _rejoin_time(self) -> float | None:
         """When our dropped seat asks back again (every step timeout: a peer that lost the
