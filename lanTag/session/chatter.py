@@ -139,5 +139,6 @@ class Chatter(SessionCore):
         if self.step - REQUEST_AHEAD <= self._chatter_pruned:
             return
         self._chatter_pruned = self.step - REQUEST_AHEAD
-        for key in [k for k in self._chatter_kept if k[2] in WINDOWED and k[1] < self._chatter_pruned]:
+        pruned = self._chatter_pruned
+        for key in [k for k in self._chatter_kept if k[2] in WINDOWED and k[1] < pruned]:
             del self._chatter_kept[key]

@@ -87,7 +87,7 @@ def test_a_person_may_say_the_cap_and_is_told_to_wait_past_it() -> None:
     with pytest.raises(LocalProtocolError, match="wait for the next"):
         talker.say("one more", net.now)
     talker.say("line 0", net.now)  # the very same line again: a copy, never counted
-    net.run_until(lambda: len(_events(net, 0, ev.Chat)) >= cap and len(_events(net, 2, ev.Chat)) >= cap)
+    net.run_until(lambda: all(len(_events(net, s, ev.Chat)) >= cap for s in (0, 2)))
     net.run(max_time=net.now + 1.0)
     for s in (0, 2):
         chats = [e.text for e in _events(net, s, ev.Chat)]
