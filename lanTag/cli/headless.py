@@ -135,6 +135,14 @@ def step_report(session: Session | None, event: ev.StepApplied) -> list[str]:
 
 def host_key_changed_lines(event: HostKeyChanged) -> list[str]:
     """The loud warning before joining a host whose nickname had another key."""
+    if event.looks_like:
+        return [
+            "WARNING: THE HOST'S KEY HAS CHANGED",
+            f"  this host calls itself {event.nickname!r}, which looks like {event.looks_like!r};",
+            f"  {event.looks_like!r} had key {event.known} when you last played with them,",
+            f"  this host answers with key {event.now}.",
+            "  Someone may be posing as them: ask them for `lantag id` before you trust it.",
+        ]
     return [
         "WARNING: THE HOST'S KEY HAS CHANGED",
         f"  {event.nickname!r} had key {event.known} when you last played with them;",

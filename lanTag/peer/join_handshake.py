@@ -33,6 +33,7 @@ from lanTag import wire
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
 from lanTag.peer.guess_limit import GuessLimiter
+from lanTag.peer.names import clean_nickname
 from lanTag.peer.pake import (
     HostPake,
     joiner_confirmation,
@@ -189,6 +190,8 @@ class HostKeyChanged:
     nickname: str
     known: str
     now: str
+    # The nickname we played with that this one looks like ("": the very same nickname).
+    looks_like: str = ""
 
 
 LobbyEvent = (
@@ -257,7 +260,7 @@ class HostLobby:
         self.config = config
         self.identity = identity
         self.anchor = anchor
-        self.nickname = nickname[:32]
+        self.nickname = clean_nickname(nickname) or "host"
         self._random = random_bytes
         self._joiners: dict[Addr, _Joiner] = {}
         self._order: list[Addr] = []  # seated joiners, in seat order
@@ -307,20 +310,20 @@ class HostLobby:
             return
         kind, fields = parse_lobby_message(payload, old_hello=True)
         if kind == "hello/1" and fields and isinstance(fields[0], str):
-            self._refuse_versions(addr, fields[0][:32], 1, None, version=OLD_VERSION)
+            self._refuse_versions(addr, clean_nickname(fields[0]), 1, None, version=OLD_VERSION)
         elif kind == "hello" and len(fields) == 5 and isinstance(fields[0], str):
             protocol, rules, release = fields[2], _rules_table(fields[3]), fields[4]
             if type(protocol) is not int or rules is None or not isinstance(release, str):
                 raise RemoteProtocolError("malformed", "bad versions in hello")
             engine = self.config.engine
-            if self._refuse_versions(addr, fields[0][:32], protocol, rules.get(engine)):
+            if self._refuse_versions(addr, clean_nickname(fields[0]), protocol, rules.get(engine)):
                 return
-            self._hello(addr, fields[0][:32], now)
+            self._hello(addr, clean_nickname(fields[0]), now)
         elif kind == "join" and len(fields) == 7:
             if addr not in self._joiners and isinstance(fields[2], str):
                 # A join whose hello we forgot (MAX_UNPROVEN) or never had: welcome it as
                 # if it said hello (a new challenge), and it joins again (JoinLobby).
-                self._hello(addr, fields[2][:32], now)
+                self._hello(addr, clean_nickname(fields[2]), now)
                 return
             self._join(addr, fields, now)
         elif kind == "leave":
@@ -483,7 +486,9 @@ class HostLobby:
         if not spectator and self.taken >= self.config.humans:
             self.outbox.append((addr, lobby_message("refuse", "the game is full")))
             return
-        joiner.public_key, joiner.anchor, joiner.nickname = public_key, anchor, nickname[:32]
+        # One form per name, nothing invisible (lanTag.peer.names): what everyone sees.
+        joiner.nickname = clean_nickname(nickname) or "player"
+        joiner.public_key, joiner.anchor = public_key, anchor
         joiner.spectator = spectator
         if self.config.approve:
             joiner.waiting = True

@@ -35,6 +35,7 @@ from lanTag.peer.join_handshake import (
     my_rules,
     parse_lobby_message,
 )
+from lanTag.peer.names import clean_nickname, look_alike
 from lanTag.peer.pake import PAKE_MESSAGE, joiner_confirmation, joiner_pake, start_seal, transcript
 from lanTag.session.compatibility import mismatch, rules_version_of
 from lanTag.session.lobby_record import LobbyRecord
@@ -133,7 +134,7 @@ class JoinLobby:
                 and type(seat) is int
             ):
                 raise RemoteProtocolError("malformed", "bad roster")
-            roster = tuple(RosterEntry(n, f, b) for n, f, b in entries)
+            roster = tuple(RosterEntry(clean_nickname(n), f, b) for n, f, b in entries)
             self.your_seat = seat if seat >= 0 else None
             self.events.append(RosterChanged(roster, total, self.your_seat))
         elif kind == "refuse" and len(fields) == 1 and isinstance(fields[0], str):
@@ -199,15 +200,27 @@ class JoinLobby:
             return
         self.host_key, self._challenge, self._pake_b = host_key, challenge, pake_b
         self._unanswered = None
-        self.host_nickname = host_nickname[:32]
+        self.host_nickname = clean_nickname(host_nickname)
         self.events.append(Welcomed(engine, name, seats, taken, pw, answered))
-        known = self.known_hosts.get(self.host_nickname)
-        if known is not None and known != answered:
-            self.events.append(HostKeyChanged(self.host_nickname, known, answered))
+        changed = self._key_changed(answered)
+        if changed is not None:
+            self.events.append(changed)
             if not self.trust_changed_key:
                 self._held = True
                 return
         self._go_on(name)
+
+    def _key_changed(self, answered: str) -> HostKeyChanged | None:
+        """The loud warning, if the host's nickname (or one it looks like: another script's
+        letters, case, invisible characters) had another key when we played with it."""
+        nickname = self.host_nickname
+        known = self.known_hosts.get(nickname)
+        if known is not None:
+            return None if known == answered else HostKeyChanged(nickname, known, answered)
+        other = look_alike(nickname, self.known_hosts)
+        if other is None or self.known_hosts[other] == answered:
+            return None
+        return HostKeyChanged(nickname, self.known_hosts[other], answered, looks_like=other)
 
     def _go_on(self, name: str = "") -> None:
         if self._pake_b and not self.password:

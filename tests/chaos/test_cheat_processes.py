@@ -11,6 +11,7 @@ asserted; every wait is bounded.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -80,7 +81,10 @@ def _peer_env(tmp: Path, i: int) -> dict[str, str]:
     patient = tmp / "patient"
     patient.mkdir(exist_ok=True)
     (patient / "sitecustomize.py").write_text(PATIENT_PEERS, encoding="utf-8")
-    return {**peer_env(tmp, i), "PYTHONPATH": str(patient)}
+    env = peer_env(tmp, i)
+    # Ahead of the tree under test (a worktree's own PYTHONPATH), not instead of it.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(patient), env.get("PYTHONPATH")) if p)
+    return env
 
 
 async def _table(tmp: Path, cheat: str) -> Run:

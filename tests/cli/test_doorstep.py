@@ -256,3 +256,26 @@ async def test_the_headless_lobby_of_an_open_table_says_it_can_be_squatted(
         assert (f"lobby: {OPEN_TABLE_NOTE}\n" in err.getvalue()) is told
     finally:
         await _close(host)
+
+
+@pytest.mark.parametrize("impostor", ["alice\u200b", "\u0430lice"])  # zero-width, Cyrillic a
+async def test_a_look_alike_of_a_known_host_is_shown_loudly_and_not_joined(
+    home: Path, capsys: pytest.CaptureFixture[str], impostor: str
+) -> None:
+    """Issue #38 item 5: someone played with the real alice; an impostor with its own key
+    and a look-alike nickname is not joined without the changed-key warning."""
+    remember_host("alice", "0123456789abcdef")
+    host = await open_host(_config(), _me(impostor), bind=LOOP)
+    try:
+        args = build_parser().parse_args(
+            ["join", f"127.0.0.1:{host.address[1]}", "--headless", "--bind", "127.0.0.1",
+             "--log", str(home / "j.log")]
+        )
+        code = await cmd_join(args)
+        err = capsys.readouterr().err
+        assert code == 1
+        assert "WARNING: THE HOST'S KEY HAS CHANGED" in err and "not joining" in err
+        assert "0123456789abcdef" in err and host.machine.identity.fingerprint in err
+        assert host.machine.lobby.taken == 1  # type: ignore[union-attr]
+    finally:
+        await _close(host)
