@@ -19,6 +19,7 @@ from lanTag.peer.join_handshake import (
     RosterChanged,
     Started,
     Waiting,
+    Welcomed,
 )
 from lanTag.peer.resume import back_line, dropped_seat_line
 from lanTag.peer.runtime import PeerHandle
@@ -28,6 +29,7 @@ from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names
 from lanTag.session.lockstep import Session
 from lanTag.ui.outcomes import step_words
+from lanTag.views.brief import position_line
 
 
 async def play_headless(handle: PeerHandle, out: object = None) -> int:
@@ -92,6 +94,10 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
                         file=sys.stderr,
                     )
                     return 1
+            elif isinstance(event, Welcomed) and event.start_position:
+                # Seen before the seat is taken (issue #38 item 6); the start must match it.
+                line = position_line(event.engine, event.start_position)
+                print(f"lobby: this game starts {line}", file=sys.stderr)
             elif isinstance(event, Waiting):
                 print(f"lobby: {event.reason}", file=sys.stderr)
             elif isinstance(event, PasswordNeeded):

@@ -15,6 +15,7 @@ from typing import TextIO
 from lanTag.peer.doorstep import OPEN_TABLE_NOTE, open_table
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinerRefused
 from lanTag.peer.runtime import PeerHandle
+from lanTag.views.brief import position_line
 
 
 def approve_prompt(nickname: str, fp: str, addr: tuple[str, int], spectator: bool) -> str:
@@ -53,6 +54,9 @@ async def wait_for_table(
     err = sys.stderr if err is None else err
     if open_table(config.approve, config.password):
         print(f"lobby: {OPEN_TABLE_NOTE}", file=err, flush=True)
+    if config.start_position:  # what joiners see before they sit (advert, welcome)
+        line = position_line(config.engine, config.start_position)
+        print(f"lobby: this table starts {line}", file=err, flush=True)
     told: set[int] = set()
     while lobby.taken < config.humans:
         for event in list(handle.machine.events):

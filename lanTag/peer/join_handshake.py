@@ -59,8 +59,11 @@ TELL_EVERY = 1.0  # seconds between two "N wrong passwords from ADDR" lines for 
 
 
 def is_lobby_message(payload: bytes) -> bool:
-    """Cheap test used by the peer to route link payloads (session bundles never match)."""
-    return payload[1:2] == b"\xa8" and payload[2:10] == TAG.encode()
+    """Cheap test used by the peer to route link payloads (session bundles never match):
+    an array (fixarray, or array16 for a welcome with its position: 16 items) whose first
+    item is the 8-character string TAG."""
+    head = 3 if payload[:1] == b"\xdc" else 1
+    return payload[head : head + 1] == b"\xa8" and payload[head + 1 : head + 9] == TAG.encode()
 
 
 def lobby_message(kind: str, *fields: Any, version: int = VERSION) -> bytes:
@@ -163,6 +166,8 @@ class Welcomed:
     taken: int
     password: bool
     host_fingerprint: str
+    # The canonical state the game starts from (lantag host --position); b"": the start.
+    start_position: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +375,9 @@ class HostLobby:
             lantag_version()[:32],
             self.nickname,
             joiner.pake.message if joiner.pake is not None else b"",
+            # A game set up from a position shows it before anyone sits (issue #38 item 6):
+            # a 13th field, only then (a welcome without one is byte for byte as before).
+            *([c.start_position] if c.start_position else []),
         )
 
     def _may_try(self, addr: Addr, nickname: str, now: float) -> bool:

@@ -88,6 +88,7 @@ class JoinLobby:
         self._random = random_bytes
         self.host_key = b""
         self.host_nickname = ""
+        self.shown_position = b""  # the start position the host's welcome showed
         self._challenge = b""
         self._pake_b = b""
         self._pake_key: bytes | None = None
@@ -161,9 +162,12 @@ class JoinLobby:
             # host's welcome has fewer fields: the versions are read first)
             self.events.append(Refused(told))
             return
-        if len(fields) != 12:
+        if len(fields) not in (12, 13):
             raise RemoteProtocolError("malformed", "bad welcome")
-        host_nickname, pake_b = fields[10:]
+        host_nickname, pake_b = fields[10:12]
+        position = fields[12] if len(fields) == 13 else b""
+        if not isinstance(position, bytes) or (len(fields) == 13 and not position):
+            raise RemoteProtocolError("malformed", "bad welcome")
         if self.host_key and (host_key, challenge) == (self.host_key, self._challenge):
             return  # the same welcome again (hello sent to two of the host's addresses)
         joining = self._unanswered is not None and self._join_sent
@@ -201,7 +205,8 @@ class JoinLobby:
         self.host_key, self._challenge, self._pake_b = host_key, challenge, pake_b
         self._unanswered = None
         self.host_nickname = clean_nickname(host_nickname)
-        self.events.append(Welcomed(engine, name, seats, taken, pw, answered))
+        self.shown_position = position
+        self.events.append(Welcomed(engine, name, seats, taken, pw, answered, position))
         changed = self._key_changed(answered)
         if changed is not None:
             self.events.append(changed)
@@ -319,6 +324,11 @@ class JoinLobby:
             self.events.append(Refused("the host did not prove it knows the password"))
             return
         record = LobbyRecord.decode(body)
+        if record.start_position != self.shown_position:
+            self.events.append(
+                Refused("the host started from another position than the one it showed")
+            )
+            return
         if self.follows and record.previous_game != self.follows:
             self.events.append(Refused("the host's next game does not follow the game we played"))
             return
