@@ -92,7 +92,8 @@ def test_a_look_alike_host_with_another_key_gets_the_changed_key_warning() -> No
 
 
 def test_the_host_cleans_a_joiners_nickname_for_everyone() -> None:
-    host = HostLobby(HostConfig("prototag", "g", 2), Identity(bytes([1]) * 32), bytes(32), "h", bytes)
+    config = HostConfig("prototag", "g", 2)
+    host = HostLobby(config, Identity(bytes([1]) * 32), bytes(32), "h", bytes)
     joiner = JoinLobby(HOST, Identity(bytes([3]) * 32), bytes(32), "ann\u202e\u200b")
     for _ in range(3):
         for _, payload in joiner.outbox:
