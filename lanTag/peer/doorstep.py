@@ -24,6 +24,7 @@ message per stranger, and only a stranger that holds a proven link can cost it a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lanTag.net.link import LinkError, LinkLayer
@@ -123,3 +124,48 @@ class DoorAnswers:
                 link.send(addr, payload, now)
             except LinkError:
                 self.send_errors += 1
+
+
+ROLL_EVERY = 5.0  # seconds between two counting lines of one kind of doorstep event
+_VARYING = re.compile(r"[0-9a-f]{16}|\d+(?:\.\d+)*")  # keys, counts, addresses, ports
+_WHO = re.compile(r"^(refused|unseated|let in) [^(]*\(")
+
+
+def door_kind(text: str) -> str:
+    """What a doorstep line says, without who or how many: lines of one kind roll up."""
+    return _VARYING.sub("#", _WHO.sub(r"\1 # (", text))
+
+
+class DoorLines:
+    """Rolls repeated doorstep events into counting lines (issue #38 item 7): the first of
+    a kind is shown as it is; the next ones of that kind are counted, and at most every
+    ``every`` seconds one line says how many came and shows the last.  A crowd guessing
+    passwords from 20 addresses so fills a few lines, not hundreds.  Pure: ``now`` is
+    passed in."""
+
+    def __init__(self, every: float = ROLL_EVERY) -> None:
+        self.every = every
+        self._shown: dict[str, float] = {}  # kind -> when its last line was shown
+        self._held: dict[str, tuple[int, str]] = {}  # kind -> (count, last text) not shown
+
+    def add(self, text: str, now: float) -> list[str]:
+        """The lines to show now for one more event ``text``."""
+        kind = door_kind(text)
+        last = self._shown.get(kind)
+        if last is None or (now - last >= self.every and kind not in self._held):
+            self._shown[kind] = now
+            return [text]
+        count, _ = self._held.get(kind, (0, ""))
+        self._held[kind] = (count + 1, text)
+        return self.due(now)
+
+    def due(self, now: float, everything: bool = False) -> list[str]:
+        """The counting lines whose time came (call it now and then, e.g. when idle);
+        ``everything``: all of them (the lobby is over)."""
+        out = []
+        for kind, (count, text) in list(self._held.items()):
+            if everything or now - self._shown[kind] >= self.every:
+                out.append(f"{text} (and {count - 1} more like it)" if count > 1 else text)
+                self._shown[kind] = now
+                del self._held[kind]
+        return out

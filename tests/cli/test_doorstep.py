@@ -279,3 +279,37 @@ async def test_a_look_alike_of_a_known_host_is_shown_loudly_and_not_joined(
         assert host.machine.lobby.taken == 1  # type: ignore[union-attr]
     finally:
         await _close(host)
+
+
+async def test_the_headless_lobby_rolls_a_guessing_crowd_into_counting_lines() -> None:
+    """Issue #38 item 7: 560 'wrong password' events from 20 addresses, all at once, make
+    one line and one counting line, not 560."""
+    from collections import deque
+    from types import SimpleNamespace
+
+    from lanTag.peer.join_handshake import JoinerRefused
+
+    events = deque(
+        JoinerRefused(f"{n} wrong passwords from 127.0.0.{2 + s}")
+        for n in range(28)
+        for s in range(20)
+    )
+
+    class Lobby:
+        calls = 0
+
+        @property
+        def taken(self) -> int:  # full once the events were read (and the roll-up due)
+            self.calls += 1
+            return 2 if self.calls > 3 else 1
+
+        def waiting(self) -> list[object]:
+            return []
+
+    config = HostConfig("prototag", "Cafe", 2, password="pw")
+    err = io.StringIO()
+    handle = SimpleNamespace(machine=SimpleNamespace(events=events))
+    await wait_for_table(handle, Lobby(), config, err=err)  # type: ignore[arg-type]
+    lines = err.getvalue().splitlines()
+    assert lines[0] == "lobby: 0 wrong passwords from 127.0.0.2"
+    assert len(lines) == 2 and lines[1].endswith("(and 558 more like it)"), lines
