@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from lanTag.log.chain import EntryKind
 from lanTag.session import events as ev
+from lanTag.session.absence import Absence
 from lanTag.session.core import CONTRIBUTIONS
 from lanTag.session.late_proof import LateProof
 from lanTag.session.messages import (
@@ -26,6 +27,7 @@ from lanTag.session.steps import (
     ORDERED_PROOFS_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
     ROUND_SUBJECT,
+    WITHHELD_PROTOCOL,
     Snapshot,
     StepBox,
     unacknowledged_commits,
@@ -41,7 +43,7 @@ MAX_ROUND_VECTORS = 8
 _NONE: frozenset[int] = frozenset()
 
 
-class Agreement(LateProof):
+class Agreement(LateProof, Absence):
     """Votes, nudges, HAVE relays, drops, rollbacks and equivocation proofs."""
 
     # (snapshot, box, version key, missing seats) of the last ``_missing`` computation.
@@ -135,8 +137,13 @@ class Agreement(LateProof):
         got = box.of(kind)
         missing = {s for s in needs.humans if s not in got and s != self.seat}
         if kind is MsgType.REVEAL and not missing:
-            # Every reveal is in; the round waits for the others' acknowledgements (§4.4).
+            # Every reveal is in; the round waits for the others' acknowledgements (§4.4),
+            # and (protocol 6) for what explains a REVEAL signed before a drop (§5.5).
             missing = set(self._unacknowledged(box, needs, self._snapshots[-1]))
+            dropped = self._dropped_at_this_step(needs)
+            if dropped:
+                unexplained = self._withheld_reveals(box, needs, dropped)[1]
+                missing |= {s for s in unexplained if s != self.seat}
         return missing
 
     def _deadline(self, bound: float | None = None) -> float | None:
@@ -310,7 +317,15 @@ class Agreement(LateProof):
         )
         self._record_own(have)
         box.haves.setdefault(subject, {})[self.seat] = have
-        self._broadcast([have.raw, *acks, *(m.raw for m in held)] if relay else [have.raw])
+        if not relay:
+            self._broadcast([have.raw])
+            return
+        # Protocol 6: the COMMITs of seats dropped at that step go too: a REVEAL signed before
+        # their drop names them, and a peer that lacks one cannot tell whether they withheld.
+        dropped = [c.raw for c in box.dropped_commits.values()]
+        if self.record.protocol < WITHHELD_PROTOCOL:
+            dropped = []
+        self._broadcast([have.raw, *acks, *(m.raw for m in held), *dropped])
 
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
@@ -343,16 +358,20 @@ class Agreement(LateProof):
             return True
         return False
 
-    def _drop(self, silent: frozenset[int], box: StepBox, code: str = "timeout") -> None:
+    def _drop(
+        self, silent: frozenset[int], box: StepBox, code: str = "timeout", *, late: bool = False
+    ) -> None:
         snap = self._snapshots[-1]
+        needs = self.needs()  # what the step asked of the seats before the drop
         self._snapshots[-1] = Snapshot(
             snap.state, snap.chain_last, snap.chain_used, snap.live - silent
         )
         box.dropped_now = box.dropped_now | silent
+        box.drop_batches.append(silent)
         left = tuple(s for s in sorted(silent) if s in self._left)
         for s in sorted(silent):
-            if code == "timeout" and s not in left:  # leaving is no fault: no blame
-                self._blame(s, code, f"silent at step {self.step}; a bot takes the seat")
+            if code == "timeout":  # timeout, left or (protocol 6) withheld: SPEC §5.5
+                self._blame_absence(s, needs, late)
         self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent)), left))
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.
@@ -368,7 +387,8 @@ class Agreement(LateProof):
         """A conviction we learnt covers a step at or before an admission we applied
         (protocol 5, SPEC §5.6): decide again from that admission's step, where it is now
         void; every peer does the same once the proof reaches it.  True when it rolled back."""
-        for seat, step in sorted(self._admitted.items(), key=lambda item: item[1]):
+        admissions = sorted((k, seat) for seat, steps in self._admitted.items() for k in steps)
+        for step, seat in admissions:
             if step < self.step and self._convicted_since(seat, step):
                 self._rollback(step)
                 return True
@@ -394,7 +414,7 @@ class Agreement(LateProof):
             box.drop_proof.extend(box.votes.values())
             box.votes.clear()
             return True
-        self._drop(still, box)
+        self._drop(still, box, late=True)  # they owed nothing at the step they were voted
         current = self._box(self.step)
         _forget(current, still)  # from here on a bot plays them, as elsewhere
         return True
@@ -423,8 +443,13 @@ class Agreement(LateProof):
         self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
         for k in [k for k in self._vote_seq if k > step]:
             del self._vote_seq[k]
-        for seat in [s for s, k in self._admitted.items() if k >= step]:
-            del self._admitted[seat]  # decided again from the messages, like the rest
+        for seat in list(self._admitted):
+            # decided again from the messages, like the rest
+            kept = [k for k in self._admitted[seat] if k < step]
+            if kept:
+                self._admitted[seat] = kept
+            else:
+                del self._admitted[seat]
         for k in [k for k in self._secret if k > step]:
             # Our COMMIT of that step is looked at again with the rest: if the new history
             # reaches the same state there it is ours again, and so is this choice (else a

@@ -59,12 +59,13 @@ FITS = {  # the step kind each contribution answers
 class SessionCore:
     """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
-    The Session is one object built from six classes: SessionCore (this one: identity,
+    The Session is one object built from seven classes: SessionCore (this one: identity,
     keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
     rollbacks, equivocation proofs) on LateProof (the late-proof rule of protocol 5: two
     COMMITs of one seat whose round may stand), Recovery (what a restarted peer needs,
-    private chat), Sealing (the seals of the final state) and Session (accepting messages
-    and deciding steps).  Every attribute of the state is
+    private chat), both on Absence (protocol 6: which dropped seats withheld, and when a
+    dropped seat may come back), Sealing (the seals of the final state) and Session
+    (accepting messages and deciding steps).  Every attribute of the state is
     listed here, once: its OWNER is the part whose rules give it meaning and that changes
     it (others may read it; "+" names a part that also writes it).  Everything is created in
     ``__init__`` below except the two lazy caches marked "class attr".
@@ -145,9 +146,10 @@ class SessionCore:
                                       step is void (protocol 5, SPEC §5.6)
     _rejoins            Recovery      seat -> its latest REJOIN we hold (protocol 5: our
                                       next contribution may carry it, an admission)
-    _admitted           Recovery      seat -> the step whose decision admitted it (it is
-                                      live from the next step; +Agreement: a rollback
-                                      forgets the admissions it undoes)
+    _admitted           Recovery      seat -> the steps whose decisions admitted it, in
+                                      order (it is live from the step after each;
+                                      +Agreement: a rollback forgets the admissions it
+                                      undoes; Absence counts them, protocol 6)
     _want_back          Recovery      our dropped seat asks to be given back (a resume)
     _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never)
     ==================  ============  ======================================================
@@ -233,7 +235,7 @@ class SessionCore:
         self._seal_raws: set[bytes] = set()
         self._liars_at: dict[int, int] = {}
         self._rejoins: dict[int, Signed] = {}
-        self._admitted: dict[int, int] = {}
+        self._admitted: dict[int, list[int]] = {}
         self._want_back = False
         self._rejoin_sent_at: float | None = None
         self._pump(now)

@@ -23,6 +23,7 @@ from lanTag.rules.base import (
     Chance,
     IllegalAction,
     Input,
+    Joint,
     Move,
     Over,
     State,
@@ -215,7 +216,8 @@ class Session(Agreement, Recovery, Sealing):
         if msg.type == MsgType.LEAVE:
             # The first LEAVE counts; copies change nothing, and neither does one from before
             # the seat was given back (SPEC §5.6: it plays its seat again).
-            if msg.seat not in self._left and msg.step > self._admitted.get(msg.seat, -1):
+            back = self._admitted.get(msg.seat, [-1])[-1]
+            if msg.seat not in self._left and msg.step > back:
                 self._left[msg.seat] = msg.step
                 self.log.append(msg.step, EntryKind.MSG, msg.raw)
                 self._pump(now)
@@ -396,7 +398,8 @@ class Session(Agreement, Recovery, Sealing):
             return False
         snap = self._snapshots[-1]
         if msg.seat not in snap.live:
-            self._count("from-dropped-seat")
+            if not self._take_dropped_commit(msg, box, snap):  # (protocol 6, SPEC §5.5)
+                self._count("from-dropped-seat")
             return True
         if msg.type in (MsgType.VOTE, MsgType.NUDGE):
             self._register_request(msg, box)
@@ -565,10 +568,14 @@ class Session(Agreement, Recovery, Sealing):
         actions: dict[int, Action] = {s: reveals_in[s].action for s in needs.humans}
         reveals: dict[int, bytes] = {s: reveals_in[s].payload[2] for s in needs.humans}
         dropped_now = self._dropped_at_this_step(needs)
+        withheld, unexplained = self._withheld_reveals(box, needs, dropped_now)
+        if unexplained:
+            return None  # a REVEAL from before a drop we cannot read yet (protocol 6, §5.5)
         for s in dropped_now:
-            # Silent: the default (a time-out).  Convicted here: the forfeit (SPEC §4.4).
-            convicted = self._convicted_at(s, self.step)
-            actions[s] = state.forfeit_action(s) if convicted else state.default_action(s)
+            # Silent: the default (a time-out).  Convicted here, or (protocol 6) withheld after
+            # another seat revealed: the forfeit (SPEC §4.4, §5.5).
+            forfeit = self._convicted_at(s, self.step) or s in withheld
+            actions[s] = state.forfeit_action(s) if forfeit else state.default_action(s)
         bots = {
             s: self.record.seats[s].bot or TAKEOVER_BOT for s in needs.bots if s not in dropped_now
         }
@@ -586,6 +593,9 @@ class Session(Agreement, Recovery, Sealing):
                     chain_last[seat] = msg.payload[index]
                     chain_used[seat] += 1
         decided = self.step
+        if type(inp) is Joint:
+            needs = self.needs()  # (protocol 6) the round's dropped seats: withheld or silent
+            self._blame_round_absence(box, needs, self._dropped_at_this_step(needs))
         self._round_stood(decided)
         live = snap.live
         if self.record.protocol >= HANDBACK_PROTOCOL:
@@ -593,7 +603,7 @@ class Session(Agreement, Recovery, Sealing):
             if admitted:
                 live = live | admitted
                 for seat in admitted:
-                    self._admitted[seat] = decided
+                    self._admitted.setdefault(seat, []).append(decided)
                     self._rejoins.pop(seat, None)
                     self._left.pop(seat, None)  # a seat that had left is back: no longer leaving
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), live))

@@ -12,7 +12,8 @@ import hmac
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.commit import opens
 from lanTag.session import events as ev
-from lanTag.session.core import NONCE_DOMAIN, SessionCore
+from lanTag.session.absence import Absence
+from lanTag.session.core import NONCE_DOMAIN
 from lanTag.session.messages import (
     HANDBACK_PROTOCOL,
     MsgType,
@@ -25,7 +26,7 @@ from lanTag.session.referee import NeedKind
 from lanTag.session.steps import StepBox
 
 
-class Recovery(SessionCore):
+class Recovery(Absence):
     """What a restarted peer needs, and chat meant for one seat only."""
 
     def _derived_nonce(self, step: int) -> bytes:
@@ -321,7 +322,9 @@ class Recovery(SessionCore):
         if self._convicted_since(seat, step):
             return False  # a cheat (equivocation, bad reveal, desync, flood) never comes back
         dropped = self._dropped_at(seat, step)
-        return dropped is not None and dropped <= request.step
+        if dropped is None or dropped > request.step:
+            return False
+        return self._may_return(seat, dropped, step)  # protocol 6: after its turn, and so often
 
     def _dropped_at(self, seat: int, step: int) -> int | None:
         """The step of ``seat``'s latest drop at or before ``step`` (None: never dropped)."""

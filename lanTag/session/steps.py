@@ -28,6 +28,11 @@ LATE_PROOF_PROTOCOL = 5
 # Protocol 6 too: a seat proven to have equivocated at several steps is convicted at the
 # earliest of them at every peer, whatever the order the proofs reached each (SPEC §5.7).
 ORDERED_PROOFS_PROTOCOL = 6
+# Protocol 6 too: absence never pays (SPEC §5.5, §5.6).  A seat dropped at a roll, or at a
+# secret round after another seat revealed, is blamed ``withheld``; a withheld REVEAL is the
+# seat's forfeit; a seat is given back only after the turn it was dropped in ended, and at
+# most HANDBACK_LIMIT (lanTag.session.recovery) times a game.
+WITHHELD_PROTOCOL = 6
 ROUND_SUBJECT = 2**32 - 1  # a HAVE's subject that is no seat: "the secret round of this step"
 ROUND_DOMAIN = b"lanTag/v1/round\x00"
 
@@ -79,6 +84,7 @@ class StepBox:
     round_unchecked: set[int] = field(default_factory=set)
     round_checked: bytes = b""
     dropped_commits: dict[int, Signed] = field(default_factory=dict)  # of seats dropped here
+    drop_batches: list[frozenset[int]] = field(default_factory=list)  # this step's drops, in order
 
     def of(self, kind: MsgType) -> dict[int, Signed]:
         return self.contrib.setdefault(kind, {})

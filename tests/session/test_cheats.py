@@ -423,8 +423,9 @@ def test_an_acknowledgement_of_a_commitment_nobody_sent_is_not_counted() -> None
     # a claim: only a second signed COMMIT proves anything, so nobody is blamed for it; and
     # since protocol 4 an acknowledgement counts only for the commitment it names (SPEC
     # §4.4), so the round waits for seat 2's true one, which never comes: seat 2 is voted
-    # out at that step like any silent seat (its choice the default), the honest peers
-    # decide the round once, alike, never blamed.
+    # out at that step like any silent seat, the honest peers decide the round once, alike,
+    # never blamed.  Protocol 6 (SPEC §5.5): the honest seats revealed before the drop (their
+    # REVEALs name seat 2's COMMIT), so seat 2 withheld: its choice is its forfeit.
     _record, ids, sessions, net = _setup("lyinghave")
     net.hold_secret.update({0, 1, 2})
     net.run_until(lambda: all(s.step == 1 for s in sessions))
@@ -447,9 +448,9 @@ def test_an_acknowledgement_of_a_commitment_nobody_sent_is_not_counted() -> None
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
     for s in (0, 1):
         applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1]
-        default = Action("guess", (0,))  # the toy game's default: not the revealed guess 1
-        assert len(applied) == 1 and applied[0].input.of(2) == default, s
+        assert len(applied) == 1 and applied[0].input.of(2) == FORFEIT, s
         assert [(d.step, d.seats) for d in _events(net, s, ev.SeatsDropped)] == [(1, (2,))]
         assert {e.seat for e in _events(net, s, ev.Blame)} <= {2}, s
+        assert [(b.step, b.code) for b in _events(net, s, ev.Blame)] == [(1, "withheld")], s
         report = verify_log(sessions[s].take_log())
         assert report.valid and report.complete, report.failure
