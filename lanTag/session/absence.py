@@ -43,11 +43,10 @@ class Absence(SessionCore):
 
     # -- withheld: named at the drop (a roll) or with the round (a secret round) -----------
 
-    def _blame_absence(self, seat: int, needs: Needs, late: bool) -> None:
-        """The blame of ``seat``, dropped for silence (or after a LEAVE) at this step, whose
-        needs before the drop were ``needs``.  ``late``: the drop was agreed at an earlier
-        step where the seat had no part (SPEC §5.4), so it owed nothing."""
-        if not late and self.record.protocol >= WITHHELD_PROTOCOL and seat in needs.humans:
+    def _blame_absence(self, seat: int, needs: Needs) -> None:
+        """The blame of ``seat``, dropped for silence (or after a LEAVE) by a drop agreed at a
+        step that asked ``needs`` of the seats (before the drop)."""
+        if self.record.protocol >= WITHHELD_PROTOCOL and seat in needs.humans:
             if needs.kind is NeedKind.ENTROPY:
                 if self._left.get(seat, self.step) >= self.step:  # not a LEAVE from before
                     why = f"withheld its link of the roll at step {self.step}"
@@ -138,20 +137,13 @@ class Absence(SessionCore):
         return out
 
     def _take_dropped_commit(self, msg: Signed, box: StepBox, snap: Snapshot) -> bool:
-        """A COMMIT of a seat dropped at this secret step, from before its drop, that reached
-        us after it (relayed): kept with the dropped seats' COMMITs, which explain the
-        REVEALs signed before the drop.  True when kept."""
-        if (
-            self.record.protocol < WITHHELD_PROTOCOL
-            or msg.type is not MsgType.COMMIT
-            or msg.seat not in box.dropped_now
-            or msg.seat in box.dropped_commits
-            or msg.state_hash != self._state_hash(snap.state)
-            or self.needs().kind is not NeedKind.SECRET
-            or msg.seat not in self.needs().bots
-        ):
+        """A COMMIT on our state of a seat no longer live at this step (one dropped here,
+        relayed to us only after its drop): kept with the dropped seats' COMMITs, which
+        explain the REVEALs signed before the drop.  The first one counts (a second of
+        that slot is an equivocation, found before this).  True when kept."""
+        if msg.type is not MsgType.COMMIT or msg.state_hash != self._state_hash(snap.state):
             return False
-        box.dropped_commits[msg.seat] = msg
+        box.dropped_commits.setdefault(msg.seat, msg)
         return True
 
     # -- the hand-back's price ---------------------------------------------------------------

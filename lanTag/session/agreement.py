@@ -359,10 +359,16 @@ class Agreement(LateProof, Absence):
         return False
 
     def _drop(
-        self, silent: frozenset[int], box: StepBox, code: str = "timeout", *, late: bool = False
+        self,
+        silent: frozenset[int],
+        box: StepBox,
+        code: str = "timeout",
+        agreed: Needs | None = None,
     ) -> None:
+        """Drop ``silent`` at the current step; ``agreed``: what the step the drop was
+        agreed at asked of the seats (default: the current step's, before the drop)."""
         snap = self._snapshots[-1]
-        needs = self.needs()  # what the step asked of the seats before the drop
+        needs = self.needs() if agreed is None else agreed
         self._snapshots[-1] = Snapshot(
             snap.state, snap.chain_last, snap.chain_used, snap.live - silent
         )
@@ -371,7 +377,7 @@ class Agreement(LateProof, Absence):
         left = tuple(s for s in sorted(silent) if s in self._left)
         for s in sorted(silent):
             if code == "timeout":  # timeout, left or (protocol 6) withheld: SPEC §5.5
-                self._blame_absence(s, needs, late)
+                self._blame_absence(s, needs)
         self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent)), left))
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.
@@ -405,16 +411,15 @@ class Agreement(LateProof, Absence):
         stay the same everywhere; the log's votes show where it was taken."""
         if self.record.protocol < LATE_PROOF_PROTOCOL:
             return False
-        for k in range(step, self.step):
-            snap = self._snapshots[k]
-            if silent & set(needs_for(snap.state.decision(), snap.live).humans):
-                return False  # a decision they took part in would change: redecide it
+        asked = [needs_for(s.state.decision(), s.live) for s in self._snapshots[step : self.step]]
+        if any(silent & set(needs.humans) for needs in asked):
+            return False  # a decision they took part in would change: redecide it
         still = silent & self.live
         if not still:  # taken already: the votes are only a proof now
             box.drop_proof.extend(box.votes.values())
             box.votes.clear()
             return True
-        self._drop(still, box, late=True)  # they owed nothing at the step they were voted
+        self._drop(still, box, agreed=asked[0])  # (nothing: they had no part there)
         current = self._box(self.step)
         _forget(current, still)  # from here on a bot plays them, as elsewhere
         return True

@@ -97,7 +97,9 @@ def test_reveal_that_does_not_open_its_commitment_convicts_and_forfeits() -> Non
         _inject(sessions[s], r.raw, 2, net.now)
     net.run_until(lambda: sessions[0].step > 1 and sessions[1].step > 1)
     for s in (0, 1):
-        assert (2, "bad-reveal") in [(e.seat, e.code) for e in _events(net, s, ev.Blame)]
+        # The proof is its one blame: a seat convicted at the round is not also named for
+        # its absence from it (protocol 6, SPEC §5.5).
+        assert [(e.seat, e.code) for e in _events(net, s, ev.Blame)] == [(2, "bad-reveal")]
         applied = next(e for e in _events(net, s, ev.StepApplied) if e.step == 1)
         assert applied.input.of(2) == FORFEIT  # not the reveal, not the default (SPEC §4.4)
         # convicted: dropped at that very step by every honest peer, a bot plays on
