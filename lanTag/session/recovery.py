@@ -254,8 +254,8 @@ class Recovery(Absence):
     def rejoin_refusal(self) -> str | None:
         """Why our dropped seat cannot be given back, as a fact code, or None (it may be):
         ``protocol`` (a game older than protocol 5), ``convicted`` (we hold a proof that it
-        cheated), ``nobody`` (every other live person has left: nobody will admit it),
-        ``over``."""
+        cheated), ``limit`` (protocol 6: it was given back HANDBACK_LIMIT times already),
+        ``nobody`` (every other live person has left: nobody will admit it), ``over``."""
         if self.seat is None or self.seat in self.live:
             return None
         if self.record.protocol < HANDBACK_PROTOCOL:
@@ -264,6 +264,8 @@ class Recovery(Absence):
             return "over"
         if self._convicted_since(self.seat, self.step):
             return "convicted"
+        if self.handbacks_left(self.seat) == 0:
+            return "limit"
         if all(s in self._left for s in self.live - {self.seat}):
             return "nobody"  # every live person said it leaves: nobody will carry a REJOIN
         return None

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from lanTag.log.verify import verify_log
+from lanTag.peer.resume import dropped_seat_line
 from lanTag.rules.base import FORFEIT, Joint, Roll
 from lanTag.session import events as ev
 from lanTag.session.absence import HANDBACK_LIMIT, MAX_EXPLANATIONS
@@ -327,3 +328,17 @@ def test_the_vectors_tried_to_read_a_reveal_are_bounded() -> None:
     assert len(known) == MAX_EXPLANATIONS
     box.drop_batches = box.drop_batches[-2:]  # two drops, two versions each: 4 + 2 vectors
     assert len(s._explained(box, {0: bytes(32)})) == 6
+
+
+def test_past_the_limit_the_dropped_person_reads_why_in_one_line() -> None:
+    """Once its seat was given back HANDBACK_LIMIT times, the person dropped again is told in
+    one line that it only watches now, and why."""
+    sessions, net = _table("limit-line", rounds=8)
+    me = sessions[CHEAT]
+    Withholder(me, always=True)
+    net.run_until(lambda: len(_events(net, CHEAT, ev.SeatsDropped)) == HANDBACK_LIMIT + 1)
+    assert CHEAT not in me.live and not me.state.is_over
+    assert me.handbacks_left(CHEAT) == 0
+    assert me.rejoin_refusal() == "limit"
+    line = dropped_seat_line(me, me.step)
+    assert line.startswith("watching only:") and "given back at most once a game" in line, line
