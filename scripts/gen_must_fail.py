@@ -48,8 +48,10 @@ from lanTag.log.chain import LogFormatError  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.rules.registry import get_game  # noqa: E402
 
-# The hand-back's cheats (protocol 5) register after the others: their vectors come last.
+# The hand-back's cheats (protocol 5) register after the others: their vectors come last,
+# then its price's (protocol 6).
 must_fail_handback = importlib.import_module("must_fail_handback")
+must_fail_absence = importlib.import_module("must_fail_absence")
 
 OUT = ROOT / "protocol" / "vectors" / "must_fail"
 INDEX = "must_fail.json"
@@ -182,11 +184,19 @@ def render() -> dict[str, bytes]:
         f"{ENGINE} game (3 human seats and a replicated bot, writer seat 0; lanTag.testing.table."
         "Table with `table_seed`), but for the hand-back's (admission_*, protocol 5): they "
         "start from the writer's log of another game of that table, in which seat 2 was "
-        "killed, dropped, resumed and given back (`handback_seed`).  Written by "
+        "killed, dropped, resumed and given back (`handback_seed`); and for its price "
+        "(admission_within_the_drop_turn, admission_beyond_the_limit, protocol 6): each is "
+        "the writer's log of a game of that table whose table gave the seat back as "
+        "protocol 5 did, within the turn it was dropped in or once more than the limit "
+        "(`absence_seeds`), cut after the first step its person played again.  Written by "
         "scripts/gen_must_fail.py (deterministic).",
         "engine": ENGINE,
         "table_seed": seed,
         "handback_seed": must_fail_handback.handback_game().seed,
+        "absence_seeds": {
+            "admission_within_the_drop_turn": must_fail_absence.early_game().seed,
+            "admission_beyond_the_limit": must_fail_absence.second_game().seed,
+        },
         "honest": {
             "file": HONEST,
             "about": "the game's own log, which every vector starts from: valid and complete",

@@ -56,6 +56,7 @@ from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.sealing import Sealing
 from lanTag.session.steps import LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL, Snapshot, StepBox
+from lanTag.session.steps import WITHHELD_PROTOCOL as WITHHELD
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
@@ -330,8 +331,15 @@ class Session(Agreement, Recovery, Sealing):
         deadline = self._deadline()
         if deadline is not None and now >= deadline:
             recent = now - self.record.timeouts.step_ms / 1000
+            # Protocol 6 (SPEC §5.5): a seat heard at this step is spared the first deadline
+            # only; from the next one on, every seat still waited for is voted, whatever else
+            # it says here (a seat that talks without contributing holds the table one step
+            # timeout more, not without end).
+            spare = self._vote_seq.get(self.step, 0) == 0 or self.record.protocol < WITHHELD
             silent = frozenset(
-                s for s in waiting if box.heard.get(s, -1.0) < recent or self._wire_dead(s, now)
+                s
+                for s in waiting
+                if not spare or box.heard.get(s, -1.0) < recent or self._wire_dead(s, now)
             )
             if silent:
                 self._vote(silent, now)

@@ -25,7 +25,13 @@ from lanTag.rules.base import Chance, Roll, State
 from lanTag.session import referee
 from lanTag.session.core import bundles
 from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
-from lanTag.session.messages import MsgType, Signed, parse_unverified, unpack_bundle
+from lanTag.session.messages import (
+    MsgType,
+    Signed,
+    parse_unverified,
+    sign_message,
+    unpack_bundle,
+)
 from lanTag.session.referee import NeedKind
 from lanTag.session.transport import Addr, Transport
 
@@ -65,13 +71,17 @@ class Withholder:
     ``careful``: withhold only while the table may still give the seat back (it never
     gives up its seat for good); otherwise whenever the roll without its link is better
     (the issue's attacker).  ``leave``: withhold with a signed LEAVE instead of silence.
-    ``always``: withhold at every roll it may (the stall loop), whatever the rolls."""
+    ``always``: withhold at every roll it may (the stall loop), whatever the rolls.
+    ``chatty``: while it withholds, keep talking at that step (a HAVE of a made-up subject
+    about every half step timeout), so that the others hear it there."""
 
     session: Session
     gain: Gain = own_pips
     careful: bool = False
     leave: bool = False
     always: bool = False
+    chatty: bool = False
+    _chatted: tuple[int, float, int] = (-1, 0.0, 0)  # (step, when, how many) of our chatter
     choices: list[Choice] = field(default_factory=list)
     _released: set[int] = field(default_factory=set)  # steps whose link we sent
     _withheld: set[int] = field(default_factory=set)  # steps whose link we never send
@@ -146,6 +156,8 @@ class Withholder:
                 self._release_in(step, now)
             return
         step, needs = s.step, s.needs()
+        if self.chatty and step in self._withheld:
+            self._chat(now)
         if needs.kind is not NeedKind.ENTROPY or step in self._released | self._withheld:
             return
         decision = s.state.decision()
@@ -175,6 +187,31 @@ class Withholder:
             for bundle in bundles([raw]):
                 s.transport.send(addr, bundle, now)
         self._release_in(step, now)
+
+    def _chat(self, now: float) -> None:
+        s = self.session
+        at, last, said = self._chatted
+        if at == s.step and now < last + s.record.timeouts.step_ms / 2000:
+            return
+        said = said + 1 if at == s.step else 1
+        self._chatted = (s.step, now, said)
+        assert s._signer is not None
+        have = sign_message(
+            s._signer,
+            MsgType.HAVE,
+            s.game_id,
+            s.step,
+            self.seat,
+            s.state.state_hash(),
+            (10_000 + said, [bytes(32)]),
+            version=s.record.protocol,
+        )
+        inner = s.transport.inner if isinstance(s.transport, _Filter) else s.transport
+        for seat, addr in s.peers.items():
+            if seat == self.seat:
+                continue
+            for bundle in bundles([have.raw]):
+                inner.send(addr, bundle, now)
 
     def _their_links(self, step: int) -> dict[int, bytes]:
         s = self.session

@@ -342,3 +342,24 @@ def test_past_the_limit_the_dropped_person_reads_why_in_one_line() -> None:
     assert me.rejoin_refusal() == "limit"
     line = dropped_seat_line(me, me.step)
     assert line.startswith("watching only:") and "given back at most once a game" in line, line
+
+
+def test_a_seat_that_talks_while_it_withholds_holds_a_step_one_step_timeout_more() -> None:
+    """Seat 2 withholds and keeps talking at the step (HAVEs of made-up subjects, which no
+    bound counts), so the others hear it there.  A seat heard at a step is spared its
+    first vote deadline only (protocol 6, SPEC §5.5): each honest peer reaches at most two
+    deadlines at each withheld step, and the loop ends as a silent one does."""
+    sessions, net = _table("chatty")
+    cheat = Withholder(sessions[CHEAT], always=True, chatty=True)
+    net.run()
+    assert net.all_over()
+    withheld = [c.step for c in cheat.choices if c.withheld]
+    assert len(withheld) == HANDBACK_LIMIT + 1
+    for i in HONEST:
+        s = sessions[i]
+        assert [d.step for d in _events(net, i, ev.SeatsDropped)] == withheld
+        deadlines = [s._vote_seq.get(k, 0) for k in withheld]
+        assert all(1 <= n <= 2 for n in deadlines), (i, deadlines)
+        assert any(n == 2 for n in deadlines), (i, deadlines)  # it was heard: spared once
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
