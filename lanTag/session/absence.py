@@ -45,15 +45,17 @@ class Absence(SessionCore):
 
     def _blame_absence(self, seat: int, needs: Needs) -> None:
         """The blame of ``seat``, dropped for silence (or after a LEAVE) by a drop agreed at a
-        step that asked ``needs`` of the seats (before the drop)."""
+        step that asked ``needs`` of the seats (before the drop).  A seat we hold a proof
+        against (a liar voted out at once, SPEC §5.2) was dropped for that proof, blamed
+        already: the drop itself is a ``timeout``, as in protocol 5."""
         if self.record.protocol >= WITHHELD_PROTOCOL and seat in needs.humans:
-            if needs.kind is NeedKind.ENTROPY:
+            if needs.kind is NeedKind.SECRET:
+                return  # named when the round is decided: it depends on the REVEALs it uses
+            if needs.kind is NeedKind.ENTROPY and not self._convicted_since(seat, self.step):
                 if self._left.get(seat, self.step) >= self.step:  # not a LEAVE from before
                     why = f"withheld its link of the roll at step {self.step}"
                     self._blame(seat, "withheld", why)
                 return
-            if needs.kind is NeedKind.SECRET:
-                return  # named when the round is decided: it depends on the REVEALs it uses
         if seat not in self._left:  # leaving is no fault: no blame
             self._blame(seat, "timeout", f"silent at step {self.step}; a bot takes the seat")
 
@@ -66,7 +68,7 @@ class Absence(SessionCore):
         for seat in sorted(dropped):
             if self._convicted_at(seat, self.step):
                 continue  # blamed for the proof already
-            if seat in withheld:
+            if seat in withheld and not self._convicted_since(seat, self.step):
                 why = f"withheld its reveal at step {self.step}: its choice is its forfeit"
                 self._blame(seat, "withheld", why)
             elif seat not in self._left:

@@ -363,3 +363,35 @@ def test_a_seat_that_talks_while_it_withholds_holds_a_step_one_step_timeout_more
         assert any(n == 2 for n in deadlines), (i, deadlines)  # it was heard: spared once
         report = verify_log(s.take_log())
         assert report.valid and report.complete, report.failure
+
+
+def test_a_convicted_seat_voted_out_at_a_round_is_dropped_for_its_proof() -> None:
+    """Seat 2 commits, then floods (one NUDGE over the cap: a conviction, SPEC §5.3); the
+    others reveal and vote it out at once.  Its REVEAL is missing after theirs named its
+    COMMIT, so its choice is its forfeit, agreed from the REVEALs; it is blamed for its
+    proof, and the drop is a `timeout`, not `withheld` (it was refused, not absent)."""
+    sessions, net = _at_guess("liar-round")
+    step = sessions[0].step
+    me = sessions[CHEAT]
+    assert me._signer is not None
+    net.hold_secret.discard(CHEAT)
+    net.run_until(lambda: all(CHEAT in s._box(step).of(MsgType.COMMIT) for s in sessions[:2]))
+    net.flush()
+    net.silent.add(CHEAT)
+    h = me.state.state_hash()
+    flood = [
+        sign_message(me._signer, MsgType.NUDGE, me.game_id, step, CHEAT, h, ([0], seq))
+        for seq in range(1, 6)
+    ]
+    for i in HONEST:
+        sessions[i].receive_payload(pack_bundle([m.raw for m in flood]), net.now)
+    net.hold_secret.clear()
+    net.run()
+    for i in HONEST:
+        applied = [a for a in _events(net, i, ev.StepApplied) if a.step == step]
+        assert len(applied) == 1 and isinstance(applied[0].input, Joint)
+        assert applied[0].input.of(CHEAT) == FORFEIT, i
+        codes = [(b.step, b.code) for b in _events(net, i, ev.Blame)]
+        assert codes == [(step, "flood"), (step, "timeout")], (i, codes)
+        report = verify_log(sessions[i].take_log())
+        assert report.valid and report.complete, report.failure
