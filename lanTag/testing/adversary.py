@@ -45,6 +45,7 @@ from lanTag.session.messages import (
 from lanTag.session.transport import Transport
 from lanTag.testing.choices import beats, illegal_for
 from lanTag.testing.garbage import garbage_datagrams, garbage_payloads
+from lanTag.testing.withholder import Withholder, own_pips
 
 __all__ = ["Adversary", "Cheat", "garbage_datagrams", "garbage_payloads", "resign"]
 
@@ -70,6 +71,12 @@ class Cheat(enum.Enum):
     TWO_COMMITS = "two-commits"  # COMMIT+REVEAL pair A to some peers, pair B to the others
     FALSE_HASH = "false-hash"  # one HAVE with a made-up state hash, to one peer only
     REQUEST_FLOOD = "request-flood"  # NUDGEs and VOTEs with distinct seqs, future steps too
+    # Issue #38: withhold our link of our own roll when the roll without it has more pips, be
+    # dropped, ask back (lanTag.testing.withholder); -careful: only while a hand-back is
+    # left; -leave: withhold with a LEAVE.
+    WITHHOLD_ROLL = "withhold-roll"
+    WITHHOLD_ROLL_CAREFUL = "withhold-roll-careful"
+    WITHHOLD_ROLL_LEAVE = "withhold-roll-leave"
 
 
 def resign(session_signer: Any, msg: Signed, payload: tuple[Any, ...]) -> Signed:
@@ -152,6 +159,7 @@ class Adversary:
         self.spoof_as = spoof_as
         self.rng = random.Random(seed)
         self.did = CheatLog()
+        self.withholder: Withholder | None = None
         self.done = False
         self._replace: dict[bytes, dict[Addr | None, list[bytes]]] = {}  # raw -> dst -> raws
         self._drop_types: set[tuple[int, MsgType]] = set()  # (step, type) of ours never sent
@@ -549,6 +557,14 @@ class Adversary:
         self.bot.act(s, self.inner.random_bytes, now)
         return len(self.did.sent) >= FLOOD_ROUNDS
 
+    def _withhold_roll(self, s: Session, now: float) -> bool:
+        # Installed once: from then on the Withholder chooses at every roll of ours.
+        cheat = self.cheat
+        careful, leave = cheat is Cheat.WITHHOLD_ROLL_CAREFUL, cheat is Cheat.WITHHOLD_ROLL_LEAVE
+        self.withholder = Withholder(s, gain=own_pips, careful=careful, leave=leave)
+        self.bot.act(s, self.inner.random_bytes, now)
+        return True
+
     def inner_addr(self, s: Session) -> Addr:
         return s.peers.get(self.seat, ("0.0.0.0", 0))
 
@@ -599,6 +615,9 @@ _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
     Cheat.TWO_COMMITS: Adversary._two_commits,
     Cheat.FALSE_HASH: Adversary._false_hash,
     Cheat.REQUEST_FLOOD: Adversary._request_flood,
+    Cheat.WITHHOLD_ROLL: Adversary._withhold_roll,
+    Cheat.WITHHOLD_ROLL_CAREFUL: Adversary._withhold_roll,
+    Cheat.WITHHOLD_ROLL_LEAVE: Adversary._withhold_roll,
 }
 
 

@@ -77,6 +77,13 @@ async def run(args: argparse.Namespace) -> int:
     finally:
         await pump.close()
         writer.close()
+    if adversary.withholder is not None:  # what it chose at each of its rolls
+        for c in adversary.withholder.choices:
+            print(
+                f"roll at step {c.step} of {list(c.seats)}: with its link {c.with_link.values}"
+                f" without {c.without.values} withheld {c.withheld}",
+                flush=True,
+            )
     return 0
 
 

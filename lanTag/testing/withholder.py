@@ -7,7 +7,7 @@ LEAVE), the roll is drawn without its link, and it signs a REJOIN to be given ba
 ``lantag join --resume`` does).  Everything else it does is its session's, honestly.
 
 :class:`Withholder` wraps a live Session in place: its transport (our link is held until
-the choice, our VOTEs and NUDGEs of a withheld step are never sent: silent there) and its
+the choice; nothing of ours at a withheld step is sent: silent there) and its
 ``receive_payload`` (the others' links of a roll reach the session only once we chose, so
 it never decides the roll with our link and moves on).  It works on the simulated network
 (``tests/session``) and, through :class:`lanTag.testing.adversary.Adversary`, in a real
@@ -35,6 +35,9 @@ from lanTag.session.messages import (
 from lanTag.session.referee import NeedKind
 from lanTag.session.transport import Addr, Transport
 
+# What the cheat never sends at a step it withholds at (its session answers the others'
+# nudges with a HAVE of its own link and the link itself).
+_QUIET = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
 # How much a roll is worth to ``seat`` (higher is better), or None: it does not care.
 Gain = Callable[[State, Roll, int], float | None]
 
@@ -109,7 +112,7 @@ class Withholder:
             if msg.step not in self._withheld:
                 self._held_out.setdefault(msg.step, []).append((addr, raw))
             return []
-        if msg.type in (MsgType.VOTE, MsgType.NUDGE) and msg.step in self._withheld:
+        if msg.type in _QUIET and msg.step in self._withheld:
             return []  # silent at the step it withholds at
         return [raw]
 

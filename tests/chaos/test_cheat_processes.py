@@ -11,6 +11,7 @@ asserted; every wait is bounded.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -80,7 +81,11 @@ def _peer_env(tmp: Path, i: int) -> dict[str, str]:
     patient = tmp / "patient"
     patient.mkdir(exist_ok=True)
     (patient / "sitecustomize.py").write_text(PATIENT_PEERS, encoding="utf-8")
-    return {**peer_env(tmp, i), "PYTHONPATH": str(patient)}
+    env = peer_env(tmp, i)
+    # Keep the caller's PYTHONPATH after it: run from a worktree (PYTHONPATH=its root), the
+    # processes must import that tree's lanTag, not the one the venv was installed from.
+    paths = [str(patient), *filter(None, [env.get("PYTHONPATH")])]
+    return {**env, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 async def _table(tmp: Path, cheat: str) -> Run:

@@ -98,6 +98,7 @@ def test_the_withhold_and_rejoin_loop_is_bounded_and_named_everywhere(
             assert back > first, (i, dropped, back, first)  # after it: the bot played it
         assert CHEAT not in s.live  # out for good after the last drop
         assert _votes_naming(s, CHEAT) == HANDBACK_LIMIT + 1, i  # one vote per drop
+        assert [s._vote_seq.get(k) for k in withheld] == [1] * len(withheld)  # the first
         report = verify_log(s.take_log())
         assert report.valid and report.complete, report.failure
         assert [(seat, k, c) for seat, k, c, _why in report.blames] == blames
