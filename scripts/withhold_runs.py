@@ -81,6 +81,7 @@ class Game:
     handbacks: int = 0
     drops: int = 0
     mismatches: int = 0  # recomputed rolls that are not the log's (must stay 0)
+    lost: bool = False  # the third seat (the cheater's, or an honest one) lost the game
 
 
 async def run_table(tmp: Path, cheat: str | None) -> Table:
@@ -157,12 +158,15 @@ def read_game(table: Table, cheater_log: bool) -> Game:
     game.blames = [(seat, step, code) for seat, step, code, _why in report.blames]
     entries = parse_log(host).entries
     game.handbacks = sum(1 for e in entries if e.kind == EntryKind.NOTE and e.data[0] == "back")
+    # The third to join holds seat 2 (seats follow the join order; the cheater says its own).
+    game.lost = bool(report.ranking) and 2 in report.ranking[-1]
     if not cheater_log:
         return game
     seat_line = re.search(r"^seat (\d+)", table.out, re.M)
     if seat_line is None:
         raise RuntimeError(f"the cheater never took a seat: {table.out[-400:]}")
     cheater = game.cheater = int(seat_line.group(1))
+    game.lost = bool(report.ranking) and cheater in report.ranking[-1]
     record = LobbyRecord.decode(entries[0].data[1])
     inputs = {a.step: a.input for a in report.applied}  # the last decision of each step
     states: dict[int, State] = {}
@@ -322,6 +326,10 @@ def main() -> int:
         f"| {h_c:.1f} ({h_lo:.1f} .. {h_hi:.1f}) |"
     )
     print(f"| length factor (seconds; steps) | {t_c / h_c:.2f}; {s_c / s_h:.2f} |")
+    lost_c, lc_lo, lc_hi = mean_ci([float(g.lost) for g in cheated])
+    lost_h, lh_lo, lh_hi = mean_ci([float(g.lost) for g in honest])
+    print(f"| the cheater's seat lost (95% CI) | {lost_c:.2f} ({lc_lo:.2f} .. {lc_hi:.2f}) |")
+    print(f"| seat 2 lost, honest games (95% CI) | {lost_h:.2f} ({lh_lo:.2f} .. {lh_hi:.2f}) |")
     return 0
 
 

@@ -22,7 +22,7 @@ Pure like the rest of the session.
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import combinations, product
 
 from lanTag.session.core import SessionCore
 from lanTag.session.messages import MsgType, Signed, reveal_vector
@@ -33,9 +33,10 @@ from lanTag.session.steps import WITHHELD_PROTOCOL, Snapshot, StepBox, round_dig
 # cut or a Ctrl-Q by mistake is covered once; every further hand-back would buy a seat that
 # withholds one more re-drawn roll and the table one more stall (SPEC §5.6).
 HANDBACK_LIMIT = 1
-# Vectors of commitments tried per REVEAL when explaining it (a seat that signed two COMMITs
-# gives two versions): far above any honest round's, a bound on the work a cheat can cause.
-MAX_EXPLANATIONS = 64
+# Vectors of commitments tried when reading the REVEALs of a secret step with drops (one per
+# set of the seats dropped there, and per version for a seat that signed two COMMITs): every
+# set of up to 8 dropped seats, a bound on the work a cheat can cause.
+MAX_EXPLANATIONS = 256
 
 
 class Absence(SessionCore):
@@ -114,28 +115,35 @@ class Absence(SessionCore):
         return frozenset(withheld), frozenset(unexplained)
 
     def _explained(self, box: StepBox, live: dict[int, bytes]) -> dict[bytes, frozenset[int]]:
-        """Vector -> the dropped seats it holds, for every vector an honest seat may have
-        named before a drop at this step: the live seats' COMMITs with the seats of the last
-        drops (a suffix of the step's drops, in their agreed order), each in every version
-        we hold of its COMMIT."""
+        """Vector -> the dropped seats it holds, for every vector a seat may have named
+        before a drop at this step: the live seats' COMMITs with those of some of the seats
+        dropped here, each in every version we hold of its COMMIT.  The sets of the last
+        drops (the honest cases) first, then the others, at most MAX_EXPLANATIONS vectors;
+        computed once per set of COMMITs held."""
         versions: dict[int, list[bytes]] = {}
         for seat, commit in box.dropped_commits.items():
             versions[seat] = [commit.digest]
             late = self._late_commits.get((seat, self.step))
             if late is not None and late[2] != commit.digest:
                 versions[seat].append(late[2])
-        out: dict[bytes, frozenset[int]] = {}
+        held = tuple(sorted((s, tuple(v)) for s, v in versions.items()))
+        key = (round_digest(live), held, len(box.drop_batches))
+        if box.explained is not None and box.explained[0] == key:
+            return box.explained[1]
         batches = box.drop_batches
-        for i in range(len(batches)):
-            seats = frozenset().union(*batches[i:]) & frozenset(versions)
-            if not seats:
-                continue
+        dropped = sorted(frozenset().union(*batches) & frozenset(versions))
+        sets = [frozenset().union(*batches[i:]) & frozenset(versions) for i in range(len(batches))]
+        for size in range(1, len(dropped) + 1):
+            sets += [frozenset(c) for c in combinations(dropped, size)]
+        out: dict[bytes, frozenset[int]] = {}
+        for seats in dict.fromkeys(s for s in sets if s):  # in order, once each
             order = sorted(seats)
             for combo in product(*(versions[s] for s in order)):
                 if len(out) >= MAX_EXPLANATIONS:
-                    return out
+                    break
                 with_them = {**live, **dict(zip(order, combo, strict=True))}
                 out.setdefault(round_digest(with_them), seats)
+        box.explained = (key, out)
         return out
 
     def _take_dropped_commit(self, msg: Signed, box: StepBox, snap: Snapshot) -> bool:

@@ -8,6 +8,7 @@ hang guard; nothing is timed."""
 from __future__ import annotations
 
 import json
+import os
 import queue
 import signal
 import subprocess
@@ -64,7 +65,8 @@ m.BotDriver.act = act
 def _side(where: Path, source: str) -> dict[str, str]:
     where.mkdir(parents=True)
     (where / "sitecustomize.py").write_text(source, encoding="utf-8")
-    return {"PYTHONPATH": str(where)}
+    # The caller's PYTHONPATH after it: from a worktree, the processes run that tree's lanTag.
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [str(where), os.environ.get("PYTHONPATH")]))}
 
 
 class Lines:

@@ -314,9 +314,10 @@ def test_a_reveal_holding_a_split_seats_other_commit_still_names_the_absent_seat
 
 
 def test_the_vectors_tried_to_read_a_reveal_are_bounded() -> None:
-    """Explaining a REVEAL tries each suffix of the step's drops in each version held of each
-    dropped seat's COMMIT: exponential in the seats that signed two COMMITs, so capped (a
-    cheat cannot make a peer hash without end); an honest round needs a handful."""
+    """Explaining a REVEAL tries each set of the step's dropped seats in each version held of
+    each one's COMMIT: exponential in the seats dropped at the step (and those that signed
+    two COMMITs), so capped (a cheat cannot make a peer hash without end); an honest round
+    needs a handful."""
     sessions, _net = _table("bound")
     s = sessions[0]
     box = StepBox()
@@ -327,8 +328,8 @@ def test_the_vectors_tried_to_read_a_reveal_are_bounded() -> None:
         s._late_commits[(seat, s.step)] = (bytes(32), b"", bytes([seat + 100]) * 32)
     known = s._explained(box, {0: bytes(32)})
     assert len(known) == MAX_EXPLANATIONS
-    box.drop_batches = box.drop_batches[-2:]  # two drops, two versions each: 4 + 2 vectors
-    assert len(s._explained(box, {0: bytes(32)})) == 6
+    box.drop_batches = box.drop_batches[-2:]  # two drops, two versions each: 4 + 2 + 2
+    assert len(s._explained(box, {0: bytes(32)})) == 8
 
 
 def test_past_the_limit_the_dropped_person_reads_why_in_one_line() -> None:
