@@ -118,8 +118,10 @@ def inspect_steps(
     # A timeout blame is raised at the step of the drop; an equivocation's step comes
     # from the two messages themselves (its blame names the step it was noticed at).
     for seat, step, code, _why in blames:
-        if code == "timeout":
+        if code in ("timeout", "withheld"):  # withheld: dropped there too (protocol 6)
             dropped[seat] = min(step, dropped.get(seat, step))
+        if code == "withheld":  # at a secret round, after another revealed: its forfeit
+            convicted.setdefault(seat, step)
     # Per seat: its latest link and the step that revealed it (None: the lobby anchor).
     last: list[tuple[bytes, int | None]] = [(s.anchor, None) for s in record.seats]
     out: list[Detail | None] = []

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from lanTag.log.inspect import SecretDetail
 from lanTag.log.verify import verify_log
 from lanTag.peer.resume import dropped_seat_line
 from lanTag.rules.base import FORFEIT, Joint, Roll
@@ -27,6 +28,7 @@ from lanTag.session.messages import (
 )
 from lanTag.session.steps import ROUND_SUBJECT, StepBox
 from lanTag.testing.withholder import Withholder, lands_on_me
+from lanTag.ui.replay_model import ReplayModel
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions, two_versions
 
 CHEAT = 2
@@ -232,8 +234,12 @@ def test_a_reveal_from_before_the_drop_is_read_the_same_by_a_peer_that_lacked_th
         assert len(applied) == 1 and isinstance(applied[0].input, Joint)
         assert applied[0].input.of(CHEAT) == FORFEIT, i
         assert [(b.seat, b.code) for b in _events(net, i, ev.Blame)] == [(CHEAT, "withheld")]
-        report = verify_log(sessions[i].take_log())
+        log = sessions[i].take_log()
+        report = verify_log(log)
         assert report.valid and report.complete, report.failure
+        # `lantag replay` derives that round as the verifier did: seat 2's forfeit.
+        details = [d for d in ReplayModel(log, report).details if isinstance(d, SecretDetail)]
+        assert details and all(d.ok for d in details), [d for d in details if not d.ok]
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
 
 
