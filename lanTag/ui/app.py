@@ -44,10 +44,10 @@ from lanTag.log.standings import format_standings
 from lanTag.rules.base import Simultaneous, Turn
 from lanTag.rules.registry import display_name
 from lanTag.ui import game_commands as commands
-from lanTag.ui.boards import Painted, badge, paint, seat_tag
+from lanTag.ui.board_pane import BoardPane, WidthBy, side_width
+from lanTag.ui.boards import Painted, badge, paint, seat_tag, zooms
 from lanTag.ui.model import GameHandle, GameModel, SeriesInfo
 from lanTag.ui.style import color_depth, colour_enabled, make_style, seat_class
-from lanTag.ui.viewport import BoardControl, Cell, focus_cell
 from lanTag.ui.widgets import WrappedText
 
 POLL_SECONDS = 0.05
@@ -104,7 +104,7 @@ class GameApp:
         self.model.poll()
         # No message yet: the message line then shows prompt_hint(), which follows the game.
         self._painted_key: int | None = None
-        self._painted = Painted()
+        self._painted: dict[int, Painted] = {}
         color = colour_enabled(color)
         self.app: Application[int] = Application(
             layout=Layout(self._layout(), focused_element=self._line_window),
@@ -148,8 +148,16 @@ class GameApp:
             self.app.exit(result=self.model.exit_code)
 
     def painted(self) -> Painted:
+        """The board at its widest cells (its status lines, legend and side are the same at
+        every zoom)."""
+        return self.painted_at(0)
+
+    def painted_at(self, zoom: int) -> Painted:
         view = self.model.view()
         if self.model.view_serial != self._painted_key:
+            self._painted_key = self.model.view_serial
+            self._painted = {}
+        if zoom not in self._painted:
             s = self.model.session
 
             def render() -> str:
@@ -157,9 +165,8 @@ class GameApp:
                     return "waiting for the game to start"
                 return self.model.game_view().render(s.state)
 
-            self._painted_key = self.model.view_serial
-            self._painted = paint(self.model.engine, view, self.model.names(), render)
-        return self._painted
+            self._painted[zoom] = paint(self.model.engine, view, self.model.names(), render, zoom)
+        return self._painted[zoom]
 
     # ------------------------------------------------------------------ layout
 
@@ -168,24 +175,8 @@ class GameApp:
         self._line_window = Window(
             BufferControl(buffer=model.line, focusable=True), height=1, dont_extend_height=True
         )
-        self._board = BoardControl(self.painted, self._focus_cell, model)
-        board_pane = HSplit(
-            [
-                Window(
-                    self._board,
-                    # The board gets its full height first; status lines take what is left.
-                    height=lambda: Dimension(
-                        min=min(3, len(self.painted().rows)),
-                        preferred=len(self.painted().rows),
-                        max=len(self.painted().rows),
-                        weight=20,
-                    ),
-                    wrap_lines=False,
-                ),
-                Window(WrappedText(self._info_text), height=Dimension(min=1), wrap_lines=True),
-            ],
-            width=lambda: Dimension(min=20, preferred=max(self.painted().width + 1, 36), weight=3),
-        )
+        self.pane = BoardPane(model, self.painted_at, lambda: zooms(model.engine))
+        self._board = self.pane.control
         side = HSplit(
             [
                 Window(
@@ -233,9 +224,14 @@ class GameApp:
                     height=Dimension(min=1, weight=1),
                 ),
             ],
-            width=Dimension(min=24, preferred=40, max=48, weight=1),
         )
-        body = VSplit([board_pane, Window(width=1, char="│", style="class:dim"), side])
+        body = VSplit(
+            [
+                self.pane.container(),
+                Window(width=1, char="│", style="class:dim"),
+                WidthBy(side, side_width),
+            ]
+        )
         help_window = Window(WrappedText(self._help_text), wrap_lines=True)
         over_box = Frame(
             Window(WrappedText(self._over_text), wrap_lines=True),
@@ -280,18 +276,6 @@ class GameApp:
         if m.seat_taken_over():
             who = f"watching: bot in your seat {seat}"
         return [("", f" lanTag │ {s.game.display_name} │ step {s.step} │ {who} │ F1/Ctrl-G help")]
-
-    def _focus_cell(self) -> Cell | None:
-        return focus_cell(self.painted().spots, self.model.seat, self.model.selected)
-
-    def _info_text(self) -> StyleAndTextTuples:
-        out: StyleAndTextTuples = []
-        if self._board.clipped.any:
-            # Said once here as well as by the marks: how to see the rest.
-            out += [("class:hint", "board cut off: Shift+arrows pan, . follows you\n")]
-        for line in self.painted().info:
-            out += [*line, ("", "\n")]
-        return out[:-1]
 
     def _feed_text(self) -> StyleAndTextTuples:
         """The outcomes since our last decision, newest last (kept until we decide again)."""

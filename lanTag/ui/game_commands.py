@@ -225,7 +225,7 @@ def select(model: GameModel, arg: str) -> None:
     number = int(arg)
     if any(a.args and a.args[0] == number for a in model.legal()):
         model.selected = number
-        model.board_follow = True  # show the piece just picked
+        model.board_follow, model.board_fit = True, False  # show the piece just picked
         model.say(f"piece {number} selected: the arrows move it", "class:ok")
         return
     type_text(model, arg)
@@ -327,9 +327,10 @@ def board_pan(model: GameModel, arg: str) -> None:
 
 @command("board-follow")
 def board_follow(model: GameModel, arg: str) -> None:
-    """ ".": scroll the board back to our selected piece and keep it in view."""
-    model.board_follow = True
-    model.say("the board follows your piece", "class:ok")
+    """ ".": scroll the board to show all our pieces (where they fit; else the selected one)
+    and keep them in view."""
+    model.board_follow = model.board_fit = True
+    model.say("the board shows all your pieces and follows them", "class:ok")
 
 
 @command("toggle-result")

@@ -168,6 +168,7 @@ class GameModel:
         self.board_scroll = 0  # first board row shown (under the pinned column labels)
         self.board_left = 0  # first board column shown (right of the pinned row labels)
         self.board_follow = True  # scroll to keep our selected piece in view (off after a pan)
+        self.board_fit = True  # keep all our pieces in view where they fit ("."; a digit: one)
         self.show_over = True  # the game-over box (hidden with b to look at the final board)
         self.message = ""
         self.message_style = ""
