@@ -250,7 +250,13 @@ class GameApp:
                     ],
                 ),
                 ConditionalContainer(help_window, filter=self._helping()),
-                Window(FormattedTextControl(self._message_text), height=1),
+                # Hints and errors wrap (up to 3 rows) rather than run off a narrow screen.
+                Window(
+                    WrappedText(self._message_text),
+                    height=Dimension(min=1, max=3),
+                    wrap_lines=True,
+                    dont_extend_height=True,
+                ),
                 VSplit(
                     [
                         Window(FormattedTextControl(self._prompt_text), width=7),
@@ -340,8 +346,9 @@ class GameApp:
         if m.last_roll is not None:
             style = "class:log.roll" if not m.last_roll.problems else "class:error"
             out += [("class:header", "dice"), (style, " " + m.last_roll.text() + "\n")]
-        if m.last_secret is not None:
-            out += [("class:header", "secret"), ("", " " + m.last_secret.text() + "\n")]
+        secret = m.secret_text()  # the choice being sealed now, else the last revealed
+        if secret:
+            out += [("class:header", "secret"), ("", " " + secret + "\n")]
         out[-1] = (out[-1][0], out[-1][1].rstrip("\n"))
         return out
 

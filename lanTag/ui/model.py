@@ -175,6 +175,7 @@ class GameModel:
         self.log: deque[LogLine] = deque(maxlen=LOG_KEEP)
         self.cycle_index = -1
         self.selected: int | None = None  # pawn/piece chosen with a digit key (Tag 'em)
+        self.pending_arrow: str | None = None  # an arrow several pieces could follow
         self.committed: tuple[int, str] | None = None  # (step, action text) sealed by us
         self.quit_armed = False
         self.exit_code: int | None = None
@@ -255,6 +256,46 @@ class GameModel:
         if s is None or seat is None or s.my_turn() is None:
             return iter(())
         return islice(iter(s.state.legal_actions(seat)), SCAN_LIMIT)
+
+    def letter_choices(self) -> dict[str, str]:
+        """During a secret choice whose options end in words of different first letters
+        (Prototag's ``rps rock``, ``rps paper``, ``rps scissors``): each letter and the
+        action it stands for, so ``p`` alone means paper.  Empty otherwise."""
+        s = self.session
+        if s is None or self.seat is None or s.my_turn() != "secret":
+            return {}
+        letters: dict[str, str] = {}
+        for action in self.legal():
+            text = self.action_text(action)
+            letter = text.rsplit(" ", 1)[-1][:1].lower()
+            if not letter.isalpha() or letter in letters:
+                return {}
+            letters[letter] = text
+        return letters
+
+    def secret_text(self) -> str:
+        """The side panel's secret line: the choice being sealed now (who chooses, whether
+        ours is sealed), else the last one revealed; empty before any."""
+        s = self.session
+        if s is not None and self.seat is not None:
+            d = s.state.decision()
+            if isinstance(d, Simultaneous):
+                names = self.names()
+                kind = SECRET_NAMES.get(d.kind, d.kind)
+
+                def who(seat: int) -> str:
+                    return "you" if seat == self.seat else f"seat {seat} {names[seat]}"
+
+                seats = d.seats
+                choosers = (
+                    f"{who(seats[0])} vs {who(seats[1])}"
+                    if len(seats) == 2
+                    else "seats " + " ".join(map(str, seats))
+                )
+                sealed = self.committed is not None and self.committed[0] == s.step
+                mine = " (yours sealed)" if sealed else ""
+                return f"{kind} now: {choosers}{mine}"
+        return self.last_secret.text() if self.last_secret is not None else ""
 
     def action_text(self, action: Action) -> str:
         """``action`` as players read it (the game's ``action_text``: orders in words)."""
@@ -360,6 +401,9 @@ class GameModel:
                     if self.message.startswith("committed "):
                         # The round resolved: its "waiting for N other(s)" is stale.
                         self.say("")
+                if self.message.startswith("played ") and s.my_turn() == "secret":
+                    # Our move led to a secret choice (Prototag's battle): say that instead.
+                    self.say("")
                 changed = True
             if s.state.is_over and self.outcome is None:
                 self.outcome = self.final_outcome()
@@ -557,6 +601,12 @@ class GameModel:
         if mine == "turn":
             return "your turn: " + INPUT_RULE
         if mine == "secret":
+            letters = self.letter_choices()
+            if letters:
+                d = s.state.decision()
+                kind = SECRET_NAMES.get(d.kind, d.kind) if isinstance(d, Simultaneous) else ""
+                keys = " · ".join(f"{k} {text.rsplit(' ', 1)[-1]}" for k, text in letters.items())
+                return f"secret {kind}: {keys}, then Enter seals it"
             return "secret: " + INPUT_RULE
         if self.committed is not None and self.committed[0] == s.step:
             others = len(self.waiting_for())

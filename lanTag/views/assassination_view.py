@@ -69,8 +69,28 @@ def view(state: AssassinationState, seat: int | None) -> dict[str, Any]:
         "events": events_texts(state),
         "event_facts": [list(fact) for fact in state.events],
         "legal": [str(a) for a in state.legal_actions(seat)] if seat is not None else [],
+        "arrows": arrows(state, seat),
         "winner": state.winner if state.winner >= 0 else None,
     }
+
+
+def arrows(state: AssassinationState, seat: int | None) -> dict[str, str]:
+    """The compass way of each of ``seat``'s legal ``leave <square>`` (the side of the Safe
+    House it steps out of), so an arrow key can play it like a ``step``."""
+    if seat is None:
+        return {}
+    board = state.board
+    rows = [cell // board.size for cell in board.hole]
+    cols = [cell % board.size for cell in board.hole]
+    ways: dict[str, str] = {}
+    for action in state.legal_actions(seat):
+        cell = board.cell_of(str(action.args[0])) if action.verb == "leave" else None
+        if cell is None:
+            continue
+        row, col = divmod(cell, board.size)
+        side = "n" if row < min(rows) else "s" if row > max(rows) else ""
+        ways[str(action)] = side or ("w" if col < min(cols) else "e")
+    return ways
 
 
 def render(state: AssassinationState) -> str:

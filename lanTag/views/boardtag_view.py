@@ -21,7 +21,7 @@ from lanTag.rules.boardtag_checks import outcome_summary
 from lanTag.views.naming import Namer, plain_namer
 
 if TYPE_CHECKING:
-    from lanTag.rules.base import Fact
+    from lanTag.rules.base import Action, Fact
     from lanTag.rules.boardtag import BoardTagState
 
 
@@ -219,6 +219,21 @@ _EVENT_TEXTS = {
     "gains-near-it": "it entered a square next to IT",
     "gains-staying": "it stayed",
 }
+
+
+def typed_hint(state: BoardTagState, seat: int, action: Action) -> str | None:
+    """The answer to a ``pick`` once a die is picked: the rules pick the mover's last
+    unmoved die themselves (nothing to choose), or the player picked one already."""
+    if action.verb != "pick" or state.phase != RUN or seat != state.mover:
+        return None
+    active = state.active_die
+    if active == OFF or state.dice[active].owner != seat:
+        return None
+    where = bb.square_name(state.dice[active].square)
+    todo = "step <dir>, stay or done"
+    if bb.unmoved(state.dice, state.finished, seat) == (active,):
+        return f"no pick needed: the die on {where} is your last to move, picked for you; {todo}"
+    return f"the die on {where} is picked already; {todo}"
 
 
 def purpose_text(purpose: str) -> str:

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from lanTag.rules.base import Chance, Over, Simultaneous, State, Turn
+from lanTag.rules.base import Action, Chance, Over, Simultaneous, State, Turn
 from lanTag.views.naming import Namer, plain_namer
 
-# engine id -> view module (view, render, purpose_text and, optionally, events_texts and
-# roll_text); the engine ids of rules/registry.py.
+# engine id -> view module (view, render, purpose_text and, optionally, events_texts,
+# roll_text and typed_hint); the engine ids of rules/registry.py.
 _VIEWS: dict[str, str] = {
     "prototag": "lanTag.views.prototag_view",
     "assassination": "lanTag.views.assassination_view",
@@ -84,6 +84,16 @@ class GameView:
         if words is None:
             return None
         text: str | None = words(purpose, values, name)
+        return text
+
+    def typed_hint(self, state: State, seat: int, action: Action) -> str | None:
+        """A better answer than the rules' refusal for ``action`` typed by ``seat`` now
+        (Board Tag's ``pick`` of the die the rules already picked), or None: the view
+        module's optional ``typed_hint``."""
+        words = getattr(self.module, "typed_hint", None)
+        if words is None:
+            return None
+        text: str | None = words(state, seat, action)
         return text
 
     def events_texts(self, state: State, name: Namer = plain_namer) -> list[str]:
