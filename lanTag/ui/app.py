@@ -44,14 +44,15 @@ from lanTag.log.standings import format_standings
 from lanTag.rules.base import Simultaneous, Turn
 from lanTag.rules.registry import display_name
 from lanTag.ui import game_commands as commands
-from lanTag.ui.board_pane import BoardPane, WidthBy, side_width
+from lanTag.ui.board_pane import BoardPane, FitWindow, WidthBy, side_width
 from lanTag.ui.boards import Painted, badge, paint, seat_tag, zooms
+from lanTag.ui.choosing import secret_pending, secret_text
+from lanTag.ui.feed_panel import FeedControl
 from lanTag.ui.model import GameHandle, GameModel, SeriesInfo
 from lanTag.ui.style import color_depth, colour_enabled, make_style, seat_class
 from lanTag.ui.widgets import WrappedText
 
 POLL_SECONDS = 0.05
-FEED_SHOWN = 4  # newest outcome lines in the side panel (all of them are in the log)
 
 KEYS_HELP = """\
 One rule: letters and words always go to the command line; only keys that
@@ -177,6 +178,7 @@ class GameApp:
         )
         self.pane = BoardPane(model, self.painted_at, lambda: zooms(model.engine))
         self._board = self.pane.control
+        feed = FeedControl(lambda: model.outcomes)
         side = HSplit(
             [
                 Window(
@@ -209,13 +211,9 @@ class GameApp:
                 ),
                 # In the side panel, not under the board: at 80x24 a big board leaves no
                 # row under it, and these lines must be seen until our next decision.
+                # The lines about us keep their rows (FitWindow); the others fold away.
                 ConditionalContainer(
-                    Window(
-                        WrappedText(self._feed_text, follow=True),
-                        height=Dimension(min=2, max=7),
-                        wrap_lines=True,
-                        dont_extend_height=True,
-                    ),
+                    FitWindow(feed, feed.least_rows, spare=8, max_rows=7),
                     filter=Condition(lambda: bool(model.outcomes)),
                 ),
                 Window(
@@ -283,16 +281,6 @@ class GameApp:
             who = f"watching: bot in your seat {seat}"
         return [("", f" lanTag │ {s.game.display_name} │ step {s.step} │ {who} │ F1/Ctrl-G help")]
 
-    def _feed_text(self) -> StyleAndTextTuples:
-        """The outcomes since our last decision, newest last (kept until we decide again)."""
-        shown = list(self.model.outcomes)[-FEED_SHOWN:]
-        earlier = len(self.model.outcomes) - len(shown)
-        more = f" ({earlier} more in the log)" if earlier else ""
-        out: StyleAndTextTuples = [("class:header", "since your last move"), ("class:dim", more)]
-        for outcome in shown:
-            out += [("", "\n"), (outcome.style, "» " + outcome.text)]
-        return out
-
     def _side_text(self) -> StyleAndTextTuples:
         painted = self.painted()
         out: StyleAndTextTuples = [("class:header", painted.side_header)]
@@ -343,12 +331,18 @@ class GameApp:
             ("class:header", "turn"),
             ("", f" {m.turn_text()} · {m.turn_seconds():.0f}s\n"),
         ]
+        # The choice being sealed now comes before the dice (what we must answer first);
+        # the last one revealed after them.
+        secret = secret_text(m)
+        now: StyleAndTextTuples = (
+            [("class:header", "secret"), ("", " " + secret + "\n")] if secret else []
+        )
+        if secret_pending(m):
+            out, now = out + now, []
         if m.last_roll is not None:
             style = "class:log.roll" if not m.last_roll.problems else "class:error"
             out += [("class:header", "dice"), (style, " " + m.last_roll.text() + "\n")]
-        secret = m.secret_text()  # the choice being sealed now, else the last revealed
-        if secret:
-            out += [("class:header", "secret"), ("", " " + secret + "\n")]
+        out += now
         out[-1] = (out[-1][0], out[-1][1].rstrip("\n"))
         return out
 

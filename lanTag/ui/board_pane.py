@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding.key_bindings import KeyBindingsBase
 from prompt_toolkit.layout import Container, HSplit, Window
+from prompt_toolkit.layout.controls import UIControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.screen import Screen, WritePosition
@@ -41,18 +42,28 @@ def rows_of(fragments: StyleAndTextTuples, width: int) -> int:
 class FitWindow(Window):
     """A window whose least height is the rows its first lines need (``least(width)``), so
     they are never cut; its siblings keep ``spare`` rows.  It prefers no more than that:
-    the rest of its text only takes rows its siblings leave."""
+    the rest of its text only takes rows its siblings leave (up to ``max_rows``, if given).
+    """
 
     def __init__(
-        self, content: WrappedText, least: Callable[[int], int], spare: int = 3, **kwargs: Any
+        self,
+        content: UIControl,
+        least: Callable[[int], int],
+        spare: int = 3,
+        max_rows: int | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(content, wrap_lines=True, **kwargs)
-        self._least, self._spare = least, spare
+        self._least, self._spare, self._max = least, spare, max_rows
 
     def preferred_height(self, width: int, max_available_height: int) -> Dimension:
         need = min(self._least(width), max(0, max_available_height - self._spare))
-        # No max: below the text, the pane is blank rather than the whole body shorter.
-        return Dimension(min=need, preferred=need, weight=1)
+        if self._max is None:
+            # No max: below the text, the pane is blank rather than the whole body shorter.
+            return Dimension(min=need, preferred=need, weight=1)
+        rows = self.content.preferred_height(width, max_available_height, True, None) or 0
+        top = max(need, min(rows, self._max))
+        return Dimension(min=need, preferred=top, max=top, weight=1)
 
 
 class WidthBy(Container):

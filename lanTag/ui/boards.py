@@ -228,15 +228,30 @@ def paint(
     """The coloured board of ``engine`` at ``zoom`` (0: its widest cells; see :func:`zooms`);
     unknown engines get their plain ``render()`` text."""
     zoomed = ZOOMED.get(engine)
-    if zoomed is not None:
-        return zoomed(view, names, zoom)
     painter = PAINTERS.get(engine)
-    if painter is None:
+    if zoomed is not None:
+        painted = zoomed(view, names, zoom)
+    elif painter is not None:
+        painted = painter(view, names)
+    else:
         return Painted(rows=[plain(line) for line in render().splitlines()])
-    return painter(view, names)
+    if engine in BADGE_KEYS:
+        # What the players panel's badges mean, after the seats' names.
+        painted.legend.insert(1, plain(BADGE_KEYS[engine]))
+    return painted
 
 
 # --------------------------------------------------------------------------- side panel
+
+
+# The players panel's badges (see badge()) in words, one legend line per game.
+BADGE_KEYS = {
+    "prototag": "players: TAGGED is it, immune = not taggable yet",
+    "assassination": "players: 2c catches, victim runs now",
+    "boardtag": "players: 9pip on 3 dice, IT plays IT",
+    "stomptag": "players: 20pt points, it = the it, out = knocked out",
+    "tagem": "players: 2t defeated, 5p pawns left",
+}
 
 
 def badge(engine: str, view: dict[str, Any], seat: int) -> str:

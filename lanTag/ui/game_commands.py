@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from lanTag.errors import LocalProtocolError
 from lanTag.rules.base import Action, IllegalAction
+from lanTag.ui.choosing import letter_choices
 from lanTag.ui.model import (
     ACCEPT_NEXT,
     DECLINE_NEXT,
@@ -68,7 +69,7 @@ def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
         model.say("you are watching: there is nothing to play", "class:error")
         return False
     if len(text) == 1:  # "p" alone during rock-paper-scissors: "rps paper"
-        text = model.letter_choices().get(text.lower(), text)
+        text = letter_choices(model).get(text.lower(), text)
     try:
         action = Action.parse(text)
     except IllegalAction as exc:

@@ -87,6 +87,7 @@ def view(state: BoardTagState, seat: int | None) -> dict[str, Any]:
         "events": events_texts(state),
         "event_facts": [list(fact) for fact in state.events],
         "legal": [str(a) for a in state.legal_actions(seat)] if seat is not None else [],
+        "warnings": warnings(state, seat),
     }
     if state.phase == OVER:
         view["outcome"] = {
@@ -94,6 +95,18 @@ def view(state: BoardTagState, seat: int | None) -> dict[str, Any]:
             "summary": outcome_summary(state),
         }
     return view
+
+
+def warnings(state: BoardTagState, seat: int | None) -> list[str]:
+    """Act or lose: IT's player while another player's three dice show 6 (the rules: tag
+    one of them or lose; an IT Phase ending with them standing ranks you last)."""
+    if seat is None or state.it_seat != seat or state.phase in (CHOOSE_IT, PLACE, OVER):
+        return []
+    return [
+        f"seat {other} shows 6 6 6: tag one of its dice before your IT Phase ends, or you lose"
+        for other in range(state.seats)
+        if other != seat and all(state.dice[i].score == bb.MAX_SCORE for i in bb.seat_dice(other))
+    ]
 
 
 def render(state: BoardTagState) -> str:
@@ -175,6 +188,19 @@ def events_texts(state: BoardTagState, name: Namer = plain_namer) -> list[str]:
             out.append(f"{name(owner)}'s die on {bb.square_name(square)} gains a point: {why}")
         else:
             out.append(event_text(fact, name))
+    return out
+
+
+def events_hit(state: BoardTagState) -> list[tuple[int, ...]]:
+    """The seats each fact happens to: the player whose die is tagged (now IT), the first IT."""
+    out: list[tuple[int, ...]] = []
+    for fact in state.events:
+        if fact[0] == "tags":
+            out.append((int(fact[3]),))
+        elif fact[0] == "it":
+            out.append((int(fact[1]),))
+        else:
+            out.append(())
     return out
 
 

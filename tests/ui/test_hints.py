@@ -20,6 +20,7 @@ from lanTag.rules import boardtag_board as bb
 from lanTag.rules.base import Move, Simultaneous
 from lanTag.ui.app import KEYS_HELP, GameApp
 from lanTag.ui.board_pane import CUT_HINT
+from lanTag.ui.choosing import secret_text
 from lanTag.ui.model import (
     ACCEPT_NEXT,
     DECLINE_NEXT,
@@ -290,7 +291,7 @@ async def test_one_letter_seals_a_rock_paper_scissors_choice(letter: str, choice
         hint = "secret rock-paper-scissors: r rock · p paper · s scissors, then Enter seals it"
         assert hint in run.words()
         # The secret line is this battle, not the last one.
-        assert m.secret_text() == "rock-paper-scissors now: seat 1 bot-1 vs you"
+        assert secret_text(m) == "rock-paper-scissors now: seat 1 bot-1 vs you"
         assert "secret rock-paper-scissors now:" in run.words()
         # Sealed as that choice; here the bot's choice is drawn at once, so the round
         # resolves and the feed says what we chose.
