@@ -290,7 +290,9 @@ class GameApp:
 
     def _legend_text(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("class:header", "legend"), ("", " ")]
-        for line in self.painted().legend:
+        # The zoom the board is drawn at (drawn before the side panel): compact cells
+        # say what they leave out.
+        for line in self.painted_at(self.pane.control.zoom).legend:
             out += [*line, ("", "\n")]
         return out[:-1]
 

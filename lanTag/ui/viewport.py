@@ -253,7 +253,7 @@ class BoardControl(UIControl):
 
     def create_content(self, width: int, height: int) -> UIContent:
         s = self._state
-        self.zoom = self.zoom_for(width, height)
+        zoom, self.zoom = self.zoom, self.zoom_for(width, height)
         painted = self._painted(self.zoom)
         cells = self._focus(painted) if s.board_follow else []
         was = self.clipped.any
@@ -265,8 +265,9 @@ class BoardControl(UIControl):
             cells[0] if cells else None,
             tuple(cells[1:]),
         )
-        if self.clipped.any != was:
-            # The status lines may mention the cut: draw once more with the new state.
+        if self.clipped.any != was or self.zoom != zoom:
+            # The status lines mention the cut, the legend the zoom, and either may have
+            # been laid out before this board: draw once more with the new state.
             get_app().invalidate()
         # Remember where we are: panning goes on from what is on screen.
         s.board_scroll, s.board_left = vp.top, vp.left

@@ -141,12 +141,24 @@ async def test_outpost_at_100x32_shows_every_column_in_narrower_cells() -> None:
         game = GameApp(handle, input=inp, output=DummyOutput(), color=False)
         text = screen_text(game.app, 100, 32)
         assert game.pane.control.zoom == 1 and not game.pane.control.clipped.any
+        assert "A0% pawn on cover" in " ".join(text.split())  # the tile still beside it
         label_row = text.splitlines()[1].split("│")[0]
         assert label_row.split() == [str(c) for c in range(1, 20)], text
         assert not any(m in _pane_words(text) for m in "◀▶▲▼")
         # Wide cells where there is room for them.
         screen_text(game.app, 160, 40)
         assert game.pane.control.zoom == 0
+
+
+async def test_compact_cells_say_in_the_legend_how_the_tile_under_a_pawn_shows() -> None:
+    handle = solo_handle("tagem", 2, options=(("map", "outpost"),))
+    with create_pipe_input() as inp:
+        game = GameApp(handle, input=inp, output=DummyOutput(), color=False)
+        screen_text(game.app, 80, 40)  # the zoom is known after a first draw
+        text = screen_text(game.app, 80, 40)
+    assert game.pane.control.zoom == 2
+    words = " ".join(" ".join(row.split("│", 1)[-1] for row in text.splitlines()).split())
+    assert "A0 on % ~ ^: coloured (underlined)" in words and "A0% pawn" not in words
 
 
 async def test_dot_shows_all_our_pawns_again_after_a_pan() -> None:
