@@ -59,15 +59,18 @@ One rule: letters and words always go to the command line; only keys that
 cannot start a word act on the board.
   type a word        "jump ffl", "end", "bid 3": Enter plays it, Tab completes
   Esc                clear the command line
-  arrows             play the legal "... n/e/s/w" action (step, face, move)
+  arrows             play the legal move that goes n/e/s/w (step, face, move,
+                     leave the Safe House); if several pawns could, press the
+                     digit of the one to move
   0-9                pick the piece the arrows move (Tag 'em pawns)
+  .                  show all your pieces (where they fit) and follow them
   Tab / Shift-Tab    put the next / previous legal action on the command line
   Enter              play the command line (seals it when the choice is secret)
   /                  a slash command: /say text, /end, /help, /quit
   PgUp / PgDn        scroll a board taller than its pane (or Ctrl-U / Ctrl-D)
   Shift+arrows       pan a board bigger than its pane (◀ ▶ ▲ ▼ mark what is
-                     cut off); it follows your piece again after ".", a digit
-                     or a move
+                     cut off); it follows your pieces again after ".", a
+                     digit or a move
   ? or F1 or Ctrl-G  this help (Esc, ? or F1 closes; arrows scroll)
   Ctrl-Q twice       leave the game (a bot takes your seat)
   (game over)        q or Enter leaves, b hides the result box, Esc shows it;
@@ -76,8 +79,12 @@ cannot start a word act on the board.
 
 Secret choices (rock-paper-scissors, bids, orders) are sealed with a hash
 commitment and revealed only when every seat has sealed: "committed — waiting
-for N others" means yours is locked in. Dice are seeded by every live seat's
-hash-chain reveal; the side panel says how many seats seeded the last roll.
+for N others" means yours is locked in. Where the options start with different
+letters, a letter alone is the option: r, p or s, then Enter, in rock-paper-scissors.
+Dice are seeded by every live seat's hash-chain reveal; the side panel says how many
+seats seeded the last roll.
+
+"! ..." above the status lines: a rule that makes you lose unless you act now.
 """
 
 
@@ -177,7 +184,6 @@ class GameApp:
             BufferControl(buffer=model.line, focusable=True), height=1, dont_extend_height=True
         )
         self.pane = BoardPane(model, self.painted_at, lambda: zooms(model.engine))
-        self._board = self.pane.control
         feed = FeedControl(lambda: model.outcomes)
         side = HSplit(
             [

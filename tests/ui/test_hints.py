@@ -145,6 +145,7 @@ async def test_every_help_line_names_keys_that_do_it() -> None:
         "/                  a slash command: /say text, /end, /help, /quit",
         "PgUp / PgDn        scroll a board taller than its pane (or Ctrl-U / Ctrl-D)",
         "Ctrl-Q twice       leave the game (a bot takes your seat)",
+        ".                  show all your pieces (where they fit) and follow them",
     ):
         assert line in KEYS_HELP
     handle = solo_handle("tagem", 3, options=(("map", "ringfort"),))
