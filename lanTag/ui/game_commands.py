@@ -56,6 +56,8 @@ def run(model: GameModel, name: str, arg: str = "") -> None:
         model.quit_armed = False
     if name != "select":
         model.pending_arrow = None  # "press a digit" holds for the next key only
+    if name != "step-direction":
+        model.arrow_offer = None  # "the same arrow again" holds for the next key only
     fn(model, arg)
 
 
@@ -241,8 +243,8 @@ def step_direction(model: GameModel, arg: str) -> None:
     prefix = model.line.text.strip()
     if len(found) > 1 and prefix:
         shown = [text(a) for a in found]
-        if prefix in shown:  # put there by this arrow: the next one
-            _offer(model, found[(shown.index(prefix) + 1) % len(found)], found)
+        if model.arrow_offer == (arg, prefix) and prefix in shown:  # this arrow's: the next
+            _offer(model, arg, found[(shown.index(prefix) + 1) % len(found)], found)
             return
         found = [a for a in found if text(a).startswith(prefix)] or found
     pieces = _by_piece(found)
@@ -269,12 +271,13 @@ def step_direction(model: GameModel, arg: str) -> None:
         which = ", ".join(map(str, sorted(pieces)))
         model.say(f"pawns {which} can move {arg}: press a digit to move that one", "class:warn")
         return
-    _offer(model, found[0], found)
+    _offer(model, arg, found[0], found)
 
 
-def _offer(model: GameModel, action: Action, found: list[Action]) -> None:
+def _offer(model: GameModel, arrow: str, action: Action, found: list[Action]) -> None:
     """Put one of several actions an arrow allows on the command line (Enter plays it)."""
     shown = model.action_text(action)
+    model.arrow_offer = (arrow, shown)
     model.line.text = shown
     model.line.cursor_position = len(shown)
     model.say(

@@ -179,6 +179,7 @@ class GameModel:
         self.cycle_index = -1
         self.selected: int | None = None  # pawn/piece chosen with a digit key (Tag 'em)
         self.pending_arrow: str | None = None  # an arrow several pieces could follow
+        self.arrow_offer: tuple[str, str] | None = None  # (arrow, action it put on the line)
         self.committed: tuple[int, str] | None = None  # (step, action text) sealed by us
         self.quit_armed = False
         self.exit_code: int | None = None

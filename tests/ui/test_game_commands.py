@@ -253,3 +253,18 @@ async def test_typing_enters_command_mode_and_escape_leaves_it() -> None:
     assert model.mode == "command" and model.line.text == "r"
     commands.run(model, "board-mode")
     assert model.mode == "board"
+
+
+def test_an_arrow_plays_the_action_tab_put_on_the_line() -> None:
+    # The arrow's "the same arrow again: the next" is for what an arrow put there; an
+    # action Tab put on the line that goes that way is played by the arrow.
+    model = _model("tagem", 1)
+    s = model.session
+    assert s is not None
+    legal = _legal(model)
+    action = next(a for a in legal if a.startswith("move ") and a.endswith(" e"))
+    while model.line.text != action:
+        commands.run(model, "cycle-action", "+1")
+    before = s.step
+    commands.run(model, "step-direction", "e")
+    assert s.step == before + 1 and model.line.text == ""
