@@ -28,8 +28,6 @@ import hashlib
 import importlib
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +44,7 @@ from must_fail_game import ENGINE, FIRST_SEED, SEEDS_TRIED, VECTORS, Vector, pla
 
 from lanTag.log.chain import LogFormatError  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
-from lanTag.rules.registry import get_game  # noqa: E402
+from lanTag.testing.no_engines import no_engines  # noqa: E402
 
 # The hand-back's cheats (protocol 5) register after the others: their vectors come last.
 must_fail_handback = importlib.import_module("must_fail_handback")
@@ -96,25 +94,19 @@ def check(vec: Vector) -> dict[str, Any]:
     }
 
 
-@contextmanager
-def without_rules() -> Iterator[None]:
-    """verify_log as a lanTag that lacks the game's rules version runs it (exit 3 lane)."""
-    game = get_game(ENGINE)
-    real = game.rules_version
-    game.rules_version = real + 1000  # not the log's record's
-    try:
-        yield
-    finally:
-        game.rules_version = real
-
-
-def audit(data: bytes) -> dict[str, Any]:
-    """What ``verify_log`` says of a log whose rules it lacks (lanTag.log.audit: everything
-    that needs no replay is still checked): exit 1 or 3, and the report's checks."""
-    with without_rules():
+def audit(data: bytes, vec: Vector | None = None) -> dict[str, Any]:
+    """What ``verify_log`` says of a log with no engine registered at all (SPEC §9.2: the
+    replay with the rules as the log records them): exit 1 or 3, and the report's checks.
+    A refused vector is refused at the entry its index names (RuntimeError otherwise)."""
+    with no_engines():
         report = verify_log(data)
     if report.replayed and report.valid:  # (a bad header's writer is refused before)
         raise RuntimeError("the log was replayed without its rules")
+    failure = report.failure
+    if vec is not None and failure is not None and vec.expect.entry not in (None, failure.entry):
+        raise RuntimeError(
+            f"{vec.name}: refused without the rules at {failure}, not at entry {vec.expect.entry}"
+        )
     said = report.to_json()
     keys = ("failure", "blames", "steps", "signatures_verified", "rolls_verified")
     return {
@@ -160,7 +152,7 @@ def render() -> dict[str, bytes]:
                     "blame": None if vec.expect.blame is None else list(vec.expect.blame),
                 },
                 "reference_verifier_says": got,
-                "reference_audit_says": None if vec.expect.exit == 2 else audit(vec.data),
+                "reference_audit_says": None if vec.expect.exit == 2 else audit(vec.data, vec),
             }
         )
     about = {

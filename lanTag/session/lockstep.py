@@ -412,7 +412,7 @@ class Session(Agreement, Recovery, Sealing):
             return True
         needs = self.needs()
         if msg.seat not in needs.humans or not self._fits(msg.type, needs.kind):
-            self._blame(msg.seat, "out-of-turn", f"{msg.type.name} not expected now")
+            self._blame(msg.seat, "out-of-turn", f"{msg.type.name} not expected now", msg.step)
             return True
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
@@ -430,12 +430,13 @@ class Session(Agreement, Recovery, Sealing):
                 action = msg.action
                 snap.state.check_action(msg.seat, action)
             except IllegalAction as exc:
-                self._blame(msg.seat, "illegal-action", str(exc))
+                self._blame(msg.seat, "illegal-action", str(exc), msg.step)
                 return True
             self._mark_checked(snap.state, msg.seat, action)
         elif msg.type == MsgType.ENTROPY:
             if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[0]):
-                self._blame(msg.seat, "bad-chain", "reveal does not hash to the previous link")
+                why = "reveal does not hash to the previous link"
+                self._blame(msg.seat, "bad-chain", why, msg.step)
                 return True  # the seat stays silent for this draw; timeouts handle it
         elif msg.type == MsgType.REVEAL and not self._check_reveal(msg, box, needs, snap):
             return True  # convicted: dropped at this step, its share is its forfeit

@@ -22,7 +22,8 @@ from lanTag.log import plain_replay
 from lanTag.log.chain import LogFormatError
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
-from lanTag.rules.registry import get_game
+from lanTag.rules.registry import engine_ids, get_game
+from lanTag.testing.no_engines import no_engines
 from lanTag.wire import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -222,19 +223,41 @@ AUDITED = [INDEX["honest"], *(v for v in VECTORS if v["reference_audit_says"] is
 
 
 @pytest.mark.parametrize("vector", AUDITED, ids=[v["file"].split(".")[0] for v in AUDITED])
-def test_without_its_rules_the_check_says_what_the_index_says(
-    vector: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A lanTag that lacks the game's rules version checks the log without a replay (exit
-    # 3 when valid): every check that needs no rules still refuses the log, at the same
-    # entry, and the report's counts and blames are the reference's.
-    monkeypatch.setattr(get_game(INDEX["engine"]), "rules_version", 1000, raising=False)
-    report = verify_log(data_of(vector))
+def test_without_any_engine_the_check_says_what_the_index_says(vector: dict[str, Any]) -> None:
+    # A lanTag with no engine registered at all checks the log with the rules as the log
+    # records them (SPEC §9.2, exit 3 when valid): every check that needs no rules refuses
+    # the log at the entry the full replay names, and the report's counts and blames are
+    # the reference's.  Every vector but the four that are no lanTag log (exit 2).
+    with no_engines():
+        assert engine_ids() == ()
+        report = verify_log(data_of(vector))
     said = report.to_json()
     want = vector["reference_audit_says"]
+    assert report.replayed is False
     assert verify_exit_code(report) == want["exit"]  # 3: not replayed, yet valid
     assert {k: said[k] for k in want if k != "exit"} == {
         k: v for k, v in want.items() if k != "exit"
     }
     if vector is not INDEX["honest"] and want["exit"] == 1:
         assert want["failure"]["entry"] == vector["expect"]["entry"]  # the same entry
+        assert vector["expect"]["exit"] == 1  # never a valid log refused
+
+
+def test_every_vector_is_checked_without_the_rules() -> None:
+    assert len(AUDITED) == 1 + sum(v["expect"]["exit"] != 2 for v in VECTORS)
+
+
+REFUSED_WITHOUT_RULES = [v for v in AUDITED if v["reference_audit_says"]["exit"] == 1]
+
+
+@pytest.mark.parametrize("vector", REFUSED_WITHOUT_RULES, ids=lambda v: v["file"])
+def test_lantag_verify_without_any_engine_exits_1_at_the_indexed_entry(
+    vector: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(MUST_FAIL / vector["file"])
+    with no_engines():
+        code = lantag_main(["verify", "--json", path])
+    said = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert said["replayed"] is False and said["valid"] is False
+    assert said["failure"] == vector["reference_audit_says"]["failure"]
