@@ -12,8 +12,8 @@ and state hash; what the engine would answer there is read from the log's STEP e
 * legality: a MOVE is legal when its action is one the log records for its seat there; a
   REVEAL is illegal only when the forfeit is its seat's every recorded choice there (the
   rules alone can say why a seat forfeited, and that is how the log says it did);
-* a bot's or a dropped seat's choice: the one recorded (unknown, ``UNKNOWN_CHOICE``, when
-  the log records several there: a rollback decided the state again);
+* a bot's or a dropped seat's choice: the one the decision's own record holds (a state the
+  log records several decisions of, after a rollback, is decided in their order);
 * a state the log records nothing of (past its last STEP entry, or one no STEP entry
   follows): the game may be over there; nothing more is decided.
 
@@ -57,9 +57,6 @@ from lanTag.rules.base import (
     encode_input,
 )
 
-# The choice of a bot or a dropped seat where the log records several (a state decided
-# again after a rollback, with other reveals feeding the bot): any recorded one matches it.
-UNKNOWN_CHOICE = Action("unknown-without-the-rules")
 _NOTHING_KNOWN = Over(Outcome((), ""))  # a state the log records no decision of
 _UNRECORDED = b"lanTag/v1/unrecorded\x00"
 
@@ -117,8 +114,8 @@ class StepBook:
     """Every STEP entry of a log (protocol 2 or later) by the state it decides.
 
     ``conflicts``: entry index -> why that STEP entry contradicts the log's other records
-    (another decision of a state recorded before, another state after the same input, or
-    a record the check without the rules cannot read); the replay fails there."""
+    (another state after an input recorded before at the same state: the rules are
+    deterministic) or cannot be read as a decision; the replay fails there."""
 
     at: dict[tuple[int, bytes | None], list[Recorded]] = field(default_factory=dict)
     conflicts: dict[int, str] = field(default_factory=dict)
@@ -151,12 +148,8 @@ class StepBook:
         same = self.at.setdefault(key, [])
         step = key[0]
         for earlier in same:
-            if earlier.decision != entry.decision:
-                self.conflicts[entry.index] = (
-                    f"step {step} is recorded as two different decisions of one state "
-                    f"(entries {earlier.index} and {entry.index})"
-                )
-                return
+            # (another decision of the same state needs no check of its own: the replay
+            # decides it as the first record says, and the comparison refutes the other)
             if earlier.input_bytes == entry.input_bytes and earlier.hash_after != entry.hash_after:
                 self.conflicts[entry.index] = (
                     f"one input at step {step} is recorded with two states after it "
@@ -246,13 +239,13 @@ class RecordedState(State):
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """The recorded choice of ``seat`` in the decision being made (what a bot or a
-        dropped seat is given here): UNKNOWN_CHOICE when the log holds no record of it."""
+        dropped seat is given here).  Past the log's records of this state (a decision no
+        STEP entry follows) any recorded one: nothing compares it."""
         rec = self.rules.next_record(self.step, self.digest)
         choice = None if rec is None else _choice_of(rec.inp, seat)
-        if choice is not None:
-            return [choice]
-        choices = self._choices(seat)
-        return [choices.pop()] if len(choices) == 1 else [UNKNOWN_CHOICE]
+        if choice is None:
+            choice = min(self._choices(seat), key=str, default=FORFEIT)
+        return [choice]
 
     def default_action(self, seat: int) -> Action:
         return self.legal_actions(seat)[0]
@@ -272,17 +265,15 @@ class RecordedState(State):
     def _apply(self, inp: Input) -> State:
         rules = self.rules
         expected = rules.next_record(self.step, self.digest)
-        candidates = [] if expected is None else [expected]
-        candidates += rules.records(self.step, self.digest)
         rules.decided(self.step, self.digest)
-        for rec in candidates:
-            if matches(inp, rec.inp):
+        given = canonical_pack(encode_input(inp))
+        records = rules.records(self.step, self.digest)
+        for rec in [] if expected is None else [expected, *records]:
+            if rec.input_bytes == given:
                 return RecordedState(rules, self.step + 1, rec.hash_after)
         # Not what the log records here: the replay's STEP comparison says so.  A state
         # hash no message carries (nothing is accepted there).
-        unrecorded = hashlib.sha256(
-            _UNRECORDED + self.digest + canonical_pack(encode_input(inp))
-        ).digest()
+        unrecorded = hashlib.sha256(_UNRECORDED + self.digest + given).digest()
         return RecordedState(rules, self.step + 1, unrecorded)
 
     def to_obj(self) -> Any:
@@ -298,23 +289,3 @@ def _choice_of(inp: Input, seat: int) -> Action | None:
     if isinstance(inp, Joint):
         return next((a for s, a in inp.choices if s == seat), None)
     return None
-
-
-def matches(decided: Input, recorded: Input) -> bool:
-    """``decided`` (the replay's input, maybe holding UNKNOWN_CHOICE) is ``recorded``."""
-    if isinstance(decided, Move) and decided.action == UNKNOWN_CHOICE:
-        return isinstance(recorded, Move) and recorded.seat == decided.seat
-    if not isinstance(decided, Joint) or not isinstance(recorded, Joint):
-        return canonical_pack(encode_input(decided)) == canonical_pack(encode_input(recorded))
-    if len(recorded.choices) != len(decided.choices):
-        return False
-    for (seat, action), (other, chosen) in zip(decided.choices, recorded.choices, strict=True):
-        if seat != other:
-            return False
-        if action != UNKNOWN_CHOICE and _packed(action) != _packed(chosen):
-            return False
-    return True
-
-
-def _packed(action: Action) -> bytes:
-    return canonical_pack(action.to_msgpack())

@@ -8,7 +8,6 @@ messages decided (SPEC §9).  Pure: entries in, failures and report counts out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from lanTag.errors import RemoteProtocolError
@@ -18,10 +17,6 @@ from lanTag.rules.base import Joint, Roll
 from lanTag.session import events as ev
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import Signed, parse_unverified
-
-# The replay's decided step and the STEP entry's data -> the decided step to compare with
-# (the check without the rules puts a recorded choice where its replay could not compute one).
-Resolve = Callable[[ev.StepApplied, Any], ev.StepApplied]
 
 
 def replay_entry(
@@ -33,7 +28,6 @@ def replay_entry(
     pending: list[ev.StepApplied],
     report: VerifyReport,
     checked: tuple[Signed, bool] | None,
-    resolve: Resolve | None = None,
 ) -> Failure | None:
     """Feed entry ``index`` to ``session``; the failure it proves, if any.  ``checked``: the
     entry's message parsed, with its signature's verdict (None: not a parsed message)."""
@@ -62,10 +56,7 @@ def replay_entry(
             return Failure(
                 index, step, None, f"step {step} is recorded but its messages do not decide it"
             )
-        applied = pending.pop(0)
-        if resolve is not None:
-            applied = resolve(applied, data)
-        failure = step_row_failure(index, step, data, applied)
+        failure = step_row_failure(index, step, data, pending.pop(0))
         if failure is None:
             report.steps = max(report.steps, step + 1)
         return failure

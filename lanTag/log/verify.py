@@ -87,7 +87,7 @@ def verify_log(data: bytes) -> VerifyReport:
         if record.protocol < 2:  # no purposes recorded: what needs no replay (lanTag.log.audit)
             audit_log(rows, record, checked, parse_error, report)
             return report
-        return replay_without_rules(rows, record, checked, parse_error, report)
+        return replay_without_rules(rows, record, writer, checked, parse_error, report)
     if plain.report(rows, checked, parse_error, report):
         # nothing unusual happened: the same report, without the machine
         _seal_report(rows, checked, record.protocol, plain.live, report)

@@ -21,14 +21,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Sequence
-from typing import Any
 
 from lanTag.log.chain import EntryKind, Row
-from lanTag.log.recorded import UNKNOWN_CHOICE, RecordedRules, RecordedState, StepBook, matches
+from lanTag.log.recorded import RecordedRules, RecordedState, StepBook
 from lanTag.log.replay import DiscardLog, drain, replay_entry
 from lanTag.log.report import Failure, VerifyReport
 from lanTag.log.seals import check_seals
-from lanTag.rules.base import Joint, Move, decode_input
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
@@ -38,22 +36,26 @@ from lanTag.session.messages import CLAIMS, Signed
 def replay_without_rules(
     rows: Sequence[Row],
     record: LobbyRecord,
+    writer: int | None,
     checked: Sequence[tuple[Signed, bool] | None],
     parse_error: str,
     report: VerifyReport,
 ) -> VerifyReport:
     """The report of the check without the rules (``replayed`` False): ``report`` holds
-    what the header says; a new report is returned."""
+    what the header says (``writer``: its seat, None for a spectator's log); a new report
+    is returned."""
     book = StepBook.of_rows(rows)
-    first: VerifyReport | None = None
+    chosen: VerifyReport | None = None
     for start in step_zero_hashes(rows, record, checked):
         attempt = dataclasses.replace(report, blames=[], applied=[], replayed=False)
-        _replay(rows, record, checked, parse_error, book, start, attempt)
+        _replay(rows, record, writer, checked, parse_error, book, start, attempt)
         if attempt.valid:
-            return attempt
-        first = first or attempt
-    assert first is not None  # step_zero_hashes is never empty
-    return first
+            chosen = attempt
+            break
+        chosen = chosen or attempt
+    assert chosen is not None  # step_zero_hashes is never empty
+    _explained_forfeits(chosen)
+    return chosen
 
 
 def step_zero_hashes(
@@ -84,13 +86,13 @@ def step_zero_hashes(
 def _replay(
     rows: Sequence[Row],
     record: LobbyRecord,
+    writer: int | None,
     checked: Sequence[tuple[Signed, bool] | None],
     parse_error: str,
     book: StepBook,
     start: bytes,
     report: VerifyReport,
 ) -> None:
-    writer = rows[0][4][2] if len(rows[0][4]) == 3 else None
     initial = RecordedState(RecordedRules(book), 0, start)
     session = Session(record, seat=writer, replay=True, start=initial)
     session.log = DiscardLog()
@@ -103,7 +105,7 @@ def _replay(
             failure: Failure | None = Failure(index, step, None, book.conflicts[index])
         else:
             failure = replay_entry(
-                index, step, kind, data, session, pending, report, checked[index], _resolve
+                index, step, kind, data, session, pending, report, checked[index]
             )
         _forget_blames_of_unknown_states(session, report, blamed)
         if failure is not None:
@@ -121,7 +123,6 @@ def _replay(
         report.failure = verdict.failure
         return
     report.sealed_by = list(verdict.sealed_by)
-    _explained_forfeits(report)
 
 
 def _explained_forfeits(report: VerifyReport) -> None:
@@ -134,24 +135,6 @@ def _explained_forfeits(report: VerifyReport) -> None:
         for blame in report.blames
         if not (blame[2] == "illegal-action" and (blame[0], blame[1]) in proven)
     ]
-
-
-def _resolve(applied: ev.StepApplied, data: Any) -> ev.StepApplied:
-    """A decided step holding UNKNOWN_CHOICE (a choice the log records several of at that
-    state) compared as the recorded input it matches."""
-    inp = applied.input
-    unknown = (type(inp) is Move and inp.action == UNKNOWN_CHOICE) or (
-        type(inp) is Joint and any(a == UNKNOWN_CHOICE for _s, a in inp.choices)
-    )
-    if not unknown or type(data) is not list or not data:
-        return applied
-    try:
-        recorded = decode_input(data[0])
-    except ValueError:
-        return applied  # the comparison says it is malformed
-    if not matches(inp, recorded):
-        return applied
-    return dataclasses.replace(applied, input=recorded)
 
 
 def _forget_blames_of_unknown_states(session: Session, report: VerifyReport, since: int) -> None:
