@@ -164,7 +164,7 @@ def render() -> dict[str, bytes]:
             }
         )
     about = {
-        "about": "Logs a verifier must answer as indexed (SPEC §9.1, §11): each validly "
+        "about": "Logs a verifier must answer as indexed (SPEC §9.1, §10): each validly "
         "signed and hash-chained by a cheating writer holding every seat's key, breaking "
         "exactly one rule (`rule`, `how`), or, at an edge SPEC decides, breaking none.  "
         "`lantag verify FILE` must exit with `expect.exit`; for exit 1 the first failure is "
