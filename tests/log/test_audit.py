@@ -346,3 +346,17 @@ def test_a_broken_entry_after_the_last_good_one_fails_the_log_without_the_rules_
     report = audit(HONEST + stray, monkeypatch)
     assert report.failure is not None and report.failure.entry == entries, report.failure
     assert report.failure.reason == f"entry {entries}: index 0 out of order"
+
+
+def test_a_protocol_1_message_dated_at_another_step_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # SPEC §9: a MSG entry's step is its message's, in every protocol and lane.
+    data = (ROOT / "tests" / "corpus" / "protocol1" / "prototag.log").read_bytes()
+    items = items_of(data)
+    k = first(items, lambda _s, kind, _d: kind == EntryKind.MSG)
+    step, kind, raw = items[k]
+    items[k] = (step + 1, kind, raw)
+    report = audit(chained(items), monkeypatch)
+    assert report.failure is not None and report.failure.entry == k
+    assert report.failure.reason == f"an entry of step {step + 1} holds a message of step {step}"

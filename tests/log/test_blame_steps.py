@@ -14,8 +14,10 @@ import pytest
 from lanTag.cli.entry import main as lantag_main
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
+from lanTag.session import events as ev
 from lanTag.session.messages import MsgType, Signed, parse_unverified
 from lanTag.testing.adversary import Cheat
+from lanTag.testing.no_engines import no_engines
 from tests.log.test_without_rules import cheating_game
 
 
@@ -60,3 +62,27 @@ def test_every_blame_is_dated_at_the_step_of_its_evidence(
             (seat, step, code) for seat, step, code, _r in report.blames
         ]
     assert late > 0  # the proof came after its step: dated by the evidence, not the finder
+
+
+@pytest.mark.parametrize("protocol", [5, 6])
+def test_a_drop_taken_after_its_step_is_blamed_at_the_step_of_its_votes(protocol: int) -> None:
+    # SPEC §5.4: seat 0 applied the guess before the drop of the liar at that step was
+    # agreed, and takes the drop at its current step, without a rollback; the timeout is
+    # blamed at the step the votes name, in both lanes of the verifier.
+    from tests.session.test_late_proof import _liar_acknowledges_after_the_votes
+
+    logs, net = _liar_acknowledges_after_the_votes(protocol)
+    late = net.events[0]
+    dropped = next(e for e in late if isinstance(e, ev.SeatsDropped))
+    blame = next(e for e in late if isinstance(e, ev.Blame) and e.code == "timeout")
+    assert dropped.step > blame.step  # taken later than the step it was agreed at
+    votes = evidence(logs[0], blame.seat, blame.step, "timeout")
+    assert votes and {v.step for v in votes} == {blame.step}
+    for log in logs:
+        full = verify_log(log)
+        with no_engines():
+            without = verify_log(log)
+        assert full.valid and without.valid, (full.failure, without.failure)
+        timeouts = {(s, k) for s, k, code, _r in full.blames if code == "timeout"}
+        assert timeouts == {(blame.seat, blame.step)}
+        assert sorted(full.blames) == sorted(without.blames)

@@ -264,3 +264,22 @@ def test_a_roll_of_a_dropped_seat_and_its_hand_back_are_followed() -> None:
         if e.kind == EntryKind.STEP and isinstance(decode_input(e.data[0]), Roll)
     ]
     assert report.rolls_verified == full.rolls_verified == len(rolls)
+
+
+def test_a_log_cut_before_a_state_decided_again_is_recorded_verifies_as_far_as_it_goes() -> None:
+    # The rollback vector cut right after the proof of the equivocation: the replay
+    # decides the cheater's turn again (a bot's move now) with no STEP entry recording
+    # it; whatever choice it takes there, nothing compares it, and the log is valid so far.
+    data = vector("link_reused_after_a_rollback")
+    items = items_of(data)
+    k = next(
+        k for k, (_s, kind, d) in enumerate(items) if kind == EntryKind.NOTE and d[0] == "rollback"
+    )
+    cut = chained(items[:k])
+    full, report = verify_log(cut), without(cut)
+    assert full.valid and report.valid, (full.failure, report.failure)
+    assert blames_of(report) == blames_of(full)
+    assert report.steps == full.steps
+    # the cheater's turn decided again, unrecorded: what follows it needs the rules
+    recorded = sum(kind == EntryKind.STEP for _s, kind, _d in items[:k])
+    assert len(full.applied) > len(report.applied) > recorded
