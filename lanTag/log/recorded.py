@@ -9,9 +9,10 @@ and state hash; what the engine would answer there is read from the log's STEP e
   Simultaneous of its seats with the recorded commitment purpose);
 * the state after an input: the state hash the STEP entry that records that input there
   holds;
-* legality: a MOVE is legal when its action is one the log records for its seat there; a
-  REVEAL is illegal only when the forfeit is its seat's every recorded choice there (the
-  rules alone can say why a seat forfeited, and that is how the log says it did);
+* legality: a MOVE is legal when its action is one the log records for its seat there, or
+  the writer's own (its session checked it when it signed it); a REVEAL is illegal only
+  when the forfeit is its seat's every recorded choice there (the rules alone can say why a
+  seat forfeited, and that is how the log says it did);
 * a bot's or a dropped seat's choice: the one the decision's own record holds (a state the
   log records several decisions of, after a rollback, is decided in their order);
 * a state the log records nothing of (past its last STEP entry, or one no STEP entry
@@ -170,8 +171,9 @@ class RecordedRules:
     in that order too: the replay's n-th decision of a state is the state's n-th record,
     whose choices it takes for the seats the rules would choose for (bots, dropped seats)."""
 
-    def __init__(self, book: StepBook) -> None:
+    def __init__(self, book: StepBook, writer: int | None) -> None:
         self.book = book
+        self.writer = writer  # the log's writer seat (its own moves were checked when signed)
         self._decided: dict[tuple[int, bytes], int] = {}
 
     def records(self, step: int, digest: bytes) -> list[Recorded]:
@@ -253,7 +255,9 @@ class RecordedState(State):
     def check_action(self, seat: int, action: Action) -> None:
         choices = self._choices(seat)
         if isinstance(self.decision(), Turn):
-            if choices and action not in choices:
+            # The writer's own MOVE was checked by its session before it signed it, and may
+            # never be decided (the others dropped the seat before acknowledging it).
+            if seat != self.rules.writer and choices and action not in choices:
                 raise IllegalAction(f"{action} is not a move the log records for seat {seat}")
         elif choices == {FORFEIT}:
             raise IllegalAction(f"the log records seat {seat}'s forfeit here")

@@ -93,7 +93,7 @@ def _replay(
     start: bytes,
     report: VerifyReport,
 ) -> None:
-    initial = RecordedState(RecordedRules(book), 0, start)
+    initial = RecordedState(RecordedRules(book, writer), 0, start)
     session = Session(record, seat=writer, replay=True, start=initial)
     session.log = DiscardLog()
     pending: list[ev.StepApplied] = []

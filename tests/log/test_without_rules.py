@@ -283,3 +283,69 @@ def test_a_log_cut_before_a_state_decided_again_is_recorded_verifies_as_far_as_i
     # the cheater's turn decided again, unrecorded: what follows it needs the rules
     recorded = sum(kind == EntryKind.STEP for _s, kind, _d in items[:k])
     assert len(full.applied) > len(report.applied) > recorded
+
+
+@pytest.mark.parametrize(("engine", "seats", "steps"), [("prototag", 3, 25), ("tagem", 2, 15)])
+def test_a_game_from_a_position_starts_from_the_hash_of_its_bytes(
+    engine: str, seats: int, steps: int
+) -> None:
+    # SPEC §5.1, §9.2: step 0's state hash is H(start_position); without the rules no
+    # other candidate is tried.
+    from tests.session.test_start_position import _mid_game
+
+    start = _mid_game(engine, seats, 1, steps)
+    options = tuple(sorted(start.game.position(start)["options"].items()))
+    table = Table(
+        engine, seats, seed=5, options=options, bot="heuristic", start_position=start.encode()
+    )
+    table.start()
+    table.run_to_end()
+    for i in range(seats):
+        data = bytes(table.logs[i])
+        rows = [
+            (e.index, e.step, e.prev_hash, e.kind, e.data, e.raw) for e in parse_log(data).entries
+        ]
+        record = LobbyRecord.decode(rows[0][4][1])
+        assert without_rules.step_zero_hashes(rows, record, [None] * len(rows)) == [
+            hashlib.sha256(start.encode()).digest()
+        ]
+        full, report = verify_log(data), without(data)
+        assert full.valid and full.complete and report.valid, report.failure
+        assert blames_of(report) == blames_of(full)
+        assert (report.steps, report.rolls_verified) == (full.steps, full.rolls_verified)
+        assert report.start_position == full.start_position != ""
+
+
+def handback_logs(seed: int) -> list[bytes]:
+    """Every peer's log of a Prototag game whose peer 2 is killed at step 4, dropped by the
+    others, resumed from its log and given back (scripts/must_fail_handback.py's game)."""
+    table = Table("prototag", 3, bots=("random",), seed=seed)
+    table.start()
+    victim = table.peers[2].session
+    assert victim is not None
+    table.net.run_until(lambda: victim.step >= 4, table.net.now + 3600)
+    table.kill(2)
+    table.dropped_everywhere_but(2)
+    table.resume(2)
+    table.run_to_end()
+    return [bytes(table.logs[i]) for i in range(3)]
+
+
+def test_the_writers_own_move_never_decided_is_no_illegal_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seed 20: the killed seat had signed its MOVE of step 5, which nobody acknowledged
+    # before they dropped it; a bot played that turn.  Its own log, resumed, holds both: the
+    # MOVE is no move the log records there, yet no illegal one (its session checked it).
+    logs = handback_logs(20)
+    own = logs[2]
+    full, report = verify_log(own), without(own)
+    assert full.valid and report.valid, report.failure
+    assert blames_of(report) == blames_of(full)
+    assert "illegal-action" not in [code for _s, _k, code in blames_of(report)]
+    monkeypatch.setattr(RecordedRules, "__init__", _rules_without_a_writer)
+    assert "illegal-action" in [code for _s, _k, code in blames_of(without(own))]
+
+
+def _rules_without_a_writer(self: RecordedRules, book: StepBook, writer: int | None) -> None:
+    self.book, self.writer, self._decided = book, None, {}
