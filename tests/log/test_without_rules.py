@@ -349,3 +349,15 @@ def test_the_writers_own_move_never_decided_is_no_illegal_move(
 
 def _rules_without_a_writer(self: RecordedRules, book: StepBook, writer: int | None) -> None:
     self.book, self.writer, self._decided = book, None, {}
+
+
+def test_the_summary_says_the_log_was_replayed_as_it_records_its_rules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from lanTag.cli.entry import main as lantag_main
+
+    with no_engines():
+        assert lantag_main(["verify", str(MUST_FAIL / INDEX["honest"]["file"])]) == 3
+    said = " ".join(capsys.readouterr().out.split())
+    assert "184 steps recorded; replayed as the log records them: every check that needs no" in said
+    assert "AUTHENTIC, NOT REPLAYED: a full replay needs prototag rules" in said
