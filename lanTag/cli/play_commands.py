@@ -76,7 +76,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
         raise UserError("--bots must be between 0 and 15")
     check_bots(args.bot, args.strength)
     chosen = choose_game(
-        args.game, parse_option_pairs(args.option), 1 + bot_count, args.map, position
+        args.game or "prototag", parse_option_pairs(args.option), 1 + bot_count, args.map, position
     )
     game = chosen.game
     me = identity_for_play()
