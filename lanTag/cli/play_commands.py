@@ -181,12 +181,9 @@ async def cmd_host(args: argparse.Namespace) -> int:
             advertiser = await advertise(handle, config, me.identity.fingerprint)
             seat_updates = asyncio.create_task(advertise_seats(lobby, advertiser))
         port = handle.address[1]
-        shown = [handle.address[0]] if handle.address[0] != "0.0.0.0" else lan_addresses()
-        more = "".join(f" (or {a}:{port})" for a in shown[1:])
+        join_line = join_command(handle.address)
         print(
-            f"hosting {game.display_name} on port {port}; "
-            f"others run: lantag join {shown[0]}:{port}{more}",
-            file=sys.stderr,
+            f"hosting {game.display_name} on port {port}; others run: {join_line}", file=sys.stderr
         )
         if args.headless or args.start_when_full:
             await wait_for_table(handle, lobby, config)
@@ -194,7 +191,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
         else:
             from lanTag.ui.lobby_screens import run_host_screen
 
-            if not await run_host_screen(handle):
+            if not await run_host_screen(handle, join_line=join_line):
                 return 0
         if seat_updates is not None:
             seat_updates.cancel()
@@ -203,7 +200,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
         if not args.headless:  # a game night: the host may propose the next game
             from lanTag.cli.series_console import host_console
 
-            return await host_console(handle, config, me, args, logs)
+            return await host_console(handle, config, me, args, logs, join_line)
         code = await run_ui_or_headless(handle, args.headless)
         return await host_series(handle, config, me, args, logs, code)
     except asyncio.CancelledError:
@@ -320,6 +317,16 @@ async def cmd_join(args: argparse.Namespace) -> int:
         await handle.close()
         if cancelled:
             print_log_path(handle)
+
+
+def join_command(address: Addr) -> str:
+    """What the others type to join a host listening on ``address``: ``lantag join
+    ADDR:PORT`` with this laptop's LAN address (a host bound to every address), and the
+    others as alternatives."""
+    host, port = address
+    shown = [host] if host != "0.0.0.0" else lan_addresses()
+    more = "".join(f" (or {a}:{port})" for a in shown[1:])
+    return f"lantag join {shown[0]}:{port}{more}"
 
 
 async def remember_host_once_started(handle: PeerHandle) -> None:

@@ -44,7 +44,10 @@ async def host_console(
     me: LocalIdentity,
     args: argparse.Namespace,
     logs: SeriesLogs,
+    join_line: str = "",
 ) -> int:
+    """The host's night: game, game-over box, next game's lobby (showing ``join_line``,
+    what the others type to join), until the host leaves."""
     from lanTag.ui.app import run_game_app
     from lanTag.ui.host_setup import run_host_setup_for
     from lanTag.ui.lobby_screens import run_host_screen
@@ -70,7 +73,7 @@ async def host_console(
             config, previous_game=session.game_id, fill_empty=config.fill_empty or args.bot
         )
         host_next_game(handle, config, me, logs.path(info.number, config.engine, config.name))
-        if not await run_host_screen(handle, color=color_enabled()):
+        if not await run_host_screen(handle, color=color_enabled(), join_line=join_line):
             return 0
 
 

@@ -146,8 +146,9 @@ def _take_lobby_events(events: deque[ev.Event | LobbyEvent]) -> list[ev.Event | 
 class HostModel:
     """The host's roster, fed by RosterChanged events; kick and start go through the handle."""
 
-    def __init__(self, handle: LobbyHandle) -> None:
+    def __init__(self, handle: LobbyHandle, join_line: str = "") -> None:
         self.handle = handle
+        self.join_line = join_line  # "lantag join ADDR:PORT": what the others type
         lobby = handle.machine.lobby
         if not isinstance(lobby, HostLobby):
             raise TypeError("the host screen needs a hosting peer")
@@ -256,6 +257,8 @@ class HostModel:
         address = getattr(self.handle, "address", None)
         if address is not None:
             out.append(("class:dim", f"listening on {address[0]}:{address[1]}\n"))
+        if self.join_line:
+            out.append(("class:ok", f"others run: {self.join_line}\n"))
         out.append(("class:header", f"\n{'seat':<5} {'nickname':<24} key\n"))
         for seat in range(self.seats):
             if seat < len(self.roster):
@@ -286,13 +289,15 @@ async def run_host_screen(
     input: Input | None = None,
     output: Output | None = None,
     color: bool = True,
+    join_line: str = "",
 ) -> bool:
     """The host's lobby: the roster as players join; ``k<n>`` kicks seat n, ``s`` starts.
+    ``join_line`` (``lantag join ADDR:PORT``) is shown as what the others run.
 
     Returns True once the game was started (the caller then runs the game screen),
     False when the host quits.
     """
-    screen = host_screen(handle, input=input, output=output, color=color)
+    screen = host_screen(handle, input=input, output=output, color=color, join_line=join_line)
     await screen.run()
     return screen.model.started
 
@@ -303,8 +308,9 @@ def host_screen(
     input: Input | None = None,
     output: Output | None = None,
     color: bool = True,
+    join_line: str = "",
 ) -> Screen[HostModel]:
-    model = HostModel(handle)
+    model = HostModel(handle, join_line)
     kb = KeyBindings()
 
     def accept(_buffer: Any) -> bool:

@@ -74,7 +74,8 @@ def test_game_over_rematch_second_game_on_both_screens(tmux: TmuxServer, tmp_pat
     # The joiner's screen draws its result box on its own time: wait for it, not one capture.
     join.wait_for("standings after game 1")
     host.keys("r")
-    host.wait_for(f"listening on 127.0.0.1:{port}")  # the host's roster, for game 2
+    screen = host.wait_for(f"listening on 127.0.0.1:{port}")  # the host's roster, for game 2
+    assert f"others run: lantag join 127.0.0.1:{port}" in screen
     screen = join.wait_for("the host proposes Prototag: a accepts, q leaves")
     join.keys("a")
     join.wait_for("waiting for the host to start")
