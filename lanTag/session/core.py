@@ -149,6 +149,9 @@ class SessionCore:
                                       live from the next step; +Agreement: a rollback
                                       forgets the admissions it undoes)
     _want_back          Recovery      our dropped seat asks to be given back (a resume)
+                                      (+Session: cleared once admitted if _back_once)
+    _back_once          Recovery      _want_back holds until our seat is back only (a
+                                      person's one key), not after every drop (a resume)
     _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never)
     ==================  ============  ======================================================
     """
@@ -235,6 +238,7 @@ class SessionCore:
         self._rejoins: dict[int, Signed] = {}
         self._admitted: dict[int, int] = {}
         self._want_back = False
+        self._back_once = False
         self._rejoin_sent_at: float | None = None
         self._pump(now)
 
