@@ -152,7 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
             type=_positive_seconds,
             default=120.0,
             metavar="S",
-            help="seconds a player may think before a bot takes the seat",
+            help="seconds a player may think before a bot takes the seat (warned at 30 and "
+            "10 s left; on the console, Enter takes the seat back)",
         )
 
     play = sub.add_parser(

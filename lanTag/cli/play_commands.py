@@ -43,7 +43,7 @@ from lanTag.peer.join_handshake import (
     Refused,
     Welcomed,
 )
-from lanTag.peer.machine import BotDriver
+from lanTag.peer.machine import BotDriver, PacedBotDriver
 from lanTag.peer.runtime import (
     PeerHandle,
     bot_identity,
@@ -100,7 +100,9 @@ async def cmd_play(args: argparse.Namespace) -> int:
             host.address,
             bot_identity(i),
             bind=("127.0.0.1", 0),
-            driver=BotDriver(args.strength),
+            # Paced while your seat is out (you idled past the turn limit): you can come
+            # back (Enter) before they finish the game.
+            driver=PacedBotDriver(args.strength) if not args.headless else BotDriver(args.strength),
             netsim=netsim,
         )
         for i in range(bot_count)

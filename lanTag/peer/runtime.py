@@ -30,7 +30,7 @@ from lanTag.net.link import LinkLayer
 from lanTag.net.netsim import NetSim
 from lanTag.net.udp import UdpPump
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
-from lanTag.peer.machine import BotDriver, LinkSender, PeerMachine
+from lanTag.peer.machine import Driver, LinkSender, PeerMachine
 from lanTag.peer.resume import check_not_over, plan_resume, restore_session
 from lanTag.session.transport import Addr
 
@@ -245,7 +245,7 @@ async def open_peer(
     identity: Identity,
     *,
     bind: Addr = ("0.0.0.0", 0),
-    driver: BotDriver | None = None,
+    driver: Driver | None = None,
     log_path: Path | None = None,
     netsim: NetSim | None = None,
     chain_length: int = DEFAULT_LENGTH,
@@ -348,7 +348,7 @@ async def open_resume(
     me: LocalIdentity,
     *,
     bind: Addr | None = None,
-    driver: BotDriver | None = None,
+    driver: Driver | None = None,
     netsim: NetSim | None = None,
 ) -> PeerHandle:
     """Restart a crashed seat from its log (and the log's .secret file), on its old address.
