@@ -34,7 +34,8 @@ from lanTag.cli.join_help import (
 )
 from lanTag.cli.known_hosts import load_known_hosts, remember_host
 from lanTag.cli.resume_command import resume_seat
-from lanTag.cli.series_play import SeriesLogs, follow_series, host_logs, host_series, join_logs
+from lanTag.cli.series_logs import SeriesLogs, host_logs, join_logs
+from lanTag.cli.series_play import follow_series, host_series
 from lanTag.identity import fingerprint
 from lanTag.peer.join_handshake import (
     HostConfig,
@@ -202,9 +203,9 @@ async def cmd_host(args: argparse.Namespace) -> int:
         if not args.headless:  # a game night: the host may propose the next game
             from lanTag.cli.series_console import host_console
 
-            return await host_console(handle, config, me, args, logs, join_line)
+            return await host_console(handle, config, me, args, logs, join_line, advertiser)
         code = await run_ui_or_headless(handle, args.headless)
-        return await host_series(handle, config, me, args, logs, code)
+        return await host_series(handle, config, me, args, logs, code, advertiser)
     except asyncio.CancelledError:
         cancelled = True
         raise
@@ -267,7 +268,7 @@ async def cmd_join(args: argparse.Namespace) -> int:
         pick = matches[0]
         candidates = advertised_candidates(pick.addresses, pick.port)
         host_addr, pinned = candidates[0], pick.fingerprint
-    logs = join_logs(args.log)
+    logs = join_logs(args.log, getattr(args, "games", None))
     handle = await open_join(
         host_addr,
         me,

@@ -314,11 +314,14 @@ class PeerMachine:
         now: float,
     ) -> None:
         """The same table plays again (lanTag.peer.series): a fresh lobby, a fresh hash chain
-        and log; the links (and who may use them) stay.  The old game's late traffic is
-        rejected by the new session (another game id)."""
+        and log; the links stay.  The old game's late traffic is rejected by the new session
+        (another game id).  A host's lobby is open again to anyone, as the first one was (a
+        newcomer may take a seat someone left); a joiner still talks to the table only."""
         self.lobby, self.session = lobby, None
         self.chain_secret, self.write_log = chain_secret, write_log
         self._early, self.early_bytes, self._early_from = [], 0, {}
+        if isinstance(lobby, HostLobby):
+            self.link.set_accept(None)
         self.poke(now)
 
     def _series_host(self) -> Addr | None:

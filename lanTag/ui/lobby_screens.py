@@ -221,7 +221,10 @@ class HostModel:
 
     def start(self) -> None:
         config = self.lobby.config
-        players = self.lobby.taken + len(config.bots)
+        empty = config.humans - self.lobby.taken
+        # A game night's next game (fill_empty): a bot takes each seat still open.
+        filled = empty if config.fill_empty else 0
+        players = self.lobby.taken + len(config.bots) + filled
         try:
             game = get_game(config.engine)
         except OptionError as exc:
@@ -231,13 +234,18 @@ class HostModel:
             self.message = f"{game.display_name} needs at least {game.min_seats} players"
             self.message_style = "class:error"
             return
-        if self.lobby.taken < config.humans and not self.confirm_short:
-            # The record lists only the seats taken: starting now makes a smaller game.
+        if empty > 0 and not self.confirm_short:
             self.confirm_short = True
-            self.message = (
-                f"only {self.lobby.taken} of {config.humans} human seats taken: "
-                "s again starts without the empty seats"
-            )
+            if filled:
+                self.message = (
+                    f"{empty} seat(s) still open: s again starts with a {config.fill_empty} "
+                    "bot in each"
+                )
+            else:  # the record lists only the seats taken: starting now makes a smaller game
+                self.message = (
+                    f"only {self.lobby.taken} of {config.humans} human seats taken: "
+                    "s again starts without the empty seats"
+                )
             self.message_style = "class:warn"
             return
         machine = self.handle.machine
@@ -273,6 +281,10 @@ class HostModel:
                 )
             else:
                 out.append(("class:dim", f"{seat:<5} (open)\n"))
+        if config.fill_empty and len(self.roster) < self.seats:
+            out.append(
+                ("class:hint", f"a seat still open at the start: a {config.fill_empty} bot\n")
+            )
         waiting = self.lobby.waiting()
         if waiting:
             out.append(("class:header", "\nwaiting for your yes (a<n>) or no (r<n>):\n"))
