@@ -96,6 +96,18 @@ def test_a_seat_left_open_at_a_rematch_is_played_by_a_bot(
     assert "Traceback" not in host.history()
     out = _verified_night(alice)
     assert "heuristic2-bot" in out and "bob" in out
+    # The console replay of the night: which game it is, and the standings at the end.
+    viewer = tmux.start("replay", [*LANTAG, "replay", str(_night_directory(alice))], xdg(alice))
+    viewer.wait_for("lanTag │ replay │ game 1/2 │ Prototag │ step 0/")
+    viewer.keys("q")
+    viewer.wait_for("lanTag │ replay │ game 2/2 │ Prototag │ step 0/")
+    assert "standings" not in viewer.text()
+    viewer.keys("G")
+    screen = viewer.wait_for("standings after 2 game(s)")
+    assert "alice" in screen.split("standings after 2 game(s)", 1)[1]
+    viewer.keys("q")
+    assert viewer.wait_exit() == 0
+    assert "standings (master of games" in viewer.history()  # left on the terminal too
 
 
 def _listed(home: Home, name: str) -> dict[str, object] | None:
