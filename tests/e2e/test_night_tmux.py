@@ -125,6 +125,7 @@ def _until_listed(home: Home, name: str, want: Callable[[dict[str, object]], boo
     return False
 
 
+@pytest.mark.slow  # polls mDNS (lantag list) a few times
 def test_a_newcomer_takes_the_open_seat_and_the_advert_counts_it(
     tmux: TmuxServer, tmp_path: Path
 ) -> None:
