@@ -149,9 +149,11 @@ class SessionCore:
                                       live from the next step; +Agreement: a rollback
                                       forgets the admissions it undoes)
     _want_back          Recovery      our dropped seat asks to be given back (a resume)
-                                      (+Session: cleared once admitted if _back_once)
-    _back_once          Recovery      _want_back holds until our seat is back only (a
-                                      person's one key), not after every drop (a resume)
+                                      (+Agreement: cleared if _back_once when the seat,
+                                      admitted, is dropped again)
+    _back_once          Recovery      _want_back holds until our seat, let back in, is
+                                      dropped again (a person's one key), not after every
+                                      drop (a resume)
     _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never)
     ==================  ============  ======================================================
     """

@@ -596,8 +596,6 @@ class Session(Agreement, Recovery, Sealing):
                     self._admitted[seat] = decided
                     self._rejoins.pop(seat, None)
                     self._left.pop(seat, None)  # a seat that had left is back: no longer leaving
-                if self.seat in admitted and self._back_once:
-                    self._want_back = self._back_once = False  # asked this time only
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), live))
         digest = self._state_hash(new_state)
         self._hash_at[decided + 1] = digest

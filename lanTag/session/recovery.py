@@ -238,9 +238,10 @@ class Recovery(SessionCore):
 
         A resumed peer asks whenever its seat is dropped (``once`` False).  A person whose
         seat a bot took while they were away (the console's one key) asks this time only
-        (``once``): back in, they are a player like any other, and dropped again for
-        idleness they stay out until they ask again, so a player who walked off does not
-        come back by itself to make the table wait out the turn limit each time."""
+        (``once``): until the seat is let in, also again if a rollback undoes the admission,
+        but once in and dropped again for idleness it stays out until they ask again, so a
+        player who walked off does not come back by itself to make the table wait out the
+        turn limit each time."""
         if self.replay or self._signer is None or self.record.protocol < HANDBACK_PROTOCOL:
             return
         self._want_back = True

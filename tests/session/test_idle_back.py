@@ -76,7 +76,7 @@ def test_an_idle_seat_asked_back_once_plays_again_and_is_not_back_by_itself_late
     assert len(backs) == 1, backs  # every peer lets it in at the same step
     [(back_step, seats)] = next(iter(backs))
     assert seats == (IDLE,) and back_step > first[0]
-    assert not me.wants_back  # asked this time only
+    assert me.wants_back and not me.asking_back  # in: it asks no more, until dropped again
     # It plays its own seat again: it is asked, and answers, as a person does.
     net.run_until(lambda: me.step > back_step + 1 and _asked_of(me, IDLE), max_steps=400_000)
     asked_at = me.step
@@ -86,6 +86,7 @@ def test_an_idle_seat_asked_back_once_plays_again_and_is_not_back_by_itself_late
     net.hold.add(IDLE)
     net.hold_secret.add(IDLE)
     net.run_until(lambda: _everyone(sessions, lambda s: IDLE not in s.live), max_steps=400_000)
+    assert not me.wants_back  # asked once: that ask is spent
     net.hold.clear()  # (the replicated bot plays the seat; its peer still follows the game)
     net.hold_secret.clear()
     net.run(max_time=net.now + 300.0)
@@ -124,3 +125,26 @@ def test_a_resumed_seat_still_asks_after_every_drop() -> None:
     net.hold_secret.clear()
     net.run_until(lambda: _everyone(sessions, lambda s: IDLE in s.live), max_steps=400_000)
     assert all(len(_backs(net, i)) == 2 for i in range(3))
+
+
+def test_the_drop_redecided_by_a_rollback_does_not_spend_the_ask() -> None:
+    # A rollback to the drop's step decides the drop again (SeatsDropped once more) and
+    # forgets the admission until its carrier is decided again: that drop is not "dropped
+    # again after coming back", so the seat still asks (it would stay out for good if an
+    # admission a rollback undid were not found again).  White-box: one peer redecides
+    # from its own messages, as a late proof makes it do.
+    sessions, net = _idle_table("idle-rollback")
+    net.run_until(lambda: _everyone(sessions, lambda s: IDLE not in s.live), max_steps=400_000)
+    (drop_step,) = {d.step for d in _drops(net, IDLE)}
+    me = sessions[IDLE]
+    net.hold.clear()
+    net.hold_secret.clear()
+    me.ask_back(net.now, once=True)
+    net.run_until(lambda: _everyone(sessions, lambda s: IDLE in s.live), max_steps=400_000)
+    step = me.step
+    me._rollback(drop_step - 1)  # (the snapshot at the drop step holds the drop already)
+    me._pump(net.now)
+    net.collect()
+    assert len(_drops(net, IDLE)) == 2  # the drop, decided again
+    assert me.step == step and IDLE in me.live  # the same history, admission included
+    assert me.wants_back  # not spent: only a drop after the admission spends it
