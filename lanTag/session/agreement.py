@@ -353,6 +353,10 @@ class Agreement(LateProof):
             snap.state, snap.chain_last, snap.chain_used, snap.live - silent
         )
         box.dropped_now = box.dropped_now | silent
+        if self.seat in silent and self._back_once and self.seat in self._admitted:
+            # Asked back once (a person's key) and let in: dropped again now, it stays out.
+            # (An admission a rollback undid is not in _admitted: it keeps asking.)
+            self._want_back = self._back_once = False
         left = tuple(s for s in sorted(silent) if s in self._left)
         for s in sorted(silent):
             if code == "timeout" and s not in left:  # leaving is no fault: no blame

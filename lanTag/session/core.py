@@ -149,6 +149,11 @@ class SessionCore:
                                       live from the next step; +Agreement: a rollback
                                       forgets the admissions it undoes)
     _want_back          Recovery      our dropped seat asks to be given back (a resume)
+                                      (+Agreement: cleared if _back_once when the seat,
+                                      admitted, is dropped again)
+    _back_once          Recovery      _want_back holds until our seat, let back in, is
+                                      dropped again (a person's one key), not after every
+                                      drop (a resume)
     _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never)
     ==================  ============  ======================================================
     """
@@ -241,6 +246,7 @@ class SessionCore:
         self._rejoins: dict[int, Signed] = {}
         self._admitted: dict[int, int] = {}
         self._want_back = False
+        self._back_once = False
         self._rejoin_sent_at: float | None = None
         self._pump(now)
 

@@ -50,6 +50,7 @@ from lanTag.ui.choosing import secret_pending, secret_text
 from lanTag.ui.feed_panel import FeedControl
 from lanTag.ui.model import GameHandle, GameModel, SeriesInfo
 from lanTag.ui.style import color_depth, colour_enabled, make_style, seat_class
+from lanTag.ui.turn_clock import WARN_LEFT
 from lanTag.ui.widgets import WrappedText
 
 POLL_SECONDS = 0.05
@@ -73,6 +74,7 @@ cannot start a word act on the board.
                      digit or a move
   ? or F1 or Ctrl-G  this help (Esc, ? or F1 closes; arrows scroll)
   Ctrl-Q twice       leave the game (a bot takes your seat)
+  Enter (watching)   play your seat again after a bot took it (idle too long)
   (game over)        q or Enter leaves, b hides the result box, Esc shows it;
                      in a game night the host's r plays again, s sets up another
                      game, and a joiner's a accepts the game the host proposes
@@ -86,6 +88,21 @@ seats seeded the last roll.
 
 "! ..." above the status lines: a rule that makes you lose unless you act now.
 """
+
+
+def turn_limit_help(limit: float) -> str:
+    """The turn limit of this game, and what happens at it, for the help screen."""
+    marks = " and ".join(f"{m} s" for m in WARN_LEFT if m < limit)
+    warned = (
+        f" At {marks} left the message line warns you (and the terminal beeps)." if marks else ""
+    )
+    return (
+        f"\nTurn clock: each move or secret choice has {limit:.0f} s (the host's\n"
+        f"--turn-timeout); your row and the turn line count it.{warned}\n"
+        "At the limit the other players vote your seat out and a bot plays it: you are\n"
+        "not gone, press Enter to play it again (the table lets you back in at its next\n"
+        "step, as it does a seat resumed after a crash).\n"
+    )
 
 
 def rules_text(engine: str) -> str:
@@ -147,6 +164,9 @@ class GameApp:
             if changed or seconds != shown:
                 shown = seconds
                 self.app.invalidate()
+            if self.model.bell:
+                self.model.bell = False
+                self.app.output.bell()  # the turn limit nears, or the seat went to a bot
             self._maybe_exit()
             await asyncio.sleep(POLL_SECONDS)
 
@@ -319,7 +339,7 @@ class GameApp:
         badges = [badge(m.engine, view, seat) for seat in range(len(s.record.seats))]
         wide = max(map(len, badges), default=0)
         for seat, rec in enumerate(s.record.seats):
-            status = "you" if seat == m.seat and seat in s.live else m.seat_status(seat)
+            status = m.own_status() if seat == m.seat else m.seat_status(seat)
             out += [
                 ("class:warn", "▶" if seat in acting else " "),
                 (seat_class(seat), seat_tag(m.engine, seat)),
@@ -337,8 +357,12 @@ class GameApp:
         m = self.model
         out: StyleAndTextTuples = [
             ("class:header", "turn"),
-            ("", f" {m.turn_text()} · {m.turn_seconds():.0f}s\n"),
+            ("", f" {m.turn_text()} · {m.clock_text()}"),
         ]
+        left = m.seconds_left()
+        if left is not None and left <= max(WARN_LEFT):
+            out.append(("class:error", f" — {max(0.0, left):.0f} s left!"))
+        out.append(("", "\n"))
         # The choice being sealed now comes before the dice (what we must answer first);
         # the last one revealed after them.
         secret = secret_text(m)
@@ -361,7 +385,9 @@ class GameApp:
         return out
 
     def _help_text(self) -> StyleAndTextTuples:
-        text = KEYS_HELP + "\n" + (rules_text(self.model.engine) or "(no rules summary)")
+        clock = turn_limit_help(self.model.turn_limit()) if self.model.session else ""
+        rules = rules_text(self.model.engine) or "(no rules summary)"
+        text = KEYS_HELP + clock + "\n" + rules
         lines = text.splitlines()
         top = min(self.model.help_scroll, max(0, len(lines) - 1))
         return [

@@ -35,6 +35,7 @@ SLASH = {
     "quit": "quit",
     "end": "end-turn",
     "commit": "commit",
+    "back": "take-back",
 }
 
 
@@ -129,6 +130,9 @@ def submit(model: GameModel, arg: str) -> None:
     text = (arg or model.line.text).strip()
     if not text:
         model.mode = "board"
+        if model.can_take_back():  # a bot took our seat while we were away: one key
+            take_back(model, "")
+            return
         model.say(model.prompt_hint())
         return
     if text.startswith("/"):
@@ -144,6 +148,19 @@ def submit(model: GameModel, arg: str) -> None:
         return
     if _play(model, text):
         _finish_line(model, text)
+
+
+@command("take-back")
+def take_back(model: GameModel, arg: str) -> None:
+    """Enter (or /back) while a bot plays our dropped seat: ask the table for it back, the
+    hand-back a resumed seat uses (a signed REJOIN a live seat's next contribution
+    carries); the others let us in from their next step."""
+    s = model.session
+    if s is None or not model.can_take_back():
+        model.say(model.prompt_hint(), "class:error")
+        return
+    model.handle.command(lambda now: s.ask_back(now, once=True))
+    model.say("asking the table for your seat back…", "class:ok")
 
 
 @command("commit")

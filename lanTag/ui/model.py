@@ -44,6 +44,7 @@ from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names, start_state
 from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
+from lanTag.ui import turn_clock
 from lanTag.ui.choosing import letters_hint
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
@@ -194,6 +195,10 @@ class GameModel:
         self.blamed: dict[int, str] = {}
         self.desynced: set[int] = set()
         self.left: set[int] = set()  # seats dropped after their own signed LEAVE
+        self.warned: set[int] = set()  # WARN_LEFT marks already said at this step
+        self.bell = False  # ring the terminal bell at the next redraw (a turn-limit warning)
+        self.idle_dropped = False  # our seat was dropped while our decision was awaited
+        self._mine_pending = False  # at the last poll, the table waited for our decision
         self.outcome: Outcome | None = None
         self.series: SeriesInfo | None = None  # set for a game of a series (game-over box)
         self.next_game: NextGame | None = None  # the host proposes the next game (joiner)
@@ -268,6 +273,26 @@ class GameModel:
 
     def turn_seconds(self) -> float:
         return max(0.0, self.clock() - self._step_started)
+
+    def turn_limit(self) -> float:
+        s = self.session
+        return turn_clock.turn_limit(s) if s is not None else 0.0
+
+    def seconds_left(self) -> float | None:
+        """Seconds left before the turn limit while the table waits for our decision."""
+        s = self.session
+        return turn_clock.seconds_left(s, self.turn_seconds()) if s is not None else None
+
+    def clock_text(self) -> str:
+        s = self.session
+        return turn_clock.clock_text(s, self.turn_seconds()) if s is not None else ""
+
+    def own_status(self) -> str:
+        """Our own row's status: ``you``, with the turn clock while we must decide."""
+        s, seat = self.session, self.seat
+        if s is None or seat is None or seat not in s.live:
+            return self.seat_status(seat) if seat is not None else ""
+        return "you" if s.my_turn() is None else f"you {self.clock_text()}"
 
     def waiting_for(self) -> tuple[int, ...]:
         """Other human seats the current step still needs (we cannot see who already sent)."""
@@ -370,6 +395,9 @@ class GameModel:
                 self._step_started = self.clock()
                 self.lagging.clear()
                 self.cycle_index = -1
+                if self.warned and self.message_style == "class:error":
+                    self.say("")  # the step moved on: its "N s left" is stale
+                self.warned.clear()
                 if self.committed is not None and self.committed[0] != s.step:
                     self.committed = None
                     if self.message.startswith("committed "):
@@ -382,6 +410,11 @@ class GameModel:
             if s.state.is_over and self.outcome is None:
                 self.outcome = self.final_outcome()
                 changed = True
+            warning = turn_clock.idle_warning(s, self.turn_seconds(), self.warned)
+            if warning is not None:
+                self.say(warning, "class:error")
+                self.bell = True
+            self._mine_pending = s.my_turn() is not None
         return changed
 
     def _on_event(self, e: ev.Event | LobbyEvent) -> None:
@@ -407,7 +440,16 @@ class GameModel:
                 mine = seat == self.seat
                 line = back_line(seat, names[seat] if seat < len(names) else "", e.step, mine)
                 self.add_log(line, "class:warn" if mine else "class:log.net")
+                if mine:
+                    self.idle_dropped = False
+                    self.say(line, "class:ok")
         elif isinstance(e, ev.SeatsDropped):
+            if self.seat in e.seats and self.seat not in e.left:
+                # The table waited for our decision until the limit: idle, not gone.
+                self.idle_dropped = self._mine_pending
+                if self.idle_dropped:
+                    self.bell = True
+                    self.say("")
             for seat in e.seats:
                 if self.back_at.pop(seat, None) is not None or seat not in self.dropped_at:
                     self.dropped_at[seat] = e.step  # dropped again after it came back
@@ -419,6 +461,8 @@ class GameModel:
             if silent:
                 seats = ", ".join(who(x) for x in silent)
                 self.add_log(f"{seats} dropped at step {e.step}; a bot plays", "class:log.net")
+            if self.idle_dropped and self.seat in silent:
+                self.add_log(turn_clock.idle_drop_line(self.turn_limit()), "class:warn")
         elif isinstance(e, ev.Lagging):
             self.lagging[e.seat] = e.seconds
             self.add_log(f"{who(e.seat)} lagging ({e.seconds:.1f}s)", "class:log.net")
@@ -525,6 +569,12 @@ class GameModel:
         """Our seat while we played it; None once a bot plays it (its moves are not "you")."""
         return self.seat if self.playing_at(step) else None
 
+    def can_take_back(self) -> bool:
+        """Our seat was dropped (not left: we would have gone) and may be asked back now
+        with one key: the hand-back of a resume (protocol 5, SPEC §5.6) without restarting."""
+        s, seat = self.session, self.seat
+        return s is not None and seat is not None and turn_clock.can_take_back(s, seat, self.left)
+
     def seat_taken_over(self) -> bool:
         """Our seat is played by the replicated bot now: we left, or the others dropped us
         (after a crash, ``join --resume`` asks for it back: the bot plays it until a live
@@ -562,6 +612,9 @@ class GameModel:
             return "game over: Esc shows the result box (q or Enter there leaves)"
         if self.seat is None:
             return "watching: F1 or Ctrl-G help, Ctrl-Q leave"
+        if self.can_take_back():
+            at = self.dropped_at.get(self.seat)
+            return turn_clock.take_back_hint(self.seat, at, self.idle_dropped, self.turn_limit())
         if self.seat_taken_over():
             # Why we only watch, in one line: the table dropped the seat, and either we wait
             # for a live seat to let us back in (a resume, SPEC §5.6) or it cannot be.

@@ -141,6 +141,33 @@ async def test_host_q_alone_stops_hosting_and_typed_words_still_type() -> None:
     assert [e.nickname for e in screen.model.roster] == ["host", "p1"]
 
 
+def test_a_rematch_lobby_with_an_open_seat_starts_with_a_bot_in_it() -> None:
+    # A game night's next game (fill_empty): the joiner went home, the host alone is
+    # below Prototag's two players; the open seat goes to a bot, after one confirmation.
+    import dataclasses
+
+    from lanTag.ui.lobby_screens import HostModel
+
+    table = ui_table("prototag", 2, seed=12)
+    lobby = table.peers[0].lobby
+    lobby.config = dataclasses.replace(lobby.config, fill_empty="heuristic2")  # type: ignore[union-attr]
+    handle = NetHandle(table, index=0)
+    model = HostModel(handle)  # (the joiner never said hello: its seat is open)
+    text = "".join(t for _, t in model.text())
+    assert "(open)" in text and "a seat still open at the start: a heuristic2 bot" in text
+    model.run_line("s")
+    assert not model.started and "needs at least" not in model.message
+    assert model.message == "1 seat(s) still open: s again starts with a heuristic2 bot in each"
+    model.run_line("s")
+    assert model.started
+    session = table.peers[0].session
+    assert session is not None
+    assert [(s.nickname, s.bot) for s in session.record.seats] == [
+        ("host", ""),
+        ("heuristic2-bot-1", "heuristic2"),
+    ]
+
+
 async def test_joiner_gives_the_password_and_waits_for_the_start() -> None:
     table = ui_table("prototag", 2, password="sesame", seed=4)
     joiner = table.peers[1]
