@@ -569,7 +569,9 @@ class Agreement(LateProof):
     def _vote_contradicted(self, now: float) -> None:
         """A convicted liar whose input this step needs is voted silent at once: the drop
         is the ordinary agreement of §5.4, decided where every live peer holds the proof."""
-        if self.replay or self.seat is None or self.seat not in self.live:
+        if not self._contradicted or self.replay or self.seat is None:
+            return  # (the usual case first: this runs on every pump)
+        if self.seat not in self.live:
             return
         box = self._box(self.step)
         if box.started_at is None or self.seat in box.votes:

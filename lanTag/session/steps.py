@@ -81,7 +81,10 @@ class StepBox:
     dropped_commits: dict[int, Signed] = field(default_factory=dict)  # of seats dropped here
 
     def of(self, kind: MsgType) -> dict[int, Signed]:
-        return self.contrib.setdefault(kind, {})
+        got = self.contrib.get(kind)  # (not setdefault: that builds a dict on every call)
+        if got is None:
+            got = self.contrib[kind] = {}
+        return got
 
     def register_request(self, msg: Signed) -> None:
         """Keep the latest VOTE / NUDGE of each sender."""

@@ -340,6 +340,15 @@ def host_screen(
         model.done = True
         event.app.exit()
 
+    # As on the setup form: s and q act at once (on an empty line; the commands that take
+    # a number, a<n> r<n> k<n>, are typed and then Enter).
+    @kb.add("s", filter=Condition(lambda: not model.line.text))
+    @kb.add("q", filter=Condition(lambda: not model.line.text))
+    def _key(event: KeyPressEvent) -> None:
+        model.run_line(event.data)
+        if model.done:
+            event.app.exit()
+
     root = HSplit(
         [
             Window(FormattedTextControl(" lanTag │ your game"), height=1, style="class:title"),
@@ -347,7 +356,7 @@ def host_screen(
             Window(FormattedTextControl(lambda: [(model.message_style, model.message)]), height=1),
             Window(
                 FormattedTextControl(
-                    " a<n>/r<n> let in/refuse · k<n> kick seat n · s start · q quit (then Enter)"
+                    " s start · q quit · a<n>/r<n> let in/refuse, k<n> kick seat n: then Enter"
                 ),
                 height=1,
                 style="class:hint",

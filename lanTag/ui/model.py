@@ -45,6 +45,7 @@ from lanTag.session.lobby_record import seat_names, start_state
 from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
 from lanTag.ui import turn_clock
+from lanTag.ui.choosing import letters_hint
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
 from lanTag.ui.outcomes import (
@@ -59,6 +60,7 @@ from lanTag.views.registry import GameView, game_view
 # The one input rule, said the same way on the message line and in the F1 help.
 INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
 OUTCOMES_KEEP = 8  # outcome lines kept on screen until our next decision
+MINE_KEEP = 24  # of which about us (kept besides the others: never pushed out by them)
 LOG_KEEP = 300  # log lines kept in memory; the signed log file has everything
 SCAN_LIMIT = 5000  # legal actions looked at for completion and cycling (lazy spaces are huge)
 
@@ -121,6 +123,7 @@ class GameHandle(Protocol):
 class LogLine:
     style: str
     text: str
+    mine: bool = False  # about our seat: the feed never folds it away
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,12 +172,15 @@ class GameModel:
         self.board_scroll = 0  # first board row shown (under the pinned column labels)
         self.board_left = 0  # first board column shown (right of the pinned row labels)
         self.board_follow = True  # scroll to keep our selected piece in view (off after a pan)
+        self.board_fit = True  # keep all our pieces in view where they fit ("."; a digit: one)
         self.show_over = True  # the game-over box (hidden with b to look at the final board)
         self.message = ""
         self.message_style = ""
         self.log: deque[LogLine] = deque(maxlen=LOG_KEEP)
         self.cycle_index = -1
         self.selected: int | None = None  # pawn/piece chosen with a digit key (Tag 'em)
+        self.pending_arrow: str | None = None  # an arrow several pieces could follow
+        self.arrow_offer: tuple[str, str] | None = None  # (arrow, action it put on the line)
         self.committed: tuple[int, str] | None = None  # (step, action text) sealed by us
         self.quit_armed = False
         self.exit_code: int | None = None
@@ -182,7 +188,7 @@ class GameModel:
         self.last_secret: SecretInfo | None = None
         # Outcome lines (secret rounds, rolls) since our last decision: they stay on screen
         # until we act again, however many steps the others play meanwhile.
-        self.outcomes: deque[LogLine] = deque(maxlen=OUTCOMES_KEEP)
+        self.outcomes: list[LogLine] = []  # see add_outcome
         self.lagging: dict[int, float] = {}
         self.dropped_at: dict[int, int] = {}
         self.back_at: dict[int, int] = {}  # seat -> step its person plays it again from
@@ -360,6 +366,16 @@ class GameModel:
     def add_log(self, text: str, style: str = "class:log.step") -> None:
         self.log.append(LogLine(style, text))
 
+    def add_outcome(self, line: LogLine) -> None:
+        """Keep an outcome line until our next decision: the newest OUTCOMES_KEEP of the
+        others, and those about us besides (up to MINE_KEEP), so the others never push
+        "you were caught" out."""
+        self.outcomes.append(line)
+        for mine, keep in ((False, OUTCOMES_KEEP), (True, MINE_KEEP)):
+            kind = [x for x in self.outcomes if x.mine == mine]
+            if len(kind) > keep:
+                self.outcomes.remove(kind[0])
+
     # ------------------------------------------------------------------ events
 
     def poll(self) -> bool:
@@ -387,6 +403,9 @@ class GameModel:
                     if self.message.startswith("committed "):
                         # The round resolved: its "waiting for N other(s)" is stale.
                         self.say("")
+                if self.message.startswith("played ") and s.my_turn() == "secret":
+                    # Our move led to a secret choice (Prototag's battle): say that instead.
+                    self.say("")
                 changed = True
             if s.state.is_over and self.outcome is None:
                 self.outcome = self.final_outcome()
@@ -487,7 +506,7 @@ class GameModel:
             self.add_log(f"{e.step}: {self.last_roll.text()}", "class:log.roll")
             if not self._feed(e.step, after):
                 # A roll whose result no fact words (turn order, who starts): the roll itself.
-                self.outcomes.append(LogLine("class:log.roll", f"{purpose}: {values}"))
+                self.add_outcome(LogLine("class:log.roll", f"{purpose}: {values}"))
         else:
             if isinstance(e.input, Joint) and shadow is not None:
                 d = shadow.decision()
@@ -501,7 +520,12 @@ class GameModel:
                     kind = SECRET_NAMES.get(d.kind, d.kind)
                     self.last_secret = SecretInfo(e.step, kind, choices, sealed, problems)
                     line = secret_line(d.kind, e.input, after_view, who, self.action_text)
-                    self.outcomes.append(LogLine("class:warn", line))
+                    # About us when a fact this line tells (not a line of its own) hits us:
+                    # Prototag's battle that tags us.
+                    me = self._me_at(e.step)
+                    told = step_lines(self.engine, after, seat_namer(self.names(), me), None, me)
+                    ours = any(x.mine and not x.notable for x in told)
+                    self.add_outcome(LogLine("class:warn", line, ours))
                     self.add_log(f"{e.step}: {line}", "class:warn")
                     self._feed(e.step, after)
                     self._advance_shadow(after, e.step)
@@ -516,10 +540,11 @@ class GameModel:
         before, self._fed_state = self._fed_state, after
         if after is None:
             return False
-        name = seat_namer(self.names(), self._me_at(step))
-        lines = [line for line in step_lines(self.engine, after, name, before) if line.notable]
+        me = self._me_at(step)
+        name = seat_namer(self.names(), me)
+        lines = [line for line in step_lines(self.engine, after, name, before, me) if line.notable]
         for line in lines:
-            self.outcomes.append(LogLine("class:warn", line.text))
+            self.add_outcome(LogLine("class:warn", line.text, line.mine))
             self.add_log(f"{step}: {line.text}", "class:warn")
         return bool(lines)
 
@@ -609,7 +634,7 @@ class GameModel:
         if mine == "turn":
             return "your turn: " + INPUT_RULE
         if mine == "secret":
-            return "secret: " + INPUT_RULE
+            return letters_hint(self) or "secret: " + INPUT_RULE
         if self.committed is not None and self.committed[0] == s.step:
             others = len(self.waiting_for())
             return f"committed '{self.committed[1]}' — waiting for {others} other(s)"

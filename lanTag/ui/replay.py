@@ -210,7 +210,7 @@ def replay_screen(
                 ),
             ),
             Window(
-                WrappedText(lambda: _lines(model.painted().info)),
+                WrappedText(lambda: _lines(model.painted().info + model.painted().extra)),
                 wrap_lines=True,
                 dont_extend_height=True,  # the fairness panel goes right under it
             ),

@@ -39,6 +39,9 @@ async def test_replay_steps_through_every_position() -> None:
     assert model.index == len(model.positions) - 1
     assert model.positions[-1][2].is_over
     assert "result:" in screen_text(app, 80, 40)
+    # Under the board: its status lines and the last input's facts ("last: ...").
+    assert "tagged steps" in screen_text(app, 80, 40)
+    assert "last: " in screen_text(app, 80, 40)
 
 
 async def test_run_replay_app_returns_zero() -> None:
