@@ -343,7 +343,11 @@ class Agreement(LateProof):
             return True
         return False
 
-    def _drop(self, silent: frozenset[int], box: StepBox, code: str = "timeout") -> None:
+    def _drop(
+        self, silent: frozenset[int], box: StepBox, code: str = "timeout", at: int | None = None
+    ) -> None:
+        """Drop ``silent`` now; ``at``: the step of the votes that decided it (its blame's
+        step, SPEC §7), our step by default."""
         snap = self._snapshots[-1]
         self._snapshots[-1] = Snapshot(
             snap.state, snap.chain_last, snap.chain_used, snap.live - silent
@@ -356,7 +360,7 @@ class Agreement(LateProof):
         left = tuple(s for s in sorted(silent) if s in self._left)
         for s in sorted(silent):
             if code == "timeout" and s not in left:  # leaving is no fault: no blame
-                self._blame(s, code, f"silent at step {self.step}; a bot takes the seat")
+                self._blame(s, code, f"silent at step {self.step}; a bot takes the seat", at)
         self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent)), left))
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.
@@ -398,7 +402,7 @@ class Agreement(LateProof):
             box.drop_proof.extend(box.votes.values())
             box.votes.clear()
             return True
-        self._drop(still, box)
+        self._drop(still, box, at=step)
         current = self._box(self.step)
         _forget(current, still)  # from here on a bot plays them, as elsewhere
         return True
@@ -454,7 +458,7 @@ class Agreement(LateProof):
             return  # a rollback after a proven equivocation changes later hashes
         self._contradicted.add(msg.seat)
         self._liars_at.setdefault(msg.seat, msg.step)
-        self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}")
+        self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}", msg.step)
         self.proofs.append((first, msg))
         if not self.replay:
             self._broadcast([first.raw, msg.raw])
@@ -560,7 +564,8 @@ class Agreement(LateProof):
             for (seat, _slot), m in self._slots.items()
             if seat == msg.seat and m.step == msg.step and m.type == msg.type
         ]
-        self._blame(msg.seat, "flood", f"over {len(kept)} {msg.type.name}s for step {msg.step}")
+        why = f"over {len(kept)} {msg.type.name}s for step {msg.step}"
+        self._blame(msg.seat, "flood", why, msg.step)
         if not self.replay:
             self._broadcast([*(m.raw for m in kept), msg.raw])
         if msg.seat in self.live:
@@ -584,9 +589,8 @@ class Agreement(LateProof):
         """Keep the proof, tell everyone, and take the seat out from that step on."""
         self.proofs.append((first, second))
         self.log.append(second.step, EntryKind.MSG, second.raw)
-        self._blame(
-            second.seat, "equivocation", f"two different {second.type.name} for step {second.step}"
-        )
+        why = f"two different {second.type.name} for step {second.step}"
+        self._blame(second.seat, "equivocation", why, second.step)
         if not self.replay:
             self._broadcast([first.raw, second.raw])
         if second.type not in CONTRIBUTIONS:

@@ -579,14 +579,14 @@ def test_a_peer_that_gets_slow_is_not_resent_every_frame_for_good() -> None:
     layer = p.layer(A)
     for m in messages(5, 5, 100):
         p.a.send(B, m, p.net.now)
-        p.net.run_until(lambda: not layer.stats.links[B].in_flight, max_time=60)  # noqa: B023
+        p.net.run_until(lambda: not layer.stats.links[B].in_flight, max_time=60)
     assert layer.stats.retransmitted == 0
     p.net.set_faults(A, B, NetSimConfig.parse("delay=200ms"))
     resent = []
     for m in messages(6, 30, 100):
         before = layer.stats.retransmitted
         p.a.send(B, m, p.net.now)
-        p.net.run_until(lambda: not layer.stats.links[B].in_flight, max_time=p.net.now + 60)  # noqa: B023
+        p.net.run_until(lambda: not layer.stats.links[B].in_flight, max_time=p.net.now + 60)
         resent.append(layer.stats.retransmitted - before)
     assert len(p.got[B]) == 35
     assert sum(resent[-20:]) == 0, resent  # the estimate caught up: no resends any more

@@ -179,9 +179,15 @@ async def test_cut_off_hint_shift_arrows_pan_and_dot_shows_all_our_pieces() -> N
         left = m.board_left
         await run.press(SHIFT_LEFT * 20, lambda: m.board_left == 0 and not m.board_follow)
         assert left > 0 and "▶" in run.text()
-        await run.press(".", lambda: m.board_follow and m.board_fit)
-        drawn = "".join("".join(f[1] for f in line) for line in run.game.pane.control.lines)
-        assert all(f"A{n}" in drawn for n in range(5)), drawn
+
+        def drawn() -> str:
+            return "".join("".join(f[1] for f in line) for line in run.game.pane.control.lines)
+
+        # (waits for the redraw too: the model changes first, the pane's lines after)
+        await run.press(
+            ".",
+            lambda: m.board_follow and m.board_fit and all(f"A{n}" in drawn() for n in range(5)),
+        )
         assert m.board_left > 0
         await run.stop()
 

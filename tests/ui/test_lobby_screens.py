@@ -124,6 +124,23 @@ async def test_host_sees_joiners_kicks_and_starts() -> None:
     assert not any(isinstance(e, RosterChanged) for e in table.peers[0].events)
 
 
+async def test_host_q_alone_stops_hosting_and_typed_words_still_type() -> None:
+    table = ui_table("prototag", 2, seed=11)
+    handle = NetHandle(table)
+    with create_pipe_input() as inp:
+        screen = host_screen(handle, input=inp, output=DummyOutput())
+        run = asyncio.ensure_future(_with_network(handle, screen.run()))
+        await eventually(lambda: len(screen.model.roster) == 2)
+        inp.send_text("k1")  # a command with a number is typed: k, then 1, wait for Enter
+        await eventually(lambda: screen.model.line.text == "k1")
+        inp.send_text("\x7f\x7f")  # Backspace twice: an empty line again
+        await eventually(lambda: screen.model.line.text == "")
+        inp.send_text("q")
+        await asyncio.wait_for(run, 30)
+    assert screen.model.done and not screen.model.started
+    assert [e.nickname for e in screen.model.roster] == ["host", "p1"]
+
+
 def test_a_rematch_lobby_with_an_open_seat_starts_with_a_bot_in_it() -> None:
     # A game night's next game (fill_empty): the joiner went home, the host alone is
     # below Prototag's two players; the open seat goes to a bot, after one confirmation.
@@ -149,23 +166,6 @@ def test_a_rematch_lobby_with_an_open_seat_starts_with_a_bot_in_it() -> None:
         ("host", ""),
         ("heuristic2-bot-1", "heuristic2"),
     ]
-
-
-async def test_host_q_alone_stops_hosting_and_typed_words_still_type() -> None:
-    table = ui_table("prototag", 2, seed=11)
-    handle = NetHandle(table)
-    with create_pipe_input() as inp:
-        screen = host_screen(handle, input=inp, output=DummyOutput())
-        run = asyncio.ensure_future(_with_network(handle, screen.run()))
-        await eventually(lambda: len(screen.model.roster) == 2)
-        inp.send_text("k1")  # a command with a number is typed: k, then 1, wait for Enter
-        await eventually(lambda: screen.model.line.text == "k1")
-        inp.send_text("\x7f\x7f")  # Backspace twice: an empty line again
-        await eventually(lambda: screen.model.line.text == "")
-        inp.send_text("q")
-        await asyncio.wait_for(run, 30)
-    assert screen.model.done and not screen.model.started
-    assert [e.nickname for e in screen.model.roster] == ["host", "p1"]
 
 
 async def test_joiner_gives_the_password_and_waits_for_the_start() -> None:
