@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.cli.helpers import LANTAG, lantag
+from tests.e2e.test_resume_tmux import play_one
 from tests.e2e.test_tmux import (
-    message_line,
     panel,
-    play_first_action,
     player,
     quit_game,
     tmux,
@@ -29,6 +28,11 @@ pytestmark = pytest.mark.skipif(
 )
 __all__ = ["tmux"]  # the fixture, shared with test_tmux.py
 LIMIT = 32  # just over the first warning mark: the test waits the limit out in real time
+
+
+def _message(screen: str) -> str:
+    """The message line, which wraps onto up to three rows above the command line."""
+    return " ".join(" ".join(screen.split("\n")[-4:-1]).split())
 
 
 def _asked_of_us(screen: str) -> bool:
@@ -58,21 +62,21 @@ def test_an_idle_player_is_warned_loses_the_seat_and_takes_it_back_with_one_key(
     assert not pane.bell_rang()
     # Nothing pressed: the warnings, each with the bell.
     screen = pane.wait(lambda s: re.search(r"\b30 s left to (move|choose)", s) is not None, "30 s")
-    assert "a bot plays it" in message_line(screen)
+    assert "a bot plays it" in _message(screen)
     assert pane.bell_rang()
     pane.wait(lambda s: re.search(r"\b10 s left to (move|choose)", s) is not None, "10 s")
     # At the limit the bot's peer votes our seat out: a bot plays it, and we are told how
     # to come back.
     screen = pane.wait_for("press Enter to play it again")
     assert "watching: bot in your seat 0" in screen
-    assert f"idle past the {LIMIT} s limit" in message_line(screen)
+    assert f"idle past the {LIMIT} s limit" in _message(screen)
     # One key.
     pane.keys("Enter")
     pane.wait_for("you are back in seat 0 from step")
     # ... and we play again: Tab + Enter on our next move.
     until_my_move(pane, 0)
-    action, screen = play_first_action(pane)
-    assert "watching" not in screen.split("\n", 1)[0]
+    action = play_one(pane)
+    assert "watching" not in pane.text().split("\n", 1)[0]
     assert quit_game(pane) == 1
     assert "Traceback" not in pane.history()
     verified = lantag(me, "verify", str(log))
