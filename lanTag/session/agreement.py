@@ -590,8 +590,12 @@ class Agreement(LateProof):
             banned <= second.step or self.record.protocol < ORDERED_PROOFS_PROTOCOL
         ):
             return  # convicted there already (protocol 5: whichever proof came first)
-        if banned is None and self._late_proof(first, second):
-            return  # protocol 5: the round's acknowledgements decide, not the proof
+        # Protocol 5: the round's acknowledgements decide, not the proof.  Protocol 6 asks
+        # them even when a ban at a later step came first: two COMMITs of a round that
+        # stood convict the same way whichever of the seat's proofs a peer learnt first.
+        ordered = self.record.protocol >= ORDERED_PROOFS_PROTOCOL
+        if (banned is None or ordered) and self._late_proof(first, second):
+            return
         # Protocol 6: the conviction's step is the earliest proven, whatever the order the
         # proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
         self._banned[second.seat] = second.step

@@ -15,6 +15,7 @@ from lanTag.session.core import SessionCore
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.steps import (
     LATE_PROOF_PROTOCOL,
+    ORDERED_PROOFS_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
     StepBox,
     round_digest,
@@ -76,8 +77,12 @@ class LateProof(SessionCore):
             return
         snap = self._snapshots[-1]
         ours = self._state_hash(snap.state)
+        ordered = self.record.protocol >= ORDERED_PROOFS_PROTOCOL
         for (seat, at), (held, _other, other) in self._late_commits.items():
-            if at != step or seat in self._banned or seat not in snap.live:
+            # Protocol 6: a ban proven for a later step (a proof that came first) does not
+            # spare a split round here: the earliest proven step is the conviction's.
+            banned = self._convicted_at(seat, step) if ordered else seat in self._banned
+            if at != step or banned or seat not in snap.live:
                 continue
             if self.record.protocol >= ROUND_ACKS_PROTOCOL:
                 split = self._round_split(box, seat, {held, other})
