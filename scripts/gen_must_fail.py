@@ -48,8 +48,10 @@ from lanTag.log.chain import LogFormatError  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.rules.registry import get_game  # noqa: E402
 
-# The hand-back's cheats (protocol 5) register after the others: their vectors come last.
+# The hand-back's cheats (protocol 5) register after the others, then the two proofs'
+# (protocol 6): their vectors come last.
 must_fail_handback = importlib.import_module("must_fail_handback")
+must_fail_proofs = importlib.import_module("must_fail_proofs")
 
 OUT = ROOT / "protocol" / "vectors" / "must_fail"
 INDEX = "must_fail.json"
@@ -182,11 +184,15 @@ def render() -> dict[str, bytes]:
         f"{ENGINE} game (3 human seats and a replicated bot, writer seat 0; lanTag.testing.table."
         "Table with `table_seed`), but for the hand-back's (admission_*, protocol 5): they "
         "start from the writer's log of another game of that table, in which seat 2 was "
-        "killed, dropped, resumed and given back (`handback_seed`).  Written by "
+        "killed, dropped, resumed and given back (`handback_seed`), and for "
+        "two_equivocation_proofs (protocol 6): it is the writer's log of another game of "
+        "that table, in which seat 1 signed two MOVEs at each of two steps and every peer "
+        "kept protocol 5's first-proof rule (`proofs_seed`).  Written by "
         "scripts/gen_must_fail.py (deterministic).",
         "engine": ENGINE,
         "table_seed": seed,
         "handback_seed": must_fail_handback.handback_game().seed,
+        "proofs_seed": must_fail_proofs.two_proofs_game().seed,
         "honest": {
             "file": HONEST,
             "about": "the game's own log, which every vector starts from: valid and complete",
