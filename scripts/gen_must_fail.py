@@ -56,6 +56,7 @@ must_fail_proofs = importlib.import_module("must_fail_proofs")
 OUT = ROOT / "protocol" / "vectors" / "must_fail"
 INDEX = "must_fail.json"
 HONEST = "honest_game.lantag"  # not *.log: every *.log file here must fail
+HANDBACK = "handback_game.lantag"  # the hand-back vectors' game: valid, a drop and a hand-back
 
 # --------------------------------------------------------------------------- checking, writing
 
@@ -142,7 +143,11 @@ def render() -> dict[str, bytes]:
     report = verify_log(honest)
     if not (report.valid and report.complete):
         raise RuntimeError(f"the honest game's log does not verify: {report.failure}")
-    files: dict[str, bytes] = {HONEST: honest}
+    handback = write(must_fail_handback.handback_game().items)
+    report = verify_log(handback)
+    if not (report.valid and report.complete):
+        raise RuntimeError(f"the hand-back game's log does not verify: {report.failure}")
+    files: dict[str, bytes] = {HONEST: honest, HANDBACK: handback}
     index = []
     for vec in vectors:
         got = check(vec)
@@ -199,6 +204,13 @@ def render() -> dict[str, bytes]:
             "sha256": hashlib.sha256(honest).hexdigest(),
             "reference_audit_says": audit(honest),
         },
+        "handback": {
+            "file": HANDBACK,
+            "about": "the hand-back game's log (seat 2 killed, dropped, resumed and given "
+            "back), which the admission_* vectors start from: valid and complete",
+            "sha256": hashlib.sha256(handback).hexdigest(),
+            "reference_audit_says": audit(handback),
+        },
         "vectors": index,
     }
     files[INDEX] = (json.dumps(about, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
@@ -248,7 +260,10 @@ def main(argv: list[str] | None = None) -> int:
             old.unlink()
     for name, data in files.items():
         (OUT / name).write_bytes(data)
-    print(f"wrote {len(files) - 2} must-fail logs, {HONEST} and {INDEX} to {OUT.relative_to(ROOT)}")
+    print(
+        f"wrote {len(files) - 3} must-fail logs, {HONEST}, {HANDBACK} and {INDEX} to "
+        f"{OUT.relative_to(ROOT)}"
+    )
     return 0
 
 
