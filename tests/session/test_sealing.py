@@ -83,9 +83,19 @@ def test_a_seal_of_another_state_is_blamed_and_never_logged_as_a_seal() -> None:
     s0.receive_datagram(pack_bundle([bad.raw]), addr_of(2), net.now)
     assert [(e.seat, e.code) for e in _events(net, 0, ev.Blame)] == [(2, "bad-seal")]
     assert s0.sealed_by() == (0, 1)
-    report = verify_log(s0.take_log())
+    log = s0.take_log()
+    report = verify_log(log)
     assert report.valid and report.complete and report.sealed_by == [0, 1], report.failure
-    assert (2, "bad-seal") not in [(s, c) for s, _k, c, _r in report.blames]  # a NOTE only
+    # Issue "[comeback]" item 7: the blame shows in the report and its summary like any
+    # other, as the writer's word (the SEAL it refused is not in its log, SPEC §3).
+    [(seat, step, code, reason)] = report.blames
+    assert (seat, step, code) == (2, s0.step, "bad-seal") and "the writer's note" in reason
+    summary = format_report("g.log", report)
+    assert f"blame: seat 2 at step {s0.step}: bad-seal (sealed state 0000000000000000" in summary
+    assert "VALID, complete, sealed by seats 0 1: " in summary
+    for s in sessions[1:]:  # the others' logs hold no such note: no blame there
+        other = verify_log(s.take_log())
+        assert other.valid and other.complete and other.blames == [], other.blames
 
 
 def test_a_seal_of_the_final_state_at_another_step_is_blamed_and_never_logged() -> None:
@@ -104,6 +114,7 @@ def test_a_seal_of_the_final_state_at_another_step_is_blamed_and_never_logged() 
     assert s0.sealed_by() == (0, 1)
     report = verify_log(s0.take_log())
     assert report.valid and report.complete and report.sealed_by == [0, 1], report.failure
+    assert [(s, c) for s, _k, c, _r in report.blames] == [(2, "bad-seal")] * 2
 
 
 def test_a_seal_that_comes_before_our_game_over_is_checked_when_we_get_there() -> None:
