@@ -79,7 +79,9 @@ def _signed(
     return sign_message(signer, kind, game, step, CHEAT, h, payload, version=record.protocol)
 
 
-def _late_second_commit(protocol: int) -> tuple[list[Session], SimNet]:
+def _late_second_commit(
+    protocol: int, until: Callable[[list[Session]], bool] | None = None
+) -> tuple[list[Session], SimNet]:
     """Toy game, 3 seats; seat 2 is a modified peer whose messages the test signs.  At the
     secret step both honest seats take its COMMIT A (and its acknowledgements of theirs);
     seat 0 alone gets REVEAL A and applies the round; then COMMIT B and REVEAL B (another
@@ -109,6 +111,9 @@ def _late_second_commit(protocol: int) -> tuple[list[Session], SimNet]:
     net.run_until(lambda: sessions[0].step > SECRET_STEP)
     assert sessions[1].step == SECRET_STEP  # it lacks REVEAL A: the round is not applied there
     _inject(sessions[1], [commit_b, reveal_b], net.now)
+    if until is not None:  # the caller goes on from there
+        net.run_until(lambda: until(sessions))
+        return sessions, net
     net.run_until(lambda: all(s.state.is_over for s in honest))
     net.run()
     return sessions, net
@@ -135,6 +140,46 @@ def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back(protocol
         assert not [b for b in report.blames if b[0] != CHEAT]
     assert drops[0] == drops[1] and drops[0] and drops[0][0][1] == (CHEAT,)
     assert drops[0][0][0] > SECRET_STEP  # an agreed drop at a later step, not at the round's
+
+
+def test_a_seat_proven_to_have_signed_two_commits_is_never_given_back() -> None:
+    # The round stood, so the seat was voted out later like a liar, not banned: still a
+    # conviction (SPEC §5.6).  It asks back with a validly signed REJOIN; no honest peer
+    # carries it, and one that does (a cheating carrier) admits nobody anywhere.
+    sessions, net = _late_second_commit(
+        ROUND_ACKS_PROTOCOL, until=lambda ss: all(CHEAT not in s.live for s in ss[:CHEAT])
+    )
+    honest = sessions[:CHEAT]
+    me = sessions[CHEAT]
+    assert me._signer is not None
+    request = sign_message(
+        me._signer,
+        MsgType.REJOIN,
+        me.game_id,
+        honest[0].step,
+        CHEAT,
+        honest[0].state.state_hash(),
+        (),
+        version=me.record.protocol,
+    )
+    for s in honest:
+        s.receive_message(request.raw, net.now)
+        assert s._admission_for() is None, s.seat  # an honest carrier does not carry it
+    honest[0]._admission_for = lambda: request.raw  # type: ignore[method-assign]
+    net.run_until(lambda: all(s.state.is_over for s in honest))
+    net.run()
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    assert any(m.admission == request.raw for m in honest[0]._slots.values())  # carried
+    for seat, s in enumerate(honest):
+        events = net.events[seat]
+        assert not [e for e in events if isinstance(e, ev.SeatsBack)], seat
+        assert CHEAT not in s.live and s.live == frozenset({0, 1}), seat
+        assert {e.seat for e in events if isinstance(e, ev.Blame)} == {CHEAT}, seat
+        drops = [(e.step, e.seats) for e in events if isinstance(e, ev.SeatsDropped)]
+        assert [d[1] for d in drops] == [(CHEAT,)], (seat, drops)
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
+        assert {b[0] for b in report.blames} == {CHEAT}
 
 
 def test_a_protocol_4_table_rolls_the_round_back_to_the_forfeit() -> None:
