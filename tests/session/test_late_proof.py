@@ -80,13 +80,17 @@ def _signed(
 
 
 def _late_second_commit(
-    protocol: int, until: Callable[[list[Session]], bool] | None = None
+    protocol: int,
+    until: Callable[[list[Session]], bool] | None = None,
+    own_claim: bool = False,
 ) -> tuple[list[Session], SimNet]:
     """Toy game, 3 seats; seat 2 is a modified peer whose messages the test signs.  At the
     secret step both honest seats take its COMMIT A (and its acknowledgements of theirs);
     seat 0 alone gets REVEAL A and applies the round; then COMMIT B and REVEAL B (another
     guess, opening correctly) reach seat 1, which has not applied it yet (the real-process
-    two-commits table's joiner, whose copy of A came relayed by the host)."""
+    two-commits table's joiner, whose copy of A came relayed by the host).  ``own_claim``:
+    with them, the seat's own acknowledgement naming B (protocol 5: a HAVE of its own
+    COMMIT B; 6: its round HAVE grown to name the vector with B too)."""
     record, ids, secrets = make_record("toy", 3, seed="lateproof")
     record = dataclasses.replace(record, protocol=protocol)
     sessions = make_sessions(record, ids, secrets)
@@ -111,6 +115,20 @@ def _late_second_commit(
     net.run_until(lambda: sessions[0].step > SECRET_STEP)
     assert sessions[1].step == SECRET_STEP  # it lacks REVEAL A: the round is not applied there
     _inject(sessions[1], [commit_b, reveal_b], net.now)
+    if own_claim:  # the equivocator claims it took B itself: no proof that anyone else did
+        claim = {0: theirs[0], 1: theirs[1]}
+        if protocol >= ROUND_ACKS_PROTOCOL:
+            named = [
+                round_digest({s: c.digest for s, c in v.items()})
+                for v in (
+                    {**claim, CHEAT: commit_a},
+                    {**claim, CHEAT: commit_b},
+                )
+            ]
+            mine = _signed(record, ids, h, MsgType.HAVE, (ROUND_SUBJECT, named))
+        else:
+            mine = _signed(record, ids, h, MsgType.HAVE, (CHEAT, [commit_b.digest]))
+        _inject(sessions[1], [mine], net.now)
     if until is not None:  # the caller goes on from there
         net.run_until(lambda: until(sessions))
         return sessions, net
@@ -119,9 +137,14 @@ def _late_second_commit(
     return sessions, net
 
 
+@pytest.mark.parametrize("own_claim", [False, True], ids=["", "own-claim"])
 @pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
-def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back(protocol: int) -> None:
-    sessions, net = _late_second_commit(protocol)
+def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back(
+    protocol: int, own_claim: bool
+) -> None:
+    # (own-claim: the equivocator's own acknowledgement of B proves no other seat took B,
+    # so it splits nothing: the round stands at seat 1 too, as seat 0 applied it.)
+    sessions, net = _late_second_commit(protocol, own_claim=own_claim)
     honest = sessions[:CHEAT]
     assert honest[0].state.state_hash() == honest[1].state.state_hash()
     drops = []
