@@ -18,7 +18,7 @@ from lanTag.rules.base import FORFEIT, Action
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
-from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
+from lanTag.session.messages import MsgType, Signed, pack_bundle, parse_unverified, sign_message
 from lanTag.session.steps import (
     LATE_PROOF_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
@@ -358,3 +358,61 @@ def test_under_protocol_4_the_false_hash_replaced_the_true_acknowledgement() -> 
     _logs, net = _false_hash_after_the_true_one(LATE_PROOF_PROTOCOL - 1)
     dropped = [e.seats for e in net.events[1] if isinstance(e, ev.SeatsDropped)]
     assert (0,) in dropped, dropped
+
+
+def test_reveals_that_open_the_commit_we_took_are_taken_once() -> None:
+    # Protocol 6: a REVEAL is also a claim (it names a vector), so the equivocator can sign
+    # many REVEALs that all open the COMMIT we took.  The first that comes while its round
+    # waits on the late proof is taken; the next is a proof (logged once), the rest repeats:
+    # the log grows by a bounded amount whatever the seat sends, and the round stands.
+    record, ids, secrets = make_record("toy", 3, seed="lateproof")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(CHEAT)
+    honest = sessions[:CHEAT]
+    net.run_until(lambda: all(s.step == SECRET_STEP for s in sessions))
+    net.silent.add(CHEAT)
+    net.run_until(lambda: all(len(s._box(SECRET_STEP).of(MsgType.COMMIT)) == 2 for s in honest))
+    commit_a, reveal_a = _pair(record, ids, sessions, 1)
+    commit_b, reveal_b = _pair(record, ids, sessions, 2)
+    theirs = honest[0]._box(SECRET_STEP).of(MsgType.COMMIT)
+    h = sessions[CHEAT].state.state_hash()
+    acks = _acks(
+        record,
+        lambda kind, payload: _signed(record, ids, h, kind, payload),
+        {0: theirs[0], 1: theirs[1], CHEAT: commit_a},
+        (0, 1),
+    )
+    _inject(sessions[1], [commit_a], net.now)
+    _inject(sessions[0], [commit_a, *acks, reveal_a], net.now)
+    net.run_until(lambda: sessions[0].step > SECRET_STEP)
+    # Seat 1 took A; it learns B (the late proof) and REVEAL B (refused), then REVEALs that
+    # open A naming other vectors (so none acknowledges seat 1's), and REVEAL A; the seat's
+    # round HAVE naming seat 1's vector comes last.
+    variants = [
+        _signed(record, ids, h, MsgType.REVEAL, (*reveal_a.payload[:3], bytes([n]) * 32))
+        for n in range(4)
+    ]
+    _inject(sessions[1], [commit_b, reveal_b, *variants, reveal_a], net.now)
+    assert sessions[1].step == SECRET_STEP  # the seat's acknowledgement is still missing
+    assert sessions[1]._box(SECRET_STEP).of(MsgType.REVEAL)[CHEAT] == variants[0]
+    _inject(sessions[1], acks, net.now)
+    net.run_until(lambda: all(s.state.is_over for s in honest))
+    net.run()
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    for seat, s in enumerate(honest):
+        events = net.events[seat]
+        applied = [e for e in events if isinstance(e, ev.StepApplied) and e.step == SECRET_STEP]
+        assert [a.input.of(CHEAT) for a in applied] == [Action("guess", (1,))], seat
+        assert {e.seat for e in events if isinstance(e, ev.Blame)} == {CHEAT}, seat
+        log = s.take_log()
+        report = verify_log(log)
+        assert report.valid and report.complete, report.failure
+        reveals = [
+            m
+            for e in parse_log(log).entries
+            if e.kind == EntryKind.MSG
+            and (m := parse_unverified(e.data)).type is MsgType.REVEAL
+            and m.seat == CHEAT
+        ]
+        assert len(reveals) <= 3, (seat, len(reveals))  # B, the first copy, one proof
