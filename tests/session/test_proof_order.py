@@ -212,3 +212,48 @@ def test_a_split_round_is_banned_at_its_step_when_a_later_ban_came_first() -> No
         assert [a.input.of(CHEAT) for a in applied] == [FORFEIT], i
         drops = [(e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)]
         assert drops == [(secret_step, (CHEAT,))], (i, drops)
+
+
+@pytest.mark.parametrize("humans", [3, 4])
+def test_a_proof_of_a_step_the_seat_took_no_part_in_drops_it_at_one_step_everywhere(
+    humans: int,
+) -> None:
+    # Two MOVEs of the cheater for another seat's turn (step 2: nothing of it was taken
+    # there).  One honest peer learns them while the cheater's next turn waits; the link
+    # carrying that peer's copies to another honest peer is slow, so the other takes the
+    # cheater's move first and learns the proof a step later.  The conviction's step must
+    # not depend on when a peer learnt it.  (Until the fix each peer dropped the seat at
+    # the step it was at: two histories, one honest peer voted out, the other stuck.)
+    record, ids, secrets = make_record("toy", humans, seed=f"nothing-taken/{humans}")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=3)
+    turn = _turns_of(humans)[1]  # the cheater's turn in round 2
+    net.run_until(lambda: all(s.step >= turn - 1 for s in sessions))
+    net.hold.add(CHEAT)  # it thinks: its move of that turn comes later
+    net.run_until(lambda: all(s.step == turn for s in sessions))
+    state = sessions[0].state_at(2)
+    assert state is not None and state.decision().seat != CHEAT  # type: ignore[attr-defined]
+    moves = [
+        sign_message(
+            ids[CHEAT].signer(),
+            MsgType.MOVE,
+            record.game_id,
+            2,
+            CHEAT,
+            state.state_hash(),
+            (["add", n],),
+            version=record.protocol,
+        )
+        for n in (1, 2)
+    ]
+    late = humans - 1  # the honest peer that learns it late
+    net.drop_to[0] = {late}
+    for move in moves:
+        sessions[0].receive_datagram(pack_bundle([move.raw]), addr_of(CHEAT), net.now)
+    net.hold.discard(CHEAT)
+    net.run_until(lambda: sessions[late].step > turn)  # it took the cheater's move
+    net.drop_to.clear()
+    net.run(max_time=net.now + 600)
+    honest = [i for i in range(humans) if i != CHEAT]
+    hashes, histories = _outcome(sessions, net, honest)
+    assert len(hashes) == 1 and len(histories) == 1
