@@ -83,6 +83,7 @@ def _late_second_commit(
     protocol: int,
     until: Callable[[list[Session]], bool] | None = None,
     own_claim: bool = False,
+    plays_on: bool = False,
 ) -> tuple[list[Session], SimNet]:
     """Toy game, 3 seats; seat 2 is a modified peer whose messages the test signs.  At the
     secret step both honest seats take its COMMIT A (and its acknowledgements of theirs);
@@ -90,7 +91,9 @@ def _late_second_commit(
     guess, opening correctly) reach seat 1, which has not applied it yet (the real-process
     two-commits table's joiner, whose copy of A came relayed by the host).  ``own_claim``:
     with them, the seat's own acknowledgement naming B (protocol 5: a HAVE of its own
-    COMMIT B; 6: its round HAVE grown to name the vector with B too)."""
+    COMMIT B; 6: its round HAVE grown to name the vector with B too).  ``plays_on``: the
+    seat's own session then seals A itself (the very bytes of COMMIT A) and plays on as
+    an honest peer would: it is never silent, so only its conviction drops it."""
     record, ids, secrets = make_record("toy", 3, seed="lateproof")
     record = dataclasses.replace(record, protocol=protocol)
     sessions = make_sessions(record, ids, secrets)
@@ -129,6 +132,11 @@ def _late_second_commit(
         else:
             mine = _signed(record, ids, h, MsgType.HAVE, (CHEAT, [commit_b.digest]))
         _inject(sessions[1], [mine], net.now)
+    if plays_on:  # the seat is heard again, as A's author
+        sessions[CHEAT].commit(Action("guess", (1,)), bytes([1]) * 32, net.now)
+        assert sessions[CHEAT]._slots[(CHEAT, commit_a.slot)].raw == commit_a.raw
+        net.silent.discard(CHEAT)
+        net.hold_secret.discard(CHEAT)
     if until is not None:  # the caller goes on from there
         net.run_until(lambda: until(sessions))
         return sessions, net
@@ -137,14 +145,21 @@ def _late_second_commit(
     return sessions, net
 
 
-@pytest.mark.parametrize("own_claim", [False, True], ids=["", "own-claim"])
+@pytest.mark.parametrize("how", ["", "own-claim", "plays-on"])
 @pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
 def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back(
-    protocol: int, own_claim: bool
+    protocol: int, how: str
 ) -> None:
     # (own-claim: the equivocator's own acknowledgement of B proves no other seat took B,
-    # so it splits nothing: the round stands at seat 1 too, as seat 0 applied it.)
-    sessions, net = _late_second_commit(protocol, own_claim=own_claim)
+    # so it splits nothing: the round stands at seat 1 too, as seat 0 applied it.
+    # plays-on: the equivocator goes on as an honest peer would, never silent: both honest
+    # peers still vote it out at one step, seat 0 though it learnt the proof after it
+    # applied the round.)
+    sessions, net = _late_second_commit(
+        protocol, own_claim=how == "own-claim", plays_on=how == "plays-on"
+    )
+    if how == "plays-on":  # it did play on: its messages of later steps reached the table
+        assert any(m.seat == CHEAT and m.step > SECRET_STEP for m in sessions[0]._slots.values())
     honest = sessions[:CHEAT]
     assert honest[0].state.state_hash() == honest[1].state.state_hash()
     drops = []
