@@ -47,7 +47,9 @@ def _other_move(session: Session, step: int, ids: list, honest: Signed) -> Signe
     )
 
 
-def _play(humans: int, orders: tuple[bool, ...], protocol: int | None = None) -> tuple:
+def _play(humans: int, orders: tuple[bool | None, ...], protocol: int | None = None) -> tuple:
+    """The cheater's two proofs delivered to each honest peer (``orders``, one per honest
+    seat: the earlier proof first, the later first, or None: not at all)."""
     record, ids, secrets = make_record("toy", humans, seed=f"proof-order/{humans}")
     if protocol is not None:
         record = dataclasses.replace(record, protocol=protocol)
@@ -67,6 +69,8 @@ def _play(humans: int, orders: tuple[bool, ...], protocol: int | None = None) ->
     proofs = {k: _other_move(sessions[0], k, ids, played[k]) for k in (early, late)}
     honest = [i for i in range(humans) if i != CHEAT]
     for i, early_first in zip(honest, orders, strict=True):
+        if early_first is None:
+            continue  # it learns the proofs from the others
         for k in (early, late) if early_first else (late, early):
             sessions[i].receive_datagram(pack_bundle([proofs[k].raw]), addr_of(CHEAT), net.now)
     net.run(max_time=net.now + 600)
@@ -257,3 +261,15 @@ def test_a_proof_of_a_step_the_seat_took_no_part_in_drops_it_at_one_step_everywh
     honest = [i for i in range(humans) if i != CHEAT]
     hashes, histories = _outcome(sessions, net, honest)
     assert len(hashes) == 1 and len(histories) == 1
+
+
+@pytest.mark.parametrize("humans", [3, 4])
+def test_proofs_one_honest_peer_holds_reach_every_other(humans: int) -> None:
+    # Only honest peer 0 receives the cheater's second MOVEs; it sends each proof on, so
+    # every honest peer convicts the seat at the earlier step and all end in one history.
+    sessions, net, honest, early = _play(humans, (True,) + (None,) * (humans - 2))
+    hashes, histories = _outcome(sessions, net, honest)
+    assert len(hashes) == 1 and len(histories) == 1
+    for i in honest:
+        drops = [(e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)]
+        assert drops[-1] == (early, (CHEAT,)), (i, drops)
