@@ -69,6 +69,7 @@ MUTANTS: list[Mutant] = [
         "        self._liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)",
         "        pass",
         "a seat proven to have signed two COMMITs may be given back",
+        (LATE_TESTS,),
     ),
     Mutant(
         LATE,
@@ -128,6 +129,7 @@ MUTANTS: list[Mutant] = [
         "                    and voter not in (seat, self.seat)\n",
         "                    and voter != self.seat\n",
         "protocol 5: the equivocator's own HAVE splits its round",
+        (LATE_TESTS,),
     ),
     Mutant(
         LATE,
@@ -163,6 +165,7 @@ MUTANTS: list[Mutant] = [
         "            not swapped.isdisjoint(claims.get(voter, ())) for voter in snap.live - {seat, self.seat}",
         "            not swapped.isdisjoint(claims.get(voter, ())) for voter in snap.live - {self.seat}",
         "protocol 6: the equivocator's own round acknowledgement splits its round",
+        (LATE_TESTS,),
     ),
     Mutant(
         LATE,
@@ -181,6 +184,7 @@ MUTANTS: list[Mutant] = [
         "        if msg.seat in box.of(MsgType.REVEAL):\n            return False\n",
         "",
         "a late REVEAL taken beside one we already took",
+        (LATE_TESTS,),
     ),
     Mutant(
         LATE,
@@ -208,6 +212,7 @@ MUTANTS: list[Mutant] = [
         "        if second.type not in CONTRIBUTIONS:",
         "        if second.type not in CONTRIBUTIONS:",
         "a proof is not sent on",
+        (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
@@ -230,15 +235,23 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):",
+        "        if second.step < self.step and self._redecide(second.seat, second.step):",
         "        if second.step < self.step:",
-        "a rollback for a proof at a step that took nothing from the seat",
+        "a rollback for a proof at a step no decision since took the seat's input",
     ),
     Mutant(
         AGREE,
-        "        if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):",
-        "        if second.step < self.step - 1 and self._boxes[second.step].accepted_of(second.seat):",
+        "        if second.step < self.step and self._redecide(second.seat, second.step):",
+        "        if second.step < self.step - 1 and self._redecide(second.seat, second.step):",
         "no rollback for a proof of the step just decided (off by one)",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        "        if self.record.protocol < ORDERED_PROOFS_PROTOCOL:\n"
+        "            return bool(self._boxes[step].accepted_of(seat))",
+        "        if True:\n            return bool(self._boxes[step].accepted_of(seat))",
+        "protocol 6 rolls back only for the seat's input at the proven step (protocol 5's)",
         (PROOF_ORDER,),
     ),
     Mutant(
@@ -333,22 +346,22 @@ MUTANTS: list[Mutant] = [
     Mutant(
         AGREE,
         "        if self.record.protocol < LATE_PROOF_PROTOCOL:\n            return False\n"
-        "        for k in range(step, self.step):",
-        "        if False:\n            return False\n        for k in range(step, self.step):",
+        "        if self._asked_since(silent, step):",
+        "        if False:\n            return False\n        if self._asked_since(silent, step):",
         "a late drop without a rollback in a protocol-4 game",
         (LATE_TESTS,),
     ),
     Mutant(
         AGREE,
-        "            if silent & set(needs_for(snap.state.decision(), snap.live).humans):",
+        "            if seats & set(needs_for(snap.state.decision(), snap.live).humans):",
         "            if False:",
-        "a late drop without a rollback when a decision since depended on the seats",
+        "no decision since a drop or ban step ever asked the seats (no rollback)",
     ),
     Mutant(
         AGREE,
         "        for k in range(step, self.step):\n            snap = self._snapshots[k]",
         "        for k in range(step + 1, self.step):\n            snap = self._snapshots[k]",
-        "a late drop ignores the drop step's own decision (off by one)",
+        "the drop or ban step's own decision not looked at (off by one)",
     ),
     Mutant(
         CORE,
