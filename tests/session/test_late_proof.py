@@ -26,7 +26,14 @@ from lanTag.session.steps import (
     round_digest,
 )
 from lanTag.wire import pack
-from tests.session.harness import SimNet, addr_of, make_record, make_sessions, reveal_payload
+from tests.session.harness import (
+    SimNet,
+    addr_of,
+    make_record,
+    make_sessions,
+    reveal_payload,
+    two_versions,
+)
 
 CHEAT, SECRET_STEP = 2, 1
 
@@ -431,3 +438,51 @@ def test_reveals_that_open_the_commit_we_took_are_taken_once() -> None:
             and m.seat == CHEAT
         ]
         assert len(reveals) <= 3, (seat, len(reveals))  # B, the first copy, one proof
+
+
+def test_the_seat_is_convicted_from_the_round_it_equivocated_in_on() -> None:
+    # Seat 0 signs two COMMITs of the guess (A to seats 1 and 2, B later to seat 2 only);
+    # the round stands with A.  Seat 2 learns B before it decides the round, so it convicts
+    # the seat when it decides it (SPEC §5.7), not one decision later: seat 0's MOVE of the
+    # very next step, its turn, is refused by every honest peer, which vote it out there.
+    cheat, guess_step = 0, SECRET_STEP
+    record, ids, secrets = make_record("toy", 3, seed="convicted-at-the-round")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(cheat)
+    net.run_until(lambda: all(s.step == guess_step for s in sessions))
+    net.silent.add(cheat)
+    honest = sessions[1:]
+    net.run_until(lambda: all(len(s._box(guess_step).of(MsgType.COMMIT)) == 2 for s in honest))
+    signer = ids[cheat].signer()
+    (commit_a, reveal_a), (commit_b, reveal_b) = two_versions(
+        sessions, signer, cheat, guess_step, {1: 1, 2: 2}
+    ).values()
+    sessions[2].receive_datagram(pack_bundle([commit_a.raw]), addr_of(cheat), net.now)
+    sessions[1].receive_datagram(pack_bundle([commit_a.raw, reveal_a.raw]), addr_of(cheat), net.now)
+    net.run_until(lambda: sessions[1].step > guess_step)
+    assert sessions[2].step == guess_step  # it lacks REVEAL A
+    sessions[2].receive_datagram(pack_bundle([commit_b.raw, reveal_b.raw]), addr_of(cheat), net.now)
+    net.run_until(lambda: all(s.step > guess_step for s in honest))
+    turn = guess_step + 1
+    state = sessions[1].state_at(turn)
+    assert state is not None and state.decision().seat == cheat  # type: ignore[attr-defined]
+    move = sign_message(
+        signer, MsgType.MOVE, record.game_id, turn, cheat, state.state_hash(), (["add", 2],)
+    )
+    for s in honest:
+        s.receive_datagram(pack_bundle([move.raw]), addr_of(cheat), net.now)
+    net.run_until(lambda: all(s.state.is_over for s in honest))
+    net.run()
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    for i, s in enumerate(honest, start=1):
+        events = net.events[i]
+        applied = [e for e in events if isinstance(e, ev.StepApplied)]
+        assert [a.input.of(cheat) for a in applied if a.step == guess_step] == [
+            Action("guess", (1,))
+        ], i  # the round stood
+        drops = [(e.step, e.seats) for e in events if isinstance(e, ev.SeatsDropped)]
+        assert drops == [(turn, (cheat,))], (i, drops)  # its MOVE there was not taken
+        assert {e.seat for e in events if isinstance(e, ev.Blame)} == {cheat}, i
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
