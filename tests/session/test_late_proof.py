@@ -486,3 +486,111 @@ def test_the_seat_is_convicted_from_the_round_it_equivocated_in_on() -> None:
         assert {e.seat for e in events if isinstance(e, ev.Blame)} == {cheat}, i
         report = verify_log(s.take_log())
         assert report.valid and report.complete, report.failure
+
+
+def _bad_reveal_after_the_round(protocol: int, bad: str = "nonce") -> tuple[list[Session], SimNet]:
+    """As ``_late_second_commit``, but with COMMIT B seat 1 gets a REVEAL that opens
+    neither COMMIT (``bad`` "nonce": A's with another nonce) or A's with a link off the
+    seat's chain ("link"): a bad reveal, a conviction at the round's step (SPEC §4.4),
+    while seat 0 has applied the round with A.  "other": REVEAL B itself, and seat 0 gets
+    COMMIT B and REVEAL B too."""
+    record, ids, secrets = make_record("toy", 3, seed="lateproof")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(CHEAT)
+    honest = sessions[:CHEAT]
+    net.run_until(lambda: all(s.step == SECRET_STEP for s in sessions))
+    net.silent.add(CHEAT)
+    net.run_until(lambda: all(len(s._box(SECRET_STEP).of(MsgType.COMMIT)) == 2 for s in honest))
+    commit_a, reveal_a = _pair(record, ids, sessions, 1)
+    commit_b, reveal_b = _pair(record, ids, sessions, 2)
+    theirs = honest[0]._box(SECRET_STEP).of(MsgType.COMMIT)
+    h = sessions[CHEAT].state.state_hash()
+    acks = _acks(
+        record,
+        lambda kind, payload: _signed(record, ids, h, kind, payload),
+        {0: theirs[0], 1: theirs[1], CHEAT: commit_a},
+        (0, 1),
+    )
+    _inject(sessions[1], [commit_a, *acks], net.now)
+    _inject(sessions[0], [commit_a, *acks, reveal_a], net.now)
+    net.run_until(lambda: sessions[0].step > SECRET_STEP)
+    payload = list(reveal_a.payload)
+    if bad == "nonce":
+        payload[1] = bytes(32)
+    elif bad == "link":
+        payload[2] = bytes(32)
+    second = _signed(record, ids, h, MsgType.REVEAL, tuple(payload))
+    if bad == "other":  # the other half of the same equivocation, which seat 0 sees too
+        second = reveal_b
+        _inject(sessions[0], [commit_b, reveal_b], net.now)
+    _inject(sessions[1], [commit_b, second], net.now)
+    net.run(max_time=net.now + 600)
+    return sessions, net
+
+
+@pytest.mark.parametrize("bad", ["nonce", "link", "other"])
+def test_a_reveal_that_opens_neither_commit_convicts_at_the_round_everywhere(bad: str) -> None:
+    # The bad reveal convicts the seat at the round's step at the peer that takes it as the
+    # seat's REVEAL; a peer that applied the round (every seat acknowledged A) and learns
+    # the same REVEAL from it must not call it "the other half of the two COMMITs": it
+    # opens neither (or does not chain).  Both give the seat its forfeit there: one
+    # history.  (Until the fix seat 0 kept A, seat 1 the forfeit: seat 1 voted honest seat
+    # 0 out, seat 0 hung.)  REVEAL B, which opens B, is that other half: the round stands.
+    sessions, net = _bad_reveal_after_the_round(ROUND_ACKS_PROTOCOL, bad)
+    honest = sessions[:CHEAT]
+    assert all(s.state.is_over for s in honest)
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    choice = Action("guess", (1,)) if bad == "other" else FORFEIT
+    for seat, s in enumerate(honest):
+        events = net.events[seat]
+        applied = [e for e in events if isinstance(e, ev.StepApplied) and e.step == SECRET_STEP]
+        assert applied[-1].input.of(CHEAT) == choice, seat
+        assert {e.seat for e in events if isinstance(e, ev.Blame)} == {CHEAT}, seat
+        dropped = {d for e in events if isinstance(e, ev.SeatsDropped) for d in e.seats}
+        assert dropped == {CHEAT} and s.live == frozenset({0, 1}), seat
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
+        assert {b[0] for b in report.blames} == {CHEAT}
+
+
+def test_under_protocol_5_the_bad_reveal_split_the_table() -> None:
+    # The gate: protocol 5 called any second REVEAL of such a seat part of the two COMMITs'
+    # equivocation (its logs replay as written).
+    sessions, _net = _bad_reveal_after_the_round(LATE_PROOF_PROTOCOL)
+    assert sessions[0].state.state_hash() != sessions[1].state.state_hash()
+
+
+def test_two_commits_and_two_reveals_for_a_round_not_reached_yet_are_judged_alike() -> None:
+    # Before the first roll is decided the seat sends both honest peers two COMMITs and two
+    # REVEALs for the guess after it (on a made-up state: the roll is not known yet).  The
+    # second REVEAL is judged where the round is, not before (no state of that step yet):
+    # both honest peers end in one history, blaming only the seat.
+    record, ids, secrets = make_record("toy", 3, seed="ahead")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.silent.add(CHEAT)
+    signer, ahead, h = ids[CHEAT].signer(), SECRET_STEP, bytes(32)
+
+    def sign(kind: MsgType, payload: tuple[object, ...]) -> Signed:
+        return sign_message(signer, kind, record.game_id, ahead, CHEAT, h, payload)
+
+    msgs = []
+    for guess in (1, 2):
+        nonce = bytes([guess]) * 32
+        sealed = commitment(record.game_id, ahead, CHEAT, "guess", nonce, pack(["guess", guess]))
+        msgs.append(sign(MsgType.COMMIT, (sealed,)))
+    for guess in (1, 2):
+        msgs.append(sign(MsgType.REVEAL, (["guess", guess], bytes([guess]) * 32, h, h)))
+    for s in sessions[:CHEAT]:
+        assert s.step == 0
+        _inject(s, msgs, net.now)
+    net.run(max_time=net.now + 600)
+    honest = sessions[:CHEAT]
+    assert all(s.state.is_over for s in honest)
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    for seat, s in enumerate(honest):
+        assert {e.seat for e in net.events[seat] if isinstance(e, ev.Blame)} == {CHEAT}, seat
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
