@@ -415,7 +415,11 @@ def test_reveals_that_open_the_commit_we_took_are_taken_once() -> None:
         _signed(record, ids, h, MsgType.REVEAL, (*reveal_a.payload[:3], bytes([n]) * 32))
         for n in range(4)
     ]
-    _inject(sessions[1], [commit_b, reveal_b, *variants, reveal_a], net.now)
+    others = [  # and REVEALs that open B, each naming another vector: none is taken
+        _signed(record, ids, h, MsgType.REVEAL, (*reveal_b.payload[:3], bytes([n]) * 32))
+        for n in range(4, 8)
+    ]
+    _inject(sessions[1], [commit_b, reveal_b, *others, *variants, reveal_a], net.now)
     assert sessions[1].step == SECRET_STEP  # the seat's acknowledgement is still missing
     assert sessions[1]._box(SECRET_STEP).of(MsgType.REVEAL)[CHEAT] == variants[0]
     _inject(sessions[1], acks, net.now)
@@ -437,7 +441,7 @@ def test_reveals_that_open_the_commit_we_took_are_taken_once() -> None:
             and (m := parse_unverified(e.data)).type is MsgType.REVEAL
             and m.seat == CHEAT
         ]
-        assert len(reveals) <= 3, (seat, len(reveals))  # B, the first copy, one proof
+        assert len(reveals) <= 3, (seat, len(reveals))  # B, one proof, the first copy of A
 
 
 def test_the_seat_is_convicted_from_the_round_it_equivocated_in_on() -> None:
