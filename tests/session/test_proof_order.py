@@ -10,6 +10,7 @@ import itertools
 
 import pytest
 
+from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT
 from lanTag.session import events as ev
@@ -98,11 +99,12 @@ def test_under_protocol_5_the_first_proof_decided_the_step() -> None:
 
 
 def _outcome(
-    sessions: list[Session], net: SimNet, honest: list[int]
+    sessions: list[Session], net: SimNet, honest: list[int], logs: dict[int, bytes] | None = None
 ) -> tuple[set[bytes], set[tuple[tuple[int, bytes], ...]]]:
     """Check what every honest peer ends with: the game over, only CHEAT blamed
     (`equivocation`) and dropped, every other seat live, a valid complete log blaming only
-    CHEAT.  Returns the final state hashes and the verified histories, for the caller."""
+    CHEAT.  Returns the final state hashes and the verified histories, for the caller
+    (and each peer's log in ``logs``, if given)."""
     hashes, histories = set(), set()
     for i in honest:
         s = sessions[i]
@@ -113,7 +115,10 @@ def _outcome(
         dropped = {seat for e in events if isinstance(e, ev.SeatsDropped) for seat in e.seats}
         assert dropped == {CHEAT}, (i, dropped)
         assert s.live == frozenset(honest), (i, s.live)
-        report = verify_log(s.take_log())
+        log = s.take_log()
+        if logs is not None:
+            logs[i] = log
+        report = verify_log(log)
         assert report.valid and report.complete, (i, report.failure)
         assert {b[0] for b in report.blames} == {CHEAT}, (i, report.blames)
         hashes.add(s.state.state_hash())
@@ -273,3 +278,43 @@ def test_proofs_one_honest_peer_holds_reach_every_other(humans: int) -> None:
     for i in honest:
         drops = [(e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)]
         assert drops[-1] == (early, (CHEAT,)), (i, drops)
+
+
+def test_a_proof_no_decision_since_depends_on_drops_the_seat_where_the_peers_are() -> None:
+    # Two MOVEs of the cheater for the turn just decided, another seat's: no decision since
+    # asked it for anything, so a drop there or here decides everything alike (SPEC §5.7,
+    # as §5.4's late drop): no peer rolls back, each drops it at the step it waits on.
+    humans = 3
+    record, ids, secrets = make_record("toy", humans, seed="no-rollback")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=3)
+    turn = _turns_of(humans)[0]  # the cheater's first turn; the one before is seat 0's
+    net.run_until(lambda: all(s.step >= turn - 1 for s in sessions))
+    net.hold.add(CHEAT)
+    net.run_until(lambda: all(s.step == turn for s in sessions))
+    state = sessions[0].state_at(turn - 1)
+    assert state is not None and state.decision().seat != CHEAT  # type: ignore[attr-defined]
+    for n in (1, 2):
+        move = sign_message(
+            ids[CHEAT].signer(),
+            MsgType.MOVE,
+            record.game_id,
+            turn - 1,
+            CHEAT,
+            state.state_hash(),
+            (["add", n],),
+            version=record.protocol,
+        )
+        for s in sessions:
+            if s.seat != CHEAT:
+                s.receive_datagram(pack_bundle([move.raw]), addr_of(CHEAT), net.now)
+    net.run(max_time=net.now + 600)
+    honest = [i for i in range(humans) if i != CHEAT]
+    logs: dict[int, bytes] = {}
+    hashes, histories = _outcome(sessions, net, honest, logs)
+    assert len(hashes) == 1 and len(histories) == 1
+    for i in honest:
+        drops = [(e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)]
+        assert drops == [(turn, (CHEAT,))], (i, drops)
+        notes = [e.data[0] for e in parse_log(logs[i]).entries if e.kind == EntryKind.NOTE]
+        assert "rollback" not in notes, i
