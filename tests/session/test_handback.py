@@ -515,3 +515,34 @@ def test_a_seat_that_left_and_was_given_back_is_never_dropped_again_for_that_lea
     for s in sessions:
         report = verify_log(s.take_log())
         assert report.valid and report.complete, report.failure
+
+
+def test_a_dropped_seats_two_state_hashes_for_one_step_convict_nobody() -> None:
+    """SPEC §5.2: a dropped seat is no longer judged.  Its claims may legitimately come from
+    two histories (it decided a step alone before learning its drop, then redecided), so two
+    of its HAVEs for one step with different state hashes blame nobody at any peer."""
+    sessions, net = _dropped_table("dropped-claims")
+    others = (0, 1)
+    old = next(
+        m
+        for m in sessions[0]._slots.values()
+        if m.seat == GONE and m.type is MsgType.HAVE and m.step < sessions[0].step
+    )
+    me = sessions[GONE]
+    assert me._signer is not None
+    other = sign_message(
+        me._signer, MsgType.HAVE, old.game_id, old.step, GONE, bytes(32), old.payload
+    )
+    for i in others:
+        assert GONE not in sessions[i].live
+        sessions[i].receive_message(other.raw, net.now)
+    net.run()
+    assert net.all_over()
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    for i in others:
+        blames = [(b.seat, b.code) for b in _events(net, i, ev.Blame)]  # type: ignore[attr-defined]
+        assert blames == [(GONE, "timeout")], (i, blames)
+        assert sessions[i].proofs == [], i
+        report = verify_log(sessions[i].take_log())
+        assert report.valid and report.complete, report.failure
+        assert [(b[0], b[2]) for b in report.blames] == [(GONE, "timeout")]
