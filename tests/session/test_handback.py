@@ -622,3 +622,55 @@ def test_an_admission_a_roll_carries_in_any_seats_link_counts() -> None:
     for i in (0, 1):
         report = verify_log(sessions[i].take_log())
         assert report.valid, report.failure
+
+
+@pytest.mark.timeout(120)  # a few seconds; a peer that redecides forever must fail fast
+def test_a_conviction_for_a_step_after_the_admission_leaves_the_admission_standing() -> None:
+    """The seat given back plays again, then signs two MOVEs for one of its later turns:
+    every peer drops it there (a ban at that step, SPEC §5.7); its hand-back and what it
+    played in between stand (only a conviction at or before the admission voids it)."""
+    sessions, net = _dropped_table("convicted-later")
+    _back(net, sessions)
+    _run_to(net, lambda: all(_events(net, i, ev.SeatsBack) for i in range(3)))
+    [back] = _events(net, 0, ev.SeatsBack)
+    _run_to(
+        net,
+        lambda: any(
+            m.seat == GONE and m.type is MsgType.MOVE and m.step >= back.step  # type: ignore[attr-defined]
+            for m in sessions[0]._slots.values()
+        ),
+    )
+    played = next(
+        m
+        for m in sessions[0]._slots.values()
+        if m.seat == GONE and m.type is MsgType.MOVE and m.step >= back.step  # type: ignore[attr-defined]
+    )
+    me = sessions[GONE]
+    assert me._signer is not None
+    other = sign_message(
+        me._signer,
+        MsgType.MOVE,
+        played.game_id,
+        played.step,
+        GONE,
+        played.state_hash,
+        (["add", 2 if played.payload[0] == ["add", 1] else 1],),
+        version=played.version,
+    )
+    for i in (0, 1):
+        sessions[i].receive_message(other.raw, net.now)
+    net.silent.add(GONE)
+    net.run()
+    assert all(s.state.is_over for s in sessions[:2])
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    for i in (0, 1):
+        s = sessions[i]
+        assert len(_events(net, i, ev.SeatsBack)) == 1, i
+        assert GONE in s._snapshots[back.step].live  # type: ignore[attr-defined]
+        assert GONE not in s._snapshots[played.step].live and GONE not in s.live, i
+        drops = [(e.step, e.seats) for e in _events(net, i, ev.SeatsDropped)]  # type: ignore[attr-defined]
+        assert drops[-1] == (played.step, (GONE,)), (i, drops)
+        blames = {(b.seat, b.code) for b in _events(net, i, ev.Blame)}  # type: ignore[attr-defined]
+        assert blames == {(GONE, "timeout"), (GONE, "equivocation")}, (i, blames)
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
