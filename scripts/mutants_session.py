@@ -56,6 +56,7 @@ MUTANTS: list[Mutant] = [
         "            return key in self._late_commits",
         "            return False",
         "a late-proof seat's second REVEAL convicts it at the round's step",
+        (LATE_TESTS,),
     ),
     Mutant(
         LATE,
@@ -151,7 +152,7 @@ MUTANTS: list[Mutant] = [
         "            if self.record.protocol > ROUND_ACKS_PROTOCOL:\n"
         "                split = self._round_split(",
         "protocol 6 judges a split by protocol 5's per-seat HAVEs",
-        (LATE_TESTS,),
+        (PROOF_ORDER,),
     ),
     Mutant(
         LATE,
@@ -191,12 +192,14 @@ MUTANTS: list[Mutant] = [
         "        return chain_step_ok(snap.chain_last[msg.seat], link) and opens(",
         "        return True or opens(",
         "a late REVEAL taken without opening our COMMIT",
+        (LATE_TESTS,),
     ),
     Mutant(
         LATE,
         "        return opens(late[1], self.game_id, self.step, msg.seat, kind, nonce, value)",
         "        return True",
         "a REVEAL that opens neither COMMIT is no bad reveal",
+        (LATE_TESTS,),
     ),
     # -- convictions (agreement.py and the helpers in core.py) -------------------------------
     Mutant(
@@ -238,6 +241,7 @@ MUTANTS: list[Mutant] = [
         "        if second.step < self.step and self._redecide(second.seat, second.step):",
         "        if second.step < self.step:",
         "a rollback for a proof at a step no decision since took the seat's input",
+        (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
@@ -260,6 +264,7 @@ MUTANTS: list[Mutant] = [
         "        if any(",
         "        if msg.seat not in self.live:\n            return\n        if any(",
         "a liar blamed desync again for every later claim",
+        (CHEATS,),
     ),
     Mutant(
         AGREE,
@@ -267,6 +272,7 @@ MUTANTS: list[Mutant] = [
         "        if any(",
         "        if msg.seat in self._contradicted:\n            return\n        if any(",
         "a dropped seat's two state hashes convict it again",
+        (HANDBACK,),
     ),
     Mutant(
         AGREE,
@@ -329,19 +335,21 @@ MUTANTS: list[Mutant] = [
         "            if step < self.step and self._convicted_since(seat, step):",
         "            if step < self.step and self._convicted_since(seat, self.step):",
         "a conviction for a step after the admission voids it too",
+        (HANDBACK,),
     ),
     Mutant(
         AGREE,
         "        banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)",
         "        banned = frozenset(s for s, k in self._banned.items() if k < self.step and s in self.live)",
         "a ban at the current step waits a step",
-        (CHEATS,),
+        (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
         '            self._drop(banned, self._box(self.step), code="equivocation")',
         "            self._drop(banned, self._box(self.step))",
         "a banned seat's drop blamed `timeout`",
+        (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
@@ -356,12 +364,14 @@ MUTANTS: list[Mutant] = [
         "            if seats & set(needs_for(snap.state.decision(), snap.live).humans):",
         "            if False:",
         "no decision since a drop or ban step ever asked the seats (no rollback)",
+        (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
         "        for k in range(step, self.step):\n            snap = self._snapshots[k]",
         "        for k in range(step + 1, self.step):\n            snap = self._snapshots[k]",
         "the drop or ban step's own decision not looked at (off by one)",
+        (PROOF_ORDER,),
     ),
     Mutant(
         CORE,
@@ -397,12 +407,14 @@ MUTANTS: list[Mutant] = [
         "        if kept is None or kept.step <= msg.step:",
         "        if kept is None:",
         "the first REJOIN kept, not the latest",
+        (HANDBACK,),
     ),
     Mutant(
         RECOVERY,
         "        if kept is None or kept.step <= msg.step:",
         "        if True:",
         "an older REJOIN replaces the latest",
+        (HANDBACK,),
     ),
     Mutant(
         RECOVERY,
@@ -437,6 +449,7 @@ MUTANTS: list[Mutant] = [
         "        return dropped is not None and dropped <= request.step",
         "        return dropped is not None and dropped < request.step",
         "a REJOIN signed at the drop step admits nobody",
+        (HANDBACK,),
     ),
     Mutant(
         RECOVERY,
@@ -450,12 +463,14 @@ MUTANTS: list[Mutant] = [
         "        return 0 if seat < len(self._human_keys) and self._human_keys[seat] else None",
         "        return None",
         "a seat dropped at step 0 can never come back",
+        (HANDBACK,),
     ),
     Mutant(
         RECOVERY,
         "            carriers = [got[s] for s in needs.humans]\n",
         "            carriers = [got[s] for s in needs.humans[:1]]\n",
         "only the first seat's ENTROPY carries an admission",
+        (HANDBACK,),
     ),
     Mutant(
         RECOVERY,
@@ -491,6 +506,7 @@ MUTANTS: list[Mutant] = [
         "        if all(s in self._left for s in self.live - {self.seat}):",
         "        if any(s in self._left for s in self.live - {self.seat}):",
         "one leaving seat is taken for nobody left to admit",
+        (HANDBACK,),
     ),
     Mutant(
         LOCKSTEP,
@@ -511,6 +527,7 @@ MUTANTS: list[Mutant] = [
         "                    self._admitted[seat] = decided\n",
         "                    self._admitted[seat] = decided + 1\n",
         "an admission remembered one step late (off by one)",
+        (HANDBACK,),
     ),
     # -- the seals (sealing.py) ---------------------------------------------------------------
     Mutant(
@@ -525,6 +542,7 @@ MUTANTS: list[Mutant] = [
         "        if self._over_at is None or self.replay or self.record.protocol < SEAL_PROTOCOL:",
         "        if self._over_at is None or self.replay:",
         "a protocol-2 game waits for seals",
+        (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
@@ -537,6 +555,7 @@ MUTANTS: list[Mutant] = [
         "        if not self.replay and self._signer is not None and self.seat in self.live:",
         "        if not self.replay and self._signer is not None:",
         "a dropped seat seals the final state",
+        (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
@@ -571,12 +590,16 @@ MUTANTS: list[Mutant] = [
         '            if msg.raw in self._seal_raws:\n                self._count("duplicate")',
         '            if False:\n                self._count("duplicate")',
         "a seal logged twice counted as two signatures by the replay",
+        (
+            "tests/log/test_plain_replay.py::test_a_seal_logged_twice_is_one_signature_in_both_lanes",
+        ),
     ),
     Mutant(
         SEALING,
         "        if msg.seat in self._seals or msg.seat in self._early_seals:",
         "        if msg.seat in self._seals:",
         "a second early seal of a seat replaces its first",
+        (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
