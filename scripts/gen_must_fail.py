@@ -49,13 +49,15 @@ from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.testing.no_engines import no_engines  # noqa: E402
 
 # The hand-back's cheats (protocol 5) register after the others, then the edges SPEC decides
-# (issue #36): their vectors come last.
+# (issue #36), then the two proofs' (protocol 6): their vectors come last.
 must_fail_handback = importlib.import_module("must_fail_handback")
 importlib.import_module("must_fail_edges")
+must_fail_proofs = importlib.import_module("must_fail_proofs")
 
 OUT = ROOT / "protocol" / "vectors" / "must_fail"
 INDEX = "must_fail.json"
 HONEST = "honest_game.lantag"  # not *.log: every *.log file here must fail
+HANDBACK = "handback_game.lantag"  # the hand-back vectors' game: valid, a drop and a hand-back
 
 # --------------------------------------------------------------------------- checking, writing
 
@@ -139,7 +141,11 @@ def render() -> dict[str, bytes]:
     report = verify_log(honest)
     if not (report.valid and report.complete):
         raise RuntimeError(f"the honest game's log does not verify: {report.failure}")
-    files: dict[str, bytes] = {HONEST: honest}
+    handback = write(must_fail_handback.handback_game().items)
+    report = verify_log(handback)
+    if not (report.valid and report.complete):
+        raise RuntimeError(f"the hand-back game's log does not verify: {report.failure}")
+    files: dict[str, bytes] = {HONEST: honest, HANDBACK: handback}
     index = []
     for vec in vectors:
         got = check(vec)
@@ -184,16 +190,28 @@ def render() -> dict[str, bytes]:
         "link_reused_after_a_hand_back, protocol 5): they start from the writer's log of "
         "another game of that table, in which seat 2 was killed, dropped, resumed and given "
         "back (`handback_seed`), and link_reused_after_a_rollback, the writer's log of a game "
-        "in which a seat sends two MOVEs for one turn (`how` names its seed).  Written by "
+        "in which a seat sends two MOVEs for one turn (`how` names its seed), and "
+        "two_equivocation_proofs (protocol 6): the writer's log of another game of that "
+        "table, in which seat 1 signed two MOVEs at each of two steps and every peer kept "
+        "protocol 5's first-proof rule (`proofs_seed`); `handback_game.lantag`, the hand-back "
+        "game itself, must be accepted whole.  Written by "
         "scripts/gen_must_fail.py (deterministic).",
         "engine": ENGINE,
         "table_seed": seed,
         "handback_seed": must_fail_handback.handback_game().seed,
+        "proofs_seed": must_fail_proofs.two_proofs_game().seed,
         "honest": {
             "file": HONEST,
             "about": "the game's own log, which every vector starts from: valid and complete",
             "sha256": hashlib.sha256(honest).hexdigest(),
             "reference_audit_says": audit(honest),
+        },
+        "handback": {
+            "file": HANDBACK,
+            "about": "the hand-back game's log (seat 2 killed, dropped, resumed and given "
+            "back), which the admission_* vectors start from: valid and complete",
+            "sha256": hashlib.sha256(handback).hexdigest(),
+            "reference_audit_says": audit(handback),
         },
         "vectors": index,
     }
@@ -244,7 +262,10 @@ def main(argv: list[str] | None = None) -> int:
             old.unlink()
     for name, data in files.items():
         (OUT / name).write_bytes(data)
-    print(f"wrote {len(files) - 2} must-fail logs, {HONEST} and {INDEX} to {OUT.relative_to(ROOT)}")
+    print(
+        f"wrote {len(files) - 3} must-fail logs, {HONEST}, {HANDBACK} and {INDEX} to "
+        f"{OUT.relative_to(ROOT)}"
+    )
     return 0
 
 

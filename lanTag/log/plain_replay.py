@@ -273,7 +273,7 @@ class PlainReplay:
                 self.chain_last[msg.seat] = msg.payload[2]
             self.state = state
             digest = state.state_hash()
-            self.applied.append(ev.StepApplied(self.step, inp, digest, facts))
+            self.applied.append(ev.StepApplied(self.step, inp, digest, facts, self.live))
             self.step += 1
             self._begin_step(digest)
             for msg in self.ahead.pop(self.step, ()):

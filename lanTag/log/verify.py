@@ -83,14 +83,19 @@ def verify_log(data: bytes) -> VerifyReport:
         report.failure = Failure(0, 0, None, bad_writer or bad_start)
         return report
     checked = _check_signatures(rows, record.human_keys())
+    noted = _noted_blames(rows)
     if plain is None:
         if record.protocol < 2:  # no purposes recorded: what needs no replay (lanTag.log.audit)
             audit_log(rows, record, checked, parse_error, report)
+            report.blames += noted
             return report
-        return replay_without_rules(rows, record, writer, checked, parse_error, report)
+        report = replay_without_rules(rows, record, writer, checked, parse_error, report)
+        report.blames += noted
+        return report
     if plain.report(rows, checked, parse_error, report):
         # nothing unusual happened: the same report, without the machine
         _seal_report(rows, checked, record.protocol, plain.live, report)
+        report.blames += noted
         return report
     try:
         session = Session(record, seat=writer, replay=True)
@@ -104,14 +109,37 @@ def verify_log(data: bytes) -> VerifyReport:
         )
         if failure is not None:
             report.failure = failure
+            report.blames += noted
             return report
     drain(session, pending, report)
+    report.blames += noted
     if parse_error:
         report.failure = Failure(len(rows), session.step, None, parse_error)
         return report
     report.finish(session.state)
     _seal_report(rows, checked, record.protocol, session.live, report)
     return report
+
+
+# Blames a session makes on a message it never logs, so that no replay can find them again:
+# a SEAL of another state than the final one (SPEC §3) is blamed and kept out of the log.
+# The report lists them from the writer's NOTE, as the writer's word.
+NOTED_BLAMES = frozenset({"bad-seal"})
+
+
+def _noted_blames(rows: list[Row]) -> list[tuple[int, int, str, str]]:
+    """The writer's ``NOTED_BLAMES`` NOTEs (``[code, [seat], text]``), as report blames."""
+    out: list[tuple[int, int, str, str]] = []
+    for _index, step, _prev_hash, kind, data, _raw in rows:
+        if kind != EntryKind.NOTE or type(data) is not list or len(data) != 3:
+            continue
+        code, seats, text = data
+        if code in NOTED_BLAMES and type(seats) is list and len(seats) == 1:
+            seat = seats[0]
+            if type(seat) is int and type(text) is str:
+                why = f"{text} (the writer's note; that SEAL is not logged)"
+                out.append((seat, step, code, why))
+    return out
 
 
 def _bad_writer(header: list[Any], seats: int) -> str:

@@ -393,10 +393,8 @@ class Agreement(LateProof):
         stay the same everywhere; the log's votes show where it was taken."""
         if self.record.protocol < LATE_PROOF_PROTOCOL:
             return False
-        for k in range(step, self.step):
-            snap = self._snapshots[k]
-            if silent & set(needs_for(snap.state.decision(), snap.live).humans):
-                return False  # a decision they took part in would change: redecide it
+        if self._asked_since(silent, step):
+            return False  # a decision they took part in would change: redecide it
         still = silent & self.live
         if not still:  # taken already: the votes are only a proof now
             box.drop_proof.extend(box.votes.values())
@@ -406,6 +404,15 @@ class Agreement(LateProof):
         current = self._box(self.step)
         _forget(current, still)  # from here on a bot plays them, as elsewhere
         return True
+
+    def _asked_since(self, seats: frozenset[int], step: int) -> bool:
+        """A step from ``step`` on that we decided asked one of ``seats`` for its input:
+        dropping them there instead of now would change that decision."""
+        for k in range(step, self.step):
+            snap = self._snapshots[k]
+            if seats & set(needs_for(snap.state.decision(), snap.live).humans):
+                return True
+        return False
 
     def _dropped_at_this_step(self, needs: Needs) -> set[int]:
         return set(self._box(self.step).dropped_now) & set(needs.bots)
@@ -600,13 +607,27 @@ class Agreement(LateProof):
             banned <= second.step or self.record.protocol < ORDERED_PROOFS_PROTOCOL
         ):
             return  # convicted there already (protocol 5: whichever proof came first)
-        if banned is None and self._late_proof(first, second):
-            return  # protocol 5: the round's acknowledgements decide, not the proof
+        # Protocol 5: the round's acknowledgements decide, not the proof.  Protocol 6 asks
+        # them even when a ban at a later step came first: two COMMITs of a round that
+        # stood convict the same way whichever of the seat's proofs a peer learnt first.
+        ordered = self.record.protocol >= ORDERED_PROOFS_PROTOCOL
+        if (banned is None or ordered) and self._late_proof(first, second):
+            return
         # Protocol 6: the conviction's step is the earliest proven, whatever the order the
         # proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
         self._banned[second.seat] = second.step
-        if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
+        if second.step < self.step and self._redecide(second.seat, second.step):
             self._rollback(second.step)
+
+    def _redecide(self, seat: int, step: int) -> bool:
+        """Whether a ban at ``step``, an older step than ours, changes a decision we took.
+        Protocol 5: only one that took the seat's input at that very step (else it was
+        dropped where the peer stood when it learnt the proof: two peers that learnt it at
+        two steps dropped it at two).  Protocol 6: any decision since that asked the seat,
+        so every peer drops it at ``step``, or where nothing it could give changed."""
+        if self.record.protocol < ORDERED_PROOFS_PROTOCOL:
+            return bool(self._boxes[step].accepted_of(seat))
+        return self._asked_since(frozenset({seat}), step)
 
 
 def _forget(box: StepBox, seats: frozenset[int]) -> None:

@@ -620,7 +620,11 @@ class Session(Agreement, Recovery, Sealing):
         protocol = self.record.protocol
         facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
-        self._events.append(ev.StepApplied(decided, inp, digest, facts))
+        dropped = frozenset(box.dropped_now)
+        convicted = frozenset(s for s in dropped if self._convicted_at(s, decided))
+        self._events.append(
+            ev.StepApplied(decided, inp, digest, facts, snap.live, dropped, convicted)
+        )
         if live is not snap.live:
             back = tuple(sorted(live - snap.live))
             self.log.append(decided + 1, EntryKind.NOTE, ["back", list(back), "admitted"])

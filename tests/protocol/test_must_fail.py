@@ -20,7 +20,7 @@ import pytest
 from lanTag.cli.entry import main as lantag_main
 from lanTag.cli.log_commands import verify_exit_code
 from lanTag.log import plain_replay
-from lanTag.log.chain import LogFormatError
+from lanTag.log.chain import EntryKind, LogFormatError, parse_log
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.rules.registry import engine_ids, get_game
@@ -224,7 +224,24 @@ def test_the_honest_game_verifies_and_takes_the_fast_lane(
     assert fast.applied == slow.applied
 
 
-EVERY = [INDEX["honest"], *VECTORS]
+def test_the_hand_back_game_verifies_with_its_drop_and_hand_back(
+    plain_verdicts: list[bool],
+) -> None:
+    # The admission_* vectors' game: a log with a drop and a hand-back that every verifier
+    # must accept whole (the full replay: the fast lane hands a drop over to it).
+    handback = INDEX["handback"]
+    data = data_of(handback)
+    assert hashlib.sha256(data).hexdigest() == handback["sha256"]
+    report = verify_log(data)
+    assert report.valid and report.complete, report.failure
+    assert plain_verdicts == [False]
+    assert [(seat, code) for seat, _k, code, _r in report.blames] == [(2, "timeout")]
+    notes = [e.data for e in parse_log(data).entries if e.kind == EntryKind.NOTE]
+    assert ["back", [2], "admitted"] in notes
+    assert report.sealed_by == [0, 1, 2]  # the seat given back played to the end
+
+
+EVERY = [INDEX["honest"], INDEX["handback"], *VECTORS]
 
 
 @pytest.mark.parametrize("vector", EVERY, ids=[v["file"].split(".")[0] for v in EVERY])
@@ -247,7 +264,7 @@ def test_without_any_engine_the_check_says_what_the_index_says(vector: dict[str,
     assert {k: said[k] for k in want if k != "exit"} == {
         k: v for k, v in want.items() if k != "exit"
     }
-    if vector is not INDEX["honest"] and want["exit"] == 1:
+    if vector not in (INDEX["honest"], INDEX["handback"]) and want["exit"] == 1:
         assert want["failure"]["entry"] == vector["expect"]["entry"]  # the same entry
         assert vector["expect"]["exit"] == 1  # never a valid log refused
 
