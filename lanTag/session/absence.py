@@ -44,27 +44,30 @@ class Absence(SessionCore):
 
     # -- withheld: named at the drop (a roll) or with the round (a secret round) -----------
 
-    def _blame_absence(self, seat: int, needs: Needs) -> None:
+    def _blame_absence(self, seat: int, needs: Needs, at: int | None = None) -> None:
         """The blame of ``seat``, dropped for silence (or after a LEAVE) by a drop agreed at a
-        step that asked ``needs`` of the seats (before the drop).  A seat we hold a proof
-        against (a liar voted out at once, SPEC §5.2) was dropped for that proof, blamed
-        already: the drop itself is a ``timeout``, as in protocol 5."""
+        step that asked ``needs`` of the seats (before the drop); ``at``: that step (the
+        blame's, SPEC §7), ours by default.  A seat we hold a proof against (a liar voted
+        out at once, SPEC §5.2) was dropped for that proof, blamed already: the drop itself
+        is a ``timeout``, as in protocol 5."""
         if self.record.protocol >= WITHHELD_PROTOCOL and seat in needs.humans:
             if needs.kind is NeedKind.SECRET:
                 return  # named when the round is decided: it depends on the REVEALs it uses
             if needs.kind is NeedKind.ENTROPY and not self._convicted_since(seat, self.step):
                 if self._left.get(seat, self.step) >= self.step:  # not a LEAVE from before
                     why = f"withheld its link of the roll at step {self.step}"
-                    self._blame(seat, "withheld", why)
+                    self._blame(seat, "withheld", why, at)
                 return
         if seat not in self._left:  # leaving is no fault: no blame
-            self._blame(seat, "timeout", f"silent at step {self.step}; a bot takes the seat")
+            self._blame(seat, "timeout", f"silent at step {self.step}; a bot takes the seat", at)
 
-    def _blame_round_absence(self, box: StepBox, needs: Needs, dropped: set[int]) -> None:
+    def _blame_round_absence(
+        self, box: StepBox, needs: Needs, dropped: set[int]
+    ) -> frozenset[int]:
         """The round at this step is decided: name the dropped seats of the round, withheld
-        (their choice was their forfeit) or silent (their default)."""
+        (their choice was their forfeit: returned) or silent (their default)."""
         if self.record.protocol < WITHHELD_PROTOCOL:
-            return
+            return frozenset()
         withheld = self._withheld_reveals(box, needs, dropped)[0]
         for seat in sorted(dropped):
             if self._convicted_at(seat, self.step):
@@ -75,6 +78,7 @@ class Absence(SessionCore):
             elif seat not in self._left:
                 why = f"silent at step {self.step}; a bot takes the seat"
                 self._blame(seat, "timeout", why)
+        return withheld
 
     def _withheld_reveals(
         self, box: StepBox, needs: Needs, dropped: set[int]

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import opens
+from lanTag.rules.base import Simultaneous
 from lanTag.session.core import SessionCore
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.steps import (
     LATE_PROOF_PROTOCOL,
+    ORDERED_PROOFS_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
     StepBox,
     round_digest,
@@ -39,12 +41,14 @@ class LateProof(SessionCore):
           seat is dropped at the round's step with its forfeit, as in protocol 4.
 
         A second REVEAL of such a seat at that step is part of the same equivocation: no
-        conviction either.  True when the rule applies (the caller then bans nothing)."""
+        conviction either (protocol 6: only one that chains and opens one of the two COMMITs;
+        one that does not is a bad reveal, ``_reveals_a_version``).  True when the rule
+        applies (the caller then bans nothing)."""
         if self.record.protocol < LATE_PROOF_PROTOCOL:
             return False
         key = (second.seat, second.step)
         if second.type is MsgType.REVEAL:
-            return key in self._late_commits
+            return key in self._late_commits and self._reveals_a_version(second)
         if second.type is not MsgType.COMMIT:
             return False
         self._late_commits[key] = (first.digest, second.payload[0], second.digest)
@@ -52,6 +56,26 @@ class LateProof(SessionCore):
         if second.step < self.step:
             self._contradict(second.seat)  # the round stood: an agreed drop from here
         return True
+
+    def _reveals_a_version(self, reveal: Signed) -> bool:
+        """Protocol 6: ``reveal``, a second REVEAL in its slot of a late proof's seat and
+        step, chains and opens one of the seat's two COMMITs.  One that does not is a bad
+        reveal: the peer that takes it as the seat's REVEAL convicts the seat at the round's
+        step (``_check_reveal``), so this peer must too, even if the round stood here
+        (protocol 5 called every such REVEAL part of the two COMMITs: the peers split)."""
+        if self.record.protocol < ORDERED_PROOFS_PROTOCOL or reveal.step > self.step:
+            return True  # (a step we have not reached: its REVEALs are judged there)
+        late = self._late_commits[(reveal.seat, reveal.step)]
+        took = next(m for m in self._slots.values() if m.digest == late[0])  # a slot's first
+        decision = self._snapshots[reveal.step].state.decision()
+        assert isinstance(decision, Simultaneous)
+        nonce, value, link = reveal.payload[1], reveal_value(reveal), reveal.payload[2]
+        if not chain_step_ok(self._snapshots[reveal.step].chain_last[reveal.seat], link):
+            return False
+        return any(
+            opens(c, self.game_id, reveal.step, reveal.seat, decision.kind, nonce, value)
+            for c in (took.payload[0], late[1])
+        )
 
     def _contradict(self, seat: int) -> None:
         if seat in self.live:
@@ -76,8 +100,12 @@ class LateProof(SessionCore):
             return
         snap = self._snapshots[-1]
         ours = self._state_hash(snap.state)
+        ordered = self.record.protocol >= ORDERED_PROOFS_PROTOCOL
         for (seat, at), (held, _other, other) in self._late_commits.items():
-            if at != step or seat in self._banned or seat not in snap.live:
+            # Protocol 6: a ban proven for a later step (a proof that came first) does not
+            # spare a split round here: the earliest proven step is the conviction's.
+            banned = self._convicted_at(seat, step) if ordered else seat in self._banned
+            if at != step or banned or seat not in snap.live:
                 continue
             if self.record.protocol >= ROUND_ACKS_PROTOCOL:
                 split = self._round_split(box, seat, {held, other})
