@@ -171,11 +171,12 @@ def early_game() -> Admitted:
 
 @functools.cache
 def second_game() -> Admitted:
-    """The first game whose table gave the seat back twice (each after the drop's turn)."""
+    """The first game whose table gave the seat back once more than the limit (each time
+    after the drop's turn)."""
 
     def find(seed: int) -> Admitted:
         with _limit(absence.HANDBACK_LIMIT + 1):
-            table, writer = _game(seed, kills=2)
+            table, writer = _game(seed, kills=absence.HANDBACK_LIMIT + 1)
         return _admitted(table, writer, absence.HANDBACK_LIMIT)
 
     return _first(find)

@@ -29,10 +29,11 @@ from lanTag.session.messages import MsgType, Signed, reveal_vector
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.steps import WITHHELD_PROTOCOL, Snapshot, StepBox, round_digest
 
-# How often one seat may be given back in one game (protocol 6).  One: a crash, a Wi-Fi
-# cut or a Ctrl-Q by mistake is covered once; every further hand-back would buy a seat that
-# withholds one more re-drawn roll and the table one more stall (SPEC §5.6).
-HANDBACK_LIMIT = 1
+# How often one seat may be given back in one game (protocol 6).  Two: a seat a bot took
+# while its person was away (the console's one key) and a crash or a Ctrl-Q by mistake
+# (`join --resume`) are both everyday at a game night; every further hand-back would buy a
+# seat that withholds one more re-drawn roll and the table one more stall (SPEC §5.6).
+HANDBACK_LIMIT = 2
 # Vectors of commitments tried when reading the REVEALs of a secret step with drops (one per
 # set of the seats dropped there, and per version for a seat that signed two COMMITs): every
 # set of up to 8 dropped seats, a bound on the work a cheat can cause.

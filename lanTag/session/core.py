@@ -156,7 +156,8 @@ class SessionCore:
     _back_once          Recovery      _want_back holds until our seat, let back in, is
                                       dropped again (a person's one key), not after every
                                       drop (a resume)
-    _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never)
+    _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never since
+                                      our seat was last let back in; +Session)
     ==================  ============  ======================================================
     """
 

@@ -633,6 +633,8 @@ class Session(Agreement, Recovery, Sealing):
                     self._admitted.setdefault(seat, []).append(decided)
                     self._rejoins.pop(seat, None)
                     self._left.pop(seat, None)  # a seat that had left is back: no longer leaving
+                    if seat == self.seat:  # dropped again, we ask back at once (_pump)
+                        self._rejoin_sent_at = None
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), live))
         digest = self._state_hash(new_state)
         self._hash_at[decided + 1] = digest
