@@ -220,5 +220,5 @@ def admission_beyond_the_limit(_game: object) -> Vector:
         "admission_beyond_the_limit",
         f"§5.6 hand-back (protocol 6): a seat is given back at most {_times()} a game",
         second_game(),
-        f"given back, then killed, dropped and given back again: more than {_times()}",
+        f"given back once more by its table, though it had been given back {_times()}",
     )

@@ -353,7 +353,8 @@ def test_past_the_limit_the_dropped_person_reads_why_in_one_line() -> None:
     assert me.handbacks_left(CHEAT) == 0
     assert me.rejoin_refusal() == "limit"
     line = dropped_seat_line(me, me.step)
-    assert line.startswith("watching only:") and f"given back at most {_times()} a game" in line, line
+    assert line.startswith("watching only:"), line
+    assert f"given back at most {_times()} a game" in line, line
 
 
 def test_a_seat_that_talks_while_it_withholds_holds_a_step_one_step_timeout_more() -> None:
