@@ -15,7 +15,7 @@ import pytest
 from lanTag.log.inspect import SecretDetail
 from lanTag.log.verify import verify_log
 from lanTag.peer.resume import dropped_seat_line
-from lanTag.rules.base import FORFEIT, Joint, Roll
+from lanTag.rules.base import FORFEIT, Chance, Joint, Roll, Turn
 from lanTag.session import events as ev
 from lanTag.session.absence import HANDBACK_LIMIT, MAX_EXPLANATIONS
 from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
@@ -27,6 +27,7 @@ from lanTag.session.messages import (
     unpack_bundle,
 )
 from lanTag.session.steps import ROUND_SUBJECT, StepBox
+from lanTag.testing.no_engines import no_engines
 from lanTag.testing.withholder import Withholder, lands_on_me
 from lanTag.ui.replay_model import ReplayModel
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions, two_versions
@@ -408,3 +409,44 @@ def test_a_convicted_seat_voted_out_at_a_round_is_dropped_for_its_proof() -> Non
         assert codes == [(step, "flood"), (step, "timeout")], (i, codes)
         report = verify_log(sessions[i].take_log())
         assert report.valid and report.complete, report.failure
+
+
+def test_a_hand_back_at_the_next_turns_first_step_verifies_without_the_rules() -> None:
+    """A round is one turn, started by its roll.  Seat 2 is dropped at its own move (the
+    round's last) with its REJOIN already held by the others: the roll that starts the
+    next turn carries it, and seat 2 plays on (its link in the next round's roll).  A
+    verifier without the engine cannot tell where turns start (no STEP entry says): it
+    takes that on the carriers' word (SPEC §9.2), and finds the honest logs valid, as the
+    full replay does."""
+    sessions, net = _table("next-turn", rounds=3, round_turn=1)
+    me = sessions[CHEAT]
+    assert me._signer is not None
+    net.hold.add(CHEAT)
+
+    def its_turn() -> bool:
+        return all(isinstance(s.state.decision(), Turn) for s in sessions) and all(
+            s.needs().humans == (CHEAT,) for s in sessions
+        )
+
+    net.run_until(its_turn)
+    dropped = me.step
+    h = me.state.state_hash()
+    request = sign_message(me._signer, MsgType.REJOIN, me.game_id, dropped, CHEAT, h, ())
+    for i in HONEST:
+        sessions[i].receive_message(request.raw, net.now)
+    net.run_until(lambda: all(_events(net, i, ev.SeatsDropped) for i in HONEST))  # too long
+    net.hold.discard(CHEAT)  # back at the keyboard: it plays its seat again
+    net.run()
+    assert net.all_over()
+    for i in HONEST:
+        [back] = _events(net, i, ev.SeatsBack)
+        assert back.step == dropped + 2  # admitted by the next turn's roll, at dropped + 1
+        # the roll: the recorded rules know it as a roll, not as a turn's first step
+        assert isinstance(sessions[i]._snapshots[dropped + 1].state.decision(), Chance)
+        assert CHEAT in sessions[i].live
+        log = sessions[i].take_log()
+        report = verify_log(log)
+        assert report.valid and report.complete, report.failure
+        with no_engines():
+            blind = verify_log(log)
+        assert blind.valid and not blind.replayed, blind.failure
