@@ -162,6 +162,13 @@ class Peer:
         wait_until(announced, f"{self.name} to announce its port", 30)
         return found[0]
 
+    def join_by_name_fails(self, name: str, wait: float) -> str:
+        """`lantag join NAME` that must fail as a network condition: exit 1, one line."""
+        out = self.run(["join", name, "--wait", f"{wait:g}", "--headless"])
+        failures = [line for line in out.stderr.splitlines() if line.startswith("lantag:")]
+        assert out.returncode == 1 and len(failures) == 1, out.stderr
+        return failures[0]
+
     def steps_seen(self) -> int:
         steps = [int(s) for s in STEP_LINE.findall(self.out())]
         return max(steps, default=-1)

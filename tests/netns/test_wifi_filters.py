@@ -100,12 +100,10 @@ def test_mdns_filtered_list_and_join_by_name_say_join_by_address(filtered_lan: L
     assert listed.stdout.strip() == "no games found", listed.stdout
     assert "lantag join HOST:PORT" in listed.stderr and "filters mDNS" in listed.stderr
 
-    by_name = bob.run(["join", "Filtered", "--wait", "3", "--headless"])
-    failures = [line for line in by_name.stderr.splitlines() if line.startswith("lantag:")]
-    assert by_name.returncode == 1 and len(failures) == 1, by_name.stderr
-    assert "no game named 'Filtered' found on the LAN" in failures[0]
-    assert re.search(r"lantag join \d+\.\d+\.\d+\.\d+:\d+", failures[0]), failures[0]
-    assert "filters mDNS" in failures[0]
+    failure = bob.join_by_name_fails("Filtered", 3)
+    assert "no game named 'Filtered' found on the LAN" in failure
+    assert re.search(r"lantag join \d+\.\d+\.\d+\.\d+:\d+", failure), failure
+    assert "filters mDNS" in failure
 
     # Unicast crosses: the address the host printed plays the game.
     bob.start(["join", f"{alice.addr}:{port}", "--headless", "--log", str(bob.log)])
@@ -129,8 +127,6 @@ def test_client_isolation_is_named_when_the_advert_arrives_but_the_host_never_an
     games = lan.list_games(bob, wait=4)
     assert [g["name"] for g in games] == ["Isolated"], games  # the gateway relays mDNS
 
-    by_name = bob.run(["join", "Isolated", "--wait", "4", "--headless"])
-    failures = [line for line in by_name.stderr.splitlines() if line.startswith("lantag:")]
-    assert by_name.returncode == 1 and len(failures) == 1, by_name.stderr
-    assert f"no answer from {alice.addr}:" in failures[0], failures[0]
-    assert "client/AP isolation" in failures[0] and "phone hotspot" in failures[0]
+    failure = bob.join_by_name_fails("Isolated", 4)
+    assert f"no answer from {alice.addr}:" in failure, failure
+    assert "client/AP isolation" in failure and "phone hotspot" in failure
