@@ -204,8 +204,9 @@ MUTANTS: list[Mutant] = [
     # -- convictions (agreement.py and the helpers in core.py) -------------------------------
     Mutant(
         AGREE,
-        "        self.log.append(second.step, EntryKind.MSG, second.raw)\n        self._blame(",
-        "        self._blame(",
+        "        self.proofs.append((first, second))\n"
+        "        self.log.append(second.step, EntryKind.MSG, second.raw)\n",
+        "        self.proofs.append((first, second))\n",
         "the second message of a proof is not logged",
         (PROOF_ORDER,),
     ),
