@@ -15,19 +15,15 @@ Hang guards only; skipped without namespaces.
 
 from __future__ import annotations
 
-import itertools
-import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.netns.lab import Lan, needs_netns, netlab, netns_problem, verify, wait_until
+from tests.netns.lab import Lan, built_lan, needs_netns, netlab, verify, wait_until
 
 pytestmark = [pytest.mark.netns, needs_netns]
-
-_labs = itertools.count(1)
 
 # The access point's mDNS gateway: every mDNS datagram from one laptop is passed on to
 # the others (unicast to their port 5353, from port 5353, as such gateways do; never
@@ -50,38 +46,27 @@ while True:
 """
 
 
-def _lab(tmp_path: Path, flags: dict[str, tuple[str, str]], hosts: int) -> Iterator[Lan]:
-    problem = netns_problem()
-    if problem is not None:
-        pytest.skip(f"netns tests skipped: {problem}")
-    name = f"wifi{os.getpid() % 100_000}x{next(_labs)}"
-    try:
-        lab = netlab.up(hosts, name)
+def _flags(flags: dict[str, tuple[str, str]]) -> Callable[[object], None]:
+    """Set bridge port flags on the switch's ports (``port: (flag, value)``)."""
+
+    def setup(lab: object) -> None:
         for port, (flag, value) in flags.items():
-            netlab._ip("-n", lab.switch, "link", "set", "dev", port, "type", "bridge_slave",
-                       flag, value)
-    except (netlab.NetlabError, OSError) as exc:
-        netlab.down(name)
-        pytest.skip(f"cannot build the Wi-Fi lab: {exc}")
-    lan = Lan(lab, tmp_path)
-    try:
-        yield lan
-    finally:
-        lan.stop_all()
-        netlab.down(name)
-        assert not netlab.lab_namespaces(name), "namespaces left behind"
+            netlab._ip("-n", lab.switch, "link", "set", "dev", port,  # type: ignore[attr-defined]
+                       "type", "bridge_slave", flag, value)
+
+    return setup
 
 
 @pytest.fixture
 def filtered_lan(tmp_path: Path) -> Iterator[Lan]:
     off = ("mcast_flood", "off")
-    yield from _lab(tmp_path, {"p1": off, "p2": off}, 2)
+    yield from built_lan(tmp_path, 2, "wifi", _flags({"p1": off, "p2": off}))
 
 
 @pytest.fixture
 def isolating_lan(tmp_path: Path) -> Iterator[Lan]:
     on = ("isolated", "on")
-    yield from _lab(tmp_path, {"p1": on, "p2": on}, 3)  # h3: the access point
+    yield from built_lan(tmp_path, 3, "wifi", _flags({"p1": on, "p2": on}))  # h3: the AP
 
 
 HOST = ["host", "--headless", "--start-when-full", "--game", "prototag", "--seats", "2"]
