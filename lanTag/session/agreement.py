@@ -21,6 +21,7 @@ from lanTag.session.messages import (
 )
 from lanTag.session.referee import NeedKind, Needs, needs_for
 from lanTag.session.steps import (
+    COLLUSION_PROTOCOL,
     LATE_PROOF_PROTOCOL,
     NAMED_ACKS_PROTOCOL,
     ORDERED_PROOFS_PROTOCOL,
@@ -315,7 +316,13 @@ class Agreement(LateProof):
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
         if self._late_commits:
-            self._ban_split_rounds()
+            if self.record.protocol >= COLLUSION_PROTOCOL:
+                back = self._judge_late_proofs()
+                if back is not None:
+                    self._rollback(back)  # a round applied here is split after all
+                    return True
+            else:
+                self._ban_split_rounds()
         if self._admitted and self._void_admissions():
             return True
         if not self._banned and not self._request_steps:
@@ -413,6 +420,15 @@ class Agreement(LateProof):
         exactly what the new history needs, and their relays are duplicates.
         """
         del self._snapshots[step + 1 :]
+        dropped = self._boxes[step].dropped_now if step in self._boxes else _NONE
+        if dropped and self.record.protocol >= COLLUSION_PROTOCOL:
+            # The step is decided again from its start: its drops too (the votes and proofs
+            # that made them are looked at again), else a seat dropped there with its default
+            # or forfeit would be played by the bot.
+            snap = self._snapshots[step]
+            self._snapshots[step] = Snapshot(
+                snap.state, snap.chain_last, snap.chain_used, snap.live | dropped
+            )
         for k in [k for k in self._hash_at if k > step]:
             del self._hash_at[k]
         for k in [k for k in self._boxes if k >= step]:
@@ -577,6 +593,7 @@ class Agreement(LateProof):
     def _equivocation(self, first: Signed, second: Signed) -> None:
         """Keep the proof, tell everyone, and take the seat out from that step on."""
         self.proofs.append((first, second))
+        self._note_cheat(second.seat, second.step)
         self.log.append(second.step, EntryKind.MSG, second.raw)
         self._blame(
             second.seat, "equivocation", f"two different {second.type.name} for step {second.step}"

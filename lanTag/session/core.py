@@ -32,7 +32,13 @@ from lanTag.session.messages import (
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import Snapshot, StepBox, round_digest, round_named
+from lanTag.session.steps import (
+    COLLUSION_PROTOCOL,
+    Snapshot,
+    StepBox,
+    round_digest,
+    round_named,
+)
 from lanTag.session.transport import Addr, PlainTransport, Transport
 from lanTag.wire import DATAGRAM_BUDGET
 
@@ -107,6 +113,14 @@ class SessionCore:
                                       (protocol 5): the round's acknowledgements decide
                                       whether it stands (the seat then voted out) or is
                                       split (the seat banned at that step)
+    _cheated_at         LateProof     step -> seats proven to have cheated there (any
+                                      equivocation, a bad reveal: +SessionCore, Agreement;
+                                      conflicting acknowledgements), protocol 6: a late
+                                      proof's round where another seat cheated is split
+    _late_dirty         LateProof     steps whose late proofs to judge again: a proof or
+                                      an acknowledgement came (+SessionCore, Session)
+    _acks_proven        LateProof     (seat, step) convicted of acknowledgements naming two
+                                      versions of one seat's COMMIT there (protocol 6)
     _flooders           Agreement     seats convicted of a flood (blamed once; what they
                                       send over the bound is then dropped unlogged)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
@@ -224,6 +238,9 @@ class SessionCore:
         self._hash_seen: dict[tuple[int, int], Signed] = {}
         self._contradicted: set[int] = set()
         self._late_commits: dict[tuple[int, int], tuple[bytes, bytes, bytes]] = {}
+        self._cheated_at: dict[int, set[int]] = {}
+        self._late_dirty: set[int] = set()
+        self._acks_proven: set[tuple[int, int]] = set()
         self._flooders: set[int] = set()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
@@ -445,6 +462,15 @@ class SessionCore:
         if not self.replay:
             self._broadcast([m.raw for m in proof])
         self._banned.setdefault(seat, step)
+        self._note_cheat(seat, step)
+
+    def _note_cheat(self, seat: int, step: int) -> None:
+        """A proof that ``seat`` cheated at ``step`` (any equivocation, a bad reveal,
+        conflicting acknowledgements): a late proof's round there no longer stands
+        (protocol 6, SPEC §5.7; judged by LateProof)."""
+        if self.record.protocol >= COLLUSION_PROTOCOL:
+            self._cheated_at.setdefault(step, set()).add(seat)
+            self._late_dirty.add(step)
 
     def _round_vector(self, box: StepBox, needs: Needs) -> bytes:
         """The digest of the commitments we hold of the round's live seats (protocol 6,

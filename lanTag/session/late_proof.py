@@ -13,12 +13,23 @@ from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import opens
 from lanTag.session.core import SessionCore
 from lanTag.session.messages import MsgType, Signed, reveal_value
+from lanTag.session.referee import NeedKind, needs_for
+from lanTag.session.round_evidence import (
+    acknowledgements,
+    conflicting_acks,
+    naming,
+    vector_family,
+)
 from lanTag.session.steps import (
+    COLLUSION_PROTOCOL,
     LATE_PROOF_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
+    ROUND_SUBJECT,
     StepBox,
     round_digest,
 )
+
+_ACK_SLOTS = ((int(MsgType.REVEAL), 0), (int(MsgType.HAVE), ROUND_SUBJECT))
 
 
 class LateProof(SessionCore):
@@ -48,6 +59,7 @@ class LateProof(SessionCore):
         if second.type is not MsgType.COMMIT:
             return False
         self._late_commits[key] = (first.digest, second.payload[0], second.digest)
+        self._late_dirty.add(second.step)
         self._liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)
         if second.step < self.step:
             self._contradict(second.seat)  # the round stood: an agreed drop from here
@@ -145,3 +157,178 @@ class LateProof(SessionCore):
             return False
         nonce, value = msg.payload[1], reveal_value(msg)
         return opens(late[1], self.game_id, self.step, msg.seat, kind, nonce, value)
+
+    # -- many cheaters (protocol 6, SPEC §5.7) ---------------------------------------
+
+    def _note_ack(self, msg: Signed) -> bool:
+        """``msg`` (just kept) is a REVEAL or round HAVE at a step holding a late proof:
+        the judgement of that round may change (protocol 6).  True when it may."""
+        if not self._late_commits or self.record.protocol < COLLUSION_PROTOCOL:
+            return False
+        if msg.type is MsgType.HAVE and msg.payload[0] != ROUND_SUBJECT:
+            return False
+        if msg.type not in (MsgType.REVEAL, MsgType.HAVE) or msg.step > self.step:
+            return False
+        if not any(at == msg.step for _seat, at in self._late_commits):
+            return False
+        self._late_dirty.add(msg.step)
+        return True
+
+    def _judge_late_proofs(self) -> int | None:
+        """Protocol 6: the late proofs' rounds judged again from every proof and
+        acknowledgement we hold, whenever they come (SPEC §5.7, "Many cheaters").
+
+        The late-proof rule assumes one cheater.  So at a step holding a proof of two
+        COMMITs of seat ``a``:
+
+        - a seat other than ``a`` that named both a vector of the COMMITs we hold and one
+          with ``a``'s other version signed conflicting acknowledgements (an honest seat
+          takes one COMMIT per seat): it is convicted and dropped at that step;
+        - the round is split when a seat live at the step's start (not ``a``, not us)
+          named a vector with ``a``'s other version, or when another seat is proven to
+          have cheated at that step: ``a`` is dropped there with its forfeit.
+
+        Both are facts of the set of signed messages, not of the moment each came: a peer
+        that applied the round before learning them rolls back to it, like every peer.
+        A split shows its evidence to every peer first.  Returns the earliest step
+        decided here that must be decided again (the caller rolls back), if any."""
+        steps = sorted(
+            {at for _seat, at in self._late_commits if at == self.step or at in self._late_dirty}
+        )
+        back: int | None = None
+        for step in steps:
+            self._late_dirty.discard(step)
+            if step > self.step or not self._judge_round(step):
+                continue
+            if step < self.step:
+                back = step if back is None else min(back, step)
+        return back
+
+    def _judge_round(self, step: int) -> bool:
+        """``_judge_late_proofs`` for one step; True when it convicted a seat there."""
+        convicted = False
+        for seat, at in sorted(self._late_commits):
+            others = self._cheated_at.get(step, set()) - {seat}
+            if at == step and others and not self._convicted_at(seat, step):
+                self._split(seat, step, [])  # a second cheater: the rule's premise fails
+                convicted = True
+        families = self._round_families(step)
+        if families is None:
+            return convicted  # a commitment of a live seat is missing: judged once it is in
+        ours, swapped = families
+        acks = self._acks_at(step)
+        for voter in sorted(acks):
+            if voter == self.seat or (voter, step) in self._acks_proven:
+                continue
+            for seat in sorted(swapped):
+                mine, other = ours[seat], swapped[seat]
+                pair = None if voter == seat else conflicting_acks(acks[voter], mine, other)
+                if pair is not None:
+                    self._convict_acks(voter, step, seat, pair)
+                    convicted = True
+                    break
+        live = self._live_at_start(step)
+        for seat in sorted(swapped):
+            if self._convicted_at(seat, step):
+                continue
+            shown = [
+                msg
+                for voter, named in sorted(acks.items())
+                if voter in live and voter not in (seat, self.seat)
+                for msg in naming(named, swapped[seat])
+            ]
+            if shown or self._cheated_at.get(step, set()) - {seat}:
+                self._split(seat, step, shown)
+                convicted = True
+        return convicted
+
+    def _split(self, seat: int, step: int, shown: list[Signed]) -> None:
+        """The late proof of ``seat`` at ``step`` splits its round: the seat is dropped
+        there with its forfeit (``shown``: the acknowledgements that named the other
+        version, sent to every peer)."""
+        if shown and not self.replay:
+            # What showed us the split goes to every peer before anything we decide after
+            # it: a seat that named the other version to us alone must not split the table.
+            self._broadcast([m.raw for m in shown])
+        banned = self._banned.get(seat)
+        self._banned[seat] = step if banned is None else min(banned, step)
+
+    def _convict_acks(self, voter: int, step: int, seat: int, pair: tuple[Signed, Signed]) -> None:
+        """``voter`` named two versions of ``seat``'s COMMIT at ``step``: blame it, keep and
+        send the proof (the two acknowledgements and the COMMITs that resolve them), and
+        drop it at that step."""
+        self._acks_proven.add((voter, step))
+        self._blame(
+            voter, "equivocation", f"named two versions of seat {seat}'s COMMIT at step {step}"
+        )
+        self.proofs.append(pair)
+        if not self.replay:
+            box = self._boxes[step]
+            commits = [*box.dropped_commits.values(), *box.of(MsgType.COMMIT).values()]
+            others = [
+                m
+                for proof in self.proofs
+                for m in proof
+                if m.type is MsgType.COMMIT and m.step == step and m.seat == seat
+            ]
+            raws = [m.raw for m in (*commits, *others, *pair)]
+            self._broadcast(list(dict.fromkeys(raws)))
+        self._liars_at.setdefault(voter, step)
+        self._note_cheat(voter, step)
+        banned = self._banned.get(voter)
+        self._banned[voter] = step if banned is None else min(banned, step)
+
+    def _live_at_start(self, step: int) -> frozenset[int]:
+        """The live seats when ``step`` began (before any drop at it): the same at every
+        peer, being part of the agreed history before the step."""
+        live = self._snapshots[step].live
+        box = self._boxes.get(step)
+        return live if box is None else live | box.dropped_now
+
+    def _round_families(
+        self, step: int
+    ) -> tuple[dict[int, frozenset[bytes]], dict[int, frozenset[bytes]]] | None:
+        """For each seat with a late proof at ``step``: the vectors an acknowledgement of
+        the COMMITs we hold there may name that hold that seat's COMMIT, and the same with
+        its other version (see lanTag.session.round_evidence).  A vector without it says
+        nothing about which version its signer took.  None while we lack a live seat's
+        commitment."""
+        box = self._boxes.get(step)
+        if box is None:
+            return None
+        snap = self._snapshots[step]
+        needs = needs_for(snap.state.decision(), self._live_at_start(step))
+        if needs.kind is not NeedKind.SECRET:
+            return None
+        held = {**box.dropped_commits, **box.of(MsgType.COMMIT)}
+        live = {s for s in needs.humans if s in snap.live}
+        if not all(s in held for s in live):
+            return None
+        digests = {s: held[s].digest for s in needs.humans if s in held}
+        ours: dict[int, frozenset[bytes]] = {}
+        swapped: dict[int, frozenset[bytes]] = {}
+        for (seat, at), (took, _sealed, other) in self._late_commits.items():
+            if at == step and digests.get(seat) == took:
+                ours[seat] = vector_family(digests, live, must=seat)
+                swapped[seat] = vector_family({**digests, seat: other}, live, must=seat)
+        return ours, swapped
+
+    def _acks_at(self, step: int) -> dict[int, list[tuple[bytes, Signed]]]:
+        """(vector, message) of every acknowledgement each seat signed on our state at
+        ``step``: its REVEAL and round HAVE we kept, and the second versions in proofs."""
+        ours = self._hash_at[step]
+        out: dict[int, list[Signed]] = {}
+        for seat, key in enumerate(self._human_keys):
+            if key is None:
+                continue
+            for kind, sub in _ACK_SLOTS:
+                msg = self._slots.get((seat, (step, kind, sub, ours)))
+                if msg is not None:
+                    out.setdefault(seat, []).append(msg)
+        for proof in self.proofs:
+            for msg in proof:
+                if msg.step == step and msg.state_hash == ours:
+                    kept = out.setdefault(msg.seat, [])
+                    if all(m.raw != msg.raw for m in kept):
+                        kept.append(msg)
+        return {seat: acknowledgements(msgs) for seat, msgs in out.items()}
