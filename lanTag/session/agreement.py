@@ -488,7 +488,12 @@ class Agreement(LateProof):
         if self.record.protocol >= ROUND_ACKS_PROTOCOL:
             claims = self._round_claims(box, self._state_hash(snap.state))
             vectors = self._round_vectors(box, needs)
-            return unacknowledged_round(vectors, claims, snap.live, self.seat)
+            live = snap.live
+            if self.record.protocol >= COLLUSION_PROTOCOL and self.step in self._cheated_at:
+                # A seat proven to have cheated here: its acknowledgement proves nothing
+                # about what the others hold, so none is waited for (SPEC §5.7).
+                live = live - self._cheated_at[self.step]
+            return unacknowledged_round(vectors, claims, live, self.seat)
         if self.record.protocol >= NAMED_ACKS_PROTOCOL:
             # The round's live seats only: a seat dropped here (convicted, perhaps for two
             # COMMITs) plays its forfeit or default, whatever anyone took from it.
@@ -586,7 +591,7 @@ class Agreement(LateProof):
         box = self._box(self.step)
         if box.started_at is None or self.seat in box.votes:
             return
-        liars = self._missing() & self._contradicted & self.live
+        liars = self._missing() & self._liars() & self.live
         if liars:
             self._vote(frozenset(liars), now)
 
@@ -601,6 +606,10 @@ class Agreement(LateProof):
         if not self.replay:
             self._broadcast([first.raw, second.raw])
         if second.type not in CONTRIBUTIONS:
+            return
+        if self.record.protocol >= COLLUSION_PROTOCOL:
+            if self._contribution_proof(first, second):
+                self._rollback(second.step)
             return
         banned = self._banned.get(second.seat)
         if banned is not None and (

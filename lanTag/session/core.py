@@ -115,12 +115,18 @@ class SessionCore:
                                       split (the seat banned at that step)
     _cheated_at         LateProof     step -> seats proven to have cheated there (any
                                       equivocation, a bad reveal: +SessionCore, Agreement;
-                                      conflicting acknowledgements), protocol 6: a late
-                                      proof's round where another seat cheated is split
+                                      conflicting acknowledgements), protocol 6: their
+                                      acknowledgements there count for nothing
     _late_dirty         LateProof     steps whose late proofs to judge again: a proof or
                                       an acknowledgement came (+SessionCore, Session)
-    _acks_proven        LateProof     (seat, step) convicted of acknowledgements naming two
-                                      versions of one seat's COMMIT there (protocol 6)
+    _acks_proven        LateProof     (seat, step) convicted of conflicting acknowledgements
+                                      there (protocol 6): voted out from the next step
+    _splits             LateProof     (seat, step) of late proofs whose round is split
+                                      (protocol 6: undone if the seat that showed the split
+                                      is proven a liar); ``_banned`` is rebuilt from it
+    _proof_banned       LateProof     seat -> the earliest step where a proof drops it
+                                      (protocol 6, +SessionCore): ``_banned`` is that or
+                                      a split, the earlier
     _flooders           Agreement     seats convicted of a flood (blamed once; what they
                                       send over the bound is then dropped unlogged)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
@@ -241,6 +247,8 @@ class SessionCore:
         self._cheated_at: dict[int, set[int]] = {}
         self._late_dirty: set[int] = set()
         self._acks_proven: set[tuple[int, int]] = set()
+        self._splits: set[tuple[int, int]] = set()
+        self._proof_banned: dict[int, int] = {}
         self._flooders: set[int] = set()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
@@ -461,8 +469,26 @@ class SessionCore:
         self.proofs.append(proof)
         if not self.replay:
             self._broadcast([m.raw for m in proof])
-        self._banned.setdefault(seat, step)
+        if self.record.protocol >= COLLUSION_PROTOCOL:
+            held = self._proof_banned.get(seat)
+            self._proof_banned[seat] = step if held is None else min(held, step)
+            self._rebuild_ban(seat)
+        else:
+            self._banned.setdefault(seat, step)
         self._note_cheat(seat, step)
+
+    def _rebuild_ban(self, seat: int) -> None:
+        """``seat``'s conviction step from what we hold (protocol 6): the earliest of its
+        proofs that drop it where they were signed and of the late proofs' rounds split
+        (a split is undone when the seat that showed it is proven a liar, SPEC §5.7)."""
+        steps = [k for s, k in self._splits if s == seat]
+        proof = self._proof_banned.get(seat)
+        if proof is not None:
+            steps.append(proof)
+        if steps:
+            self._banned[seat] = min(steps)
+        else:
+            self._banned.pop(seat, None)
 
     def _note_cheat(self, seat: int, step: int) -> None:
         """A proof that ``seat`` cheated at ``step`` (any equivocation, a bad reveal,

@@ -71,10 +71,52 @@ class LateProof(SessionCore):
 
     def _round_stood(self, step: int) -> None:
         """Step ``step`` is decided: a seat proven to have signed two COMMITs there whose
-        round stood (protocol 5) is convicted from now on, like a liar (§5.2)."""
+        round stood (protocol 5), or conflicting acknowledgements (protocol 6), is convicted
+        from now on, like a liar (§5.2)."""
         for seat, at in self._late_commits:
             if at == step:
                 self._contradict(seat)
+        for seat, at in self._acks_proven:
+            if at == step:
+                self._contradict(seat)
+
+    def _liars(self) -> set[int]:
+        """The convicted liars whose messages at our step we refuse unless another live
+        seat acknowledged them (§5.2).  Not a seat proven only of conflicting
+        acknowledgements at this very step (protocol 6): its REVEAL there is still its
+        choice, the same to every peer, and it is voted out from the next step on."""
+        if not self._acks_proven:
+            return self._contradicted
+        here = {seat for seat, at in self._acks_proven if at == self.step}
+        return self._contradicted - here if here else self._contradicted
+
+    def _contribution_proof(self, first: Signed, second: Signed) -> bool:
+        """Protocol 6's ``_equivocation`` of two contributions: the seat is dropped at the
+        earliest step a proof shows (SPEC §5.7), but for two COMMITs of a secret round (the
+        late-proof rule decides) and two REVEALs with one opening that name two vectors
+        (two acknowledgements, not two choices: the seat is voted out like a liar, §5.2).
+        True when a step we decided must be decided again (the caller rolls back)."""
+        seat, step = second.seat, second.step
+        if second.type is MsgType.REVEAL and first.payload[:3] == second.payload[:3]:
+            self._acks_conflict(seat, step)
+            return False
+        held = self._proof_banned.get(seat)
+        if held is not None and held <= step:
+            return False  # dropped there already
+        if held is None and self._late_proof(first, second):
+            return False  # the round's acknowledgements decide, not the proof
+        self._proof_banned[seat] = step
+        self._rebuild_ban(seat)
+        return step < self.step and bool(self._boxes[step].accepted_of(seat))
+
+    def _acks_conflict(self, seat: int, step: int) -> None:
+        """``seat`` signed conflicting acknowledgements at ``step`` (protocol 6): convicted,
+        voted out like a liar from the step after it (at once if we decided it already)."""
+        self._acks_proven.add((seat, step))
+        self._liars_at.setdefault(seat, step)
+        self._note_cheat(seat, step)
+        if step < self.step:
+            self._contradict(seat)
 
     def _ban_split_rounds(self) -> None:
         """A late proof's round at our current step is split when another live seat (not
@@ -178,43 +220,42 @@ class LateProof(SessionCore):
         """Protocol 6: the late proofs' rounds judged again from every proof and
         acknowledgement we hold, whenever they come (SPEC §5.7, "Many cheaters").
 
-        The late-proof rule assumes one cheater.  So at a step holding a proof of two
+        The late-proof rule's argument assumes that every seat acknowledging the round
+        other than the equivocator is honest.  A seat proven to have cheated at the round
+        breaks it, so its acknowledgements count for nothing there: neither to apply the
+        round (``_unacknowledged``) nor to split it.  At a step holding a proof of two
         COMMITs of seat ``a``:
 
-        - a seat other than ``a`` that named both a vector of the COMMITs we hold and one
-          with ``a``'s other version signed conflicting acknowledgements (an honest seat
-          takes one COMMIT per seat): it is convicted and dropped at that step;
-        - the round is split when a seat live at the step's start (not ``a``, not us)
-          named a vector with ``a``'s other version, or when another seat is proven to
-          have cheated at that step: ``a`` is dropped there with its forfeit.
+        - a seat other than ``a`` that named both a vector holding the COMMIT we took of
+          ``a`` and one holding its other version signed conflicting acknowledgements (an
+          honest seat takes one COMMIT per seat): it is convicted (``equivocation``) and
+          voted out at the first step that waits for it, like a liar (§5.2);
+        - the round is split while a seat live at the step's start (not ``a``, not us) not
+          proven to have cheated there named a vector with ``a``'s other version: ``a`` is
+          dropped there
+          with its forfeit.  A split shows its evidence to every peer first; if that seat
+          is proven later (it named our version to the others), the split is undone and
+          the round decided again, where it stands.
 
-        Both are facts of the set of signed messages, not of the moment each came: a peer
-        that applied the round before learning them rolls back to it, like every peer.
-        A split shows its evidence to every peer first.  Returns the earliest step
-        decided here that must be decided again (the caller rolls back), if any."""
+        So a round another honest peer applied stays applied: only a peer that split on a
+        liar's word decides again, as soon as the others' proof reaches it.  Returns the
+        earliest step to decide again (the caller rolls back), if any."""
         steps = sorted(
             {at for _seat, at in self._late_commits if at == self.step or at in self._late_dirty}
         )
         back: int | None = None
         for step in steps:
             self._late_dirty.discard(step)
-            if step > self.step or not self._judge_round(step):
-                continue
-            if step < self.step:
+            if step <= self.step and self._judge_round(step):
                 back = step if back is None else min(back, step)
         return back
 
     def _judge_round(self, step: int) -> bool:
-        """``_judge_late_proofs`` for one step; True when it convicted a seat there."""
-        convicted = False
-        for seat, at in sorted(self._late_commits):
-            others = self._cheated_at.get(step, set()) - {seat}
-            if at == step and others and not self._convicted_at(seat, step):
-                self._split(seat, step, [])  # a second cheater: the rule's premise fails
-                convicted = True
+        """``_judge_late_proofs`` for one step; True when a decision here must be taken
+        again (a split of a round we applied, or a split undone)."""
         families = self._round_families(step)
         if families is None:
-            return convicted  # a commitment of a live seat is missing: judged once it is in
+            return False  # a commitment of a live seat is missing: judged once it is in
         ours, swapped = families
         acks = self._acks_at(step)
         for voter in sorted(acks):
@@ -225,39 +266,37 @@ class LateProof(SessionCore):
                 pair = None if voter == seat else conflicting_acks(acks[voter], mine, other)
                 if pair is not None:
                     self._convict_acks(voter, step, seat, pair)
-                    convicted = True
                     break
         live = self._live_at_start(step)
+        proven = self._cheated_at.get(step, set())
+        again = False
         for seat in sorted(swapped):
-            if self._convicted_at(seat, step):
-                continue
             shown = [
                 msg
                 for voter, named in sorted(acks.items())
-                if voter in live and voter not in (seat, self.seat)
+                if voter in live and voter not in (seat, self.seat) and voter not in proven
                 for msg in naming(named, swapped[seat])
             ]
-            if shown or self._cheated_at.get(step, set()) - {seat}:
-                self._split(seat, step, shown)
-                convicted = True
-        return convicted
-
-    def _split(self, seat: int, step: int, shown: list[Signed]) -> None:
-        """The late proof of ``seat`` at ``step`` splits its round: the seat is dropped
-        there with its forfeit (``shown``: the acknowledgements that named the other
-        version, sent to every peer)."""
-        if shown and not self.replay:
-            # What showed us the split goes to every peer before anything we decide after
-            # it: a seat that named the other version to us alone must not split the table.
-            self._broadcast([m.raw for m in shown])
-        banned = self._banned.get(seat)
-        self._banned[seat] = step if banned is None else min(banned, step)
+            key = (seat, step)
+            if shown and key not in self._splits:
+                if not self.replay:
+                    # What shows the split goes to every peer before anything we decide
+                    # after it: a seat that named the other version to us alone must not
+                    # split the table.
+                    self._broadcast([m.raw for m in shown])
+                self._splits.add(key)
+                self._rebuild_ban(seat)
+                again = again or step < self.step
+            elif not shown and key in self._splits:
+                self._splits.discard(key)  # the seat that split it was proven a liar
+                self._rebuild_ban(seat)
+                again = True  # its drop here is undone: decided again from the step's start
+        return again
 
     def _convict_acks(self, voter: int, step: int, seat: int, pair: tuple[Signed, Signed]) -> None:
         """``voter`` named two versions of ``seat``'s COMMIT at ``step``: blame it, keep and
         send the proof (the two acknowledgements and the COMMITs that resolve them), and
-        drop it at that step."""
-        self._acks_proven.add((voter, step))
+        vote it out from the next step on (an agreed drop, §5.2)."""
         self._blame(
             voter, "equivocation", f"named two versions of seat {seat}'s COMMIT at step {step}"
         )
@@ -273,14 +312,15 @@ class LateProof(SessionCore):
             ]
             raws = [m.raw for m in (*commits, *others, *pair)]
             self._broadcast(list(dict.fromkeys(raws)))
-        self._liars_at.setdefault(voter, step)
-        self._note_cheat(voter, step)
-        banned = self._banned.get(voter)
-        self._banned[voter] = step if banned is None else min(banned, step)
+        self._acks_conflict(voter, step)
 
     def _live_at_start(self, step: int) -> frozenset[int]:
-        """The live seats when ``step`` began (before any drop at it): the same at every
-        peer, being part of the agreed history before the step."""
+        """The live seats when ``step`` began, before any drop at it (the same at every
+        peer: part of the agreed history before the step).  A seat dropped at the step for
+        silence still split it if it named the other version first: a peer that applied
+        the round without it decides again, as its acknowledgement reached another peer
+        before the drop (it can only have been an honest seat that took the other COMMIT,
+        then fell silent, or a liar that named our version nowhere)."""
         live = self._snapshots[step].live
         box = self._boxes.get(step)
         return live if box is None else live | box.dropped_now
