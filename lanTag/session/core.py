@@ -515,15 +515,23 @@ class SessionCore:
         ours, and after a drop at the step also the one of ours and the dropped seats'
         COMMITs (a round HAVE signed before the drop).  Computed once per set."""
         vector = self._round_vector(box, needs)
-        key = (vector, len(box.dropped_commits))
+        dropped = box.dropped_commits
+        if self._splits and self.record.protocol >= COLLUSION_PROTOCOL:
+            # A seat dropped by a split (SPEC §5.7): an acknowledgement still holding its
+            # COMMIT was signed before its signer split the round too, and a peer that
+            # applied the round never signs another; so a split round is applied only once
+            # every other live seat split it as well, never while an honest peer stood.
+            split = {seat for seat, at in self._splits if at == self.step}
+            dropped = {s: c for s, c in dropped.items() if s not in split}
+        key = (vector, len(dropped))
         cached = box.round_vectors
         if cached is not None and cached[0] == key:
             return cached[1]
         vectors = {vector}
-        if box.dropped_commits:
+        if dropped:
             held = box.of(MsgType.COMMIT)
             digests = {s: held[s].digest for s in needs.humans if s in held}
-            digests.update((s, c.digest) for s, c in box.dropped_commits.items())
+            digests.update((s, c.digest) for s, c in dropped.items())
             vectors.add(round_digest(digests))
         box.round_vectors = (key, frozenset(vectors))
         return box.round_vectors[1]
