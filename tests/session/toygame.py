@@ -4,7 +4,8 @@ Registered only by the session tests (lanTag.rules.registry.register_engine).
 Each round: a d6 roll for a bonus seat, a secret "guess 0|1|2" by everyone,
 then one "add 1|2" turn per seat.  Highest score after ``rounds`` rounds wins.
 Option ``guessers`` (0: everyone) limits the secret guess to the first seats, so the others
-are bystanders of it (the acknowledgement rules of SPEC §4.4 and §5.4 need one).
+are bystanders of it (the acknowledgement rules of SPEC §4.4 and §5.4 need one).  Option
+``turns`` 0 leaves the turns out: a round is a roll and a guess, and a guess ends the game.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class ToyState(State):
     turn: int = 0
     scores: tuple[int, ...] = ()
     guessers: int = 0  # seats in the secret round (the first ones); 0: every seat
+    turns: bool = True  # False: no turns, the next round starts after the guess
 
     def decision(self) -> Decision:
         if self.round >= self.rounds:
@@ -79,6 +81,8 @@ class ToyState(State):
             for seat, action in inp.choices:
                 if action != FORFEIT and guesses.count(action.args[0]) == 1:
                     scores[seat] += 3
+            if not self.turns:
+                return replace(self, round=self.round + 1, phase="roll", scores=tuple(scores))
             return replace(self, phase="turns", turn=0, scores=tuple(scores))
         if not isinstance(inp, Move):
             raise IllegalAction("unexpected input")
@@ -89,6 +93,8 @@ class ToyState(State):
 
     def to_obj(self) -> Any:
         obj = [self.seats, self.rounds, self.round, self.phase, self.turn, list(self.scores)]
+        if not self.turns:
+            return [*obj, self.guessers, 0]
         return [*obj, self.guessers] if self.guessers else obj  # 0: the encoding before it
 
 
@@ -101,6 +107,7 @@ class Toy(Game):
     option_specs = (
         OptionSpec("rounds", 3, "rounds to play", min=1, max=100),
         OptionSpec("guessers", 0, "seats in the secret guess (0: all)", min=0, max=64),
+        OptionSpec("turns", 1, "1: a turn per seat after each guess; 0: none", min=0, max=1),
     )
 
     @classmethod
@@ -110,12 +117,17 @@ class Toy(Game):
         cls.check_seats(seats)
         opts = cls.validate_options(options)
         guessers = min(int(opts["guessers"]), seats)
-        return ToyState(seats, int(opts["rounds"]), scores=(0,) * seats, guessers=guessers)
+        turns = bool(opts["turns"])
+        return ToyState(
+            seats, int(opts["rounds"]), scores=(0,) * seats, guessers=guessers, turns=turns
+        )
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> State:
-        seats, rounds, rnd, phase, turn, scores, *guessers = obj
-        return ToyState(seats, rounds, rnd, phase, turn, tuple(scores), *guessers)
+        seats, rounds, rnd, phase, turn, scores, *rest = obj
+        guessers = rest[0] if rest else 0
+        turns = rest[1] != 0 if len(rest) > 1 else True
+        return ToyState(seats, rounds, rnd, phase, turn, tuple(scores), guessers, turns)
 
 
 ToyState.game = Toy
