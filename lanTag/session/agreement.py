@@ -591,7 +591,7 @@ class Agreement(LateProof):
         box = self._box(self.step)
         if box.started_at is None or self.seat in box.votes:
             return
-        liars = self._missing() & self._liars() & self.live
+        liars = self._missing() & self._contradicted & self.live
         if liars:
             self._vote(frozenset(liars), now)
 
@@ -607,19 +607,16 @@ class Agreement(LateProof):
             self._broadcast([first.raw, second.raw])
         if second.type not in CONTRIBUTIONS:
             return
-        if self.record.protocol >= COLLUSION_PROTOCOL:
+        if self.record.protocol >= ORDERED_PROOFS_PROTOCOL:
+            # Protocol 6: the conviction's step is the earliest proven, whatever the order
+            # the proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
             if self._contribution_proof(first, second):
                 self._rollback(second.step)
             return
-        banned = self._banned.get(second.seat)
-        if banned is not None and (
-            banned <= second.step or self.record.protocol < ORDERED_PROOFS_PROTOCOL
-        ):
-            return  # convicted there already (protocol 5: whichever proof came first)
-        if banned is None and self._late_proof(first, second):
+        if second.seat in self._banned:
+            return  # convicted already (protocol 5 and older: whichever proof came first)
+        if self._late_proof(first, second):
             return  # protocol 5: the round's acknowledgements decide, not the proof
-        # Protocol 6: the conviction's step is the earliest proven, whatever the order the
-        # proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
         self._banned[second.seat] = second.step
         if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
             self._rollback(second.step)

@@ -23,10 +23,7 @@ from lanTag.session.round_evidence import (
 from lanTag.session.steps import (
     COLLUSION_PROTOCOL,
     LATE_PROOF_PROTOCOL,
-    ROUND_ACKS_PROTOCOL,
     ROUND_SUBJECT,
-    StepBox,
-    round_digest,
 )
 
 _ACK_SLOTS = ((int(MsgType.REVEAL), 0), (int(MsgType.HAVE), ROUND_SUBJECT))
@@ -80,16 +77,6 @@ class LateProof(SessionCore):
             if at == step:
                 self._contradict(seat)
 
-    def _liars(self) -> set[int]:
-        """The convicted liars whose messages at our step we refuse unless another live
-        seat acknowledged them (§5.2).  Not a seat proven only of conflicting
-        acknowledgements at this very step (protocol 6): its REVEAL there is still its
-        choice, the same to every peer, and it is voted out from the next step on."""
-        if not self._acks_proven:
-            return self._contradicted
-        here = {seat for seat, at in self._acks_proven if at == self.step}
-        return self._contradicted - here if here else self._contradicted
-
     def _contribution_proof(self, first: Signed, second: Signed) -> bool:
         """Protocol 6's ``_equivocation`` of two contributions: the seat is dropped at the
         earliest step a proof shows (SPEC §5.7), but for two COMMITs of a secret round (the
@@ -123,46 +110,26 @@ class LateProof(SessionCore):
         the equivocator) signed a HAVE, on our state, that does not name the COMMIT we took:
         it took another one, so no honest peer can ever hold every acknowledgement of one
         version and nobody applies the round.  The seat is then convicted at this step
-        (forfeit), as protocol 4 convicted every such proof."""
+        (forfeit), as protocol 4 convicted every such proof.  (Protocol 6 judges its rounds
+        with ``_judge_late_proofs``.)"""
         step = self.step
         box = self._boxes.get(step)
         if box is None:
             return
         snap = self._snapshots[-1]
         ours = self._state_hash(snap.state)
-        for (seat, at), (held, _other, other) in self._late_commits.items():
+        for (seat, at), (held, _sealed, _other) in self._late_commits.items():
             if at != step or seat in self._banned or seat not in snap.live:
                 continue
-            if self.record.protocol >= ROUND_ACKS_PROTOCOL:
-                split = self._round_split(box, seat, {held, other})
-            else:
-                split = any(
-                    voter in snap.live
-                    and voter not in (seat, self.seat)
-                    and have.state_hash == ours
-                    and held not in have.payload[1]
-                    for voter, have in box.haves.get(seat, {}).items()
-                )
+            split = any(
+                voter in snap.live
+                and voter not in (seat, self.seat)
+                and have.state_hash == ours
+                and held not in have.payload[1]
+                for voter, have in box.haves.get(seat, {}).items()
+            )
             if split:
                 self._banned[seat] = step
-
-    def _round_split(self, box: StepBox, seat: int, versions: set[bytes]) -> bool:
-        """Protocol 6: another live seat (not ``seat``, not us) named, on our state (its
-        REVEAL or round HAVE), the vector we hold with ``seat``'s COMMIT swapped for its other one
-        (``versions``: the digests of both): it took that one.  Exact, not "a vector other
-        than ours": a HAVE signed before a drop names a larger vector and proves nothing."""
-        snap = self._snapshots[-1]
-        held = box.of(MsgType.COMMIT)
-        humans = self.needs().humans
-        mine = held.get(seat)
-        if mine is None or not all(s in held for s in humans):
-            return False  # we cannot name the vectors yet: decided once our commits are in
-        digests = {s: held[s].digest for s in humans}
-        swapped = {round_digest({**digests, seat: d}) for d in versions if d != digests[seat]}
-        claims = self._round_claims(box, self._state_hash(snap.state))
-        return any(
-            not swapped.isdisjoint(claims.get(voter, ())) for voter in snap.live - {seat, self.seat}
-        )
 
     def _late_reveal(self, msg: Signed) -> bool:
         """Protocol 5: ``msg``, a REVEAL in a slot that holds another one, is the REVEAL

@@ -419,7 +419,7 @@ class Session(Agreement, Recovery, Sealing):
             return False  # nobody's reveal is taken before every commitment is in
         bound = self._bound.get(self.step, _NO_SEATS) if self.seat in snap.live else _NO_SEATS
         if self._contradicted and self.seat in snap.live:
-            bound = bound | self._liars()  # a convicted liar: as if we voted it silent
+            bound = bound | self._contradicted  # a convicted liar: as if we voted it silent
         if (
             msg.seat in bound
             and msg.seat != self.seat
