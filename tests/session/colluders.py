@@ -230,6 +230,7 @@ class Outcome:
     cheat: Collusion
     logs: dict[int, bytes]
     reports: dict[int, VerifyReport]
+    last: bool = False  # the round cheated at was the game's last step
 
     def blames(self, i: int) -> set[tuple[int, str]]:
         return {(e.seat, e.code) for e in self.net.events.get(i, []) if isinstance(e, ev.Blame)}
@@ -273,7 +274,7 @@ def play(
     honest = [i for i in range(humans) if i not in (a, b)]
     logs = {i: sessions[i].take_log() for i in honest}
     reports = {i: verify_log(log) for i, log in logs.items()}
-    return Outcome(sessions, net, honest, cheat, logs, reports)
+    return Outcome(sessions, net, honest, cheat, logs, reports, last)
 
 
 def same_history(out: Outcome) -> bool:

@@ -17,18 +17,31 @@ import itertools
 
 import pytest
 
+from lanTag.fair.commit import commitment
 from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT, Joint, Simultaneous
-from lanTag.session.messages import MsgType
+from lanTag.session import events as ev
+from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
 from lanTag.session.round_evidence import (
     acknowledgements,
     conflicting_acks,
     naming,
     vector_family,
 )
-from lanTag.session.steps import round_digest
-from tests.session.colluders import BYSTANDER, ROUND_VARIANTS, VARIANTS, WHEN, Outcome, play
-from tests.session.test_round_acks import _commit, _have, _reveal, _signed
+from lanTag.session.steps import ROUND_SUBJECT, round_digest
+from lanTag.wire import pack
+from tests.session.colluders import (
+    BYSTANDER,
+    ROUND_VARIANTS,
+    VARIANTS,
+    WHEN,
+    OrderedNet,
+    Outcome,
+    play,
+)
+from tests.session.harness import addr_of, make_record, make_sessions, two_versions
+from tests.session.test_round_acks import _commit, _have, _reveal, _signed, _two_commits
 
 CASES = [
     (variant, when)
@@ -54,6 +67,8 @@ def _check(out: Outcome) -> None:
         blames = out.blames(i)
         assert {seat for seat, _code in blames} <= colluders, (i, blames)
         assert (a, "equivocation") in blames, (i, blames)
+        # The verifier, replaying the log, finds the same convictions the peer made.
+        assert {(seat, code) for seat, _k, code, _r in report.blames} == blames, i
         for _at, seats in out.drops(i):
             assert not set(seats) - colluders, (i, out.drops(i))
         # A decided step is never decided again: a round another honest peer applied
@@ -63,6 +78,13 @@ def _check(out: Outcome) -> None:
         )
         assert max(decided.values()) == 1, (i, decided)
     assert len(finals) == 1
+    convicted = set.intersection(
+        *({seat for seat, code in out.blames(i) if code == "equivocation"} for i in out.honest)
+    )
+    if not out.last:
+        # ... and every seat convicted at every honest peer is voted out or dropped.
+        for i in out.honest:
+            assert convicted <= {s for _k, seats in out.drops(i) for s in seats}, i
     histories = {tuple((x.step, x.state_hash) for x in out.reports[i].applied) for i in out.honest}
     assert len(histories) == 1
     joint = next(x.input for x in out.reports[out.honest[0]].applied if x.step == step)
@@ -101,7 +123,8 @@ def test_the_round_stands_when_every_honest_peer_took_the_first_commit() -> None
         assert joint.of(b) != FORFEIT
         assert (b, "equivocation") in out.blames(i)
         reasons = [r for s, _k, c, r in out.reports[i].blames if s == b]
-        assert any(f"named two versions of seat {a}'s COMMIT" in r for r in reasons), reasons
+        named = [r for r in reasons if f"named two versions of seat {a}'s COMMIT" in r]
+        assert len(named) == 1, reasons  # one proof, one conviction
 
 
 def test_a_victim_that_took_the_second_commit_splits_the_round_with_everyone() -> None:
@@ -176,3 +199,153 @@ def test_two_versions_of_one_commit_in_one_signers_acknowledgements_are_a_proof(
     # A vector without the equivocator says nothing about which version its signer took.
     without = round_digest({0: DIGESTS[0], 1: DIGESTS[1]})
     assert conflicting_acks(acknowledgements([_have(1, [without, w])]), ours, swapped) is None
+
+
+# ------------------------------------------------------------------ one cheater, one crash
+
+
+def test_a_split_shown_by_a_seat_that_fell_silent_is_taken_by_every_peer() -> None:
+    # Seat 3 signs two COMMITs: the first to seats 0 and 1, the second to seat 2, an honest
+    # peer, which names it in its REVEAL, to seat 1 only (its link to seat 0 is down), then
+    # dies.  Seat 1 holds the proof and seat 2's REVEAL: the round is split.  Seat 0 never
+    # heard seat 2; once seat 2 is voted out it could apply the round with the first COMMIT,
+    # but seat 1 sent it what showed the split before anything else: both split, one history.
+    record, ids, secrets = make_record("toy", 4, seed="shown")
+    sessions = make_sessions(record, ids, secrets)
+    net = OrderedNet(sessions, seed=2)
+    cheat, silent, shown_to = 3, 2, 1
+    net.hold_secret.add(cheat)
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
+    net.silent.add(cheat)
+    net.run_until(lambda: all(len(sessions[i]._box(1).of(MsgType.COMMIT)) == 3 for i in range(3)))
+    versions = two_versions(sessions, ids[cheat].signer(), cheat, 1, {0: 1, silent: 2})
+    first, second = versions[0], versions[silent]
+    net.drop_to[silent] = {0}
+    for victim, (commit, reveal) in ((0, first), (shown_to, first), (silent, second)):
+        sessions[victim].receive_datagram(
+            pack_bundle([commit.raw, reveal.raw]), addr_of(cheat), net.now
+        )
+    sessions[shown_to].receive_datagram(pack_bundle([second[0].raw]), addr_of(cheat), net.now)
+    ack = (silent, (1, int(MsgType.REVEAL), 0, sessions[silent].state.state_hash()))
+    net.run_until(lambda: ack in sessions[shown_to]._slots)
+    net.silent.add(silent)
+    net.run(max_time=net.now + 600)
+    honest = [0, shown_to]
+    assert all(sessions[i].state.is_over for i in honest)
+    assert len({sessions[i].state.state_hash() for i in honest}) == 1
+    for i in honest:
+        blames = {(e.seat, e.code) for e in net.events.get(i, []) if isinstance(e, ev.Blame)}
+        assert (cheat, "equivocation") in blames and {s for s, _ in blames} <= {cheat, silent}
+        assert (silent, "equivocation") not in blames, blames  # fell silent: no liar
+        joint = next(x.input for x in verify_log(sessions[i].take_log()).applied if x.step == 1)
+        assert isinstance(joint, Joint) and joint.of(cheat) == FORFEIT
+
+
+def test_a_late_proof_is_judged_once_the_last_commitment_is_in() -> None:
+    # Everything that shows seat 2's round split reaches seat 0 before seat 3's COMMIT, the
+    # last one: the proof of seat 2's two COMMITs, seat 4's round HAVE naming the second one,
+    # the REVEALs.  Nothing comes after that COMMIT, and the round is judged all the same.
+    record, ids, secrets = make_record("toy", 5, options=(("guessers", 4),), seed="judge")
+    sessions = make_sessions(record, ids, secrets)
+    net = OrderedNet(sessions, seed=4)
+    net.hold_secret.update(range(5))
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
+    net.silent.update({1, 2, 3, 4})
+    p = sessions[0]
+    p.commit(p.state.legal_actions(0)[0], bytes(32), net.now)
+    h = p.state.state_hash()
+
+    def signed(seat: int, kind: MsgType, payload: tuple[object, ...]) -> Signed:
+        return sign_message(ids[seat].signer(), kind, p.game_id, 1, seat, h, payload)
+
+    def pair(seat: int, guess: int, nonce: bytes) -> tuple[Signed, tuple[object, ...]]:
+        value = pack(["guess", guess])
+        sealed = commitment(p.game_id, 1, seat, "guess", nonce, value)
+        chain = sessions[seat]._chain
+        assert chain is not None
+        link = chain.reveal(p._snapshots[-1].chain_used[seat] + 1)
+        return signed(seat, MsgType.COMMIT, (sealed,)), (["guess", guess], nonce, link)
+
+    c1, r1 = pair(1, 1, bytes([1]) * 32)
+    a1, ra = pair(2, 2, bytes([2]) * 32)
+    a2, _ = pair(2, 0, bytes([3]) * 32)
+    d, rd = pair(3, 1, bytes([4]) * 32)
+    mine = p._box(1).of(MsgType.COMMIT)[0]
+    digests = {0: mine.digest, 1: c1.digest, 2: a1.digest, 3: d.digest}
+    ours, other = round_digest(digests), round_digest({**digests, 2: a2.digest})
+    before = [
+        c1,
+        a1,
+        a2,
+        signed(4, MsgType.HAVE, (ROUND_SUBJECT, [other])),
+        signed(1, MsgType.REVEAL, (*r1, ours)),
+        signed(2, MsgType.REVEAL, (*ra, ours)),
+        signed(3, MsgType.REVEAL, (*rd, ours)),
+    ]
+    for msg in before:
+        p.receive_datagram(pack_bundle([msg.raw]), addr_of(msg.seat), net.now)
+    assert p._late_commits and not p._splits  # seat 3's commitment is missing: not judged
+    p.receive_datagram(pack_bundle([d.raw]), addr_of(3), net.now)
+    assert (2, 1) in p._splits and p._banned.get(2) == 1
+
+
+def test_the_equivocator_naming_its_two_versions_is_one_cheat() -> None:
+    # Seat 2's two REVEALs each name the vector its victim holds: that is the same
+    # equivocation as its two COMMITs, not conflicting acknowledgements of another seat.
+    sessions, net, _copies = _two_commits("one-cheat")
+    net.run_until(lambda: all(s.state.is_over for s in sessions[:2]))
+    for i in (0, 1):
+        reasons = [
+            e.reason for e in net.events.get(i, []) if isinstance(e, ev.Blame) and e.seat == 2
+        ]
+        assert reasons and not [r for r in reasons if "named two versions" in r], reasons
+
+
+def test_a_seat_proven_during_its_round_still_reveals_there() -> None:
+    # Seat 3 names the first vector in a round HAVE to seat 0 and the second (with seat 2's
+    # other COMMIT) to seat 1, and sends its REVEAL only once both hold the proof: it is
+    # convicted during the round, yet its REVEAL there is its choice like anyone's (voted
+    # out from the next step on, not refused at once: the round would wait for good).
+    game = (("rounds", 1), ("turns", 0))  # the round ends the game (the colluders stay mute)
+    record, ids, secrets = make_record("toy", 4, options=game, seed="reveals")
+    sessions = make_sessions(record, ids, secrets)
+    net = OrderedNet(sessions, seed=6)
+    net.hold_secret.update({2, 3})
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
+    net.silent.update({2, 3})
+    net.run_until(lambda: all(len(sessions[i]._box(1).of(MsgType.COMMIT)) == 2 for i in (0, 1)))
+    p = sessions[0]
+    h = p.state.state_hash()
+
+    def signed(seat: int, kind: MsgType, payload: tuple[object, ...]) -> Signed:
+        return sign_message(ids[seat].signer(), kind, p.game_id, 1, seat, h, payload)
+
+    def pair(seat: int, guess: int, nonce: bytes) -> tuple[Signed, tuple[object, ...]]:
+        sealed = commitment(p.game_id, 1, seat, "guess", nonce, pack(["guess", guess]))
+        chain = sessions[seat]._chain
+        assert chain is not None
+        link = chain.reveal(p._snapshots[-1].chain_used[seat] + 1)
+        return signed(seat, MsgType.COMMIT, (sealed,)), (["guess", guess], nonce, link)
+
+    a1, ra = pair(2, 1, bytes([2]) * 32)
+    a2, _ = pair(2, 2, bytes([3]) * 32)
+    b, rb = pair(3, 0, bytes([4]) * 32)
+    digests = {s: c.digest for s, c in p._box(1).of(MsgType.COMMIT).items()}
+    digests.update({2: a1.digest, 3: b.digest})
+    ours, other = round_digest(digests), round_digest({**digests, 2: a2.digest})
+    for i, extra in ((0, [signed(3, MsgType.HAVE, (ROUND_SUBJECT, [ours]))]),
+                     (1, [a2, signed(3, MsgType.HAVE, (ROUND_SUBJECT, [other]))])):  # fmt: skip
+        msgs = [a1, b, signed(2, MsgType.REVEAL, (*ra, ours)), *extra]
+        sessions[i].receive_datagram(pack_bundle([m.raw for m in msgs]), addr_of(3), net.now)
+    net.run_until(lambda: all((3, 1) in sessions[i]._acks_proven for i in (0, 1)))
+    reveal = signed(3, MsgType.REVEAL, (*rb, ours))
+    for i in (0, 1):
+        assert sessions[i].step == 1 and 3 not in sessions[i]._contradicted, i
+        sessions[i].receive_datagram(pack_bundle([reveal.raw]), addr_of(3), net.now)
+    net.run(max_time=net.now + 600)
+    for i in (0, 1):
+        s = sessions[i]
+        assert s.state.is_over, i
+        joint = next(x.input for x in verify_log(s.take_log()).applied if x.step == 1)
+        assert isinstance(joint, Joint) and joint.of(3) != FORFEIT and joint.of(2) != FORFEIT
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
