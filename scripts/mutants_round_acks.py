@@ -70,8 +70,8 @@ MUTANTS: list[tuple[str, str, str, str]] = [
     ),
     (
         "lanTag/session/core.py",
-        "        if box.dropped_commits:",
-        "        if False:",
+        "        if dropped:\n            held = box.of(MsgType.COMMIT)",
+        "        if False:\n            held = box.of(MsgType.COMMIT)",
         "a round HAVE signed before a drop does not count",
     ),
     (
@@ -89,14 +89,14 @@ MUTANTS: list[tuple[str, str, str, str]] = [
     ),
     (
         "lanTag/session/late_proof.py",
-        "                split = self._round_split(box, seat, {held, other})",
-        "                split = False",
+        "            if shown and key not in self._splits:",
+        "            if False:",
         "protocol 6 never finds a round split",
     ),
     (
         "lanTag/session/late_proof.py",
-        "        if mine is None or not all(s in held for s in humans):\n            return False",
-        "        if mine is None:\n            return False",
+        "        if not all(s in held for s in live):\n            return None",
+        "",
         "a split judged on an incomplete vector",
     ),
     (
@@ -145,9 +145,9 @@ MUTANTS: list[tuple[str, str, str, str]] = [
         "the verifier's fast lane ignores REVEAL vectors",
     ),
     (
-        "lanTag/session/agreement.py",
-        "            banned <= second.step or self.record.protocol < ORDERED_PROOFS_PROTOCOL",
-        "            True",
+        "lanTag/session/late_proof.py",
+        "        if held is not None and held <= step:",
+        "        if held is not None:",
         "the first proof decides the conviction's step (protocol 5's)",
     ),
 ]
@@ -167,6 +167,12 @@ TESTS = [
 
 
 def main(argv: list[str]) -> int:
+    return run(MUTANTS, TESTS, argv)
+
+
+def run(mutants: list[tuple[str, str, str, str]], tests: list[str], argv: list[str]) -> int:
+    """Apply each mutant (or those numbered in ``argv``) alone to a copy of the tree and run
+    ``tests`` with ``-x``; print each verdict and the kill count."""
     only = {int(a) for a in argv}
     killed = run = 0
     with tempfile.TemporaryDirectory(prefix="mutants-") as tmp:
@@ -174,7 +180,7 @@ def main(argv: list[str]) -> int:
         shutil.copytree(
             ROOT, tree, ignore=shutil.ignore_patterns(".git", ".venv", ".ci-venvs", "__pycache__")
         )
-        for i, (path, old, new, what) in enumerate(MUTANTS):
+        for i, (path, old, new, what) in enumerate(mutants):
             if only and i not in only:
                 continue
             file = tree / path
@@ -186,7 +192,7 @@ def main(argv: list[str]) -> int:
             start = time.monotonic()
             try:
                 result = subprocess.run(
-                    [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *TESTS],
+                    [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
                     cwd=tree,
                     capture_output=True,
                     text=True,

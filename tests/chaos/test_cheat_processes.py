@@ -11,6 +11,7 @@ asserted; every wait is bounded.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from lanTag.peer.selfplay import peer_env
 from lanTag.rules.base import FORFEIT, Joint
 from tests.net.real_table import final_history
 
+ROOT = Path(__file__).resolve().parents[2]
 PORT = re.compile(rb"on port (\d+)")
 SEATED = re.compile(r"^lobby: 2/3 seated")
 # A small board makes battles (secret rock-paper-scissors rounds) frequent.
@@ -80,7 +82,9 @@ def _peer_env(tmp: Path, i: int) -> dict[str, str]:
     patient = tmp / "patient"
     patient.mkdir(exist_ok=True)
     (patient / "sitecustomize.py").write_text(PATIENT_PEERS, encoding="utf-8")
-    return {**peer_env(tmp, i), "PYTHONPATH": str(patient)}
+    # This tree's lanTag, not the one an editable install points at (a git worktree's tests
+    # ran the main checkout's code in these processes).
+    return {**peer_env(tmp, i), "PYTHONPATH": os.pathsep.join((str(patient), str(ROOT)))}
 
 
 async def _table(tmp: Path, cheat: str) -> Run:
