@@ -17,8 +17,8 @@ from lanTag.session.referee import NeedKind, needs_for
 from lanTag.session.round_evidence import (
     acknowledgements,
     conflicting_acks,
+    families,
     naming,
-    vector_family,
 )
 from lanTag.session.steps import (
     COLLUSION_PROTOCOL,
@@ -316,8 +316,7 @@ class LateProof(SessionCore):
         swapped: dict[int, frozenset[bytes]] = {}
         for (seat, at), (took, _sealed, other) in self._late_commits.items():
             if at == step and digests.get(seat) == took:
-                ours[seat] = vector_family(digests, live, must=seat)
-                swapped[seat] = vector_family({**digests, seat: other}, live, must=seat)
+                ours[seat], swapped[seat] = families(digests, live, seat, other)
         return ours, swapped
 
     def _acks_at(self, step: int) -> dict[int, list[tuple[bytes, Signed]]]:

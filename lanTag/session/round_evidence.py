@@ -54,6 +54,16 @@ def vector_family(
     return frozenset(out)
 
 
+def families(
+    digests: Mapping[int, bytes], live: AbstractSet[int], seat: int, other: bytes
+) -> tuple[frozenset[bytes], frozenset[bytes]]:
+    """The vectors holding ``seat``'s COMMIT that an acknowledgement of the COMMITs
+    ``digests`` may name, and the same with ``other``, its other version, in its place.
+    A vector without ``seat`` says nothing about which version its signer took."""
+    ours = vector_family(digests, live, must=seat)
+    return ours, vector_family({**digests, seat: other}, live, must=seat)
+
+
 def acknowledgements(messages: Iterable[Signed]) -> list[tuple[bytes, Signed]]:
     """(vector, message) for each vector ``messages`` name: a protocol-6 REVEAL's, and each
     digest of a round HAVE (subject ROUND_SUBJECT); other messages name none."""
