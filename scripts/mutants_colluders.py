@@ -122,8 +122,8 @@ MUTANTS: list[tuple[str, str, str, str]] = [
     ),
     (
         "lanTag/session/agreement.py",
-        "        if dropped and self.record.protocol >= COLLUSION_PROTOCOL:",
-        "        if False:",
+        "            and any(at == step for _seat, at in self._late_commits)\n",
+        "            and False\n",
         "a step decided again keeps its drops (a bot plays the dropped seat)",
     ),
     (

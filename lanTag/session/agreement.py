@@ -421,10 +421,15 @@ class Agreement(LateProof):
         """
         del self._snapshots[step + 1 :]
         dropped = self._boxes[step].dropped_now if step in self._boxes else _NONE
-        if dropped and self.record.protocol >= COLLUSION_PROTOCOL:
-            # The step is decided again from its start: its drops too (the votes and proofs
-            # that made them are looked at again), else a seat dropped there with its default
-            # or forfeit would be played by the bot.
+        if (
+            dropped
+            and self.record.protocol >= COLLUSION_PROTOCOL
+            and any(at == step for _seat, at in self._late_commits)
+        ):
+            # A late proof's round decided again (protocol 6: a split undone, §5.7) is
+            # decided from the step's start: its drops too (the votes and proofs that made
+            # them are looked at again), else a seat dropped there with its default or
+            # forfeit would be played by the bot.  (Other rollbacks keep protocol 5's way.)
             snap = self._snapshots[step]
             self._snapshots[step] = Snapshot(
                 snap.state, snap.chain_last, snap.chain_used, snap.live | dropped

@@ -5,6 +5,11 @@ found after that convicts the seat at a later step all peers agree on (it is vot
 a convicted liar, §5.2), never by a rollback.  A round whose acknowledgements show that two
 honest peers took different COMMITs is split: nobody can apply it, and the seat is dropped
 at the round's step with its forfeit, as protocol 4 did with every such proof.
+
+Protocol 6 ("Many cheaters", §5.7) judges the round from every proof and acknowledgement
+held, whenever each came: a seat that named both versions is a liar, a proven seat counts
+for nothing at its round, a split is shown to every peer and undone when its witness is
+proven a liar, and applied only once the others split too (``_judge_late_proofs``).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ from tests.session.colluders import (
     play,
 )
 from tests.session.harness import addr_of, make_record, make_sessions, two_versions
-from tests.session.test_round_acks import _commit, _have, _reveal, _signed, _two_commits
+from tests.session.test_round_acks import _commit, _have, _reveal, _signed
 
 CASES = [
     (variant, when)
@@ -290,15 +290,32 @@ def test_a_late_proof_is_judged_once_the_last_commitment_is_in() -> None:
 
 
 def test_the_equivocator_naming_its_two_versions_is_one_cheat() -> None:
-    # Seat 2's two REVEALs each name the vector its victim holds: that is the same
-    # equivocation as its two COMMITs, not conflicting acknowledgements of another seat.
-    sessions, net, _copies = _two_commits("one-cheat")
-    net.run_until(lambda: all(s.state.is_over for s in sessions[:2]))
-    for i in (0, 1):
-        reasons = [
-            e.reason for e in net.events.get(i, []) if isinstance(e, ev.Blame) and e.seat == 2
-        ]
-        assert reasons and not [r for r in reasons if "named two versions" in r], reasons
+    # Seat 2 names the vector of its first COMMIT in its REVEAL and, to seat 0, the vector of
+    # its second one in a round HAVE: the same equivocation as its two COMMITs (convicted
+    # for those), not conflicting acknowledgements of another seat's COMMIT.
+    record, ids, secrets = make_record("toy", 3, seed="one-cheat")
+    sessions = make_sessions(record, ids, secrets)
+    net = OrderedNet(sessions, seed=1)
+    net.hold_secret.add(2)
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
+    net.silent.add(2)
+    net.run_until(lambda: all(len(sessions[i]._box(1).of(MsgType.COMMIT)) == 2 for i in (0, 1)))
+    versions = two_versions(sessions, ids[2].signer(), 2, 1, {0: 1, 1: 2})
+    (a1, r1), (a2, _r2) = versions[0], versions[1]
+    h = sessions[0].state.state_hash()
+    digests = {s: c.digest for s, c in sessions[0]._box(1).of(MsgType.COMMIT).items()}
+    other = round_digest({**digests, 2: a2.digest})
+    have = sign_message(
+        ids[2].signer(), MsgType.HAVE, sessions[0].game_id, 1, 2, h, (ROUND_SUBJECT, [other])
+    )
+    for i, msgs in ((0, [a1, r1, a2, have]), (1, [a1, r1])):
+        sessions[i].receive_datagram(pack_bundle([m.raw for m in msgs]), addr_of(2), net.now)
+    net.run(max_time=net.now + 600)
+    assert all(sessions[i].state.is_over for i in (0, 1))
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    reasons = [e.reason for e in net.events.get(0, []) if isinstance(e, ev.Blame) and e.seat == 2]
+    assert "two different COMMIT for step 1" in reasons
+    assert not [r for r in reasons if "named two versions" in r], reasons
 
 
 def test_a_seat_proven_during_its_round_still_reveals_there() -> None:
