@@ -366,3 +366,26 @@ def test_a_seat_proven_during_its_round_still_reveals_there() -> None:
         joint = next(x.input for x in verify_log(s.take_log()).applied if x.step == 1)
         assert isinstance(joint, Joint) and joint.of(3) != FORFEIT and joint.of(2) != FORFEIT
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+
+
+def test_beyond_the_bound_the_table_stalls_and_never_splits() -> None:
+    # Three of five seats withhold their COMMITs together: the two honest seats are fewer
+    # than half of the live ones, so no drop can form (SPEC §5.4, §5.8 the bound).  They wait
+    # at that step, both, blaming and dropping nobody; their logs verify (incomplete).
+    record, ids, secrets = make_record("toy", 5, seed="bound")
+    sessions = make_sessions(record, ids, secrets)
+    net = OrderedNet(sessions, seed=3)
+    cheaters = {2, 3, 4}
+    net.hold_secret.update(cheaters)
+    net.run_until(lambda: all(s.step == 1 for s in sessions))
+    net.silent.update(cheaters)
+    net.run(max_time=net.now + 3600)
+    for i in (0, 1):
+        s = sessions[i]
+        assert s.step == 1 and not s.state.is_over, i
+        events = net.events.get(i, [])
+        assert not [e for e in events if isinstance(e, ev.Blame | ev.SeatsDropped)], i
+        votes = [m for m in s._slots.values() if m.type is MsgType.VOTE and m.seat == i]
+        assert votes and all(set(v.payload[0]) <= cheaters for v in votes), i
+        report = verify_log(s.take_log())
+        assert report.valid and not report.complete, report.failure
