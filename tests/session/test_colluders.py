@@ -229,6 +229,11 @@ def test_a_split_shown_by_a_seat_that_fell_silent_is_taken_by_every_peer() -> No
     ack = (silent, (1, int(MsgType.REVEAL), 0, sessions[silent].state.state_hash()))
     net.run_until(lambda: ack in sessions[shown_to]._slots)
     net.silent.add(silent)
+    # Shown, not pulled: seat 0 holds it a few one-way delays later, long before it would
+    # nudge for seat 2 (lag 1 s) and get it in seat 1's relay.
+    start = net.now
+    net.run_until(lambda: ack in sessions[0]._slots)
+    assert net.now - start < 10 * net.delay, net.now - start
     net.run(max_time=net.now + 600)
     honest = [0, shown_to]
     assert all(sessions[i].state.is_over for i in honest)
