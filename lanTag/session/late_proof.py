@@ -201,17 +201,18 @@ class LateProof(SessionCore):
         - a seat other than ``a`` that named both a vector holding the COMMIT we took of
           ``a`` and one holding its other version signed conflicting acknowledgements (an
           honest seat takes one COMMIT per seat): it is convicted (``equivocation``) and
-          voted out at the first step that waits for it, like a liar (§5.2);
+          voted out like a liar (§5.2) from the step after the round;
         - the round is split while a seat live at the step's start (not ``a``, not us) not
           proven to have cheated there named a vector with ``a``'s other version: ``a`` is
-          dropped there
-          with its forfeit.  A split shows its evidence to every peer first; if that seat
-          is proven later (it named our version to the others), the split is undone and
-          the round decided again, where it stands.
+          dropped there with its forfeit.  A split shows its evidence to every peer first;
+          if that seat is proven later (it named our version to the others), the split is
+          undone and the step decided again from its start, where the round stands.  A
+          split round is applied only once the others split it too (``_round_vectors``).
 
         So a round another honest peer applied stays applied: only a peer that split on a
-        liar's word decides again, as soon as the others' proof reaches it.  Returns the
-        earliest step to decide again (the caller rolls back), if any."""
+        liar's word takes back the step it had not decided yet, as soon as the others'
+        proof reaches it.  Returns the earliest step to decide again (the caller rolls
+        back), if any."""
         steps = sorted(
             {at for _seat, at in self._late_commits if at == self.step or at in self._late_dirty}
         )
