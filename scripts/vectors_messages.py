@@ -531,6 +531,34 @@ def evidence_vectors() -> dict[str, Any]:
             "equivocation",
         ),
         _evidence_pair(
+            "equivocation: two HAVEs of one seat for one subject and step naming different "
+            "commitments (neither names the other's)",
+            1,
+            (have, MSG_STEP, MSG_STATE, (0, [h("evidence/commitment/a")])),
+            (have, MSG_STEP, MSG_STATE, (0, [h("evidence/commitment/b")])),
+            "equivocation",
+        ),
+        _evidence_pair(
+            "equivocation: two round acknowledgements (protocol 6, subject 2^32-1) of one seat "
+            "for one step naming different vectors of commitments",
+            1,
+            (have, MSG_STEP, MSG_STATE, (ROUND_SUBJECT, [h("evidence/vector/a")])),
+            (have, MSG_STEP, MSG_STATE, (ROUND_SUBJECT, [h("evidence/vector/b")])),
+            "equivocation",
+        ),
+        _evidence_pair(
+            "no proof: a round acknowledgement that grows (a vector named after a drop)",
+            1,
+            (have, MSG_STEP, MSG_STATE, (ROUND_SUBJECT, [h("evidence/vector/a")])),
+            (
+                have,
+                MSG_STEP,
+                MSG_STATE,
+                (ROUND_SUBJECT, [h("evidence/vector/a"), h("evidence/vector/b")]),
+            ),
+            None,
+        ),
+        _evidence_pair(
             "desync: a HAVE with a false state hash beside the seat's true one",
             1,
             (have, MSG_STEP, MSG_STATE, (0, [digest])),

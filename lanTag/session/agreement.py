@@ -350,16 +350,24 @@ class Agreement(LateProof):
             return True
         return False
 
-    def _drop(self, silent: frozenset[int], box: StepBox, code: str = "timeout") -> None:
+    def _drop(
+        self, silent: frozenset[int], box: StepBox, code: str = "timeout", at: int | None = None
+    ) -> None:
+        """Drop ``silent`` now; ``at``: the step of the votes that decided it (its blame's
+        step, SPEC §7), our step by default."""
         snap = self._snapshots[-1]
         self._snapshots[-1] = Snapshot(
             snap.state, snap.chain_last, snap.chain_used, snap.live - silent
         )
         box.dropped_now = box.dropped_now | silent
+        if self.seat in silent and self._back_once and self.seat in self._admitted:
+            # Asked back once (a person's key) and let in: dropped again now, it stays out.
+            # (An admission a rollback undid is not in _admitted: it keeps asking.)
+            self._want_back = self._back_once = False
         left = tuple(s for s in sorted(silent) if s in self._left)
         for s in sorted(silent):
             if code == "timeout" and s not in left:  # leaving is no fault: no blame
-                self._blame(s, code, f"silent at step {self.step}; a bot takes the seat")
+                self._blame(s, code, f"silent at step {self.step}; a bot takes the seat", at)
         self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent)), left))
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.
@@ -392,19 +400,26 @@ class Agreement(LateProof):
         stay the same everywhere; the log's votes show where it was taken."""
         if self.record.protocol < LATE_PROOF_PROTOCOL:
             return False
-        for k in range(step, self.step):
-            snap = self._snapshots[k]
-            if silent & set(needs_for(snap.state.decision(), snap.live).humans):
-                return False  # a decision they took part in would change: redecide it
+        if self._asked_since(silent, step):
+            return False  # a decision they took part in would change: redecide it
         still = silent & self.live
         if not still:  # taken already: the votes are only a proof now
             box.drop_proof.extend(box.votes.values())
             box.votes.clear()
             return True
-        self._drop(still, box)
+        self._drop(still, box, at=step)
         current = self._box(self.step)
         _forget(current, still)  # from here on a bot plays them, as elsewhere
         return True
+
+    def _asked_since(self, seats: frozenset[int], step: int) -> bool:
+        """A step from ``step`` on that we decided asked one of ``seats`` for its input:
+        dropping them there instead of now would change that decision."""
+        for k in range(step, self.step):
+            snap = self._snapshots[k]
+            if seats & set(needs_for(snap.state.decision(), snap.live).humans):
+                return True
+        return False
 
     def _dropped_at_this_step(self, needs: Needs) -> set[int]:
         return set(self._box(self.step).dropped_now) & set(needs.bots)
@@ -471,7 +486,7 @@ class Agreement(LateProof):
             return  # a rollback after a proven equivocation changes later hashes
         self._contradicted.add(msg.seat)
         self._liars_at.setdefault(msg.seat, msg.step)
-        self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}")
+        self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}", msg.step)
         self.proofs.append((first, msg))
         if not self.replay:
             self._broadcast([first.raw, msg.raw])
@@ -582,7 +597,8 @@ class Agreement(LateProof):
             for (seat, _slot), m in self._slots.items()
             if seat == msg.seat and m.step == msg.step and m.type == msg.type
         ]
-        self._blame(msg.seat, "flood", f"over {len(kept)} {msg.type.name}s for step {msg.step}")
+        why = f"over {len(kept)} {msg.type.name}s for step {msg.step}"
+        self._blame(msg.seat, "flood", why, msg.step)
         if not self.replay:
             self._broadcast([*(m.raw for m in kept), msg.raw])
         if msg.seat in self.live:
@@ -591,7 +607,9 @@ class Agreement(LateProof):
     def _vote_contradicted(self, now: float) -> None:
         """A convicted liar whose input this step needs is voted silent at once: the drop
         is the ordinary agreement of §5.4, decided where every live peer holds the proof."""
-        if self.replay or self.seat is None or self.seat not in self.live:
+        if not self._contradicted or self.replay or self.seat is None:
+            return  # (the usual case first: this runs on every pump)
+        if self.seat not in self.live:
             return
         box = self._box(self.step)
         if box.started_at is None or self.seat in box.votes:
@@ -605,9 +623,8 @@ class Agreement(LateProof):
         self.proofs.append((first, second))
         self._note_cheat(second.seat, second.step)
         self.log.append(second.step, EntryKind.MSG, second.raw)
-        self._blame(
-            second.seat, "equivocation", f"two different {second.type.name} for step {second.step}"
-        )
+        why = f"two different {second.type.name} for step {second.step}"
+        self._blame(second.seat, "equivocation", why, second.step)
         if not self.replay:
             self._broadcast([first.raw, second.raw])
         if second.type not in CONTRIBUTIONS:
@@ -615,7 +632,8 @@ class Agreement(LateProof):
         if self.record.protocol >= ORDERED_PROOFS_PROTOCOL:
             # Protocol 6: the conviction's step is the earliest proven, whatever the order
             # the proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
-            if self._contribution_proof(first, second):
+            moved = self._contribution_proof(first, second)
+            if moved and second.step < self.step and self._redecide(second.seat, second.step):
                 self._rollback(second.step)
             return
         if second.seat in self._banned:
@@ -623,8 +641,18 @@ class Agreement(LateProof):
         if self._late_proof(first, second):
             return  # protocol 5: the round's acknowledgements decide, not the proof
         self._banned[second.seat] = second.step
-        if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
+        if second.step < self.step and self._redecide(second.seat, second.step):
             self._rollback(second.step)
+
+    def _redecide(self, seat: int, step: int) -> bool:
+        """Whether a ban at ``step``, an older step than ours, changes a decision we took.
+        Protocol 5: only one that took the seat's input at that very step (else it was
+        dropped where the peer stood when it learnt the proof: two peers that learnt it at
+        two steps dropped it at two).  Protocol 6: any decision since that asked the seat,
+        so every peer drops it at ``step``, or where nothing it could give changed."""
+        if self.record.protocol < ORDERED_PROOFS_PROTOCOL:
+            return bool(self._boxes[step].accepted_of(seat))
+        return self._asked_since(frozenset({seat}), step)
 
 
 def _forget(box: StepBox, seats: frozenset[int]) -> None:

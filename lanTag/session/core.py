@@ -15,7 +15,7 @@ from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity, Signer, Verifier
 from lanTag.log.chain import EntryKind, LogChain, log_magic
-from lanTag.rules.base import Action, State
+from lanTag.rules.base import Action, Game, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
@@ -169,6 +169,11 @@ class SessionCore:
                                       live from the next step; +Agreement: a rollback
                                       forgets the admissions it undoes)
     _want_back          Recovery      our dropped seat asks to be given back (a resume)
+                                      (+Agreement: cleared if _back_once when the seat,
+                                      admitted, is dropped again)
+    _back_once          Recovery      _want_back holds until our seat, let back in, is
+                                      dropped again (a person's one key), not after every
+                                      drop (a resume)
     _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never)
     ==================  ============  ======================================================
     """
@@ -185,11 +190,17 @@ class SessionCore:
         transport: Transport | None = None,
         now: float = 0.0,
         replay: bool = False,
+        start: State | None = None,
     ) -> None:
+        """``start``: the state step 0 is in, for a replay without the engine (the rules as
+        the log records them, lanTag.log.recorded); by default the record's own start."""
         self.record = record
         self.game_id = record.game_id
-        require_rules(record.engine, record.rules_version)  # never half-play other rules
-        self.game = get_game(record.engine)
+        if start is None:
+            require_rules(record.engine, record.rules_version)  # never half-play other rules
+            self.game: type[Game] = get_game(record.engine)
+        else:
+            self.game = type(start).game
         self.seat = seat
         self.replay = replay
         self.peers = dict(peers or {})
@@ -214,7 +225,7 @@ class SessionCore:
             if self._chain.anchor != record.seats[seat].anchor:
                 raise LocalProtocolError("chain secret does not match the seat's anchor")
         n = len(record.seats)
-        state = start_state(record)
+        state = start_state(record) if start is None else start
         live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
         anchors = tuple(s.anchor for s in record.seats)
         self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
@@ -260,6 +271,7 @@ class SessionCore:
         self._rejoins: dict[int, Signed] = {}
         self._admitted: dict[int, int] = {}
         self._want_back = False
+        self._back_once = False
         self._rejoin_sent_at: float | None = None
         self._pump(now)
 
@@ -321,8 +333,10 @@ class SessionCore:
             box = self._boxes[step] = StepBox()
         return box
 
-    def _blame(self, seat: int, code: str, reason: str) -> None:
-        self._events.append(ev.Blame(seat, self.step, code, reason))
+    def _blame(self, seat: int, code: str, reason: str, at: int | None = None) -> None:
+        """``at``: the step of the message that proves it (SPEC §7), our step by default.
+        The NOTE keeps our step as its entry's step: the log's bytes are what they were."""
+        self._events.append(ev.Blame(seat, self.step if at is None else at, code, reason))
         self.log.append(self.step, EntryKind.NOTE, [code, [seat], reason])
 
     def _reject(self, code: str, reason: str) -> None:
@@ -442,7 +456,7 @@ class SessionCore:
         if msg.seat not in self.desynced:
             self.desynced.add(msg.seat)
             self._events.append(ev.Desync(msg.step, (msg.seat,)))
-            self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}")
+            self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}", msg.step)
             if not self.replay:
                 self._broadcast([msg.raw])  # the others check it against their own state
         return False
@@ -465,7 +479,7 @@ class SessionCore:
     ) -> None:
         """Signed evidence against ``seat`` (SPEC §4.4, §5.7): blame it, keep and send the
         proof, and drop the seat at ``step`` (the pump applies it before deciding)."""
-        self._blame(seat, code, reason)
+        self._blame(seat, code, reason, step)
         self.proofs.append(proof)
         if not self.replay:
             self._broadcast([m.raw for m in proof])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import opens
+from lanTag.rules.base import Simultaneous
 from lanTag.session.core import SessionCore
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind, needs_for
@@ -28,6 +29,7 @@ from lanTag.session.round_evidence import (
 from lanTag.session.steps import (
     COLLUSION_PROTOCOL,
     LATE_PROOF_PROTOCOL,
+    ORDERED_PROOFS_PROTOCOL,
     ROUND_SUBJECT,
 )
 
@@ -52,12 +54,14 @@ class LateProof(SessionCore):
           seat is dropped at the round's step with its forfeit, as in protocol 4.
 
         A second REVEAL of such a seat at that step is part of the same equivocation: no
-        conviction either.  True when the rule applies (the caller then bans nothing)."""
+        conviction either (protocol 6: only one that chains and opens one of the two COMMITs;
+        one that does not is a bad reveal, ``_reveals_a_version``).  True when the rule
+        applies (the caller then bans nothing)."""
         if self.record.protocol < LATE_PROOF_PROTOCOL:
             return False
         key = (second.seat, second.step)
         if second.type is MsgType.REVEAL:
-            return key in self._late_commits
+            return key in self._late_commits and self._reveals_a_version(second)
         if second.type is not MsgType.COMMIT:
             return False
         self._late_commits[key] = (first.digest, second.payload[0], second.digest)
@@ -66,6 +70,26 @@ class LateProof(SessionCore):
         if second.step < self.step:
             self._contradict(second.seat)  # the round stood: an agreed drop from here
         return True
+
+    def _reveals_a_version(self, reveal: Signed) -> bool:
+        """Protocol 6: ``reveal``, a second REVEAL in its slot of a late proof's seat and
+        step, chains and opens one of the seat's two COMMITs.  One that does not is a bad
+        reveal: the peer that takes it as the seat's REVEAL convicts the seat at the round's
+        step (``_check_reveal``), so this peer must too, even if the round stood here
+        (protocol 5 called every such REVEAL part of the two COMMITs: the peers split)."""
+        if self.record.protocol < ORDERED_PROOFS_PROTOCOL or reveal.step > self.step:
+            return True  # (a step we have not reached: its REVEALs are judged there)
+        late = self._late_commits[(reveal.seat, reveal.step)]
+        took = next(m for m in self._slots.values() if m.digest == late[0])  # a slot's first
+        decision = self._snapshots[reveal.step].state.decision()
+        assert isinstance(decision, Simultaneous)
+        nonce, value, link = reveal.payload[1], reveal_value(reveal), reveal.payload[2]
+        if not chain_step_ok(self._snapshots[reveal.step].chain_last[reveal.seat], link):
+            return False
+        return any(
+            opens(c, self.game_id, reveal.step, reveal.seat, decision.kind, nonce, value)
+            for c in (took.payload[0], late[1])
+        )
 
     def _contradict(self, seat: int) -> None:
         if seat in self.live:
@@ -87,7 +111,10 @@ class LateProof(SessionCore):
         earliest step a proof shows (SPEC §5.7), but for two COMMITs of a secret round (the
         late-proof rule decides) and two REVEALs with one opening that name two vectors
         (two acknowledgements, not two choices: the seat is voted out like a liar, §5.2).
-        True when a step we decided must be decided again (the caller rolls back)."""
+        The late-proof rule is asked even when a proof of a later step came first: two
+        COMMITs of a round that stood convict the same way whichever proof a peer learnt
+        first.  True when the seat's conviction moved to this step (the caller decides
+        again from there if a decision since asked the seat)."""
         seat, step = second.seat, second.step
         if second.type is MsgType.REVEAL and first.payload[:3] == second.payload[:3]:
             self._acks_conflict(seat, step)
@@ -95,11 +122,11 @@ class LateProof(SessionCore):
         held = self._proof_banned.get(seat)
         if held is not None and held <= step:
             return False  # dropped there already
-        if held is None and self._late_proof(first, second):
+        if self._late_proof(first, second):
             return False  # the round's acknowledgements decide, not the proof
         self._proof_banned[seat] = step
         self._rebuild_ban(seat)
-        return step < self.step and bool(self._boxes[step].accepted_of(seat))
+        return True
 
     def _acks_conflict(self, seat: int, step: int) -> None:
         """``seat`` signed conflicting acknowledgements at ``step`` (protocol 6): convicted,
@@ -241,13 +268,13 @@ class LateProof(SessionCore):
                     self._convict_acks(voter, step, seat, pair)
                     break
         live = self._live_at_start(step)
-        proven = self._cheated_at.get(step, set())
+        proven = self._cheated_at.get(step, set())  # the equivocators there among them
         again = False
         for seat in sorted(swapped):
             shown = [
                 msg
                 for voter, named in sorted(acks.items())
-                if voter in live and voter not in (seat, self.seat) and voter not in proven
+                if voter in live and voter != self.seat and voter not in proven
                 for msg in naming(named, swapped[seat])
             ]
             key = (seat, step)
@@ -270,9 +297,8 @@ class LateProof(SessionCore):
         """``voter`` named two versions of ``seat``'s COMMIT at ``step``: blame it, keep and
         send the proof (the two acknowledgements and the COMMITs that resolve them), and
         vote it out from the next step on (an agreed drop, §5.2)."""
-        self._blame(
-            voter, "equivocation", f"named two versions of seat {seat}'s COMMIT at step {step}"
-        )
+        why = f"named two versions of seat {seat}'s COMMIT at step {step}"
+        self._blame(voter, "equivocation", why, step)
         self.proofs.append(pair)
         if not self.replay:
             box = self._boxes[step]

@@ -54,7 +54,14 @@ from lanTag.session.messages import (
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.sealing import Sealing
-from lanTag.session.steps import LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL, Snapshot, StepBox
+from lanTag.session.steps import (
+    FORFEIT_PROTOCOL,
+    LATE_PROOF_PROTOCOL,
+    ROUND_ACKS_PROTOCOL,
+    Snapshot,
+    StepBox,
+    protocol_1_faults,
+)
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
@@ -413,7 +420,7 @@ class Session(Agreement, Recovery, Sealing):
             return True
         needs = self.needs()
         if msg.seat not in needs.humans or not self._fits(msg.type, needs.kind):
-            self._blame(msg.seat, "out-of-turn", f"{msg.type.name} not expected now")
+            self._blame(msg.seat, "out-of-turn", f"{msg.type.name} not expected now", msg.step)
             return True
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
@@ -431,12 +438,13 @@ class Session(Agreement, Recovery, Sealing):
                 action = msg.action
                 snap.state.check_action(msg.seat, action)
             except IllegalAction as exc:
-                self._blame(msg.seat, "illegal-action", str(exc))
+                self._blame(msg.seat, "illegal-action", str(exc), msg.step)
                 return True
             self._mark_checked(snap.state, msg.seat, action)
         elif msg.type == MsgType.ENTROPY:
             if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[0]):
-                self._blame(msg.seat, "bad-chain", "reveal does not hash to the previous link")
+                why = "reveal does not hash to the previous link"
+                self._blame(msg.seat, "bad-chain", why, msg.step)
                 return True  # the seat stays silent for this draw; timeouts handle it
         elif msg.type == MsgType.REVEAL and not self._check_reveal(msg, box, needs, snap):
             return True  # convicted: dropped at this step, its share is its forfeit
@@ -504,6 +512,12 @@ class Session(Agreement, Recovery, Sealing):
         commit = box.of(MsgType.COMMIT)[msg.seat]
         action, nonce = msg.action, msg.payload[1]  # the parser's Action
         value = reveal_value(msg)  # == self._action_bytes(action), without a re-pack
+        if self.record.protocol < FORFEIT_PROTOCOL:  # blamed, the default taken, no conviction
+            last = snap.chain_last[msg.seat]
+            for code, why in protocol_1_faults(last, commit, msg, value, needs, snap.state):
+                self._blame(msg.seat, code, why, msg.step)
+                box.bad_reveals.add(msg.seat)
+            return True
         if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[2]):
             code, reason = "bad-chain", "reveal does not hash to the previous link"
         elif not opens(
@@ -565,10 +579,14 @@ class Session(Agreement, Recovery, Sealing):
             return None  # not before the whole table is known to hold our commitments (§4.4)
         actions: dict[int, Action] = {s: reveals_in[s].action for s in needs.humans}
         reveals: dict[int, bytes] = {s: reveals_in[s].payload[2] for s in needs.humans}
+        for s in box.bad_reveals.intersection(needs.humans):  # protocol 1 (SPEC §4.4)
+            actions[s] = state.default_action(s)
+            del reveals[s]
         dropped_now = self._dropped_at_this_step(needs)
+        forfeits = self.record.protocol >= FORFEIT_PROTOCOL
         for s in dropped_now:
             # Silent: the default (a time-out).  Convicted here: the forfeit (SPEC §4.4).
-            convicted = self._convicted_at(s, self.step)
+            convicted = forfeits and self._convicted_at(s, self.step)
             actions[s] = state.forfeit_action(s) if convicted else state.default_action(s)
         bots = {
             s: self.record.seats[s].bot or TAKEOVER_BOT for s in needs.bots if s not in dropped_now
@@ -603,7 +621,11 @@ class Session(Agreement, Recovery, Sealing):
         protocol = self.record.protocol
         facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
-        self._events.append(ev.StepApplied(decided, inp, digest, facts))
+        dropped = frozenset(box.dropped_now)
+        convicted = frozenset(s for s in dropped if self._convicted_at(s, decided))
+        self._events.append(
+            ev.StepApplied(decided, inp, digest, facts, snap.live, dropped, convicted)
+        )
         if live is not snap.live:
             back = tuple(sorted(live - snap.live))
             self.log.append(decided + 1, EntryKind.NOTE, ["back", list(back), "admitted"])

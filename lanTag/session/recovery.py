@@ -232,12 +232,20 @@ class Recovery(SessionCore):
     # of cheating up to the admission's step.  A conviction learnt later for a step at or
     # before an admission rolls the admission back (Agreement._void_admissions).
 
-    def ask_back(self, now: float) -> None:
-        """Our seat wants to play again (a resumed peer): while the others hold it dropped we
-        send a signed REJOIN, again every step timeout, until a live seat admits us."""
+    def ask_back(self, now: float, *, once: bool = False) -> None:
+        """Our seat wants to play again: while the others hold it dropped we send a signed
+        REJOIN, again every step timeout, until a live seat admits us.
+
+        A resumed peer asks whenever its seat is dropped (``once`` False).  A person whose
+        seat a bot took while they were away (the console's one key) asks this time only
+        (``once``): until the seat is let in, also again if a rollback undoes the admission,
+        but once in and dropped again for idleness it stays out until they ask again, so a
+        player who walked off does not come back by itself to make the table wait out the
+        turn limit each time."""
         if self.replay or self._signer is None or self.record.protocol < HANDBACK_PROTOCOL:
             return
         self._want_back = True
+        self._back_once = once
         self._send_rejoin(now)
 
     @property

@@ -101,4 +101,5 @@ class Sealing(SessionCore):
             "bad-seal",
             f"sealed state {msg.state_hash.hex()[:16]} at step {msg.step}, "
             f"the game ended in {final.hex()[:16]} at step {self.step}",
+            msg.step,
         )

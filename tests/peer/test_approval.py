@@ -142,3 +142,18 @@ def test_an_approved_joiner_leaves_the_stranger_table_at_the_yes() -> None:
     lobby.approve_joiner(ann_addr)
     host_machine.poke(now)
     assert ann_addr not in host_machine.link.stats.strangers
+
+
+def test_the_hosts_own_key_or_a_seated_one_is_refused_with_how_to_play_two_on_one_laptop() -> None:
+    from lanTag.peer.join_handshake import SEAT_HELD
+    from lanTag.peer.joiner import TWO_ON_ONE_LAPTOP
+
+    host = _host(humans=3, approve=False)
+    ann, again = _joiner(3), _joiner(3)  # one laptop, two terminals: one identity
+    second_terminal = _joiner(1)  # the host's own identity, in a second terminal
+    _run(host, ann, ("10.0.0.2", 2))
+    _run(host, again, ("10.0.0.2", 3))
+    _run(host, second_terminal, ("10.0.0.1", 4))
+    for refused in (again, second_terminal):
+        assert _reasons(refused) == [f"{SEAT_HELD} — {TWO_ON_ONE_LAPTOP}"]
+    assert _reasons(ann) == [] and host.taken == 2

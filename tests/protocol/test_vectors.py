@@ -313,6 +313,35 @@ def test_tampered_log_fails_at_the_recorded_entry(case: dict[str, Any]) -> None:
         assert any(b[0] == seat and b[2] == code for b in report.blames), report.blames
 
 
+TOY_LOGS = [
+    load("log.json")["valid"],
+    load("log.json")["flood"],
+    *cases("log.json", "must_fail"),
+]
+
+
+@pytest.mark.parametrize("case", TOY_LOGS, ids=lambda c: c["file"])
+def test_lantag_verify_without_the_toy_engine_answers_as_the_index_says(
+    case: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As shipped, no lanTag has the toy engine: `lantag verify` checks these logs with the
+    # rules as the log records them (SPEC §9.2).  The valid logs are authentic (exit 3);
+    # every tampered one fails at the entry its index names, as with the engine.
+    from lanTag.cli.entry import main as lantag_main
+    from lanTag.testing.no_engines import no_engines
+
+    with no_engines():
+        code = lantag_main(["verify", "--json", str(VECTORS / case["file"])])
+    said = json.loads(capsys.readouterr().out)
+    assert code == case["exit_without_the_rules"]
+    assert said["replayed"] is False
+    assert said["needs"] == "a full replay needs toy rules 1 (this lanTag does not have that game)"
+    if code == 1:
+        assert said["failure"]["entry"] == case["failure_entry"], said["failure"]
+    else:
+        assert said["failure"] is None and said["steps"] > 0
+
+
 def test_the_first_nudge_over_the_cap_is_a_logged_proof_of_a_flood() -> None:
     """SPEC §5.3: the flood vector's log holds the kept NUDGEs of one seat and step and
     then the first one over the cap, the proof; its replay blames the seat `flood`."""

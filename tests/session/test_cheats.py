@@ -229,6 +229,37 @@ def test_a_false_state_hash_to_one_peer_costs_it_nothing_and_convicts_the_signer
         assert {(seat, code) for seat, _, code, _ in report.blames} == blames
 
 
+def test_a_liar_is_blamed_once_whatever_number_of_false_hashes_it_signs() -> None:
+    # Once convicted of two state hashes for one step, further pairs prove nothing new:
+    # no second blame, no second proof sent on (each would cost every peer a relay), and
+    # the seat is voted out once, as after one false hash.
+    _record, ids, sessions, net = _setup("falsehashes")
+    net.run_until(lambda: all(s.step >= 5 for s in sessions))
+    cheat = sessions[2]
+    falses = []
+    for step in (2, 3):  # seat 0's turn and seat 1's: seat 2 acked each move
+        subject = next(iter(cheat._boxes[step].haves))
+        honest_have = cheat._boxes[step].haves[subject][2]
+        falses += [
+            sign_message(
+                ids[2].signer(), MsgType.HAVE, cheat.game_id, step, 2, bad, honest_have.payload
+            )
+            for bad in (bytes(32), bytes([1]) * 32)
+        ]
+    for s in sessions[:2]:
+        for false in falses:
+            _inject(s, false.raw, 2, net.now)
+    net.run_until(lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    for s in (0, 1):
+        blames = [(e.seat, e.code) for e in _events(net, s, ev.Blame)]
+        assert blames.count((2, "desync")) == 1 and {b[0] for b in blames} == {2}, (s, blames)
+        assert len(sessions[s].proofs) == 1, s
+        assert [d.seats for d in _events(net, s, ev.SeatsDropped)] == [(2,)], s
+        report = verify_log(sessions[s].take_log())
+        assert report.valid and report.complete, report.failure
+
+
 def test_two_commitments_to_two_peers_are_an_equivocation_and_the_cheater_forfeits() -> None:
     # Issue #22: the cheater sends COMMIT+REVEAL pair A to seat 0 and pair B to seat 1,
     # each opening correctly.  Every peer acknowledges the commitments it takes (HAVE with
