@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Must-fail logs: for every check `lantag verify` makes, a log that breaks exactly that rule.
+"""Must-fail logs: for every check `lantag verify` makes, a log that breaks exactly that rule
+(and, at the edges SPEC decides, valid logs every verifier must accept).
 
     .venv/bin/python scripts/gen_must_fail.py            # (re)write protocol/vectors/must_fail/
     .venv/bin/python scripts/gen_must_fail.py --check    # exit 1 if a file would change
@@ -11,7 +12,8 @@ log through the package's own LogChain, so every entry chains.  Each starts from
 (Prototag, three human seats and a replicated bot, played by the library's bots through the
 whole peer stack on the simulated network: lanTag.testing.table), keeps that game's log up to
 the point of the cheat, and then breaks one rule.  The rules and the failure each must produce
-(exit code, failing entry, reason, blame) are in must_fail.json; SPEC §9 lists them.
+(exit code, failing entry, reason, blame; and without the rules, SPEC §9.2) are in
+must_fail.json; SPEC §9.1 lists them.
 
 Everything is built with the package's own writer and signing APIs (Table, LogChain,
 sign_message, encode_input, chance_roll, joint_choice, commitment), so when the log format
@@ -28,8 +30,6 @@ import hashlib
 import importlib
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -46,14 +46,20 @@ from must_fail_game import ENGINE, FIRST_SEED, SEEDS_TRIED, VECTORS, Vector, pla
 
 from lanTag.log.chain import LogFormatError  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
-from lanTag.rules.registry import get_game  # noqa: E402
+from lanTag.testing.no_engines import no_engines  # noqa: E402
 
-# The hand-back's cheats (protocol 5) register after the others: their vectors come last.
+# The hand-back's cheats (protocol 5) register after the others, then the edges SPEC decides
+# (issue #36), then the two proofs' (protocol 6), then the hand-back's price (protocol 6):
+# their vectors come last.
 must_fail_handback = importlib.import_module("must_fail_handback")
+importlib.import_module("must_fail_edges")
+must_fail_proofs = importlib.import_module("must_fail_proofs")
+must_fail_absence = importlib.import_module("must_fail_absence")
 
 OUT = ROOT / "protocol" / "vectors" / "must_fail"
 INDEX = "must_fail.json"
 HONEST = "honest_game.lantag"  # not *.log: every *.log file here must fail
+HANDBACK = "handback_game.lantag"  # the hand-back vectors' game: valid, a drop and a hand-back
 
 # --------------------------------------------------------------------------- checking, writing
 
@@ -72,14 +78,17 @@ def check(vec: Vector) -> dict[str, Any]:
     blames = [[seat, code] for seat, _step, code, _reason in report.blames]
     if exp.blame is not None and list(exp.blame) not in blames:
         raise RuntimeError(f"{vec.name}: no blame {exp.blame} in {blames}")
-    if exp.exit == 0:  # a valid log whose report must blame a seat, or say it is not complete
+    if exp.exit == 0:  # a valid log (blamed, or not complete, or an edge SPEC decides)
         if failure is not None:
             raise RuntimeError(f"{vec.name}: failed with {failure}, expected a valid log")
-        if exp.blame is None and (report.complete or exp.reason not in report.unacknowledged):
-            raise RuntimeError(f"{vec.name}: called complete ({report.unacknowledged!r})")
-        if exp.blame is None:
-            return {"exit": 0, "blames": blames, "unacknowledged": report.unacknowledged}
-        return {"exit": 0, "blames": blames}
+        if exp.complete is not None and report.complete != exp.complete:
+            raise RuntimeError(f"{vec.name}: complete is {report.complete}, not {exp.complete}")
+        if exp.reason not in report.unacknowledged:
+            raise RuntimeError(f"{vec.name}: not complete for {report.unacknowledged!r}")
+        said = {"exit": 0, "blames": blames, "complete": report.complete}
+        if report.unacknowledged:
+            said["unacknowledged"] = report.unacknowledged
+        return said
     if failure is None:
         raise RuntimeError(f"{vec.name}: the verifier ACCEPTS it (expected {exp})")
     got = (failure.entry, failure.step)
@@ -96,25 +105,19 @@ def check(vec: Vector) -> dict[str, Any]:
     }
 
 
-@contextmanager
-def without_rules() -> Iterator[None]:
-    """verify_log as a lanTag that lacks the game's rules version runs it (exit 3 lane)."""
-    game = get_game(ENGINE)
-    real = game.rules_version
-    game.rules_version = real + 1000  # not the log's record's
-    try:
-        yield
-    finally:
-        game.rules_version = real
-
-
-def audit(data: bytes) -> dict[str, Any]:
-    """What ``verify_log`` says of a log whose rules it lacks (lanTag.log.audit: everything
-    that needs no replay is still checked): exit 1 or 3, and the report's checks."""
-    with without_rules():
+def audit(data: bytes, vec: Vector | None = None) -> dict[str, Any]:
+    """What ``verify_log`` says of a log with no engine registered at all (SPEC §9.2: the
+    replay with the rules as the log records them): exit 1 or 3, and the report's checks.
+    A refused vector is refused at the entry its index names (RuntimeError otherwise)."""
+    with no_engines():
         report = verify_log(data)
     if report.replayed and report.valid:  # (a bad header's writer is refused before)
         raise RuntimeError("the log was replayed without its rules")
+    failure = report.failure
+    if vec is not None and failure is not None and vec.expect.entry not in (None, failure.entry):
+        raise RuntimeError(
+            f"{vec.name}: refused without the rules at {failure}, not at entry {vec.expect.entry}"
+        )
     said = report.to_json()
     keys = ("failure", "blames", "steps", "signatures_verified", "rolls_verified")
     return {
@@ -140,7 +143,11 @@ def render() -> dict[str, bytes]:
     report = verify_log(honest)
     if not (report.valid and report.complete):
         raise RuntimeError(f"the honest game's log does not verify: {report.failure}")
-    files: dict[str, bytes] = {HONEST: honest}
+    handback = write(must_fail_handback.handback_game().items)
+    report = verify_log(handback)
+    if not (report.valid and report.complete):
+        raise RuntimeError(f"the hand-back game's log does not verify: {report.failure}")
+    files: dict[str, bytes] = {HONEST: honest, HANDBACK: handback}
     index = []
     for vec in vectors:
         got = check(vec)
@@ -158,40 +165,64 @@ def render() -> dict[str, bytes]:
                     "entry": vec.expect.entry,
                     "step": got.get("step") if vec.expect.exit == 1 else None,
                     "blame": None if vec.expect.blame is None else list(vec.expect.blame),
+                    **({"complete": vec.expect.complete} if vec.expect.exit == 0 else {}),
                 },
                 "reference_verifier_says": got,
-                "reference_audit_says": None if vec.expect.exit == 2 else audit(vec.data),
+                "reference_audit_says": None if vec.expect.exit == 2 else audit(vec.data, vec),
             }
         )
     about = {
-        "about": "Logs every verifier must refuse: each validly signed and hash-chained by a "
-        "cheating writer holding every seat's key, breaking exactly one rule (`rule`, "
-        "`how`).  `lantag verify FILE` must exit with `expect.exit`; for exit 1 the first "
-        "failure is at entry `expect.entry` (and step `expect.step`) with a reason containing "
+        "about": "Logs a verifier must answer as indexed (SPEC §9.1, §10): each validly "
+        "signed and hash-chained by a cheating writer holding every seat's key, breaking "
+        "exactly one rule (`rule`, `how`), or, at an edge SPEC decides, breaking none.  "
+        "`lantag verify FILE` must exit with `expect.exit`; for exit 1 the first failure is "
+        "at entry `expect.entry` (and step `expect.step`) with a reason containing "
         "`expect.reason_contains` (the reference's exact words: `reference_verifier_says`), "
-        "and the replay blames `expect.blame` [seat, code] on the way, if given.  "
-        "`reference_audit_says`: the reference's report when it lacks the engine's rules "
-        "(the check without a replay, SPEC §9: exit 1 when a check that needs no rules "
-        "fails, else 3).  For exit 2 "
-        "the file is not a lanTag log at all.  Exit 0 (out_of_turn_commit): a rule whose "
-        "breach the replay answers with a blame, not a verdict: the log is valid and its "
-        "report must carry `expect.blame`; exit 0 without a blame "
-        "(last_move_resigned): the log is valid but not complete, its report's "
-        "`unacknowledged` containing `expect.reason_contains`.  Every log starts as the log "
-        "of one real "
-        f"{ENGINE} game (3 human seats and a replicated bot, writer seat 0; lanTag.testing.table."
-        "Table with `table_seed`), but for the hand-back's (admission_*, protocol 5): they "
-        "start from the writer's log of another game of that table, in which seat 2 was "
-        "killed, dropped, resumed and given back (`handback_seed`).  Written by "
+        "and the replay blames `expect.blame` [seat, code] on the way, if given.  For exit 2 "
+        "the file is not a lanTag log at all.  Exit 0: the log is valid, its report's "
+        "`complete` is `expect.complete`, its `unacknowledged` contains "
+        "`expect.reason_contains` and it carries `expect.blame`, if given (out_of_turn_commit: "
+        "a breach the replay answers with a blame, not a verdict; last_move_resigned: valid "
+        "but not complete; the other exit-0 logs are edges SPEC decides).  "
+        "`reference_audit_says`: the reference's report with no engine registered at all "
+        "(the replay with the rules as the log records them, SPEC §9.2): exit 1 when a check "
+        "that needs no rules fails, always at `expect.entry`, else 3.  Every log starts as "
+        f"the log of one real {ENGINE} game (3 human seats and a replicated bot, writer seat 0; "
+        "lanTag.testing.table.Table with `table_seed`), but for the hand-back's (admission_*, "
+        "link_reused_after_a_hand_back, protocol 5): they start from the writer's log of "
+        "another game of that table, in which seat 2 was killed, dropped, resumed and given "
+        "back (`handback_seed`), and link_reused_after_a_rollback, the writer's log of a game "
+        "in which a seat sends two MOVEs for one turn (`how` names its seed), and "
+        "two_equivocation_proofs (protocol 6): the writer's log of another game of that "
+        "table, in which seat 1 signed two MOVEs at each of two steps and every peer kept "
+        "protocol 5's first-proof rule (`proofs_seed`), and the hand-back's price "
+        "(admission_within_the_drop_turn, admission_beyond_the_limit, protocol 6): each the "
+        "writer's log of a game of that table whose table gave the seat back as protocol 5 "
+        "did, within the turn it was dropped in or once more than the limit "
+        "(`absence_seeds`), cut at the first step its person decided otherwise than the bot "
+        "would have; `handback_game.lantag`, the hand-back game itself, must be accepted "
+        "whole.  Written by "
         "scripts/gen_must_fail.py (deterministic).",
         "engine": ENGINE,
         "table_seed": seed,
         "handback_seed": must_fail_handback.handback_game().seed,
+        "proofs_seed": must_fail_proofs.two_proofs_game().seed,
+        "absence_seeds": {
+            "admission_within_the_drop_turn": must_fail_absence.early_game().seed,
+            "admission_beyond_the_limit": must_fail_absence.second_game().seed,
+        },
         "honest": {
             "file": HONEST,
             "about": "the game's own log, which every vector starts from: valid and complete",
             "sha256": hashlib.sha256(honest).hexdigest(),
             "reference_audit_says": audit(honest),
+        },
+        "handback": {
+            "file": HANDBACK,
+            "about": "the hand-back game's log (seat 2 killed, dropped, resumed and given "
+            "back), which the admission_* vectors start from: valid and complete",
+            "sha256": hashlib.sha256(handback).hexdigest(),
+            "reference_audit_says": audit(handback),
         },
         "vectors": index,
     }
@@ -242,7 +273,10 @@ def main(argv: list[str] | None = None) -> int:
             old.unlink()
     for name, data in files.items():
         (OUT / name).write_bytes(data)
-    print(f"wrote {len(files) - 2} must-fail logs, {HONEST} and {INDEX} to {OUT.relative_to(ROOT)}")
+    print(
+        f"wrote {len(files) - 3} must-fail logs, {HONEST}, {HANDBACK} and {INDEX} to "
+        f"{OUT.relative_to(ROOT)}"
+    )
     return 0
 
 

@@ -44,11 +44,14 @@ def h(label: str) -> bytes:
 
 @dataclass(frozen=True)
 class Expect:
-    exit: int  # `lantag verify` exit code: 1 invalid, 2 not a lanTag log, 0 valid but blamed
-    reason: str  # contained in failure.reason (exit 1) or in the LogFormatError (exit 2)
+    exit: int  # `lantag verify` exit code: 1 invalid, 2 not a lanTag log, 0 valid
+    # contained in failure.reason (exit 1), in the LogFormatError (exit 2), or in the
+    # report's ``unacknowledged`` (exit 0, a log valid but not complete for that reason)
+    reason: str
     entry: int | None = None  # failure.entry (exit 1)
     step: int | None = None  # failure.step (exit 1)
     blame: tuple[int, str] | None = None  # (seat, code) the replay must blame on the way
+    complete: bool | None = None  # exit 0: whether the report calls the game complete
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from lanTag.identity import Signer
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Joint, Move, Roll, decode_input
-from lanTag.rules.registry import get_game
 from lanTag.session.core import REQUEST_LIMITS
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
+from lanTag.testing.no_engines import no_engines
 from lanTag.testing.table import Table, identity_for
 
 FIRST_SEED = 11  # the hand-back game: the first table seed from here whose game has what
@@ -56,13 +56,8 @@ def handback_game() -> HandBack:
 
 
 def _audit_valid(data: bytes) -> bool:
-    game = get_game(ENGINE)
-    real = game.rules_version
-    game.rules_version = real + 1000  # as a lanTag without the log's rules (gen_must_fail)
-    try:
+    with no_engines():  # as a lanTag without the log's rules (gen_must_fail)
         return verify_log(data).failure is None
-    finally:
-        game.rules_version = real
 
 
 def _handback_game(seed: int) -> HandBack:
@@ -190,4 +185,65 @@ def admission_of_a_convicted_seat(_game: object) -> Vector:
         f"step {step}, is its own)",
         write(items),
         Expect(1, "step", after, step, (hb.seat, "flood")),
+    )
+
+
+def _drop_step(hb: HandBack) -> int:
+    """The step at which the writer's log drops the seat given back (its replay says)."""
+    from lanTag.session import events as ev
+    from lanTag.session.lobby_record import LobbyRecord
+    from lanTag.session.lockstep import Session
+
+    record = LobbyRecord.decode(hb.items[0][2][1])
+    session = Session(record, seat=hb.items[0][2][2], replay=True)
+    for _step, kind, data in hb.items[1 : hb.carrier]:
+        if kind != EntryKind.MSG:
+            continue
+        session.receive_message(data, 0.0)
+        for event in iter(session.next_event, None):
+            if isinstance(event, ev.SeatsDropped) and hb.seat in event.seats:
+                return event.step
+    raise LookupError("the seat given back is never dropped before its admission")
+
+
+def _state_before(items: list[Item], step: int) -> bytes:
+    """The state hash the log records before ``step`` (after the STEP entry of step - 1)."""
+    return next(
+        data[1] for s, kind, data in reversed(items) if kind == EntryKind.STEP and s == step - 1
+    )
+
+
+@vector
+def admission_of_a_stale_rejoin(_game: object) -> Vector:
+    hb = handback_game()
+    carrier = parse_unverified(hb.items[hb.carrier][2])
+    request = parse_unverified(carrier.admission or b"")
+    dropped = _drop_step(hb)
+    # The seat's own REJOIN, validly signed, but at the step before its drop: it asks to
+    # undo a drop that had not happened yet (a copy replayed by the carrier, say).
+    stale = sign_message(
+        hb.signers[hb.seat],
+        MsgType.REJOIN,
+        request.game_id,
+        dropped - 1,
+        hb.seat,
+        _state_before(hb.items, dropped - 1),
+        (),
+        version=request.version,
+    ).raw
+    resigned = _resign(hb, carrier, (*carrier.payload[:-1], stale), signer=carrier.seat)
+    items = [*hb.items[: hb.carrier], (carrier.step, EntryKind.MSG, resigned)]
+    items += hb.items[hb.carrier + 1 : hb.after + 1]
+    step = hb.items[hb.after][0]
+    return Vector(
+        "admission_of_a_stale_rejoin",
+        "§5.6 hand-back (protocol 5): an admission counts only with a REJOIN signed at or "
+        "after the seat's drop",
+        f"from another game of the same table, in which seat {hb.seat} was dropped at step "
+        f"{dropped} and given back: entry {hb.carrier}, seat {carrier.seat}'s MOVE carries "
+        f"seat {hb.seat}'s validly signed REJOIN of step {dropped - 1}, the step before the "
+        f"drop; the log goes on as if seat {hb.seat} had been given back (its STEP entry "
+        f"{hb.after}, step {step}, is its own)",
+        write(items),
+        Expect(1, "step", hb.after, step),
     )

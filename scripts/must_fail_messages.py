@@ -155,7 +155,7 @@ def out_of_turn_commit(game: Game) -> Vector:
         f"entry {k}: seat {msg.seat} sends a COMMIT on its own turn (a turn asks for a MOVE); "
         f"the game goes on honestly: the log is VALID (exit 0), the report blames seat {msg.seat}",
         write(items),
-        Expect(0, "", None, None, (msg.seat, "out-of-turn")),
+        Expect(0, "", None, None, (msg.seat, "out-of-turn"), complete=False),
     )
 
 

@@ -162,7 +162,7 @@ def _variants(valid: bytes, foreign: bytes) -> list[dict[str, Any]]:
         data,
         f"the REVEAL in entry {r} replaced by one correctly signed by seat {seat} whose action "
         "does not open its commitment (same nonce and chain link), hash chain redone: the "
-        f"replay blames seat {seat} (bad-reveal), plays its default action, and the recorded "
+        f"replay blames seat {seat} (bad-reveal), plays its forfeit, and the recorded "
         f"STEP (entry {step_entry}) no longer matches",
         step_entry,
         "differs",
@@ -183,6 +183,19 @@ def _variants(valid: bytes, foreign: bytes) -> list[dict[str, Any]]:
     return out
 
 
+def _without_rules(data: bytes, exit_code: int) -> VerifyReport:
+    """verify_log with no engine registered (SPEC §9.2); RuntimeError unless it exits
+    ``exit_code`` (1 invalid, 3 authentic but not replayed)."""
+    from lanTag.testing.no_engines import no_engines
+
+    with no_engines():
+        report = verify_log(data)
+    got = 1 if report.failure is not None else 3
+    if report.replayed or got != exit_code:
+        raise RuntimeError(f"without the rules: exit {got}, expected {exit_code}: {report.failure}")
+    return report
+
+
 def _expect(report: VerifyReport, variant: dict[str, Any]) -> None:
     failure = report.failure
     name = variant["name"]
@@ -195,7 +208,7 @@ def _expect(report: VerifyReport, variant: dict[str, Any]) -> None:
             f"{name}: expected entry {variant['failure_entry']} "
             f"({variant['reason_contains']}), got {failure}"
         )
-    if "blames_include" in variant:
+    if variant.get("blames_include") is not None:
         seat, code = variant["blames_include"]
         if not any(b[0] == seat and b[2] == code for b in report.blames):
             raise RuntimeError(f"{name}: no {code} blame for seat {seat}: {report.blames}")
@@ -332,25 +345,33 @@ def log_vectors() -> tuple[dict[str, Any], dict[str, bytes]]:
     must_fail = []
     for variant in _variants(valid, foreign):
         _expect(verify_log(variant["data"]), variant)
+        _expect(_without_rules(variant["data"], 1), {**variant, "blames_include": None})
         file_name = f"toy_game.{variant['name']}.log"
         files[file_name] = variant.pop("data")
-        must_fail.append({"file": file_name, **variant})
+        must_fail.append({"file": file_name, **variant, "exit_without_the_rules": 1})
     expected = report.to_json()
     del expected["failure"]
+    _without_rules(valid, 3)
     flood, files["toy_game.flood.log"] = _flood_vector()
+    _without_rules(files["toy_game.flood.log"], 3)
+    flood["exit_without_the_rules"] = 3
     return (
         {
             "about": "A complete signed log of a 3-peer game of the test-only 'toy' engine "
             "(tests/session/toygame.py, registered as engine 'toy'), written by seat 0, and "
             "tampered variants.  verify_log(valid file) must reproduce `expected`; each "
             "must_fail file must yield a failure at `failure_entry` whose reason contains "
-            "`reason_contains` (and the listed blame, if any).",
+            "`reason_contains` (and the listed blame, if any).  Without the toy engine (SPEC "
+            "§9.2, `lantag verify` of these files as shipped) the valid and flood logs exit "
+            "3 and every must_fail file exits 1 (`exit_without_the_rules`) at the same "
+            "`failure_entry`.",
             "engine_module": ["tests.session.toygame", "Toy"],
             "valid": {
                 "file": "toy_game.log",
                 "sha256": hashlib.sha256(valid).hexdigest(),
                 "size": len(valid),
                 "expected": expected,
+                "exit_without_the_rules": 3,
             },
             "must_fail": must_fail,
             "flood": flood,

@@ -111,8 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="lantag",
         description="Tabletop tag games across laptops on one Wi-Fi: peer-to-peer lockstep, "
         "fair dice, signed game logs.",
-        epilog="Start with: lantag play (a game against bots on this machine).  "
-        + EXIT_CODES,
+        epilog="Start with: lantag play (a game against bots on this machine).  " + EXIT_CODES,
     )
     p.add_argument(
         "--version",
@@ -121,8 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    def game_args(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--game", "-g", default="prototag", help=f"engine ({games})")
+    def game_args(sp: argparse.ArgumentParser, default: str) -> None:
+        sp.add_argument("--game", "-g", help=f"engine ({games}; default {default})")
         option_arg(sp)
         sp.add_argument("--map", metavar="FILE", help="custom map file (tagem)")
         sp.add_argument(
@@ -153,7 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
             type=_positive_seconds,
             default=120.0,
             metavar="S",
-            help="seconds a player may think before a bot takes the seat",
+            help="seconds a player may think before a bot takes the seat (warned at 30 and "
+            "10 s left; on the console, Enter takes the seat back)",
         )
 
     play = sub.add_parser(
@@ -162,7 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play against bots: every bot is a real peer on its own "
         "loopback UDP socket, so the whole stack runs.",
     )
-    game_args(play)
+    game_args(play, "prototag, or with --position the position's game")
+    # None: the game is prototag, or with --position the position's own game.
+    play.set_defaults(game=None)
     play.add_argument(
         "--bots",
         type=int,
@@ -178,7 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
         "Without --game (and without --headless) a setup form asks for the game, its "
         "options, map, seats, bots, name and password; the other flags pre-fill it.",
     )
-    game_args(host)
+    game_args(
+        host, "the setup form asks, prototag with --headless; with --position the position's game"
+    )
     # None: no --game given, so the interactive host shows the setup form (prototag headless).
     host.set_defaults(game=None)
     host.add_argument("--name", default="", help="game name shown to others")

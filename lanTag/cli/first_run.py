@@ -7,6 +7,7 @@ nothing is asked: the login name is the nickname, as before.
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Callable
 
@@ -35,8 +36,24 @@ def ask_nickname(default: str, ask: Callable[[str], str], say: Callable[[str], N
             say(f"  {exc}; try again")
 
 
+def ask_line(prompt: str) -> str:
+    """``input(prompt)``, but the first Ctrl-C ends it (KeyboardInterrupt: lantag exits 130).
+
+    Inside a command's event loop, asyncio's own SIGINT handler only cancels the main
+    task, which a blocking ``input()`` never notices: the first Ctrl-C was swallowed
+    until Enter.  Python's default handler raises in the read itself."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    except ValueError:  # not the main thread: nothing to swap, input() as it is
+        return input(prompt)
+    try:
+        return input(prompt)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def identity_for_play(
-    ask: Callable[[str], str] = input, interactive: bool | None = None
+    ask: Callable[[str], str] = ask_line, interactive: bool | None = None
 ) -> LocalIdentity:
     """This laptop's identity; on the first run with a terminal, the nickname is asked."""
     if interactive is None:

@@ -34,6 +34,28 @@ def _position_fields(config: HostConfig) -> tuple[str, str]:
     return digest, position_note(config.engine, config.start_position)
 
 
+async def advertise_next_lobby(
+    advertiser: LobbyAdvertiser | None, lobby: HostLobby
+) -> asyncio.Task[None] | None:
+    """A night's next game: the advert is a lobby again, counting the seats its lobby holds
+    (one who left between games is not counted: `lantag list` shows the open seat), and
+    follows the count until :func:`advertise_playing`."""
+    if advertiser is None:
+        return None
+    await advertiser.update(seats_taken=lobby.taken + len(lobby.config.bots), state="lobby")
+    return asyncio.create_task(advertise_seats(lobby, advertiser))
+
+
+async def advertise_playing(
+    advertiser: LobbyAdvertiser | None, lobby: HostLobby, updates: asyncio.Task[None] | None
+) -> None:
+    """The game started: its seats (bots filling open ones included) and ``playing``."""
+    if updates is not None:
+        updates.cancel()
+    if advertiser is not None:
+        await advertiser.update(seats_taken=lobby.taken + len(lobby.config.bots), state="playing")
+
+
 def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses people can type to join, the default-route one
     first (no loopback or link-local; 127.0.0.1 only when there is nothing else)."""

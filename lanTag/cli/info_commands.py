@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from lanTag.cli.entry import UserError
 from lanTag.peer.runtime import load_identity
@@ -20,6 +21,10 @@ async def cmd_list(args: argparse.Namespace) -> int:
     print(format_lobbies(
         lobbies, args.json, lambda i: why_not_join(i.engine, i.version, i.rules)
     ))
+    if not lobbies and not args.json:
+        from lanTag.cli.join_help import empty_list_hint
+
+        print(empty_list_hint(), file=sys.stderr)  # (stdout stays the list, for scripts)
     return 0
 
 

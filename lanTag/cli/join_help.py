@@ -29,17 +29,25 @@ def no_answer_line(host: Addr, seconds: float, causes: Sequence[str] = ()) -> st
     return f"no answer from {address}:{port} within {seconds:g} s — " + " ".join(checks)
 
 
+_BY_ADDRESS = (
+    "ask the host for the address it printed and run: lantag join HOST:PORT "
+    "(e.g. lantag join 192.168.1.20:40555).  Likely causes: the Wi-Fi filters mDNS (guest, "
+    "campus and office networks often do); the host is on another subnet; on a Mac, Local "
+    "Network is off for your terminal app (System Settings → Privacy & Security → Local "
+    "Network)."
+)
+
+
 def not_found_line(name: str | None, seconds: float) -> str:
     """Nothing (or nothing of that name) was heard on mDNS for ``seconds``: the usual
     reasons, and the join that works without mDNS (the host prints its address)."""
     what = f"no game named {name!r}" if name else "no games"
-    return (
-        f"{what} found on the LAN within {seconds:g} s — ask the host for the address "
-        "it printed and run: lantag join HOST:PORT (e.g. lantag join 192.168.1.20:40555).  "
-        "Likely causes: the Wi-Fi filters mDNS (guest, campus and office networks often "
-        "do); the host is on another subnet; on a Mac, Local Network is off for your "
-        "terminal app (System Settings → Privacy & Security → Local Network)."
-    )
+    return f"{what} found on the LAN within {seconds:g} s — {_BY_ADDRESS}"
+
+
+def empty_list_hint() -> str:
+    """Said under an empty `lantag list`: a friend's game may be there all the same."""
+    return f"a friend's game not listed? {_BY_ADDRESS}"
 
 
 NO_ROUTE = frozenset({"EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "ENETDOWN"})

@@ -34,7 +34,8 @@ from lanTag.cli.join_help import (
 )
 from lanTag.cli.known_hosts import load_known_hosts, remember_host
 from lanTag.cli.resume_command import resume_seat
-from lanTag.cli.series_play import SeriesLogs, follow_series, host_logs, host_series, join_logs
+from lanTag.cli.series_logs import SeriesLogs, host_logs, join_logs
+from lanTag.cli.series_play import follow_series, host_series
 from lanTag.identity import fingerprint
 from lanTag.peer.join_handshake import (
     HostConfig,
@@ -43,7 +44,7 @@ from lanTag.peer.join_handshake import (
     Refused,
     Welcomed,
 )
-from lanTag.peer.machine import BotDriver
+from lanTag.peer.machine import BotDriver, PacedBotDriver
 from lanTag.peer.runtime import (
     PeerHandle,
     bot_identity,
@@ -76,7 +77,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
         raise UserError("--bots must be between 0 and 15")
     check_bots(args.bot, args.strength)
     chosen = choose_game(
-        args.game, parse_option_pairs(args.option), 1 + bot_count, args.map, position
+        args.game or "prototag", parse_option_pairs(args.option), 1 + bot_count, args.map, position
     )
     game = chosen.game
     me = identity_for_play()
@@ -100,7 +101,9 @@ async def cmd_play(args: argparse.Namespace) -> int:
             host.address,
             bot_identity(i),
             bind=("127.0.0.1", 0),
-            driver=BotDriver(args.strength),
+            # Paced while your seat is out (you idled past the turn limit): you can come
+            # back (Enter) before they finish the game.
+            driver=PacedBotDriver(args.strength) if not args.headless else BotDriver(args.strength),
             netsim=netsim,
         )
         for i in range(bot_count)
@@ -181,12 +184,9 @@ async def cmd_host(args: argparse.Namespace) -> int:
             advertiser = await advertise(handle, config, me.identity.fingerprint)
             seat_updates = asyncio.create_task(advertise_seats(lobby, advertiser))
         port = handle.address[1]
-        shown = [handle.address[0]] if handle.address[0] != "0.0.0.0" else lan_addresses()
-        more = "".join(f" (or {a}:{port})" for a in shown[1:])
+        join_line = join_command(handle.address)
         print(
-            f"hosting {game.display_name} on port {port}; "
-            f"others run: lantag join {shown[0]}:{port}{more}",
-            file=sys.stderr,
+            f"hosting {game.display_name} on port {port}; others run: {join_line}", file=sys.stderr
         )
         if args.headless or args.start_when_full:
             await wait_for_table(handle, lobby, config)
@@ -194,7 +194,7 @@ async def cmd_host(args: argparse.Namespace) -> int:
         else:
             from lanTag.ui.lobby_screens import run_host_screen
 
-            if not await run_host_screen(handle):
+            if not await run_host_screen(handle, join_line=join_line):
                 return 0
         if seat_updates is not None:
             seat_updates.cancel()
@@ -203,9 +203,9 @@ async def cmd_host(args: argparse.Namespace) -> int:
         if not args.headless:  # a game night: the host may propose the next game
             from lanTag.cli.series_console import host_console
 
-            return await host_console(handle, config, me, args, logs)
+            return await host_console(handle, config, me, args, logs, join_line, advertiser)
         code = await run_ui_or_headless(handle, args.headless)
-        return await host_series(handle, config, me, args, logs, code)
+        return await host_series(handle, config, me, args, logs, code, advertiser)
     except asyncio.CancelledError:
         cancelled = True
         raise
@@ -268,7 +268,7 @@ async def cmd_join(args: argparse.Namespace) -> int:
         pick = matches[0]
         candidates = advertised_candidates(pick.addresses, pick.port)
         host_addr, pinned = candidates[0], pick.fingerprint
-    logs = join_logs(args.log)
+    logs = join_logs(args.log, getattr(args, "games", None))
     handle = await open_join(
         host_addr,
         me,
@@ -320,6 +320,16 @@ async def cmd_join(args: argparse.Namespace) -> int:
         await handle.close()
         if cancelled:
             print_log_path(handle)
+
+
+def join_command(address: Addr) -> str:
+    """What the others type to join a host listening on ``address``: ``lantag join
+    ADDR:PORT`` with this laptop's LAN address (a host bound to every address), and the
+    others as alternatives."""
+    host, port = address
+    shown = [host] if host != "0.0.0.0" else lan_addresses()
+    more = "".join(f" (or {a}:{port})" for a in shown[1:])
+    return f"lantag join {shown[0]}:{port}{more}"
 
 
 async def remember_host_once_started(handle: PeerHandle) -> None:

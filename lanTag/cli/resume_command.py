@@ -20,7 +20,7 @@ async def resume_seat(args: argparse.Namespace, me: LocalIdentity) -> int:
 
     path, series = Path(args.resume), None
     if path.is_dir():  # a series directory: take the seat back in its last game
-        from lanTag.cli.series_play import SeriesLogs
+        from lanTag.cli.series_logs import SeriesLogs
         from lanTag.cli.series_verify import series_logs
 
         games = series_logs(path)

@@ -14,7 +14,10 @@ import dataclasses
 
 from lanTag.cli.entry import color_enabled
 from lanTag.cli.headless import print_log_path
-from lanTag.cli.series_play import SeriesLogs, end_series
+from lanTag.cli.host_advert import advertise_next_lobby, advertise_playing
+from lanTag.cli.series_logs import SeriesLogs, night_directory
+from lanTag.cli.series_play import end_series
+from lanTag.net.discovery import LobbyAdvertiser
 from lanTag.peer.join_handshake import HostConfig, JoinLobby
 from lanTag.peer.runtime import LocalIdentity, PeerHandle, host_next_game, join_next_game
 from lanTag.rules.base import Over
@@ -44,7 +47,11 @@ async def host_console(
     me: LocalIdentity,
     args: argparse.Namespace,
     logs: SeriesLogs,
+    join_line: str = "",
+    advertiser: LobbyAdvertiser | None = None,
 ) -> int:
+    """The host's night: game, game-over box, next game's lobby (showing ``join_line``,
+    what the others type to join; the advert a lobby again), until the host leaves."""
     from lanTag.ui.app import run_game_app
     from lanTag.ui.host_setup import run_host_setup_for
     from lanTag.ui.lobby_screens import run_host_screen
@@ -52,25 +59,36 @@ async def host_console(
     info = SeriesInfo(1, can_propose=True)
     while True:
         code = await run_game_app(handle, color=color_enabled(), series=info)
-        print_log_path(handle)
         session = handle.machine.session
         if code not in (REMATCH_SAME, REMATCH_SETUP) or session is None:
+            print_log_path(handle)
             end_series(handle)
             return 0 if code in (REMATCH_SAME, REMATCH_SETUP) else code
         await handle.await_seals()  # bounded: the table signs game 1's end before game 2
         if code == REMATCH_SETUP:
             picked = await run_host_setup_for(args, me.nickname, color=color_enabled())
             if picked is None:
+                print_log_path(handle)
                 end_series(handle)
                 return 0
             config = picked
+        logs = night_directory(logs, handle, session.record.engine)  # one folder a night
+        print_log_path(handle)
         info = _played(handle, info)
         # A seat whose player left between games: started anyway, a bot plays it.
         config = dataclasses.replace(
             config, previous_game=session.game_id, fill_empty=config.fill_empty or args.bot
         )
-        host_next_game(handle, config, me, logs.path(info.number, config.engine, config.name))
-        if not await run_host_screen(handle, color=color_enabled()):
+        lobby = host_next_game(
+            handle, config, me, logs.path(info.number, config.engine, config.name)
+        )
+        updates = await advertise_next_lobby(advertiser, lobby)
+        started = False
+        try:
+            started = await run_host_screen(handle, color=color_enabled(), join_line=join_line)
+        finally:
+            await advertise_playing(advertiser if started else None, lobby, updates)
+        if not started:
             return 0
 
 
@@ -87,15 +105,18 @@ async def join_console(handle: PeerHandle, logs: SeriesLogs) -> int:
     info = SeriesInfo(1)
     while True:
         code = await run_game_app(handle, color=color_enabled(), series=info)
-        print_log_path(handle)
         lobby = handle.machine.lobby
-        if code == DECLINE_NEXT and isinstance(lobby, JoinLobby):
-            await _leave(handle, lobby)
-            return 0
         proposed = info.proposed
-        if code != ACCEPT_NEXT or proposed is None:
+        session = handle.machine.session
+        if code != ACCEPT_NEXT or proposed is None or session is None:
+            print_log_path(handle)
+            if code == DECLINE_NEXT and isinstance(lobby, JoinLobby):
+                await _leave(handle, lobby)
+                return 0
             return code
         await handle.await_seals()
+        logs = night_directory(logs, handle, session.record.engine)  # one folder a night
+        print_log_path(handle)
         info = _played(handle, info)
         join_next_game(handle, logs.path(info.number, proposed.engine, proposed.name))
         if not await run_join_screen(handle, color=color_enabled()):

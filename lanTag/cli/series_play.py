@@ -15,18 +15,15 @@ import asyncio
 import dataclasses
 import sys
 import time
-from dataclasses import dataclass
-from pathlib import Path
 
+from lanTag.cli.series_logs import SeriesLogs, night_directory
+from lanTag.net.discovery import LobbyAdvertiser
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby, Refused
 from lanTag.peer.runtime import (
     LocalIdentity,
     PeerHandle,
-    default_log_dir,
-    default_log_path,
     host_next_game,
     join_next_game,
-    table_slug,
     wait_until,
 )
 from lanTag.peer.series import done_message, tell_seats
@@ -37,62 +34,6 @@ FOLLOW_WAIT = 15.0
 SERIES_EVENT = "series_event"  # PeerHandle.extra: a next/done that came during the game
 
 
-@dataclass(frozen=True)
-class SeriesLogs:
-    """Where each game of a series is logged: a directory (one ``NN-ENGINE.lantag`` per
-    game), a file for the first game and numbered siblings for the next ones, or (no
-    --log) a file per game named after it, as for a single game."""
-
-    base: Path | None
-    directory: bool
-
-    def path(self, number: int, engine: str, table: str = "") -> Path:
-        if self.directory:
-            assert self.base is not None
-            return self.base / f"{number:02d}-{table_slug(engine) or 'game'}.lantag"
-        if self.base is None:
-            return default_log_path(engine, table)
-        if number == 1:
-            return self.base
-        return self.base.with_name(f"{self.base.stem}-{number}{self.base.suffix}")
-
-
-def host_logs(log: str | None, games: int, engine: str, table: str) -> SeriesLogs:
-    """A series host's logs: ``--log`` is a directory (made if need be); without it, a
-    new directory named after the night in the default log folder."""
-    from lanTag.cli.game_setup import new_log_file
-
-    if games <= 1:
-        return SeriesLogs(new_log_file(Path(log)) if log else None, False)
-    if log:
-        directory = Path(log)
-    else:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        parts = [stamp, table_slug(engine), table_slug(table), "series"]
-        directory = default_log_dir() / "-".join(p for p in parts if p)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        from lanTag.cli.entry import UserError
-
-        raise UserError(f"cannot make the series directory {directory}: {exc.strerror}") from None
-    return SeriesLogs(directory, True)
-
-
-def join_logs(log: str | None) -> SeriesLogs:
-    """A joiner's logs: ``--log DIR`` (an existing directory, or a path ending in /) is a
-    series directory; ``--log FILE`` logs the first game there."""
-    if not log:
-        return SeriesLogs(None, False)
-    path = Path(log)
-    if path.is_dir() or log.endswith(("/", "\\")):
-        path.mkdir(parents=True, exist_ok=True)
-        return SeriesLogs(path, True)
-    from lanTag.cli.game_setup import new_log_file
-
-    return SeriesLogs(new_log_file(path), False)
-
-
 async def host_series(
     handle: PeerHandle,
     config: HostConfig,
@@ -100,9 +41,12 @@ async def host_series(
     args: argparse.Namespace,
     logs: SeriesLogs,
     code: int,
+    advertiser: LobbyAdvertiser | None = None,
 ) -> int:
-    """After the first game (``code``): games 2..N, then ``done`` to the table."""
+    """After the first game (``code``): games 2..N, then ``done`` to the table (the
+    advert a lobby again between games, counting who is back)."""
     from lanTag.cli.headless import play_headless
+    from lanTag.cli.host_advert import advertise_next_lobby, advertise_playing
 
     games = int(getattr(args, "games", 1) or 1)
     for number in range(2, games + 1):
@@ -112,8 +56,12 @@ async def host_series(
         next_config = dataclasses.replace(config, previous_game=session.game_id)
         lobby = host_next_game(handle, next_config, me, logs.path(number, config.engine))
         print(f"series: game {number} of {games}, waiting for the table", file=sys.stderr)
-        await fill_or_wait(handle, lobby, float(args.rematch_wait), args.bot)
-        handle.command(handle.machine.start_game)
+        updates = await advertise_next_lobby(advertiser, lobby)
+        try:
+            await fill_or_wait(handle, lobby, float(args.rematch_wait), args.bot)
+            handle.command(handle.machine.start_game)
+        finally:
+            await advertise_playing(advertiser, lobby, updates)
         code = await play_headless(handle)
     end_series(handle)
     return code
@@ -170,6 +118,7 @@ async def follow_series(
             print(f"series: leaving after {number} game(s)", file=sys.stderr)
             break
         number += 1
+        logs = night_directory(logs, handle, session.record.engine)
         new = join_next_game(handle, logs.path(number, event.engine, event.name))
         print(f"series: game {number} ({event.engine}) follows", file=sys.stderr)
         if not await wait_until(

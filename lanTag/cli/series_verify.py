@@ -101,6 +101,7 @@ async def replay_series_dir(directory: Path, headless: bool, force: bool) -> int
         why = (report.links or [_game_line(g, {}) for g in report.invalid + report.not_logs])[0]
         raise UserError(f"{directory} is not a whole series: {why} (--force to look anyway)")
     total = len(report.games)
+    table = tuple(format_standings(report.standings)) if report.standings else ()
     for game, (_name, data) in zip(report.games, logs, strict=True):
         if game.report is None or not game.report.replayed:
             print(f"=== game {game.number} of {total}: {game.name}: cannot replay it here ===")
@@ -112,10 +113,10 @@ async def replay_series_dir(directory: Path, headless: bool, force: bool) -> int
             for block in headless_replay(data, game.report):
                 print(block)
         else:
-            from lanTag.ui.replay import run_replay_app
+            from lanTag.ui.replay import SeriesPlace, run_replay_app
 
-            await run_replay_app(data, game.report)
-    if headless and report.standings:
+            await run_replay_app(data, game.report, series=SeriesPlace(game.number, total, table))
+    if table:  # (after the last viewer closed, too: the night's result stays on the terminal)
         print("standings (master of games: 3/2/2/1/1/1 points for places 1-6):")
-        print("\n".join(format_standings(report.standings)))
+        print("\n".join(table))
     return 0

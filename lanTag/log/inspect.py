@@ -23,20 +23,19 @@ from lanTag.rules.base import (
     Action,
     Chance,
     IllegalAction,
-    Input,
     Joint,
     Roll,
     Simultaneous,
     State,
     input_text,
 )
+from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.core import TAKEOVER_BOT
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, parse_unverified
 
 _FAIR_TYPES = (MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
-_CONTRIBUTIONS = (MsgType.MOVE, *_FAIR_TYPES)  # two of one slot: an equivocation (SPEC §5.7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,31 +100,26 @@ Detail = RollDetail | SecretDetail
 def inspect_steps(
     record: LobbyRecord,
     entries: Iterable[Entry],
-    steps: Sequence[tuple[int, Input, bytes, State]],
-    blames: Iterable[tuple[int, int, str, str]] = (),
+    steps: Sequence[tuple[ev.StepApplied, bytes, State]],
 ) -> list[Detail | None]:
     """One detail per applied step (None for moves), in order.
 
-    ``steps`` holds (step, applied input, state hash before the step, state before the
-    step); the hash picks the messages of the history that was applied, so messages
-    left over from a rolled-back branch are ignored.  ``blames`` (VerifyReport.blames)
-    say which seats were dropped for silence at which step; equivocations are found in
-    the log itself.
+    ``steps`` holds (the verifier's decision of the step, the state hash before it, the
+    state before it); the hash picks the messages of the history that was applied, so
+    messages left over from a rolled-back branch are ignored.  Whose input counted comes
+    from the decision itself (``StepApplied.live``, ``dropped_now``, ``convicted_now``):
+    the replay's own record of drops, hand-backs and convictions, so a seat given back
+    is live again here exactly where the verifier made it live.
     """
     game_id = record.game_id
-    by_slot, dropped = _messages(entries, game_id)
-    convicted = dict(dropped)  # an equivocation convicts: the seat forfeits there (§4.4)
-    # A timeout blame is raised at the step of the drop; an equivocation's step comes
-    # from the two messages themselves (its blame names the step it was noticed at).
-    for seat, step, code, _why in blames:
-        if code == "timeout":
-            dropped[seat] = min(step, dropped.get(seat, step))
+    by_slot = _messages(entries, game_id)
     # Per seat: its latest link and the step that revealed it (None: the lobby anchor).
     last: list[tuple[bytes, int | None]] = [(s.anchor, None) for s in record.seats]
     out: list[Detail | None] = []
-    for step, applied, hash_before, state in steps:
-        live = {s for s in range(len(record.seats)) if dropped.get(s, step + 1) > step}
-        msgs = _first_per_seat(by_slot.get((step, hash_before), []), live)
+    for applied, hash_before, state in steps:
+        step = applied.step
+        shown = set(applied.live | applied.convicted_now)  # a convicted seat's failed opening
+        msgs = _first_per_seat(by_slot.get((step, hash_before), []), shown)
         links: dict[tuple[MsgType, int], Link] = {
             (kind, seat): _link(seat, msg.payload[0 if kind == MsgType.ENTROPY else 2], last)
             for (kind, seat), msg in msgs.items()
@@ -133,31 +127,22 @@ def inspect_steps(
         }
         decision = state.decision()
         detail: Detail | None = None
-        if isinstance(applied, Roll) and isinstance(decision, Chance):
-            detail = _roll(decision, game_id, step, applied, links)
-        elif isinstance(applied, Joint) and isinstance(decision, Simultaneous):
-            detail = _secret(
-                record, state, decision, step, applied, msgs, links, dropped, convicted
-            )
-            for seal in detail.seals:  # a seal that fails convicts: dropped from this step
-                if not seal.ok:
-                    dropped.setdefault(seal.seat, step + 1)
+        if isinstance(applied.input, Roll) and isinstance(decision, Chance):
+            detail = _roll(decision, game_id, step, applied.input, links)
+        elif isinstance(applied.input, Joint) and isinstance(decision, Simultaneous):
+            detail = _secret(record, state, decision, applied, applied.input, msgs, links)
         out.append(detail)
-        # As the session does after applying a step: every link that chains moves the seat on.
+        # As the session does after applying a step: every link of a live seat that chains
+        # moves the seat on (a convicted seat's contribution was never taken).
         for (_kind, seat), link in links.items():
-            if link.chains:
+            if link.chains and seat in applied.live:
                 last[seat] = (link.link, step)
     return out
 
 
-def _messages(
-    entries: Iterable[Entry], game_id: bytes
-) -> tuple[dict[tuple[int, bytes], list[Signed]], dict[int, int]]:
-    """The fairness messages by (step, state hash), and per seat the first step at which
-    it sent two different contributions for one slot (it is dropped from there on)."""
+def _messages(entries: Iterable[Entry], game_id: bytes) -> dict[tuple[int, bytes], list[Signed]]:
+    """The fairness messages by (step, state hash), in log order."""
     out: dict[tuple[int, bytes], list[Signed]] = {}
-    first: dict[tuple[int, tuple[int, int, int, bytes]], bytes] = {}
-    equivocated: dict[int, int] = {}
     for entry in entries:
         if entry.kind != EntryKind.MSG or not isinstance(entry.data, bytes):
             continue
@@ -165,20 +150,16 @@ def _messages(
             msg = parse_unverified(entry.data)
         except RemoteProtocolError:
             continue  # unusable bytes: verification reports them, there is nothing to show
-        if msg.game_id != game_id or msg.type not in _CONTRIBUTIONS:
-            continue
-        if first.setdefault((msg.seat, msg.slot), msg.raw) != msg.raw:
-            equivocated[msg.seat] = min(msg.step, equivocated.get(msg.seat, msg.step))
-        if msg.type in _FAIR_TYPES:
+        if msg.game_id == game_id and msg.type in _FAIR_TYPES:
             out.setdefault((msg.step, msg.state_hash), []).append(msg)
-    return out, equivocated
+    return out
 
 
-def _first_per_seat(msgs: list[Signed], live: set[int]) -> dict[tuple[MsgType, int], Signed]:
+def _first_per_seat(msgs: list[Signed], seats: set[int]) -> dict[tuple[MsgType, int], Signed]:
     # The session keeps the first message of a slot; a second one is an equivocation.
     out: dict[tuple[MsgType, int], Signed] = {}
     for msg in msgs:
-        if msg.seat in live:
+        if msg.seat in seats:
             out.setdefault((msg.type, msg.seat), msg)
     return out
 
@@ -208,38 +189,35 @@ def _secret(
     record: LobbyRecord,
     state: State,
     decision: Simultaneous,
-    step: int,
+    applied: ev.StepApplied,
     recorded: Joint,
     msgs: dict[tuple[MsgType, int], Signed],
     links: dict[tuple[MsgType, int], Link],
-    dropped: dict[int, int],
-    convicted: dict[int, int],
 ) -> SecretDetail:
-    game_id = record.game_id
-    humans = sorted(
-        s for s in decision.seats if not record.seats[s].is_bot and dropped.get(s, step + 1) > step
-    )
+    game_id, step = record.game_id, applied.step
+    # The session's needs: the round's live person seats reveal; one dropped at this very
+    # step takes its forfeit (convicted: its failed opening is shown) or its default
+    # (silent); any other seat of the round is a bot (a replicated one, or a seat dropped
+    # before this step, played by the takeover bot).
+    shown = sorted(s for s in decision.seats if s in applied.live or s in applied.convicted_now)
     seals: list[Seal] = []
     actions: dict[int, Action] = {}
     reveals: dict[int, bytes] = {}
-    for seat in humans:
+    for seat in shown:
         seal = _seal(state, game_id, step, decision.kind, seat, msgs, links)
         seals.append(seal)
-        # A seal that fails in any way convicts: the seat forfeits (SPEC §4.4).
-        actions[seat] = seal.action if seal.ok and seal.action else state.forfeit_action(seat)
-        if seal.ok and seal.link is not None:
-            reveals[seat] = seal.link.link
-    # A seat dropped at this very step takes its default (silent) or its forfeit
-    # (convicted); one dropped earlier is a bot.
+        if seat in applied.live and seal.ok and seal.action is not None:
+            actions[seat] = seal.action
+            if seal.link is not None:
+                reveals[seat] = seal.link.link
+        else:  # a seal that fails in any way convicts: the seat forfeits (SPEC §4.4)
+            actions[seat] = state.forfeit_action(seat)
     for seat in decision.seats:
-        if dropped.get(seat) == step:
-            forfeits = convicted.get(seat) == step
-            actions[seat] = state.forfeit_action(seat) if forfeits else state.default_action(seat)
-    bots = {
-        s: record.seats[s].bot or TAKEOVER_BOT
-        for s in decision.seats
-        if s not in humans and s not in actions
-    }
+        if seat in applied.dropped_now and seat not in actions:
+            # withheld after another seat revealed (protocol 6, SPEC §5.5): its forfeit
+            withheld = seat in applied.withheld_now
+            actions[seat] = state.forfeit_action(seat) if withheld else state.default_action(seat)
+    bots = {s: record.seats[s].bot or TAKEOVER_BOT for s in decision.seats if s not in actions}
     derived = referee.joint_choice(state, game_id, step, actions, reveals, bots)
     return SecretDetail(step, decision.kind, tuple(seals), tuple(sorted(bots)), derived, recorded)
 

@@ -119,8 +119,8 @@ class PlainReplay:
         for index, step, _prev, kind, data, _raw in rows[1:]:
             if kind == EntryKind.MSG:
                 got = checked[index]
-                if got is None or not got[1]:
-                    raise NotPlain  # not bytes, does not parse, or a bad signature
+                if got is None or not got[1] or got[0].step != step:
+                    raise NotPlain  # not bytes, does not parse, a bad signature, misdated
                 self._receive(got[0])
             elif kind == EntryKind.STEP:
                 if self.recorded == len(self.applied):
@@ -273,7 +273,7 @@ class PlainReplay:
                 self.chain_last[msg.seat] = msg.payload[2]
             self.state = state
             digest = state.state_hash()
-            self.applied.append(ev.StepApplied(self.step, inp, digest, facts))
+            self.applied.append(ev.StepApplied(self.step, inp, digest, facts, self.live))
             self.step += 1
             self._begin_step(digest)
             for msg in self.ahead.pop(self.step, ()):

@@ -57,8 +57,9 @@ class VerifyReport:
     protocol: int = 0  # the log's protocol version (from its header's record)
     rules_version: int = 0  # the rules version of its engine it was played by
     lantag_version: str = ""  # the host's lanTag release, as recorded (display only)
-    # False: this lanTag lacks those rules, so the log was checked without a replay
-    # (lanTag.log.audit; exit 3 when valid), and ``needs`` says what a full replay needs.
+    # False: this lanTag lacks those rules, so the log was replayed with the rules as it
+    # records them (lanTag.log.without_rules; exit 3 when valid), and ``needs`` says what a
+    # full replay needs.
     replayed: bool = True
     needs: str = ""
     unchecked: str = ""  # what the check without a replay could not look at, if anything

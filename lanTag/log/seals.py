@@ -1,7 +1,8 @@
 """The seals of a log's final state and the acknowledgement of its last move (SPEC §9).
 
-Shared by the three ways verify reads a log (the plain lane, the full replay, and the check
-without the rules, lanTag.log.audit): each finds the state its log ends in, then asks
+Shared by the ways verify reads a log (the plain lane, the full replay, and the check
+without the rules, lanTag.log.without_rules and lanTag.log.audit): each finds the state its
+log ends in, then asks
 ``check_seals``.  Every SEAL must seal exactly that state (step and state hash): an honest
 session logs only the seals it checked against its own final state, so a seal of another
 state is evidence against its signer and the log is invalid.  A finished game's last move

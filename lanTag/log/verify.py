@@ -10,6 +10,11 @@ Every signature is checked first, in one loop (``_check_signatures``).  A log in
 nothing unusual happened (no vote, drop, blame or tampering: lanTag.log.plain_replay)
 is then replayed step by step without the machine's per-message bookkeeping; at the first
 thing that is not plain, the replay through the Session decides, from the start.
+
+A log whose engine (or rules version) this lanTag lacks is replayed all the same, with
+the rules as the log records them (lanTag.log.without_rules, SPEC §9.2): valid, it is
+"authentic, not replayed" (exit 3); a protocol-1 log, which records no purposes, gets
+only the checks that need no replay (lanTag.log.audit).
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ from typing import Any
 from lanTag.errors import LanTagError, RemoteProtocolError, RulesVersionError
 from lanTag.identity import Verifier
 from lanTag.log.audit import audit_log
-from lanTag.log.chain import MAGICS, EntryKind, LogChain, LogFormatError, Row, parse_rows
+from lanTag.log.chain import MAGICS, EntryKind, LogFormatError, Row, parse_rows
 from lanTag.log.plain_replay import PlainReplay
-from lanTag.log.report import Failure, Player, VerifyReport, position_digest, step_row_failure
+from lanTag.log.replay import DiscardLog, drain, replay_entry
+from lanTag.log.report import Failure, Player, VerifyReport, position_digest
 from lanTag.log.seals import check_seals
-from lanTag.rules.base import Joint, OptionError, PositionError, Roll
+from lanTag.log.without_rules import replay_without_rules
+from lanTag.rules.base import OptionError, PositionError
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
@@ -53,7 +60,8 @@ def verify_log(data: bytes) -> VerifyReport:
         try:
             plain: PlainReplay | None = PlainReplay(record, game_id, writer)
         except RulesVersionError as exc:
-            plain = None  # not this lanTag's rules: checked without a replay (exit 3)
+            plain = None  # not this lanTag's rules: replayed as the log records them (exit 3)
+            report.replayed = False
             report.needs = f"a full replay needs {exc}"
         except PositionError as exc:  # a signed game from no position of its rules: invalid
             plain, bad_start = None, str(exc)
@@ -75,33 +83,63 @@ def verify_log(data: bytes) -> VerifyReport:
         report.failure = Failure(0, 0, None, bad_writer or bad_start)
         return report
     checked = _check_signatures(rows, record.human_keys())
+    noted = _noted_blames(rows)
     if plain is None:
-        audit_log(rows, record, checked, parse_error, report)
+        if record.protocol < 2:  # no purposes recorded: what needs no replay (lanTag.log.audit)
+            audit_log(rows, record, checked, parse_error, report)
+            report.blames += noted
+            return report
+        report = replay_without_rules(rows, record, writer, checked, parse_error, report)
+        report.blames += noted
         return report
     if plain.report(rows, checked, parse_error, report):
         # nothing unusual happened: the same report, without the machine
         _seal_report(rows, checked, record.protocol, plain.live, report)
+        report.blames += noted
         return report
     try:
         session = Session(record, seat=writer, replay=True)
     except _HEADER_ERRORS as exc:  # (PlainReplay refused every header that fails here)
         raise LogFormatError(f"not a lanTag log header: {exc}") from None
-    session.log = _Discard()  # the log being checked is the record; no second copy
+    session.log = DiscardLog()  # the log being checked is the record; no second copy
     pending: list[ev.StepApplied] = []
     for index, step, _prev_hash, kind, entry_data, _raw in rows[1:]:
-        failure = _replay_entry(
+        failure = replay_entry(
             index, step, kind, entry_data, session, pending, report, checked[index]
         )
         if failure is not None:
             report.failure = failure
+            report.blames += noted
             return report
-    _drain(session, pending, report)
+    drain(session, pending, report)
+    report.blames += noted
     if parse_error:
         report.failure = Failure(len(rows), session.step, None, parse_error)
         return report
     report.finish(session.state)
     _seal_report(rows, checked, record.protocol, session.live, report)
     return report
+
+
+# Blames a session makes on a message it never logs, so that no replay can find them again:
+# a SEAL of another state than the final one (SPEC §3) is blamed and kept out of the log.
+# The report lists them from the writer's NOTE, as the writer's word.
+NOTED_BLAMES = frozenset({"bad-seal"})
+
+
+def _noted_blames(rows: list[Row]) -> list[tuple[int, int, str, str]]:
+    """The writer's ``NOTED_BLAMES`` NOTEs (``[code, [seat], text]``), as report blames."""
+    out: list[tuple[int, int, str, str]] = []
+    for _index, step, _prev_hash, kind, data, _raw in rows:
+        if kind != EntryKind.NOTE or type(data) is not list or len(data) != 3:
+            continue
+        code, seats, text = data
+        if code in NOTED_BLAMES and type(seats) is list and len(seats) == 1:
+            seat = seats[0]
+            if type(seat) is int and type(text) is str:
+                why = f"{text} (the writer's note; that SEAL is not logged)"
+                out.append((seat, step, code, why))
+    return out
 
 
 def _bad_writer(header: list[Any], seats: int) -> str:
@@ -148,46 +186,6 @@ def _seal_report(
         report.ranking = []
 
 
-def _replay_entry(
-    index: int,
-    step: int,
-    kind: EntryKind,
-    data: Any,
-    session: Session,
-    pending: list[ev.StepApplied],
-    report: VerifyReport,
-    checked: tuple[Signed, bool] | None,
-) -> Failure | None:
-    if kind == EntryKind.MSG:
-        if not isinstance(data, bytes):
-            return Failure(index, step, None, "message entry does not hold bytes")
-        before = session.counters.get("duplicate", 0)
-        if checked is None:
-            session.receive_message(data, 0.0)  # it does not parse: rejected, with the reason
-        else:
-            session.receive_parsed(checked[0], 0.0, checked[1])
-        if session.has_events():  # most messages raise none: skip building the list
-            for event in _drain(session, pending, report):
-                if isinstance(event, ev.Rejected):
-                    return Failure(index, step, None, f"stored message rejected: {event.reason}")
-        if session.counters.get("duplicate", 0) == before:
-            report.signatures_verified += 1
-        return None
-    if kind == EntryKind.STEP:
-        _drain(session, pending, report)
-        if not pending:
-            return Failure(
-                index, step, None, f"step {step} is recorded but its messages do not decide it"
-            )
-        failure = step_row_failure(index, step, data, pending.pop(0))
-        if failure is None:
-            report.steps = max(report.steps, step + 1)
-        return failure
-    if kind == EntryKind.HEADER:
-        return Failure(index, step, None, "a second header")
-    return None  # NOTE entries are local annotations; the replay recomputes blames itself
-
-
 _HEADER_ERRORS = (ValueError, TypeError, LanTagError, OptionError)
 _FORMATS = " and ".join(MAGICS.values())
 
@@ -216,31 +214,6 @@ def _check_signatures(
     for index, msg in messages:
         checked[index] = (msg, signed_by_seat(msg, keys, verifier))
     return checked
-
-
-class _Discard(LogChain):
-    """The replay's own log: counted, never encoded (nothing reads it; packing and hashing
-    a second copy of every entry cost ~5% of a verification)."""
-
-    def append(self, step: int, kind: EntryKind, data: Any) -> bytes:
-        self.index += 1
-        return b""
-
-
-def _drain(session: Session, pending: list[ev.StepApplied], report: VerifyReport) -> list[ev.Event]:
-    out: list[ev.Event] = []
-    while (event := session.next_event()) is not None:
-        out.append(event)
-        if isinstance(event, ev.StepApplied):
-            pending.append(event)
-            report.applied.append(event)
-            if isinstance(event.input, Roll):
-                report.rolls_verified += 1
-            elif isinstance(event.input, Joint):
-                report.secrets_verified += 1
-        elif isinstance(event, ev.Blame):
-            report.blames.append((event.seat, event.step, event.code, event.reason))
-    return out
 
 
 __all__ = [

@@ -516,12 +516,16 @@ class Link:
             return True
         largest = max(newly)
         entry = self.in_flight[largest]
-        if entry.transmissions == 1:  # Karn: a resent frame's ack is ambiguous
+        if entry.transmissions == 1:
             self._sample_rtt(now - entry.sent_at)
+            self.backoff = 0
+        # A resent frame's ack is ambiguous: no sample, and the backed-off RTO is kept
+        # until a frame sent once is acked (Karn's algorithm, RFC 6298 5.7).  Cleared on
+        # any ack, a peer that got slow (a busy process, 16 peers sharing a core) had
+        # every later frame resent for good, no clean sample ever coming back.
         for s in newly:
             del self.in_flight[s]
         self.resend.difference_update(newly)
-        self.backoff = 0
         self.largest_acked = max(self.largest_acked, largest)
         self._detect_losses(now)
         return True

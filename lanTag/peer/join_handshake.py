@@ -56,6 +56,7 @@ START_DOMAIN = b"lanTag/v1/start\x00"
 MAX_LOBBY_MESSAGE = 256 * 1024
 MAX_UNPROVEN = 256  # hellos that have not joined yet, kept at most: the oldest goes first
 TELL_EVERY = 1.0  # seconds between two "N wrong passwords from ADDR" lines for one source
+SEAT_HELD = "that key already holds a seat"  # the host's refusal of a key it seated already
 
 
 def is_lobby_message(payload: bytes) -> bool:
@@ -489,7 +490,7 @@ class HostLobby:
             for j in self._joiners.values()
             if (j.joined or j.waiting) and j.addr != addr
         ):
-            self.outbox.append((addr, lobby_message("refuse", "that key already holds a seat")))
+            self.outbox.append((addr, lobby_message("refuse", SEAT_HELD)))
             return
         if not spectator and self.taken >= self.config.humans:
             self.outbox.append((addr, lobby_message("refuse", "the game is full")))

@@ -19,6 +19,7 @@ from lanTag.errors import RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
 from lanTag.peer.join_handshake import (
     JOIN_DOMAIN,
+    SEAT_HELD,
     START_DOMAIN,
     HostKeyChanged,
     LobbyEvent,
@@ -50,6 +51,21 @@ def impostor_line(pinned: str, answered: str) -> str:
         "not joining (another machine may be posing as that game; ask the host for "
         "`lantag id` and join by HOST:PORT)"
     )
+
+
+TWO_ON_ONE_LAPTOP = (
+    "each player needs an identity of their own: to play a second seat from this laptop, "
+    "run that lantag with XDG_CONFIG_HOME set to another folder "
+    "(e.g. XDG_CONFIG_HOME=~/lantag-p2 lantag join ADDRESS:PORT)"
+)
+
+
+def refusal_words(reason: str) -> str:
+    """The host's refusal as the joiner reads it: a key already seated (a second terminal
+    on the same laptop, same identity) is told how to play two seats from one laptop."""
+    if reason == SEAT_HELD:
+        return f"{reason} — {TWO_ON_ONE_LAPTOP}"
+    return reason
 
 
 class JoinLobby:
@@ -139,7 +155,7 @@ class JoinLobby:
             self.your_seat = seat if seat >= 0 else None
             self.events.append(RosterChanged(roster, total, self.your_seat))
         elif kind == "refuse" and len(fields) == 1 and isinstance(fields[0], str):
-            self.events.append(Refused(fields[0]))
+            self.events.append(Refused(refusal_words(fields[0])))
         elif kind == "wait" and len(fields) == 1 and isinstance(fields[0], str):
             self.events.append(Waiting(fields[0]))
         elif kind == "start" and len(fields) == 5:

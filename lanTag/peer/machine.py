@@ -149,6 +149,51 @@ class BotDriver:
         else:
             session.commit(action, None, now)  # nonce derived: recoverable after a crash
 
+    def next_timer(self) -> float | None:
+        """When the driver wants to act though nothing arrived: never (it acts at once)."""
+        return None
+
+
+TAKEN_OVER_PACE = 1.0
+"""Seconds `lantag play`'s bots wait between two moves while the person's seat is out."""
+
+
+@dataclass(slots=True)
+class PacedBotDriver:
+    """A bot that waits ``pace`` seconds between two of its moves while a person's seat is
+    played by the replicated bot (dropped: the person idled past the turn limit).
+
+    `lantag play`'s bots: a table of bots alone would play the game to its end in a blink,
+    and the person who comes back (one key: the hand-back, SPEC §5.6) would find it over.
+    Paced, they watch the bot play their seat and may take it back."""
+
+    bot: str = "heuristic2"
+    pace: float = TAKEN_OVER_PACE
+    last_move: float | None = None
+    wake_at: float | None = None
+
+    def act(self, session: Session, random_bytes: Callable[[int], bytes], now: float) -> None:
+        self.wake_at = None
+        if session.my_turn() is None:
+            return
+        last = self.last_move
+        if last is not None and now < last + self.pace and _person_out(session):
+            self.wake_at = last + self.pace
+            return
+        BotDriver(self.bot).act(session, random_bytes, now)
+        self.last_move = now
+
+    def next_timer(self) -> float | None:
+        return self.wake_at
+
+
+def _person_out(session: Session) -> bool:
+    """A seat with a key (a person's, or a bot peer's) is played by the replicated bot now."""
+    return any(not s.is_bot and i not in session.live for i, s in enumerate(session.record.seats))
+
+
+Driver = BotDriver | PacedBotDriver
+
 
 class PeerMachine:
     """Lobby first, then the game, over one set of reliable links."""
@@ -161,7 +206,7 @@ class PeerMachine:
         chain_secret: bytes,
         random_bytes: Callable[[int], bytes],
         *,
-        driver: BotDriver | None = None,
+        driver: Driver | None = None,
         write_log: Callable[[bytes], None] | None = None,
     ) -> None:
         self.link = link
@@ -245,6 +290,8 @@ class PeerMachine:
         times = [self.link.next_timer()]
         if self.session is not None:
             times.append(self.session.next_timer())
+            if self.driver is not None:
+                times.append(self.driver.next_timer())
         real = [t for t in times if t is not None]
         return min(real) if real else None
 
@@ -307,11 +354,14 @@ class PeerMachine:
         now: float,
     ) -> None:
         """The same table plays again (lanTag.peer.series): a fresh lobby, a fresh hash chain
-        and log; the links (and who may use them) stay.  The old game's late traffic is
-        rejected by the new session (another game id)."""
+        and log; the links stay.  The old game's late traffic is rejected by the new session
+        (another game id).  A host's lobby is open again to anyone, as the first one was (a
+        newcomer may take a seat someone left); a joiner still talks to the table only."""
         self.lobby, self.session = lobby, None
         self.chain_secret, self.write_log = chain_secret, write_log
         self._early, self.early_bytes, self._early_from = [], 0, {}
+        if isinstance(lobby, HostLobby):
+            self.link.set_accept(None)
         self.poke(now)
 
     def _series_host(self) -> Addr | None:

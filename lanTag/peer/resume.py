@@ -19,6 +19,7 @@ from lanTag.errors import LocalProtocolError
 from lanTag.identity import Identity
 from lanTag.log.chain import MAGICS, EntryKind, LogChain, LogFormatError, parse_log
 from lanTag.rules.base import Over
+from lanTag.session.absence import HANDBACK_LIMIT
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import HANDBACK_PROTOCOL
@@ -149,9 +150,14 @@ def watch_reason(session: Session) -> str | None:
     return {
         "protocol": f"a drop is final in a protocol-{session.record.protocol} game",
         "convicted": "a seat convicted of cheating is never given back",
+        "limit": f"a seat is given back at most {_times(HANDBACK_LIMIT)} a game",
         "nobody": "every other player has left: nobody can let you back in",
         "over": "the game is over",
     }.get(refusal or "", "`lantag join --resume LOG` asks for it back")
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 def dropped_seat_line(session: Session, step: int | None) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import getpass
 import os
 import re
@@ -29,7 +30,7 @@ from lanTag.net.link import LinkLayer
 from lanTag.net.netsim import NetSim
 from lanTag.net.udp import UdpPump
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
-from lanTag.peer.machine import BotDriver, LinkSender, PeerMachine
+from lanTag.peer.machine import Driver, LinkSender, PeerMachine
 from lanTag.peer.names import clean_nickname
 from lanTag.peer.resume import check_not_over, plan_resume, restore_session
 from lanTag.session.transport import Addr
@@ -247,7 +248,7 @@ async def open_peer(
     identity: Identity,
     *,
     bind: Addr = ("0.0.0.0", 0),
-    driver: BotDriver | None = None,
+    driver: Driver | None = None,
     log_path: Path | None = None,
     netsim: NetSim | None = None,
     chain_length: int = DEFAULT_LENGTH,
@@ -272,14 +273,25 @@ async def open_peer(
 
 def open_log(log_path: Path | None, chain_secret: bytes) -> LogWriter | None:
     """A game's log writer, with the seat's chain secret beside it (resume needs it; it
-    never goes in the shareable log itself); None without a path."""
+    never goes in the shareable log itself); None without a path.
+
+    Both files appear with the game's first log bytes, when it starts: a join refused or
+    a lobby left before the start leaves nothing.  The folder is checked (and made) now,
+    so a log that cannot be written is said before any network."""
     if log_path is None:
         return None
     try:
-        writer = LogWriter(log_path)
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        if not os.access(log_path.parent, os.W_OK):
+            raise PermissionError(errno.EACCES, "Permission denied")
     except OSError as exc:
         raise LocalProtocolError(f"cannot write the log {log_path}: {exc.strerror}") from None
-    write_text_atomic(secret_path_of(log_path), chain_secret.hex() + "\n", private=True)
+
+    def write_secret() -> None:
+        path = writer.path  # (renamed after the game if it was: PeerHandle.rename_log)
+        write_text_atomic(secret_path_of(path), chain_secret.hex() + "\n", private=True)
+
+    writer = LogWriter(log_path, before_create=write_secret)
     return writer
 
 
@@ -339,7 +351,7 @@ async def open_resume(
     me: LocalIdentity,
     *,
     bind: Addr | None = None,
-    driver: BotDriver | None = None,
+    driver: Driver | None = None,
     netsim: NetSim | None = None,
 ) -> PeerHandle:
     """Restart a crashed seat from its log (and the log's .secret file), on its old address.

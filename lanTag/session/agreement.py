@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from lanTag.log.chain import EntryKind
 from lanTag.session import events as ev
+from lanTag.session.absence import Absence
 from lanTag.session.core import CONTRIBUTIONS
 from lanTag.session.late_proof import LateProof
 from lanTag.session.messages import (
@@ -21,11 +22,13 @@ from lanTag.session.messages import (
 )
 from lanTag.session.referee import NeedKind, Needs, needs_for
 from lanTag.session.steps import (
+    COLLUSION_PROTOCOL,
     LATE_PROOF_PROTOCOL,
     NAMED_ACKS_PROTOCOL,
     ORDERED_PROOFS_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
     ROUND_SUBJECT,
+    WITHHELD_PROTOCOL,
     Snapshot,
     StepBox,
     unacknowledged_commits,
@@ -41,7 +44,7 @@ MAX_ROUND_VECTORS = 8
 _NONE: frozenset[int] = frozenset()
 
 
-class Agreement(LateProof):
+class Agreement(LateProof, Absence):
     """Votes, nudges, HAVE relays, drops, rollbacks and equivocation proofs."""
 
     # (snapshot, box, version key, missing seats) of the last ``_missing`` computation.
@@ -135,8 +138,13 @@ class Agreement(LateProof):
         got = box.of(kind)
         missing = {s for s in needs.humans if s not in got and s != self.seat}
         if kind is MsgType.REVEAL and not missing:
-            # Every reveal is in; the round waits for the others' acknowledgements (§4.4).
+            # Every reveal is in; the round waits for the others' acknowledgements (§4.4),
+            # and (protocol 6) for what explains a REVEAL signed before a drop (§5.5).
             missing = set(self._unacknowledged(box, needs, self._snapshots[-1]))
+            dropped = self._dropped_at_this_step(needs)
+            if dropped:
+                unexplained = self._withheld_reveals(box, needs, dropped)[1]
+                missing |= {s for s in unexplained if s != self.seat}
         return missing
 
     def _deadline(self, bound: float | None = None) -> float | None:
@@ -324,12 +332,26 @@ class Agreement(LateProof):
         )
         self._record_own(have)
         box.haves.setdefault(subject, {})[self.seat] = have
-        self._broadcast([have.raw, *acks, *(m.raw for m in held)] if relay else [have.raw])
+        if not relay:
+            self._broadcast([have.raw])
+            return
+        # Protocol 6: the COMMITs of seats dropped at that step go too: a REVEAL signed before
+        # their drop names them, and a peer that lacks one cannot tell whether they withheld.
+        dropped = [c.raw for c in box.dropped_commits.values()]
+        if self.record.protocol < WITHHELD_PROTOCOL:
+            dropped = []
+        self._broadcast([have.raw, *acks, *(m.raw for m in held), *dropped])
 
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
         if self._late_commits:
-            self._ban_split_rounds()
+            if self.record.protocol >= COLLUSION_PROTOCOL:
+                back = self._judge_late_proofs()
+                if back is not None:
+                    self._rollback(back)  # a round applied here is split after all
+                    return True
+            else:
+                self._ban_split_rounds()
         if self._admitted and self._void_admissions():
             return True
         if not self._banned and not self._request_steps:
@@ -357,16 +379,30 @@ class Agreement(LateProof):
             return True
         return False
 
-    def _drop(self, silent: frozenset[int], box: StepBox, code: str = "timeout") -> None:
+    def _drop(
+        self, silent: frozenset[int], box: StepBox, code: str = "timeout", at: int | None = None
+    ) -> None:
+        """Drop ``silent`` now; ``at``: the step of the votes that decided it (its blame's
+        step, SPEC §7), our step by default.  What that step asked of the seats (before
+        the drop) names the drop: timeout, left or (protocol 6) withheld, SPEC §5.5."""
         snap = self._snapshots[-1]
+        needs = self.needs()  # what the step asked of the seats before the drop
+        if at is not None and at < self.step:  # a drop taken after its step (§5.4)
+            agreed = self._snapshots[at]
+            needs = needs_for(agreed.state.decision(), agreed.live)
         self._snapshots[-1] = Snapshot(
             snap.state, snap.chain_last, snap.chain_used, snap.live - silent
         )
         box.dropped_now = box.dropped_now | silent
+        box.drop_batches.append(silent)
+        if self.seat in silent and self._back_once and self.seat in self._admitted:
+            # Asked back once (a person's key) and let in: dropped again now, it stays out.
+            # (An admission a rollback undid is not in _admitted: it keeps asking.)
+            self._want_back = self._back_once = False
         left = tuple(s for s in sorted(silent) if s in self._left)
         for s in sorted(silent):
-            if code == "timeout" and s not in left:  # leaving is no fault: no blame
-                self._blame(s, code, f"silent at step {self.step}; a bot takes the seat")
+            if code == "timeout":
+                self._blame_absence(s, needs, at)
         self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent)), left))
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.
@@ -382,7 +418,8 @@ class Agreement(LateProof):
         """A conviction we learnt covers a step at or before an admission we applied
         (protocol 5, SPEC §5.6): decide again from that admission's step, where it is now
         void; every peer does the same once the proof reaches it.  True when it rolled back."""
-        for seat, step in sorted(self._admitted.items(), key=lambda item: item[1]):
+        admissions = sorted((k, seat) for seat, steps in self._admitted.items() for k in steps)
+        for step, seat in admissions:
             if step < self.step and self._convicted_since(seat, step):
                 self._rollback(step)
                 return True
@@ -399,19 +436,26 @@ class Agreement(LateProof):
         stay the same everywhere; the log's votes show where it was taken."""
         if self.record.protocol < LATE_PROOF_PROTOCOL:
             return False
-        for k in range(step, self.step):
-            snap = self._snapshots[k]
-            if silent & set(needs_for(snap.state.decision(), snap.live).humans):
-                return False  # a decision they took part in would change: redecide it
+        if self._asked_since(silent, step):
+            return False  # a decision they took part in would change: redecide it
         still = silent & self.live
         if not still:  # taken already: the votes are only a proof now
             box.drop_proof.extend(box.votes.values())
             box.votes.clear()
             return True
-        self._drop(still, box)
+        self._drop(still, box, at=step)  # (they had no part at that step: never withheld)
         current = self._box(self.step)
         _forget(current, still)  # from here on a bot plays them, as elsewhere
         return True
+
+    def _asked_since(self, seats: frozenset[int], step: int) -> bool:
+        """A step from ``step`` on that we decided asked one of ``seats`` for its input:
+        dropping them there instead of now would change that decision."""
+        for k in range(step, self.step):
+            snap = self._snapshots[k]
+            if seats & set(needs_for(snap.state.decision(), snap.live).humans):
+                return True
+        return False
 
     def _dropped_at_this_step(self, needs: Needs) -> set[int]:
         return set(self._box(self.step).dropped_now) & set(needs.bots)
@@ -427,6 +471,20 @@ class Agreement(LateProof):
         exactly what the new history needs, and their relays are duplicates.
         """
         del self._snapshots[step + 1 :]
+        dropped = self._boxes[step].dropped_now if step in self._boxes else _NONE
+        if (
+            dropped
+            and self.record.protocol >= COLLUSION_PROTOCOL
+            and any(at == step for _seat, at in self._late_commits)
+        ):
+            # A late proof's round decided again (protocol 6: a split undone, §5.7) is
+            # decided from the step's start: its drops too (the votes and proofs that made
+            # them are looked at again), else a seat dropped there with its default or
+            # forfeit would be played by the bot.  (Other rollbacks keep protocol 5's way.)
+            snap = self._snapshots[step]
+            self._snapshots[step] = Snapshot(
+                snap.state, snap.chain_last, snap.chain_used, snap.live | dropped
+            )
         for k in [k for k in self._hash_at if k > step]:
             del self._hash_at[k]
         for k in [k for k in self._boxes if k >= step]:
@@ -437,8 +495,13 @@ class Agreement(LateProof):
         self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
         for k in [k for k in self._vote_seq if k > step]:
             del self._vote_seq[k]
-        for seat in [s for s, k in self._admitted.items() if k >= step]:
-            del self._admitted[seat]  # decided again from the messages, like the rest
+        for seat in list(self._admitted):
+            # decided again from the messages, like the rest
+            kept = [k for k in self._admitted[seat] if k < step]
+            if kept:
+                self._admitted[seat] = kept
+            else:
+                del self._admitted[seat]
         for k in [k for k in self._secret if k > step]:
             # Our COMMIT of that step is looked at again with the rest: if the new history
             # reaches the same state there it is ours again, and so is this choice (else a
@@ -464,7 +527,7 @@ class Agreement(LateProof):
             return  # a rollback after a proven equivocation changes later hashes
         self._contradicted.add(msg.seat)
         self._liars_at.setdefault(msg.seat, msg.step)
-        self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}")
+        self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}", msg.step)
         self.proofs.append((first, msg))
         if not self.replay:
             self._broadcast([first.raw, msg.raw])
@@ -486,7 +549,12 @@ class Agreement(LateProof):
         if self.record.protocol >= ROUND_ACKS_PROTOCOL:
             claims = self._round_claims(box, self._state_hash(snap.state))
             vectors = self._round_vectors(box, needs)
-            return unacknowledged_round(vectors, claims, snap.live, self.seat)
+            live = snap.live
+            if self.record.protocol >= COLLUSION_PROTOCOL and self.step in self._cheated_at:
+                # A seat proven to have cheated here: its acknowledgement proves nothing
+                # about what the others hold, so none is waited for (SPEC §5.7).
+                live = live - self._cheated_at[self.step]
+            return unacknowledged_round(vectors, claims, live, self.seat)
         if self.record.protocol >= NAMED_ACKS_PROTOCOL:
             # The round's live seats only: a seat dropped here (convicted, perhaps for two
             # COMMITs) plays its forfeit or default, whatever anyone took from it.
@@ -570,7 +638,8 @@ class Agreement(LateProof):
             for (seat, _slot), m in self._slots.items()
             if seat == msg.seat and m.step == msg.step and m.type == msg.type
         ]
-        self._blame(msg.seat, "flood", f"over {len(kept)} {msg.type.name}s for step {msg.step}")
+        why = f"over {len(kept)} {msg.type.name}s for step {msg.step}"
+        self._blame(msg.seat, "flood", why, msg.step)
         if not self.replay:
             self._broadcast([*(m.raw for m in kept), msg.raw])
         if msg.seat in self.live:
@@ -579,7 +648,9 @@ class Agreement(LateProof):
     def _vote_contradicted(self, now: float) -> None:
         """A convicted liar whose input this step needs is voted silent at once: the drop
         is the ordinary agreement of §5.4, decided where every live peer holds the proof."""
-        if self.replay or self.seat is None or self.seat not in self.live:
+        if not self._contradicted or self.replay or self.seat is None:
+            return  # (the usual case first: this runs on every pump)
+        if self.seat not in self.live:
             return
         box = self._box(self.step)
         if box.started_at is None or self.seat in box.votes:
@@ -591,26 +662,38 @@ class Agreement(LateProof):
     def _equivocation(self, first: Signed, second: Signed) -> None:
         """Keep the proof, tell everyone, and take the seat out from that step on."""
         self.proofs.append((first, second))
+        self._note_cheat(second.seat, second.step)
         self.log.append(second.step, EntryKind.MSG, second.raw)
-        self._blame(
-            second.seat, "equivocation", f"two different {second.type.name} for step {second.step}"
-        )
+        why = f"two different {second.type.name} for step {second.step}"
+        self._blame(second.seat, "equivocation", why, second.step)
         if not self.replay:
             self._broadcast([first.raw, second.raw])
         if second.type not in CONTRIBUTIONS:
             return
-        banned = self._banned.get(second.seat)
-        if banned is not None and (
-            banned <= second.step or self.record.protocol < ORDERED_PROOFS_PROTOCOL
-        ):
-            return  # convicted there already (protocol 5: whichever proof came first)
-        if banned is None and self._late_proof(first, second):
+        if self.record.protocol >= ORDERED_PROOFS_PROTOCOL:
+            # Protocol 6: the conviction's step is the earliest proven, whatever the order
+            # the proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
+            moved = self._contribution_proof(first, second)
+            if moved and second.step < self.step and self._redecide(second.seat, second.step):
+                self._rollback(second.step)
+            return
+        if second.seat in self._banned:
+            return  # convicted already (protocol 5 and older: whichever proof came first)
+        if self._late_proof(first, second):
             return  # protocol 5: the round's acknowledgements decide, not the proof
-        # Protocol 6: the conviction's step is the earliest proven, whatever the order the
-        # proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
         self._banned[second.seat] = second.step
-        if second.step < self.step and self._boxes[second.step].accepted_of(second.seat):
+        if second.step < self.step and self._redecide(second.seat, second.step):
             self._rollback(second.step)
+
+    def _redecide(self, seat: int, step: int) -> bool:
+        """Whether a ban at ``step``, an older step than ours, changes a decision we took.
+        Protocol 5: only one that took the seat's input at that very step (else it was
+        dropped where the peer stood when it learnt the proof: two peers that learnt it at
+        two steps dropped it at two).  Protocol 6: any decision since that asked the seat,
+        so every peer drops it at ``step``, or where nothing it could give changed."""
+        if self.record.protocol < ORDERED_PROOFS_PROTOCOL:
+            return bool(self._boxes[step].accepted_of(seat))
+        return self._asked_since(frozenset({seat}), step)
 
 
 def _forget(box: StepBox, seats: frozenset[int]) -> None:

@@ -15,7 +15,7 @@ from lanTag.errors import LocalProtocolError
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity, Signer, Verifier
 from lanTag.log.chain import EntryKind, LogChain, log_magic
-from lanTag.rules.base import Action, State
+from lanTag.rules.base import Action, Game, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
@@ -33,7 +33,13 @@ from lanTag.session.messages import (
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import Snapshot, StepBox, round_digest, round_named
+from lanTag.session.steps import (
+    COLLUSION_PROTOCOL,
+    Snapshot,
+    StepBox,
+    round_digest,
+    round_named,
+)
 from lanTag.session.transport import Addr, PlainTransport, Transport
 from lanTag.wire import DATAGRAM_BUDGET
 
@@ -60,13 +66,15 @@ FITS = {  # the step kind each contribution answers
 class SessionCore:
     """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
-    The Session is one object built from seven classes: SessionCore (this one: identity,
+    The Session is one object built from eight classes: SessionCore (this one: identity,
     keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
     rollbacks, equivocation proofs) on LateProof (the late-proof rule of protocol 5: two
-    COMMITs of one seat whose round may stand), Chatter (the cap on chat, catch-up and
-    rejoin requests, seals and leaves per seat and step, protocol 6) under Recovery (what a
-    restarted peer needs, private chat) and Sealing (the seals of the final state), and
-    Session (accepting messages and deciding steps).  Every attribute of the state is
+    COMMITs of one seat whose round may stand), Recovery (what a restarted peer needs,
+    private chat) on Absence (protocol 6: which dropped seats withheld, and when a dropped
+    seat may come back), Chatter (the cap on chat, catch-up and rejoin requests, seals and
+    leaves per seat and step, protocol 6) under Recovery and Sealing (the seals of the
+    final state), and Session (accepting messages and deciding steps).  Every attribute of
+    the state is
     listed here, once: its OWNER is the part whose rules give it meaning and that changes
     it (others may read it; "+" names a part that also writes it).  Everything is created in
     ``__init__`` below except the two lazy caches marked "class attr".
@@ -109,6 +117,20 @@ class SessionCore:
                                       (protocol 5): the round's acknowledgements decide
                                       whether it stands (the seat then voted out) or is
                                       split (the seat banned at that step)
+    _cheated_at         LateProof     step -> seats proven to have cheated there (any
+                                      equivocation, a bad reveal: +SessionCore, Agreement;
+                                      conflicting acknowledgements), protocol 6: their
+                                      acknowledgements there count for nothing
+    _late_dirty         LateProof     steps whose late proofs to judge again: a proof or
+                                      an acknowledgement came (+SessionCore, Session)
+    _acks_proven        LateProof     (seat, step) convicted of conflicting acknowledgements
+                                      there (protocol 6): voted out from the next step
+    _splits             LateProof     (seat, step) of late proofs whose round is split
+                                      (protocol 6: undone if the seat that showed the split
+                                      is proven a liar); ``_banned`` is rebuilt from it
+    _proof_banned       LateProof     seat -> the earliest step where a proof drops it
+                                      (protocol 6, +SessionCore): ``_banned`` is that or
+                                      a split, the earlier
     _flooders           Agreement     seats convicted of a flood (blamed once; what they
                                       send over the bound is then dropped unlogged; their
                                       chatter, unchecked: +Chatter)
@@ -148,11 +170,18 @@ class SessionCore:
                                       step is void (protocol 5, SPEC §5.6)
     _rejoins            Recovery      seat -> its latest REJOIN we hold (protocol 5: our
                                       next contribution may carry it, an admission)
-    _admitted           Recovery      seat -> the step whose decision admitted it (it is
-                                      live from the next step; +Agreement: a rollback
-                                      forgets the admissions it undoes)
+    _admitted           Recovery      seat -> the steps whose decisions admitted it, in
+                                      order (it is live from the step after each;
+                                      +Agreement: a rollback forgets the admissions it
+                                      undoes; Absence counts them, protocol 6)
     _want_back          Recovery      our dropped seat asks to be given back (a resume)
-    _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never)
+                                      (+Agreement: cleared if _back_once when the seat,
+                                      admitted, is dropped again)
+    _back_once          Recovery      _want_back holds until our seat, let back in, is
+                                      dropped again (a person's one key), not after every
+                                      drop (a resume)
+    _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never since
+                                      our seat was last let back in; +Session)
     _began_at           SessionCore   when this session began (started or resumed): a
                                       seat never heard counts as heard then (Agreement)
     _chatter_kept       Chatter       (seat, step, type) -> the distinct CHAT, PRIVATE,
@@ -174,11 +203,17 @@ class SessionCore:
         transport: Transport | None = None,
         now: float = 0.0,
         replay: bool = False,
+        start: State | None = None,
     ) -> None:
+        """``start``: the state step 0 is in, for a replay without the engine (the rules as
+        the log records them, lanTag.log.recorded); by default the record's own start."""
         self.record = record
         self.game_id = record.game_id
-        require_rules(record.engine, record.rules_version)  # never half-play other rules
-        self.game = get_game(record.engine)
+        if start is None:
+            require_rules(record.engine, record.rules_version)  # never half-play other rules
+            self.game: type[Game] = get_game(record.engine)
+        else:
+            self.game = type(start).game
         self.seat = seat
         self.replay = replay
         self.peers = dict(peers or {})
@@ -203,7 +238,7 @@ class SessionCore:
             if self._chain.anchor != record.seats[seat].anchor:
                 raise LocalProtocolError("chain secret does not match the seat's anchor")
         n = len(record.seats)
-        state = start_state(record)
+        state = start_state(record) if start is None else start
         live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
         anchors = tuple(s.anchor for s in record.seats)
         self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
@@ -233,6 +268,11 @@ class SessionCore:
         self._hash_seen: dict[tuple[int, int], Signed] = {}
         self._contradicted: set[int] = set()
         self._late_commits: dict[tuple[int, int], tuple[bytes, bytes, bytes]] = {}
+        self._cheated_at: dict[int, set[int]] = {}
+        self._late_dirty: set[int] = set()
+        self._acks_proven: set[tuple[int, int]] = set()
+        self._splits: set[tuple[int, int]] = set()
+        self._proof_banned: dict[int, int] = {}
         self._flooders: set[int] = set()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
@@ -242,8 +282,9 @@ class SessionCore:
         self._seal_raws: set[bytes] = set()
         self._liars_at: dict[int, int] = {}
         self._rejoins: dict[int, Signed] = {}
-        self._admitted: dict[int, int] = {}
+        self._admitted: dict[int, list[int]] = {}
         self._want_back = False
+        self._back_once = False
         self._rejoin_sent_at: float | None = None
         self._began_at = now
         self._chatter_kept: dict[tuple[int, int, MsgType], list[bytes]] = {}
@@ -308,8 +349,10 @@ class SessionCore:
             box = self._boxes[step] = StepBox()
         return box
 
-    def _blame(self, seat: int, code: str, reason: str) -> None:
-        self._events.append(ev.Blame(seat, self.step, code, reason))
+    def _blame(self, seat: int, code: str, reason: str, at: int | None = None) -> None:
+        """``at``: the step of the message that proves it (SPEC §7), our step by default.
+        The NOTE keeps our step as its entry's step: the log's bytes are what they were."""
+        self._events.append(ev.Blame(seat, self.step if at is None else at, code, reason))
         self.log.append(self.step, EntryKind.NOTE, [code, [seat], reason])
 
     def _reject(self, code: str, reason: str) -> None:
@@ -442,7 +485,7 @@ class SessionCore:
         if msg.seat not in self.desynced:
             self.desynced.add(msg.seat)
             self._events.append(ev.Desync(msg.step, (msg.seat,)))
-            self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}")
+            self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}", msg.step)
             if not self.replay:
                 self._broadcast([msg.raw])  # the others check it against their own state
         return False
@@ -465,11 +508,38 @@ class SessionCore:
     ) -> None:
         """Signed evidence against ``seat`` (SPEC §4.4, §5.7): blame it, keep and send the
         proof, and drop the seat at ``step`` (the pump applies it before deciding)."""
-        self._blame(seat, code, reason)
+        self._blame(seat, code, reason, step)
         self.proofs.append(proof)
         if not self.replay:
             self._broadcast([m.raw for m in proof])
-        self._banned.setdefault(seat, step)
+        if self.record.protocol >= COLLUSION_PROTOCOL:
+            held = self._proof_banned.get(seat)
+            self._proof_banned[seat] = step if held is None else min(held, step)
+            self._rebuild_ban(seat)
+        else:
+            self._banned.setdefault(seat, step)
+        self._note_cheat(seat, step)
+
+    def _rebuild_ban(self, seat: int) -> None:
+        """``seat``'s conviction step from what we hold (protocol 6): the earliest of its
+        proofs that drop it where they were signed and of the late proofs' rounds split
+        (a split is undone when the seat that showed it is proven a liar, SPEC §5.7)."""
+        steps = [k for s, k in self._splits if s == seat]
+        proof = self._proof_banned.get(seat)
+        if proof is not None:
+            steps.append(proof)
+        if steps:
+            self._banned[seat] = min(steps)
+        else:
+            self._banned.pop(seat, None)
+
+    def _note_cheat(self, seat: int, step: int) -> None:
+        """A proof that ``seat`` cheated at ``step`` (any equivocation, a bad reveal,
+        conflicting acknowledgements): a late proof's round there no longer stands
+        (protocol 6, SPEC §5.7; judged by LateProof)."""
+        if self.record.protocol >= COLLUSION_PROTOCOL:
+            self._cheated_at.setdefault(step, set()).add(seat)
+            self._late_dirty.add(step)
 
     def _round_vector(self, box: StepBox, needs: Needs) -> bytes:
         """The digest of the commitments we hold of the round's live seats (protocol 6,
@@ -488,15 +558,23 @@ class SessionCore:
         ours, and after a drop at the step also the one of ours and the dropped seats'
         COMMITs (a round HAVE signed before the drop).  Computed once per set."""
         vector = self._round_vector(box, needs)
-        key = (vector, len(box.dropped_commits))
+        dropped = box.dropped_commits
+        if self._splits and self.record.protocol >= COLLUSION_PROTOCOL:
+            # A seat dropped by a split (SPEC §5.7): an acknowledgement still holding its
+            # COMMIT was signed before its signer split the round too, and a peer that
+            # applied the round never signs another; so a split round is applied only once
+            # every other live seat split it as well, never while an honest peer stood.
+            split = {seat for seat, at in self._splits if at == self.step}
+            dropped = {s: c for s, c in dropped.items() if s not in split}
+        key = (vector, len(dropped))
         cached = box.round_vectors
         if cached is not None and cached[0] == key:
             return cached[1]
         vectors = {vector}
-        if box.dropped_commits:
+        if dropped:
             held = box.of(MsgType.COMMIT)
             digests = {s: held[s].digest for s in needs.humans if s in held}
-            digests.update((s, c.digest) for s, c in box.dropped_commits.items())
+            digests.update((s, c.digest) for s, c in dropped.items())
             vectors.add(round_digest(digests))
         box.round_vectors = (key, frozenset(vectors))
         return box.round_vectors[1]

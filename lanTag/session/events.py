@@ -15,6 +15,15 @@ class StepApplied:
     # What the STEP entry records after the input and hash (referee.step_facts): a roll's
     # purpose and draw kinds, a secret round's purpose; () for a move and in protocol 1.
     facts: tuple[object, ...] = ()
+    # Whose input the decision took (not in any bytes: for lanTag.log.inspect, which shows
+    # a roll's links and a secret round's openings as the session counted them): the live
+    # person seats, and the seats dropped at this very step, with those convicted there
+    # and (protocol 6) those that withheld a REVEAL there (both their forfeit; the others,
+    # silent, their default).
+    live: frozenset[int] = frozenset()
+    dropped_now: frozenset[int] = frozenset()
+    convicted_now: frozenset[int] = frozenset()
+    withheld_now: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

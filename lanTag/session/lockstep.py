@@ -23,6 +23,7 @@ from lanTag.rules.base import (
     Chance,
     IllegalAction,
     Input,
+    Joint,
     Move,
     Over,
     State,
@@ -55,7 +56,15 @@ from lanTag.session.messages import (
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.sealing import Sealing
-from lanTag.session.steps import LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL, Snapshot, StepBox
+from lanTag.session.steps import (
+    FORFEIT_PROTOCOL,
+    LATE_PROOF_PROTOCOL,
+    ROUND_ACKS_PROTOCOL,
+    Snapshot,
+    StepBox,
+    protocol_1_faults,
+)
+from lanTag.session.steps import WITHHELD_PROTOCOL as WITHHELD
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
@@ -224,7 +233,8 @@ class Session(Agreement, Recovery, Sealing):
         if msg.type == MsgType.LEAVE:
             # The first LEAVE counts; copies change nothing, and neither does one from before
             # the seat was given back (SPEC §5.6: it plays its seat again).
-            if msg.seat not in self._left and msg.step > self._admitted.get(msg.seat, -1):
+            back = self._admitted.get(msg.seat, [-1])[-1]
+            if msg.seat not in self._left and msg.step > back:
                 self._left[msg.seat] = msg.step
                 self.log.append(msg.step, EntryKind.MSG, msg.raw)
                 self._pump(now)
@@ -265,11 +275,12 @@ class Session(Agreement, Recovery, Sealing):
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         if msg.seat != self.seat:
             self._weigh_state_hash(msg, step)
+        judge = self._note_ack(msg)  # protocol 6: a late proof's round may be split by it
         if msg.step < step and msg.type in _LATE_TYPES:
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
                 # rollback rebuilds the boxes it reopens from _slots: nothing to keep here.
-                if self._admitted:
+                if self._admitted or judge:
                     self._pump(now)  # its claim may void an admission (§5.6), as live
                 return
             box = self._box(msg.step)
@@ -337,8 +348,15 @@ class Session(Agreement, Recovery, Sealing):
         deadline = self._deadline()
         if deadline is not None and now >= deadline:
             recent = now - self.record.timeouts.step_ms / 1000
+            # Protocol 6 (SPEC §5.5): a seat heard at this step is spared the first deadline
+            # only; from the next one on, every seat still waited for is voted, whatever else
+            # it says here (a seat that talks without contributing holds the table one step
+            # timeout more, not without end).
+            spare = self._vote_seq.get(self.step, 0) == 0 or self.record.protocol < WITHHELD
             silent = frozenset(
-                s for s in waiting if box.heard.get(s, -1.0) < recent or self._wire_dead(s, now)
+                s
+                for s in waiting
+                if not spare or box.heard.get(s, -1.0) < recent or self._wire_dead(s, now)
             )
             if silent:
                 self._vote(silent, now)
@@ -405,7 +423,8 @@ class Session(Agreement, Recovery, Sealing):
             return False
         snap = self._snapshots[-1]
         if msg.seat not in snap.live:
-            self._count("from-dropped-seat")
+            if not self._take_dropped_commit(msg, box, snap):  # (protocol 6, SPEC §5.5)
+                self._count("from-dropped-seat")
             return True
         if msg.type in (MsgType.VOTE, MsgType.NUDGE):
             self._register_request(msg, box)
@@ -421,7 +440,7 @@ class Session(Agreement, Recovery, Sealing):
             return True
         needs = self.needs()
         if msg.seat not in needs.humans or not self._fits(msg.type, needs.kind):
-            self._blame(msg.seat, "out-of-turn", f"{msg.type.name} not expected now")
+            self._blame(msg.seat, "out-of-turn", f"{msg.type.name} not expected now", msg.step)
             return True
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
@@ -439,12 +458,13 @@ class Session(Agreement, Recovery, Sealing):
                 action = msg.action
                 snap.state.check_action(msg.seat, action)
             except IllegalAction as exc:
-                self._blame(msg.seat, "illegal-action", str(exc))
+                self._blame(msg.seat, "illegal-action", str(exc), msg.step)
                 return True
             self._mark_checked(snap.state, msg.seat, action)
         elif msg.type == MsgType.ENTROPY:
             if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[0]):
-                self._blame(msg.seat, "bad-chain", "reveal does not hash to the previous link")
+                why = "reveal does not hash to the previous link"
+                self._blame(msg.seat, "bad-chain", why, msg.step)
                 return True  # the seat stays silent for this draw; timeouts handle it
         elif msg.type == MsgType.REVEAL and not self._check_reveal(msg, box, needs, snap):
             return True  # convicted: dropped at this step, its share is its forfeit
@@ -512,6 +532,12 @@ class Session(Agreement, Recovery, Sealing):
         commit = box.of(MsgType.COMMIT)[msg.seat]
         action, nonce = msg.action, msg.payload[1]  # the parser's Action
         value = reveal_value(msg)  # == self._action_bytes(action), without a re-pack
+        if self.record.protocol < FORFEIT_PROTOCOL:  # blamed, the default taken, no conviction
+            last = snap.chain_last[msg.seat]
+            for code, why in protocol_1_faults(last, commit, msg, value, needs, snap.state):
+                self._blame(msg.seat, code, why, msg.step)
+                box.bad_reveals.add(msg.seat)
+            return True
         if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[2]):
             code, reason = "bad-chain", "reveal does not hash to the previous link"
         elif not opens(
@@ -573,11 +599,19 @@ class Session(Agreement, Recovery, Sealing):
             return None  # not before the whole table is known to hold our commitments (§4.4)
         actions: dict[int, Action] = {s: reveals_in[s].action for s in needs.humans}
         reveals: dict[int, bytes] = {s: reveals_in[s].payload[2] for s in needs.humans}
+        for s in box.bad_reveals.intersection(needs.humans):  # protocol 1 (SPEC §4.4)
+            actions[s] = state.default_action(s)
+            del reveals[s]
         dropped_now = self._dropped_at_this_step(needs)
+        withheld, unexplained = self._withheld_reveals(box, needs, dropped_now)
+        if unexplained:
+            return None  # a REVEAL from before a drop we cannot read yet (protocol 6, §5.5)
+        forfeits = self.record.protocol >= FORFEIT_PROTOCOL
         for s in dropped_now:
-            # Silent: the default (a time-out).  Convicted here: the forfeit (SPEC §4.4).
-            convicted = self._convicted_at(s, self.step)
-            actions[s] = state.forfeit_action(s) if convicted else state.default_action(s)
+            # Silent: the default (a time-out).  Convicted here, or (protocol 6) withheld after
+            # another seat revealed: the forfeit (SPEC §4.4, §5.5).
+            forfeit = (forfeits and self._convicted_at(s, self.step)) or s in withheld
+            actions[s] = state.forfeit_action(s) if forfeit else state.default_action(s)
         bots = {
             s: self.record.seats[s].bot or TAKEOVER_BOT for s in needs.bots if s not in dropped_now
         }
@@ -595,6 +629,10 @@ class Session(Agreement, Recovery, Sealing):
                     chain_last[seat] = msg.payload[index]
                     chain_used[seat] += 1
         decided = self.step
+        withheld: frozenset[int] = frozenset()  # (protocol 6) their forfeit: a REVEAL withheld
+        if type(inp) is Joint:
+            needs = self.needs()  # the round's dropped seats: withheld or silent
+            withheld = self._blame_round_absence(box, needs, self._dropped_at_this_step(needs))
         self._round_stood(decided)
         live = snap.live
         if self.record.protocol >= HANDBACK_PROTOCOL:
@@ -602,16 +640,22 @@ class Session(Agreement, Recovery, Sealing):
             if admitted:
                 live = live | admitted
                 for seat in admitted:
-                    self._admitted[seat] = decided
+                    self._admitted.setdefault(seat, []).append(decided)
                     self._rejoins.pop(seat, None)
                     self._left.pop(seat, None)  # a seat that had left is back: no longer leaving
+                    if seat == self.seat:  # dropped again, we ask back at once (_pump)
+                        self._rejoin_sent_at = None
         self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), live))
         digest = self._state_hash(new_state)
         self._hash_at[decided + 1] = digest
         protocol = self.record.protocol
         facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
-        self._events.append(ev.StepApplied(decided, inp, digest, facts))
+        dropped = frozenset(box.dropped_now)
+        convicted = frozenset(s for s in dropped if self._convicted_at(s, decided))
+        self._events.append(
+            ev.StepApplied(decided, inp, digest, facts, snap.live, dropped, convicted, withheld)
+        )
         if live is not snap.live:
             back = tuple(sorted(live - snap.live))
             self.log.append(decided + 1, EntryKind.NOTE, ["back", list(back), "admitted"])

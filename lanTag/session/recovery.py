@@ -12,6 +12,7 @@ import hmac
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.commit import opens
 from lanTag.session import events as ev
+from lanTag.session.absence import Absence
 from lanTag.session.chatter import TOO_CHATTY, Chatter
 from lanTag.session.core import NONCE_DOMAIN
 from lanTag.session.messages import (
@@ -26,7 +27,7 @@ from lanTag.session.referee import NeedKind
 from lanTag.session.steps import StepBox
 
 
-class Recovery(Chatter):
+class Recovery(Absence, Chatter):
     """What a restarted peer needs, and chat meant for one seat only."""
 
     def _derived_nonce(self, step: int) -> bytes:
@@ -235,12 +236,20 @@ class Recovery(Chatter):
     # of cheating up to the admission's step.  A conviction learnt later for a step at or
     # before an admission rolls the admission back (Agreement._void_admissions).
 
-    def ask_back(self, now: float) -> None:
-        """Our seat wants to play again (a resumed peer): while the others hold it dropped we
-        send a signed REJOIN, again every step timeout, until a live seat admits us."""
+    def ask_back(self, now: float, *, once: bool = False) -> None:
+        """Our seat wants to play again: while the others hold it dropped we send a signed
+        REJOIN, again every step timeout, until a live seat admits us.
+
+        A resumed peer asks whenever its seat is dropped (``once`` False).  A person whose
+        seat a bot took while they were away (the console's one key) asks this time only
+        (``once``): until the seat is let in, also again if a rollback undoes the admission,
+        but once in and dropped again for idleness it stays out until they ask again, so a
+        player who walked off does not come back by itself to make the table wait out the
+        turn limit each time."""
         if self.replay or self._signer is None or self.record.protocol < HANDBACK_PROTOCOL:
             return
         self._want_back = True
+        self._back_once = once
         self._send_rejoin(now)
 
     @property
@@ -256,8 +265,8 @@ class Recovery(Chatter):
     def rejoin_refusal(self) -> str | None:
         """Why our dropped seat cannot be given back, as a fact code, or None (it may be):
         ``protocol`` (a game older than protocol 5), ``convicted`` (we hold a proof that it
-        cheated), ``nobody`` (every other live person has left: nobody will admit it),
-        ``over``."""
+        cheated), ``limit`` (protocol 6: it was given back HANDBACK_LIMIT times already),
+        ``nobody`` (every other live person has left: nobody will admit it), ``over``."""
         if self.seat is None or self.seat in self.live:
             return None
         if self.record.protocol < HANDBACK_PROTOCOL:
@@ -266,6 +275,8 @@ class Recovery(Chatter):
             return "over"
         if self._convicted_since(self.seat, self.step):
             return "convicted"
+        if self.handbacks_left(self.seat) == 0:
+            return "limit"
         if all(s in self._left for s in self.live - {self.seat}):
             return "nobody"  # every live person said it leaves: nobody will carry a REJOIN
         return None
@@ -326,7 +337,9 @@ class Recovery(Chatter):
         if self._convicted_since(seat, step):
             return False  # a cheat (equivocation, bad reveal, desync, flood) never comes back
         dropped = self._dropped_at(seat, step)
-        return dropped is not None and dropped <= request.step
+        if dropped is None or dropped > request.step:
+            return False
+        return self._may_return(seat, dropped, step)  # protocol 6: after its turn, and so often
 
     def _dropped_at(self, seat: int, step: int) -> int | None:
         """The step of ``seat``'s latest drop at or before ``step`` (None: never dropped)."""

@@ -102,4 +102,5 @@ class Sealing(Chatter):
             "bad-seal",
             f"sealed state {msg.state_hash.hex()[:16]} at step {msg.step}, "
             f"the game ended in {final.hex()[:16]} at step {self.step}",
+            msg.step,
         )

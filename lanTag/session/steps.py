@@ -7,11 +7,17 @@ from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from lanTag.rules.base import State
+from lanTag.fair.chain import chain_step_ok
+from lanTag.fair.commit import opens
+from lanTag.rules.base import IllegalAction, State
 from lanTag.session.messages import ROUND_ACKS_PROTOCOL as ROUND_ACKS_PROTOCOL
 from lanTag.session.messages import MsgType, Signed, reveal_vector
 from lanTag.session.referee import Needs
 
+# The first protocol that convicts a bad REVEAL (its seat dropped at that step) and records a
+# convicted seat's forfeit (SPEC §4.4): protocol 1 blamed it and took the seat's default, the
+# seat staying live, and its logs replay so (``protocol_1_faults``, ``StepBox.bad_reveals``).
+FORFEIT_PROTOCOL = 2
 # The first protocol whose secret rounds wait for acknowledgements naming the commitments
 # (SPEC §4.4, §5.8): every other live seat's HAVE must name the very COMMIT we hold.
 NAMED_ACKS_PROTOCOL = 4
@@ -28,6 +34,16 @@ LATE_PROOF_PROTOCOL = 5
 # Protocol 6 too: a seat proven to have equivocated at several steps is convicted at the
 # earliest of them at every peer, whatever the order the proofs reached each (SPEC §5.7).
 ORDERED_PROOFS_PROTOCOL = 6
+# Protocol 6 too: absence never pays (SPEC §5.5, §5.6).  A seat dropped at a roll, or at a
+# secret round after another seat revealed, is blamed ``withheld``; a withheld REVEAL is the
+# seat's forfeit; a seat is given back only after the turn it was dropped in ended, and at
+# most HANDBACK_LIMIT (lanTag.session.recovery) times a game.
+WITHHELD_PROTOCOL = 6
+# Protocol 6 too: the late-proof rule assumes one cheater.  A round at which a second seat is
+# proven to have cheated (another equivocation, a bad reveal, or acknowledgements naming two
+# versions of one seat's COMMIT) does not stand, whenever the proof comes: every seat proven
+# there is dropped at that step, as protocol 4 did (SPEC §5.7, "Many cheaters").
+COLLUSION_PROTOCOL = 6
 ROUND_SUBJECT = 2**32 - 1  # a HAVE's subject that is no seat: "the secret round of this step"
 ROUND_DOMAIN = b"lanTag/v1/round\x00"
 
@@ -79,9 +95,16 @@ class StepBox:
     round_unchecked: set[int] = field(default_factory=set)
     round_checked: bytes = b""
     dropped_commits: dict[int, Signed] = field(default_factory=dict)  # of seats dropped here
+    drop_batches: list[frozenset[int]] = field(default_factory=list)  # this step's drops, in order
+    # (what it was computed from, vector -> the dropped seats it holds): Absence._explained
+    explained: tuple[object, dict[bytes, frozenset[int]]] | None = None
+    bad_reveals: set[int] = field(default_factory=set)  # protocol 1: their default is taken
 
     def of(self, kind: MsgType) -> dict[int, Signed]:
-        return self.contrib.setdefault(kind, {})
+        got = self.contrib.get(kind)  # (not setdefault: that builds a dict on every call)
+        if got is None:
+            got = self.contrib[kind] = {}
+        return got
 
     def register_request(self, msg: Signed) -> None:
         """Keep the latest VOTE / NUDGE of each sender."""
@@ -127,6 +150,24 @@ class StepBox:
             ):
                 return silent
         return None
+
+
+def protocol_1_faults(
+    chain_last: bytes, commit: Signed, reveal: Signed, value: bytes, needs: Needs, state: State
+) -> list[tuple[str, str]]:
+    """(code, reason) of each fault a protocol-1 peer blamed a REVEAL for: its link does not
+    chain; it does not open its COMMIT, or else its action is illegal (SPEC §4.4)."""
+    faults = []
+    if not chain_step_ok(chain_last, reveal.payload[2]):
+        faults.append(("bad-chain", "reveal does not hash to the previous link"))
+    sealed, nonce = commit.payload[0], reveal.payload[1]
+    if not opens(sealed, reveal.game_id, reveal.step, reveal.seat, needs.secret_kind, nonce, value):
+        return [*faults, ("bad-reveal", "reveal does not open its commitment")]
+    try:
+        state.check_action(reveal.seat, reveal.action)
+    except IllegalAction as exc:
+        faults.append(("illegal-action", str(exc)))
+    return faults
 
 
 def unacknowledged_commits(

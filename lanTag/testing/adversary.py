@@ -27,6 +27,7 @@ from typing import Any
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.fair.commit import commitment
+from lanTag.identity import Identity
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.net.endpoint import Addr
 from lanTag.net.frame import Frame, FrameType, encode
@@ -42,9 +43,11 @@ from lanTag.session.messages import (
     sign_message,
     unpack_bundle,
 )
+from lanTag.session.steps import ROUND_SUBJECT, round_digest
 from lanTag.session.transport import Transport
 from lanTag.testing.choices import beats, illegal_for
 from lanTag.testing.garbage import garbage_datagrams, garbage_payloads
+from lanTag.testing.withholder import Withholder, own_pips
 
 __all__ = ["Adversary", "Cheat", "garbage_datagrams", "garbage_payloads", "resign"]
 
@@ -72,6 +75,18 @@ class Cheat(enum.Enum):
     FALSE_HASH = "false-hash"  # one HAVE with a made-up state hash, to one peer only
     REQUEST_FLOOD = "request-flood"  # NUDGEs and VOTEs with distinct seqs, future steps too
     CHAT_FLOOD = "chat-flood"  # validly signed CHAT junk, distinct lines, at its step
+    # Issue #38: withhold our link of our own roll when the roll without it has more pips, be
+    # dropped, ask back (lanTag.testing.withholder); -careful: only while a hand-back is
+    # left; -leave: withhold with a LEAVE.
+    WITHHOLD_ROLL = "withhold-roll"
+    WITHHOLD_ROLL_CAREFUL = "withhold-roll-careful"
+    WITHHOLD_ROLL_LEAVE = "withhold-roll-leave"
+    # Two colluders (issue #33): HONEST plays honestly but lends its key (``--identity-seed``);
+    # COLLUDE holds that key (``partner``) and, at the first secret round its partner takes
+    # part in, signs a second COMMIT for the partner and sends it to the victims only, with
+    # its own acknowledgement naming it in place of the one naming what it holds.
+    HONEST = "honest"
+    COLLUDE = "collude"
 
 
 def resign(session_signer: Any, msg: Signed, payload: tuple[Any, ...]) -> Signed:
@@ -143,6 +158,7 @@ class Adversary:
         spoof: Callable[[bytes, Addr, Addr], None] | None = None,
         spoof_as: Addr | None = None,
         seed: int = 0,
+        partner: Identity | None = None,
     ) -> None:
         self.inner = inner
         self.cheat = cheat
@@ -152,15 +168,23 @@ class Adversary:
         self.replay_pool = list(replay_pool)
         self.spoof = spoof
         self.spoof_as = spoof_as
+        self.partner = partner
         self.rng = random.Random(seed)
         self.did = CheatLog()
+        self.withholder: Withholder | None = None
         self.done = False
         self._replace: dict[bytes, dict[Addr | None, list[bytes]]] = {}  # raw -> dst -> raws
         self._drop_types: set[tuple[int, MsgType]] = set()  # (step, type) of ours never sent
         self._peek: tuple[int, Action] | None = None  # PEEK_REVEAL: (step, committed choice)
         self._installed: Session | None = None
         self._rules: list[
-            tuple[int, MsgType, Callable[[Signed], tuple[Any, ...]], set[Addr] | None]
+            tuple[
+                int,
+                MsgType,
+                Callable[[Signed], tuple[Any, ...]],
+                set[Addr] | None,
+                Callable[[Signed], list[bytes]] | None,
+            ]
         ] = []
         self._log = bytearray()
         write = inner.write_log
@@ -509,6 +533,84 @@ class Adversary:
         self.did.notes.append(f"committed {honest} to all but {sorted(victims)}: {other}")
         return True
 
+    def _honest(self, s: Session, now: float) -> bool:
+        return False  # never cheats: the bot plays every input
+
+    def _collude(self, s: Session, now: float) -> bool:
+        # At the first secret round our partner takes part in: once we hold every COMMIT
+        # of it, the victims get, in place of our acknowledgement (our REVEAL, or our round
+        # HAVE when we are no seat of the round), a second COMMIT of the partner signed
+        # with its key, then our acknowledgement naming the vector with that one.  The
+        # other peers get our honest one.
+        decision = s.state.decision()
+        partner = self._partner_seat(s)
+        if partner is None or not isinstance(decision, Simultaneous):
+            return False
+        if partner not in decision.seats or partner not in s.live:
+            return False
+        step = s.step
+        others = sorted(k for k in s.peers if k not in (s.seat, partner))
+        victims = self._victims(s) if self.victims is not None else {s.peers[others[-1]]}
+        second: list[Signed] = []
+
+        def acknowledges(msg: Signed) -> bool:
+            return msg.type is MsgType.REVEAL or msg.payload[0] == ROUND_SUBJECT
+
+        def commit_b(msg: Signed) -> list[bytes]:
+            if not acknowledges(msg):
+                return []  # a relay's HAVE of one seat's messages: sent as it is
+            if not second:
+                assert self.partner is not None
+                mine = s._boxes[step].of(MsgType.COMMIT)[partner]
+                second.append(
+                    sign_message(
+                        self.partner.signer(),
+                        MsgType.COMMIT,
+                        s.game_id,
+                        step,
+                        partner,
+                        mine.state_hash,
+                        (self.inner.random_bytes(32),),
+                        version=s.record.protocol,
+                    )
+                )
+                self.did.sent.append(second[0])
+            return [second[0].raw]
+
+        def swapped() -> bytes:
+            assert second
+            held = s._boxes[step].of(MsgType.COMMIT)
+            digests = {seat: c.digest for seat, c in held.items()}
+            digests[partner] = second[0].digest
+            return round_digest(digests)
+
+        self._replace_own(
+            s,
+            step,
+            MsgType.REVEAL,
+            lambda m: (*m.payload[:3], swapped()),
+            only=victims,
+            before=commit_b,
+        )
+        self._replace_own(
+            s,
+            step,
+            MsgType.HAVE,
+            lambda m: (m.payload[0], [swapped()]) if acknowledges(m) else m.payload,
+            only=victims,
+            before=commit_b,
+        )
+        if s.my_turn() == "secret":
+            self.bot.act(s, self.inner.random_bytes, now)
+        self.did.notes.append(f"second COMMIT of seat {partner} to {sorted(victims)}")
+        return True
+
+    def _partner_seat(self, s: Session) -> int | None:
+        if self.partner is None:
+            return None
+        key = self.partner.public_key
+        return next((i for i, seat in enumerate(s.record.seats) if seat.public_key == key), None)
+
     def _false_hash(self, s: Session, now: float) -> bool:
         # One validly signed HAVE, the copy of one we sent at this step (or the one before:
         # a turn is applied as soon as its MOVE is acknowledged, and protocol 6's secret
@@ -564,6 +666,14 @@ class Adversary:
         self.bot.act(s, self.inner.random_bytes, now)
         return len(self.did.sent) >= FLOOD_ROUNDS
 
+    def _withhold_roll(self, s: Session, now: float) -> bool:
+        # Installed once: from then on the Withholder chooses at every roll of ours.
+        cheat = self.cheat
+        careful, leave = cheat is Cheat.WITHHOLD_ROLL_CAREFUL, cheat is Cheat.WITHHOLD_ROLL_LEAVE
+        self.withholder = Withholder(s, gain=own_pips, careful=careful, leave=leave)
+        self.bot.act(s, self.inner.random_bytes, now)
+        return True
+
     def inner_addr(self, s: Session) -> Addr:
         return s.peers.get(self.seat, ("0.0.0.0", 0))
 
@@ -576,9 +686,11 @@ class Adversary:
         kind: MsgType,
         payload: Callable[[Signed], tuple[Any, ...]],
         only: set[Addr] | None = None,
+        before: Callable[[Signed], list[bytes]] | None = None,
     ) -> None:
-        """When our session sends its ``kind`` of ``step``, send a re-signed version instead."""
-        self._rules.append((step, kind, payload, only))
+        """When our session sends its ``kind`` of ``step``, send a re-signed version instead
+        (after the messages ``before`` returns for it, if any)."""
+        self._rules.append((step, kind, payload, only, before))
 
     def _apply_rules(self, raw: bytes) -> None:
         if raw in self._replace:
@@ -589,14 +701,16 @@ class Adversary:
             return
         if msg.seat != self.inner_seat():
             return
-        for step, kind, payload, only in self._rules:
+        for step, kind, payload, only, before in self._rules:
             if msg.step == step and msg.type == kind:
+                extra = before(msg) if before is not None else []
                 fake = resign(self._signer(), msg, payload(msg))
                 self.did.sent.append(fake)
+                out = [*extra, fake.raw]
                 if only is None:
-                    self._replace[raw] = {None: [fake.raw]}
+                    self._replace[raw] = {None: out}
                 else:
-                    self._replace[raw] = {a: [fake.raw] for a in only}
+                    self._replace[raw] = {a: out for a in only}
 
 
 _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
@@ -615,6 +729,11 @@ _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
     Cheat.FALSE_HASH: Adversary._false_hash,
     Cheat.REQUEST_FLOOD: Adversary._request_flood,
     Cheat.CHAT_FLOOD: Adversary._chat_flood,
+    Cheat.WITHHOLD_ROLL: Adversary._withhold_roll,
+    Cheat.WITHHOLD_ROLL_CAREFUL: Adversary._withhold_roll,
+    Cheat.WITHHOLD_ROLL_LEAVE: Adversary._withhold_roll,
+    Cheat.HONEST: Adversary._honest,
+    Cheat.COLLUDE: Adversary._collude,
 }
 
 

@@ -138,17 +138,18 @@ class Table:
             self.net.now + max_time,
         )
 
-    def resume(self, i: int) -> PeerMachine:
+    def resume(self, i: int, epoch: int = 999) -> PeerMachine:
         """What `lantag join --resume` does for peer ``i``: its seat rebuilt from its own
-        log, on its old address, with its log going on."""
+        log, on its old address, with its log going on (``epoch``: the new process's link
+        seed; a second resume of one peer needs another)."""
         ident = identity_for(self.seed if self.id_seed is None else self.id_seed, i)
         secret = _h(f"{self.seed}/chain/{i}")
         machine = PeerMachine(
-            LinkLayer(999),
+            LinkLayer(epoch),
             None,
             ident,
             secret,
-            random.Random(f"{self.seed}/resumed").randbytes,
+            random.Random(f"{self.seed}/resumed" + ("" if epoch == 999 else f"/{epoch}")).randbytes,
             driver=BotDriver(self.bot),
             write_log=self.logs[i].extend,
         )

@@ -44,40 +44,65 @@ from lanTag.log.standings import format_standings
 from lanTag.rules.base import Simultaneous, Turn
 from lanTag.rules.registry import display_name
 from lanTag.ui import game_commands as commands
-from lanTag.ui.boards import Painted, badge, paint, seat_tag
+from lanTag.ui.board_pane import BoardPane, FitWindow, WidthBy, side_width
+from lanTag.ui.boards import Painted, badge, paint, seat_tag, zooms
+from lanTag.ui.choosing import secret_pending, secret_text
+from lanTag.ui.feed_panel import FeedControl
 from lanTag.ui.model import GameHandle, GameModel, SeriesInfo
 from lanTag.ui.style import color_depth, colour_enabled, make_style, seat_class
-from lanTag.ui.viewport import BoardControl, Cell, focus_cell
+from lanTag.ui.turn_clock import WARN_LEFT
 from lanTag.ui.widgets import WrappedText
 
 POLL_SECONDS = 0.05
-FEED_SHOWN = 4  # newest outcome lines in the side panel (all of them are in the log)
 
 KEYS_HELP = """\
 One rule: letters and words always go to the command line; only keys that
 cannot start a word act on the board.
   type a word        "jump ffl", "end", "bid 3": Enter plays it, Tab completes
   Esc                clear the command line
-  arrows             play the legal "... n/e/s/w" action (step, face, move)
+  arrows             play the legal move that goes n/e/s/w (step, face, move,
+                     leave the Safe House); if several pawns could, press the
+                     digit of the one to move
   0-9                pick the piece the arrows move (Tag 'em pawns)
+  .                  show all your pieces (where they fit) and follow them
   Tab / Shift-Tab    put the next / previous legal action on the command line
   Enter              play the command line (seals it when the choice is secret)
   /                  a slash command: /say text, /end, /help, /quit
   PgUp / PgDn        scroll a board taller than its pane (or Ctrl-U / Ctrl-D)
   Shift+arrows       pan a board bigger than its pane (◀ ▶ ▲ ▼ mark what is
-                     cut off); it follows your piece again after ".", a digit
-                     or a move
+                     cut off); it follows your pieces again after ".", a
+                     digit or a move
   ? or F1 or Ctrl-G  this help (Esc, ? or F1 closes; arrows scroll)
   Ctrl-Q twice       leave the game (a bot takes your seat)
+  Enter (watching)   play your seat again after a bot took it (idle too long)
   (game over)        q or Enter leaves, b hides the result box, Esc shows it;
                      in a game night the host's r plays again, s sets up another
                      game, and a joiner's a accepts the game the host proposes
 
 Secret choices (rock-paper-scissors, bids, orders) are sealed with a hash
 commitment and revealed only when every seat has sealed: "committed — waiting
-for N others" means yours is locked in. Dice are seeded by every live seat's
-hash-chain reveal; the side panel says how many seats seeded the last roll.
+for N others" means yours is locked in. Where the options start with different
+letters, a letter alone is the option: r, p or s, then Enter, in rock-paper-scissors.
+Dice are seeded by every live seat's hash-chain reveal; the side panel says how many
+seats seeded the last roll.
+
+"! ..." above the status lines: a rule that makes you lose unless you act now.
 """
+
+
+def turn_limit_help(limit: float) -> str:
+    """The turn limit of this game, and what happens at it, for the help screen."""
+    marks = " and ".join(f"{m} s" for m in WARN_LEFT if m < limit)
+    warned = (
+        f" At {marks} left the message line warns you (and the terminal beeps)." if marks else ""
+    )
+    return (
+        f"\nTurn clock: each move or secret choice has {limit:.0f} s (the host's\n"
+        f"--turn-timeout); your row and the turn line count it.{warned}\n"
+        "At the limit the other players vote your seat out and a bot plays it: you are\n"
+        "not gone, press Enter to play it again (the table lets you back in at its next\n"
+        "step, as it does a seat resumed after a crash).\n"
+    )
 
 
 def rules_text(engine: str) -> str:
@@ -104,7 +129,7 @@ class GameApp:
         self.model.poll()
         # No message yet: the message line then shows prompt_hint(), which follows the game.
         self._painted_key: int | None = None
-        self._painted = Painted()
+        self._painted: dict[int, Painted] = {}
         color = colour_enabled(color)
         self.app: Application[int] = Application(
             layout=Layout(self._layout(), focused_element=self._line_window),
@@ -139,6 +164,9 @@ class GameApp:
             if changed or seconds != shown:
                 shown = seconds
                 self.app.invalidate()
+            if self.model.bell:
+                self.model.bell = False
+                self.app.output.bell()  # the turn limit nears, or the seat went to a bot
             self._maybe_exit()
             await asyncio.sleep(POLL_SECONDS)
 
@@ -148,8 +176,16 @@ class GameApp:
             self.app.exit(result=self.model.exit_code)
 
     def painted(self) -> Painted:
+        """The board at its widest cells (its status lines, legend and side are the same at
+        every zoom)."""
+        return self.painted_at(0)
+
+    def painted_at(self, zoom: int) -> Painted:
         view = self.model.view()
         if self.model.view_serial != self._painted_key:
+            self._painted_key = self.model.view_serial
+            self._painted = {}
+        if zoom not in self._painted:
             s = self.model.session
 
             def render() -> str:
@@ -157,9 +193,8 @@ class GameApp:
                     return "waiting for the game to start"
                 return self.model.game_view().render(s.state)
 
-            self._painted_key = self.model.view_serial
-            self._painted = paint(self.model.engine, view, self.model.names(), render)
-        return self._painted
+            self._painted[zoom] = paint(self.model.engine, view, self.model.names(), render, zoom)
+        return self._painted[zoom]
 
     # ------------------------------------------------------------------ layout
 
@@ -168,24 +203,8 @@ class GameApp:
         self._line_window = Window(
             BufferControl(buffer=model.line, focusable=True), height=1, dont_extend_height=True
         )
-        self._board = BoardControl(self.painted, self._focus_cell, model)
-        board_pane = HSplit(
-            [
-                Window(
-                    self._board,
-                    # The board gets its full height first; status lines take what is left.
-                    height=lambda: Dimension(
-                        min=min(3, len(self.painted().rows)),
-                        preferred=len(self.painted().rows),
-                        max=len(self.painted().rows),
-                        weight=20,
-                    ),
-                    wrap_lines=False,
-                ),
-                Window(WrappedText(self._info_text), height=Dimension(min=1), wrap_lines=True),
-            ],
-            width=lambda: Dimension(min=20, preferred=max(self.painted().width + 1, 36), weight=3),
-        )
+        self.pane = BoardPane(model, self.painted_at, lambda: zooms(model.engine))
+        feed = FeedControl(lambda: model.outcomes)
         side = HSplit(
             [
                 Window(
@@ -218,13 +237,9 @@ class GameApp:
                 ),
                 # In the side panel, not under the board: at 80x24 a big board leaves no
                 # row under it, and these lines must be seen until our next decision.
+                # The lines about us keep their rows (FitWindow); the others fold away.
                 ConditionalContainer(
-                    Window(
-                        WrappedText(self._feed_text, follow=True),
-                        height=Dimension(min=2, max=7),
-                        wrap_lines=True,
-                        dont_extend_height=True,
-                    ),
+                    FitWindow(feed, feed.least_rows, spare=8, max_rows=7),
                     filter=Condition(lambda: bool(model.outcomes)),
                 ),
                 Window(
@@ -233,9 +248,14 @@ class GameApp:
                     height=Dimension(min=1, weight=1),
                 ),
             ],
-            width=Dimension(min=24, preferred=40, max=48, weight=1),
         )
-        body = VSplit([board_pane, Window(width=1, char="│", style="class:dim"), side])
+        body = VSplit(
+            [
+                self.pane.container(),
+                Window(width=1, char="│", style="class:dim"),
+                WidthBy(side, side_width),
+            ]
+        )
         help_window = Window(WrappedText(self._help_text), wrap_lines=True)
         over_box = Frame(
             Window(WrappedText(self._over_text), wrap_lines=True),
@@ -254,7 +274,13 @@ class GameApp:
                     ],
                 ),
                 ConditionalContainer(help_window, filter=self._helping()),
-                Window(FormattedTextControl(self._message_text), height=1),
+                # Hints and errors wrap (up to 3 rows) rather than run off a narrow screen.
+                Window(
+                    WrappedText(self._message_text),
+                    height=Dimension(min=1, max=3),
+                    wrap_lines=True,
+                    dont_extend_height=True,
+                ),
                 VSplit(
                     [
                         Window(FormattedTextControl(self._prompt_text), width=7),
@@ -281,28 +307,6 @@ class GameApp:
             who = f"watching: bot in your seat {seat}"
         return [("", f" lanTag │ {s.game.display_name} │ step {s.step} │ {who} │ F1/Ctrl-G help")]
 
-    def _focus_cell(self) -> Cell | None:
-        return focus_cell(self.painted().spots, self.model.seat, self.model.selected)
-
-    def _info_text(self) -> StyleAndTextTuples:
-        out: StyleAndTextTuples = []
-        if self._board.clipped.any:
-            # Said once here as well as by the marks: how to see the rest.
-            out += [("class:hint", "board cut off: Shift+arrows pan, . follows you\n")]
-        for line in self.painted().info:
-            out += [*line, ("", "\n")]
-        return out[:-1]
-
-    def _feed_text(self) -> StyleAndTextTuples:
-        """The outcomes since our last decision, newest last (kept until we decide again)."""
-        shown = list(self.model.outcomes)[-FEED_SHOWN:]
-        earlier = len(self.model.outcomes) - len(shown)
-        more = f" ({earlier} more in the log)" if earlier else ""
-        out: StyleAndTextTuples = [("class:header", "since your last move"), ("class:dim", more)]
-        for outcome in shown:
-            out += [("", "\n"), (outcome.style, "» " + outcome.text)]
-        return out
-
     def _side_text(self) -> StyleAndTextTuples:
         painted = self.painted()
         out: StyleAndTextTuples = [("class:header", painted.side_header)]
@@ -312,7 +316,9 @@ class GameApp:
 
     def _legend_text(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("class:header", "legend"), ("", " ")]
-        for line in self.painted().legend:
+        # The zoom the board is drawn at (drawn before the side panel): compact cells
+        # say what they leave out.
+        for line in self.painted_at(self.pane.control.zoom).legend:
             out += [*line, ("", "\n")]
         return out[:-1]
 
@@ -333,7 +339,7 @@ class GameApp:
         badges = [badge(m.engine, view, seat) for seat in range(len(s.record.seats))]
         wide = max(map(len, badges), default=0)
         for seat, rec in enumerate(s.record.seats):
-            status = "you" if seat == m.seat and seat in s.live else m.seat_status(seat)
+            status = m.own_status() if seat == m.seat else m.seat_status(seat)
             out += [
                 ("class:warn", "▶" if seat in acting else " "),
                 (seat_class(seat), seat_tag(m.engine, seat)),
@@ -351,13 +357,24 @@ class GameApp:
         m = self.model
         out: StyleAndTextTuples = [
             ("class:header", "turn"),
-            ("", f" {m.turn_text()} · {m.turn_seconds():.0f}s\n"),
+            ("", f" {m.turn_text()} · {m.clock_text()}"),
         ]
+        left = m.seconds_left()
+        if left is not None and left <= max(WARN_LEFT):
+            out.append(("class:error", f" — {max(0.0, left):.0f} s left!"))
+        out.append(("", "\n"))
+        # The choice being sealed now comes before the dice (what we must answer first);
+        # the last one revealed after them.
+        secret = secret_text(m)
+        now: StyleAndTextTuples = (
+            [("class:header", "secret"), ("", " " + secret + "\n")] if secret else []
+        )
+        if secret_pending(m):
+            out, now = out + now, []
         if m.last_roll is not None:
             style = "class:log.roll" if not m.last_roll.problems else "class:error"
             out += [("class:header", "dice"), (style, " " + m.last_roll.text() + "\n")]
-        if m.last_secret is not None:
-            out += [("class:header", "secret"), ("", " " + m.last_secret.text() + "\n")]
+        out += now
         out[-1] = (out[-1][0], out[-1][1].rstrip("\n"))
         return out
 
@@ -368,7 +385,9 @@ class GameApp:
         return out
 
     def _help_text(self) -> StyleAndTextTuples:
-        text = KEYS_HELP + "\n" + (rules_text(self.model.engine) or "(no rules summary)")
+        clock = turn_limit_help(self.model.turn_limit()) if self.model.session else ""
+        rules = rules_text(self.model.engine) or "(no rules summary)"
+        text = KEYS_HELP + clock + "\n" + rules
         lines = text.splitlines()
         top = min(self.model.help_scroll, max(0, len(lines) - 1))
         return [

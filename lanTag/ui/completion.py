@@ -29,6 +29,10 @@ class ActionCompleter(Completer):
         self, document: Document, complete_event: CompleteEvent
     ) -> Iterator[Completion]:
         typed = document.text_before_cursor
+        if not typed.strip() and not complete_event.completion_requested:
+            # Completion while typing runs after the key that started it: once Enter has
+            # played and emptied the line, it must not pop up every legal action.
+            return
         text = typed.lstrip().lower()
         if text.startswith("/"):
             for word in SLASH_WORDS:

@@ -25,6 +25,7 @@ __all__ = ["FeedLine", "Namer", "plain_namer", "seat_namer", "step_lines"]
 class FeedLine:
     text: str
     notable: bool
+    mine: bool = False  # about our seat (caught, tagged, a pawn lost): never folded away
 
 
 def seat_namer(names: Sequence[str], me: int | None) -> Namer:
@@ -38,8 +39,11 @@ def seat_namer(names: Sequence[str], me: int | None) -> Namer:
     return name
 
 
-def step_lines(engine: str, state: Any, name: Namer, before: Any = None) -> list[FeedLine]:
-    """The lines for the facts of the input that led to ``state`` (the state after it).
+def step_lines(
+    engine: str, state: Any, name: Namer, before: Any = None, me: int | None = None
+) -> list[FeedLine]:
+    """The lines for the facts of the input that led to ``state`` (the state after it);
+    those about seat ``me`` are marked ``mine``.
 
     ``before``: the state before that input.  An engine may carry the previous input's
     facts over (Board Tag's returning IT die keeps the tag before it); those were told
@@ -47,13 +51,15 @@ def step_lines(engine: str, state: Any, name: Namer, before: Any = None) -> list
     """
     if state is None:
         return []
-    texts = game_view(engine).events_texts(state, name)
+    shown = game_view(engine)
+    texts = shown.events_texts(state, name)
     if not texts:
         return []
     routine = _ROUTINE.get(engine, frozenset())
+    about = shown.events_about(state, me)
     lines = [
-        FeedLine(text, code not in routine)
-        for code, text in zip(_codes(state), texts, strict=True)
+        FeedLine(text, code not in routine, mine)
+        for code, text, mine in zip(_codes(state), texts, about, strict=True)
     ]
     if before is not None:
         told = [line.text for line in step_lines(engine, before, name)]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from lanTag.errors import LocalProtocolError
 from lanTag.rules.base import Action, IllegalAction
+from lanTag.ui.choosing import letter_choices
 from lanTag.ui.model import (
     ACCEPT_NEXT,
     DECLINE_NEXT,
@@ -34,6 +35,7 @@ SLASH = {
     "quit": "quit",
     "end": "end-turn",
     "commit": "commit",
+    "back": "take-back",
 }
 
 
@@ -53,6 +55,10 @@ def run(model: GameModel, name: str, arg: str = "") -> None:
         return
     if name != "quit":
         model.quit_armed = False
+    if name != "select":
+        model.pending_arrow = None  # "press a digit" holds for the next key only
+    if name != "step-direction":
+        model.arrow_offer = None  # "the same arrow again" holds for the next key only
     fn(model, arg)
 
 
@@ -65,6 +71,8 @@ def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
     if s is None or seat is None:
         model.say("you are watching: there is nothing to play", "class:error")
         return False
+    if len(text) == 1:  # "p" alone during rock-paper-scissors: "rps paper"
+        text = letter_choices(model).get(text.lower(), text)
     try:
         action = Action.parse(text)
     except IllegalAction as exc:
@@ -95,7 +103,12 @@ def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
             model.committed = (step, shown)
             others = len(model.waiting_for())
             model.say(f"committed '{shown}' — waiting for {others} other(s)", "class:ok")
-    except (IllegalAction, LocalProtocolError) as exc:
+    except IllegalAction as exc:
+        # The game's view may answer a refused action better (Board Tag's "pick" of a die
+        # the rules picked already).
+        model.say(model.game_view().typed_hint(s.state, seat, action) or str(exc), "class:error")
+        return False
+    except LocalProtocolError as exc:
         model.say(str(exc), "class:error")
         return False
     model.board_follow = True  # after a move, show where our piece went
@@ -117,6 +130,9 @@ def submit(model: GameModel, arg: str) -> None:
     text = (arg or model.line.text).strip()
     if not text:
         model.mode = "board"
+        if model.can_take_back():  # a bot took our seat while we were away: one key
+            take_back(model, "")
+            return
         model.say(model.prompt_hint())
         return
     if text.startswith("/"):
@@ -132,6 +148,19 @@ def submit(model: GameModel, arg: str) -> None:
         return
     if _play(model, text):
         _finish_line(model, text)
+
+
+@command("take-back")
+def take_back(model: GameModel, arg: str) -> None:
+    """Enter (or /back) while a bot plays our dropped seat: ask the table for it back, the
+    hand-back a resumed seat uses (a signed REJOIN a live seat's next contribution
+    carries); the others let us in from their next step."""
+    s = model.session
+    if s is None or not model.can_take_back():
+        model.say(model.prompt_hint(), "class:error")
+        return
+    model.handle.command(lambda now: s.ask_back(now, once=True))
+    model.say("asking the table for your seat back…", "class:ok")
 
 
 @command("commit")
@@ -194,18 +223,59 @@ def whisper(model: GameModel, arg: str) -> None:
     model.add_log(f"<me to {model.names()[to]}, private> {text.strip()}", "class:log.chat")
 
 
+def arrow_actions(model: GameModel, direction: str) -> list[Action]:
+    """Our legal actions that move ``direction`` (n/e/s/w): those whose last word is that
+    compass word (``step n``, ``move 2 w``, ``face e``), and those the game's view says go
+    that way (Assassination's ``leave c4`` out of the Safe House)."""
+    text = model.action_text  # as players read them: stomptag orders end in a move word
+    ways: dict[str, str] = model.view().get("arrows") or {}
+    return [
+        a
+        for a in model.legal()
+        if ways.get(text(a)) == direction or (a.args and text(a).rsplit(" ", 1)[-1] == direction)
+    ]
+
+
+def _by_piece(actions: list[Action]) -> dict[int, Action]:
+    """The actions keyed by the piece they move, when each moves a different numbered
+    piece (Tag 'em's pawns); empty otherwise."""
+    pieces: dict[int, Action] = {}
+    for a in actions:
+        if a.args and isinstance(a.args[0], int):
+            pieces[a.args[0]] = a
+    return pieces if len(pieces) == len(actions) else {}
+
+
 @command("step-direction")
 def step_direction(model: GameModel, arg: str) -> None:
-    """An arrow key: play the legal action ending in that compass word, if it is clear which."""
-    text = model.action_text  # as players read them: stomptag orders end in a move word
-    found = [a for a in model.legal() if a.args and text(a).rsplit(" ", 1)[-1] == arg]
+    """An arrow key: play our legal action that moves that way.
+
+    With a piece selected (a digit) the arrow moves that piece.  Otherwise, when several
+    pieces could go, the message line asks which and the next digit moves it that way
+    (the command line stays empty, so the digit is never typed into a half command).
+    Several actions of one piece (Assassination's two squares north of a 2x2 Safe House)
+    go on the command line in turn: Enter plays the one shown, the arrow again the next."""
+    text = model.action_text
+    found = arrow_actions(model, arg)
     prefix = model.line.text.strip()
     if len(found) > 1 and prefix:
-        narrowed = [a for a in found if text(a).startswith(prefix)]
-        found = narrowed or found
-    if len(found) > 1 and model.selected is not None:
-        narrowed = [a for a in found if a.args[0] == model.selected]
-        found = narrowed or found
+        shown = [text(a) for a in found]
+        if model.arrow_offer == (arg, prefix) and prefix in shown:  # this arrow's: the next
+            _offer(model, arg, found[(shown.index(prefix) + 1) % len(found)], found)
+            return
+        found = [a for a in found if text(a).startswith(prefix)] or found
+    pieces = _by_piece(found)
+    if pieces and model.selected is not None:
+        if model.selected not in pieces:
+            others = ", ".join(map(str, sorted(pieces)))
+            model.pending_arrow = arg
+            model.say(
+                f"pawn {model.selected} cannot move {arg} now; {others} can: "
+                "press a digit to move that one",
+                "class:warn",
+            )
+            return
+        found = [pieces[model.selected]]
     if not found:
         model.say(f"no move {arg} now", "class:error")
         return
@@ -213,20 +283,45 @@ def step_direction(model: GameModel, arg: str) -> None:
         if _play(model, text(found[0])):
             _finish_line(model, text(found[0]))
         return
-    model.line.text = text(found[0])
-    model.line.cursor_position = len(model.line.text)
-    choices = ", ".join(text(a) for a in found[:6])
-    model.say(f"several: {choices} — press a digit to pick a piece, or Enter", "class:warn")
+    if pieces:
+        model.pending_arrow = arg
+        which = ", ".join(map(str, sorted(pieces)))
+        model.say(f"pawns {which} can move {arg}: press a digit to move that one", "class:warn")
+        return
+    _offer(model, arg, found[0], found)
+
+
+def _offer(model: GameModel, arrow: str, action: Action, found: list[Action]) -> None:
+    """Put one of several actions an arrow allows on the command line (Enter plays it)."""
+    shown = model.action_text(action)
+    model.arrow_offer = (arrow, shown)
+    model.line.text = shown
+    model.line.cursor_position = len(shown)
+    model.say(
+        f"Enter plays '{shown}'; the same arrow again: the next of {len(found)}",
+        "class:warn",
+    )
 
 
 @command("select")
 def select(model: GameModel, arg: str) -> None:
-    """A digit key: pick the piece the arrows move (Tag 'em pawns), else start typing it."""
+    """A digit key: pick the piece the arrows move (Tag 'em pawns), else start typing it.
+    Right after an arrow several pieces could follow, it moves that piece that way."""
     number = int(arg)
+    if model.pending_arrow is not None:
+        pending, model.pending_arrow = model.pending_arrow, None
+        pieces = _by_piece(arrow_actions(model, pending))
+        if number in pieces:
+            model.selected = number
+            model.board_follow, model.board_fit = True, False
+            shown = model.action_text(pieces[number])
+            if _play(model, shown):
+                _finish_line(model, shown)
+            return
     if any(a.args and a.args[0] == number for a in model.legal()):
         model.selected = number
-        model.board_follow = True  # show the piece just picked
-        model.say(f"piece {number} selected: the arrows move it", "class:ok")
+        model.board_follow, model.board_fit = True, False  # show the piece just picked
+        model.say(f"pawn {number} selected: the arrows move it", "class:ok")
         return
     type_text(model, arg)
 
@@ -327,9 +422,10 @@ def board_pan(model: GameModel, arg: str) -> None:
 
 @command("board-follow")
 def board_follow(model: GameModel, arg: str) -> None:
-    """ ".": scroll the board back to our selected piece and keep it in view."""
-    model.board_follow = True
-    model.say("the board follows your piece", "class:ok")
+    """ ".": scroll the board to show all our pieces (where they fit; else the selected one)
+    and keep them in view."""
+    model.board_follow = model.board_fit = True
+    model.say("the board shows all your pieces and follows them", "class:ok")
 
 
 @command("toggle-result")
@@ -343,7 +439,9 @@ def quit_game(model: GameModel, arg: str) -> None:
     they read "NAME left" and a bot plays the seat at once, with no timeout to wait out."""
     if model.is_over():
         model.exit_code = 0
-    elif model.quit_armed or arg == "now":
+    elif model.quit_armed or arg == "now" or model.seat is None or model.seat_taken_over():
+        # Watching (a spectator, or a seat a bot plays) loses nothing: one press leaves, as
+        # the watching hint says ("Ctrl-Q leave").
         s = model.session
         if s is not None and model.seat is not None:
             model.handle.command(s.leave)

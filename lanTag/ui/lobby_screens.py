@@ -147,8 +147,9 @@ def _take_lobby_events(events: deque[ev.Event | LobbyEvent]) -> list[ev.Event | 
 class HostModel:
     """The host's roster, fed by RosterChanged events; kick and start go through the handle."""
 
-    def __init__(self, handle: LobbyHandle) -> None:
+    def __init__(self, handle: LobbyHandle, join_line: str = "") -> None:
         self.handle = handle
+        self.join_line = join_line  # "lantag join ADDR:PORT": what the others type
         lobby = handle.machine.lobby
         if not isinstance(lobby, HostLobby):
             raise TypeError("the host screen needs a hosting peer")
@@ -221,7 +222,10 @@ class HostModel:
 
     def start(self) -> None:
         config = self.lobby.config
-        players = self.lobby.taken + len(config.bots)
+        empty = config.humans - self.lobby.taken
+        # A game night's next game (fill_empty): a bot takes each seat still open.
+        filled = empty if config.fill_empty else 0
+        players = self.lobby.taken + len(config.bots) + filled
         try:
             game = get_game(config.engine)
         except OptionError as exc:
@@ -231,13 +235,18 @@ class HostModel:
             self.message = f"{game.display_name} needs at least {game.min_seats} players"
             self.message_style = "class:error"
             return
-        if self.lobby.taken < config.humans and not self.confirm_short:
-            # The record lists only the seats taken: starting now makes a smaller game.
+        if empty > 0 and not self.confirm_short:
             self.confirm_short = True
-            self.message = (
-                f"only {self.lobby.taken} of {config.humans} human seats taken: "
-                "s again starts without the empty seats"
-            )
+            if filled:
+                self.message = (
+                    f"{empty} seat(s) still open: s again starts with a {config.fill_empty} "
+                    "bot in each"
+                )
+            else:  # the record lists only the seats taken: starting now makes a smaller game
+                self.message = (
+                    f"only {self.lobby.taken} of {config.humans} human seats taken: "
+                    "s again starts without the empty seats"
+                )
             self.message_style = "class:warn"
             return
         machine = self.handle.machine
@@ -257,6 +266,8 @@ class HostModel:
         address = getattr(self.handle, "address", None)
         if address is not None:
             out.append(("class:dim", f"listening on {address[0]}:{address[1]}\n"))
+        if self.join_line:
+            out.append(("class:ok", f"others run: {self.join_line}\n"))
         if open_table(config.approve, config.password):
             out.append(("class:warn", f"{OPEN_TABLE_NOTE}\n"))
         out.append(("class:header", f"\n{'seat':<5} {'nickname':<24} key\n"))
@@ -273,6 +284,10 @@ class HostModel:
                 )
             else:
                 out.append(("class:dim", f"{seat:<5} (open)\n"))
+        if config.fill_empty and len(self.roster) < self.seats:
+            out.append(
+                ("class:hint", f"a seat still open at the start: a {config.fill_empty} bot\n")
+            )
         waiting = self.lobby.waiting()
         if waiting:
             out.append(("class:header", "\nwaiting for your yes (a<n>) or no (r<n>):\n"))
@@ -289,13 +304,15 @@ async def run_host_screen(
     input: Input | None = None,
     output: Output | None = None,
     color: bool = True,
+    join_line: str = "",
 ) -> bool:
     """The host's lobby: the roster as players join; ``k<n>`` kicks seat n, ``s`` starts.
+    ``join_line`` (``lantag join ADDR:PORT``) is shown as what the others run.
 
     Returns True once the game was started (the caller then runs the game screen),
     False when the host quits.
     """
-    screen = host_screen(handle, input=input, output=output, color=color)
+    screen = host_screen(handle, input=input, output=output, color=color, join_line=join_line)
     await screen.run()
     return screen.model.started
 
@@ -306,8 +323,9 @@ def host_screen(
     input: Input | None = None,
     output: Output | None = None,
     color: bool = True,
+    join_line: str = "",
 ) -> Screen[HostModel]:
-    model = HostModel(handle)
+    model = HostModel(handle, join_line)
     kb = KeyBindings()
 
     def accept(_buffer: Any) -> bool:
@@ -325,6 +343,15 @@ def host_screen(
         model.done = True
         event.app.exit()
 
+    # As on the setup form: s and q act at once (on an empty line; the commands that take
+    # a number, a<n> r<n> k<n>, are typed and then Enter).
+    @kb.add("s", filter=Condition(lambda: not model.line.text))
+    @kb.add("q", filter=Condition(lambda: not model.line.text))
+    def _key(event: KeyPressEvent) -> None:
+        model.run_line(event.data)
+        if model.done:
+            event.app.exit()
+
     root = HSplit(
         [
             Window(FormattedTextControl(" lanTag │ your game"), height=1, style="class:title"),
@@ -332,7 +359,7 @@ def host_screen(
             Window(FormattedTextControl(lambda: [(model.message_style, model.message)]), height=1),
             Window(
                 FormattedTextControl(
-                    " a<n>/r<n> let in/refuse · k<n> kick seat n · s start · q quit (then Enter)"
+                    " s start · q quit · a<n>/r<n> let in/refuse, k<n> kick seat n: then Enter"
                 ),
                 height=1,
                 style="class:hint",

@@ -45,6 +45,8 @@ from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names, start_state
 from lanTag.session.lockstep import Session
 from lanTag.session.referee import NeedKind, needs_for
+from lanTag.ui import turn_clock
+from lanTag.ui.choosing import letters_hint
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
 from lanTag.ui.outcomes import (
@@ -59,6 +61,7 @@ from lanTag.views.registry import GameView, game_view
 # The one input rule, said the same way on the message line and in the F1 help.
 INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
 OUTCOMES_KEEP = 8  # outcome lines kept on screen until our next decision
+MINE_KEEP = 24  # of which about us (kept besides the others: never pushed out by them)
 LOG_KEEP = 300  # log lines kept in memory; the signed log file has everything
 SCAN_LIMIT = 5000  # legal actions looked at for completion and cycling (lazy spaces are huge)
 
@@ -121,6 +124,7 @@ class GameHandle(Protocol):
 class LogLine:
     style: str
     text: str
+    mine: bool = False  # about our seat: the feed never folds it away
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +173,7 @@ class GameModel:
         self.board_scroll = 0  # first board row shown (under the pinned column labels)
         self.board_left = 0  # first board column shown (right of the pinned row labels)
         self.board_follow = True  # scroll to keep our selected piece in view (off after a pan)
+        self.board_fit = True  # keep all our pieces in view where they fit ("."; a digit: one)
         self.show_over = True  # the game-over box (hidden with b to look at the final board)
         self.message = ""
         self.message_style = ""
@@ -176,6 +181,8 @@ class GameModel:
         self._rejected = DoorLines()  # bad datagrams: counting lines, not hundreds
         self.cycle_index = -1
         self.selected: int | None = None  # pawn/piece chosen with a digit key (Tag 'em)
+        self.pending_arrow: str | None = None  # an arrow several pieces could follow
+        self.arrow_offer: tuple[str, str] | None = None  # (arrow, action it put on the line)
         self.committed: tuple[int, str] | None = None  # (step, action text) sealed by us
         self.quit_armed = False
         self.exit_code: int | None = None
@@ -183,13 +190,17 @@ class GameModel:
         self.last_secret: SecretInfo | None = None
         # Outcome lines (secret rounds, rolls) since our last decision: they stay on screen
         # until we act again, however many steps the others play meanwhile.
-        self.outcomes: deque[LogLine] = deque(maxlen=OUTCOMES_KEEP)
+        self.outcomes: list[LogLine] = []  # see add_outcome
         self.lagging: dict[int, float] = {}
         self.dropped_at: dict[int, int] = {}
         self.back_at: dict[int, int] = {}  # seat -> step its person plays it again from
         self.blamed: dict[int, str] = {}
         self.desynced: set[int] = set()
         self.left: set[int] = set()  # seats dropped after their own signed LEAVE
+        self.warned: set[int] = set()  # WARN_LEFT marks already said at this step
+        self.bell = False  # ring the terminal bell at the next redraw (a turn-limit warning)
+        self.idle_dropped = False  # our seat was dropped while our decision was awaited
+        self._mine_pending = False  # at the last poll, the table waited for our decision
         self.outcome: Outcome | None = None
         self.series: SeriesInfo | None = None  # set for a game of a series (game-over box)
         self.next_game: NextGame | None = None  # the host proposes the next game (joiner)
@@ -265,6 +276,26 @@ class GameModel:
     def turn_seconds(self) -> float:
         return max(0.0, self.clock() - self._step_started)
 
+    def turn_limit(self) -> float:
+        s = self.session
+        return turn_clock.turn_limit(s) if s is not None else 0.0
+
+    def seconds_left(self) -> float | None:
+        """Seconds left before the turn limit while the table waits for our decision."""
+        s = self.session
+        return turn_clock.seconds_left(s, self.turn_seconds()) if s is not None else None
+
+    def clock_text(self) -> str:
+        s = self.session
+        return turn_clock.clock_text(s, self.turn_seconds()) if s is not None else ""
+
+    def own_status(self) -> str:
+        """Our own row's status: ``you``, with the turn clock while we must decide."""
+        s, seat = self.session, self.seat
+        if s is None or seat is None or seat not in s.live:
+            return self.seat_status(seat) if seat is not None else ""
+        return "you" if s.my_turn() is None else f"you {self.clock_text()}"
+
     def waiting_for(self) -> tuple[int, ...]:
         """Other human seats the current step still needs (we cannot see who already sent)."""
         s = self.session
@@ -337,6 +368,16 @@ class GameModel:
     def add_log(self, text: str, style: str = "class:log.step") -> None:
         self.log.append(LogLine(style, text))
 
+    def add_outcome(self, line: LogLine) -> None:
+        """Keep an outcome line until our next decision: the newest OUTCOMES_KEEP of the
+        others, and those about us besides (up to MINE_KEEP), so the others never push
+        "you were caught" out."""
+        self.outcomes.append(line)
+        for mine, keep in ((False, OUTCOMES_KEEP), (True, MINE_KEEP)):
+            kind = [x for x in self.outcomes if x.mine == mine]
+            if len(kind) > keep:
+                self.outcomes.remove(kind[0])
+
     # ------------------------------------------------------------------ events
 
     def poll(self) -> bool:
@@ -356,15 +397,26 @@ class GameModel:
                 self._step_started = self.clock()
                 self.lagging.clear()
                 self.cycle_index = -1
+                if self.warned and self.message_style == "class:error":
+                    self.say("")  # the step moved on: its "N s left" is stale
+                self.warned.clear()
                 if self.committed is not None and self.committed[0] != s.step:
                     self.committed = None
                     if self.message.startswith("committed "):
                         # The round resolved: its "waiting for N other(s)" is stale.
                         self.say("")
+                if self.message.startswith("played ") and s.my_turn() == "secret":
+                    # Our move led to a secret choice (Prototag's battle): say that instead.
+                    self.say("")
                 changed = True
             if s.state.is_over and self.outcome is None:
                 self.outcome = self.final_outcome()
                 changed = True
+            warning = turn_clock.idle_warning(s, self.turn_seconds(), self.warned)
+            if warning is not None:
+                self.say(warning, "class:error")
+                self.bell = True
+            self._mine_pending = s.my_turn() is not None
         return changed
 
     def _on_event(self, e: ev.Event | LobbyEvent) -> None:
@@ -390,7 +442,16 @@ class GameModel:
                 mine = seat == self.seat
                 line = back_line(seat, names[seat] if seat < len(names) else "", e.step, mine)
                 self.add_log(line, "class:warn" if mine else "class:log.net")
+                if mine:
+                    self.idle_dropped = False
+                    self.say(line, "class:ok")
         elif isinstance(e, ev.SeatsDropped):
+            if self.seat in e.seats and self.seat not in e.left:
+                # The table waited for our decision until the limit: idle, not gone.
+                self.idle_dropped = self._mine_pending
+                if self.idle_dropped:
+                    self.bell = True
+                    self.say("")
             for seat in e.seats:
                 if self.back_at.pop(seat, None) is not None or seat not in self.dropped_at:
                     self.dropped_at[seat] = e.step  # dropped again after it came back
@@ -402,6 +463,8 @@ class GameModel:
             if silent:
                 seats = ", ".join(who(x) for x in silent)
                 self.add_log(f"{seats} dropped at step {e.step}; a bot plays", "class:log.net")
+            if self.idle_dropped and self.seat in silent:
+                self.add_log(turn_clock.idle_drop_line(self.turn_limit()), "class:warn")
         elif isinstance(e, ev.Lagging):
             self.lagging[e.seat] = e.seconds
             self.add_log(f"{who(e.seat)} lagging ({e.seconds:.1f}s)", "class:log.net")
@@ -446,7 +509,7 @@ class GameModel:
             self.add_log(f"{e.step}: {self.last_roll.text()}", "class:log.roll")
             if not self._feed(e.step, after):
                 # A roll whose result no fact words (turn order, who starts): the roll itself.
-                self.outcomes.append(LogLine("class:log.roll", f"{purpose}: {values}"))
+                self.add_outcome(LogLine("class:log.roll", f"{purpose}: {values}"))
         else:
             if isinstance(e.input, Joint) and shadow is not None:
                 d = shadow.decision()
@@ -460,7 +523,12 @@ class GameModel:
                     kind = SECRET_NAMES.get(d.kind, d.kind)
                     self.last_secret = SecretInfo(e.step, kind, choices, sealed, problems)
                     line = secret_line(d.kind, e.input, after_view, who, self.action_text)
-                    self.outcomes.append(LogLine("class:warn", line))
+                    # About us when a fact this line tells (not a line of its own) hits us:
+                    # Prototag's battle that tags us.
+                    me = self._me_at(e.step)
+                    told = step_lines(self.engine, after, seat_namer(self.names(), me), None, me)
+                    ours = any(x.mine and not x.notable for x in told)
+                    self.add_outcome(LogLine("class:warn", line, ours))
                     self.add_log(f"{e.step}: {line}", "class:warn")
                     self._feed(e.step, after)
                     self._advance_shadow(after, e.step)
@@ -475,10 +543,11 @@ class GameModel:
         before, self._fed_state = self._fed_state, after
         if after is None:
             return False
-        name = seat_namer(self.names(), self._me_at(step))
-        lines = [line for line in step_lines(self.engine, after, name, before) if line.notable]
+        me = self._me_at(step)
+        name = seat_namer(self.names(), me)
+        lines = [line for line in step_lines(self.engine, after, name, before, me) if line.notable]
         for line in lines:
-            self.outcomes.append(LogLine("class:warn", line.text))
+            self.add_outcome(LogLine("class:warn", line.text, line.mine))
             self.add_log(f"{step}: {line.text}", "class:warn")
         return bool(lines)
 
@@ -502,6 +571,12 @@ class GameModel:
     def _me_at(self, step: int) -> int | None:
         """Our seat while we played it; None once a bot plays it (its moves are not "you")."""
         return self.seat if self.playing_at(step) else None
+
+    def can_take_back(self) -> bool:
+        """Our seat was dropped (not left: we would have gone) and may be asked back now
+        with one key: the hand-back of a resume (protocol 5, SPEC §5.6) without restarting."""
+        s, seat = self.session, self.seat
+        return s is not None and seat is not None and turn_clock.can_take_back(s, seat, self.left)
 
     def seat_taken_over(self) -> bool:
         """Our seat is played by the replicated bot now: we left, or the others dropped us
@@ -540,6 +615,9 @@ class GameModel:
             return "game over: Esc shows the result box (q or Enter there leaves)"
         if self.seat is None:
             return "watching: F1 or Ctrl-G help, Ctrl-Q leave"
+        if self.can_take_back():
+            at = self.dropped_at.get(self.seat)
+            return turn_clock.take_back_hint(self.seat, at, self.idle_dropped, self.turn_limit())
         if self.seat_taken_over():
             # Why we only watch, in one line: the table dropped the seat, and either we wait
             # for a live seat to let us back in (a resume, SPEC §5.6) or it cannot be.
@@ -559,7 +637,7 @@ class GameModel:
         if mine == "turn":
             return "your turn: " + INPUT_RULE
         if mine == "secret":
-            return "secret: " + INPUT_RULE
+            return letters_hint(self) or "secret: " + INPUT_RULE
         if self.committed is not None and self.committed[0] == s.step:
             others = len(self.waiting_for())
             return f"committed '{self.committed[1]}' — waiting for {others} other(s)"

@@ -9,6 +9,7 @@ layout, keys and the play timer.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -79,6 +80,20 @@ class _Ui:
         self.player: asyncio.Task[None] | None = None
 
 
+@dataclass(frozen=True)
+class SeriesPlace:
+    """A game of a series in the viewer: its number of ``total``, and the series' standings
+    (lines of lanTag.log.standings.format_standings), shown at the end of the last game."""
+
+    number: int
+    total: int
+    standings: tuple[str, ...] = ()
+
+    @property
+    def last(self) -> bool:
+        return self.number == self.total
+
+
 def replay_screen(
     data: bytes,
     report: VerifyReport,
@@ -86,6 +101,7 @@ def replay_screen(
     input: Input | None = None,
     output: Output | None = None,
     color: bool = True,
+    series: SeriesPlace | None = None,
 ) -> tuple[ReplayModel, Application[Any]]:
     model = ReplayModel(data, report)
     ui = _Ui()
@@ -97,13 +113,23 @@ def replay_screen(
         status = "verified" if report.valid else "NOT VALID"
         turn = f" │ turn {model.turn()}/{len(model.turn_starts)}" if model.turn_starts else ""
         play = "▶" if model.playing else "⏸"
+        game = f" │ game {series.number}/{series.total}" if series is not None else ""
         return [
             (
                 "",
-                f" lanTag │ replay │ {model.display_name} │ step {step}/{last} │ {status}"
+                f" lanTag │ replay{game} │ {model.display_name} │ step {step}/{last} │ {status}"
                 f"{turn} │ {play} speed {model.steps_per_second:g}/s",
             )
         ]
+
+    def standings() -> StyleAndTextTuples:
+        """The series' standings, at the last step of its last game."""
+        if series is None or not series.last or not series.standings:
+            return []
+        if model.index != len(model.positions) - 1:
+            return []
+        head = f"standings after {series.total} game(s)"
+        return [("class:header", head), ("", "\n" + "\n".join(series.standings) + "\n")]
 
     def side() -> StyleAndTextTuples:
         state = model.positions[model.index][2]
@@ -134,6 +160,7 @@ def replay_screen(
             out.append(("class:warn", f"step {step} was decided again (a rollback)\n"))
         if report.outcome:
             out.append(("class:warn", f"result: {report.outcome}\n"))
+        out += standings()
         out += [("class:header", "moves"), ("", "\n")]
         low = max(0, model.index - 6)
         for i in range(low, min(len(model.positions), low + 14)):
@@ -183,7 +210,7 @@ def replay_screen(
                 ),
             ),
             Window(
-                WrappedText(lambda: _lines(model.painted().info)),
+                WrappedText(lambda: _lines(model.painted().info + model.painted().extra)),
                 wrap_lines=True,
                 dont_extend_height=True,  # the fairness panel goes right under it
             ),
@@ -326,11 +353,15 @@ async def run_replay_app(
     input: Input | None = None,
     output: Output | None = None,
     color: bool = True,
+    series: SeriesPlace | None = None,
 ) -> int:
-    """Step through the verified log ``data``; returns 0 when the viewer is closed."""
-    _model, app = replay_screen(data, report, input=input, output=output, color=color)
+    """Step through the verified log ``data``; returns 0 when the viewer is closed.
+    ``series``: the game's place in a series (title and, at the end, the standings)."""
+    _model, app = replay_screen(
+        data, report, input=input, output=output, color=color, series=series
+    )
     await app.run_async()
     return 0
 
 
-__all__ = ["KEYS_HELP", "ReplayModel", "replay_screen", "run_replay_app"]
+__all__ = ["KEYS_HELP", "ReplayModel", "SeriesPlace", "replay_screen", "run_replay_app"]

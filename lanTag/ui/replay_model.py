@@ -15,6 +15,7 @@ from lanTag.log.inspect import Detail, describe, inspect_steps
 from lanTag.log.verify import VerifyReport
 from lanTag.rules.base import IllegalAction, Joint, Move, Roll, State, input_text
 from lanTag.rules.registry import get_game
+from lanTag.session.events import StepApplied
 from lanTag.session.lobby_record import LobbyRecord, seat_names, start_state
 from lanTag.ui.boards import Painted, paint
 from lanTag.ui.outcomes import step_words
@@ -39,8 +40,8 @@ class ReplayModel:
         self.positions: list[tuple[int, str, State]] = [(0, "start", state)]
         self.stopped = ""
         self.rollbacks: list[int] = []  # steps the log decided again (SPEC §5.5, §5.7)
-        # (step, input, state hash before, state before) of every step that could be applied.
-        steps: list[tuple[int, Roll | Joint | Move, bytes, State]] = []
+        # (the decision, state hash before, state before) of every step that could be applied.
+        steps: list[tuple[StepApplied, bytes, State]] = []
         hashes = [state.state_hash()]  # hashes[k]: the state hash of positions[k]
         for applied in report.applied:
             if applied.step < len(steps):
@@ -55,20 +56,20 @@ class ReplayModel:
             except IllegalAction as exc:  # only reachable for logs viewed with --force
                 self.stopped = f"stopped at step {applied.step}: {exc}"
                 break
-            steps.append((applied.step, applied.input, hashes[-1], state))
+            steps.append((applied, hashes[-1], state))
             hashes.append(applied.state_hash)
             state = after
             label = input_text(applied.input, game.action_text)  # orders in words
             self.positions.append((applied.step + 1, label, state))
         # details[i] is what made position i (None for the start and for moves).
         # inputs[k] made positions[k + 1] (kept for words: `headless_replay`).
-        self.inputs: list[Roll | Joint | Move] = [inp for _, inp, _, _ in steps]
+        self.inputs: list[Roll | Joint | Move] = [a.input for a, _, _ in steps]
         self.action_text = game.action_text
         self.details: list[Detail | None] = [
             None,
-            *inspect_steps(self.record, parsed.entries, steps, report.blames),
+            *inspect_steps(self.record, parsed.entries, steps),
         ]
-        self.turn_starts = _turn_starts([inp for _, inp, _, _ in steps])
+        self.turn_starts = _turn_starts(self.inputs)
         self.index = 0
         self.playing = False
         self.speed = DEFAULT_SPEED

@@ -74,6 +74,9 @@ _PLAIN: dict[str, str] = {
     for key, value in _COLOURED.items()
 }
 _PLAIN["safehouse"] = "reverse"
+# Compact Tag 'em cells drop the tile glyph beside a pawn: without colour, underline it.
+for _tile in ("cover", "wade", "garrison"):
+    _PLAIN[f"under.{_tile}"] = "underline"
 _PLAIN["overlay"] = ""
 
 

@@ -47,19 +47,52 @@ class Clipped:
 
 
 def focus_cell(
-    spots: Mapping[tuple[int, int], Cell], seat: int | None, selected: int | None
+    spots: Mapping[tuple[int, int], Cell],
+    seat: int | None,
+    selected: int | None,
+    primary: tuple[int, int] | None = None,
 ) -> Cell | None:
-    """Where our selected piece is drawn (else our lowest-numbered piece); None if none is."""
+    """Where our selected piece is drawn, else the piece of ours that acts now (``primary``:
+    Board Tag's die being moved, or IT), else our lowest-numbered piece; None if none is."""
     if seat is None:
         return None
     if selected is not None and (seat, selected) in spots:
         return spots[(seat, selected)]
+    if primary is not None and primary[0] == seat and primary in spots:
+        return spots[primary]
     ours = sorted(piece for s, piece in spots if s == seat)
     return spots[(seat, ours[0])] if ours else None
 
 
+def focus_cells(
+    spots: Mapping[tuple[int, int], Cell],
+    seat: int | None,
+    selected: int | None,
+    fit: bool,
+    primary: tuple[int, int] | None = None,
+) -> list[Cell]:
+    """The cells the pane keeps in view: the one :func:`focus_cell` names first, then, when
+    ``fit``, every other piece of ours."""
+    first = focus_cell(spots, seat, selected, primary)
+    if first is None:
+        return []
+    if not fit:
+        return [first]
+    return [first, *(cell for (s, _), cell in sorted(spots.items()) if s == seat and cell != first)]
+
+
 def _span(length: int, shown: int, start: int) -> int:
     return max(0, min(start, length - shown))
+
+
+def _axis(start: int, lo: int, hi: int, length: int, shown: int, margin: int) -> int:
+    """The first position shown on one axis so that ``lo..hi`` is in view with a margin."""
+    margin = min(margin, max(0, (shown - 1 - (hi - lo)) // 2))
+    if lo - margin < start:
+        start = lo - margin
+    elif hi + margin >= start + shown:
+        start = hi + margin - shown + 1
+    return _span(length, shown, start)
 
 
 def follow(vp: Viewport, cell: Cell, body: Cell, shown: Cell, margin: Cell = (1, 2)) -> Viewport:
@@ -67,19 +100,28 @@ def follow(vp: Viewport, cell: Cell, body: Cell, shown: Cell, margin: Cell = (1,
 
     ``body`` and ``shown`` are (rows, columns) of the whole body and of the visible part.
     """
-    top, left = vp.top, vp.left
-    (row, col), (rows, cols), (my, mx) = cell, shown, margin
-    my, mx = min(my, max(0, (rows - 1) // 2)), min(mx, max(0, (cols - 2) // 2))
-    if row - my < top:
-        top = row - my
-    elif row + my >= top + rows:
-        top = row + my - rows + 1
+    return follow_all(vp, [cell], body, shown, margin)
+
+
+def follow_all(
+    vp: Viewport, cells: list[Cell], body: Cell, shown: Cell, margin: Cell = (1, 2)
+) -> Viewport:
+    """Scroll as little as possible so every cell of ``cells`` is in view; on an axis where
+    they do not all fit, the first cell (the selected piece) is kept in view instead."""
+    (rows, cols), (my, mx) = shown, margin
+    first = cells[0]
+    tops = [row for row, _ in cells]
     # A piece's glyph is two characters wide at most: keep both in view.
-    if col - mx < left:
-        left = col - mx
-    elif col + 1 + mx >= left + cols:
-        left = col + 2 + mx - cols
-    return Viewport(_span(body[0], rows, top), _span(body[1], cols, left))
+    lefts = [col for _, col in cells]
+    lo_r, hi_r = min(tops), max(tops)
+    if hi_r - lo_r >= rows:
+        lo_r = hi_r = first[0]
+    lo_c, hi_c = min(lefts), max(lefts) + 1
+    if hi_c - lo_c >= cols:
+        lo_c, hi_c = first[1], first[1] + 1
+    return Viewport(
+        _axis(vp.top, lo_r, hi_r, body[0], rows, my), _axis(vp.left, lo_c, hi_c, body[1], cols, mx)
+    )
 
 
 def cut(row: StyleAndTextTuples, start: int, stop: int) -> StyleAndTextTuples:
@@ -102,10 +144,16 @@ def _width(row: StyleAndTextTuples) -> int:
 
 
 def clip(
-    painted: Painted, vp: Viewport, width: int, height: int, cell: Cell | None = None
+    painted: Painted,
+    vp: Viewport,
+    width: int,
+    height: int,
+    cell: Cell | None = None,
+    more: tuple[Cell, ...] = (),
 ) -> tuple[list[StyleAndTextTuples], Viewport, Clipped]:
     """The rows to draw in a ``width`` x ``height`` pane, the viewport really used and what
-    was cut off.  With ``cell`` (a Painted.rows position) the viewport follows it."""
+    was cut off.  With ``cell`` (a Painted.rows position) the viewport follows it, and keeps
+    the cells ``more`` in view too where they all fit."""
     rows = painted.rows
     full_w = painted.width
     pin_r = min(painted.head_rows, len(rows))
@@ -117,8 +165,10 @@ def clip(
         pin_c = 0  # too narrow to keep the labels: the board gets every column
     shown = (max(1, height - pin_r), max(1, width - pin_c - left - right))
     body = (len(rows) - pin_r, full_w - pin_c)
-    if cell is not None and cell[0] >= pin_r and cell[1] >= pin_c:
-        vp = follow(vp, (cell[0] - pin_r, cell[1] - pin_c), body, shown)
+    wanted = (cell, *more) if cell is not None else ()
+    inside = [(r - pin_r, c - pin_c) for r, c in wanted if r >= pin_r and c >= pin_c]
+    if inside:
+        vp = follow_all(vp, inside, body, shown)
     vp = Viewport(_span(body[0], shown[0], vp.top), _span(body[1], shown[1], vp.left))
     clipped = Clipped(
         above=vp.top,
@@ -155,20 +205,42 @@ class BoardState(Protocol):
     board_follow: bool
 
 
+def fits(painted: Painted, width: int, height: int) -> bool:
+    """The whole board fits ``width`` columns (with the marks column a board taller than
+    ``height`` rows needs)."""
+    return painted.width + (1 if len(painted.rows) > height else 0) <= width
+
+
 class BoardControl(UIControl):
-    """Draws the painted board clipped to the pane, following the focus cell when asked."""
+    """Draws the painted board clipped to the pane, following the focus cells when asked.
+
+    ``painted(zoom)`` draws the board at a zoom level (0 the widest cells, ``zooms()``
+    levels); the control draws the widest level that fits the pane, else the narrowest,
+    clipped.  ``focus(painted)`` names the cells to keep in view, the selected piece first.
+    """
 
     def __init__(
         self,
-        painted: Callable[[], Painted],
-        focus: Callable[[], Cell | None],
+        painted: Callable[[int], Painted],
+        zooms: Callable[[], int],
+        focus: Callable[[Painted], list[Cell]],
         state: BoardState,
     ) -> None:
-        self._painted, self._focus, self._state = painted, focus, state
+        self._painted, self._zooms, self._focus, self._state = painted, zooms, focus, state
         self.clipped = Clipped()
+        self.zoom = 0
+        self.lines: list[StyleAndTextTuples] = []  # the rows last drawn (tests read them)
+
+    def zoom_for(self, width: int, height: int) -> int:
+        """The widest zoom level whose board fits ``width`` x ``height``, else the narrowest."""
+        last = max(1, self._zooms()) - 1
+        return next(
+            (z for z in range(last) if fits(self._painted(z), width, height)),
+            last,
+        )
 
     def preferred_width(self, max_available_width: int) -> int | None:
-        return self._painted().width
+        return self._painted(0).width
 
     def preferred_height(
         self,
@@ -177,18 +249,27 @@ class BoardControl(UIControl):
         wrap_lines: bool,
         get_line_prefix: object,
     ) -> int | None:
-        return len(self._painted().rows)
+        return len(self._painted(0).rows)
 
     def create_content(self, width: int, height: int) -> UIContent:
         s = self._state
-        cell = self._focus() if s.board_follow else None
+        zoom, self.zoom = self.zoom, self.zoom_for(width, height)
+        painted = self._painted(self.zoom)
+        cells = self._focus(painted) if s.board_follow else []
         was = self.clipped.any
         lines, vp, self.clipped = clip(
-            self._painted(), Viewport(s.board_scroll, s.board_left), width, height, cell
+            painted,
+            Viewport(s.board_scroll, s.board_left),
+            width,
+            height,
+            cells[0] if cells else None,
+            tuple(cells[1:]),
         )
-        if self.clipped.any != was:
-            # The status lines (drawn earlier in this pass) mention the cut: draw once more.
+        if self.clipped.any != was or self.zoom != zoom:
+            # The status lines mention the cut, the legend the zoom, and either may have
+            # been laid out before this board: draw once more with the new state.
             get_app().invalidate()
         # Remember where we are: panning goes on from what is on screen.
         s.board_scroll, s.board_left = vp.top, vp.left
+        self.lines = lines
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines))

@@ -69,8 +69,43 @@ def view(state: AssassinationState, seat: int | None) -> dict[str, Any]:
         "events": events_texts(state),
         "event_facts": [list(fact) for fact in state.events],
         "legal": [str(a) for a in state.legal_actions(seat)] if seat is not None else [],
+        "arrows": arrows(state, seat),
+        "warnings": warnings(state, seat),
         "winner": state.winner if state.winner >= 0 else None,
     }
+
+
+def warnings(state: AssassinationState, seat: int | None) -> list[str]:
+    """Act or lose: an assassin when the victim needs one more base to win at once."""
+    victim = state.victim
+    if seat is None or victim < 0 or seat == victim or state.phase in (PICK, OVER):
+        return []
+    missing = [side for side in range(len(SIDES)) if not state.coins[victim] >> side & 1]
+    if len(missing) != 1:
+        return []
+    base = state.board.name(state.board.bases[missing[0]])
+    return [
+        f"seat {victim} has touched 3 of 4 bases: catch them before they land on {base} or they win"
+    ]
+
+
+def arrows(state: AssassinationState, seat: int | None) -> dict[str, str]:
+    """The compass way of each of ``seat``'s legal ``leave <square>`` (the side of the Safe
+    House it steps out of), so an arrow key can play it like a ``step``."""
+    if seat is None:
+        return {}
+    board = state.board
+    rows = [cell // board.size for cell in board.hole]
+    cols = [cell % board.size for cell in board.hole]
+    ways: dict[str, str] = {}
+    for action in state.legal_actions(seat):
+        cell = board.cell_of(str(action.args[0])) if action.verb == "leave" else None
+        if cell is None:
+            continue
+        row, col = divmod(cell, board.size)
+        side = "n" if row < min(rows) else "s" if row > max(rows) else ""
+        ways[str(action)] = side or ("w" if col < min(cols) else "e")
+    return ways
 
 
 def render(state: AssassinationState) -> str:
@@ -114,6 +149,11 @@ def _status(state: AssassinationState) -> str:
 def events_texts(state: AssassinationState, name: Namer = plain_namer) -> list[str]:
     """What the last input did, one sentence per fact, seats named by ``name``."""
     return [event_text(state, fact, name) for fact in state.events]
+
+
+def events_hit(state: AssassinationState) -> list[tuple[int, ...]]:
+    """The seats each fact happens to: the victim an assassin catches."""
+    return [(int(fact[2]),) if fact[0] == "catch" else () for fact in state.events]
 
 
 def event_text(state: AssassinationState, fact: Fact, name: Namer = plain_namer) -> str:

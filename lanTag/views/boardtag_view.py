@@ -21,7 +21,7 @@ from lanTag.rules.boardtag_checks import outcome_summary
 from lanTag.views.naming import Namer, plain_namer
 
 if TYPE_CHECKING:
-    from lanTag.rules.base import Fact
+    from lanTag.rules.base import Action, Fact
     from lanTag.rules.boardtag import BoardTagState
 
 
@@ -87,6 +87,7 @@ def view(state: BoardTagState, seat: int | None) -> dict[str, Any]:
         "events": events_texts(state),
         "event_facts": [list(fact) for fact in state.events],
         "legal": [str(a) for a in state.legal_actions(seat)] if seat is not None else [],
+        "warnings": warnings(state, seat),
     }
     if state.phase == OVER:
         view["outcome"] = {
@@ -94,6 +95,18 @@ def view(state: BoardTagState, seat: int | None) -> dict[str, Any]:
             "summary": outcome_summary(state),
         }
     return view
+
+
+def warnings(state: BoardTagState, seat: int | None) -> list[str]:
+    """Act or lose: IT's player while another player's three dice show 6 (the rules: tag
+    one of them or lose; an IT Phase ending with them standing ranks you last)."""
+    if seat is None or state.it_seat != seat or state.phase in (CHOOSE_IT, PLACE, OVER):
+        return []
+    return [
+        f"seat {other} shows 6 6 6: tag one of its dice before your IT Phase ends, or you lose"
+        for other in range(state.seats)
+        if other != seat and all(state.dice[i].score == bb.MAX_SCORE for i in bb.seat_dice(other))
+    ]
 
 
 def render(state: BoardTagState) -> str:
@@ -178,6 +191,19 @@ def events_texts(state: BoardTagState, name: Namer = plain_namer) -> list[str]:
     return out
 
 
+def events_hit(state: BoardTagState) -> list[tuple[int, ...]]:
+    """The seats each fact happens to: the player whose die is tagged (now IT), the first IT."""
+    out: list[tuple[int, ...]] = []
+    for fact in state.events:
+        if fact[0] == "tags":
+            out.append((int(fact[3]),))
+        elif fact[0] == "it":
+            out.append((int(fact[1]),))
+        else:
+            out.append(())
+    return out
+
+
 def event_text(fact: Fact, name: Namer = plain_namer) -> str:
     code, args = fact[0], fact[1:]
     if code in ("places", "returns"):
@@ -219,6 +245,21 @@ _EVENT_TEXTS = {
     "gains-near-it": "it entered a square next to IT",
     "gains-staying": "it stayed",
 }
+
+
+def typed_hint(state: BoardTagState, seat: int, action: Action) -> str | None:
+    """The answer to a ``pick`` once a die is picked: the rules pick the mover's last
+    unmoved die themselves (nothing to choose), or the player picked one already."""
+    if action.verb != "pick" or state.phase != RUN or seat != state.mover:
+        return None
+    active = state.active_die
+    if active == OFF or state.dice[active].owner != seat:
+        return None
+    where = bb.square_name(state.dice[active].square)
+    todo = "step <dir>, stay or done"
+    if bb.unmoved(state.dice, state.finished, seat) == (active,):
+        return f"no pick needed: the die on {where} is your last to move, picked for you; {todo}"
+    return f"the die on {where} is picked already; {todo}"
 
 
 def purpose_text(purpose: str) -> str:

@@ -28,6 +28,19 @@ def render(state: PrototagState) -> str:
     return "\n".join(lines)
 
 
+def warnings(state: PrototagState, seat: int | None) -> list[str]:
+    """Act or lose: the tagged player when the shared count is within a roll of its end."""
+    if seat is None or state.is_over or state.tagged != seat:
+        return []
+    left = state.rules.end_steps - state.tagged_steps
+    if left > state.rules.tagged_die:
+        return []
+    return [
+        f"tagged steps {state.tagged_steps}/{state.rules.end_steps}: tag someone within "
+        f"{left} step(s) or you lose"
+    ]
+
+
 def view(state: PrototagState, seat: int | None) -> dict[str, Any]:
     """Everything is public in Prototag (RPS choices never sit in a state), so every seat
     sees the same facts; ``legal`` lists what ``seat`` itself may do now."""
@@ -72,6 +85,7 @@ def view(state: PrototagState, seat: int | None) -> dict[str, Any]:
             else None
         ),
         "acting": list(acting),
+        "warnings": warnings(state, seat),
         "legal": [str(a) for a in state.legal_actions(seat)] if seat is not None else [],
         "status": state.status(),
         "last_event": events_text(state),
@@ -147,6 +161,22 @@ _SEAT_ARGS = {
     "meets": 2,
     "immune": 1,
 }
+
+
+def events_hit(state: PrototagState) -> list[tuple[int, ...]]:
+    """The seats each fact happens to: tagged, reached for a battle, staying tagged, losing."""
+    out: list[tuple[int, ...]] = []
+    for fact in state.events:
+        code, args = str(fact[0]), fact[1:]
+        if code in ("tagged", "starts-tagged", "loses", "rps-stays"):
+            out.append((int(args[0]),))
+        elif code == "meets":
+            out.append((int(args[1]),))
+        elif code == "rps-tags":
+            out.append((int(args[2]),))
+        else:
+            out.append(())
+    return out
 
 
 def purpose_text(purpose: str) -> str:

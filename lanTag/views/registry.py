@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from lanTag.rules.base import Chance, Over, Simultaneous, State, Turn
+from lanTag.rules.base import Action, Chance, Over, Simultaneous, State, Turn
 from lanTag.views.naming import Namer, plain_namer
 
-# engine id -> view module (view, render, purpose_text and, optionally, events_texts and
-# roll_text); the engine ids of rules/registry.py.
+# engine id -> view module (view, render, purpose_text and, optionally, events_texts,
+# events_hit, roll_text and typed_hint); the engine ids of rules/registry.py.
 _VIEWS: dict[str, str] = {
     "prototag": "lanTag.views.prototag_view",
     "assassination": "lanTag.views.assassination_view",
@@ -84,6 +84,34 @@ class GameView:
         if words is None:
             return None
         text: str | None = words(purpose, values, name)
+        return text
+
+    def events_about(self, state: State, seat: int | None) -> list[bool]:
+        """For each fact of ``state.events``: does it happen to ``seat`` (caught, tagged, a
+        pawn lost)?  The view module's ``events_hit`` says; a view without one: the fact's
+        words name that seat (worded once more with a marker for it)."""
+        facts = len(getattr(state, "events", ()))
+        if seat is None:
+            return [False] * facts
+        hit = getattr(self.module, "events_hit", None)
+        if hit is not None:
+            return [seat in seats for seats in hit(state)]
+        marker = "\x00"
+
+        def marked(other: int) -> str:
+            return marker if other == seat else plain_namer(other)
+
+        texts = self.events_texts(state, marked)
+        return [marker in text for text in texts] if texts else [False] * facts
+
+    def typed_hint(self, state: State, seat: int, action: Action) -> str | None:
+        """A better answer than the rules' refusal for ``action`` typed by ``seat`` now
+        (Board Tag's ``pick`` of the die the rules already picked), or None: the view
+        module's optional ``typed_hint``."""
+        words = getattr(self.module, "typed_hint", None)
+        if words is None:
+            return None
+        text: str | None = words(state, seat, action)
         return text
 
     def events_texts(self, state: State, name: Namer = plain_namer) -> list[str]:

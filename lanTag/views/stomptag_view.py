@@ -14,6 +14,7 @@ from lanTag.rules.stomptag_round import (
     BID,
     CANCEL,
     EDGE,
+    IT_TAX,
     MADE_IT,
     OUT,
     RECOVER,
@@ -37,6 +38,22 @@ LEGEND = (
 def events_texts(state: StomptagState, name: Namer = plain_namer) -> list[str]:
     """What the last input did, one phrase per event, seats named by ``name``."""
     return [describe_event(e, state.cell_name, name) for e in state.events]
+
+
+def events_hit(state: StomptagState) -> list[tuple[int, ...]]:
+    """The seats each event happens to: tagged, made it, out, or losing points in a
+    collision (the round's bids, tax and recovery are bookkeeping, not hits)."""
+    out: list[tuple[int, ...]] = []
+    for e in state.events:
+        if e.what == TAG:
+            out.append(tuple(e.seats[1:2]))
+        elif e.what in (MADE_IT, OUT):
+            out.append(tuple(e.seats))
+        elif e.what in (SWAP, MEET, CROSS):
+            out.append(tuple(s for s, v in zip(e.seats, e.values, strict=False) if v < 0))
+        else:
+            out.append(())
+    return out
 
 
 def describe_event(event: Event, cell_name: Callable[[int], str], name: Namer = plain_namer) -> str:
@@ -84,6 +101,19 @@ def event_obj(event: Event, cell_name: Callable[[int], str]) -> dict[str, Any]:
     }
 
 
+def warnings(state: StomptagState, seat: int | None) -> list[str]:
+    """Act or lose: the it whose points the round's it tax would use up."""
+    t = state.table
+    if seat is None or not 0 <= seat < state.seats or state.phase != ORDERS:
+        return []
+    if t.it != seat or t.out[seat] or t.points[seat] > IT_TAX:
+        return []
+    return [
+        f"you are it with {t.points[seat]} point(s) and pay {IT_TAX} at the round's end: "
+        "tag someone this round or you are out"
+    ]
+
+
 def view(state: StomptagState, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) sees; ``bid_range``/``can_upgrade`` are its own."""
     t, side = state.table, state.settings.side
@@ -124,6 +154,7 @@ def view(state: StomptagState, seat: int | None) -> dict[str, Any]:
         "events": [event_obj(e, state.cell_name) for e in state.events],
         "move_words": list(MOVES),
         "seat": seat,
+        "warnings": warnings(state, seat),
     }
     if seat is not None and 0 <= seat < state.seats and state.phase in (BIDS, ORDERS):
         if state.phase == BIDS:

@@ -83,6 +83,25 @@ def render(state: TagemState) -> str:
     return "\n".join(lines)
 
 
+def warnings(state: TagemState, seat: int | None) -> list[str]:
+    """Act or lose: a flag on its way to an opponent's start (Capture-The-Flag: the one
+    flag, they win; Capture-Their-Flag: your flag, you are out)."""
+    if seat is None or state.is_over or state.mode not in ("ctf", "ctcf"):
+        return []
+    out = []
+    for flag in state.flags:
+        carrier = flag.carrier
+        if carrier < 0 or carrier == seat or (state.mode == "ctcf" and flag.owner != seat):
+            continue
+        home = place(state.board.width, state.board.starts[carrier])
+        which, then = (
+            ("the flag", "they win") if state.mode == "ctf" else ("your flag", "you are out")
+        )
+        who = pawn_name(carrier, flag.carrier_pawn)
+        out.append(f"{who} carries {which}: stop it before it reaches {home} or {then}")
+    return out
+
+
 def view(state: TagemState, seat: int | None) -> dict[str, Any]:
     """Everything in Tag 'em is public: every seat sees the same, plus its own legal actions."""
     board = state.board
@@ -152,6 +171,7 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
         "events": events_texts(state),
         "event_facts": [list(fact) for fact in state.events],
         "you": seat,
+        "warnings": warnings(state, seat),
         "legal": [],
         "attacks": [],
         "outcome": None,
@@ -170,7 +190,7 @@ def view(state: TagemState, seat: int | None) -> dict[str, Any]:
 
 
 def modifiers_text(modifiers: dict[str, int]) -> str:
-    """"+2 horde, -1 cover": each modifier that counts, signed; "no modifier" if none."""
+    """ "+2 horde, -1 cover": each modifier that counts, signed; "no modifier" if none."""
     return ", ".join(f"{v:+d} {k}" for k, v in modifiers.items() if v) or "no modifier"
 
 
@@ -227,6 +247,29 @@ def events_texts(state: TagemState, name: Namer = plain_namer) -> list[str]:
     letters are what the board and the commands show."""
     del name
     return [event_text(state, fact) for fact in state.events]
+
+
+def events_hit(state: TagemState) -> list[tuple[int, ...]]:
+    """The seats each fact of ``state.events`` happens to: a pawn attacked (and the roll
+    that decides it), defeated or out, a flag captured or picked up (Capture-Their-Flag:
+    its owner's).  The screen keeps those lines in view for that seat."""
+    out: list[tuple[int, ...]] = []
+    for fact in state.events:
+        code, a = fact[0], [int(v) for v in fact[1:] if isinstance(v, int)]
+        if code == "attacks":
+            hit: tuple[int, ...] = (a[2],)
+        elif code == "rolls":
+            hit = (a[0], a[4])
+        elif code in ("eliminated", "out", "respawns"):
+            hit = (a[0],)
+        elif code == "captures":
+            hit = (a[1],)
+        elif code == "picks-up" and a[2] >= 0:
+            hit = (a[2],)
+        else:
+            hit = ()
+        out.append(hit)
+    return out
 
 
 def place(board_width: int, cell: int) -> str:

@@ -184,7 +184,7 @@ def main() -> None:
             "floor: raw unsigned UDP, each of N processes sends one datagram (same size as an "
             "ENTROPY datagram) to every other and waits for all; median per round",
             "signed floor: the same exchange, each datagram Ed25519-signed by its sender and "
-            "verified by every receiver (cryptography), nothing else",
+            "verified by every receiver (libsodium, as lanTag), nothing else",
             "roll ms: from the last peer applying roll k-1 to the last peer applying roll k",
             "logs: fsync = every peer writes its signed log and fsyncs after each batch (what "
             "lantag host/join do; all peers share one disk here); none = no log",

@@ -159,13 +159,12 @@ async def _peers_child(cfg: dict[str, Any]) -> None:
 def _floor_child(cfg: dict[str, Any]) -> None:
     """Raw all-to-all UDP rounds: each local socket sends one datagram to every other
     socket, then waits for one from every other; ``rounds`` times.  With ``signed``, each
-    datagram carries an Ed25519 signature (cryptography) that every receiver verifies:
-    the same exchange plus exactly the crypto a signed protocol cannot avoid."""
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-        Ed25519PrivateKey,
-        Ed25519PublicKey,
-    )
+    datagram carries an Ed25519 signature that every receiver verifies, as lanTag does
+    (``cryptography`` signs, libsodium verifies): the same exchange plus exactly the crypto
+    a signed protocol cannot avoid."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    from nacl.bindings import crypto_sign_open
 
     k, rounds, size, signed = cfg["local"], cfg["rounds"], cfg["size"], cfg.get("signed", False)
     socks = []
@@ -180,7 +179,7 @@ def _floor_child(cfg: dict[str, Any]) -> None:
     _emit({"kind": "ready", "ports": [s.getsockname()[1] for s in socks], "pubs": pubs_hex})
     plan = json.loads(sys.stdin.readline())
     addrs = [tuple(a) for a in plan["addrs"]]
-    pubs = [Ed25519PublicKey.from_public_bytes(bytes.fromhex(h)) for h in plan.get("pubs", [])]
+    pubs = [bytes.fromhex(h) for h in plan.get("pubs", [])]
     mine = plan["ids"]
     n = len(addrs)
     sel = selectors.DefaultSelector()
@@ -212,7 +211,7 @@ def _floor_child(cfg: dict[str, Any]) -> None:
                         break
                     if signed:
                         sender = int.from_bytes(data[4:8], "big")
-                        pubs[sender].verify(data[body_len:], data[:body_len])
+                        crypto_sign_open(data[body_len:] + data[:body_len], pubs[sender])
                     got[(key.data, int.from_bytes(data[:4], "big"))] += 1
         if lost:
             break

@@ -36,8 +36,9 @@ _CATEGORIES = (
     ("/msgpack/", "canonical msgpack (lanTag.wire)"),
     ("/lanTag/log/", "log hash chain + writer"),
     ("/lanTag/fair/", "fairness (chains, commitments, draws)"),
-    ("/lanTag/identity.py", "Ed25519 (cryptography)"),
-    ("/cryptography/", "Ed25519 (cryptography)"),
+    ("/lanTag/identity.py", "Ed25519"),
+    ("/cryptography/", "Ed25519"),
+    ("/nacl/", "Ed25519"),
     ("/lanTag/peer.py", "peer + bot driver"),
     ("/lanTag/lobby.py", "peer + bot driver"),
     ("/lanTag/bots/", "peer + bot driver"),
@@ -47,7 +48,8 @@ _CATEGORIES = (
     ("/scripts/bench/", "bench harness"),
 )
 _BUILTIN_CATEGORIES = (
-    ("Ed25519", "Ed25519 (cryptography)"),
+    ("Ed25519", "Ed25519"),
+    ("_sodium", "Ed25519"),
     ("_socket.socket", "asyncio + sockets"),
     ("select.epoll", "idle: waiting in epoll"),
     ("posix.fsync", "fsync of the log (I/O wait)"),

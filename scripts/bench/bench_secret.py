@@ -15,7 +15,8 @@ choice by every seat: each seat sends COMMIT, and once it holds every commitment
   round; a commit-reveal is inherently two such rounds);
 * stomptag: one real game of N (default 64) peers spread over --stomp-procs processes,
   random bots, max_rounds 3: wall time of the 64-seat bid round and of each orders round;
-* raw Ed25519 sign/verify per second (``cryptography``), the floor of every signed step;
+* raw Ed25519 sign/verify per second (``cryptography`` signs, libsodium verifies, as
+  lanTag does), the floor of every signed step;
 * budget: the protocol table's datagrams per round against the budget of issue "[scale]",
   2.5·N·(N−1) datagrams in 2.00 message rounds, with a verdict per row;
 * wifi (``--wifi``, on by default except with ``--quick``): secret rounds and rolls
@@ -219,7 +220,7 @@ def main() -> None:
 
     sign_rate, verify_rate = bl.ed25519_rates(0.3 if args.quick else 1.0)
     ed = bl.Table(
-        "raw Ed25519 (cryptography), one core",
+        "raw Ed25519 (signs: cryptography, verifies: libsodium), one core",
         [("op", "operation", ""), ("per_s", "per second", ".0f"), ("us", "us each", ".1f")],
     )
     ed.add(op="sign", per_s=sign_rate, us=1e6 / sign_rate)
@@ -280,7 +281,7 @@ def main() -> None:
             "floor: one raw unsigned all-to-all UDP exchange (bench_dice's floor), median per "
             "round; a commit-reveal needs two, so round/(2 floor) = 1 is the ideal",
             "signed floor: the same exchange with every datagram Ed25519-signed and verified by "
-            "every receiver (cryptography), nothing else",
+            "every receiver (libsodium, as lanTag), nothing else",
             "logs: fsync = every peer writes its signed log and fsyncs after each batch (what "
             "lantag host/join do; all peers share one disk here); none = no log",
         ],
@@ -378,17 +379,17 @@ def main() -> None:
         orders = [r["round_ms"] for r in rows if r.get("round_ms") is not None]
         bid = next((r for r in rows if r["kind"] == "secret"), None)
         if stomp_n >= 64:
-            worst = max(orders) if orders else None
+            # The target (issue [scale], done-when) is the bid round, every seat secret; the
+            # orders rounds are reported beside it (the first includes a chance step).
+            bid_ms = (bid or {}).get("step_ms")
             measured = (
                 f"bid round {bid['step_ms']:.0f} ms" if bid and bid.get("step_ms") else "bid n/a"
             ) + (f", orders rounds {', '.join(f'{x:.0f}' for x in orders)} ms" if orders else "")
             targets.append(
                 {
-                    "target": f"{stomp_n}-peer stomptag round < 1 s",
+                    "target": f"{stomp_n}-peer stomptag bid round < 1 s",
                     "measured": measured,
-                    "met": None
-                    if worst is None
-                    else worst < 1000 and (bid or {}).get("step_ms", 0) < 1000,
+                    "met": None if bid_ms is None else bid_ms < 1000,
                 }
             )
     extra: dict[str, Any] = {}

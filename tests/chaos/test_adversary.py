@@ -170,15 +170,20 @@ def test_reveal_that_does_not_open_its_commitment(engine: str) -> None:
         assert not others, (i, others)
 
 
-def test_withheld_reveal_is_an_agreed_drop_with_the_default_choice() -> None:
+def test_withheld_reveal_is_an_agreed_drop_with_the_forfeit() -> None:
+    """The cheater commits, sees the others' REVEALs and never sends its own: protocol 6
+    names it (`withheld`, SPEC §5.5) and its choice is its forfeit, not the time-out
+    default (a withheld reveal gains nothing)."""
     game = play(Cheat.WITHHOLD_REVEAL)
     step = game.adversary.did.step
     assert step is not None
-    check_blamed(game, "timeout")
+    check_blamed(game, "withheld")
     for i in game.honest:
         assert game.drops(i) == [(step, (game.seat,))]
-        default = state_before(game, i, step).default_action(game.seat)
-        assert joint_choice(game, i, step).of(game.seat) == default
+        forfeit = state_before(game, i, step).forfeit_action(game.seat)
+        assert joint_choice(game, i, step).of(game.seat) == forfeit == FORFEIT
+        others = {code for seat, code in game.table.blames(i) if seat != game.seat}
+        assert not others, (i, others)
 
 
 # ------------------------------------------------------------------ turns

@@ -25,6 +25,7 @@ from lanTag.peer.selfplay import peer_env
 from lanTag.rules.base import FORFEIT, Joint
 from tests.net.real_table import final_history
 
+ROOT = Path(__file__).resolve().parents[2]
 PORT = re.compile(rb"on port (\d+)")
 SEATED = re.compile(r"^lobby: 2/3 seated")
 # A small board makes battles (secret rock-paper-scissors rounds) frequent.
@@ -82,9 +83,10 @@ def _peer_env(tmp: Path, i: int) -> dict[str, str]:
     patient.mkdir(exist_ok=True)
     (patient / "sitecustomize.py").write_text(PATIENT_PEERS, encoding="utf-8")
     env = peer_env(tmp, i)
-    # Ahead of the tree under test (a worktree's own PYTHONPATH), not instead of it.
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(patient), env.get("PYTHONPATH")) if p)
-    return env
+    # Keep the caller's PYTHONPATH after it: run from a worktree (PYTHONPATH=its root), the
+    # processes must import that tree's lanTag, not the one the venv was installed from.
+    paths = [str(patient), *filter(None, [env.get("PYTHONPATH")])]
+    return {**env, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 async def _table(tmp: Path, cheat: str) -> Run:

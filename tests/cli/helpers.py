@@ -111,7 +111,13 @@ def patient_env(where: Path) -> dict[str, str]:
     """Variables that make a lantag process patient as above (a sitecustomize in ``where``)."""
     where.mkdir(parents=True, exist_ok=True)
     (where / "sitecustomize.py").write_text(PATIENT, encoding="utf-8")
-    return {"PYTHONPATH": str(where)}
+    return {"PYTHONPATH": pythonpath_with(where)}
+
+
+def pythonpath_with(where: Path) -> str:
+    """``where`` in front of this run's PYTHONPATH (kept: a tree run with PYTHONPATH=$PWD,
+    as a worktree is, must run its own lanTag in the processes too, not an installed one)."""
+    return os.pathsep.join(p for p in (str(where), os.environ.get("PYTHONPATH", "")) if p)
 
 
 def host_said(host: subprocess.Popen[str]) -> str:

@@ -19,7 +19,14 @@ import pytest
 
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.session.messages import MsgType, parse_unverified
-from tests.cli.helpers import HANG_GUARD, announced_port, lantag, lantag_process, make_home
+from tests.cli.helpers import (
+    HANG_GUARD,
+    announced_port,
+    lantag,
+    lantag_process,
+    make_home,
+    pythonpath_with,
+)
 
 # The host's side, through a sitecustomize: it votes a dead peer after one lag warning (2 s,
 # not 4: the joiner is SIGKILLed, so nothing is lost but wall time), and once a seat is
@@ -64,7 +71,7 @@ m.BotDriver.act = act
 def _side(where: Path, source: str) -> dict[str, str]:
     where.mkdir(parents=True)
     (where / "sitecustomize.py").write_text(source, encoding="utf-8")
-    return {"PYTHONPATH": str(where)}
+    return {"PYTHONPATH": pythonpath_with(where)}
 
 
 class Lines:

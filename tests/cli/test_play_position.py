@@ -114,6 +114,8 @@ def test_a_position_that_does_not_fit_the_command_is_refused_in_one_line(
     cases = [
         (["--game", other], f"{path} is a {engine} position, not {other}: say --game {engine}"),
         (["--game", engine, "--bots", "1"], "the position is for 3 seats: --bots 2"),
+        # No --game: the file names its game (the seat check comes after the game's).
+        (["--bots", "1"], "the position is for 3 seats: --bots 2"),
         (["--game", engine, "--option", "x=1"], "--position carries the game's options"),
         (["--game", engine, "--map", str(path)], "--position carries the board"),
     ]
@@ -157,3 +159,15 @@ def test_a_hosted_game_from_a_position_starts_there_for_the_joiner_too(tmp_path:
     start = get_game("prototag").from_position(json.loads(position.read_text(encoding="utf-8")))
     assert digests == {hashlib.sha256(start.encode()).hexdigest()}
     assert record.start_position == start.encode()
+
+
+@pytest.mark.parametrize("engine", ["tagem", "stomptag"])
+def test_play_takes_the_game_from_the_position_file(engine: str, tmp_path: Path) -> None:
+    # The file names its game: no --game needed (it used to refuse anything but prototag).
+    home = make_home(tmp_path / "me")
+    path = _position_file(tmp_path, engine, 3)
+    log = tmp_path / "from-file.lantag"
+    played = lantag(home, "play", "--position", str(path), "--headless", "--log", str(log))
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.startswith(f"started: {engine}, you are seat 0 (tester), from position")
+    _verified_start(tmp_path / "me", log)

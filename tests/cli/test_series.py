@@ -26,8 +26,14 @@ SMALL = ["--option", "board_size=5", "--option", "end_steps=3"]
 
 
 def _play_series(
-    tmp_path: Path, games: int, *host_args: str, joiner_args: tuple[str, ...] = ()
+    tmp_path: Path,
+    games: int,
+    *host_args: str,
+    joiner_args: tuple[str, ...] = (),
+    joiner_log: str | None = "{}/",
 ) -> tuple[Home, Path, Path, str, str]:
+    """``joiner_log``: the joiner's --log, "{}" standing for its night directory (None: no
+    --log)."""
     host_home, joiner_home = make_home(tmp_path / "host"), make_home(tmp_path / "joiner")
     host_dir, joiner_dir = tmp_path / "host-night", tmp_path / "joiner-night"
     env = patient_env(tmp_path / "patient")  # nobody voted out for a starved second or four
@@ -57,8 +63,7 @@ def _play_series(
             "--headless",
             "--bind",
             "127.0.0.1",
-            "--log",
-            f"{joiner_dir}/",
+            *(["--log", joiner_log.format(joiner_dir)] if joiner_log is not None else []),
             *joiner_args,
             env=env,
         )
@@ -126,3 +131,47 @@ def test_a_joiner_leaving_between_games_does_not_block_the_next_one(
     report = json.loads(_main(capsys, "verify", "--json", str(host_dir))[1])
     assert report["valid"] and len(report["games"]) == 2
     assert [p["bot"] for p in report["games"][1]["players"]] == ["", "heuristic2"]
+
+
+@pytest.mark.parametrize("joiner_log", ["{}", None])
+def test_a_joiners_night_goes_to_one_directory_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], joiner_log: str | None
+) -> None:
+    # --log DIR on the joiner's side (no slash: a name without a suffix is a directory),
+    # or no --log at all: one directory of NN-ENGINE.lantag, as the host's, which verify,
+    # replay and join --resume take (it used to write DIR, DIR-2 or scattered files).
+    _play_series(tmp_path, 2, joiner_log=joiner_log)
+    joiner_home = Home(tmp_path / "joiner")
+    if joiner_log is None:
+        logs = joiner_home.data / "lantag" / "logs"
+        (night,) = [p for p in logs.iterdir() if p.is_dir()]
+        assert [p for p in logs.iterdir() if p.is_file()] == []  # game 1 moved in
+    else:
+        night = tmp_path / "joiner-night"
+    names = sorted(p.name for p in night.iterdir())
+    assert names == [
+        "01-prototag.lantag",
+        "01-prototag.lantag.secret",
+        "02-prototag.lantag",
+        "02-prototag.lantag.secret",
+    ]
+    verified = lantag(joiner_home, "verify", str(night))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "VALID series of 2 game(s)" in verified.stdout and "standings" in verified.stdout
+    replayed = lantag(joiner_home, "replay", "--headless", str(night))
+    assert replayed.returncode == 0 and "=== game 2 of 2" in replayed.stdout
+    resumed = lantag(joiner_home, "join", "--resume", str(night), "--headless")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming game 2 of the series" in resumed.stdout and "game over already" in (
+        resumed.stdout
+    )
+
+
+def test_a_night_directory_that_holds_logs_is_refused(tmp_path: Path) -> None:
+    old = tmp_path / "old-night"
+    old.mkdir()
+    (old / "01-prototag.lantag").write_bytes(b"an earlier night")
+    home = make_home(tmp_path / "joiner")
+    result = lantag(home, "join", "127.0.0.1:9", "--headless", "--log", str(old))
+    assert result.returncode == 2, result.stderr
+    assert f"{old} already holds game logs (01-prototag.lantag, ...)" in result.stderr

@@ -27,3 +27,24 @@ def test_the_first_run_asks_for_a_nickname(tmux: TmuxServer, tmp_path: Path) -> 
     # Asked once: the identity now holds it (without a terminal, nothing is asked anyway).
     again = lantag(home, "id")
     assert again.returncode == 0 and "nickname:    Quinn" in again.stdout
+
+
+@pytest.mark.parametrize("command", [["id"], ["play", "--bots", "1"]])
+def test_the_first_ctrl_c_at_the_nickname_prompt_leaves(
+    tmux: TmuxServer, tmp_path: Path, command: list[str]
+) -> None:
+    # asyncio's SIGINT handler only cancels the command's task, which a blocking read never
+    # notices: the first Ctrl-C used to be swallowed until Enter.  One Ctrl-C leaves now.
+    home = make_home(tmp_path / "newcomer")
+    pane = tmux.start("first", [*LANTAG, *command], xdg(home, USER="zoe"))
+    pane.wait_for("Your nickname at the table [zoe]:")
+    pane.keys("C-c")
+    # (The pane's shell gets the SIGINT too, so there is no "[lantag-exit N]" line: the
+    # one lantag prints for KeyboardInterrupt, exit 130, is the sign.)
+    pane.wait_for("lantag: interrupted", guard=30)
+    history = pane.history()
+    assert "Traceback" not in history
+    assert not home.identity.exists()  # nothing was made: the next run asks again
+    assert not (home.data / "lantag" / "logs").exists() or not any(
+        (home.data / "lantag" / "logs").iterdir()
+    )

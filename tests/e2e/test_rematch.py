@@ -44,10 +44,16 @@ def play_until_over(panes: dict[int, Pane], guard: float = 90.0) -> None:
         time.sleep(0.1)
 
 
-def test_game_over_rematch_second_game_on_both_screens(tmux: TmuxServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("logs", ["files", "directories"])
+def test_game_over_rematch_second_game_on_both_screens(
+    tmux: TmuxServer, tmp_path: Path, logs: str
+) -> None:
     alice, bob = player(tmp_path, "alice"), player(tmp_path, "bob")
     port = free_udp_port()
-    host_log, join_log = tmp_path / "alice.lantag", tmp_path / "bob.lantag"
+    # --log FILE.lantag: the first game there, the next as FILE-2.lantag; --log DIR (a name
+    # without a suffix): one NN-ENGINE.lantag per game on each side (issue 34 item 2).
+    suffix = ".lantag" if logs == "files" else ""
+    host_log, join_log = tmp_path / f"alice{suffix}", tmp_path / f"bob{suffix}"
     host = tmux.start(
         "host",
         [
@@ -74,7 +80,8 @@ def test_game_over_rematch_second_game_on_both_screens(tmux: TmuxServer, tmp_pat
     # The joiner's screen draws its result box on its own time: wait for it, not one capture.
     join.wait_for("standings after game 1")
     host.keys("r")
-    host.wait_for(f"listening on 127.0.0.1:{port}")  # the host's roster, for game 2
+    screen = host.wait_for(f"listening on 127.0.0.1:{port}")  # the host's roster, for game 2
+    assert f"others run: lantag join 127.0.0.1:{port}" in screen
     screen = join.wait_for("the host proposes Prototag: a accepts, q leaves")
     join.keys("a")
     join.wait_for("waiting for the host to start")
@@ -94,11 +101,18 @@ def test_game_over_rematch_second_game_on_both_screens(tmux: TmuxServer, tmp_pat
         assert "Traceback" not in pane.history()
     # Two games each, the second linked to the first: a series in each player's logs.
     for home, first in ((alice, host_log), (bob, join_log)):
-        second = first.with_name(f"{first.stem}-2{first.suffix}")
-        night = tmp_path / f"{first.stem}-night"
-        night.mkdir()
-        first.rename(night / "01.lantag")
-        second.rename(night / "02.lantag")
+        if logs == "directories":
+            night = first
+            assert sorted(p.name for p in night.glob("*.lantag")) == [
+                "01-prototag.lantag",
+                "02-prototag.lantag",
+            ]
+        else:
+            second = first.with_name(f"{first.stem}-2{first.suffix}")
+            night = tmp_path / f"{first.stem}-night"
+            night.mkdir()
+            first.rename(night / "01.lantag")
+            second.rename(night / "02.lantag")
         verified = lantag(home, "verify", str(night))
         assert verified.returncode == 0, verified.stdout + verified.stderr
         assert "VALID series of 2 game(s)" in verified.stdout

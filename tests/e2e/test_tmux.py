@@ -370,6 +370,8 @@ def test_host_and_join_in_two_panes(tmux: TmuxServer, tmp_path: Path) -> None:
     host.keys("s")
     screen = host.wait_for(f"listening on 127.0.0.1:{port}")
     assert "lanTag │ your game" in screen and "(open)" in screen and "alice (you)" in screen
+    # What the others type, in the lobby itself (it was printed only once the host exited).
+    assert f"others run: lantag join 127.0.0.1:{port}" in screen
 
     join = tmux.start(
         "join", [*LANTAG, "join", f"127.0.0.1:{port}", "--log", str(join_log)], xdg(bob)

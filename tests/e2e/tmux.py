@@ -89,6 +89,12 @@ class Pane:
                 return now
             last = now
 
+    def bell_rang(self) -> bool:
+        """Whether the terminal bell rang in this pane's window (tmux keeps the flag while
+        the window is not looked at: the test's sessions are detached)."""
+        flag = self.server.tmux("display-message", "-p", "-t", self.target, "#{window_bell_flag}")
+        return flag == "1"
+
     def dead(self) -> int | None:
         """lantag's exit status once it has exited, else None.
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from lanTag.cli.log_commands import verify_exit_code
-from lanTag.log.audit import draw_of
 from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.recorded import draw_of
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Die, Joint, Move, Pick, Roll, Shuffle, decode_input
@@ -187,25 +187,48 @@ def test_a_message_stored_twice_is_one_signature_and_one_link(
     assert report.rolls_verified == honest.rolls_verified > 0
 
 
-def test_a_reveal_without_its_commitment_is_a_bad_reveal(monkeypatch: pytest.MonkeyPatch) -> None:
+def with_and_without_rules(
+    data: bytes, monkeypatch: pytest.MonkeyPatch
+) -> tuple[VerifyReport, VerifyReport]:
+    """The full replay's report, then the check without the rules (SPEC §9.2)."""
+    full = verify_log(data)
+    return full, audit(data, monkeypatch)
+
+
+def blames_of(report: VerifyReport) -> list[tuple[int, int, str]]:
+    return [(seat, step, code) for seat, step, code, _r in report.blames]
+
+
+def test_a_reveal_without_its_commitment_decides_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A REVEAL is taken only once every COMMIT of the round is in: without its COMMIT the
+    # round is never decided, with or without the rules, and its STEP entry is refuted.
     items = items_of(HONEST)
     c = first_msg(items, lambda m: m.type == MsgType.COMMIT)
     commit = parse_unverified(items[c][2])
-    report = audit(chained([*items[:c], *items[c + 1 :]]), monkeypatch)
-    assert verify_exit_code(report) == 3
-    assert [(s, k, code) for s, k, code, _r in report.blames] == [
-        (commit.seat, commit.step, "bad-reveal")
-    ]
+    s = first(items, lambda step, kind, _d: kind == EntryKind.STEP and step == commit.step)
+    full, report = with_and_without_rules(chained([*items[:c], *items[c + 1 :]]), monkeypatch)
+    assert report.failure is not None and report.failure == full.failure
+    assert report.failure.entry == s - 1  # (one entry fewer before it)
+    assert "do not decide" in report.failure.reason
 
 
-def test_a_link_from_another_history_does_not_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("seat", [0, 1], ids=["the-writer", "another-seat"])
+def test_a_link_from_another_history_is_judged_alike_in_both_lanes(
+    seat: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Before a seat's ENTROPY of a roll (past step 0), another ENTROPY of that seat for the
     # same step, validly signed but from another history (another state hash) and with a
-    # link off its chain: the roll is drawn from the messages of this history only.
+    # link off its chain: it draws nothing.  The writer's own is a message of a history it
+    # left (a rollback it knows of): no blame, the log valid.  Another seat's, with its
+    # true one, is a proof of two state hashes for one step (SPEC §5.2): its input is then
+    # taken only with another seat's HAVE, which no ENTROPY has, so the roll is not
+    # decided.  Both lanes say the same, at the same entry.
     items = items_of(HONEST)
     s = step_of_input(items, Roll)
     roll_step = items[s][0]
-    k = first_msg(items, lambda m: m.type == MsgType.ENTROPY and m.step == roll_step)
+    k = first_msg(
+        items, lambda m: m.type == MsgType.ENTROPY and m.step == roll_step and m.seat == seat
+    )
     m = parse_unverified(items[k][2])
     other = sign_message(
         signer_of(m.seat),
@@ -217,11 +240,16 @@ def test_a_link_from_another_history_does_not_draw(monkeypatch: pytest.MonkeyPat
         (hashlib.sha256(b"a link off the chain").digest(),),
         version=m.version,
     ).raw
-    report = audit(chained([*items[:k], (m.step, EntryKind.MSG, other), *items[k:]]), monkeypatch)
-    assert report.failure is None, report.failure
-    assert [(seat, step, code) for seat, step, code, _r in report.blames] == [
-        (m.seat, m.step, "bad-chain")
-    ]
+    forged = chained([*items[:k], (m.step, EntryKind.MSG, other), *items[k:]])
+    full, report = with_and_without_rules(forged, monkeypatch)
+    assert report.failure == full.failure
+    assert blames_of(report) == blames_of(full)
+    if seat == 0:
+        assert report.failure is None and report.blames == []
+        assert report.rolls_verified == full.rolls_verified > 0
+        return
+    assert report.failure is not None and report.failure.entry == s + 1  # the roll's STEP
+    assert blames_of(report) == [(m.seat, m.step, "desync")] * 2
 
 
 def test_a_link_that_is_the_seats_anchor_is_a_bad_chain(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -251,11 +279,13 @@ def test_a_link_that_is_the_seats_anchor_is_a_bad_chain(monkeypatch: pytest.Monk
     ]
 
 
-def test_the_links_of_one_step_are_taken_in_log_order(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_links_of_one_seat_at_one_step_are_an_equivocation_in_both_lanes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # A seat's ENTROPY for a roll followed, at the same step, by a second one carrying its
-    # NEXT link (the one of its next roll), whose bytes sort before the first's: in log
-    # order both follow the chain (no blame); in byte order the next link would come first
-    # and not chain.  (Two messages in one slot: the full replay refuses the log for that.)
+    # NEXT link (one that follows the first on its chain): two messages in one slot, an
+    # equivocation (SPEC §5.7).  The seat is dropped at that step, its link draws nothing,
+    # and the roll recorded with it is refuted with the rules and without them alike.
     items = items_of(HONEST)
     links: dict[int, list[tuple[int, Signed, bytes]]] = {}  # seat -> (entry, message, link)
     for k, m in messages_of(items):
@@ -265,8 +295,8 @@ def test_the_links_of_one_step_are_taken_in_log_order(monkeypatch: pytest.Monkey
     k, m, nxt = next(
         (k, m, b)
         for chain in links.values()
-        for (k, m, a), (_k, _m, b) in itertools.pairwise(chain)
-        if m.type == MsgType.ENTROPY and b < a
+        for (k, m, _a), (_k, _m, b) in itertools.pairwise(chain)
+        if m.type == MsgType.ENTROPY and m.step > 0
     )
     early = sign_message(
         signer_of(m.seat),
@@ -278,29 +308,30 @@ def test_the_links_of_one_step_are_taken_in_log_order(monkeypatch: pytest.Monkey
         (nxt,),
         version=m.version,
     ).raw
-    report = audit(
-        chained([*items[: k + 1], (m.step, EntryKind.MSG, early), *items[k + 1 :]]), monkeypatch
-    )
-    assert verify_exit_code(report) == 3 and report.blames == []
+    forged = chained([*items[: k + 1], (m.step, EntryKind.MSG, early), *items[k + 1 :]])
+    full, report = with_and_without_rules(forged, monkeypatch)
+    assert report.failure is not None and report.failure == full.failure
+    assert (m.seat, m.step, "equivocation") in blames_of(report)
+    assert blames_of(report) == blames_of(full)
 
 
-def test_the_seals_seal_the_highest_step_recorded_not_the_last_step_entry(
+def test_a_step_recorded_again_with_nothing_deciding_it_is_refuted_in_both_lanes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # A rolled-back round is decided again after later steps were recorded (SPEC §4.4): the
-    # audit, without the rules, takes the final state as the highest step's latest record,
-    # not the last STEP entry of the log.  An earlier step's record logged again at the
-    # end leaves the seals sealing the highest step (the last entry's state would refuse).
+    # An earlier step's record logged again at the end, with no rollback to decide it
+    # again: nothing decides it, with the rules or without them (the check without the
+    # rules once took the highest step's latest record as the final state and let it pass).
     items = items_of(HONEST)
-    honest = audit(HONEST, monkeypatch)
     last_step = max(k for k, (_s, kind, _d) in enumerate(items) if kind == EntryKind.STEP)
     earlier = items[step_of_input(items, Move)]
     assert earlier[0] < items[last_step][0]
     items.insert(last_step + 1, earlier)
-    report = audit(chained(items), monkeypatch)
-    assert report.failure is None and honest.failure is None, report.failure
-    assert report.sealed_by == honest.sealed_by and len(report.sealed_by) == 3
-    assert report.steps == honest.steps
+    full, report = with_and_without_rules(chained(items), monkeypatch)
+    assert report.failure is not None and report.failure == full.failure
+    assert report.failure.entry == last_step + 1
+    assert report.failure.reason == (
+        f"step {earlier[0]} is recorded but its messages do not decide it"
+    )
 
 
 def test_a_broken_entry_after_the_last_good_one_fails_the_log_without_the_rules_too(
@@ -315,3 +346,17 @@ def test_a_broken_entry_after_the_last_good_one_fails_the_log_without_the_rules_
     report = audit(HONEST + stray, monkeypatch)
     assert report.failure is not None and report.failure.entry == entries, report.failure
     assert report.failure.reason == f"entry {entries}: index 0 out of order"
+
+
+def test_a_protocol_1_message_dated_at_another_step_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # SPEC §9: a MSG entry's step is its message's, in every protocol and lane.
+    data = (ROOT / "tests" / "corpus" / "protocol1" / "prototag.log").read_bytes()
+    items = items_of(data)
+    k = first(items, lambda _s, kind, _d: kind == EntryKind.MSG)
+    step, kind, raw = items[k]
+    items[k] = (step + 1, kind, raw)
+    report = audit(chained(items), monkeypatch)
+    assert report.failure is not None and report.failure.entry == k
+    assert report.failure.reason == f"an entry of step {step + 1} holds a message of step {step}"

@@ -9,8 +9,8 @@ import functools
 import pytest
 
 from lanTag.fair.draw import DrawStream, draw_seed
-from lanTag.log.audit import draw_of
 from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.recorded import draw_of
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Roll, decode_input
@@ -89,10 +89,20 @@ def test_a_seat_dropped_at_a_roll_is_not_in_its_draw_even_with_its_link_logged_l
         ([(0, [1], 1), (2, [1], 1)], {1}, True),  # a drop: seat 1's link draws nothing
         ([(0, [1], 1)], {1}, False),  # the writer's vote alone: seat 2 did not vote
         ([(0, [1, 2], 1)], {1, 2}, False),  # "every other seat" is the writer: under half
-        ([(0, [1], 1), (2, [1], 1), (2, [0], 2)], {1}, False),  # seat 2 voted otherwise after
+        # latest by seq, not by log position (SPEC §5.4): seat 2's vote is [0]
+        ([(0, [1], 1), (2, [0], 2), (2, [1], 1)], {1}, False),
+        # a drop is decided once the votes agree: a vote after it changes nothing
+        ([(0, [1], 1), (2, [1], 1), (2, [0], 2)], {1}, True),
         ([(0, [1, 3], 1), (2, [1, 3], 1)], {1}, False),  # seat 3 is a bot's: not live
     ],
-    ids=["unanimous", "writer-alone", "under-half-stays", "vote-taken-back", "not-live"],
+    ids=[
+        "unanimous",
+        "writer-alone",
+        "under-half-stays",
+        "latest-by-seq",
+        "vote-after-the-drop",
+        "not-live",
+    ],
 )
 def test_only_a_drop_the_other_live_seats_voted_takes_a_link_out_of_a_roll(
     votes: list[tuple[int, list[int], int]],
@@ -100,11 +110,11 @@ def test_only_a_drop_the_other_live_seats_voted_takes_a_link_out_of_a_roll(
     dropped: bool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Only a drop every other live seat voted (each by its latest VOTE of the step, half
-    the table staying, of live seats) takes a seat out of a roll, as in the replay
-    (``StepBox.unanimous_silent``): a cheater that signs VOTEs naming live seats silent at
-    a roll and records the roll drawn without their links writes an invalid log, without
-    the rules too."""
+    """Only a drop every other live seat voted (each by its latest VOTE of the step by
+    ``seq``, half the table staying, of live seats) takes a seat out of a roll, as in the
+    replay (``StepBox.unanimous_silent``): a cheater that signs VOTEs naming live seats
+    silent at a roll and records the roll drawn without their links writes an invalid log,
+    without the rules too, and both lanes say so at the same entry."""
     items = items_of(HONEST)
     k = next(  # a roll to which every human seat gave its link
         k
@@ -128,17 +138,29 @@ def test_only_a_drop_the_other_live_seats_voted_takes_a_link_out_of_a_roll(
         )
         for seat, silent, seq in votes
     ]
+    # The votes reach the writer before the link of the first seat they name (once every
+    # link is in, the roll is decided with all of them: a drop then comes too late).
+    late = min(left_out)
+    j = next(
+        j
+        for j, m in messages_of(items)
+        if j < k and m.step == step and m.type is MsgType.ENTROPY and m.seat == late
+    )
     forged = [
-        *items[:k],
+        *items[:j],
         *((step, EntryKind.MSG, vote.raw) for vote in signed),
+        *items[j:k],
         (step, EntryKind.STEP, [[2, values], digest, purpose, draws]),
     ]
     report = _audit(chained(forged), monkeypatch)
+    with_rules = verify_log(chained(forged))
     if dropped:
         assert report.failure is None, report.failure
+        assert with_rules.failure is None, with_rules.failure  # and so says the full replay
         return
-    assert report.failure is not None
-    assert report.failure.reason == f"the roll of step {step} is not what its links draw"
+    assert report.failure is not None  # the roll is not decided, or not as recorded
+    assert report.failure.entry == len(forged) - 1
+    assert report.failure == with_rules.failure
 
 
 def _links(items: list[Item], step: int) -> dict[int, bytes]:

@@ -14,7 +14,7 @@ import pytest
 from lanTag.cli.log_commands import format_report, verify_exit_code
 from lanTag.log import plain_replay
 from lanTag.log.chain import EntryKind, LogChain, parse_log, parse_rows
-from lanTag.log.report import Failure, VerifyReport
+from lanTag.log.report import VerifyReport
 from lanTag.log.seals import check_seals
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Move
@@ -98,8 +98,8 @@ def test_a_seal_in_a_protocol_2_log_is_refused_by_both_lanes_and_the_audit(
         m.setattr(plain_replay.PlainReplay, "report", lambda self, *args: False)
         assert verify_log(forged).failure == fast.failure
     monkeypatch.setattr(get_game("toy"), "rules_version", 1000, raising=False)
-    audit = verify_log(forged)
-    assert audit.failure == Failure(k, s0.step, 1, "a SEAL of seat 1 in a protocol-2 log")
+    audit = verify_log(forged)  # the replay without the rules: refused as with them
+    assert audit.replayed is False and audit.failure == fast.failure
 
 
 def test_a_torn_last_entry_is_said_on_the_summary_line(toy_engine: None) -> None:
@@ -219,3 +219,35 @@ def test_a_game_the_seals_do_not_back_is_not_complete_in_its_json(name: str) -> 
     for report in (verify_log(_vector(name)), _slow_lane(_vector(name))):
         said = report.to_json()
         assert (said["complete"], said["outcome"], said["ranking"]) == (False, "", [])
+
+
+def test_a_bad_seal_the_writer_noted_is_a_blame_in_every_lane(
+    without_prototag_rules: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue "[comeback]" item 7: a session blames a SEAL of another state and keeps it out
+    # of its log (SPEC §3), so no replay can find that blame again; the report lists it from
+    # the writer's NOTE, marked as the writer's word, in the fast lane, the full replay and
+    # the check without the rules alike.  Other NOTEs stay annotations, whatever they say.
+    items = items_of(HONEST)
+    last = items[-1][0]
+    reason = "sealed state 00000000, the game ended in 11111111 at step 9"
+    notes = [
+        (last, EntryKind.NOTE, ["bad-seal", [2], reason]),
+        (last, EntryKind.NOTE, ["desync", [1], "state hash differs"]),  # the replay's to find
+        (last, EntryKind.NOTE, ["bad-seal", [1, 2], reason]),  # not one seat: no blame
+        (last, EntryKind.NOTE, ["bad-seal", [], reason]),
+        (last, EntryKind.NOTE, ["bad-seal", ["1"], reason]),
+        (last, EntryKind.NOTE, ["bad-seal", [1]]),
+    ]
+    data = chained([*items, *notes])
+    want = [(2, last, "bad-seal", f"{reason} (the writer's note; that SEAL is not logged)")]
+    audit = verify_log(data)
+    assert verify_exit_code(audit) == 3 and audit.blames == want
+    monkeypatch.undo()  # the rules again
+    fast = verify_log(data)
+    assert fast.valid and fast.complete and fast.blames == want
+    assert _slow_lane(data).to_json() == fast.to_json()
+    line = f"blame: seat 2 at step {last}: bad-seal (sealed state 00000000"
+    assert line in format_report("g", fast)
+    assert "VALID, complete, sealed by seats 0 1 2" in " ".join(format_report("g", fast).split())
+    assert verify_log(HONEST).blames == []

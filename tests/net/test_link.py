@@ -10,6 +10,7 @@ import pytest
 from lanTag.net.endpoint import Addr, LinkEndpoint
 from lanTag.net.frame import DATAGRAM_BUDGET, MAX_CHUNK, Frame, FrameType, decode, encode
 from lanTag.net.link import LinkConfig, LinkLayer, MessageTooLarge, SendQueueFull, TooManyLinks
+from lanTag.net.netsim import NetSimConfig
 
 from .pair import A, B, make_pair
 
@@ -130,8 +131,13 @@ def test_rto_backs_off_exponentially_during_an_outage_then_recovers() -> None:
     p.net.heal()
     p.net.run_until(lambda: p.got[B] == [b"hello"], max_time=p.net.now + 5)
     p.net.run_until(lambda: not p.layer(A).stats.links[B].in_flight, max_time=p.net.now + 5)
-    assert p.layer(A).stats.links[B].rto == cfg.initial_rto  # back-off cleared, no RTT sample
+    # Karn (RFC 6298 5.7): the ack of a resent frame is no sample, so the backed-off RTO is
+    # kept until a frame sent once is acked...
+    assert p.layer(A).stats.links[B].rto == cfg.max_rto
     assert p.layer(B).stats.messages_delivered == 1
+    p.a.send(B, b"again", p.net.now)
+    p.net.run_until(lambda: not p.layer(A).stats.links[B].in_flight, max_time=p.net.now + 5)
+    assert p.layer(A).stats.links[B].rto == cfg.min_rto  # ...then it follows the link again
 
 
 def test_fast_retransmit_recovers_one_loss_before_the_rto() -> None:
@@ -562,3 +568,26 @@ def test_a_lobby_outsiders_link_is_closed_when_the_game_starts() -> None:
     table.net.run_for(1.0)
     assert host.stats.dropped_unknown > 0 and outsider not in host.peers()
     table.run_to_end(max_time=3600)
+
+
+def test_a_peer_that_gets_slow_is_not_resent_every_frame_for_good() -> None:
+    # Warm up on a fast link, then every round trip takes 400 ms (a busy peer process):
+    # each frame's first RTO (50 ms) fires and, with Karn's rule alone, no ack of a resent
+    # frame is ever sampled, so every later frame is resent too.  The time since a frame's
+    # last send bounds the round trip from below: sampled, it lifts the RTO above 400 ms.
+    p = make_pair("delay=1ms", config=NO_COOKIES)
+    layer = p.layer(A)
+    for m in messages(5, 5, 100):
+        p.a.send(B, m, p.net.now)
+        p.net.run_until(lambda: not layer.stats.links[B].in_flight, max_time=60)
+    assert layer.stats.retransmitted == 0
+    p.net.set_faults(A, B, NetSimConfig.parse("delay=200ms"))
+    resent = []
+    for m in messages(6, 30, 100):
+        before = layer.stats.retransmitted
+        p.a.send(B, m, p.net.now)
+        p.net.run_until(lambda: not layer.stats.links[B].in_flight, max_time=p.net.now + 60)
+        resent.append(layer.stats.retransmitted - before)
+    assert len(p.got[B]) == 35
+    assert sum(resent[-20:]) == 0, resent  # the estimate caught up: no resends any more
+    assert layer.stats.links[B].rto > 0.4

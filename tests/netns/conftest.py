@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import itertools
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.netns.lab import Lan, netlab, netns_problem
-
-_labs = itertools.count(1)
+from tests.netns.lab import Lan, built_lan
 
 
 @pytest.fixture
@@ -21,18 +17,4 @@ def lan(tmp_path: Path) -> Iterator[Lan]:
     The lab name is unique per process and test, so parallel runs do not collide;
     teardown kills the test's processes and deletes every namespace of the lab.
     """
-    problem = netns_problem()
-    if problem is not None:
-        pytest.skip(f"netns tests skipped: {problem}")
-    name = f"lt{os.getpid() % 100_000}x{next(_labs)}"
-    try:
-        lab = netlab.up(3, name)
-    except (netlab.NetlabError, OSError) as exc:
-        pytest.skip(f"cannot build the namespaced LAN: {exc}")
-    lan = Lan(lab, tmp_path)
-    try:
-        yield lan
-    finally:
-        lan.stop_all()
-        netlab.down(name)
-        assert not netlab.lab_namespaces(name), "namespaces left behind"
+    yield from built_lan(tmp_path, 3, "lt")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
+import itertools
 import json
 import os
 import re
@@ -19,7 +20,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -162,6 +163,13 @@ class Peer:
         wait_until(announced, f"{self.name} to announce its port", 30)
         return found[0]
 
+    def join_by_name_fails(self, name: str, wait: float) -> str:
+        """`lantag join NAME` that must fail as a network condition: exit 1, one line."""
+        out = self.run(["join", name, "--wait", f"{wait:g}", "--headless"])
+        failures = [line for line in out.stderr.splitlines() if line.startswith("lantag:")]
+        assert out.returncode == 1 and len(failures) == 1, out.stderr
+        return failures[0]
+
     def steps_seen(self) -> int:
         steps = [int(s) for s in STEP_LINE.findall(self.out())]
         return max(steps, default=-1)
@@ -205,6 +213,35 @@ class Lan:
                 proc.kill()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=10)
+
+
+_labs = itertools.count(1)
+
+
+def built_lan(
+    tmp: Path, hosts: int, prefix: str, setup: Callable[[object], None] | None = None
+) -> Iterator[Lan]:
+    """A fixture's lab: ``hosts`` hosts on one bridge, changed by ``setup``, yielded as a
+    Lan and always torn down.  Skipped (not failed) where namespaces cannot be built.  The
+    name is unique per process and test, so parallel runs do not collide."""
+    problem = netns_problem()
+    if problem is not None:
+        pytest.skip(f"netns tests skipped: {problem}")
+    name = f"{prefix}{os.getpid() % 100_000}x{next(_labs)}"
+    try:
+        lab = netlab.up(hosts, name)
+        if setup is not None:
+            setup(lab)
+    except (netlab.NetlabError, OSError) as exc:
+        netlab.down(name)
+        pytest.skip(f"cannot build the namespaced LAN: {exc}")
+    lan = Lan(lab, tmp)
+    try:
+        yield lan
+    finally:
+        lan.stop_all()
+        netlab.down(name)
+        assert not netlab.lab_namespaces(name), "namespaces left behind"
 
 
 # --------------------------------------------------------------------------- logs

@@ -9,45 +9,31 @@ can type (not the link-local one).  Hang guards only; skipped without namespaces
 
 from __future__ import annotations
 
-import itertools
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.netns.lab import Lan, needs_netns, netlab, netns_problem, verify
+from tests.netns.lab import Lan, built_lan, needs_netns, netlab, verify
 
 pytestmark = [pytest.mark.netns, needs_netns]
 
-_labs = itertools.count(1)
 EXTRA = ("10.100.0.6", "169.254.12.7")
+
+
+def _extra_adapters(lab: object) -> None:
+    """h1 gets a second adapter pair: one on another /24, one link-local."""
+    ns = lab.ns("h1")  # type: ignore[attr-defined]
+    netlab._ip("-n", ns, "link", "add", "xv0", "type", "veth", "peer", "name", "xv1")
+    netlab._ip("-n", ns, "addr", "add", f"{EXTRA[0]}/24", "dev", "xv0")
+    netlab._ip("-n", ns, "addr", "add", f"{EXTRA[1]}/16", "dev", "xv1")
+    netlab._ip("-n", ns, "link", "set", "xv0", "up")
+    netlab._ip("-n", ns, "link", "set", "xv1", "up")
 
 
 @pytest.fixture
 def multi_nic_lan(tmp_path: Path) -> Iterator[Lan]:
-    problem = netns_problem()
-    if problem is not None:
-        pytest.skip(f"netns tests skipped: {problem}")
-    name = f"plat{os.getpid() % 100_000}x{next(_labs)}"
-    try:
-        lab = netlab.up(2, name)
-        ns = lab.ns("h1")
-        netlab._ip("-n", ns, "link", "add", "xv0", "type", "veth", "peer", "name", "xv1")
-        netlab._ip("-n", ns, "addr", "add", f"{EXTRA[0]}/24", "dev", "xv0")
-        netlab._ip("-n", ns, "addr", "add", f"{EXTRA[1]}/16", "dev", "xv1")
-        netlab._ip("-n", ns, "link", "set", "xv0", "up")
-        netlab._ip("-n", ns, "link", "set", "xv1", "up")
-    except (netlab.NetlabError, OSError) as exc:
-        netlab.down(name)
-        pytest.skip(f"cannot build the namespaced LAN: {exc}")
-    lan = Lan(lab, tmp_path)
-    try:
-        yield lan
-    finally:
-        lan.stop_all()
-        netlab.down(name)
-        assert not netlab.lab_namespaces(name), "namespaces left behind"
+    yield from built_lan(tmp_path, 2, "plat", _extra_adapters)
 
 
 def test_a_host_with_extra_adapters_is_joined_by_name(multi_nic_lan: Lan) -> None:

@@ -10,49 +10,35 @@ is only discovery that is missing.  Hang guards only; skipped without namespaces
 
 from __future__ import annotations
 
-import itertools
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.netns.lab import Lan, needs_netns, netlab, netns_problem, verify
+from tests.netns.lab import Lan, built_lan, needs_netns, netlab, verify
 
 pytestmark = [pytest.mark.netns, needs_netns]
 
-_labs = itertools.count(1)
 ROUTER_LAN, ROUTER_OTHER, JOINER = "10.77.0.254", "10.78.0.254", "10.78.0.2"
+
+
+def _route(lab: object) -> None:
+    """h2's port leaves the bridge and is routed as 10.78.0.0/24 by the switch."""
+    sw, h1, h2 = lab.switch, lab.ns("h1"), lab.ns("h2")  # type: ignore[attr-defined]
+    netlab._ip("-n", sw, "link", "set", "p2", "nomaster")
+    netlab._ip("-n", sw, "addr", "add", f"{ROUTER_LAN}/24", "dev", "br0")
+    netlab._ip("-n", sw, "addr", "add", f"{ROUTER_OTHER}/24", "dev", "p2")
+    netlab._sysctl(sw, "net.ipv4.ip_forward", "1")
+    netlab._ip("-n", h2, "addr", "flush", "dev", "eth0")
+    netlab._ip("-n", h2, "addr", "add", f"{JOINER}/24", "dev", "eth0")
+    netlab._ip("-n", h2, "route", "add", "default", "via", ROUTER_OTHER)
+    netlab._ip("-n", h1, "route", "add", "10.78.0.0/24", "via", ROUTER_LAN)
 
 
 @pytest.fixture
 def routed_lan(tmp_path: Path) -> Iterator[Lan]:
-    problem = netns_problem()
-    if problem is not None:
-        pytest.skip(f"netns tests skipped: {problem}")
-    name = f"subn{os.getpid() % 100_000}x{next(_labs)}"
-    try:
-        lab = netlab.up(2, name)
-        sw, h1, h2 = lab.switch, lab.ns("h1"), lab.ns("h2")
-        netlab._ip("-n", sw, "link", "set", "p2", "nomaster")
-        netlab._ip("-n", sw, "addr", "add", f"{ROUTER_LAN}/24", "dev", "br0")
-        netlab._ip("-n", sw, "addr", "add", f"{ROUTER_OTHER}/24", "dev", "p2")
-        netlab._sysctl(sw, "net.ipv4.ip_forward", "1")
-        netlab._ip("-n", h2, "addr", "flush", "dev", "eth0")
-        netlab._ip("-n", h2, "addr", "add", f"{JOINER}/24", "dev", "eth0")
-        netlab._ip("-n", h2, "route", "add", "default", "via", ROUTER_OTHER)
-        netlab._ip("-n", h1, "route", "add", "10.78.0.0/24", "via", ROUTER_LAN)
-    except (netlab.NetlabError, OSError) as exc:
-        netlab.down(name)
-        pytest.skip(f"cannot build the routed LAN: {exc}")
-    lan = Lan(lab, tmp_path)
-    try:
-        yield lan
-    finally:
-        lan.stop_all()
-        netlab.down(name)
-        assert not netlab.lab_namespaces(name), "namespaces left behind"
+    yield from built_lan(tmp_path, 2, "subn", _route)
 
 
 def test_join_by_name_from_another_subnet_says_join_by_address(routed_lan: Lan) -> None:
@@ -66,12 +52,10 @@ def test_join_by_name_from_another_subnet_says_join_by_address(routed_lan: Lan) 
     hint = next(line for line in alice.err().splitlines() if "others run:" in line)
     assert f"lantag join {alice.addr}:{port}" in hint, hint
 
-    by_name = bob.run(["join", "Other subnet", "--wait", "3", "--headless"])
-    failures = [line for line in by_name.stderr.splitlines() if line.startswith("lantag:")]
-    assert by_name.returncode == 1 and len(failures) == 1, by_name.stderr
-    assert "no game named 'Other subnet' found on the LAN" in failures[0]
-    assert re.search(r"lantag join \d+\.\d+\.\d+\.\d+:\d+", failures[0]), failures[0]
-    assert "another subnet" in failures[0]
+    failure = bob.join_by_name_fails("Other subnet", 3)
+    assert "no game named 'Other subnet' found on the LAN" in failure
+    assert re.search(r"lantag join \d+\.\d+\.\d+\.\d+:\d+", failure), failure
+    assert "another subnet" in failure
 
     # The address the host printed crosses the router: only discovery was missing.
     bob.start(["join", f"{alice.addr}:{port}", "--headless", "--log", str(bob.log)])

@@ -180,3 +180,18 @@ def test_a_join_whose_hello_the_host_forgot_is_welcomed_again_and_joins() -> Non
     assert [e.reason for e in ann.events if isinstance(e, Waiting)] == [
         "the host was asked to let you in"
     ]
+
+
+def test_the_hosts_own_key_or_a_seated_one_is_refused_with_how_to_play_two_on_one_laptop() -> None:
+    from lanTag.peer.join_handshake import SEAT_HELD
+    from lanTag.peer.joiner import TWO_ON_ONE_LAPTOP
+
+    host = _host(humans=3, approve=False)
+    ann, again = _joiner(3), _joiner(3)  # one laptop, two terminals: one identity
+    second_terminal = _joiner(1)  # the host's own identity, in a second terminal
+    _run(host, ann, ("10.0.0.2", 2))
+    _run(host, again, ("10.0.0.2", 3))
+    _run(host, second_terminal, ("10.0.0.1", 4))
+    for refused in (again, second_terminal):
+        assert _reasons(refused) == [f"{SEAT_HELD} — {TWO_ON_ONE_LAPTOP}"]
+    assert _reasons(ann) == [] and host.taken == 2

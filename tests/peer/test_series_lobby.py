@@ -91,3 +91,56 @@ def test_series_messages_round_trip_and_others_are_not_theirs() -> None:
     ):
         with pytest.raises(RemoteProtocolError):
             parse_series_message(wire.pack(bad))
+
+
+def test_a_newcomer_takes_the_seat_a_leaver_left_in_the_next_game() -> None:
+    # Whole peers on the simulated network: after game 1 the joiner is gone; the host's
+    # next lobby is open to anyone again (the game had closed its links to the roster),
+    # so a newcomer at another address joins and plays game 2 in that seat.
+    import dataclasses
+    import random
+
+    from lanTag.fair.chain import HashChain
+    from lanTag.net.link import LinkLayer
+    from lanTag.peer import series
+    from lanTag.peer.machine import BotDriver, PeerMachine
+    from lanTag.testing.table import CHAIN, Table, addr, identity_for
+
+    table = Table("prototag", 2, seed=21, options=(("board_size", 5), ("end_steps", 2)))
+    table.start()
+    table.run_to_end()
+    host = table.peers[0]
+    first = host.session
+    assert first is not None
+    table.kill(1)  # the joiner left the night
+    config = dataclasses.replace(
+        host.lobby.config,  # type: ignore[union-attr]
+        previous_game=first.game_id,
+        fill_empty="random",
+    )
+    second_log = bytearray()
+    lobby = series.host_next_game(
+        host, config, "host", bytes([8]) * 32, random.Random(1).randbytes, second_log.extend,
+        table.net.now,
+    )  # fmt: skip
+    newcomer_id = identity_for("newcomer", 0)
+    secret = bytes([6]) * 32
+    newcomer = PeerMachine(
+        LinkLayer(77),
+        JoinLobby(addr(0), newcomer_id, HashChain(secret, CHAIN).anchor, "nat"),
+        newcomer_id,
+        secret,
+        random.Random(2).randbytes,
+        driver=BotDriver("random"),
+    )
+    table.net.add(addr(5), newcomer)
+    table.net.run_until(lambda: lobby.taken == 2, table.net.now + 60)
+    host.start_game(table.net.now)
+    table.net.run_until(
+        lambda: newcomer.session is not None and newcomer.session.state.is_over,
+        table.net.now + 3600,
+    )
+    record = newcomer.session.record  # type: ignore[union-attr]
+    assert record.previous_game == first.game_id
+    assert [s.nickname for s in record.seats] == ["host", "nat"]
+    assert [s.bot for s in record.seats] == ["", ""]  # the newcomer's seat, not a bot's

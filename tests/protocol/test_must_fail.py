@@ -1,6 +1,7 @@
 """The must-fail logs of protocol/vectors/must_fail/: each validly signed and chained, each
-breaking exactly one rule, each refused as its index says, by both lanes of the verifier and
-by `lantag verify` (scripts/gen_must_fail.py writes them; SPEC §9 lists them).
+breaking exactly one rule (or, at an edge SPEC decides, none), each answered as its index says
+by both lanes of the verifier, by `lantag verify`, and with no engine registered at all by the
+check without the rules (scripts/gen_must_fail.py writes them; SPEC §9.1 lists them).
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ import pytest
 from lanTag.cli.entry import main as lantag_main
 from lanTag.cli.log_commands import verify_exit_code
 from lanTag.log import plain_replay
-from lanTag.log.chain import LogFormatError
+from lanTag.log.chain import EntryKind, LogFormatError, parse_log
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
-from lanTag.rules.registry import get_game
+from lanTag.rules.registry import engine_ids, get_game
+from lanTag.testing.no_engines import no_engines
 from lanTag.wire import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,12 +71,13 @@ def check_report(vector: dict[str, Any], data: bytes) -> VerifyReport | None:
     blames = [[seat, code] for seat, _step, code, _reason in report.blames]
     if expect["blame"] is not None:
         assert expect["blame"] in blames, blames
-    if expect["exit"] == 0:
+    if expect["exit"] == 0:  # valid: blamed, not complete, or an edge SPEC decides
+        said = vector["reference_verifier_says"]
         assert report.valid, report.failure
-        if expect["blame"] is None:  # valid, but its last move is its author's word only
-            assert not report.complete
-            assert expect["reason_contains"] in report.unacknowledged
-            assert report.unacknowledged == vector["reference_verifier_says"]["unacknowledged"]
+        assert report.complete is expect["complete"] is said["complete"]
+        assert expect["reason_contains"] in report.unacknowledged
+        assert report.unacknowledged == said.get("unacknowledged", "")
+        assert blames == said["blames"]
         return report
     failure = report.failure
     assert failure is not None, "the verifier accepts it"
@@ -85,7 +88,7 @@ def check_report(vector: dict[str, Any], data: bytes) -> VerifyReport | None:
 
 
 def expect_unacked(vector: dict[str, Any]) -> str:
-    return str(vector["reference_verifier_says"]["unacknowledged"])
+    return str(vector["reference_verifier_says"].get("unacknowledged", ""))
 
 
 def test_there_is_a_must_fail_log_per_check() -> None:
@@ -142,13 +145,17 @@ def test_lantag_verify_refuses_it(
     elif expect["exit"] == 1:
         f = vector["reference_verifier_says"]
         assert said.endswith(f"INVALID at entry {f['entry']} (step {f['step']}): {f['reason']}")
-    elif expect["blame"] is None:
-        assert said.endswith(f"; not complete: {expect_unacked(vector)}"), out
-        assert "VALID but incomplete: valid up to step" in said
     else:
-        seat, code_name = expect["blame"]
-        assert f"blame: seat {seat} at step" in said and code_name in said, out
         assert "VALID" in said and "INVALID" not in said
+        if expect_unacked(vector):
+            assert said.endswith(f"; not complete: {expect_unacked(vector)}"), out
+        if not expect["complete"]:
+            assert "VALID but incomplete: valid up to step" in said
+        else:
+            assert "VALID, complete" in said
+        if expect["blame"] is not None:
+            seat, code_name = expect["blame"]
+            assert f"blame: seat {seat} at step" in said and code_name in said, out
     assert lantag_main(["verify", "--json", path]) == expect["exit"]
     as_json = json.loads(capsys.readouterr().out)
     if expect["exit"] == 2:
@@ -163,9 +170,8 @@ def test_lantag_verify_refuses_it(
         }
     else:
         assert as_json["valid"] is True and as_json["failure"] is None
-        if expect["blame"] is None:
-            assert as_json["complete"] is False
-            assert as_json["unacknowledged"] == vector["reference_verifier_says"]["unacknowledged"]
+        assert as_json["complete"] is expect["complete"]
+        assert as_json["unacknowledged"] == expect_unacked(vector)
 
 
 @pytest.mark.parametrize("name", ["out_of_turn", "wrong_header_magic"])
@@ -218,23 +224,69 @@ def test_the_honest_game_verifies_and_takes_the_fast_lane(
     assert fast.applied == slow.applied
 
 
-AUDITED = [INDEX["honest"], *(v for v in VECTORS if v["reference_audit_says"] is not None)]
-
-
-@pytest.mark.parametrize("vector", AUDITED, ids=[v["file"].split(".")[0] for v in AUDITED])
-def test_without_its_rules_the_check_says_what_the_index_says(
-    vector: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+def test_the_hand_back_game_verifies_with_its_drop_and_hand_back(
+    plain_verdicts: list[bool],
 ) -> None:
-    # A lanTag that lacks the game's rules version checks the log without a replay (exit
-    # 3 when valid): every check that needs no rules still refuses the log, at the same
-    # entry, and the report's counts and blames are the reference's.
-    monkeypatch.setattr(get_game(INDEX["engine"]), "rules_version", 1000, raising=False)
-    report = verify_log(data_of(vector))
+    # The admission_* vectors' game: a log with a drop and a hand-back that every verifier
+    # must accept whole (the full replay: the fast lane hands a drop over to it).
+    handback = INDEX["handback"]
+    data = data_of(handback)
+    assert hashlib.sha256(data).hexdigest() == handback["sha256"]
+    report = verify_log(data)
+    assert report.valid and report.complete, report.failure
+    assert plain_verdicts == [False]
+    # killed at a roll: its link of it withheld (protocol 6, SPEC §5.5)
+    assert [(seat, code) for seat, _k, code, _r in report.blames] == [(2, "withheld")]
+    notes = [e.data for e in parse_log(data).entries if e.kind == EntryKind.NOTE]
+    assert ["back", [2], "admitted"] in notes
+    assert report.sealed_by == [0, 1, 2]  # the seat given back played to the end
+
+
+EVERY = [INDEX["honest"], INDEX["handback"], *VECTORS]
+
+
+@pytest.mark.parametrize("vector", EVERY, ids=[v["file"].split(".")[0] for v in EVERY])
+def test_without_any_engine_the_check_says_what_the_index_says(vector: dict[str, Any]) -> None:
+    # A lanTag with no engine registered at all checks the log with the rules as the log
+    # records them (SPEC §9.2, exit 3 when valid): every check that needs no rules refuses
+    # the log at the entry the full replay names, and the report's counts and blames are
+    # the reference's.  A file that is no lanTag log is none without the rules either.
+    want = vector.get("reference_audit_says")
+    with no_engines():
+        assert engine_ids() == ()
+        if want is None:  # exit 2
+            with pytest.raises(LogFormatError, match=vector["expect"]["reason_contains"]):
+                verify_log(data_of(vector))
+            return
+        report = verify_log(data_of(vector))
     said = report.to_json()
-    want = vector["reference_audit_says"]
+    assert report.replayed is False
     assert verify_exit_code(report) == want["exit"]  # 3: not replayed, yet valid
     assert {k: said[k] for k in want if k != "exit"} == {
         k: v for k, v in want.items() if k != "exit"
     }
-    if vector is not INDEX["honest"] and want["exit"] == 1:
+    if vector not in (INDEX["honest"], INDEX["handback"]) and want["exit"] == 1:
         assert want["failure"]["entry"] == vector["expect"]["entry"]  # the same entry
+        assert vector["expect"]["exit"] == 1  # never a valid log refused
+
+
+def test_every_vector_but_those_no_log_has_its_verdict_without_the_rules() -> None:
+    assert all((v["reference_audit_says"] is None) == (v["expect"]["exit"] == 2) for v in VECTORS)
+    assert INDEX["honest"]["reference_audit_says"]["exit"] == 3
+
+
+AUDITED = [v for v in EVERY if v.get("reference_audit_says") is not None]
+REFUSED_WITHOUT_RULES = [v for v in AUDITED if v["reference_audit_says"]["exit"] == 1]
+
+
+@pytest.mark.parametrize("vector", REFUSED_WITHOUT_RULES, ids=lambda v: v["file"])
+def test_lantag_verify_without_any_engine_exits_1_at_the_indexed_entry(
+    vector: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(MUST_FAIL / vector["file"])
+    with no_engines():
+        code = lantag_main(["verify", "--json", path])
+    said = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert said["replayed"] is False and said["valid"] is False
+    assert said["failure"] == vector["reference_audit_says"]["failure"]

@@ -313,6 +313,35 @@ def test_tampered_log_fails_at_the_recorded_entry(case: dict[str, Any]) -> None:
         assert any(b[0] == seat and b[2] == code for b in report.blames), report.blames
 
 
+TOY_LOGS = [
+    load("log.json")["valid"],
+    load("log.json")["flood"],
+    *cases("log.json", "must_fail"),
+]
+
+
+@pytest.mark.parametrize("case", TOY_LOGS, ids=lambda c: c["file"])
+def test_lantag_verify_without_the_toy_engine_answers_as_the_index_says(
+    case: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As shipped, no lanTag has the toy engine: `lantag verify` checks these logs with the
+    # rules as the log records them (SPEC §9.2).  The valid logs are authentic (exit 3);
+    # every tampered one fails at the entry its index names, as with the engine.
+    from lanTag.cli.entry import main as lantag_main
+    from lanTag.testing.no_engines import no_engines
+
+    with no_engines():
+        code = lantag_main(["verify", "--json", str(VECTORS / case["file"])])
+    said = json.loads(capsys.readouterr().out)
+    assert code == case["exit_without_the_rules"]
+    assert said["replayed"] is False
+    assert said["needs"] == "a full replay needs toy rules 1 (this lanTag does not have that game)"
+    if code == 1:
+        assert said["failure"]["entry"] == case["failure_entry"], said["failure"]
+    else:
+        assert said["failure"] is None and said["steps"] > 0
+
+
 def test_the_first_nudge_over_the_cap_is_a_logged_proof_of_a_flood() -> None:
     """SPEC §5.3: the flood vector's log holds the kept NUDGEs of one seat and step and
     then the first one over the cap, the proof; its replay blames the seat `flood`."""
@@ -385,3 +414,23 @@ def test_a_pair_of_signed_messages_proves_what_the_vector_says(case: dict[str, A
     for msg in (first, second):
         assert verify_signature(msg, key, Verifier())  # evidence only counts when signed
     assert contradiction(first, second) == case["verdict"]
+
+
+@pytest.mark.parametrize("case", cases("evidence.json", "acknowledgements"))
+def test_a_seats_round_acknowledgements_prove_what_the_vector_says(case: dict[str, Any]) -> None:
+    # Protocol 6 (SPEC §5.7, "Many cheaters"): a seat other than the equivocator that named a
+    # vector holding each version of its COMMIT signed conflicting acknowledgements.
+    from lanTag.session.round_evidence import acknowledgements, conflicting_acks, families
+
+    key = bytes.fromhex(case["public_key"])
+    acks = [parse_unverified(bytes.fromhex(raw)) for raw in case["acknowledgements"]]
+    commits = [parse_unverified(bytes.fromhex(raw)) for raw in case["commits"]]
+    other = parse_unverified(bytes.fromhex(case["other"]))
+    assert all(m.seat == case["seat"] and verify_signature(m, key, Verifier()) for m in acks)
+    seat = case["equivocator"]
+    assert other.seat == seat and other.slot == commits[seat].slot and other != commits[seat]
+    digests = {c.seat: c.digest for c in commits}
+    ours, swapped = families(digests, set(case["live"]), seat, other.digest)
+    named = acknowledgements(acks)
+    proof = None if case["seat"] == seat else conflicting_acks(named, ours, swapped)
+    assert ("equivocation" if proof is not None else None) == case["verdict"]

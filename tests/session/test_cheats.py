@@ -97,7 +97,9 @@ def test_reveal_that_does_not_open_its_commitment_convicts_and_forfeits() -> Non
         _inject(sessions[s], r.raw, 2, net.now)
     net.run_until(lambda: sessions[0].step > 1 and sessions[1].step > 1)
     for s in (0, 1):
-        assert (2, "bad-reveal") in [(e.seat, e.code) for e in _events(net, s, ev.Blame)]
+        # The proof is its one blame: a seat convicted at the round is not also named for
+        # its absence from it (protocol 6, SPEC §5.5).
+        assert [(e.seat, e.code) for e in _events(net, s, ev.Blame)] == [(2, "bad-reveal")]
         applied = next(e for e in _events(net, s, ev.StepApplied) if e.step == 1)
         assert applied.input.of(2) == FORFEIT  # not the reveal, not the default (SPEC §4.4)
         # convicted: dropped at that very step by every honest peer, a bot plays on
@@ -217,8 +219,9 @@ def test_a_false_state_hash_to_one_peer_costs_it_nothing_and_convicts_the_signer
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
     for s in (0, 1):
         blames = {(e.seat, e.code) for e in _events(net, s, ev.Blame)}
-        assert (2, "desync") in blames, (s, blames)
-        assert {seat for seat, _ in blames} == {2}, (s, blames)  # honest seats: never
+        # Convicted, then voted out at the next step that waits for it: dropped for its
+        # proof, a `timeout` there, never `withheld` (protocol 6, SPEC §5.5).
+        assert blames == {(2, "desync"), (2, "timeout")}, (s, blames)
         assert [d.seats for d in _events(net, s, ev.SeatsDropped)] == [(2,)], s
         assert (honest_have, false) in sessions[s].proofs or (false, honest_have) in sessions[
             s
@@ -227,6 +230,37 @@ def test_a_false_state_hash_to_one_peer_costs_it_nothing_and_convicts_the_signer
         report = verify_log(sessions[s].take_log())
         assert report.valid and report.complete, report.failure
         assert {(seat, code) for seat, _, code, _ in report.blames} == blames
+
+
+def test_a_liar_is_blamed_once_whatever_number_of_false_hashes_it_signs() -> None:
+    # Once convicted of two state hashes for one step, further pairs prove nothing new:
+    # no second blame, no second proof sent on (each would cost every peer a relay), and
+    # the seat is voted out once, as after one false hash.
+    _record, ids, sessions, net = _setup("falsehashes")
+    net.run_until(lambda: all(s.step >= 5 for s in sessions))
+    cheat = sessions[2]
+    falses = []
+    for step in (2, 3):  # seat 0's turn and seat 1's: seat 2 acked each move
+        subject = next(iter(cheat._boxes[step].haves))
+        honest_have = cheat._boxes[step].haves[subject][2]
+        falses += [
+            sign_message(
+                ids[2].signer(), MsgType.HAVE, cheat.game_id, step, 2, bad, honest_have.payload
+            )
+            for bad in (bytes(32), bytes([1]) * 32)
+        ]
+    for s in sessions[:2]:
+        for false in falses:
+            _inject(s, false.raw, 2, net.now)
+    net.run_until(lambda: sessions[0].state.is_over and sessions[1].state.is_over)
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    for s in (0, 1):
+        blames = [(e.seat, e.code) for e in _events(net, s, ev.Blame)]
+        assert blames.count((2, "desync")) == 1 and {b[0] for b in blames} == {2}, (s, blames)
+        assert len(sessions[s].proofs) == 1, s
+        assert [d.seats for d in _events(net, s, ev.SeatsDropped)] == [(2,)], s
+        report = verify_log(sessions[s].take_log())
+        assert report.valid and report.complete, report.failure
 
 
 def test_two_commitments_to_two_peers_are_an_equivocation_and_the_cheater_forfeits() -> None:
@@ -423,8 +457,9 @@ def test_an_acknowledgement_of_a_commitment_nobody_sent_is_not_counted() -> None
     # a claim: only a second signed COMMIT proves anything, so nobody is blamed for it; and
     # since protocol 4 an acknowledgement counts only for the commitment it names (SPEC
     # §4.4), so the round waits for seat 2's true one, which never comes: seat 2 is voted
-    # out at that step like any silent seat (its choice the default), the honest peers
-    # decide the round once, alike, never blamed.
+    # out at that step like any silent seat, the honest peers decide the round once, alike,
+    # never blamed.  Protocol 6 (SPEC §5.5): the honest seats revealed before the drop (their
+    # REVEALs name seat 2's COMMIT), so seat 2 withheld: its choice is its forfeit.
     _record, ids, sessions, net = _setup("lyinghave")
     net.hold_secret.update({0, 1, 2})
     net.run_until(lambda: all(s.step == 1 for s in sessions))
@@ -447,9 +482,9 @@ def test_an_acknowledgement_of_a_commitment_nobody_sent_is_not_counted() -> None
     assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
     for s in (0, 1):
         applied = [e for e in _events(net, s, ev.StepApplied) if e.step == 1]
-        default = Action("guess", (0,))  # the toy game's default: not the revealed guess 1
-        assert len(applied) == 1 and applied[0].input.of(2) == default, s
+        assert len(applied) == 1 and applied[0].input.of(2) == FORFEIT, s
         assert [(d.step, d.seats) for d in _events(net, s, ev.SeatsDropped)] == [(1, (2,))]
         assert {e.seat for e in _events(net, s, ev.Blame)} <= {2}, s
+        assert [(b.step, b.code) for b in _events(net, s, ev.Blame)] == [(1, "withheld")], s
         report = verify_log(sessions[s].take_log())
         assert report.valid and report.complete, report.failure

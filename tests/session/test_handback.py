@@ -161,6 +161,19 @@ def _ready(kind: MsgType) -> Callable[[list[Session]], bool]:
     return ready
 
 
+def _reach(sessions: list[Session], net: SimNet, kind: MsgType) -> None:
+    """Run until a REJOIN that reaches seats 0 and 1 now rides in a ``kind`` first (people
+    think meanwhile: nothing is signed before the test looks)."""
+    net.hold, net.hold_secret = {0, 1}, {0, 1}
+    ready = _ready(kind)
+    for _ in range(200_000):
+        if ready(sessions):
+            break
+        net.hold = {0, 1} if kind is MsgType.MOVE else set()
+        net.hold_secret = {0, 1} if kind is MsgType.COMMIT else set()
+        assert net.step()
+
+
 @pytest.mark.parametrize("kind", [MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT], ids=str)
 def test_every_input_a_step_waits_for_at_every_peer_can_carry_the_admission(
     kind: MsgType,
@@ -169,14 +182,7 @@ def test_every_input_a_step_waits_for_at_every_peer_can_carry_the_admission(
     and turns (a MOVE): whichever carries the REJOIN, every peer admits the seat at the
     step after that contribution's, and so does a verifier of either log."""
     sessions, net = _dropped_table("kind")
-    net.hold, net.hold_secret = {0, 1}, {0, 1}  # people think: nothing signed before we look
-    ready = _ready(kind)
-    for _ in range(200_000):
-        if ready(sessions):
-            break
-        net.hold = {0, 1} if kind is MsgType.MOVE else set()
-        net.hold_secret = {0, 1} if kind is MsgType.COMMIT else set()
-        assert net.step()
+    _reach(sessions, net, kind)
     request = _request(sessions, sessions[0].step)
     for i in (0, 1):
         sessions[i].receive_message(request.raw, net.now)
@@ -281,6 +287,8 @@ def test_why_a_dropped_seat_can_only_watch_is_one_fact() -> None:
     net.silent.discard(GONE)
     _run_to(net, lambda: GONE not in me.live)  # it learns its drop from the others
     assert me.rejoin_refusal() is None  # the table may give it back
+    me._left[0] = me.step  # one other person has left: the other may still admit it
+    assert me.rejoin_refusal() is None
     for seat in (0, 1):
         me._left[seat] = me.step  # every other person has left (signed LEAVEs)
     assert me.rejoin_refusal() == "nobody"
@@ -513,5 +521,156 @@ def test_a_seat_that_left_and_was_given_back_is_never_dropped_again_for_that_lea
         assert gone in sessions[i].live and gone not in sessions[i].leaving, i
     assert len({s.state.state_hash() for s in sessions}) == 1
     for s in sessions:
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
+
+
+def test_a_dropped_seats_two_state_hashes_for_one_step_convict_nobody() -> None:
+    """SPEC §5.2: a dropped seat is no longer judged.  Its claims may legitimately come from
+    two histories (it decided a step alone before learning its drop, then redecided), so two
+    of its HAVEs for one step with different state hashes blame nobody at any peer."""
+    sessions, net = _dropped_table("dropped-claims")
+    others = (0, 1)
+    old = next(
+        m
+        for m in sessions[0]._slots.values()
+        if m.seat == GONE and m.type is MsgType.HAVE and m.step < sessions[0].step
+    )
+    me = sessions[GONE]
+    assert me._signer is not None
+    other = sign_message(
+        me._signer, MsgType.HAVE, old.game_id, old.step, GONE, bytes(32), old.payload
+    )
+    for i in others:
+        assert GONE not in sessions[i].live
+        sessions[i].receive_message(other.raw, net.now)
+    net.run()
+    assert net.all_over()
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    for i in others:
+        blames = [(b.seat, b.code) for b in _events(net, i, ev.Blame)]  # type: ignore[attr-defined]
+        assert blames == [(GONE, "timeout")], (i, blames)
+        assert sessions[i].proofs == [], i
+        report = verify_log(sessions[i].take_log())
+        assert report.valid and report.complete, report.failure
+        assert [(b[0], b[2]) for b in report.blames] == [(GONE, "timeout")]
+
+
+@pytest.mark.parametrize("stale_first", [True, False], ids=["stale-first", "stale-after"])
+def test_a_stale_rejoin_never_hides_the_fresh_one(stale_first: bool) -> None:
+    """A copy of the seat's REJOIN from before its drop (replayed by anyone) and its fresh
+    one reach the live seats in either order: each keeps the fresh one and carries it, and
+    every peer gives the seat back at one step."""
+    sessions, net = _dropped_table("stale-order")
+    drop = next(e.step for e in _events(net, 0, ev.SeatsDropped))  # type: ignore[attr-defined]
+    stale, fresh = _request(sessions, drop - 1), _request(sessions, sessions[0].step)
+    for i in (0, 1):
+        for request in (stale, fresh) if stale_first else (fresh, stale):
+            sessions[i].receive_message(request.raw, net.now)
+        assert sessions[i]._admission_for() == fresh.raw, i
+    net.silent.discard(GONE)
+    _run_to(net, lambda: all(_events(net, i, ev.SeatsBack) for i in range(3)))
+    net.run()
+    assert net.all_over()
+    backs = {tuple((b.step, b.seats) for b in _events(net, i, ev.SeatsBack)) for i in range(3)}  # type: ignore[attr-defined]
+    assert len(backs) == 1 and len(next(iter(backs))) == 1, backs
+    assert len({s.state.state_hash() for s in sessions}) == 1
+    for s in sessions:
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
+        assert [(b[0], b[2]) for b in report.blames] == [(GONE, "timeout")]
+
+
+def test_a_seat_dropped_at_the_very_first_step_can_come_back() -> None:
+    """A seat silent from the start is dropped at step 0, before any snapshot had it live
+    but the first: it asks back like any dropped seat and every peer gives it back."""
+    record, ids, secrets = make_record("toy", 3, 1, seed="first-step")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.silent.add(GONE)
+    _run_to(net, lambda: all(_events(net, i, ev.SeatsDropped) for i in (0, 1)))
+    assert [(e.step, e.seats) for e in _events(net, 0, ev.SeatsDropped)] == [(0, (GONE,))]  # type: ignore[attr-defined]
+    _back(net, sessions)
+    _run_to(net, lambda: all(_events(net, i, ev.SeatsBack) for i in range(3)))
+    net.run()
+    assert net.all_over() and all(GONE in s.live for s in sessions)
+    assert len({s.state.state_hash() for s in sessions}) == 1
+    for s in sessions:
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
+
+
+def test_an_admission_a_roll_carries_in_any_seats_link_counts() -> None:
+    """Only seat 1 (the last of the roll's people) carries the REJOIN in its ENTROPY: every
+    link the roll waits for is a contribution that may admit, not only the first seat's."""
+    sessions, net = _dropped_table("kind")
+    _reach(sessions, net, MsgType.ENTROPY)
+    request = _request(sessions, sessions[1].step)
+    sessions[1].receive_message(request.raw, net.now)  # seat 0 never hears it
+    net.hold, net.hold_secret = set(), set()
+    step = sessions[1].step
+    _run_to(net, lambda: _carried_since(sessions[1], step))
+    carried = next(
+        m for m in sessions[1]._slots.values() if m.seat == 1 and m.admission is not None
+    )
+    assert carried.type is MsgType.ENTROPY, carried.type
+    assert not _carried_since(sessions[0], 0)
+    _run_to(net, lambda: all(_events(net, i, ev.SeatsBack) for i in (0, 1)))
+    backs = [_events(net, i, ev.SeatsBack) for i in (0, 1)]
+    assert backs[0] == backs[1] and len(backs[0]) == 1
+    assert backs[0][0].step == carried.step + 1  # type: ignore[attr-defined]
+    for i in (0, 1):
+        report = verify_log(sessions[i].take_log())
+        assert report.valid, report.failure
+
+
+@pytest.mark.timeout(120)  # a few seconds; a peer that redecides forever must fail fast
+def test_a_conviction_for_a_step_after_the_admission_leaves_the_admission_standing() -> None:
+    """The seat given back plays again, then signs two MOVEs for one of its later turns:
+    every peer drops it there (a ban at that step, SPEC §5.7); its hand-back and what it
+    played in between stand (only a conviction at or before the admission voids it)."""
+    sessions, net = _dropped_table("convicted-later")
+    _back(net, sessions)
+    _run_to(net, lambda: all(_events(net, i, ev.SeatsBack) for i in range(3)))
+    [back] = _events(net, 0, ev.SeatsBack)
+    _run_to(
+        net,
+        lambda: any(
+            m.seat == GONE and m.type is MsgType.MOVE and m.step >= back.step  # type: ignore[attr-defined]
+            for m in sessions[0]._slots.values()
+        ),
+    )
+    played = next(
+        m
+        for m in sessions[0]._slots.values()
+        if m.seat == GONE and m.type is MsgType.MOVE and m.step >= back.step  # type: ignore[attr-defined]
+    )
+    me = sessions[GONE]
+    assert me._signer is not None
+    other = sign_message(
+        me._signer,
+        MsgType.MOVE,
+        played.game_id,
+        played.step,
+        GONE,
+        played.state_hash,
+        (["add", 2 if played.payload[0] == ["add", 1] else 1],),
+        version=played.version,
+    )
+    for i in (0, 1):
+        sessions[i].receive_message(other.raw, net.now)
+    net.silent.add(GONE)
+    net.run()
+    assert all(s.state.is_over for s in sessions[:2])
+    assert sessions[0].state.state_hash() == sessions[1].state.state_hash()
+    for i in (0, 1):
+        s = sessions[i]
+        assert len(_events(net, i, ev.SeatsBack)) == 1, i
+        assert GONE in s._snapshots[back.step].live  # type: ignore[attr-defined]
+        assert GONE not in s._snapshots[played.step].live and GONE not in s.live, i
+        drops = [(e.step, e.seats) for e in _events(net, i, ev.SeatsDropped)]  # type: ignore[attr-defined]
+        assert drops[-1] == (played.step, (GONE,)), (i, drops)
+        blames = {(b.seat, b.code) for b in _events(net, i, ev.Blame)}  # type: ignore[attr-defined]
+        assert blames == {(GONE, "timeout"), (GONE, "equivocation")}, (i, blames)
         report = verify_log(s.take_log())
         assert report.valid and report.complete, report.failure

@@ -18,7 +18,7 @@ from lanTag.rules.base import FORFEIT, Action
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
-from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
+from lanTag.session.messages import MsgType, Signed, pack_bundle, parse_unverified, sign_message
 from lanTag.session.steps import (
     LATE_PROOF_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
@@ -26,7 +26,14 @@ from lanTag.session.steps import (
     round_digest,
 )
 from lanTag.wire import pack
-from tests.session.harness import SimNet, addr_of, make_record, make_sessions, reveal_payload
+from tests.session.harness import (
+    SimNet,
+    addr_of,
+    make_record,
+    make_sessions,
+    reveal_payload,
+    two_versions,
+)
 
 CHEAT, SECRET_STEP = 2, 1
 
@@ -79,12 +86,21 @@ def _signed(
     return sign_message(signer, kind, game, step, CHEAT, h, payload, version=record.protocol)
 
 
-def _late_second_commit(protocol: int) -> tuple[list[Session], SimNet]:
+def _late_second_commit(
+    protocol: int,
+    until: Callable[[list[Session]], bool] | None = None,
+    own_claim: bool = False,
+    plays_on: bool = False,
+) -> tuple[list[Session], SimNet]:
     """Toy game, 3 seats; seat 2 is a modified peer whose messages the test signs.  At the
     secret step both honest seats take its COMMIT A (and its acknowledgements of theirs);
     seat 0 alone gets REVEAL A and applies the round; then COMMIT B and REVEAL B (another
     guess, opening correctly) reach seat 1, which has not applied it yet (the real-process
-    two-commits table's joiner, whose copy of A came relayed by the host)."""
+    two-commits table's joiner, whose copy of A came relayed by the host).  ``own_claim``:
+    with them, the seat's own acknowledgement naming B (protocol 5: a HAVE of its own
+    COMMIT B; 6: its round HAVE grown to name the vector with B too).  ``plays_on``: the
+    seat's own session then seals A itself (the very bytes of COMMIT A) and plays on as
+    an honest peer would: it is never silent, so only its conviction drops it."""
     record, ids, secrets = make_record("toy", 3, seed="lateproof")
     record = dataclasses.replace(record, protocol=protocol)
     sessions = make_sessions(record, ids, secrets)
@@ -109,14 +125,48 @@ def _late_second_commit(protocol: int) -> tuple[list[Session], SimNet]:
     net.run_until(lambda: sessions[0].step > SECRET_STEP)
     assert sessions[1].step == SECRET_STEP  # it lacks REVEAL A: the round is not applied there
     _inject(sessions[1], [commit_b, reveal_b], net.now)
+    if own_claim:  # the equivocator claims it took B itself: no proof that anyone else did
+        claim = {0: theirs[0], 1: theirs[1]}
+        if protocol >= ROUND_ACKS_PROTOCOL:
+            named = [
+                round_digest({s: c.digest for s, c in v.items()})
+                for v in (
+                    {**claim, CHEAT: commit_a},
+                    {**claim, CHEAT: commit_b},
+                )
+            ]
+            mine = _signed(record, ids, h, MsgType.HAVE, (ROUND_SUBJECT, named))
+        else:
+            mine = _signed(record, ids, h, MsgType.HAVE, (CHEAT, [commit_b.digest]))
+        _inject(sessions[1], [mine], net.now)
+    if plays_on:  # the seat is heard again, as A's author
+        sessions[CHEAT].commit(Action("guess", (1,)), bytes([1]) * 32, net.now)
+        assert sessions[CHEAT]._slots[(CHEAT, commit_a.slot)].raw == commit_a.raw
+        net.silent.discard(CHEAT)
+        net.hold_secret.discard(CHEAT)
+    if until is not None:  # the caller goes on from there
+        net.run_until(lambda: until(sessions))
+        return sessions, net
     net.run_until(lambda: all(s.state.is_over for s in honest))
     net.run()
     return sessions, net
 
 
+@pytest.mark.parametrize("how", ["", "own-claim", "plays-on"])
 @pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
-def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back(protocol: int) -> None:
-    sessions, net = _late_second_commit(protocol)
+def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back(
+    protocol: int, how: str
+) -> None:
+    # (own-claim: the equivocator's own acknowledgement of B proves no other seat took B,
+    # so it splits nothing: the round stands at seat 1 too, as seat 0 applied it.
+    # plays-on: the equivocator goes on as an honest peer would, never silent: both honest
+    # peers still vote it out at one step, seat 0 though it learnt the proof after it
+    # applied the round.)
+    sessions, net = _late_second_commit(
+        protocol, own_claim=how == "own-claim", plays_on=how == "plays-on"
+    )
+    if how == "plays-on":  # it did play on: its messages of later steps reached the table
+        assert any(m.seat == CHEAT and m.step > SECRET_STEP for m in sessions[0]._slots.values())
     honest = sessions[:CHEAT]
     assert honest[0].state.state_hash() == honest[1].state.state_hash()
     drops = []
@@ -135,6 +185,46 @@ def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back(protocol
         assert not [b for b in report.blames if b[0] != CHEAT]
     assert drops[0] == drops[1] and drops[0] and drops[0][0][1] == (CHEAT,)
     assert drops[0][0][0] > SECRET_STEP  # an agreed drop at a later step, not at the round's
+
+
+def test_a_seat_proven_to_have_signed_two_commits_is_never_given_back() -> None:
+    # The round stood, so the seat was voted out later like a liar, not banned: still a
+    # conviction (SPEC §5.6).  It asks back with a validly signed REJOIN; no honest peer
+    # carries it, and one that does (a cheating carrier) admits nobody anywhere.
+    sessions, net = _late_second_commit(
+        ROUND_ACKS_PROTOCOL, until=lambda ss: all(CHEAT not in s.live for s in ss[:CHEAT])
+    )
+    honest = sessions[:CHEAT]
+    me = sessions[CHEAT]
+    assert me._signer is not None
+    request = sign_message(
+        me._signer,
+        MsgType.REJOIN,
+        me.game_id,
+        honest[0].step,
+        CHEAT,
+        honest[0].state.state_hash(),
+        (),
+        version=me.record.protocol,
+    )
+    for s in honest:
+        s.receive_message(request.raw, net.now)
+        assert s._admission_for() is None, s.seat  # an honest carrier does not carry it
+    honest[0]._admission_for = lambda: request.raw  # type: ignore[method-assign]
+    net.run_until(lambda: all(s.state.is_over for s in honest))
+    net.run()
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    assert any(m.admission == request.raw for m in honest[0]._slots.values())  # carried
+    for seat, s in enumerate(honest):
+        events = net.events[seat]
+        assert not [e for e in events if isinstance(e, ev.SeatsBack)], seat
+        assert CHEAT not in s.live and s.live == frozenset({0, 1}), seat
+        assert {e.seat for e in events if isinstance(e, ev.Blame)} == {CHEAT}, seat
+        drops = [(e.step, e.seats) for e in events if isinstance(e, ev.SeatsDropped)]
+        assert [d[1] for d in drops] == [(CHEAT,)], (seat, drops)
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
+        assert {b[0] for b in report.blames} == {CHEAT}
 
 
 def test_a_protocol_4_table_rolls_the_round_back_to_the_forfeit() -> None:
@@ -290,3 +380,222 @@ def test_under_protocol_4_the_false_hash_replaced_the_true_acknowledgement() -> 
     _logs, net = _false_hash_after_the_true_one(LATE_PROOF_PROTOCOL - 1)
     dropped = [e.seats for e in net.events[1] if isinstance(e, ev.SeatsDropped)]
     assert (0,) in dropped, dropped
+
+
+def test_reveals_that_open_the_commit_we_took_are_taken_once() -> None:
+    # Protocol 6: a REVEAL is also a claim (it names a vector), so the equivocator can sign
+    # many REVEALs that all open the COMMIT we took.  The first that comes while its round
+    # waits on the late proof is taken; the next is a proof (logged once), the rest repeats:
+    # the log grows by a bounded amount whatever the seat sends, and the round stands.
+    record, ids, secrets = make_record("toy", 3, seed="lateproof")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(CHEAT)
+    honest = sessions[:CHEAT]
+    net.run_until(lambda: all(s.step == SECRET_STEP for s in sessions))
+    net.silent.add(CHEAT)
+    net.run_until(lambda: all(len(s._box(SECRET_STEP).of(MsgType.COMMIT)) == 2 for s in honest))
+    commit_a, reveal_a = _pair(record, ids, sessions, 1)
+    commit_b, reveal_b = _pair(record, ids, sessions, 2)
+    theirs = honest[0]._box(SECRET_STEP).of(MsgType.COMMIT)
+    h = sessions[CHEAT].state.state_hash()
+    acks = _acks(
+        record,
+        lambda kind, payload: _signed(record, ids, h, kind, payload),
+        {0: theirs[0], 1: theirs[1], CHEAT: commit_a},
+        (0, 1),
+    )
+    _inject(sessions[1], [commit_a], net.now)
+    _inject(sessions[0], [commit_a, *acks, reveal_a], net.now)
+    net.run_until(lambda: sessions[0].step > SECRET_STEP)
+    # Seat 1 took A; it learns B (the late proof) and REVEAL B (refused), then REVEALs that
+    # open A naming other vectors (none acknowledges seat 1's: the seat, proven to have
+    # cheated at the round, is not waited for there, SPEC §5.7 "Many cheaters"), and
+    # REVEAL A; the seat's round HAVE naming seat 1's vector comes last.
+    variants = [
+        _signed(record, ids, h, MsgType.REVEAL, (*reveal_a.payload[:3], bytes([n]) * 32))
+        for n in range(4)
+    ]
+    others = [  # and REVEALs that open B, each naming another vector: none is taken
+        _signed(record, ids, h, MsgType.REVEAL, (*reveal_b.payload[:3], bytes([n]) * 32))
+        for n in range(4, 8)
+    ]
+    _inject(sessions[1], [commit_b, reveal_b, *others, *variants, reveal_a], net.now)
+    assert sessions[1].step > SECRET_STEP  # its own acknowledgement is not awaited
+    assert sessions[1]._box(SECRET_STEP).of(MsgType.REVEAL)[CHEAT] == variants[0]
+    _inject(sessions[1], acks, net.now)
+    net.run_until(lambda: all(s.state.is_over for s in honest))
+    net.run()
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    for seat, s in enumerate(honest):
+        events = net.events[seat]
+        applied = [e for e in events if isinstance(e, ev.StepApplied) and e.step == SECRET_STEP]
+        assert [a.input.of(CHEAT) for a in applied] == [Action("guess", (1,))], seat
+        assert {e.seat for e in events if isinstance(e, ev.Blame)} == {CHEAT}, seat
+        log = s.take_log()
+        report = verify_log(log)
+        assert report.valid and report.complete, report.failure
+        reveals = [
+            m
+            for e in parse_log(log).entries
+            if e.kind == EntryKind.MSG
+            and (m := parse_unverified(e.data)).type is MsgType.REVEAL
+            and m.seat == CHEAT
+        ]
+        assert len(reveals) <= 3, (seat, len(reveals))  # B, one proof, the first copy of A
+
+
+def test_the_seat_is_convicted_from_the_round_it_equivocated_in_on() -> None:
+    # Seat 0 signs two COMMITs of the guess (A to seats 1 and 2, B later to seat 2 only);
+    # the round stands with A.  Seat 2 learns B before it decides the round, so it convicts
+    # the seat when it decides it (SPEC §5.7), not one decision later: seat 0's MOVE of the
+    # very next step, its turn, is refused by every honest peer, which vote it out there.
+    cheat, guess_step = 0, SECRET_STEP
+    record, ids, secrets = make_record("toy", 3, seed="convicted-at-the-round")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(cheat)
+    net.run_until(lambda: all(s.step == guess_step for s in sessions))
+    net.silent.add(cheat)
+    honest = sessions[1:]
+    net.run_until(lambda: all(len(s._box(guess_step).of(MsgType.COMMIT)) == 2 for s in honest))
+    signer = ids[cheat].signer()
+    (commit_a, reveal_a), (commit_b, reveal_b) = two_versions(
+        sessions, signer, cheat, guess_step, {1: 1, 2: 2}
+    ).values()
+    sessions[2].receive_datagram(pack_bundle([commit_a.raw]), addr_of(cheat), net.now)
+    sessions[1].receive_datagram(pack_bundle([commit_a.raw, reveal_a.raw]), addr_of(cheat), net.now)
+    net.run_until(lambda: sessions[1].step > guess_step)
+    assert sessions[2].step == guess_step  # it lacks REVEAL A
+    sessions[2].receive_datagram(pack_bundle([commit_b.raw, reveal_b.raw]), addr_of(cheat), net.now)
+    net.run_until(lambda: all(s.step > guess_step for s in honest))
+    turn = guess_step + 1
+    state = sessions[1].state_at(turn)
+    assert state is not None and state.decision().seat == cheat  # type: ignore[attr-defined]
+    move = sign_message(
+        signer, MsgType.MOVE, record.game_id, turn, cheat, state.state_hash(), (["add", 2],)
+    )
+    for s in honest:
+        s.receive_datagram(pack_bundle([move.raw]), addr_of(cheat), net.now)
+    net.run_until(lambda: all(s.state.is_over for s in honest))
+    net.run()
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    for i, s in enumerate(honest, start=1):
+        events = net.events[i]
+        applied = [e for e in events if isinstance(e, ev.StepApplied)]
+        assert [a.input.of(cheat) for a in applied if a.step == guess_step] == [
+            Action("guess", (1,))
+        ], i  # the round stood
+        drops = [(e.step, e.seats) for e in events if isinstance(e, ev.SeatsDropped)]
+        assert drops == [(turn, (cheat,))], (i, drops)  # its MOVE there was not taken
+        assert {e.seat for e in events if isinstance(e, ev.Blame)} == {cheat}, i
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
+
+
+def _bad_reveal_after_the_round(protocol: int, bad: str = "nonce") -> tuple[list[Session], SimNet]:
+    """As ``_late_second_commit``, but with COMMIT B seat 1 gets a REVEAL that opens
+    neither COMMIT (``bad`` "nonce": A's with another nonce) or A's with a link off the
+    seat's chain ("link"): a bad reveal, a conviction at the round's step (SPEC §4.4),
+    while seat 0 has applied the round with A.  "other": REVEAL B itself, and seat 0 gets
+    COMMIT B and REVEAL B too."""
+    record, ids, secrets = make_record("toy", 3, seed="lateproof")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(CHEAT)
+    honest = sessions[:CHEAT]
+    net.run_until(lambda: all(s.step == SECRET_STEP for s in sessions))
+    net.silent.add(CHEAT)
+    net.run_until(lambda: all(len(s._box(SECRET_STEP).of(MsgType.COMMIT)) == 2 for s in honest))
+    commit_a, reveal_a = _pair(record, ids, sessions, 1)
+    commit_b, reveal_b = _pair(record, ids, sessions, 2)
+    theirs = honest[0]._box(SECRET_STEP).of(MsgType.COMMIT)
+    h = sessions[CHEAT].state.state_hash()
+    acks = _acks(
+        record,
+        lambda kind, payload: _signed(record, ids, h, kind, payload),
+        {0: theirs[0], 1: theirs[1], CHEAT: commit_a},
+        (0, 1),
+    )
+    _inject(sessions[1], [commit_a, *acks], net.now)
+    _inject(sessions[0], [commit_a, *acks, reveal_a], net.now)
+    net.run_until(lambda: sessions[0].step > SECRET_STEP)
+    payload = list(reveal_a.payload)
+    if bad == "nonce":
+        payload[1] = bytes(32)
+    elif bad == "link":
+        payload[2] = bytes(32)
+    second = _signed(record, ids, h, MsgType.REVEAL, tuple(payload))
+    if bad == "other":  # the other half of the same equivocation, which seat 0 sees too
+        second = reveal_b
+        _inject(sessions[0], [commit_b, reveal_b], net.now)
+    _inject(sessions[1], [commit_b, second], net.now)
+    net.run(max_time=net.now + 600)
+    return sessions, net
+
+
+@pytest.mark.parametrize("bad", ["nonce", "link", "other"])
+def test_a_reveal_that_opens_neither_commit_convicts_at_the_round_everywhere(bad: str) -> None:
+    # The bad reveal convicts the seat at the round's step at the peer that takes it as the
+    # seat's REVEAL; a peer that applied the round (every seat acknowledged A) and learns
+    # the same REVEAL from it must not call it "the other half of the two COMMITs": it
+    # opens neither (or does not chain).  Both give the seat its forfeit there: one
+    # history.  (Until the fix seat 0 kept A, seat 1 the forfeit: seat 1 voted honest seat
+    # 0 out, seat 0 hung.)  REVEAL B, which opens B, is that other half: the round stands.
+    sessions, net = _bad_reveal_after_the_round(ROUND_ACKS_PROTOCOL, bad)
+    honest = sessions[:CHEAT]
+    assert all(s.state.is_over for s in honest)
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    choice = Action("guess", (1,)) if bad == "other" else FORFEIT
+    for seat, s in enumerate(honest):
+        events = net.events[seat]
+        applied = [e for e in events if isinstance(e, ev.StepApplied) and e.step == SECRET_STEP]
+        assert applied[-1].input.of(CHEAT) == choice, seat
+        assert {e.seat for e in events if isinstance(e, ev.Blame)} == {CHEAT}, seat
+        dropped = {d for e in events if isinstance(e, ev.SeatsDropped) for d in e.seats}
+        assert dropped == {CHEAT} and s.live == frozenset({0, 1}), seat
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure
+        assert {b[0] for b in report.blames} == {CHEAT}
+
+
+def test_under_protocol_5_the_bad_reveal_split_the_table() -> None:
+    # The gate: protocol 5 called any second REVEAL of such a seat part of the two COMMITs'
+    # equivocation (its logs replay as written).
+    sessions, _net = _bad_reveal_after_the_round(LATE_PROOF_PROTOCOL)
+    assert sessions[0].state.state_hash() != sessions[1].state.state_hash()
+
+
+def test_two_commits_and_two_reveals_for_a_round_not_reached_yet_are_judged_alike() -> None:
+    # Before the first roll is decided the seat sends both honest peers two COMMITs and two
+    # REVEALs for the guess after it (on a made-up state: the roll is not known yet).  The
+    # second REVEAL is judged where the round is, not before (no state of that step yet):
+    # both honest peers end in one history, blaming only the seat.
+    record, ids, secrets = make_record("toy", 3, seed="ahead")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.silent.add(CHEAT)
+    signer, ahead, h = ids[CHEAT].signer(), SECRET_STEP, bytes(32)
+
+    def sign(kind: MsgType, payload: tuple[object, ...]) -> Signed:
+        return sign_message(signer, kind, record.game_id, ahead, CHEAT, h, payload)
+
+    msgs = []
+    for guess in (1, 2):
+        nonce = bytes([guess]) * 32
+        sealed = commitment(record.game_id, ahead, CHEAT, "guess", nonce, pack(["guess", guess]))
+        msgs.append(sign(MsgType.COMMIT, (sealed,)))
+    for guess in (1, 2):
+        msgs.append(sign(MsgType.REVEAL, (["guess", guess], bytes([guess]) * 32, h, h)))
+    for s in sessions[:CHEAT]:
+        assert s.step == 0
+        _inject(s, msgs, net.now)
+    net.run(max_time=net.now + 600)
+    honest = sessions[:CHEAT]
+    assert all(s.state.is_over for s in honest)
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    for seat, s in enumerate(honest):
+        assert {e.seat for e in net.events[seat] if isinstance(e, ev.Blame)} == {CHEAT}, seat
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete, report.failure

@@ -135,13 +135,15 @@ def test_the_chain_secret_goes_to_a_private_sidecar_file_never_into_the_log(
 
     log_path = tmp_path / "game.lantag"
     identity = Identity(bytes(range(32)))
-    config = HostConfig("toy", "sidecar test", 2)
+    config = HostConfig("prototag", "sidecar test", 1, bots=("random",), chain_length=16)
 
     anchors: list[bytes] = []
 
     def lobby(anchor: bytes) -> HostLobby:
         anchors.append(anchor)
         return HostLobby(config, identity, anchor, "host", os.urandom)
+
+    sidecar = tmp_path / "game.lantag.secret"
 
     async def run() -> bytes:
         handle = await open_peer(
@@ -152,16 +154,39 @@ def test_the_chain_secret_goes_to_a_private_sidecar_file_never_into_the_log(
             chain_length=16,
         )
         try:
+            # Nothing on disk before the game starts (a lobby left unstarted leaves no litter).
+            assert not log_path.exists() and not sidecar.exists()
+            handle.command(handle.machine.start_game)
             return handle.chain_secret
         finally:
             await handle.close()
 
     secret = asyncio.run(run())
-    sidecar = tmp_path / "game.lantag.secret"
     assert sidecar.read_text(encoding="utf-8") == secret.hex() + "\n"
     assert stat.S_IMODE(sidecar.stat().st_mode) == 0o600  # the seat's secret: owner only
     assert secret not in log_path.read_bytes()
     assert anchors == [HashChain(secret, 16).anchor]  # the secret of the seat's announced chain
+    assert verify_log(read_log(log_path)).valid  # the started game's log, beside it
+
+
+def test_the_file_and_its_sidecar_appear_with_the_first_bytes_only(tmp_path: Path) -> None:
+    made: list[Path] = []
+    path = tmp_path / "later" / "game.lantag"
+    writer = LogWriter(path, before_create=lambda: made.append(writer.path))
+    writer.write(b"")
+    writer.sync()
+    writer.move_to(tmp_path / "named" / "game.lantag")  # a joiner names it after the game
+    assert not path.exists() and not (tmp_path / "named").exists() and made == []
+    writer.close()  # a lobby left before the start: nothing was ever written
+    assert list(tmp_path.iterdir()) == []
+    writer = LogWriter(path, before_create=lambda: made.append(writer.path))
+    writer.move_to(tmp_path / "named" / "game.lantag")
+    writer.write(b"\x01")
+    writer.write(b"\x02")
+    assert made == [tmp_path / "named" / "game.lantag"]  # once, under the final name
+    writer.close()
+    assert (tmp_path / "named" / "game.lantag").read_bytes() == b"\x01\x02"
+    assert not path.exists()
 
 
 def test_truncated_bytes_is_exactly_what_is_left_of_the_cut_last_entry(game_log: bytes) -> None:
@@ -216,6 +241,7 @@ def test_move_to_renames_the_file_and_goes_on_appending_there(
     assert target.read_bytes() == game_log  # one file, nothing lost or rewritten
     (tmp_path / "again").mkdir()
     second = LogWriter(tmp_path / "b.lantag", fsync_interval=None)
+    second.write(b"\x01")
     second.move_to(tmp_path / "again" / "b.lantag")  # the folder exists already: fine
     second.close()
-    assert (tmp_path / "again" / "b.lantag").read_bytes() == b""
+    assert (tmp_path / "again" / "b.lantag").read_bytes() == b"\x01"

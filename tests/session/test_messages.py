@@ -531,3 +531,39 @@ def test_parse_of_random_bodies_only_returns_or_raises_protocol_errors(fields: l
     except RemoteProtocolError:
         return
     assert _verifies(msg)
+
+
+# ------------------------------------------------------------------- strict Ed25519 (SPEC §2)
+
+_L = 2**252 + 27742317777372353535851937790883648493  # the order of Ed25519's base point
+_IDENTITY = bytes([1]) + bytes(31)  # the neutral point, of order 1 (a small-order key)
+
+
+@pytest.mark.parametrize("message", [b"", b"a MOVE", b"\x00" * 300])
+def test_a_small_order_key_signs_nothing(message: bytes) -> None:
+    # RFC 8032's equation holds for R = identity, S = 0 under the identity key, whatever the
+    # message: OpenSSL accepts it, so anyone could sign as such a seat; SPEC §2 refuses it.
+    assert not Verifier().verify(_IDENTITY, _IDENTITY + bytes(32), message)
+
+
+def test_a_signature_whose_s_is_not_reduced_does_not_verify() -> None:
+    body = b"lanTag strictness"
+    good = KEYS[SEAT].signer().sign(body)
+    s = int.from_bytes(good[32:], "little")
+    malleable = good[:32] + (s + _L).to_bytes(32, "little")  # the same point equation
+    assert Verifier().verify(KEYS[SEAT].public_key, good, body)
+    assert not Verifier().verify(KEYS[SEAT].public_key, malleable, body)
+
+
+@pytest.mark.parametrize("signature", [b"", b"\x00" * 63, b"\x00" * 65])
+def test_a_signature_of_the_wrong_size_does_not_verify(signature: bytes) -> None:
+    assert not Verifier().verify(KEYS[SEAT].public_key, signature, b"body")
+
+
+def test_a_signature_cut_short_cannot_borrow_from_the_body() -> None:
+    # libsodium reads a signed message as signature ‖ data: without the size check, the
+    # signature's last byte moved to the front of the body would verify.
+    body = b"\x93a body"
+    good = KEYS[SEAT].signer().sign(body)
+    assert not Verifier().verify(KEYS[SEAT].public_key, good[:63], good[63:] + body)
+    assert not Verifier().verify(KEYS[SEAT].public_key, good + body[:1], body[1:])

@@ -10,13 +10,15 @@ import itertools
 
 import pytest
 
+from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
+from lanTag.rules.base import FORFEIT
 from lanTag.session import events as ev
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
 from lanTag.session.steps import ORDERED_PROOFS_PROTOCOL
 from lanTag.testing.table import final_history
-from tests.session.harness import SimNet, addr_of, make_record, make_sessions
+from tests.session.harness import SimNet, addr_of, make_record, make_sessions, two_versions
 
 CHEAT = 1
 
@@ -46,7 +48,9 @@ def _other_move(session: Session, step: int, ids: list, honest: Signed) -> Signe
     )
 
 
-def _play(humans: int, orders: tuple[bool, ...], protocol: int | None = None) -> tuple:
+def _play(humans: int, orders: tuple[bool | None, ...], protocol: int | None = None) -> tuple:
+    """The cheater's two proofs delivered to each honest peer (``orders``, one per honest
+    seat: the earlier proof first, the later first, or None: not at all)."""
     record, ids, secrets = make_record("toy", humans, seed=f"proof-order/{humans}")
     if protocol is not None:
         record = dataclasses.replace(record, protocol=protocol)
@@ -66,6 +70,8 @@ def _play(humans: int, orders: tuple[bool, ...], protocol: int | None = None) ->
     proofs = {k: _other_move(sessions[0], k, ids, played[k]) for k in (early, late)}
     honest = [i for i in range(humans) if i != CHEAT]
     for i, early_first in zip(honest, orders, strict=True):
+        if early_first is None:
+            continue  # it learns the proofs from the others
         for k in (early, late) if early_first else (late, early):
             sessions[i].receive_datagram(pack_bundle([proofs[k].raw]), addr_of(CHEAT), net.now)
     net.run(max_time=net.now + 600)
@@ -74,26 +80,15 @@ def _play(humans: int, orders: tuple[bool, ...], protocol: int | None = None) ->
 
 @pytest.mark.parametrize("humans", [3, 4])
 def test_two_proofs_in_every_order_end_in_one_history(humans: int) -> None:
+    # Every order at every honest peer (each learns the earlier or the later proof first):
+    # one history, only the cheater blamed and dropped, every honest seat still live.
     for orders in itertools.product((True, False), repeat=humans - 1):
         sessions, net, honest, early = _play(humans, orders)
-        assert all(sessions[i].state.is_over for i in honest), orders
-        assert len({sessions[i].state.state_hash() for i in honest}) == 1, orders
-        histories = set()
+        hashes, histories = _outcome(sessions, net, honest)
+        assert len(hashes) == 1 and len(histories) == 1, orders
         for i in honest:
-            events = net.events[i]
-            blames = {(e.seat, e.code) for e in events if isinstance(e, ev.Blame)}
-            assert (CHEAT, "equivocation") in blames and {s for s, _ in blames} == {CHEAT}, (
-                orders,
-                i,
-                blames,
-            )
-            drops = [e for e in events if isinstance(e, ev.SeatsDropped)]
-            assert [(d.step, d.seats) for d in drops][-1] == (early, (CHEAT,)), (orders, i)
-            report = verify_log(sessions[i].take_log())
-            assert report.valid and report.complete, (orders, i, report.failure)
-            assert {b[0] for b in report.blames} == {CHEAT}, (orders, i)
-            histories.add(final_history(report))
-        assert len(histories) == 1, orders
+            drops = [(e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)]
+            assert drops[-1] == (early, (CHEAT,)), (orders, i, drops)  # the earlier step
 
 
 def test_under_protocol_5_the_first_proof_decided_the_step() -> None:
@@ -101,3 +96,225 @@ def test_under_protocol_5_the_first_proof_decided_the_step() -> None:
     # first kept the seat's conviction there, so the two orders give two histories.
     sessions, _net, honest, _early = _play(3, (True, False), ORDERED_PROOFS_PROTOCOL - 1)
     assert len({sessions[i].state.state_hash() for i in honest}) == 2
+
+
+def _outcome(
+    sessions: list[Session], net: SimNet, honest: list[int], logs: dict[int, bytes] | None = None
+) -> tuple[set[bytes], set[tuple[tuple[int, bytes], ...]]]:
+    """Check what every honest peer ends with: the game over, only CHEAT blamed
+    (`equivocation`) and dropped, every other seat live, a valid complete log blaming only
+    CHEAT.  Returns the final state hashes and the verified histories, for the caller
+    (and each peer's log in ``logs``, if given)."""
+    hashes, histories = set(), set()
+    for i in honest:
+        s = sessions[i]
+        assert s.state.is_over, i
+        events = net.events[i]
+        blames = {(e.seat, e.code) for e in events if isinstance(e, ev.Blame)}
+        assert blames == {(CHEAT, "equivocation")}, (i, blames)
+        dropped = {seat for e in events if isinstance(e, ev.SeatsDropped) for seat in e.seats}
+        assert dropped == {CHEAT}, (i, dropped)
+        assert s.live == frozenset(honest), (i, s.live)
+        log = s.take_log()
+        if logs is not None:
+            logs[i] = log
+        report = verify_log(log)
+        assert report.valid and report.complete, (i, report.failure)
+        assert {b[0] for b in report.blames} == {CHEAT}, (i, report.blames)
+        hashes.add(s.state.state_hash())
+        histories.add(final_history(report))
+    return hashes, histories
+
+
+def _second_commit(session: Session, step: int, ids: list) -> Signed:
+    """A second COMMIT of seat CHEAT for the secret round at ``step``, which stood."""
+    state = session.state_at(step)
+    assert state is not None
+    return sign_message(
+        ids[CHEAT].signer(),
+        MsgType.COMMIT,
+        session.game_id,
+        step,
+        CHEAT,
+        state.state_hash(),
+        (bytes(32),),
+        version=session.record.protocol,
+    )
+
+
+@pytest.mark.parametrize("humans", [3, 4])
+@pytest.mark.parametrize("move_round", [0, 1])
+def test_a_late_commit_proof_and_a_move_proof_in_every_order_end_in_one_history(
+    humans: int, move_round: int
+) -> None:
+    # Two COMMITs of a secret round that every seat acknowledged (the late-proof rule of
+    # protocol 5: the round stands, the seat is voted out later) and two MOVEs of a turn
+    # after it (a ban there).  Whatever order each honest peer learns them in, the round
+    # stands with the choice everyone took and the seat is dropped at the MOVE's step.
+    # (Until the fix, a peer that learnt the MOVE proof first rolled back to the round and
+    # gave it the forfeit: two histories, honest seats voted out and blamed.)
+    record, ids, secrets = make_record("toy", humans, seed=f"commit-and-move/{humans}")
+    secret_step, move_step = 1, _turns_of(humans)[move_round]
+    honest = [i for i in range(humans) if i != CHEAT]
+    for orders in itertools.product((True, False), repeat=humans - 1):
+        sessions = make_sessions(record, ids, secrets)
+        net = SimNet(sessions, seed=3)
+        net.run_until(lambda: all(s.step > move_step for s in sessions))  # noqa: B023
+        net.silent.add(CHEAT)
+        s0 = sessions[0]
+        played = next(
+            m
+            for m in s0._slots.values()
+            if m.seat == CHEAT and m.step == move_step and m.type is MsgType.MOVE
+        )
+        proofs = (_second_commit(s0, secret_step, ids), _other_move(s0, move_step, ids, played))
+        guess = s0._box(secret_step).of(MsgType.REVEAL)[CHEAT].action
+        for i, commit_first in zip(honest, orders, strict=True):
+            for proof in proofs if commit_first else proofs[::-1]:
+                sessions[i].receive_datagram(pack_bundle([proof.raw]), addr_of(CHEAT), net.now)
+        net.run(max_time=net.now + 600)
+        hashes, histories = _outcome(sessions, net, honest)
+        assert len(hashes) == 1 and len(histories) == 1, orders
+        for i in honest:
+            applied = [
+                e for e in net.events[i] if isinstance(e, ev.StepApplied) and e.step == secret_step
+            ]
+            assert applied[-1].input.of(CHEAT) == guess, (orders, i)  # the round stood
+            drops = [(e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)]
+            assert drops == [(move_step, (CHEAT,))], (orders, i, drops)
+
+
+def test_a_split_round_is_banned_at_its_step_when_a_later_ban_came_first() -> None:
+    # The seat is first proven to have signed two MOVEs for a step ahead (a ban there), then
+    # it splits the secret round at the current step (each honest peer took another of its
+    # COMMITs).  The conviction's step is the earliest proven: the round's, with its forfeit,
+    # at both honest peers; neither waits for the other's acknowledgement for good.
+    humans, secret_step = 3, 1
+    record, ids, secrets = make_record("toy", humans, seed="split-after-ban")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(CHEAT)
+    net.run_until(lambda: all(s.step == secret_step for s in sessions))
+    net.silent.add(CHEAT)
+    ahead = _turns_of(humans)[0]  # CHEAT's turn in this round, after the guess
+    signer = ids[CHEAT].signer()
+    moves = [
+        sign_message(signer, MsgType.MOVE, record.game_id, ahead, CHEAT, bytes(32), (["add", n],))
+        for n in (1, 2)
+    ]
+    honest = [i for i in range(humans) if i != CHEAT]
+    for i in honest:
+        for move in moves:
+            sessions[i].receive_datagram(pack_bundle([move.raw]), addr_of(CHEAT), net.now)
+        assert sessions[i]._banned == {CHEAT: ahead}
+    versions = two_versions(sessions, signer, CHEAT, secret_step, {0: 1, 2: 2})
+    for victim, (commit, reveal) in versions.items():
+        for msg in (commit, reveal):
+            sessions[victim].receive_datagram(pack_bundle([msg.raw]), addr_of(CHEAT), net.now)
+    net.run(max_time=net.now + 600)
+    hashes, histories = _outcome(sessions, net, honest)
+    assert len(hashes) == 1 and len(histories) == 1
+    for i in honest:
+        applied = [
+            e for e in net.events[i] if isinstance(e, ev.StepApplied) and e.step == secret_step
+        ]
+        assert [a.input.of(CHEAT) for a in applied] == [FORFEIT], i
+        drops = [(e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)]
+        assert drops == [(secret_step, (CHEAT,))], (i, drops)
+
+
+@pytest.mark.parametrize("humans", [3, 4])
+def test_a_proof_of_a_step_the_seat_took_no_part_in_drops_it_at_one_step_everywhere(
+    humans: int,
+) -> None:
+    # Two MOVEs of the cheater for another seat's turn (step 2: nothing of it was taken
+    # there).  One honest peer learns them while the cheater's next turn waits; the link
+    # carrying that peer's copies to another honest peer is slow, so the other takes the
+    # cheater's move first and learns the proof a step later.  The conviction's step must
+    # not depend on when a peer learnt it.  (Until the fix each peer dropped the seat at
+    # the step it was at: two histories, one honest peer voted out, the other stuck.)
+    record, ids, secrets = make_record("toy", humans, seed=f"nothing-taken/{humans}")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=3)
+    turn = _turns_of(humans)[1]  # the cheater's turn in round 2
+    net.run_until(lambda: all(s.step >= turn - 1 for s in sessions))
+    net.hold.add(CHEAT)  # it thinks: its move of that turn comes later
+    net.run_until(lambda: all(s.step == turn for s in sessions))
+    state = sessions[0].state_at(2)
+    assert state is not None and state.decision().seat != CHEAT  # type: ignore[attr-defined]
+    moves = [
+        sign_message(
+            ids[CHEAT].signer(),
+            MsgType.MOVE,
+            record.game_id,
+            2,
+            CHEAT,
+            state.state_hash(),
+            (["add", n],),
+            version=record.protocol,
+        )
+        for n in (1, 2)
+    ]
+    late = humans - 1  # the honest peer that learns it late
+    net.drop_to[0] = {late}
+    for move in moves:
+        sessions[0].receive_datagram(pack_bundle([move.raw]), addr_of(CHEAT), net.now)
+    net.hold.discard(CHEAT)
+    net.run_until(lambda: sessions[late].step > turn)  # it took the cheater's move
+    net.drop_to.clear()
+    net.run(max_time=net.now + 600)
+    honest = [i for i in range(humans) if i != CHEAT]
+    hashes, histories = _outcome(sessions, net, honest)
+    assert len(hashes) == 1 and len(histories) == 1
+
+
+@pytest.mark.parametrize("humans", [3, 4])
+def test_proofs_one_honest_peer_holds_reach_every_other(humans: int) -> None:
+    # Only honest peer 0 receives the cheater's second MOVEs; it sends each proof on, so
+    # every honest peer convicts the seat at the earlier step and all end in one history.
+    sessions, net, honest, early = _play(humans, (True,) + (None,) * (humans - 2))
+    hashes, histories = _outcome(sessions, net, honest)
+    assert len(hashes) == 1 and len(histories) == 1
+    for i in honest:
+        drops = [(e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)]
+        assert drops[-1] == (early, (CHEAT,)), (i, drops)
+
+
+def test_a_proof_no_decision_since_depends_on_drops_the_seat_where_the_peers_are() -> None:
+    # Two MOVEs of the cheater for the turn just decided, another seat's: no decision since
+    # asked it for anything, so a drop there or here decides everything alike (SPEC §5.7,
+    # as §5.4's late drop): no peer rolls back, each drops it at the step it waits on.
+    humans = 3
+    record, ids, secrets = make_record("toy", humans, seed="no-rollback")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=3)
+    turn = _turns_of(humans)[0]  # the cheater's first turn; the one before is seat 0's
+    net.run_until(lambda: all(s.step >= turn - 1 for s in sessions))
+    net.hold.add(CHEAT)
+    net.run_until(lambda: all(s.step == turn for s in sessions))
+    state = sessions[0].state_at(turn - 1)
+    assert state is not None and state.decision().seat != CHEAT  # type: ignore[attr-defined]
+    for n in (1, 2):
+        move = sign_message(
+            ids[CHEAT].signer(),
+            MsgType.MOVE,
+            record.game_id,
+            turn - 1,
+            CHEAT,
+            state.state_hash(),
+            (["add", n],),
+            version=record.protocol,
+        )
+        for s in sessions:
+            if s.seat != CHEAT:
+                s.receive_datagram(pack_bundle([move.raw]), addr_of(CHEAT), net.now)
+    net.run(max_time=net.now + 600)
+    honest = [i for i in range(humans) if i != CHEAT]
+    logs: dict[int, bytes] = {}
+    hashes, histories = _outcome(sessions, net, honest, logs)
+    assert len(hashes) == 1 and len(histories) == 1
+    for i in honest:
+        drops = [(e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)]
+        assert drops == [(turn, (CHEAT,))], (i, drops)
+        notes = [e.data[0] for e in parse_log(logs[i]).entries if e.kind == EntryKind.NOTE]
+        assert "rollback" not in notes, i

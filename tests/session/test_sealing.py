@@ -52,9 +52,9 @@ def test_every_live_seat_seals_and_every_log_lists_the_seals() -> None:
     for i, s in enumerate(sessions):
         assert s.sealed_by() == (0, 1, 2)
         assert not s.sealing(net.now)
-        assert sorted(e.seat for e in _events(net, i, ev.Sealed)) == [0, 1, 2][:i] + [0, 1, 2][
-            i + 1 :
-        ]  # the others' (our own is not news)
+        assert (
+            sorted(e.seat for e in _events(net, i, ev.Sealed)) == [0, 1, 2][:i] + [0, 1, 2][i + 1 :]
+        )  # the others' (our own is not news)
         report = verify_log(s.take_log())
         assert report.valid and report.complete and report.sealed_by == [0, 1, 2], report.failure
         assert "VALID, complete, sealed by seats 0 1 2: " in format_report("g.log", report)
@@ -83,9 +83,19 @@ def test_a_seal_of_another_state_is_blamed_and_never_logged_as_a_seal() -> None:
     s0.receive_datagram(pack_bundle([bad.raw]), addr_of(2), net.now)
     assert [(e.seat, e.code) for e in _events(net, 0, ev.Blame)] == [(2, "bad-seal")]
     assert s0.sealed_by() == (0, 1)
-    report = verify_log(s0.take_log())
+    log = s0.take_log()
+    report = verify_log(log)
     assert report.valid and report.complete and report.sealed_by == [0, 1], report.failure
-    assert (2, "bad-seal") not in [(s, c) for s, _k, c, _r in report.blames]  # a NOTE only
+    # Issue "[comeback]" item 7: the blame shows in the report and its summary like any
+    # other, as the writer's word (the SEAL it refused is not in its log, SPEC §3).
+    [(seat, step, code, reason)] = report.blames
+    assert (seat, step, code) == (2, s0.step, "bad-seal") and "the writer's note" in reason
+    summary = format_report("g.log", report)
+    assert f"blame: seat 2 at step {s0.step}: bad-seal (sealed state 0000000000000000" in summary
+    assert "VALID, complete, sealed by seats 0 1: " in summary
+    for s in sessions[1:]:  # the others' logs hold no such note: no blame there
+        other = verify_log(s.take_log())
+        assert other.valid and other.complete and other.blames == [], other.blames
 
 
 def test_a_seal_of_the_final_state_at_another_step_is_blamed_and_never_logged() -> None:
@@ -104,6 +114,7 @@ def test_a_seal_of_the_final_state_at_another_step_is_blamed_and_never_logged() 
     assert s0.sealed_by() == (0, 1)
     report = verify_log(s0.take_log())
     assert report.valid and report.complete and report.sealed_by == [0, 1], report.failure
+    assert [(s, c) for s, _k, c, _r in report.blames] == [(2, "bad-seal")] * 2
 
 
 def test_a_seal_that_comes_before_our_game_over_is_checked_when_we_get_there() -> None:
@@ -116,14 +127,17 @@ def test_a_seal_that_comes_before_our_game_over_is_checked_when_we_get_there() -
     final = s1.state.state_hash()
     good = sign_message(ids[2].signer(), MsgType.SEAL, s0.game_id, s1.step, 2, final, ())
     wrong = sign_message(ids[1].signer(), MsgType.SEAL, s0.game_id, s1.step, 1, bytes(32), ())
-    for raw in (good.raw, wrong.raw):
+    # ...and a second seal of seat 2, of another state: the first seal of a seat counts.
+    again = sign_message(ids[2].signer(), MsgType.SEAL, s0.game_id, s1.step, 2, bytes(32), ())
+    for raw in (good.raw, wrong.raw, again.raw):
         s0.receive_datagram(pack_bundle([raw]), addr_of(2), net.now)
     assert s0.sealed_by() == ()  # not checked yet: we have not reached the end
     net.silent.clear()
     net.run()
     assert s0.state.is_over and s0.state.state_hash() == final
     assert 2 in s0.sealed_by() and 1 not in s0.sealed_by()
-    assert (1, "bad-seal") in [(e.seat, e.code) for e in _events(net, 0, ev.Blame)]
+    blames = [(e.seat, e.code) for e in _events(net, 0, ev.Blame)]
+    assert (1, "bad-seal") in blames and (2, "bad-seal") not in blames
 
 
 def test_a_protocol_2_game_has_no_seals_and_refuses_one() -> None:
@@ -131,6 +145,7 @@ def test_a_protocol_2_game_has_no_seals_and_refuses_one() -> None:
     net.run()
     s0 = sessions[0]
     assert s0.state.is_over and s0.sealed_by() == () and not s0.sealing(net.now)
+    assert s0.over_at is not None and not s0.sealing(s0.over_at)  # nothing to wait for
     seal = sign_message(
         ids[1].signer(), MsgType.SEAL, s0.game_id, s0.step, 1, s0.state.state_hash(), (), 2
     )
@@ -139,3 +154,31 @@ def test_a_protocol_2_game_has_no_seals_and_refuses_one() -> None:
     report = verify_log(s0.take_log())
     assert report.valid and report.complete and report.sealed_by == []
     assert "sealed by" not in format_report("g.log", report)
+
+
+def test_the_wait_ends_once_every_person_has_sealed_a_bot_seat_seals_nothing() -> None:
+    record, ids, secrets = make_record("toy", 3, 1, seed="seal-bot")
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.run()
+    for s in sessions:
+        assert s.sealed_by() == (0, 1, 2)  # the three people; seat 3 is a bot
+        assert s.over_at is not None and not s.sealing(s.over_at + SEAL_WAIT / 2)
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete and report.sealed_by == [0, 1, 2]
+
+
+def test_a_dropped_seat_signs_no_seal() -> None:
+    # A seat dropped (and never given back) follows the game to its end; only the live
+    # seats seal the final state (SPEC §3), at every peer and in every log.
+    from tests.session.test_handback import GONE, _dropped_table
+
+    sessions, net = _dropped_table("seal-dropped")
+    net.silent.discard(GONE)  # it follows the game on what the others send
+    net.run()
+    assert all(s.state.is_over for s in sessions)
+    assert len({s.state.state_hash() for s in sessions}) == 1
+    for s in sessions:
+        assert GONE not in s.live and s.sealed_by() == (0, 1), s.seat
+        report = verify_log(s.take_log())
+        assert report.valid and report.complete and report.sealed_by == [0, 1], report.failure

@@ -114,7 +114,7 @@ async def test_every_board_at_80x24_and_120x40_with_and_without_colour(
     lines = text.splitlines()
     assert "Window too small" not in text
     assert lines[0].startswith(" lanTag │") and lines[-1] == " keys›"
-    painted = game.painted()
+    painted = game.painted_at(game.pane.control.zoom)  # as drawn: maybe in compact cells
     shown = [line[: painted.width] for line in lines[1:]]
     # The top-left of the board (its first label row and first rows) is on screen.
     first = _texts(painted)[0].strip()[:12]

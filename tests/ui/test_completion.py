@@ -17,7 +17,9 @@ def _offers(model: GameModel, text: str) -> list[str]:
     completer = model.line.completer
     assert completer is not None
     doc = Document(text, len(text))
-    return [c.text for c in completer.get_completions(doc, CompleteEvent(text_inserted=True))]
+    # An empty line is completed when asked (Tab), never while typing.
+    event = CompleteEvent(text_inserted=bool(text), completion_requested=not text)
+    return [c.text for c in completer.get_completions(doc, event)]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -79,3 +81,14 @@ def test_slash_commands_complete() -> None:
     model = GameModel(solo_handle("prototag"))
     assert _offers(model, "/") == ["/say ", "/end", "/help", "/quit"]
     assert _offers(model, "/s") == ["/say "]
+
+
+def test_an_emptied_line_pops_up_nothing_while_typing() -> None:
+    # Enter plays and empties the line before completion-while-typing runs: it used to
+    # open a menu of every legal action over the message line.
+    model = GameModel(solo_handle("tagem", 1))
+    completer = model.line.completer
+    assert completer is not None
+    doc = Document("", 0)
+    assert list(completer.get_completions(doc, CompleteEvent(text_inserted=True))) == []
+    assert list(completer.get_completions(doc, CompleteEvent(completion_requested=True)))

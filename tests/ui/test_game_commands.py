@@ -88,18 +88,20 @@ def test_arrow_with_several_pawns_asks_for_a_pick_then_moves_it() -> None:
     moves = [a for a in _legal(model) if a.startswith("move ")]
     direction = moves[0].split()[2]
     pawns = sorted({int(a.split()[1]) for a in moves if a.split()[2] == direction})
+    assert len(pawns) > 1
     before = s.step
-    if len(pawns) > 1:
-        commands.run(model, "step-direction", direction)
-        assert s.step == before and model.line.text.startswith("move ")
-        assert "several" in model.message
-    model.line.reset()
-    commands.run(model, "select", str(pawns[-1]))
-    assert model.selected == pawns[-1]
     commands.run(model, "step-direction", direction)
-    assert s.step == before + 1
+    # Nothing played, nothing half typed: the message line asks for the pawn.
+    assert s.step == before and model.line.text == ""
+    assert f"can move {direction}: press a digit" in model.message
+    commands.run(model, "select", str(pawns[-1]))  # the digit moves that pawn that way
+    assert s.step == before + 1 and model.selected == pawns[-1]
     last = game_view("tagem").view(s.state, 0)["events"]
-    assert any(f"A{pawns[-1]}" in e for e in last), last
+    assert any(f"A{pawns[-1]} moves {direction}" in e for e in last), last
+    # Now selected: the arrow moves that pawn straight away.
+    if s.my_turn() == "turn" and f"move {pawns[-1]} {direction}" in _legal(model):
+        commands.run(model, "step-direction", direction)
+        assert s.step == before + 2
 
 
 def test_end_key_plays_end_or_done() -> None:
@@ -251,3 +253,18 @@ async def test_typing_enters_command_mode_and_escape_leaves_it() -> None:
     assert model.mode == "command" and model.line.text == "r"
     commands.run(model, "board-mode")
     assert model.mode == "board"
+
+
+def test_an_arrow_plays_the_action_tab_put_on_the_line() -> None:
+    # The arrow's "the same arrow again: the next" is for what an arrow put there; an
+    # action Tab put on the line that goes that way is played by the arrow.
+    model = _model("tagem", 1)
+    s = model.session
+    assert s is not None
+    legal = _legal(model)
+    action = next(a for a in legal if a.startswith("move ") and a.endswith(" e"))
+    while model.line.text != action:
+        commands.run(model, "cycle-action", "+1")
+    before = s.step
+    commands.run(model, "step-direction", "e")
+    assert s.step == before + 1 and model.line.text == ""

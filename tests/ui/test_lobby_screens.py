@@ -110,14 +110,62 @@ async def test_host_sees_joiners_kicks_and_starts() -> None:
         assert [e.nickname for e in screen.model.roster] == ["host", "p1"]
         inp.send_text("k9\r")
         await eventually(lambda: "no joiner" in screen.model.message)
-        inp.send_text("s\r")  # one human seat is empty: asks again
+        # The hint bar's keys act as the form's do: s alone, no Enter.
+        hint = "s start · q quit · a<n>/r<n> let in/refuse, k<n> kick seat n: then Enter"
+        assert hint in screen_text(screen.app, 80, 24)
+        inp.send_text("s")  # one human seat is empty: asks again
         await eventually(lambda: screen.model.confirm_short)
-        inp.send_text("s\r")
+        assert "s again starts without the empty seats" in screen_text(screen.app, 80, 24)
+        inp.send_text("s")
         await asyncio.wait_for(run, 30)
     assert screen.model.started
     assert table.peers[0].session is not None and len(table.peers[0].session.record.seats) == 2
     # The host screen leaves game events queued for the game screen.
     assert not any(isinstance(e, RosterChanged) for e in table.peers[0].events)
+
+
+async def test_host_q_alone_stops_hosting_and_typed_words_still_type() -> None:
+    table = ui_table("prototag", 2, seed=11)
+    handle = NetHandle(table)
+    with create_pipe_input() as inp:
+        screen = host_screen(handle, input=inp, output=DummyOutput())
+        run = asyncio.ensure_future(_with_network(handle, screen.run()))
+        await eventually(lambda: len(screen.model.roster) == 2)
+        inp.send_text("k1")  # a command with a number is typed: k, then 1, wait for Enter
+        await eventually(lambda: screen.model.line.text == "k1")
+        inp.send_text("\x7f\x7f")  # Backspace twice: an empty line again
+        await eventually(lambda: screen.model.line.text == "")
+        inp.send_text("q")
+        await asyncio.wait_for(run, 30)
+    assert screen.model.done and not screen.model.started
+    assert [e.nickname for e in screen.model.roster] == ["host", "p1"]
+
+
+def test_a_rematch_lobby_with_an_open_seat_starts_with_a_bot_in_it() -> None:
+    # A game night's next game (fill_empty): the joiner went home, the host alone is
+    # below Prototag's two players; the open seat goes to a bot, after one confirmation.
+    import dataclasses
+
+    from lanTag.ui.lobby_screens import HostModel
+
+    table = ui_table("prototag", 2, seed=12)
+    lobby = table.peers[0].lobby
+    lobby.config = dataclasses.replace(lobby.config, fill_empty="heuristic2")  # type: ignore[union-attr]
+    handle = NetHandle(table, index=0)
+    model = HostModel(handle)  # (the joiner never said hello: its seat is open)
+    text = "".join(t for _, t in model.text())
+    assert "(open)" in text and "a seat still open at the start: a heuristic2 bot" in text
+    model.run_line("s")
+    assert not model.started and "needs at least" not in model.message
+    assert model.message == "1 seat(s) still open: s again starts with a heuristic2 bot in each"
+    model.run_line("s")
+    assert model.started
+    session = table.peers[0].session
+    assert session is not None
+    assert [(s.nickname, s.bot) for s in session.record.seats] == [
+        ("host", ""),
+        ("heuristic2-bot-1", "heuristic2"),
+    ]
 
 
 async def test_joiner_gives_the_password_and_waits_for_the_start() -> None:

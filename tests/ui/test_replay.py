@@ -39,6 +39,9 @@ async def test_replay_steps_through_every_position() -> None:
     assert model.index == len(model.positions) - 1
     assert model.positions[-1][2].is_over
     assert "result:" in screen_text(app, 80, 40)
+    # Under the board: its status lines and the last input's facts ("last: ...").
+    assert "tagged steps" in screen_text(app, 80, 40)
+    assert "last: " in screen_text(app, 80, 40)
 
 
 async def test_run_replay_app_returns_zero() -> None:
@@ -68,3 +71,35 @@ def test_replay_labels_show_stomptag_orders_in_words() -> None:
         assert words in labels
     # the log holds letters, the viewer shows words: at least one order reads differently
     assert any(input_text(j, Stomptag.action_text) != input_text(j) for j in orders)
+
+
+async def test_a_game_of_a_series_says_which_and_the_last_one_ends_on_the_standings() -> None:
+    from lanTag.ui.replay import SeriesPlace
+
+    data = _log()
+    report = verify_log(data)
+    table = ("1. alice  2 games  6 points", "2. bob  2 games  4 points")
+    with create_pipe_input() as inp:
+        _model, app = replay_screen(
+            data, report, input=inp, output=DummyOutput(), series=SeriesPlace(1, 2, table)
+        )
+        first = screen_text(app, 100, 40)
+        inp.send_text("G")
+        inp.send_text("q")
+        await asyncio.wait_for(app.run_async(), 30)
+        end_of_first = screen_text(app, 100, 40)
+    assert "lanTag │ replay │ game 1/2 │ Prototag │ step 0/" in first
+    assert "standings" not in end_of_first  # not before the series' last game
+    with create_pipe_input() as inp:
+        model, app = replay_screen(
+            data, report, input=inp, output=DummyOutput(), series=SeriesPlace(2, 2, table)
+        )
+        start = screen_text(app, 100, 40)
+        inp.send_text("G")
+        inp.send_text("q")
+        await asyncio.wait_for(app.run_async(), 30)
+        end = screen_text(app, 100, 40)
+    assert "│ replay │ game 2/2 │" in start and "standings" not in start
+    assert model.index == len(model.positions) - 1
+    assert "standings after 2 game(s)" in end
+    assert "1. alice  2 games  6 points" in end and "2. bob  2 games  4 points" in end

@@ -1,0 +1,185 @@
+"""Absence never pays (protocol 6, protocol/SPEC.md §5.5 and §5.6).
+
+A seat that is dropped where it owed a contribution the others had already sent could see
+theirs first and decline to send its own: the step then comes out without it.  That option
+cannot be taken away (a seat can always stop talking), so it is named and priced:
+
+- **withheld** (a blame): the seat was dropped at a roll (every live seat's link was owed at
+  once, and the voters had sent theirs), or at a secret round after some live seat revealed
+  (a REVEAL the round uses names a vector of commitments that holds the dropped seat's
+  COMMIT: it was signed while the seat was in the round with every commitment in).  Both
+  are facts of the agreed messages: the step's decision, and the REVEALs and commitments
+  the round is decided with, so every peer and every verifier finds the same.
+- a withheld REVEAL is the seat's **forfeit** (an outcome no better than any honest choice),
+  not its default: nothing to gain there;
+- a dropped seat (whatever the reason) is given back only once the turn it was dropped in
+  has ended, and at most ``HANDBACK_LIMIT`` times a game: a withheld roll costs the seat the
+  rest of its turn, and a seat can withhold (and hold the table for a vote deadline) at most
+  ``HANDBACK_LIMIT + 1`` times a game.
+
+Pure like the rest of the session.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+
+from lanTag.session.core import SessionCore
+from lanTag.session.messages import MsgType, Signed, reveal_vector
+from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.steps import WITHHELD_PROTOCOL, Snapshot, StepBox, round_digest
+
+# How often one seat may be given back in one game (protocol 6).  Two: a seat a bot took
+# while its person was away (the console's one key) and a crash or a Ctrl-Q by mistake
+# (`join --resume`) are both everyday at a game night; every further hand-back would buy a
+# seat that withholds one more re-drawn roll and the table one more stall (SPEC §5.6).
+HANDBACK_LIMIT = 2
+# Vectors of commitments tried when reading the REVEALs of a secret step with drops (one per
+# set of the seats dropped there, and per version for a seat that signed two COMMITs): every
+# set of up to 8 dropped seats, a bound on the work a cheat can cause.
+MAX_EXPLANATIONS = 256
+
+
+class Absence(SessionCore):
+    """Which dropped seats withheld, and when a dropped seat may come back."""
+
+    # -- withheld: named at the drop (a roll) or with the round (a secret round) -----------
+
+    def _blame_absence(self, seat: int, needs: Needs, at: int | None = None) -> None:
+        """The blame of ``seat``, dropped for silence (or after a LEAVE) by a drop agreed at a
+        step that asked ``needs`` of the seats (before the drop); ``at``: that step (the
+        blame's, SPEC §7), ours by default.  A seat we hold a proof against (a liar voted
+        out at once, SPEC §5.2) was dropped for that proof, blamed already: the drop itself
+        is a ``timeout``, as in protocol 5."""
+        if self.record.protocol >= WITHHELD_PROTOCOL and seat in needs.humans:
+            if needs.kind is NeedKind.SECRET:
+                return  # named when the round is decided: it depends on the REVEALs it uses
+            if needs.kind is NeedKind.ENTROPY and not self._convicted_since(seat, self.step):
+                if self._left.get(seat, self.step) >= self.step:  # not a LEAVE from before
+                    why = f"withheld its link of the roll at step {self.step}"
+                    self._blame(seat, "withheld", why, at)
+                return
+        if seat not in self._left:  # leaving is no fault: no blame
+            self._blame(seat, "timeout", f"silent at step {self.step}; a bot takes the seat", at)
+
+    def _blame_round_absence(
+        self, box: StepBox, needs: Needs, dropped: set[int]
+    ) -> frozenset[int]:
+        """The round at this step is decided: name the dropped seats of the round, withheld
+        (their choice was their forfeit: returned) or silent (their default)."""
+        if self.record.protocol < WITHHELD_PROTOCOL:
+            return frozenset()
+        withheld = self._withheld_reveals(box, needs, dropped)[0]
+        for seat in sorted(dropped):
+            if self._convicted_at(seat, self.step):
+                continue  # blamed for the proof already
+            if seat in withheld and not self._convicted_since(seat, self.step):
+                why = f"withheld its reveal at step {self.step}: its choice is its forfeit"
+                self._blame(seat, "withheld", why)
+            elif seat not in self._left:
+                why = f"silent at step {self.step}; a bot takes the seat"
+                self._blame(seat, "timeout", why)
+        return withheld
+
+    def _withheld_reveals(
+        self, box: StepBox, needs: Needs, dropped: set[int]
+    ) -> tuple[frozenset[int], frozenset[int]]:
+        """(seats of ``dropped``, this secret step's dropped seats, that withheld their
+        REVEAL; the live seats whose REVEAL names a vector we cannot explain yet).
+
+        A REVEAL names the vector of the commitments its signer held of the seats then in
+        the round (protocol 6, SPEC §4.4).  One naming the vector of the live seats' COMMITs
+        we hold was signed after the drops; one naming that vector together with some dropped
+        seats' COMMITs was signed while those seats were still in the round, every
+        commitment in: they withheld.  A vector we cannot rebuild (we lack a dropped seat's
+        COMMIT, or one of its versions) may hold an absent seat: the round waits, and the
+        seat that named it is asked (a relay brings the dropped COMMITs, §5.5) like any seat
+        whose acknowledgement we lack.  Only the REVEALs the round uses and COMMITs signed by
+        the dropped seats count, so a claim alone blames nobody."""
+        nothing: frozenset[int] = frozenset()
+        absent = {s for s in dropped if not self._convicted_at(s, self.step)}
+        if self.record.protocol < WITHHELD_PROTOCOL or not absent:
+            return nothing, nothing
+        held = box.of(MsgType.COMMIT)
+        live = {s: held[s].digest for s in needs.humans if s in held}
+        ours = round_digest(live)
+        known = self._explained(box, live)
+        withheld: set[int] = set()
+        unexplained: set[int] = set()
+        reveals = box.of(MsgType.REVEAL)
+        for seat in needs.humans:
+            reveal = reveals.get(seat)
+            vector = None if reveal is None else reveal_vector(reveal)
+            if vector is None or vector == ours:
+                continue
+            seats = known.get(vector)
+            if seats is None:
+                unexplained.add(seat)
+            else:
+                withheld |= seats & absent
+        return frozenset(withheld), frozenset(unexplained)
+
+    def _explained(self, box: StepBox, live: dict[int, bytes]) -> dict[bytes, frozenset[int]]:
+        """Vector -> the dropped seats it holds, for every vector a seat may have named
+        before a drop at this step: the live seats' COMMITs with those of some of the seats
+        dropped here, each in every version we hold of its COMMIT.  The sets of the last
+        drops (the honest cases) first, then the others, at most MAX_EXPLANATIONS vectors;
+        computed once per set of COMMITs held."""
+        versions: dict[int, list[bytes]] = {}
+        for seat, commit in box.dropped_commits.items():
+            versions[seat] = [commit.digest]
+            late = self._late_commits.get((seat, self.step))
+            if late is not None and late[2] != commit.digest:
+                versions[seat].append(late[2])
+        held = tuple(sorted((s, tuple(v)) for s, v in versions.items()))
+        key = (round_digest(live), held, len(box.drop_batches))
+        if box.explained is not None and box.explained[0] == key:
+            return box.explained[1]
+        batches = box.drop_batches
+        dropped = sorted(frozenset().union(*batches) & frozenset(versions))
+        sets = [frozenset().union(*batches[i:]) & frozenset(versions) for i in range(len(batches))]
+        for size in range(1, len(dropped) + 1):
+            sets += [frozenset(c) for c in combinations(dropped, size)]
+        out: dict[bytes, frozenset[int]] = {}
+        for seats in dict.fromkeys(s for s in sets if s):  # in order, once each
+            order = sorted(seats)
+            for combo in product(*(versions[s] for s in order)):
+                if len(out) >= MAX_EXPLANATIONS:
+                    break
+                with_them = {**live, **dict(zip(order, combo, strict=True))}
+                out.setdefault(round_digest(with_them), seats)
+        box.explained = (key, out)
+        return out
+
+    def _take_dropped_commit(self, msg: Signed, box: StepBox, snap: Snapshot) -> bool:
+        """A COMMIT on our state of a seat no longer live at this step (one dropped here,
+        relayed to us only after its drop): kept with the dropped seats' COMMITs, which
+        explain the REVEALs signed before the drop.  The first one counts (a second of
+        that slot is an equivocation, found before this).  True when kept."""
+        if msg.type is not MsgType.COMMIT or msg.state_hash != self._state_hash(snap.state):
+            return False
+        box.dropped_commits.setdefault(msg.seat, msg)
+        return True
+
+    # -- the hand-back's price ---------------------------------------------------------------
+
+    def _may_return(self, seat: int, dropped: int, step: int) -> bool:
+        """Protocol 6: whether a contribution at ``step`` may give ``seat`` back, which was
+        last dropped at ``dropped``: it was given back fewer than HANDBACK_LIMIT times, and
+        the turn it was dropped in has ended (a step after ``dropped``, up to ``step``,
+        starts a turn: the bot played the rest of that turn).  Both are facts of the agreed
+        history (``_admitted``, the states), the same at every peer."""
+        if self.record.protocol < WITHHELD_PROTOCOL:
+            return True
+        if len(self._admitted.get(seat, ())) >= HANDBACK_LIMIT:
+            return False
+        return any(
+            self._snapshots[k].state.awaited().turn_starts for k in range(dropped + 1, step + 1)
+        )
+
+    def handbacks_left(self, seat: int) -> int | None:
+        """How many more times ``seat`` may be given back this game (None: no limit, a game
+        older than protocol 6)."""
+        if self.record.protocol < WITHHELD_PROTOCOL:
+            return None
+        return max(0, HANDBACK_LIMIT - len(self._admitted.get(seat, ())))

@@ -1,0 +1,659 @@
+#!/usr/bin/env python3
+# ruff: noqa: E501  (a mutant quotes its line of code whole)
+"""One-line mutants of the session's protocol-5 checks, each run against its tests.
+
+    nice .venv/bin/python scripts/mutants_session.py            # every mutant (~1-2 h)
+    nice .venv/bin/python scripts/mutants_session.py 4 9        # some, by number
+    .venv/bin/python scripts/mutants_session.py --check         # do they still apply?
+
+The checks issue "[proofs]" item 1 names: the late-proof rule (lanTag/session/late_proof.py),
+the hand-back's admissions (recovery.py, and where lockstep.py applies them), the seals
+(sealing.py) and the convictions (agreement.py, and the helpers of core.py they use).  Each
+mutant below deletes a guard, flips a comparison, moves a step by one or swaps a seat, one
+line of code at a time (a hand-made list: mutmut's run, scripts/mutation_run.py, covers
+lanTag/fair and lanTag/log; scripts/mutants_round_acks.py protocol 6's round
+acknowledgement).  scripts/mutants_runner.py runs them in a copy of the tree: a mutant is
+killed when a test fails, and the first failing test is printed beside it.  The last lines
+are the kill table and the count.  Not in CI: slow (a survivor runs every test in TESTS).
+docs/verify.md gives the last result.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from mutants_runner import Mutant, main
+
+LATE = "lanTag/session/late_proof.py"
+AGREE = "lanTag/session/agreement.py"
+CORE = "lanTag/session/core.py"
+RECOVERY = "lanTag/session/recovery.py"
+LOCKSTEP = "lanTag/session/lockstep.py"
+SEALING = "lanTag/session/sealing.py"
+
+PROOF_ORDER = "tests/session/test_proof_order.py"
+LATE_TESTS = "tests/session/test_late_proof.py"
+HANDBACK = "tests/session/test_handback.py"
+SEAL_TESTS = "tests/session/test_sealing.py"
+CHEATS = "tests/session/test_cheats.py"
+MUST_FAIL = "tests/protocol/test_must_fail.py"
+
+MUTANTS: list[Mutant] = [
+    # -- the late-proof rule (late_proof.py) ------------------------------------------------
+    Mutant(
+        LATE,
+        "        if self.record.protocol < LATE_PROOF_PROTOCOL:\n            return False\n"
+        "        key = ",
+        "        if False:\n            return False\n        key = ",
+        "the late-proof rule in a protocol-4 game",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        "            return key in self._late_commits",
+        "            return False",
+        "a late-proof seat's second REVEAL convicts it at the round's step",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        "        if second.type is not MsgType.COMMIT:\n            return False\n",
+        "",
+        "two MOVEs (or ENTROPYs) taken as a late proof of a secret round",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        LATE,
+        "        self._liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)",
+        "        pass",
+        "a seat proven to have signed two COMMITs may be given back",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        "        if second.step < self.step:\n            self._contradict(second.seat)",
+        "        if False:\n            self._contradict(second.seat)",
+        "a late proof of a round that stood convicts nobody",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        "        if second.step < self.step:\n            self._contradict(second.seat)",
+        "        if second.step <= self.step:\n            self._contradict(second.seat)",
+        "a proof at the round's own step convicts before the round is judged",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        "        if seat in self.live:\n            self._contradicted.add(seat)",
+        "        if True:\n            self._contradicted.add(seat)",
+        "a dropped seat counted as contradicted",
+    ),
+    Mutant(
+        LATE,
+        "        for seat, at in self._late_commits:\n            if at == step:\n",
+        "        for seat, at in self._late_commits:\n            if at != step:\n",
+        "the round that stood is the wrong one",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        "        for seat, at in self._late_commits:\n            if at == step:\n",
+        "        for seat, at in self._late_commits:\n            if at == step + 1:\n",
+        "the round that stood is the next step's (off by one)",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        "            if at != step or seat in self._banned or seat not in snap.live:",
+        "            if at != step or seat not in snap.live:",
+        "a seat banned already is banned again at a split round (a later step overwrites)",
+    ),
+    Mutant(
+        LATE,
+        "            if at != step or seat in self._banned or seat not in snap.live:",
+        "            if at != step or seat in self._banned:",
+        "a dropped seat banned at a split round",
+    ),
+    Mutant(
+        CORE,
+        "            self._banned[seat] = min(steps)",
+        "            self._banned[seat] = max(steps)",
+        "a ban at a later step spares a split round (protocol 6)",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        LATE,
+        "                and voter not in (seat, self.seat)\n",
+        "                and voter != self.seat\n",
+        "protocol 5: the equivocator's own HAVE splits its round",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        "                and have.state_hash == ours\n",
+        "",
+        "protocol 5: a HAVE from another history splits the round",
+    ),
+    Mutant(
+        LATE,
+        "                and held not in have.payload[1]\n",
+        "                and held in have.payload[1]\n",
+        "protocol 5: a HAVE naming our COMMIT splits the round",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        AGREE,
+        "            if self.record.protocol >= COLLUSION_PROTOCOL:\n"
+        "                back = self._judge",
+        "            if self.record.protocol > COLLUSION_PROTOCOL:\n"
+        "                back = self._judge",
+        "protocol 6 judges a split by protocol 5's per-seat HAVEs",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        LATE,
+        "                ours[seat], swapped[seat] = families(digests, live, seat, other)",
+        "                ours[seat], swapped[seat] = families(digests, live, seat, took)",
+        "protocol 6: our own vector counts as the other version",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        " and voter not in proven\n",
+        "\n",
+        "protocol 6: the equivocator's own round acknowledgement splits its round",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        "        if msg.type is not MsgType.REVEAL or msg.step != self.step:",
+        "        if msg.type is not MsgType.REVEAL:",
+        "a late REVEAL taken for another step than ours",
+    ),
+    Mutant(
+        LATE,
+        "        if late is None or commit is None or commit.digest != late[0]:",
+        "        if late is None or commit is None:",
+        "a late REVEAL taken when we hold the other COMMIT",
+    ),
+    Mutant(
+        LATE,
+        "        if msg.seat in box.of(MsgType.REVEAL):\n            return False\n",
+        "",
+        "a late REVEAL taken beside one we already took",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        "        return chain_step_ok(snap.chain_last[msg.seat], link) and opens(",
+        "        return True or opens(",
+        "a late REVEAL taken without opening our COMMIT",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        LATE,
+        "        return opens(late[1], self.game_id, self.step, msg.seat, kind, nonce, value)",
+        "        return True",
+        "a REVEAL that opens neither COMMIT is no bad reveal",
+        (LATE_TESTS,),
+    ),
+    # -- convictions (agreement.py and the helpers in core.py) -------------------------------
+    Mutant(
+        AGREE,
+        "        self.log.append(second.step, EntryKind.MSG, second.raw)\n        why = f",
+        "        why = f",
+        "the second message of a proof is not logged",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        "        if not self.replay:\n            self._broadcast([first.raw, second.raw])\n"
+        "        if second.type not in CONTRIBUTIONS:",
+        "        if second.type not in CONTRIBUTIONS:",
+        "a proof is not sent on",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        "        if second.type not in CONTRIBUTIONS:\n            return\n",
+        "",
+        "two HAVEs of one slot ban their signer like two contributions",
+    ),
+    Mutant(
+        LATE,
+        "        if held is not None and held <= step:",
+        "        if held is not None and held < step:",
+        "a second proof at the ban's own step is taken again",
+    ),
+    Mutant(
+        LATE,
+        "        if self._late_proof(first, second):\n            return False  # the round's",
+        "        if held is None and self._late_proof(first, second):\n            return False  # the round's",
+        "a COMMIT proof after a later ban skips the late-proof rule (protocol 5's)",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        "        if second.step < self.step and self._redecide(second.seat, second.step):",
+        "        if second.step < self.step:",
+        "a rollback for a proof at a step no decision since took the seat's input",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        "        if second.step < self.step and self._redecide(second.seat, second.step):",
+        "        if second.step < self.step - 1 and self._redecide(second.seat, second.step):",
+        "no rollback for a proof of the step just decided (off by one)",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        "        if self.record.protocol < ORDERED_PROOFS_PROTOCOL:\n"
+        "            return bool(self._boxes[step].accepted_of(seat))",
+        "        if True:\n            return bool(self._boxes[step].accepted_of(seat))",
+        "protocol 6 rolls back only for the seat's input at the proven step (protocol 5's)",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        "        if msg.seat in self._contradicted or msg.seat not in self.live:\n            return\n"
+        "        if any(",
+        "        if msg.seat not in self.live:\n            return\n        if any(",
+        "a liar blamed desync again for every later claim",
+        (CHEATS,),
+    ),
+    Mutant(
+        AGREE,
+        "        if msg.seat in self._contradicted or msg.seat not in self.live:\n            return\n"
+        "        if any(",
+        "        if msg.seat in self._contradicted:\n            return\n        if any(",
+        "a dropped seat's two state hashes convict it again",
+        (HANDBACK,),
+    ),
+    Mutant(
+        AGREE,
+        "        if any(k < msg.step for k in self._banned.values()):\n            return",
+        "        if False:\n            return",
+        "honest seats convict each other of desync after an equivocation rollback",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        "        if any(k < msg.step for k in self._banned.values()):\n            return",
+        "        if any(k < msg.step - 1 for k in self._banned.values()):\n            return",
+        "the rollback excuse misses the step after the ban (off by one)",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        "        self._liars_at.setdefault(msg.seat, msg.step)\n        self._blame(msg.seat, "
+        '"desync"',
+        '        self._blame(msg.seat, "desync"',
+        "a seat convicted of desync may be given back",
+        (HANDBACK,),
+    ),
+    Mutant(
+        AGREE,
+        "        self._contradicted.add(msg.seat)\n        self._liars_at.setdefault(msg.seat, msg.step)",
+        "        self._liars_at.setdefault(msg.seat, msg.step)",
+        "a seat convicted of desync is never voted out",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        AGREE,
+        "        self._flooders.add(msg.seat)\n        self._liars_at.setdefault(msg.seat, msg.step)",
+        "        self._flooders.add(msg.seat)",
+        "a flooder may be given back",
+        (MUST_FAIL,),
+    ),
+    Mutant(
+        AGREE,
+        "        if msg.seat in self.live:\n            self._contradicted.add(msg.seat)",
+        "        if False:\n            self._contradicted.add(msg.seat)",
+        "a flooder is never voted out",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        AGREE,
+        "        liars = self._missing() & self._contradicted & self.live",
+        "        liars = self._missing() & self._contradicted",
+        "a dropped liar is voted again",
+    ),
+    Mutant(
+        AGREE,
+        "            if step < self.step and self._convicted_since(seat, step):",
+        "            if False:",
+        "a conviction learnt after an admission leaves it standing",
+        (HANDBACK,),
+    ),
+    Mutant(
+        AGREE,
+        "            if step < self.step and self._convicted_since(seat, step):",
+        "            if step < self.step and self._convicted_since(seat, self.step):",
+        "a conviction for a step after the admission voids it too",
+        (HANDBACK,),
+    ),
+    Mutant(
+        AGREE,
+        "        banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)",
+        "        banned = frozenset(s for s, k in self._banned.items() if k < self.step and s in self.live)",
+        "a ban at the current step waits a step",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        '            self._drop(banned, self._box(self.step), code="equivocation")',
+        "            self._drop(banned, self._box(self.step))",
+        "a banned seat's drop blamed `timeout`",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        "        if self.record.protocol < LATE_PROOF_PROTOCOL:\n            return False\n"
+        "        if self._asked_since(silent, step):",
+        "        if False:\n            return False\n        if self._asked_since(silent, step):",
+        "a late drop without a rollback in a protocol-4 game",
+        (LATE_TESTS,),
+    ),
+    Mutant(
+        AGREE,
+        "            if seats & set(needs_for(snap.state.decision(), snap.live).humans):",
+        "            if False:",
+        "no decision since a drop or ban step ever asked the seats (no rollback)",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        AGREE,
+        "        for k in range(step, self.step):\n            snap = self._snapshots[k]",
+        "        for k in range(step + 1, self.step):\n            snap = self._snapshots[k]",
+        "the drop or ban step's own decision not looked at (off by one)",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        CORE,
+        "        if msg.seat == self.seat or any(k <= msg.step for k in self._banned.values()):",
+        "        if msg.seat == self.seat:",
+        "a message from before an equivocation rollback blamed desync",
+        (PROOF_ORDER,),
+    ),
+    Mutant(
+        CORE,
+        "            if at is not None and at <= step:\n                return True",
+        "            if at is not None and at < step:\n                return True",
+        "a seat convicted at a step is not convicted there (admission)",
+        (HANDBACK,),
+    ),
+    Mutant(
+        CORE,
+        "        for convictions in (self._banned, self._liars_at):",
+        "        for convictions in (self._banned,):",
+        "only a ban counts as a conviction (desync, flood, two COMMITs do not)",
+        (HANDBACK,),
+    ),
+    Mutant(
+        CORE,
+        "        return banned is not None and banned <= step\n",
+        "        return banned is not None and banned < step\n",
+        "a convicted seat's input taken at its ban step",
+        (CHEATS,),
+    ),
+    # -- the hand-back's admissions (recovery.py, lockstep.py) -------------------------------
+    Mutant(
+        RECOVERY,
+        "        if kept is None or kept.step <= msg.step:",
+        "        if kept is None:",
+        "the first REJOIN kept, not the latest",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "        if kept is None or kept.step <= msg.step:",
+        "        if True:",
+        "an older REJOIN replaces the latest",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "            if self._admissible(request, self.step, self.seat):\n                return request.raw",
+        "            if True:\n                return request.raw",
+        "an honest carrier carries any REJOIN",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "        if seat == carrier or seat in self._snapshots[step].live:",
+        "        if seat == carrier:",
+        "a live seat admitted again",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "        if self._convicted_since(seat, step):\n            return False  # a cheat",
+        "        if False:\n            return False  # a cheat",
+        "a convicted seat given back",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "        return dropped is not None and dropped <= request.step",
+        "        return dropped is not None and dropped <= request.step + 1",
+        "a REJOIN signed one step before the drop admits the seat",
+        (MUST_FAIL,),
+    ),
+    Mutant(
+        RECOVERY,
+        "        return dropped is not None and dropped <= request.step",
+        "        return dropped is not None and dropped < request.step",
+        "a REJOIN signed at the drop step admits nobody",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "        return dropped is not None and dropped <= request.step",
+        "        return dropped is not None",
+        "a REJOIN of any step admits the seat",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "        return 0 if seat < len(self._human_keys) and self._human_keys[seat] else None",
+        "        return None",
+        "a seat dropped at step 0 can never come back",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "            carriers = [got[s] for s in needs.humans]\n",
+        "            carriers = [got[s] for s in needs.humans[:1]]\n",
+        "only the first seat's ENTROPY carries an admission",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "            carriers = [got[s] for s in needs.humans if s in got]",
+        "            carriers = []",
+        "a COMMIT carries no admission",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "            if key is None or not verify_signature(request, key, self._verifier):",
+        "            if key is None:",
+        "an admission of a forged REJOIN counts",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "            if self._admissible(request, self.step, carrier.seat):\n"
+        "                admitted.add(request.seat)",
+        "            if True:\n                admitted.add(request.seat)",
+        "every signed REJOIN carried admits its seat",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        '        if self._convicted_since(self.seat, self.step):\n            return "convicted"',
+        '        if False:\n            return "convicted"',
+        "a convicted seat is told it may come back",
+        (HANDBACK,),
+    ),
+    Mutant(
+        RECOVERY,
+        "        if all(s in self._left for s in self.live - {self.seat}):",
+        "        if any(s in self._left for s in self.live - {self.seat}):",
+        "one leaving seat is taken for nobody left to admit",
+        (HANDBACK,),
+    ),
+    Mutant(
+        LOCKSTEP,
+        "                    self._left.pop(seat, None)  # a seat that had left is back",
+        "                    pass  # a seat that had left is back",
+        "a seat that left and was given back is dropped again for that LEAVE",
+        (HANDBACK,),
+    ),
+    Mutant(
+        LOCKSTEP,
+        "            if msg.seat not in self._left and msg.step > self._admitted.get(msg.seat, -1):",
+        "            if msg.seat not in self._left:",
+        "a LEAVE from before the hand-back counts again",
+        (HANDBACK,),
+    ),
+    Mutant(
+        LOCKSTEP,
+        "                    self._admitted[seat] = decided\n",
+        "                    self._admitted[seat] = decided + 1\n",
+        "an admission remembered one step late (off by one)",
+        (HANDBACK,),
+    ),
+    # -- the seals (sealing.py) ---------------------------------------------------------------
+    Mutant(
+        SEALING,
+        "        if now >= self._over_at + SEAL_WAIT:",
+        "        if now > self._over_at + SEAL_WAIT:",
+        "the seal wait one instant longer",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        "        if self._over_at is None or self.replay or self.record.protocol < SEAL_PROTOCOL:",
+        "        if self._over_at is None or self.replay:",
+        "a protocol-2 game waits for seals",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        "        return any(s not in self._seals for s in self.live if self._human_keys[s] is not None)",
+        "        return any(s not in self._seals for s in self.live)",
+        "a bot seat's seal awaited",
+    ),
+    Mutant(
+        SEALING,
+        "        if not self.replay and self._signer is not None and self.seat in self.live:",
+        "        if not self.replay and self._signer is not None:",
+        "a dropped seat seals the final state",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        "            self._seals[self.seat] = msg\n",
+        "",
+        "our own seal not counted",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        "            self.log.append(msg.step, EntryKind.MSG, msg.raw)\n            self._broadcast",
+        "            self._broadcast",
+        "our own seal not logged",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        "        for msg in early.values():\n            self._check_seal(msg)",
+        "        for msg in early.values():\n            pass",
+        "a seal that came before our game over never checked",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        "        if self.record.protocol < SEAL_PROTOCOL:\n            self._reject(",
+        "        if False:\n            self._reject(",
+        "a SEAL taken in a protocol-2 game",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        '            if msg.raw in self._seal_raws:\n                self._count("duplicate")',
+        '            if False:\n                self._count("duplicate")',
+        "a seal logged twice counted as two signatures by the replay",
+        (
+            "tests/log/test_plain_replay.py::test_a_seal_logged_twice_is_one_signature_in_both_lanes",
+        ),
+    ),
+    Mutant(
+        SEALING,
+        "        if msg.seat in self._seals or msg.seat in self._early_seals:",
+        "        if msg.seat in self._seals:",
+        "a second early seal of a seat replaces its first",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        "        if msg.step == self.step and msg.state_hash == final:",
+        "        if msg.state_hash == final:",
+        "a seal of the final state at another step taken",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        "        if msg.step == self.step and msg.state_hash == final:",
+        "        if msg.step == self.step:",
+        "a seal of another state taken",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        "            self._events.append(ev.Sealed(msg.step, msg.seat))",
+        "            pass",
+        "a seal taken without telling the screens",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        "            self._seals[msg.seat] = msg\n            self.log.append(",
+        "            self.log.append(",
+        "another seat's seal logged but not counted",
+        (SEAL_TESTS,),
+    ),
+    Mutant(
+        SEALING,
+        "            self._seals[msg.seat] = msg\n            self.log.append(msg.step, EntryKind.MSG, msg.raw)\n",
+        "            self._seals[msg.seat] = msg\n",
+        "another seat's seal counted but not logged",
+        (SEAL_TESTS,),
+    ),
+]
+
+TESTS = [
+    PROOF_ORDER,
+    LATE_TESTS,
+    HANDBACK,
+    SEAL_TESTS,
+    CHEATS,
+    MUST_FAIL,
+    "tests/log/test_seals.py",
+    "tests/session",
+    "tests/log/test_log_survivors.py",
+    "tests/log/test_audit_drops.py",
+    "tests/peer/test_resume.py",
+    "tests/cli/test_corpus.py",
+    "tests/log/test_plain_replay.py",
+]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(MUTANTS, TESTS, sys.argv[1:], __doc__ or ""))

@@ -1,0 +1,146 @@
+"""Leaving and coming back on the console (issue 34 item 3): a joiner presses Ctrl-Q twice
+mid-game (a signed LEAVE: the others read "NAME left; a bot plays seat N"), then runs
+`lantag join --resume LOG` in a terminal and plays its seat again, with 2 and 3 seats.
+Real processes in tmux panes; every wait is for what a screen shows, with hang guards."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.helpers import LANTAG, lantag
+from tests.e2e.test_tmux import (
+    MY_TURN,
+    command_line,
+    free_udp_port,
+    message_line,
+    panel,
+    player,
+    quit_game,
+    shown_step,
+    tmux,
+    xdg,
+)
+from tests.e2e.tmux import TMUX, Pane, TmuxServer
+
+pytestmark = pytest.mark.skipif(
+    TMUX is None, reason="tmux is not installed (apt-get install tmux): no terminal to drive"
+)
+__all__ = ["tmux"]  # the fixture, shared with test_tmux.py
+NAMES = ("alice", "bob", "carol")
+LEAVER = 1  # bob's seat
+
+
+def play_one(pane: Pane) -> str:
+    """Tab, then Enter: the first legal action, played (the command line empties; a move
+    into a battle leaves no "played ..." on the message line)."""
+    pane.keys("Tab")
+    action = command_line(pane.wait(lambda s: command_line(s) != "", "an action after Tab"))
+    pane.keys("Enter")
+    pane.wait(lambda s: command_line(s) == "", f"{action} sent")
+    return action
+
+
+def seal(pane: Pane, seat: int, sealed: set[int]) -> None:
+    """A secret choice asked of ``seat``: seat k takes the (k+1)-th choice (Tab k+1 times),
+    so two seats never choose alike and a battle does not draw on and on."""
+    screen = pane.text()
+    asked = re.search(r"turn secret [\w-]+: seats ([\d ]+?) ·", panel(screen))
+    step = shown_step(screen)
+    if asked is None or str(seat) not in asked.group(1).split() or step in sealed or step is None:
+        return
+    pane.keys(*["Tab"] * (seat + 1))
+    pane.wait(lambda s: re.match(rf"{seat + 1}/\d+", message_line(s)) is not None, "the choice")
+    pane.keys("Enter")
+    pane.wait(
+        lambda s: message_line(s).startswith("committed") or shown_step(s) != step,
+        "the choice sealed",
+    )
+    sealed.add(step)
+
+
+def play_on(
+    panes: dict[int, Pane], until: object, guard: float = 90.0, moves: set[int] | None = None
+) -> None:
+    """Every pane plays its own moves (first legal action; only the seats ``moves`` when
+    given) and seals its secret choices until ``until()`` holds."""
+    assert callable(until)
+    deadline = time.monotonic() + guard
+    sealed: dict[int, set[int]] = {seat: set() for seat in panes}
+    played: dict[int, int] = {}  # seat -> the step of its last move (its "played" lingers)
+    while not until():
+        assert time.monotonic() < deadline, "\n\n".join(p.text() for p in panes.values())
+        for seat, pane in panes.items():
+            screen = pane.text()
+            step = shown_step(screen)
+            mine = moves is None or seat in moves
+            if mine and MY_TURN in screen and step is not None and played.get(seat) != step:
+                play_one(pane)
+                played[seat] = step
+            else:
+                seal(pane, seat, sealed[seat])
+        time.sleep(0.1)
+
+
+@pytest.mark.slow  # three or four real consoles for a while
+@pytest.mark.parametrize("seats", [2, 3])
+def test_ctrl_q_then_join_resume_plays_the_seat_again(
+    tmux: TmuxServer, tmp_path: Path, seats: int
+) -> None:
+    homes = [player(tmp_path, name) for name in NAMES[:seats]]
+    logs = [tmp_path / f"{name}.lantag" for name in NAMES[:seats]]
+    port = free_udp_port()
+    host = tmux.start(
+        "host",
+        [
+            *LANTAG, "host", "--game", "prototag", "--option", "end_steps=300",
+            "--seats", str(seats), "--port", str(port), "--bind", "127.0.0.1",
+            "--no-advertise", "--log", str(logs[0]),
+        ],
+        xdg(homes[0]),
+    )  # fmt: skip
+    host.wait_for(f"listening on 127.0.0.1:{port}")
+    panes = {0: host}
+    for seat in range(1, seats):
+        pane = tmux.start(
+            NAMES[seat],
+            [*LANTAG, "join", f"127.0.0.1:{port}", "--log", str(logs[seat])],
+            xdg(homes[seat]),
+        )
+        pane.wait_for(f"you are seat {seat} — waiting for the host to start")
+        panes[seat] = pane
+    host.wait(lambda s: "(open)" not in s, "a full roster")
+    host.keys("s")  # (acts at once, as on the setup form)
+    for pane in panes.values():
+        pane.wait_for("lanTag │ Prototag │ step")
+
+    def leaver_moved() -> bool:
+        return ": you: " in panel(panes[LEAVER].text())
+
+    play_on(panes, leaver_moved)
+    assert quit_game(panes[LEAVER]) == 1  # Ctrl-Q twice: the LEAVE
+    del panes[LEAVER]
+    # The others take the drop at the next step that needs the seat: they play on to it.
+    play_on(panes, lambda: f"bob left; a bot plays seat {LEAVER}" in host.text())
+
+    back = tmux.start(
+        "bob-again", [*LANTAG, "join", "--resume", str(logs[LEAVER])], xdg(homes[LEAVER])
+    )
+    panes[LEAVER] = back
+    # The others play on (their turns come) while the resumed seat asks back.
+    play_on(panes, lambda: f"you are back in seat {LEAVER} from step" in back.text())
+    # It plays its seat again: a move of its own, seen by the host.
+    # (Its secret choices are sealed on the way: a battle with it may come first.)
+    others = {s for s in panes if s != LEAVER}
+    play_on(panes, lambda: MY_TURN in back.text(), moves=others)
+    action = play_one(back)
+    host.wait(lambda s: f": seat {LEAVER}: {action}" in panel(s), "the resumed seat's move")
+    for pane in panes.values():
+        assert quit_game(pane) == 1
+        assert "Traceback" not in pane.history()
+    for home, log in zip(homes, logs, strict=True):
+        verified = lantag(home, "verify", str(log))
+        assert verified.returncode == 0, verified.stdout + verified.stderr
