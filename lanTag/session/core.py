@@ -141,6 +141,11 @@ class SessionCore:
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
     _request_steps      Agreement     steps holding votes or nudges (the only ones scanned)
+    _left_out           Agreement     step -> a drop there that left seats that never played
+                                      out of the half-the-table count (protocol 6, SPEC
+                                      §5.4): (the seats, the seats that stayed, live before)
+    _rule_off           Agreement     steps where the seats left out were found voting us
+                                      out: no seat is left out there again (SPEC §5.4)
     _bound              Agreement     step -> seats I voted silent (my vote binds me)
     _vote_seq           Agreement     step -> sequence number of my latest vote there
     _secret             Session       step -> (action, nonce) of my sealed choice
@@ -251,6 +256,10 @@ class SessionCore:
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
         self._request_steps: set[int] = set()  # steps holding votes or nudges
+        # step -> (seats dropped there leaving seats that never played out, the seats that
+        # had to stay, the live seats before): protocol 6, lanTag.session.unplayed
+        self._left_out: dict[int, tuple[frozenset[int], frozenset[int], frozenset[int]]] = {}
+        self._rule_off: set[int] = set()  # steps where those seats were found playing on
         self._bound: dict[int, set[int]] = {}  # step -> seats I voted silent (binding)
         self._vote_seq: dict[int, int] = {}
         self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step

@@ -645,7 +645,13 @@ class Session(Agreement, Recovery, Sealing):
                     self._left.pop(seat, None)  # a seat that had left is back: no longer leaving
                     if seat == self.seat:  # dropped again, we ask back at once (_pump)
                         self._rejoin_sent_at = None
-        self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), live))
+        # Who has played (protocol 6, SPEC §5.4): the seats whose input this step took (needs()
+        # is after this step's drops: the contributors only).  A seat given back has not
+        # played by that alone: a squatter let back in that goes silent again is left out.
+        played = snap.played | frozenset(self.needs().humans)
+        self._snapshots.append(
+            Snapshot(new_state, tuple(chain_last), tuple(chain_used), live, played)
+        )
         digest = self._state_hash(new_state)
         self._hash_at[decided + 1] = digest
         protocol = self.record.protocol
