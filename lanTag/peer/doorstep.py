@@ -31,11 +31,14 @@ from lanTag.net.link import LinkError, LinkLayer
 from lanTag.session.transport import Addr
 
 OPEN_TABLE_NOTE = (
-    "open table: anyone on this network can take a seat, and a squatter can go silent at "
-    "the start (dropped after a few seconds); on a shared Wi-Fi host with --approve "
-    "(you let each joiner in) or --password"
+    "open table: anyone on this network can take a seat; squatters silent at the start are "
+    "dropped after a few seconds and bots play their seats (nobody can sit down during a "
+    "game); on a shared Wi-Fi host with --approve (you let each joiner in) or --password"
 )
-"""What the host is told, in the lobby, when its table has neither --approve nor a password."""
+"""What the host is told, in the lobby, when its table has neither --approve nor a password
+(protocol/SPEC.md §6 "Open table": a seat cannot change hands during a game)."""
+APPROVE_NOW = "type approve to let in each joiner yourself from now on"
+"""The console lobby's offer under OPEN_TABLE_NOTE (its ``approve`` command)."""
 
 
 def open_table(approve: bool, password: str) -> bool:

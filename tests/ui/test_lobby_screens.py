@@ -276,3 +276,23 @@ def test_an_open_table_says_it_can_be_squatted_and_offers_approve() -> None:
             setattr(config, name, value)
         assert OPEN_TABLE_NOTE not in "".join(text for _, text in model.text())
         config.approve, config.password = old
+
+
+def test_approve_typed_in_an_open_tables_lobby_makes_each_new_joiner_wait_for_a_yes() -> None:
+    """The open table's note offers it: ``approve`` turns the lobby into --approve's (the
+    note goes, a joiner then waits for a<n> instead of sitting down)."""
+    from lanTag.peer.doorstep import APPROVE_NOW, OPEN_TABLE_NOTE
+    from lanTag.ui.lobby_screens import HostModel
+
+    table = ui_table("prototag", 2, seed=16)
+    model = HostModel(NetHandle(table))
+    assert APPROVE_NOW in "".join(text for _, text in model.text())
+    model.run_line("approve")
+    shown = "".join(text for _, text in model.text())
+    assert OPEN_TABLE_NOTE not in shown and APPROVE_NOW not in shown
+    assert model.lobby.config.approve and model.message.startswith("from now on")
+    table.net.run_until(lambda: bool(model.lobby.waiting()), max_time=60)
+    assert model.lobby.taken == 1  # nobody sat down
+    assert "waiting for your yes" in "".join(text for _, text in model.text())
+    model.run_line("a1")
+    table.net.run_until(lambda: model.lobby.taken == 2, max_time=table.net.now + 60)
