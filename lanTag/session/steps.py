@@ -149,9 +149,8 @@ class StepBox:
         (or a cascade of mutual suspicion) cannot drop everyone else and split the game.
         Seats of X in ``unplayed`` are not counted among the live seats there, when no seat
         of ``stay`` is in X (protocol 6 at a roll: seats that never played, an open table's
-        squatters, while the host and we remain; SPEC §5.4).  A drop that needs no such
-        leave is found first: a peer cut off from the rest at the start, which took one,
-        takes the others' drop of itself when it hears of it (and rolls back to it).
+        squatters, while the host and we remain; SPEC §5.4).  A drop the ordinary rule
+        makes is found first.
         """
         for relaxed in (False, True) if unplayed else (False,):
             for vote in self.votes.values():
