@@ -299,7 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
         "replay",
         help="step through a game log (or a series directory)",
         description="Step through a verified game log.  A series directory (lantag host "
-        "--games N --log DIR) shows its games in order: q in one game's viewer opens the next.",
+        "--games N --log DIR) shows its games in order: q in one game's viewer opens the next, "
+        "Ctrl-C stops.",
     )
     replay.add_argument("log", help="log file, or a series directory")
     replay.add_argument("--force", action="store_true", help="show a log that fails verification")
