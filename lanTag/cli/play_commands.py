@@ -114,7 +114,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
         if not await wait_until(lambda: lobby.taken == config.humans, SETUP_TIMEOUT):  # type: ignore[union-attr]
             raise UserError("bot peers did not join on loopback (is UDP on 127.0.0.1 blocked?)")
         host.command(host.machine.start_game)
-        return await run_ui_or_headless(host, args.headless)
+        return await run_ui_or_headless(host, args.headless, local_table=True)
     except asyncio.CancelledError:
         cancelled = True
         raise
