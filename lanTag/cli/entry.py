@@ -27,11 +27,11 @@ EXIT_CODES = (
 )
 
 
-class UserError(Exception):
+class UserError(LanTagError):
     """Bad input from the person at the keyboard: printed as one line, exit 2."""
 
 
-class JoinFailed(Exception):
+class JoinFailed(LanTagError):
     """Joining a game did not work (no answer, refused): printed as one line, exit 1."""
 
 
