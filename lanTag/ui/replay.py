@@ -365,13 +365,16 @@ def _key_bindings(
     @kb.add("escape", filter=normal)
     def _quit(event: KeyPressEvent) -> None:
         stop_player()
-        event.app.exit(result=0)
+        event.app.exit()
 
     @kb.add("c-c")
     def _stop(event: KeyPressEvent) -> None:
         stop_player()
         # A series' next game opens on q; Ctrl-C stops at this one.
-        event.app.exit(result=STOP_SERIES if series is not None and not series.last else 0)
+        if series is not None and not series.last:
+            event.app.exit(result=STOP_SERIES)
+        else:
+            event.app.exit()
 
     return kb
 

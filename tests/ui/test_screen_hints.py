@@ -468,7 +468,7 @@ async def test_replay_hint_fits_80_columns_whole() -> None:
         run = Replay(inp)
         assert run.hint() == _words(HINT)
         await run.press("q", lambda: run.task.done())
-        assert await run.done() == 0
+        assert await run.done() is None
 
 
 async def test_replay_arrows_l_h_and_space_step() -> None:
@@ -541,7 +541,7 @@ async def test_replay_help_hint_names_the_keys_that_close_it(close: str) -> None
         await run.press(close, lambda: "replay keys" not in run.text())
         assert not run.task.done()  # closing the help does not close the viewer
         await run.press("q", lambda: run.task.done())
-        assert await run.done() == 0
+        assert await run.done() is None
 
 
 @pytest.mark.parametrize("key", ["q", ESC, CTRL_C])
@@ -549,7 +549,7 @@ async def test_replay_q_esc_and_ctrl_c_close_the_viewer(key: str) -> None:
     with create_pipe_input() as inp:
         run = Replay(inp)
         await run.press(key, lambda: run.task.done())
-        assert await run.done() == 0
+        assert await run.done() is None
 
 
 async def test_replay_in_a_series_q_opens_the_next_game_and_ctrl_c_stops() -> None:
@@ -557,7 +557,7 @@ async def test_replay_in_a_series_q_opens_the_next_game_and_ctrl_c_stops() -> No
         run = Replay(inp, SeriesPlace(1, 2))
         assert "q next game · Ctrl-C stop" in run.hint() and "q quit" not in run.hint()
         await run.press("q", lambda: run.task.done())
-        assert await run.done() == 0
+        assert await run.done() is None
     with create_pipe_input() as inp:
         run = Replay(inp, SeriesPlace(1, 2))
         await run.press(CTRL_C, lambda: run.task.done())
@@ -566,7 +566,7 @@ async def test_replay_in_a_series_q_opens_the_next_game_and_ctrl_c_stops() -> No
         run = Replay(inp, SeriesPlace(2, 2))  # the last game: q quits, so does Ctrl-C
         assert "q quit" in run.hint() and "next game" not in run.hint()
         await run.press(CTRL_C, lambda: run.task.done())
-        assert await run.done() == 0
+        assert await run.done() is None
 
 
 async def test_replay_of_a_series_directory_stops_at_ctrl_c(
