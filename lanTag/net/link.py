@@ -41,6 +41,7 @@ import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 
+from lanTag.errors import LanTagError
 from lanTag.net.endpoint import Addr
 from lanTag.net.frame import (
     DATAGRAM_BUDGET,
@@ -71,7 +72,7 @@ _MAX_EVICTED = 4096  # evicted strangers' epochs remembered (a re-admission rese
 _COOKIE_DOMAIN = b"lanTag/link-cookie"
 
 
-class LinkError(Exception):
+class LinkError(LanTagError):
     """Base of the errors :meth:`LinkLayer.send` raises; the link itself is unharmed."""
 
 

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from types import MappingProxyType
 
+from lanTag.errors import LanTagError
+
 __all__ = [
     "BadTxt",
     "LobbyInfo",
@@ -37,7 +39,7 @@ _POSITION = re.compile(r"^[0-9a-f]{16}$")
 MAX_POSITION_NOTE = 120
 
 
-class BadTxt(ValueError):
+class BadTxt(LanTagError, ValueError):
     """A TXT record that is not a valid lanTag advert; the message names the field."""
 
 
