@@ -444,7 +444,7 @@ class Session(Agreement, Recovery, Sealing):
             return True
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
-        bound = self._bound.get(self.step, _NO_SEATS) if self.seat in snap.live else _NO_SEATS
+        bound = self._bound_at(self.step) if self.seat in snap.live else _NO_SEATS
         if self._contradicted and self.seat in snap.live:
             bound = bound | self._contradicted  # a convicted liar: as if we voted it silent
         if (
