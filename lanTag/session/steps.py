@@ -86,6 +86,7 @@ class StepBox:
     own_move_at: float | None = None  # when we played our move (we then wait for acks)
     heard: dict[int, float] = field(default_factory=dict)  # seat -> last message time
     lag_reported: bool = False
+    stuck_reported: bool = False  # ev.CannotGoOn told for this step
     synced_at: float | None = None  # a dropped seat stuck here last asked to catch up then
     commits_done: tuple[Needs, int] | None = None  # (needs, len(COMMITs)) once all are in
     # Protocol 6: (needs, len(COMMITs), digest) of the round vector we hold, computed once,

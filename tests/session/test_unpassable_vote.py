@@ -25,20 +25,30 @@ def _voted(net: SimNet, voter: int, seats: set[int]) -> bool:
     return vote is not None and set(vote.payload[0]) == seats
 
 
-def _table(protocol: int | None) -> SimNet:
+def _table(protocol: int | None, wait: float = 0.0) -> SimNet:
     record, ids, secrets = make_record("toy", 3, seed="unpassable")
     if protocol is not None:
         record = replace(record, protocol=protocol)
     net = SimNet(make_sessions(record, ids, secrets), seed=5, jitter=0.003)
     net.hold_secret |= {1, 2}  # two people think at the first secret round
     net.run_until(lambda: _voted(net, 0, {1, 2}))
+    until = net.now + wait  # they think on: the host votes again at each later deadline
+    net.run_until(lambda: net.now >= until)
     assert all(s.my_turn() == "secret" for s in net.sessions[1:])
     net.hold_secret.clear()  # ... and choose, after the host voted them silent
     return net
 
 
 def test_two_slow_thinkers_of_three_play_on_after_the_host_voted_them() -> None:
-    net = _table(None)
+    net = _table(None, wait=10.0)
+    assert net.sessions[0]._vote_seq[1] > 1  # voted again, the same seats
+    net.collect()
+    # The host says once that the table cannot go on without them (SPEC §5.8); the two
+    # thinkers each voted only the other, a drop that could be decided: they do not.
+    stuck = {
+        i: [e for e in net.events.get(i, []) if isinstance(e, ev.CannotGoOn)] for i in range(3)
+    }
+    assert stuck == {0: [ev.CannotGoOn(1, (1, 2))], 1: [], 2: []}
     net.run()
     sessions = net.sessions
     assert all(s.state.is_over for s in sessions)
@@ -108,6 +118,6 @@ def test_a_vote_decidable_only_without_the_squatters_still_binds_the_host() -> N
     assert host.state.is_over and joiner.state.is_over
     assert host.state.state_hash() == joiner.state.state_hash()
     for i in (0, 1):
-        assert [
-            (e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)
-        ] == [(0, (2, 3, 4))]
+        assert [(e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)] == [
+            (0, (2, 3, 4))
+        ]
