@@ -16,11 +16,11 @@ from lanTag.rules.base import Action, State
 
 # engine id -> module exposing ``choose(state, seat, below) -> Action``
 HEURISTIC_MODULES: dict[str, str] = {
-    "prototag": "lanTag.bots.prototag",
-    "assassination": "lanTag.bots.assassination",
-    "boardtag": "lanTag.bots.boardtag",
-    "stomptag": "lanTag.bots.stomptag",
-    "tagem": "lanTag.bots.tagem",
+    "prototag": "lanTag.games.prototag.bot",
+    "assassination": "lanTag.games.assassination.bot",
+    "boardtag": "lanTag.games.boardtag.bot",
+    "stomptag": "lanTag.games.stomptag.bot",
+    "tagem": "lanTag.games.tagem.bot",
 }
 
 
@@ -46,7 +46,7 @@ def heuristic(state: State, seat: int, below: Below) -> Action:
 # bot seats by bot name, so a heuristic that plays differently is a new name: ``heuristic``
 # keeps every engine's first version and old logs still verify.
 HEURISTIC2_MODULES: dict[str, str] = {
-    "tagem": "lanTag.bots.tagem_hunt",
+    "tagem": "lanTag.games.tagem.bot_hunt",
 }
 
 

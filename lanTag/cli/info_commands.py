@@ -40,8 +40,7 @@ async def cmd_rules(args: argparse.Namespace) -> int:
         game = get_game(args.game)
     except OptionError as exc:
         raise UserError(str(exc)) from None
-    texts = resources.files("lanTag.rules").joinpath("texts")
-    text = texts.joinpath(f"{game.id}.md").read_text(encoding="utf-8")
+    text = (resources.files("lanTag.games") / game.id / "rules.md").read_text(encoding="utf-8")
     print(text.rstrip())
     print("\nOptions (--option K=V):")
     for spec in game.option_specs:

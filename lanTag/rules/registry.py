@@ -8,11 +8,11 @@ from lanTag.rules.base import Game, OptionError
 
 # engine id -> (module, class name); order is the order shown to users.
 _ENGINES: dict[str, tuple[str, str]] = {
-    "prototag": ("lanTag.rules.prototag", "Prototag"),
-    "assassination": ("lanTag.rules.assassination", "Assassination"),
-    "boardtag": ("lanTag.rules.boardtag", "BoardTag"),
-    "stomptag": ("lanTag.rules.stomptag", "Stomptag"),
-    "tagem": ("lanTag.rules.tagem", "Tagem"),
+    "prototag": ("lanTag.games.prototag.engine", "Prototag"),
+    "assassination": ("lanTag.games.assassination.engine", "Assassination"),
+    "boardtag": ("lanTag.games.boardtag.engine", "BoardTag"),
+    "stomptag": ("lanTag.games.stomptag.engine", "Stomptag"),
+    "tagem": ("lanTag.games.tagem.engine", "Tagem"),
 }
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lanTag.rules.assassination import AssassinationState
+from lanTag.games.assassination.engine import AssassinationState
+from lanTag.games.boardtag.engine import BoardTagState
+from lanTag.games.prototag.engine import PrototagState
+from lanTag.games.stomptag.codec import BIDS
+from lanTag.games.stomptag.engine import StomptagState
+from lanTag.games.tagem.engine import TagemState
 from lanTag.rules.base import Input, Outcome, Roll, State
-from lanTag.rules.boardtag import BoardTagState
-from lanTag.rules.prototag import PrototagState
-from lanTag.rules.stomptag import StomptagState
-from lanTag.rules.stomptag_codec import BIDS
-from lanTag.rules.tagem import TagemState
 
 
 @dataclass(frozen=True, slots=True)

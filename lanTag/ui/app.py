@@ -106,9 +106,9 @@ def turn_limit_help(limit: float) -> str:
 
 
 def rules_text(engine: str) -> str:
-    """The engine's rule summary shipped in lanTag/rules/texts (empty if there is none)."""
+    """The engine's rule summary shipped as lanTag/games/<engine>/rules.md (empty if none)."""
     try:
-        return (resources.files("lanTag.rules") / "texts" / f"{engine}.md").read_text("utf-8")
+        return (resources.files("lanTag.games") / engine / "rules.md").read_text("utf-8")
     except (FileNotFoundError, OSError):
         return ""
 

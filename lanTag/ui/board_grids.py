@@ -14,7 +14,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from lanTag.rules import boardtag_board as bb
+from lanTag.games.boardtag import board as bb
 from lanTag.ui.painted import TAGEM_LETTERS, Painted, plain, seat_legend, seat_tag
 from lanTag.ui.style import seat_class
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from lanTag.games.stomptag.view import order_words
 from lanTag.rules.base import (
     FORFEIT,
     Action,
@@ -25,7 +26,6 @@ from lanTag.rules.base import (
 )
 from lanTag.ui.feed import seat_namer, step_lines
 from lanTag.views.registry import game_view
-from lanTag.views.stomptag_view import order_words
 
 RPS_BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 SECRET_NAMES = {"rps": "rock-paper-scissors", "bid": "bids", "orders": "orders"}

@@ -20,11 +20,11 @@ from lanTag.views.naming import Namer, plain_namer
 # engine id -> view module (view, render, purpose_text and, optionally, events_texts,
 # events_hit, roll_text and typed_hint); the engine ids of rules/registry.py.
 _VIEWS: dict[str, str] = {
-    "prototag": "lanTag.views.prototag_view",
-    "assassination": "lanTag.views.assassination_view",
-    "boardtag": "lanTag.views.boardtag_view",
-    "stomptag": "lanTag.views.stomptag_view",
-    "tagem": "lanTag.views.tagem_view",
+    "prototag": "lanTag.games.prototag.view",
+    "assassination": "lanTag.games.assassination.view",
+    "boardtag": "lanTag.games.boardtag.view",
+    "stomptag": "lanTag.games.stomptag.view",
+    "tagem": "lanTag.games.tagem.view",
 }
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 from lanTag.cli.headless import step_report
+from lanTag.games.tagem.engine import TagemState
 from lanTag.rules.base import FORFEIT, Action, Joint, input_text
-from lanTag.rules.tagem import TagemState
 from lanTag.session import events as ev
 from lanTag.ui.outcomes import secret_line, step_words, who_namer
 from lanTag.views.registry import game_view

@@ -20,7 +20,7 @@ def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
     older = tmp_path / "older"
     older.mkdir()
     (older / "sitecustomize.py").write_text(
-        "import lanTag.rules.prototag as p\n"
+        "import lanTag.games.prototag.engine as p\n"
         f"p.Prototag.rules_version = {mine + 1}\n",  # 'newer' joiner: the host must upgrade
         encoding="utf-8",
     )

@@ -12,10 +12,10 @@ from dataclasses import fields, replace
 
 import pytest
 
-from lanTag.rules import boardtag_board as bb
+from lanTag.games.boardtag import board as bb
+from lanTag.games.boardtag.codec import encode_state, encode_state_generic
+from lanTag.games.boardtag.engine import BoardTag, BoardTagState
 from lanTag.rules.base import Action, Chance, IllegalAction, Move, Over, Roll, canonical_pack
-from lanTag.rules.boardtag import BoardTag, BoardTagState
-from lanTag.rules.boardtag_codec import encode_state, encode_state_generic
 
 VERBS = ("place", "face", "pick", "step", "stay", "done", "jump", "tag", "end", "rps")
 WORDS = (

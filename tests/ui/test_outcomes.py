@@ -6,10 +6,10 @@ from __future__ import annotations
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from lanTag.rules.assassination import AssassinationState
+from lanTag.games.assassination.engine import AssassinationState
+from lanTag.games.boardtag.engine import BoardTagState
+from lanTag.games.tagem.engine import TagemState
 from lanTag.rules.base import FORFEIT, Action, Joint
-from lanTag.rules.boardtag import BoardTagState
-from lanTag.rules.tagem import TagemState
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.model import GameModel
@@ -133,7 +133,7 @@ def test_a_roll_that_draws_seats_names_them_on_the_dice_line() -> None:
 
 
 def test_orders_read_as_moves_and_the_upgrade_bought() -> None:
-    from lanTag.rules.stomptag import Stomptag
+    from lanTag.games.stomptag.engine import Stomptag
 
     joint = Joint(
         ((0, Action("orders", ("stride", "xt"))), (2, Action("orders+up", ("stomp", "np"))))

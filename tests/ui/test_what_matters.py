@@ -13,9 +13,9 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import tests.rules.test_positions as positions
+from lanTag.games.tagem.engine import Tagem
 from lanTag.rules.base import Action, Move, Roll
 from lanTag.rules.registry import get_game
-from lanTag.rules.tagem import Tagem
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.boards import BADGE_KEYS, badge

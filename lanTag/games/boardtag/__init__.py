@@ -1,0 +1,1 @@
+"""boardtag: one game's package (docs/ARCHITECTURE.md, "A game's package")."""

@@ -1,0 +1,134 @@
+"""Prototag value types: the options (Rules), the turn phases, fixed dice and actions,
+and readers for the msgpack form of a state's fields."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from operator import attrgetter
+
+from lanTag.games.prototag.board import STEP_DELTAS
+from lanTag.rules.base import Action, Chance, Die, canonical_pack
+
+# Phases: who acts next is a pure function of the phase (see PrototagState.decision).
+START = "start"  # contenders throw a D6 each; highest starts, ties re-roll
+PICK = "pick"  # a Chance Pick of the first tagged seat (first_tagged=random)
+ROLL = "roll"  # the mover's move roll: tagged_die if tagged, else other_die
+MOVE = "move"  # the mover takes one step per action
+RPS = "rps"  # tagged mover vs the player on the tile it reached
+OVER = "over"
+PHASES = (START, PICK, ROLL, MOVE, RPS, OVER)
+
+START_DIE = Die(faces=(1, 2, 3, 4, 5, 6))
+RPS_BEATS: dict[str, str] = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
+RPS_ACTIONS: tuple[Action, ...] = tuple(Action("rps", (choice,)) for choice in RPS_BEATS)
+FIRST_TAGGED_CHOICES = ("starter", "random")
+# Shared (frozen) values, as building an Action runs its regex checks.
+STEP_ACTIONS: dict[str, Action] = {d: Action("step", (d,)) for d in STEP_DELTAS}
+
+
+@cache  # a pure function of two small ints: one shared frozen decision per seat and die
+def roll_chance(mover: int, faces: int) -> Chance:
+    """The decision of a ROLL phase: ``mover`` throws a die of ``faces`` faces."""
+    return Chance((Die(tuple(range(1, faces + 1))),), f"roll/{mover}/d{faces}")
+
+
+def start_chance(contenders: tuple[int, ...]) -> Chance:
+    """The decision of the START phase: every contender throws a D6."""
+    return Chance(
+        tuple(START_DIE for _ in contenders), "start-roll/" + ".".join(map(str, contenders))
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The validated game options, kept in every state."""
+
+    board_size: int = 7
+    end_steps: int = 40
+    immunity_steps: int = 5
+    tagged_die: int = 6
+    other_die: int = 4
+    first_tagged: str = "starter"
+
+    @classmethod
+    def from_options(cls, values: Mapping[str, int | bool | str]) -> Rules:
+        def number(name: str) -> int:
+            value = values[name]
+            assert isinstance(value, int)  # validate_options checked the type
+            return value
+
+        first = values["first_tagged"]
+        assert isinstance(first, str)
+        return cls(
+            board_size=number("board_size"),
+            end_steps=number("end_steps"),
+            immunity_steps=number("immunity_steps"),
+            tagged_die=number("tagged_die"),
+            other_die=number("other_die"),
+            first_tagged=first,
+        )
+
+    def to_obj(self) -> list[int | str]:
+        return [
+            self.board_size,
+            self.end_steps,
+            self.immunity_steps,
+            self.tagged_die,
+            self.other_die,
+            self.first_tagged,
+        ]
+
+
+def read_int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected an integer, got {value!r}")
+    return value
+
+
+def read_str(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, got {value!r}")
+    return value
+
+
+def read_ints(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise ValueError(f"expected an array of integers, got {value!r}")
+    return tuple(read_int(v) for v in value)
+
+
+def read_pairs(value: object) -> tuple[tuple[int, int], ...]:
+    if not isinstance(value, list) or not all(isinstance(v, list) and len(v) == 2 for v in value):
+        raise ValueError(f"expected an array of integer pairs, got {value!r}")
+    return tuple((read_int(a), read_int(b)) for a, b in value)
+
+
+_RULES_FIELDS = attrgetter(
+    "board_size", "end_steps", "immunity_steps", "tagged_die", "other_die", "first_tagged"
+)
+_STATE_FIELDS = attrgetter(
+    "seats",
+    "phase",
+    "positions",
+    "tagged",
+    "mover",
+    "contenders",
+    "start_rolls",
+    "roll",
+    "path",
+    "tagged_steps",
+    "immune",
+    "immunity_left",
+    "opponent",
+    "rps_draws",
+    "events",
+)
+
+
+def pack_state(game_id: str, rules: Rules, state: object) -> bytes:
+    """``canonical_pack([game_id, state.to_obj()])`` of a PrototagState with these rules: the
+    same bytes (msgpack packs a tuple as an array) without to_obj's list copies.  Keep in step
+    with PrototagState.to_obj."""
+    return canonical_pack((game_id, (_RULES_FIELDS(rules), *_STATE_FIELDS(state))))
