@@ -15,7 +15,8 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lanTag.games.boardtag import board as bb
-from lanTag.ui.painted import TAGEM_LETTERS, Painted, plain, seat_legend, seat_tag
+from lanTag.games.tagem.pieces import LETTERS as TAGEM_LETTERS
+from lanTag.ui.painted import Painted, plain, seat_legend, seat_tag
 from lanTag.ui.style import seat_class
 
 _TERRAIN = {".": "free", "%": "cover", "~": "wade", "^": "garrison", "#": "block"}

@@ -13,17 +13,10 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lanTag.ui import board_grids
-from lanTag.ui.painted import (
-    BOARDTAG_LETTERS,
-    TAGEM_LETTERS,
-    Painted,
-    plain,
-    seat_legend,
-    seat_tag,
-)
+from lanTag.ui.painted import Painted, plain, seat_legend, seat_tag
 from lanTag.ui.style import seat_class
 
-__all__ = ["BOARDTAG_LETTERS", "TAGEM_LETTERS", "Painted", "badge", "paint", "seat_tag"]
+__all__ = ["Painted", "badge", "paint", "seat_tag"]
 
 # --------------------------------------------------------------------------- prototag
 

@@ -1,45 +1,28 @@
-"""Each game's view by engine id, beside the engines' registry (lanTag/rules/registry.py).
+"""Each game's view by engine id, from its entry in the game registry (lanTag/rules/registry.py).
 
 ``game_view(engine_id)`` gives the :class:`GameView` that UIs, the replay screen and the
-tests draw a state with.  An engine without a view module of its own (a plugin, a bench
-or test engine) gets the generic view: who acts, what they may do, nothing more.
-Modules are imported on first use.
+tests draw a state with: the module its ``GameEntry.view`` names (``view``, ``render``,
+``purpose_text`` and, optionally, ``events_texts``, ``events_hit``, ``roll_text``,
+``roll_values``, ``choice_words`` and ``typed_hint``).  An engine without a view module of
+its own (a plugin, a bench or test engine, a game this build does not know) gets the
+generic view: who acts, what they may do, nothing more.  Modules are imported on first use.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 from lanTag.rules.base import Action, Chance, Over, Simultaneous, State, Turn
+from lanTag.rules.registry import engine_ids, find_entry
 from lanTag.views.naming import Namer, plain_namer
-
-# engine id -> view module (view, render, purpose_text and, optionally, events_texts,
-# events_hit, roll_text and typed_hint); the engine ids of rules/registry.py.
-_VIEWS: dict[str, str] = {
-    "prototag": "lanTag.games.prototag.view",
-    "assassination": "lanTag.games.assassination.view",
-    "boardtag": "lanTag.games.boardtag.view",
-    "stomptag": "lanTag.games.stomptag.view",
-    "tagem": "lanTag.games.tagem.view",
-}
-
-
-def register_view(engine_id: str, module: str) -> None:
-    """Add a view module for an engine (plugins).  Re-registering an id replaces it."""
-    _VIEWS[engine_id] = module
-
-
-def unregister_view(engine_id: str) -> None:
-    _VIEWS.pop(engine_id, None)
 
 
 def view_ids() -> tuple[str, ...]:
-    """The engine ids that have a view module of their own."""
-    return tuple(_VIEWS)
+    """The registered engine ids that have a view module of their own."""
+    return tuple(e for e in engine_ids() if (entry := find_entry(e)) and entry.view is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +110,8 @@ class GameView:
 
 def game_view(engine_id: str) -> GameView:
     """The view of ``engine_id``: its own module, else the generic view."""
-    module = _VIEWS.get(engine_id)
-    if module is None:
-        return GameView(engine_id)
-    return GameView(engine_id, importlib.import_module(module))
+    entry = find_entry(engine_id)
+    return GameView(engine_id, entry.module(entry.view) if entry is not None else None)
 
 
 def _acting(state: State) -> list[int]:

@@ -6,15 +6,15 @@ import pytest
 
 from lanTag.games.prototag import view as prototag_view
 from lanTag.rules.base import Action, Joint, Move, Roll
-from lanTag.rules.registry import engine_ids, get_game
-from lanTag.views.registry import (
-    game_view,
-    generic_render,
-    generic_view,
-    register_view,
-    unregister_view,
-    view_ids,
+from lanTag.rules.registry import (
+    GameEntry,
+    engine_ids,
+    find_entry,
+    get_game,
+    register_entry,
+    unregister_engine,
 )
+from lanTag.views.registry import game_view, generic_render, generic_view, view_ids
 from tests.session.toygame import Toy
 
 
@@ -57,7 +57,8 @@ def test_an_engine_without_a_view_gets_the_generic_one() -> None:
 def test_a_registered_view_module_replaces_the_generic_view(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    register_view("toy", "tests.views.toy_view")
+    assert find_entry("toy") is None
+    register_entry(GameEntry("toy", "tests.session.toygame:Toy", view="tests.views.toy_view"))
     try:
         assert "toy" in view_ids()
         state = Toy.new_state(2, {"rounds": 1})
@@ -67,7 +68,7 @@ def test_a_registered_view_module_replaces_the_generic_view(
         # A module without words for its facts has none (the feed shows no line for them).
         assert game_view("toy").events_texts(state) == []
     finally:
-        unregister_view("toy")
+        unregister_engine("toy")
     assert "toy" not in view_ids() and game_view("toy").module is None
 
 

@@ -1,1 +1,15 @@
-"""stomptag: one game's package (docs/ARCHITECTURE.md, "A game's package")."""
+"""Stomptag: one game's package (docs/ARCHITECTURE.md, "A game's package").
+
+The engine and its helpers are rules; ``view`` reads states for people, ``bot``
+plays them; ``rules.md`` is the text `lantag rules stomptag` prints.
+"""
+
+from lanTag.rules.registry import GameEntry
+
+ENTRY = GameEntry(
+    id="stomptag",
+    engine=f"{__name__}.engine:Stomptag",
+    view=f"{__name__}.view",
+    heuristic=f"{__name__}.bot",
+    rules_text=__name__,
+)
