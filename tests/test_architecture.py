@@ -128,6 +128,7 @@ LAYER_OF_PATH = {
     "games/*/view.py": "views",
     "games/*/bot.py": "bots",
     "games/*/bot_*.py": "bots",
+    "games/*/paint.py": "ui",
     # What people see of a state (view dict, text board, purposes in words), by engine id.
     "views/": "views",
     "fair/": "fair",
@@ -308,6 +309,7 @@ def test_engines_never_import_views_or_ui() -> None:
         assert layer_of(f"games/{game}/engine.py") == "rules"
         assert layer_of(f"games/{game}/view.py") == "views"
         assert layer_of(f"games/{game}/bot.py") == "bots"
+        assert layer_of(f"games/{game}/paint.py") == "ui"
     assert layer_of("games/tagem/bot_hunt.py") == "bots"
     assert layer_of("games/__init__.py") == layer_of("games/tagem/__init__.py") == "rules"
 
@@ -335,7 +337,7 @@ def test_every_shipped_game_is_one_package() -> None:
     games = PACKAGE_ROOT / "games"
     assert {p.parent.name for p in games.glob("*/__init__.py")} == set(engine_ids())
     for game in engine_ids():
-        for part in ("engine.py", "view.py", "bot.py", "rules.md"):
+        for part in ("engine.py", "view.py", "paint.py", "bot.py", "rules.md"):
             assert (games / game / part).is_file(), f"games/{game}/{part}"
     # No game's module left in the shared packages.
     for shared in ("rules", "views", "bots"):

@@ -1,7 +1,7 @@
 """A board drawn for the console (:class:`Painted`) and the small helpers every painter shares.
 
-The painters themselves live in lanTag/ui/boards.py (Prototag, Assassination, Stomptag)
-and lanTag/ui/board_grids.py (Board Tag and Tag 'em, which also draw compact cells).
+The painters themselves live in each game's package (lanTag/games/<id>/paint.py), found
+by engine id through lanTag/ui/boards.py.
 """
 
 from __future__ import annotations

@@ -69,6 +69,26 @@ class GameView:
         text: str | None = words(purpose, values, name)
         return text
 
+    def roll_values(self, after: dict[str, Any], name: Namer = plain_namer) -> str | None:
+        """What a roll came to, read from ``after`` (this view's dict after the roll), where
+        the draw itself is an index (Stomptag's minimum bids, its teleport landings), seats
+        named by ``name``; None: the values as drawn.  The view module's ``roll_values``."""
+        words = getattr(self.module, "roll_values", None)
+        if words is None:
+            return None
+        text: str | None = words(after, name)
+        return text
+
+    def choice_words(self, kind: str, text: str) -> str | None:
+        """One seat's revealed secret choice of ``kind`` (``text``: as typed,
+        ``Game.action_text``) as the game reads it (Stomptag's orders: ``stomp n ne +
+        upgrade``); None: its arguments as typed.  The view module's ``choice_words``."""
+        words = getattr(self.module, "choice_words", None)
+        if words is None:
+            return None
+        worded: str | None = words(kind, text)
+        return worded
+
     def events_about(self, state: State, seat: int | None) -> list[bool]:
         """For each fact of ``state.events``: does it happen to ``seat`` (caught, tagged, a
         pawn lost)?  The view module's ``events_hit`` says; a view without one: the fact's

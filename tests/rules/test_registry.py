@@ -32,11 +32,11 @@ def test_each_entry_names_parts_that_exist(engine: str) -> None:
     game = entry.game()
     assert entry.id == game.id == engine and issubclass(game, Game)
     assert game.__module__ == f"lanTag.games.{engine}.engine"
-    for part in (entry.view, entry.heuristic, entry.heuristic2):
+    for part in (entry.view, entry.paint, entry.heuristic, entry.heuristic2):
         if part is not None:
             assert part.startswith(f"lanTag.games.{engine}.")
             assert entry.module(part) is importlib.import_module(part)
-    assert entry.view is not None and entry.heuristic is not None
+    assert None not in (entry.view, entry.paint, entry.heuristic)
     assert entry.read_rules_text().startswith("#")
 
 

@@ -10,6 +10,7 @@ ENTRY = GameEntry(
     id="assassination",
     engine=f"{__name__}.engine:Assassination",
     view=f"{__name__}.view",
+    paint=f"{__name__}.paint",
     heuristic=f"{__name__}.bot",
     rules_text=__name__,
     routine=frozenset({"step"}),

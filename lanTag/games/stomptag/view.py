@@ -238,3 +238,26 @@ def order_words(text: str) -> str:
     if verb == ORDERS_UP and rest:
         return f"{rest} + upgrade"
     return rest if verb == PLAIN_ORDERS and rest else text
+
+
+def choice_words(kind: str, text: str) -> str | None:
+    """A revealed order as the table reads it (:func:`order_words`); a bid as typed."""
+    return order_words(text) if kind == "orders" else None
+
+
+def roll_values(after: dict[str, Any], name: Namer = plain_namer) -> str | None:
+    """What a roll drew, read from the view after it: each seat's minimum bid (the draw is a
+    permutation of 0..n-1; a minimum is that plus one), or where teleports landed."""
+    players = after.get("players")
+    if not isinstance(players, list):
+        return None
+    fresh = [p for p in players if isinstance(p, dict)]
+    if after.get("phase") == "bids":
+        return ", ".join(f"{name(p['seat'])} {p['minimum']}" for p in fresh)
+    if any(p.get("cell") is not None for p in fresh):
+        return ", ".join(
+            f"{name(p['seat'])} at ({p['cell'][0] + 1},{p['cell'][1] + 1})"
+            for p in fresh
+            if p.get("cell") is not None
+        )
+    return None

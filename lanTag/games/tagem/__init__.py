@@ -10,6 +10,7 @@ ENTRY = GameEntry(
     id="tagem",
     engine=f"{__name__}.engine:Tagem",
     view=f"{__name__}.view",
+    paint=f"{__name__}.paint",
     heuristic=f"{__name__}.bot",
     heuristic2=f"{__name__}.bot_hunt",
     rules_text=__name__,
