@@ -129,6 +129,7 @@ LAYER_OF_PATH = {
     "games/*/bot.py": "bots",
     "games/*/bot_*.py": "bots",
     "games/*/paint.py": "ui",
+    "games/*/metrics.py": "sim",
     # What people see of a state (view dict, text board, purposes in words), by engine id.
     "views/": "views",
     "fair/": "fair",
@@ -310,6 +311,7 @@ def test_engines_never_import_views_or_ui() -> None:
         assert layer_of(f"games/{game}/view.py") == "views"
         assert layer_of(f"games/{game}/bot.py") == "bots"
         assert layer_of(f"games/{game}/paint.py") == "ui"
+        assert layer_of(f"games/{game}/metrics.py") == "sim"
     assert layer_of("games/tagem/bot_hunt.py") == "bots"
     assert layer_of("games/__init__.py") == layer_of("games/tagem/__init__.py") == "rules"
 

@@ -36,7 +36,10 @@ def test_each_entry_names_parts_that_exist(engine: str) -> None:
         if part is not None:
             assert part.startswith(f"lanTag.games.{engine}.")
             assert entry.module(part) is importlib.import_module(part)
-    assert None not in (entry.view, entry.paint, entry.heuristic)
+    assert None not in (entry.view, entry.paint, entry.heuristic, entry.metrics)
+    assert entry.metrics is not None
+    tracker = entry.attribute(entry.metrics)
+    assert tracker.__module__ == f"lanTag.games.{engine}.metrics" and tracker.figures
     assert entry.read_rules_text().startswith("#")
 
 

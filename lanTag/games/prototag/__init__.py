@@ -12,6 +12,7 @@ ENTRY = GameEntry(
     view=f"{__name__}.view",
     paint=f"{__name__}.paint",
     heuristic=f"{__name__}.bot",
+    metrics=f"{__name__}.metrics:PrototagTracker",
     rules_text=__name__,
     routine=frozenset(
         {"step", "immune-over", "locked-in", "start", "rps-draw", "rps-tags", "rps-stays"}

@@ -12,5 +12,6 @@ ENTRY = GameEntry(
     view=f"{__name__}.view",
     paint=f"{__name__}.paint",
     heuristic=f"{__name__}.bot",
+    metrics=f"{__name__}.metrics:StomptagTracker",
     rules_text=__name__,
 )

@@ -12,6 +12,7 @@ ENTRY = GameEntry(
     view=f"{__name__}.view",
     paint=f"{__name__}.paint",
     heuristic=f"{__name__}.bot",
+    metrics=f"{__name__}.metrics:TagemTracker",
     heuristic2=f"{__name__}.bot_hunt",
     rules_text=__name__,
     routine=frozenset({"moves", "ends"}),
