@@ -1,8 +1,7 @@
-"""Board Tag checks the engine runs: its invariants, why an action is illegal, the outcome line."""
+"""Board Tag checks the engine runs: its invariants, its legality (why an action is refused), the
+outcome line."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from lanTag.games.boardtag import board as bb
 from lanTag.games.boardtag.board import (
@@ -19,13 +18,11 @@ from lanTag.games.boardtag.board import (
     RETURN,
     RUN,
 )
-
-if TYPE_CHECKING:
-    from lanTag.games.boardtag.engine import BoardTagState
-    from lanTag.rules.base import Action
+from lanTag.games.boardtag.state import BoardTagFields
+from lanTag.rules.base import Action
 
 
-def broken_invariants(state: BoardTagState) -> list[str]:
+def broken_invariants(state: BoardTagFields) -> list[str]:
     broken: list[str] = []
     if state.phase not in PHASES:
         return [f"unknown phase {state.phase!r}"]
@@ -78,75 +75,112 @@ def broken_invariants(state: BoardTagState) -> list[str]:
     return broken
 
 
-def why_illegal(state: BoardTagState, seat: int, action: Action) -> str:
-    """Why ``action`` is not legal for ``seat`` now (check_action's IllegalAction text)."""
-    if state.phase in (CHOOSE_IT, OVER):
-        return "no player acts now" if state.phase == CHOOSE_IT else "the game is over"
+# The action shapes of each phase, as the refusal of an unknown one names them.
+_SHAPES = {
+    "place": "place <square>",
+    "face": "face n|e|s|w",
+    "pick": "pick <square>",
+    "step": "step <dir>",
+    "stay": "stay",
+    "done": "done",
+    "jump": "jump ffl|ffr|llf|rrf",
+    "tag": "tag <square>",
+    "end": "end",
+}
+_VERBS = {
+    PLACE: ("place",),
+    RETURN: ("place",),
+    FACE: ("face",),
+    IT: ("jump", "face", "tag", "end"),
+}
+_RUNNING = ("step", "stay", "done")  # a Run Phase die picked; ("pick",) before
+_TAKES_WORD = frozenset(("place", "face", "pick", "step", "jump", "tag"))
+
+
+def refusal(state: BoardTagFields, seat: int, action: Action) -> str | None:
+    """Why ``action`` is not legal for ``seat`` now, or None when it is: Board Tag's
+    legality, stated once.  ``check_action`` raises these words; ``legal_actions`` lists
+    the actions of the phase's shapes that this lets through."""
+    phase = state.phase
+    if phase in (CHOOSE_IT, OVER):
+        return "no player acts now" if phase == CHOOSE_IT else "the game is over"
     if seat != state.mover:
         return f"it is seat {state.mover}'s turn, not seat {seat}'s"
-    allowed = {
-        PLACE: ("place",),
-        RETURN: ("place",),
-        FACE: ("face",),
-        RUN: ("pick",) if state.active_die == OFF else ("step", "stay", "done"),
-        IT: ("jump", "face", "tag", "end"),
-    }[state.phase]
-    shapes = {
-        "place": "place <square>",
-        "face": "face n|e|s|w",
-        "pick": "pick <square>",
-        "step": "step <dir>",
-        "stay": "stay",
-        "done": "done",
-        "jump": "jump ffl|ffr|llf|rrf",
-        "tag": "tag <square>",
-        "end": "end",
-    }
-    expected = ", ".join(shapes[v] for v in allowed)
-    takes_word = action.verb in ("place", "face", "pick", "step", "jump", "tag")
-    word = action.args[0] if len(action.args) == 1 else None
-    if action.verb not in allowed or (
-        (not isinstance(word, str)) if takes_word else bool(action.args)
-    ):
+    allowed: tuple[str, ...]
+    if phase == RUN:
+        allowed = ("pick",) if state.active_die == OFF else _RUNNING
+    else:
+        allowed = _VERBS[phase]
+    verb, args = action.verb, action.args
+    word = args[0] if len(args) == 1 else None
+    if verb not in allowed or ((not isinstance(word, str)) if verb in _TAKES_WORD else args):
+        expected = ", ".join(_SHAPES[v] for v in allowed)
         return f"{action} is not an action now; expected {expected}"
-    if action.verb in ("place", "pick", "tag"):
-        sq = bb.parse_square(str(word))
-        if sq is None:
-            return f"{word!r} is not a square (a1..h8)"
-        if action.verb == "place":
-            return f"{word} is taken" if bb.is_edge(sq) else f"{word} is not an edge square"
-        if action.verb == "pick":
-            return f"no die of yours waiting to move on {word}"
-        if state.die_at(sq) is None:
-            return f"there is no die on {word}"
-        if sq not in bb.front_squares(state.it_point, state.it_facing):
-            return f"{word} is not one of the two squares in front of IT"
-        return "don't tag your own Runner: there is no gain in it"
-    if action.verb == "step":
-        if word not in bb.STEPS:
-            return f"{word!r} is not a direction ({' '.join(bb.STEPS)})"
-        if not state.can_pay(state.active_die, state.steps):
-            return "the free step is used and a Runner never spends its last point"
-        to = bb.step_target(state.dice[state.active_die].square, str(word))
-        return "that step leaves the board" if to is None else "that square is occupied"
-    if action.verb == "jump":
+    if verb == "end":
+        return None
+    if verb == "stay":
+        return None if state.steps == 0 else "this die has already moved; say done"
+    if verb == "done":
+        return None if state.steps > 0 else "take a step or stay first"
+    assert isinstance(word, str)  # every other verb takes one word (checked above)
+    if verb == "step":
+        return _step_refusal(state, word)
+    if verb == "jump":
         if word not in bb.JUMPS:
             return f"{word!r} is not a jump ({' '.join(bb.JUMPS)})"
         if not state.can_pay(state.it_die, state.jumps):
             return "the free jump is used and the IT die never spends its last point"
-        return "that jump leaves the board's lines"
-    if action.verb == "face":
+        if bb.jump_target(state.it_point, state.it_facing, word) is None:
+            return "that jump leaves the board's lines"
+        return None
+    if verb == "face":
         if word not in bb.FACINGS:
             return f"{word!r} is not a facing ({' '.join(bb.FACINGS)})"
+        if phase == FACE:  # IT's first facing: any
+            return None
         if word == state.it_facing:
             return f"IT already faces {word}"
-        return "the free turn is used and the IT die never spends its last point"
-    if action.verb == "stay":
-        return "this die has already moved; say done"
-    return "take a step or stay first"  # "done" before any step
+        if not state.can_pay(state.it_die, state.turns):
+            return "the free turn is used and the IT die never spends its last point"
+        return None
+    return _square_refusal(state, seat, verb, word)
 
 
-def outcome_summary(state: BoardTagState) -> str:
+def _step_refusal(state: BoardTagFields, word: str) -> str | None:
+    if word not in bb.STEPS:
+        return f"{word!r} is not a direction ({' '.join(bb.STEPS)})"
+    if not state.can_pay(state.active_die, state.steps):
+        return "the free step is used and a Runner never spends its last point"
+    to = bb.step_target(state.dice[state.active_die].square, word)
+    if to is None:
+        return "that step leaves the board"
+    return "that square is occupied" if state.die_at(to) is not None else None
+
+
+def _square_refusal(state: BoardTagFields, seat: int, verb: str, word: str) -> str | None:
+    """``place``, ``pick`` and ``tag``: the verbs that name a square."""
+    sq = bb.parse_square(word)
+    if sq is None:
+        return f"{word!r} is not a square (a1..h8)"
+    die = state.die_at(sq)
+    if verb == "place":
+        if not bb.is_edge(sq):
+            return f"{word} is not an edge square"
+        return f"{word} is taken" if die is not None else None
+    if verb == "pick":
+        if die is None or die not in state.unmoved_dice(seat):
+            return f"no die of yours waiting to move on {word}"
+        return None
+    if die is None:
+        return f"there is no die on {word}"
+    if sq not in bb.front_squares(state.it_point, state.it_facing):
+        return f"{word} is not one of the two squares in front of IT"
+    if state.dice[die].owner == state.it_seat:
+        return "don't tag your own Runner: there is no gain in it"
+    return None
+
+
+def outcome_summary(state: BoardTagFields) -> str:
     """How the game ended, in words ('' while it goes on)."""
     if not state.end or not state.ranking:
         return ""

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import Field, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lanTag.games.boardtag.board import Runner
+from lanTag.games.boardtag.state import BoardTagFields
 from lanTag.rules.base import Fact, facts_from_obj
-
-if TYPE_CHECKING:
-    from lanTag.games.boardtag.engine import BoardTagState
 
 
 def _encode(value: object) -> Any:
@@ -21,12 +19,12 @@ def _encode(value: object) -> Any:
     return value
 
 
-def encode_state_generic(state: BoardTagState) -> list[Any]:
+def encode_state_generic(state: BoardTagFields) -> list[Any]:
     """The definition of the encoding; tests check :func:`encode_state` against it."""
     return [_encode(getattr(state, f.name)) for f in fields(state)]
 
 
-def encode_state(state: BoardTagState) -> list[Any]:
+def encode_state(state: BoardTagFields) -> list[Any]:
     """``encode_state_generic``, spelled out field by field (it runs once per replayed step)."""
     s = state
     return [
@@ -87,7 +85,7 @@ def _runner(value: Any) -> Runner:
     return Runner(owner, score, square)
 
 
-# Keyed by the field annotations of BoardTagState (strings, under postponed evaluation).
+# Keyed by the field annotations of BoardTagFields (state.py) (strings, under postponed evaluation).
 _DECODERS: dict[str, Callable[[Any], object]] = {
     "int": _int,
     "str": _str,

@@ -8,7 +8,7 @@ Seats are 0..N-1; "the next player to the left" is seat + 1 (mod N).  Dice are n
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -27,9 +27,10 @@ from lanTag.games.boardtag.board import (
     RUN,
     Runner,
 )
-from lanTag.games.boardtag.checks import broken_invariants, outcome_summary, why_illegal
+from lanTag.games.boardtag.checks import broken_invariants, outcome_summary, refusal
 from lanTag.games.boardtag.codec import decode_fields, encode_state
 from lanTag.games.boardtag.position import position_of, state_of
+from lanTag.games.boardtag.state import BoardTagFields
 from lanTag.rules import awaited
 from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
@@ -112,7 +113,7 @@ class BoardTag(Game):
 
     @classmethod
     def from_position(cls, position: Mapping[str, Any]) -> BoardTagState:
-        return state_of(cls, position)
+        return state_of(cls, position, BoardTagState)
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> BoardTagState:
@@ -122,33 +123,11 @@ class BoardTag(Game):
         return state
 
 
-@dataclass(frozen=True, slots=True)
-class BoardTagState(State):
-    game: ClassVar[type[Game]] = BoardTag
+class BoardTagState(BoardTagFields):
+    """A Board Tag position: its fields (state.py) and the rules over them."""
 
-    seats: int
-    max_rounds: int
-    run_order: str
-    dice: tuple[Runner, ...]
-    phase: str
-    round: int = 0  # the current turn, counted from 1 when the first Run Phase starts
-    it_seat: int = -1
-    it_die: int = -1
-    it_point: int = bb.CENTRE
-    it_facing: str = "n"
-    mover: int = -1  # the seat asked to act (every phase but CHOOSE_IT and OVER)
-    active_die: int = -1  # the die being placed or moved; -1 until a Run Phase die is picked
-    steps: int = 0  # steps the active die has taken this Run Phase (the first is free)
-    gained_near_it: bool = False  # the active die already scored for entering next to IT
-    finished: tuple[int, ...] = ()  # dice done moving this Run Phase
-    jumps: int = 0  # IT jumps this IT Phase (the first is free)
-    turns: int = 0  # IT rotations this IT Phase (the first is free)
-    passed_by_it: tuple[int, ...] = ()  # dice IT jumped next to this IT Phase, paid at its end
-    # What the last input did, as facts (code, then ints/codes); games/boardtag/view.py words them.
-    events: tuple[Fact, ...] = ()
-    ranking: tuple[tuple[int, ...], ...] = ()
-    # How the game ended: ("three-sixes", IT seat that let them stand or -1), ("round-limit",)
-    end: Fact = ()
+    __slots__ = ()
+    game: ClassVar[type[Game]] = BoardTag
 
     # ------------------------------------------------------------------ queries
 
@@ -175,137 +154,32 @@ class BoardTagState(State):
         )
         return Awaited(awaited.MOVE, (self.mover,), self.phase, turn_starts=starts)
 
-    def totals(self) -> tuple[int, ...]:
-        """Pips on each seat's three dice (the IT die included)."""
-        return bb.totals(self.dice, self.seats)
-
-    def die_at(self, square: int) -> int | None:
-        for i, die in enumerate(self.dice):
-            if die.square == square:
-                return i
-        return None
-
-    def occupied(self) -> frozenset[int]:
-        return frozenset(d.square for d in self.dice if d.square != OFF)
-
-    def free_edge_squares(self) -> tuple[int, ...]:
-        taken = self.occupied()
-        return tuple(sq for sq in bb.EDGE_SQUARES if sq not in taken)
-
-    def can_pay(self, die: int, used: int) -> bool:
-        """Whether an action whose free use is taken (``used`` > 0) can be paid from ``die``:
-        a die never spends its last point."""
-        return used == 0 or self.dice[die].score > MIN_SCORE
-
-    def taggable(self) -> tuple[int, ...]:
-        """Squares in front of IT holding another player's die (tagging your own is forbidden)."""
-        return tuple(
-            sq
-            for sq in bb.front_squares(self.it_point, self.it_facing)
-            if (i := self.die_at(sq)) is not None and self.dice[i].owner != self.it_seat
-        )
-
-    def unmoved_dice(self, seat: int) -> tuple[int, ...]:
-        return bb.unmoved(self.dice, self.finished, seat)
-
     # ------------------------------------------------------------------ legality
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
+        """The actions of this phase's shapes that :func:`checks.refusal` lets through."""
         if self.phase in (CHOOSE_IT, OVER) or seat != self.mover:
             return ()
-        if self.phase in (PLACE, RETURN):
-            return tuple(Action("place", (bb.square_name(sq),)) for sq in self.free_edge_squares())
-        if self.phase == FACE:
-            return tuple(Action("face", (f,)) for f in bb.FACINGS)
-        if self.phase == RUN:
-            return self._run_actions()
-        return self._it_actions()
+        return tuple(a for a in self._shapes() if refusal(self, seat, a) is None)
 
-    def _run_actions(self) -> tuple[Action, ...]:
-        if self.active_die == OFF:
-            return tuple(
-                Action("pick", (bb.square_name(self.dice[i].square),))
-                for i in self.unmoved_dice(self.mover)
-            )
-        first = Action("stay") if self.steps == 0 else Action("done")
-        if not self.can_pay(self.active_die, self.steps):
-            return (first,)
-        taken = self.occupied()
-        here = self.dice[self.active_die].square
-        steps = [
-            Action("step", (d,))
-            for d in bb.STEPS
-            if (to := bb.step_target(here, d)) is not None and to not in taken
-        ]
-        return (first, *steps)
-
-    def _it_actions(self) -> tuple[Action, ...]:
-        actions = [Action("end")]
-        actions += [Action("tag", (bb.square_name(sq),)) for sq in self.taggable()]
-        if self.can_pay(self.it_die, self.jumps):
-            actions += [
-                Action("jump", (k,))
-                for k in bb.JUMPS
-                if bb.jump_target(self.it_point, self.it_facing, k) is not None
-            ]
-        if self.can_pay(self.it_die, self.turns):
-            actions += [Action("face", (f,)) for f in bb.FACINGS if f != self.it_facing]
-        return tuple(actions)
+    def _shapes(self) -> tuple[Action, ...]:
+        """Every action of the phase's shapes (legal or not), in the order they are listed."""
+        phase = self.phase
+        if phase in (PLACE, RETURN):
+            return _PLACES
+        if phase == FACE:
+            return _FACES
+        if phase == RUN:
+            if self.active_die == OFF:
+                return tuple(_PICKS[self.dice[i].square] for i in self.unmoved_dice(self.mover))
+            return _RUN_ACTIONS
+        front = bb.front_squares(self.it_point, self.it_facing)
+        return (_END, *(_TAGS[sq] for sq in front), *_IT_MOVES)
 
     def check_action(self, seat: int, action: Action) -> None:
-        if not self._is_legal(seat, action):
-            raise IllegalAction(why_illegal(self, seat, action))
-
-    def _is_legal(self, seat: int, action: Action) -> bool:
-        """``action in self.legal_actions(seat)``, decided without building the list (the
-        replay checks every move); test_boardtag_fast.py checks the two agree."""
-        phase = self.phase
-        if phase in (CHOOSE_IT, OVER) or seat != self.mover:
-            return False
-        verb, args = action.verb, action.args
-        if phase == RUN and self.active_die != OFF:
-            if not args:
-                return verb == ("stay" if self.steps == 0 else "done")
-            if verb != "step" or len(args) != 1 or args[0] not in bb.STEPS:
-                return False
-            if not self.can_pay(self.active_die, self.steps):
-                return False
-            to = bb.step_target(self.dice[self.active_die].square, str(args[0]))
-            return to is not None and all(d.square != to for d in self.dice)
-        if phase in (PLACE, RETURN):
-            sq = _SQUARES.get(args[0]) if verb == "place" and len(args) == 1 else None
-            return sq is not None and bb.is_edge(sq) and all(d.square != sq for d in self.dice)
-        if phase == FACE:
-            return verb == "face" and len(args) == 1 and args[0] in bb.FACINGS
-        if phase == RUN:  # no die picked yet
-            return (
-                verb == "pick"
-                and len(args) == 1
-                and any(
-                    bb.square_name(self.dice[i].square) == args[0] for i in self.unmoved_dice(seat)
-                )
-            )
-        # The IT Phase (legal_actions treats any other phase so too).
-        if not args:
-            return verb == "end"
-        if len(args) != 1:
-            return False
-        word = args[0]
-        if verb == "tag":
-            sq = _SQUARES.get(word)
-            return sq is not None and sq in self.taggable()
-        if verb == "jump":
-            return (
-                word in bb.JUMPS
-                and self.can_pay(self.it_die, self.jumps)
-                and bb.jump_target(self.it_point, self.it_facing, str(word)) is not None
-            )
-        return (
-            verb == "face"
-            and word in bb.FACINGS
-            and word != self.it_facing
-            and self.can_pay(self.it_die, self.turns)
-        )
+        reason = refusal(self, seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
 
     # ------------------------------------------------------------------ transitions
 
@@ -564,9 +438,14 @@ class BoardTagState(State):
 _FIELD_INDEX = {f.name: i for i, f in enumerate(fields(BoardTagState))}
 _field_values = attrgetter(*_FIELD_INDEX)  # every field's value, in field order
 _TURNS = tuple(Turn(seat) for seat in range(BoardTag.max_seats))  # decision() values, shared
-_SQUARES: dict[int | str, int] = {
-    bb.square_name(sq): sq for sq in range(bb.SIZE * bb.SIZE)
-}  # "a1" -> 0 ...
+# The actions of each phase's shapes, built once (an Action checks its words when built).
+_PLACES = tuple(Action("place", (bb.square_name(sq),)) for sq in bb.EDGE_SQUARES)
+_FACES = tuple(Action("face", (f,)) for f in bb.FACINGS)
+_PICKS = tuple(Action("pick", (bb.square_name(sq),)) for sq in range(bb.SIZE * bb.SIZE))
+_TAGS = tuple(Action("tag", (bb.square_name(sq),)) for sq in range(bb.SIZE * bb.SIZE))
+_RUN_ACTIONS = (Action("stay"), Action("done"), *(Action("step", (d,)) for d in bb.STEPS))
+_END = Action("end")
+_IT_MOVES = (*(Action("jump", (k,)) for k in bb.JUMPS), *_FACES)
 
 
 def _by_totals(

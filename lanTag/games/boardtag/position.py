@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lanTag.games.boardtag import board as bb
 from lanTag.games.boardtag.board import DICE_PER_SEAT, OFF, PHASES, Runner
+from lanTag.games.boardtag.state import BoardTagFields
 from lanTag.rules.base import PositionError, State
 from lanTag.rules.positions import (
     FieldReader,
@@ -25,7 +26,9 @@ from lanTag.rules.positions import (
 )
 
 if TYPE_CHECKING:
-    from lanTag.games.boardtag.engine import BoardTag, BoardTagState
+    from lanTag.rules.base import Game
+
+S = TypeVar("S", bound=BoardTagFields)
 
 FIELDS = (
     "phase",
@@ -55,9 +58,7 @@ def _or_none(value: int) -> int | None:
 
 
 def position_of(state: State) -> dict[str, Any]:
-    from lanTag.games.boardtag.engine import BoardTagState
-
-    if not isinstance(state, BoardTagState):
+    if not isinstance(state, BoardTagFields):
         raise PositionError([f"not a boardtag state: {type(state).__name__}"])
     options = {"max_rounds": state.max_rounds, "run_order": state.run_order}
     out = envelope(type(state).game, state.seats, options)
@@ -140,9 +141,8 @@ def _read_end(value: object) -> tuple[int | str, ...]:
     return read_fact(value) if value != [] else ()
 
 
-def state_of(game: type[BoardTag], position: Mapping[str, Any]) -> BoardTagState:
-    from lanTag.games.boardtag.engine import BoardTagState
-
+def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
+    """The state of class ``make`` (the engine's) that ``position`` describes."""
     reader = FieldReader(game, position, FIELDS)
     seats = reader.seats or game.min_seats
     count = DICE_PER_SEAT * seats
@@ -157,7 +157,7 @@ def state_of(game: type[BoardTag], position: Mapping[str, Any]) -> BoardTagState
     phase = reader.field("phase", _read_word(PHASES), PHASES[0])
     if "phase" not in reader.position:
         reader.problem(f"phase: one of {', '.join(PHASES)} is needed")
-    state = BoardTagState(
+    state = make(
         seats=seats,
         max_rounds=int(reader.options["max_rounds"]),
         run_order=str(reader.options["run_order"]),
