@@ -6,7 +6,7 @@ from typing import Any
 
 from lanTag.games.prototag.board import Tile
 from lanTag.games.prototag.engine import PrototagState
-from lanTag.games.prototag.model import MOVE, ROLL, RPS, Rules
+from lanTag.games.prototag.state import MOVE, ROLL, RPS, Rules
 from lanTag.rules.base import Action, Joint, Move, Roll
 
 

@@ -18,7 +18,7 @@ from lanTag.games.assassination.board import SAFE_HOUSE, can_finish
 from lanTag.games.assassination.engine import Assassination, AssassinationState
 from lanTag.games.prototag.board import STEP_DELTAS
 from lanTag.games.prototag.engine import Prototag, PrototagState
-from lanTag.games.prototag.model import MOVE, ROLL, RPS
+from lanTag.games.prototag.state import MOVE, ROLL, RPS
 from lanTag.rules.base import (
     Action,
     IllegalAction,

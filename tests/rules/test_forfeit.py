@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from lanTag.games.prototag.engine import PrototagState
-from lanTag.games.prototag.model import RPS_ACTIONS
+from lanTag.games.prototag.state import RPS_ACTIONS
 from lanTag.games.prototag.view import events_text
 from lanTag.games.stomptag.engine import Stomptag, StomptagState
 from lanTag.games.stomptag.rounds import RECOVER

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from lanTag.games.prototag.engine import Prototag
-from lanTag.games.prototag.model import MOVE, ROLL, RPS, Rules
+from lanTag.games.prototag.state import MOVE, ROLL, RPS, Rules
 from lanTag.rules.base import (
     Action,
     Chance,

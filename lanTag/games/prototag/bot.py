@@ -21,7 +21,7 @@ from collections import deque
 from lanTag.bots.common import Below, best_of, uniform
 from lanTag.games.prototag.board import STEP_DELTAS, Tile, on_board
 from lanTag.games.prototag.engine import PrototagState
-from lanTag.games.prototag.model import MOVE, RPS
+from lanTag.games.prototag.state import MOVE, RPS
 from lanTag.rules.base import Action, State
 
 _FAR = 99  # distance of a tile the chaser cannot reach at all

@@ -13,20 +13,20 @@ text left open.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import pairwise
 from typing import Any, ClassVar
 
 from lanTag.games.prototag.board import (
     STEP_DELTAS,
-    Tile,
     can_enter,
     can_step,
     is_adjacent,
     on_board,
     start_tiles,
 )
-from lanTag.games.prototag.model import (
+from lanTag.games.prototag.position import position_of, state_of
+from lanTag.games.prototag.state import (
     FIRST_TAGGED_CHOICES,
     MOVE,
     OVER,
@@ -38,6 +38,7 @@ from lanTag.games.prototag.model import (
     RPS_BEATS,
     START,
     STEP_ACTIONS,
+    PrototagFields,
     Rules,
     pack_state,
     read_int,
@@ -47,7 +48,6 @@ from lanTag.games.prototag.model import (
     roll_chance,
     start_chance,
 )
-from lanTag.games.prototag.position import position_of, state_of
 from lanTag.rules import awaited
 from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
@@ -142,7 +142,7 @@ class Prototag(Game):
 
     @classmethod
     def from_position(cls, position: Mapping[str, Any]) -> PrototagState:
-        return state_of(cls, position)
+        return state_of(cls, position, PrototagState)
 
     @classmethod
     def playout_step_bound(cls, seats: int) -> int:
@@ -157,29 +157,11 @@ class Prototag(Game):
         return turns * per_turn + battles + _DRAW_ALLOWANCE
 
 
-@dataclass(frozen=True, slots=True)
-class PrototagState(State):
-    """A Prototag position.  ``-1`` stands for "no seat" in the seat-valued fields."""
+class PrototagState(PrototagFields):
+    """A Prototag position: its fields (state.py) and the rules over them."""
 
+    __slots__ = ()
     game: ClassVar[type[Game]] = Prototag
-
-    rules: Rules
-    seats: int
-    phase: str
-    positions: tuple[Tile, ...]  # by seat
-    tagged: int = -1
-    mover: int = -1  # whose turn it is (the start-roll winner from PICK on)
-    contenders: tuple[int, ...] = ()  # seats still in the start roll
-    start_rolls: tuple[tuple[int, int], ...] = ()  # (seat, value) of the latest start roll
-    roll: int = 0  # this turn's move roll (MOVE and RPS only)
-    path: tuple[Tile, ...] = ()  # tiles visited this turn, start first (MOVE and RPS only)
-    tagged_steps: int = 0  # steps moved by tagged players so far
-    immune: int = -1  # the seat the tagged player may not attack yet
-    immunity_left: int = 0  # tagged steps during which the immune seat's tile stays blocked
-    opponent: int = -1  # the tagged player's battle opponent (RPS only)
-    rps_draws: int = 0  # drawn rounds of the current battle
-    # What the last input did, as facts (code, then ints/codes); games/prototag/view.py words them.
-    events: tuple[Fact, ...] = ()
 
     # ------------------------------------------------------------------ queries
 
@@ -223,16 +205,6 @@ class PrototagState(State):
             summary=f"seat {loser} is tagged when the tagged steps reach "
             f"{self.rules.end_steps}: seat {loser} loses",
         )
-
-    def die_faces(self, seat: int) -> int:
-        return self.rules.tagged_die if seat == self.tagged else self.rules.other_die
-
-    @property
-    def steps_left(self) -> int:
-        return self.roll - (len(self.path) - 1) if self.phase == MOVE else 0
-
-    def occupants(self, tile: Tile, excluding: int = -1) -> tuple[int, ...]:
-        return tuple(s for s, at in enumerate(self.positions) if at == tile and s != excluding)
 
     def blocked_reason(self, direction: str) -> str | None:
         """Why the mover may not step ``direction`` now, or None if it may."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lanTag.games.prototag.board import Tile, column_name
-from lanTag.games.prototag.model import PHASES, Rules
+from lanTag.games.prototag.state import PHASES, PrototagFields, Rules
 from lanTag.rules.base import PositionError, State
 from lanTag.rules.positions import (
     FieldReader,
@@ -25,7 +25,9 @@ from lanTag.rules.positions import (
 )
 
 if TYPE_CHECKING:
-    from lanTag.games.prototag.engine import Prototag, PrototagState
+    from lanTag.rules.base import Game
+
+S = TypeVar("S", bound=PrototagFields)
 
 FIELDS = (
     "phase",
@@ -69,9 +71,7 @@ def _seat_or_none(seat: int) -> int | None:
 
 
 def position_of(state: State) -> dict[str, Any]:
-    from lanTag.games.prototag.engine import PrototagState
-
-    if not isinstance(state, PrototagState):
+    if not isinstance(state, PrototagFields):
         raise PositionError([f"not a prototag state: {type(state).__name__}"])
     out = envelope(type(state).game, state.seats, asdict(state.rules))
     out.update(
@@ -102,9 +102,8 @@ def _read_phase(value: object) -> str:
     return value
 
 
-def state_of(game: type[Prototag], position: Mapping[str, Any]) -> PrototagState:
-    from lanTag.games.prototag.engine import PrototagState
-
+def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
+    """The state of class ``make`` (the engine's) that ``position`` describes."""
     reader = FieldReader(game, position, FIELDS)
     rules = Rules.from_options(reader.options)
     seats, size = reader.seats or game.min_seats, rules.board_size
@@ -127,7 +126,7 @@ def state_of(game: type[Prototag], position: Mapping[str, Any]) -> PrototagState
     phase = reader.field("phase", _read_phase, "start")
     if "phase" not in reader.position:
         reader.problem(f"phase: one of {', '.join(PHASES)} is needed")
-    state = PrototagState(
+    state = make(
         rules=rules,
         seats=seats,
         phase=phase,

@@ -1,5 +1,9 @@
-"""Prototag value types: the options (Rules), the turn phases, fixed dice and actions,
-and readers for the msgpack form of a state's fields."""
+"""What a Prototag state is made of: the options (Rules), the turn phases, fixed dice and
+actions, the state's fields (PrototagFields) and readers for their msgpack form.
+
+No rule is applied here: the engine's ``PrototagState`` (engine.py) adds the rules to these
+fields; ``position`` reads and writes them without importing the engine.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from operator import attrgetter
 
-from lanTag.games.prototag.board import STEP_DELTAS
-from lanTag.rules.base import Action, Chance, Die, canonical_pack
+from lanTag.games.prototag.board import STEP_DELTAS, Tile
+from lanTag.rules.base import Action, Chance, Die, Fact, State, canonical_pack
 
 # Phases: who acts next is a pure function of the phase (see PrototagState.decision).
 START = "start"  # contenders throw a D6 each; highest starts, ties re-roll
@@ -132,3 +136,39 @@ def pack_state(game_id: str, rules: Rules, state: object) -> bytes:
     same bytes (msgpack packs a tuple as an array) without to_obj's list copies.  Keep in step
     with PrototagState.to_obj."""
     return canonical_pack((game_id, (_RULES_FIELDS(rules), *_STATE_FIELDS(state))))
+
+
+@dataclass(frozen=True, slots=True)
+class PrototagFields(State):
+    """A Prototag position's fields (the rules over them: engine.PrototagState).  ``-1``
+    stands for "no seat" in the seat-valued fields."""
+
+    rules: Rules
+    seats: int
+    phase: str
+    positions: tuple[Tile, ...]  # by seat
+    tagged: int = -1
+    mover: int = -1  # whose turn it is (the start-roll winner from PICK on)
+    contenders: tuple[int, ...] = ()  # seats still in the start roll
+    start_rolls: tuple[tuple[int, int], ...] = ()  # (seat, value) of the latest start roll
+    roll: int = 0  # this turn's move roll (MOVE and RPS only)
+    path: tuple[Tile, ...] = ()  # tiles visited this turn, start first (MOVE and RPS only)
+    tagged_steps: int = 0  # steps moved by tagged players so far
+    immune: int = -1  # the seat the tagged player may not attack yet
+    immunity_left: int = 0  # tagged steps during which the immune seat's tile stays blocked
+    opponent: int = -1  # the tagged player's battle opponent (RPS only)
+    rps_draws: int = 0  # drawn rounds of the current battle
+    # What the last input did, as facts (code, then ints/codes); games/prototag/view.py words them.
+    events: tuple[Fact, ...] = ()
+
+    # ------------------------------------------------------------------ queries
+
+    def die_faces(self, seat: int) -> int:
+        return self.rules.tagged_die if seat == self.tagged else self.rules.other_die
+
+    @property
+    def steps_left(self) -> int:
+        return self.roll - (len(self.path) - 1) if self.phase == MOVE else 0
+
+    def occupants(self, tile: Tile, excluding: int = -1) -> tuple[int, ...]:
+        return tuple(s for s, at in enumerate(self.positions) if at == tile and s != excluding)
