@@ -14,7 +14,7 @@ round the table to the left (seat + 1), skipping the victim.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from functools import cache
 from itertools import groupby
 from operator import attrgetter
@@ -30,13 +30,12 @@ from lanTag.games.assassination.board import (
     PICK,
     ROLL,
     SAFE_HOUSE,
-    SIDES,
-    Board,
     board_for,
     can_finish,
     move_table,
 )
 from lanTag.games.assassination.position import position_of, state_of
+from lanTag.games.assassination.state import AssassinationFields
 from lanTag.rules import awaited
 from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
@@ -163,7 +162,7 @@ class Assassination(Game):
 
     @classmethod
     def from_position(cls, position: Mapping[str, Any]) -> AssassinationState:
-        return state_of(cls, position)
+        return state_of(cls, position, AssassinationState)
 
     @classmethod
     def playout_step_bound(cls, seats: int) -> int:
@@ -188,45 +187,13 @@ def _ints(value: object) -> tuple[int, ...]:
     return tuple(_int(v) for v in value)
 
 
-@dataclass(frozen=True, slots=True)
-class AssassinationState(State):
+class AssassinationState(AssassinationFields):
+    """An Assassination position: its fields (state.py) and the rules over them."""
+
+    __slots__ = ()
     game: ClassVar[type[Game]] = Assassination
 
-    seats: int
-    variation_a: bool
-    null_reroll: str  # one of REROLL_MODES
-    max_rounds: int  # 0: no limit
-    phase: str  # PICK: first-victim roll; ROLL: die for mover; NULL: re-roll?; MOVE: stepping
-    victim: int  # -1 until the first-victim roll
-    mover: int  # whose turn it is; -1 before the first roll and once over
-    positions: tuple[int, ...]  # per seat: a square or SAFE_HOUSE; () before the first roll
-    coins: tuple[int, ...]  # per seat: bit i set = base SIDES[i] touched as victim
-    catches: tuple[int, ...]  # per seat: small victories
-    last_assassin: int = -1  # the next assassin is the next non-victim seat after this one
-    assassin_turns: int = 0  # finished assassin turns, for max_rounds
-    roll: int = 0  # the die this turn (MOVE, NULL)
-    steps_left: int = 0  # MOVE: steps still to take
-    came_from: int = NO_SQUARE  # MOVE: the square just left (no backtracking onto it)
-    rerolls: int = 0  # nulls the victim re-rolled this turn
-    winner: int = -1  # the victim who touched all four bases
-    # What the last input did, as facts (code, then ints); games/assassination/view.py words them.
-    events: tuple[Fact, ...] = ()
-    # Memo of _legal_moves(), a pure function of the fields above: not part of the value.
-    _moves: dict[Action, int] | None = field(default=None, init=False, repr=False, compare=False)
-
-    # ------------------------------------------------------------------ queries
-
-    @property
-    def board(self) -> Board:
-        return board_for(self.seats)
-
-    @property
-    def round_turns(self) -> int:
-        """Assassin turns per round: every assassin once."""
-        return self.seats - 1
-
-    def role(self, seat: int) -> str:
-        return "victim" if seat == self.victim else "assassin"
+    # ------------------------------------------------------------------ rules
 
     def decision(self) -> Decision:
         phase = self.phase
@@ -515,14 +482,6 @@ class AssassinationState(State):
             self.winner,
             [list(fact) for fact in self.events],
         ]
-
-    def coin_sides(self, seat: int) -> list[str]:
-        """The sides whose base ``seat`` has a coin for."""
-        return [side for i, side in enumerate(SIDES) if self.coins[seat] >> i & 1]
-
-    def round_number(self) -> int:
-        """The current round, 1-based (capped at max_rounds once the limit ends the game)."""
-        return min(self.assassin_turns // self.round_turns + 1, self.max_rounds or 10**9)
 
     def invariants(self) -> list[str]:
         n = self.seats

@@ -8,9 +8,10 @@ seat number or null.  docs/rules/assassination.md lists the fields.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lanTag.games.assassination.board import NO_SQUARE, PHASES, SAFE_HOUSE, SIDES, Board, board_for
+from lanTag.games.assassination.state import AssassinationFields
 from lanTag.rules.base import PositionError, State
 from lanTag.rules.positions import (
     FieldReader,
@@ -22,7 +23,9 @@ from lanTag.rules.positions import (
 )
 
 if TYPE_CHECKING:
-    from lanTag.games.assassination.engine import Assassination, AssassinationState
+    from lanTag.rules.base import Game
+
+S = TypeVar("S", bound=AssassinationFields)
 
 FIELDS = (
     "phase",
@@ -51,9 +54,7 @@ def _sides(coins: int) -> list[str]:
 
 
 def position_of(state: State) -> dict[str, Any]:
-    from lanTag.games.assassination.engine import AssassinationState
-
-    if not isinstance(state, AssassinationState):
+    if not isinstance(state, AssassinationFields):
         raise PositionError([f"not an assassination state: {type(state).__name__}"])
     board = state.board
     options = {
@@ -116,9 +117,8 @@ def _read_coins(value: object) -> int:
     return sum(1 << SIDES.index(side) for side in set(value))
 
 
-def state_of(game: type[Assassination], position: Mapping[str, Any]) -> AssassinationState:
-    from lanTag.games.assassination.engine import AssassinationState
-
+def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
+    """The state of class ``make`` (the engine's) that ``position`` describes."""
     reader = FieldReader(game, position, FIELDS)
     seats = reader.seats or game.min_seats
     board, seat = board_for(seats), read_seat(seats)
@@ -135,7 +135,7 @@ def state_of(game: type[Assassination], position: Mapping[str, Any]) -> Assassin
     if "phase" not in reader.position:
         reader.problem(f"phase: one of {', '.join(PHASES)} is needed")
     options = reader.options
-    state = AssassinationState(
+    state = make(
         seats=seats,
         variation_a=bool(options["variation_a"]),
         null_reroll=str(options["null_reroll"]),
