@@ -6,9 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from lanTag.games.stomptag.engine import Stomptag, StomptagState, auto_side
+from lanTag.games.stomptag.engine import Stomptag, StomptagState
 from lanTag.games.stomptag.orders import LETTERS, Order, OrderSpace, check_order, parse_order
 from lanTag.games.stomptag.rounds import BID, MADE_IT
+from lanTag.games.stomptag.state import auto_side
 from lanTag.rules.base import (
     Action,
     Chance,

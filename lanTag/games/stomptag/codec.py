@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 from lanTag.games.stomptag.orders import MOVES, Order
 from lanTag.games.stomptag.rounds import Event, Settings, Table
-
-if TYPE_CHECKING:
-    from lanTag.games.stomptag.engine import StomptagState
+from lanTag.games.stomptag.state import StomptagFields
 
 MINIMUMS, BIDS, PLACING, ORDERS, TELEPORTS, OVER = PHASES = (
     "minimums",
@@ -109,7 +107,7 @@ def state_fields(obj: Any) -> Fields:
     )
 
 
-def broken_invariants(state: StomptagState) -> list[str]:
+def broken_invariants(state: StomptagFields) -> list[str]:
     """Every broken invariant of ``state`` as a sentence (empty when sound)."""
     problems: list[str] = []
     t, n, cells = state.table, state.seats, state.settings.cells

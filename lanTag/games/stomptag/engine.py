@@ -10,7 +10,7 @@ player standing wins.  Rules as implemented and every decision: docs/rules/stomp
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from lanTag.games.stomptag.codec import (
@@ -25,7 +25,6 @@ from lanTag.games.stomptag.codec import (
 )
 from lanTag.games.stomptag.orders import (
     Order,
-    OrderSpace,
     canonical_order,
     check_order,
     default_order,
@@ -33,6 +32,7 @@ from lanTag.games.stomptag.orders import (
     order_text,
     parse_order,
 )
+from lanTag.games.stomptag.position import position_of, state_of
 from lanTag.games.stomptag.rounds import (
     Event,
     Settings,
@@ -42,6 +42,7 @@ from lanTag.games.stomptag.rounds import (
     settle_bids,
     teleport_slots,
 )
+from lanTag.games.stomptag.state import StomptagFields, auto_side
 from lanTag.rules import awaited
 from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
@@ -66,11 +67,6 @@ from lanTag.rules.base import (
 
 DEFAULT_MAX_ROUNDS = 40
 PLACE_SCORES = (3, 2, 2, 1, 1, 1)  # "first place gets 3 points, second and third ... 2 ..."
-
-
-def auto_side(seats: int) -> int:
-    """5x5 up to 10 players, 6x6 up to 15, then one more row and column per 5 players."""
-    return max(5, 3 + (seats + 4) // 5)
 
 
 class Stomptag(Game):
@@ -159,15 +155,11 @@ class Stomptag(Game):
 
     @classmethod
     def position(cls, state: State) -> dict[str, Any]:
-        from lanTag.games.stomptag.position import position_of
-
         return position_of(state)
 
     @classmethod
     def from_position(cls, position: Mapping[str, Any]) -> StomptagState:
-        from lanTag.games.stomptag.position import state_of
-
-        return state_of(cls, position)
+        return state_of(cls, position, StomptagState)
 
     @classmethod
     def action_text(cls, action: Action) -> str:
@@ -181,21 +173,11 @@ class Stomptag(Game):
         return 3 + 2 * DEFAULT_MAX_ROUNDS + 1
 
 
-@dataclass(frozen=True, slots=True)
-class StomptagState(State):
-    game: ClassVar[type[Game]] = Stomptag
+class StomptagState(StomptagFields):
+    """A Stomptag position: its fields (state.py) and the rules over them."""
 
-    seats: int
-    settings: Settings
-    phase: str
-    round: int  # the round being played (0 before the board is set)
-    minimums: tuple[int, ...]  # 0 until drawn
-    bids: tuple[int, ...]  # 0 until bid
-    table: Table
-    orders: tuple[tuple[int, Order], ...]  # the last revealed orders (pending in TELEPORTS)
-    events: tuple[Event, ...]  # what the last resolution did
-    # decision() memo: a pure function of the fields above (the session asks several times)
-    _decision: Decision | None = field(default=None, init=False, repr=False, compare=False)
+    __slots__ = ()
+    game: ClassVar[type[Game]] = Stomptag
 
     # -- decisions ----------------------------------------------------------
 
@@ -235,21 +217,6 @@ class StomptagState(State):
             return Awaited(awaited.SECRET, decision.seats, decision.kind)
         # minimums, a round's orders (a turn of everyone at once), the end
         return awaited.awaited_from(self.decision())
-
-    def bid_range(self, seat: int) -> tuple[int, int]:
-        """From the minimum up to every point you have ("hasty bids could knock you out")."""
-        low = self.minimums[seat]
-        return low, max(low, self.table.points[seat])
-
-    def order_space(self, seat: int) -> OrderSpace:
-        t = self.table
-        upgrade_ok = t.moves[seat] < self.settings.max_moves
-        return OrderSpace(t.moves[seat], t.can_teleport(seat), upgrade_ok)
-
-    def _living(self, seat: int) -> bool:
-        """``seat in self.table.living()`` without building the tuple."""
-        out = self.table.out
-        return 0 <= seat < len(out) and out[seat] == 0
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         if self.phase == BIDS and 0 <= seat < self.seats:
@@ -416,10 +383,6 @@ class StomptagState(State):
             ],
             [[e.what, e.step, list(e.seats), list(e.values), e.cell] for e in self.events],
         ]
-
-    def cell_name(self, cell: int) -> str:
-        """1-based (column,row); row 1 is the north edge."""
-        return f"({cell % self.settings.side + 1},{cell // self.settings.side + 1})"
 
     def invariants(self) -> list[str]:
         return broken_invariants(self)

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lanTag.games.stomptag.codec import PHASES
 from lanTag.games.stomptag.orders import MOVES, ORDERS_UP, VERBS, Order
 from lanTag.games.stomptag.rounds import Event, Settings, Table
+from lanTag.games.stomptag.state import StomptagFields, auto_side
 from lanTag.rules.base import PositionError, State
 from lanTag.rules.positions import FieldReader, envelope, read_count, read_list, read_seat
 
 if TYPE_CHECKING:
-    from lanTag.games.stomptag.engine import Stomptag, StomptagState
+    from lanTag.rules.base import Game
+
+S = TypeVar("S", bound=StomptagFields)
 
 FIELDS = ("phase", "round", "players", "queue", "it", "tag_last_round", "orders", "last_events")
 PLAYER = ("points", "cell", "out", "moves", "teleported", "minimum", "bid")
@@ -26,9 +29,7 @@ _CELL = re.compile(r"\((\d+),(\d+)\)")
 
 
 def position_of(state: State) -> dict[str, Any]:
-    from lanTag.games.stomptag.engine import StomptagState
-
-    if not isinstance(state, StomptagState):
+    if not isinstance(state, StomptagFields):
         raise PositionError([f"not a stomptag state: {type(state).__name__}"])
     s, t = state.settings, state.table
     options = {
@@ -140,9 +141,8 @@ def _read_event(value: object) -> Event:
     )
 
 
-def state_of(game: type[Stomptag], position: Mapping[str, Any]) -> StomptagState:
-    from lanTag.games.stomptag.engine import StomptagState, auto_side
-
+def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
+    """The state of class ``make`` (the engine's) that ``position`` describes."""
     reader = FieldReader(game, position, FIELDS)
     seats, options = reader.seats or game.min_seats, reader.options
     side = int(options["grid_size"]) or auto_side(seats)
@@ -179,7 +179,7 @@ def state_of(game: type[Stomptag], position: Mapping[str, Any]) -> StomptagState
         column[4],
         reader.field("tag_last_round", _read_flag, False),
     )
-    state = StomptagState(
+    state = make(
         seats,
         settings,
         phase,
