@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -25,7 +25,6 @@ from lanTag.games.tagem.board import (
     DIRS,
     MAX_PLAYERS,
     SHIPPED_MAPS,
-    GameMap,
     MapError,
     Tile,
     auto_map,
@@ -34,6 +33,8 @@ from lanTag.games.tagem.board import (
     parse_map,
     shipped_map,
 )
+from lanTag.games.tagem.checks import invariants
+from lanTag.games.tagem.codec import state_from_obj, state_to_obj
 from lanTag.games.tagem.pieces import (
     ATTACK_ACTIONS,
     DEFAULT_MAX_TURNS,
@@ -49,6 +50,8 @@ from lanTag.games.tagem.pieces import (
     size_up,
 )
 from lanTag.games.tagem.play import Play, describe_move
+from lanTag.games.tagem.position import position_of, state_of
+from lanTag.games.tagem.state import TagemFields
 from lanTag.rules import awaited
 from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
@@ -74,55 +77,13 @@ from lanTag.rules.base import (
 __all__ = ["Attack", "Flag", "MapError", "Tagem", "TagemState"]
 
 
-@dataclass(frozen=True, slots=True)
-class TagemState(State):
+class TagemState(TagemFields):
+    """A Tag 'em position: its fields (state.py) and the rules over them."""
+
+    __slots__ = ()
     game: ClassVar[type[Game]]
 
-    board: GameMap
-    mode: str
-    pom: int  # PoM at the start of every turn
-    pawn_count: int
-    max_turns: int  # turns per player; 0 = unlimited
-    order: tuple[int, ...]  # turn order; empty until rolled
-    turn: int  # index into order of the player acting
-    round: int  # 1-based; every seat still in plays once per round
-    pom_left: int
-    stopped: tuple[int, ...]  # pawns of the acting seat that entered a Garrison this turn
-    pawns: tuple[tuple[int, ...], ...]  # pawns[seat][pawn] = cell, -1 = out of play
-    flags: tuple[Flag, ...]
-    out: tuple[tuple[int, ...], ...]  # eliminated seats, in groups, first out first
-    tags: tuple[int, ...]  # opposing pawns each seat has defeated
-    pending: Attack | None
-    winner: int  # Capture-The-Flag: the seat that brought the flag home, else -1
-    # What the last input did, as facts (code, then ints/codes); games/tagem/view.py words them.
-    events: tuple[Fact, ...]
-    # decision() memo: a pure function of the fields above, asked ~5 times per step.
-    # init=False, so replace() and every constructor start it empty.
-    _decision: Decision | None = field(default=None, init=False, repr=False, compare=False)
-
-    # ------------------------------------------------------------------ queries
-
-    @property
-    def seats(self) -> int:
-        return len(self.pawns)
-
-    def is_out(self, seat: int) -> bool:
-        return any(seat in group for group in self.out)
-
-    def alive(self) -> list[int]:
-        return [s for s in range(self.seats) if not self.is_out(s)]
-
-    def holder(self, cell: int) -> int:
-        """The seat whose pawn stands on ``cell``, or -1."""
-        for seat, team in enumerate(self.pawns):
-            if cell in team:
-                return seat
-        return -1
-
-    def formation(self, seat: int) -> tuple[int, ...]:
-        """The seat's X formation: its starting point first, then the diagonals."""
-        start = self.board.starts[seat]
-        return tuple(self.board.x_cell(start, slot) for slot in range(self.pawn_count))
+    # ------------------------------------------------------------------ rules
 
     def decision(self) -> Decision:
         decision = self._decision
@@ -171,13 +132,6 @@ class TagemState(State):
         target = self.board.steps[self.pawns[seat][pawn]][d]
         foe = self.holder(target)
         return size_up(self.board, self.pawns, seat, pawn, foe, self.pawns[foe].index(target))
-
-    def _finished(self) -> bool:
-        if self.winner >= 0:
-            return True
-        if self.mode != "ctf" and self.seats - sum(map(len, self.out)) <= 1:
-            return True
-        return 0 < self.max_turns < self.round
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         if not self._acting(seat):
@@ -334,19 +288,9 @@ class TagemState(State):
             summary = f"turn limit reached after {self.max_turns} rounds: {best} ahead"
         return Outcome(tuple(head) + tuple(reversed(self.out)), summary, scores)
 
-    def scores(self) -> tuple[int, ...]:
-        """Elimination: pawns left; the flag modes: opposing pawns defeated."""
-        if self.mode == "elimination":
-            return tuple(sum(1 for c in team if c >= 0) for team in self.pawns)
-        return self.tags
-
     # ------------------------------------------------------------------ encoding & views
 
-    # The helper modules import this one, so they are imported where used.
-
     def to_obj(self) -> list[Any]:
-        from lanTag.games.tagem.checks import state_to_obj
-
         return state_to_obj(self)
 
     def encode(self) -> bytes:
@@ -384,8 +328,6 @@ class TagemState(State):
         return canonical_pack(tail)[1:]  # drop the one-byte array header of these 12 fields
 
     def invariants(self) -> list[str]:
-        from lanTag.games.tagem.checks import invariants
-
         return invariants(self)
 
 
@@ -524,21 +466,15 @@ class Tagem(Game):
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> TagemState:
-        from lanTag.games.tagem.checks import state_from_obj
-
-        return state_from_obj(obj)
+        return state_from_obj(obj, TagemState)
 
     @classmethod
     def position(cls, state: State) -> dict[str, Any]:
-        from lanTag.games.tagem.position import position_of
-
         return position_of(state)
 
     @classmethod
     def from_position(cls, position: Mapping[str, Any]) -> TagemState:
-        from lanTag.games.tagem.position import state_of
-
-        return state_of(cls, position)
+        return state_of(cls, position, TagemState)
 
     @classmethod
     def playout_step_bound(cls, seats: int) -> int:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Generic, TypeVar
 
 from lanTag.games.tagem.board import DIRS, GameMap, Tile
 from lanTag.games.tagem.pieces import Attack, Flag
+from lanTag.games.tagem.state import TagemFields
 from lanTag.rules.base import Fact
 
-if TYPE_CHECKING:
-    from lanTag.games.tagem.engine import TagemState
+S = TypeVar("S", bound=TagemFields)
 
 
 def describe_move(
@@ -23,10 +23,10 @@ def describe_move(
     return cost, ("moves", seat, pawn, way, target, cost, int(garrisoned)), garrisoned
 
 
-class Play:
+class Play(Generic[S]):
     """Scratch copy of one state's changing parts, used within a single _apply only."""
 
-    def __init__(self, state: TagemState) -> None:
+    def __init__(self, state: S) -> None:
         self.state = state
         self.board = state.board
         self.pawns = list(state.pawns)  # teams stay tuples: place() swaps in a changed one
@@ -38,7 +38,7 @@ class Play:
         self.winner = state.winner
         self.events: list[Fact] = []
 
-    def freeze(self) -> TagemState:
+    def freeze(self) -> S:
         state = self.state
         return type(state)(
             board=state.board,
@@ -67,7 +67,7 @@ class Play:
         team = self.pawns[seat]
         self.pawns[seat] = (*team[:pawn], cell, *team[pawn + 1 :])
 
-    def move(self, seat: int, pawn: int, here: int, target: int) -> Play:
+    def move(self, seat: int, pawn: int, here: int, target: int) -> Play[S]:
         way = DIRS[self.board.steps[here].index(target)]
         cost, event, garrisoned = describe_move(self.board, seat, pawn, way, here, target)
         self.pom_left -= cost
@@ -116,7 +116,7 @@ class Play:
             self.flags[i] = Flag(self.flags[i].owner, cell)
             self.events.append(("drops", self.flags[i].owner, cell))
 
-    def resolve(self, attack: Attack, dice: tuple[int, ...]) -> Play:
+    def resolve(self, attack: Attack, dice: tuple[int, ...]) -> Play[S]:
         attack_total = dice[0] + attack.attacker_bonus
         defence_total = dice[1] + attack.defender_bonus
         self.events.append(

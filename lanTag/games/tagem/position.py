@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lanTag.games.tagem.board import GameMap, canonical_map, parse_map
+from lanTag.games.tagem.checks import invariants
 from lanTag.games.tagem.pieces import LETTERS, Attack, Flag, cell_name, pawn_name
+from lanTag.games.tagem.state import TagemFields
 from lanTag.rules.base import PositionError, State
 from lanTag.rules.positions import (
     FieldReader,
@@ -25,7 +27,9 @@ from lanTag.rules.positions import (
 )
 
 if TYPE_CHECKING:
-    from lanTag.games.tagem.engine import Tagem, TagemState
+    from lanTag.rules.base import Game
+
+S = TypeVar("S", bound=TagemFields)
 
 FIELDS = (
     "map",
@@ -57,9 +61,7 @@ def _pawn_or_none(seat: int, pawn: int) -> str | None:
 
 
 def position_of(state: State) -> dict[str, Any]:
-    from lanTag.games.tagem.engine import TagemState
-
-    if not isinstance(state, TagemState):
+    if not isinstance(state, TagemFields):
         raise PositionError([f"not a tagem state: {type(state).__name__}"])
     board = state.board
 
@@ -173,9 +175,8 @@ def _read_attack(seats: int, pawns: int) -> Callable[[object], Attack | None]:
     return read
 
 
-def state_of(game: type[Tagem], position: Mapping[str, Any]) -> TagemState:
-    from lanTag.games.tagem.engine import TagemState
-
+def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
+    """The state of class ``make`` (the engine's) that ``position`` describes."""
     reader = FieldReader(game, position, FIELDS)
     seats = reader.seats or game.min_seats
     options = reader.options
@@ -195,7 +196,7 @@ def state_of(game: type[Tagem], position: Mapping[str, Any]) -> TagemState:
     ):
         reader.problem(f"pawns: {seats} teams of {pawn_count} pawns (a tile or null each)")
     no_flags: tuple[Flag, ...] = ()
-    state = TagemState(
+    state = make(
         board=board,
         mode=str(options["mode"]),
         pom=pom,
@@ -215,8 +216,6 @@ def state_of(game: type[Tagem], position: Mapping[str, Any]) -> TagemState:
         events=reader.field("last_events", read_list(read_fact), ()),
     )
     reader.check()
-    from lanTag.games.tagem.checks import invariants
-
     broken = invariants(state)
     if broken:
         raise PositionError([f"not a tagem position: {problem}" for problem in broken])
