@@ -363,6 +363,56 @@ def test_engine_import_check_sees_an_engine_importing_its_view() -> None:
     ]
 
 
+def import_cycles(sources: dict[str, str]) -> list[list[str]]:
+    """Import cycles among the modules ``sources`` holds (path under lanTag/ -> source),
+    lazy and TYPE_CHECKING imports included: each cycle once, as the paths it runs through."""
+    graph: dict[str, list[str]] = {}
+    for relative, source in sources.items():
+        path = PACKAGE_ROOT / relative
+        targets = imported_files(source, module_name(path), path.name == "__init__.py")
+        graph[relative] = sorted(t for t in targets if t in sources and t != relative)
+    cycles: list[list[str]] = []
+    seen: set[frozenset[str]] = set()
+
+    def walk(node: str, trail: list[str]) -> None:
+        for target in graph[node]:
+            if target in trail:
+                cycle = trail[trail.index(target) :]
+                if frozenset(cycle) not in seen:
+                    seen.add(frozenset(cycle))
+                    cycles.append(cycle)
+            else:
+                walk(target, [*trail, target])
+
+    for start in sorted(graph):
+        walk(start, [start])
+    return cycles
+
+
+def test_no_game_module_imports_its_engine_back() -> None:
+    # A game's package reads in one direction: board and pieces, the state's fields, the
+    # helpers that read them (codec, checks, position), then the engine; view, painter,
+    # bot and figures on top.  No cycle, not even one mypy alone sees.
+    for package in sorted((PACKAGE_ROOT / "games").glob("*/__init__.py")):
+        sources = {
+            p.relative_to(PACKAGE_ROOT).as_posix(): p.read_text(encoding="utf-8")
+            for p in package.parent.glob("*.py")
+        }
+        assert import_cycles(sources) == [], package.parent.name
+
+
+def test_the_cycle_check_sees_a_cycle() -> None:
+    # Stand-ins for Tag 'em's modules, the codec importing the engine for a type only.
+    sources = {
+        "games/tagem/engine.py": "from lanTag.games.tagem.codec import state_to_obj\n",
+        "games/tagem/codec.py": "if TYPE_CHECKING:\n    from lanTag.games.tagem import engine\n",
+        "games/tagem/board.py": "",
+    }
+    assert import_cycles(sources) == [["games/tagem/codec.py", "games/tagem/engine.py"]]
+    sources["games/tagem/codec.py"] = "from lanTag.games.tagem.board import DIRS\n"
+    assert import_cycles(sources) == []
+
+
 # Issue #19's "done when": a layout a newcomer can read.
 ROOT_MODULE_LIMIT = 6  # besides __init__.py and __main__.py
 ARCHITECTURE_PAGE = PACKAGE_ROOT.parent / "docs" / "ARCHITECTURE.md"
