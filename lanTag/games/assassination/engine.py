@@ -14,10 +14,8 @@ round the table to the left (seat + 1), skipping the victim.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
 from functools import cache
 from itertools import groupby
-from operator import attrgetter
 from typing import Any, ClassVar
 
 from lanTag.games.assassination.board import (
@@ -26,7 +24,6 @@ from lanTag.games.assassination.board import (
     NO_SQUARE,
     NULL,
     OVER,
-    PHASES,
     PICK,
     ROLL,
     SAFE_HOUSE,
@@ -34,8 +31,15 @@ from lanTag.games.assassination.board import (
     can_finish,
     move_table,
 )
+from lanTag.games.assassination.codec import (
+    FIELD_NAMES,
+    encode,
+    field_values,
+    state_from_obj,
+    state_to_obj,
+)
 from lanTag.games.assassination.position import position_of, state_of
-from lanTag.games.assassination.state import AssassinationFields
+from lanTag.games.assassination.state import REROLL_MODES, AssassinationFields
 from lanTag.rules import awaited
 from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
@@ -56,13 +60,10 @@ from lanTag.rules.base import (
     Roll,
     State,
     Turn,
-    canonical_pack,
-    facts_from_obj,
 )
 
 PIECEPACK_DIE = Die(faces=(0, 1, 2, 3, 4, 5))  # null, ace, 2..5
 ALL_BASES = 0b1111  # coin bits, one per side in SIDES order
-REROLL_MODES = ("every", "once")
 REROLL, KEEP = Action("reroll"), Action("keep")
 
 
@@ -121,40 +122,7 @@ class Assassination(Game):
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> AssassinationState:
-        if not isinstance(obj, list) or len(obj) != 18:
-            raise ValueError("an assassination state is an array of 18 fields")
-        ints = [_int(obj[i]) for i in (0, 3, 5, 6, 10, 11, 12, 13, 14, 15, 16)]
-        seats, max_rounds, victim, mover, last, turns, roll, steps, came, rerolls, winner = ints
-        if not 3 <= seats <= 8:
-            raise ValueError(f"bad seat count {seats}")
-        if not isinstance(obj[1], bool) or obj[2] not in REROLL_MODES:
-            raise ValueError("bad variation_a or null_reroll field")
-        if not isinstance(obj[4], str) or obj[4] not in PHASES:
-            raise ValueError(f"bad phase {obj[4]!r}")
-        state = AssassinationState(
-            seats=seats,
-            variation_a=obj[1],
-            null_reroll=obj[2],
-            max_rounds=max_rounds,
-            phase=obj[4],
-            victim=victim,
-            mover=mover,
-            positions=_ints(obj[7]),
-            coins=_ints(obj[8]),
-            catches=_ints(obj[9]),
-            last_assassin=last,
-            assassin_turns=turns,
-            roll=roll,
-            steps_left=steps,
-            came_from=came,
-            rerolls=rerolls,
-            winner=winner,
-            events=facts_from_obj(obj[17]),
-        )
-        broken = state.invariants()
-        if broken:
-            raise ValueError("inconsistent assassination state: " + "; ".join(broken))
-        return state
+        return state_from_obj(obj, AssassinationState)
 
     @classmethod
     def position(cls, state: State) -> dict[str, Any]:
@@ -173,18 +141,6 @@ class Assassination(Game):
         rounds = next(int(spec.default) for spec in cls.option_specs if spec.name == "max_rounds")
         assassin_turns = rounds * (seats - 1)
         return 1 + 6 * assassin_turns + 8 * (assassin_turns + 1)
-
-
-def _int(value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"expected an integer, got {value!r}")
-    return value
-
-
-def _ints(value: object) -> tuple[int, ...]:
-    if not isinstance(value, list):
-        raise ValueError(f"expected an array of integers, got {value!r}")
-    return tuple(_int(v) for v in value)
 
 
 class AssassinationState(AssassinationFields):
@@ -374,7 +330,7 @@ class AssassinationState(AssassinationFields):
 
     def _but(self, **changes: Any) -> AssassinationState:
         """dataclasses.replace(self, **changes) at a fraction of the cost."""
-        values = list(_FIELDS(self))
+        values = list(field_values(self))
         for name, value in changes.items():
             values[_FIELD_INDEX[name]] = value
         return AssassinationState(*values)
@@ -458,30 +414,10 @@ class AssassinationState(AssassinationFields):
     # ------------------------------------------------------------------ encodings & views
 
     def encode(self) -> bytes:
-        # canonical_pack([id, to_obj()]): the same bytes (msgpack packs a tuple as an array)
-        return canonical_pack((self.game.id, _FIELDS(self)))
+        return encode(self)
 
     def to_obj(self) -> Any:
-        return [
-            self.seats,
-            self.variation_a,
-            self.null_reroll,
-            self.max_rounds,
-            self.phase,
-            self.victim,
-            self.mover,
-            list(self.positions),
-            list(self.coins),
-            list(self.catches),
-            self.last_assassin,
-            self.assassin_turns,
-            self.roll,
-            self.steps_left,
-            self.came_from,
-            self.rerolls,
-            self.winner,
-            [list(fact) for fact in self.events],
-        ]
+        return state_to_obj(self)
 
     def invariants(self) -> list[str]:
         n = self.seats
@@ -551,9 +487,7 @@ class AssassinationState(AssassinationFields):
 _RESET: dict[str, Any] = {"roll": 0, "steps_left": 0, "came_from": NO_SQUARE, "rerolls": 0}
 
 # Every field in declaration order, which is also to_obj's order.
-_FIELD_NAMES = tuple(f.name for f in fields(AssassinationState) if f.init)
-_FIELDS = attrgetter(*_FIELD_NAMES)
-_FIELD_INDEX = {name: i for i, name in enumerate(_FIELD_NAMES)}
+_FIELD_INDEX = {name: i for i, name in enumerate(FIELD_NAMES)}
 
 
 @cache  # a pure function of a seat and a role word: one shared (frozen) decision each

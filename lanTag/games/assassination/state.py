@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from lanTag.games.assassination.board import NO_SQUARE, SIDES, Board, board_for
 from lanTag.rules.base import Action, Fact, State
 
+REROLL_MODES = ("every", "once")  # the null_reroll option's values
+
 
 @dataclass(frozen=True, slots=True)
 class AssassinationFields(State):

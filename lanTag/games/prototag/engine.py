@@ -25,6 +25,7 @@ from lanTag.games.prototag.board import (
     on_board,
     start_tiles,
 )
+from lanTag.games.prototag.codec import encode, state_from_obj, state_to_obj
 from lanTag.games.prototag.position import position_of, state_of
 from lanTag.games.prototag.state import (
     FIRST_TAGGED_CHOICES,
@@ -40,11 +41,6 @@ from lanTag.games.prototag.state import (
     STEP_ACTIONS,
     PrototagFields,
     Rules,
-    pack_state,
-    read_int,
-    read_ints,
-    read_pairs,
-    read_str,
     roll_chance,
     start_chance,
 )
@@ -70,7 +66,6 @@ from lanTag.rules.base import (
     Simultaneous,
     State,
     Turn,
-    facts_from_obj,
 )
 
 # Allowance for the unbounded but geometric parts of a game (start-roll ties, RPS draws):
@@ -134,7 +129,7 @@ class Prototag(Game):
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> PrototagState:
-        return _state_from_obj(obj)
+        return state_from_obj(cls, obj, PrototagState)
 
     @classmethod
     def position(cls, state: State) -> dict[str, Any]:
@@ -421,27 +416,10 @@ class PrototagState(PrototagFields):
     # ------------------------------------------------------------------ presentation
 
     def to_obj(self) -> Any:
-        return [
-            self.rules.to_obj(),
-            self.seats,
-            self.phase,
-            [list(tile) for tile in self.positions],
-            self.tagged,
-            self.mover,
-            list(self.contenders),
-            [list(pair) for pair in self.start_rolls],
-            self.roll,
-            [list(tile) for tile in self.path],
-            self.tagged_steps,
-            self.immune,
-            self.immunity_left,
-            self.opponent,
-            self.rps_draws,
-            [list(fact) for fact in self.events],
-        ]
+        return state_to_obj(self)
 
-    def encode(self) -> bytes:  # canonical_pack([id, to_obj()]), without the list copies
-        return pack_state(self.game.id, self.rules, self)
+    def encode(self) -> bytes:
+        return encode(self)
 
     def status(self) -> str:
         if self.phase == START:
@@ -537,54 +515,3 @@ class PrototagState(PrototagFields):
             if len(path) - 1 > self.roll:
                 broken.append("the tagged mover stepped more than it rolled")
         return broken
-
-
-def _state_from_obj(obj: Any) -> PrototagState:
-    try:
-        (
-            rules_obj,
-            seats,
-            phase,
-            positions,
-            tagged,
-            mover,
-            contenders,
-            start_rolls,
-            roll,
-            path,
-            tagged_steps,
-            immune,
-            immunity_left,
-            opponent,
-            rps_draws,
-            events,
-        ) = obj
-    except (TypeError, ValueError):
-        raise ValueError("a prototag state is an array of 16 fields") from None
-    names = [spec.name for spec in Prototag.option_specs]
-    if not isinstance(rules_obj, list) or len(rules_obj) != len(names):
-        raise ValueError(f"prototag rules are an array of {len(names)} options")
-    rules = Rules.from_options(Prototag.validate_options(dict(zip(names, rules_obj, strict=True))))
-    Prototag.check_seats(read_int(seats))
-    state = PrototagState(
-        rules=rules,
-        seats=read_int(seats),
-        phase=read_str(phase),
-        positions=read_pairs(positions),
-        tagged=read_int(tagged),
-        mover=read_int(mover),
-        contenders=read_ints(contenders),
-        start_rolls=read_pairs(start_rolls),
-        roll=read_int(roll),
-        path=read_pairs(path),
-        tagged_steps=read_int(tagged_steps),
-        immune=read_int(immune),
-        immunity_left=read_int(immunity_left),
-        opponent=read_int(opponent),
-        rps_draws=read_int(rps_draws),
-        events=facts_from_obj(events),
-    )
-    broken = state.invariants()
-    if broken:
-        raise ValueError("inconsistent prototag state: " + "; ".join(broken))
-    return state

@@ -1,5 +1,5 @@
 """What a Prototag state is made of: the options (Rules), the turn phases, fixed dice and
-actions, the state's fields (PrototagFields) and readers for their msgpack form.
+actions, and the state's fields (PrototagFields).
 
 No rule is applied here: the engine's ``PrototagState`` (engine.py) adds the rules to these
 fields; ``position`` reads and writes them without importing the engine.
@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from operator import attrgetter
 
 from lanTag.games.prototag.board import STEP_DELTAS, Tile
-from lanTag.rules.base import Action, Chance, Die, Fact, State, canonical_pack
+from lanTag.rules.base import Action, Chance, Die, Fact, State
 
 # Phases: who acts next is a pure function of the phase (see PrototagState.decision).
 START = "start"  # contenders throw a D6 each; highest starts, ties re-roll
@@ -83,59 +82,6 @@ class Rules:
             self.other_die,
             self.first_tagged,
         ]
-
-
-def read_int(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"expected an integer, got {value!r}")
-    return value
-
-
-def read_str(value: object) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"expected a string, got {value!r}")
-    return value
-
-
-def read_ints(value: object) -> tuple[int, ...]:
-    if not isinstance(value, list):
-        raise ValueError(f"expected an array of integers, got {value!r}")
-    return tuple(read_int(v) for v in value)
-
-
-def read_pairs(value: object) -> tuple[tuple[int, int], ...]:
-    if not isinstance(value, list) or not all(isinstance(v, list) and len(v) == 2 for v in value):
-        raise ValueError(f"expected an array of integer pairs, got {value!r}")
-    return tuple((read_int(a), read_int(b)) for a, b in value)
-
-
-_RULES_FIELDS = attrgetter(
-    "board_size", "end_steps", "immunity_steps", "tagged_die", "other_die", "first_tagged"
-)
-_STATE_FIELDS = attrgetter(
-    "seats",
-    "phase",
-    "positions",
-    "tagged",
-    "mover",
-    "contenders",
-    "start_rolls",
-    "roll",
-    "path",
-    "tagged_steps",
-    "immune",
-    "immunity_left",
-    "opponent",
-    "rps_draws",
-    "events",
-)
-
-
-def pack_state(game_id: str, rules: Rules, state: object) -> bytes:
-    """``canonical_pack([game_id, state.to_obj()])`` of a PrototagState with these rules: the
-    same bytes (msgpack packs a tuple as an array) without to_obj's list copies.  Keep in step
-    with PrototagState.to_obj."""
-    return canonical_pack((game_id, (_RULES_FIELDS(rules), *_STATE_FIELDS(state))))
 
 
 @dataclass(frozen=True, slots=True)

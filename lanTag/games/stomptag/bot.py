@@ -21,9 +21,9 @@ from __future__ import annotations
 from itertools import product
 
 from lanTag.bots.common import Below, best_of
-from lanTag.games.stomptag.codec import BIDS, ORDERS
 from lanTag.games.stomptag.engine import StomptagState
 from lanTag.games.stomptag.orders import DELTAS, NOTHING, Order
+from lanTag.games.stomptag.state import BIDS, ORDERS
 from lanTag.rules.base import Action, State
 
 _ONE = 1_000_000  # probability 1, in millionths

@@ -13,16 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from lanTag.games.stomptag.codec import (
-    BIDS,
-    MINIMUMS,
-    ORDERS,
-    OVER,
-    PLACING,
-    TELEPORTS,
-    broken_invariants,
-    state_fields,
-)
+from lanTag.games.stomptag.checks import broken_invariants
+from lanTag.games.stomptag.codec import state_fields, state_to_obj
 from lanTag.games.stomptag.orders import (
     Order,
     canonical_order,
@@ -42,7 +34,16 @@ from lanTag.games.stomptag.rounds import (
     settle_bids,
     teleport_slots,
 )
-from lanTag.games.stomptag.state import StomptagFields, auto_side
+from lanTag.games.stomptag.state import (
+    BIDS,
+    MINIMUMS,
+    ORDERS,
+    OVER,
+    PLACING,
+    TELEPORTS,
+    StomptagFields,
+    auto_side,
+)
 from lanTag.rules import awaited
 from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
@@ -351,38 +352,7 @@ class StomptagState(StomptagFields):
     # -- encodings and views ------------------------------------------------
 
     def to_obj(self) -> Any:
-        s, t = self.settings, self.table
-        return [
-            self.seats,
-            [
-                s.start_points,
-                s.side,
-                s.teleport_cost,
-                s.upgrade_cost,
-                s.max_moves,
-                s.max_rounds,
-                s.round_seconds,
-            ],
-            self.phase,
-            self.round,
-            list(self.minimums),
-            list(self.bids),
-            [
-                list(t.points),
-                list(t.cells),
-                list(t.out),
-                list(t.queue),
-                t.it,
-                list(t.moves),
-                list(t.teleported),
-                t.tag_last_round,
-            ],
-            [
-                [seat, o.stomp, o.upgrade, list(o.moves), *((True,) if o.forfeit else ())]
-                for seat, o in self.orders
-            ],
-            [[e.what, e.step, list(e.seats), list(e.values), e.cell] for e in self.events],
-        ]
+        return state_to_obj(self)
 
     def invariants(self) -> list[str]:
         return broken_invariants(self)

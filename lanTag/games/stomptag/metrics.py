@@ -3,8 +3,8 @@ role, and the figures the game's designer asked about (lanTag/sim/simulate.py)."
 
 from __future__ import annotations
 
-from lanTag.games.stomptag.codec import BIDS
 from lanTag.games.stomptag.engine import StomptagState
+from lanTag.games.stomptag.state import BIDS
 from lanTag.rules.base import Input, Outcome, State
 from lanTag.sim.metrics import LIMIT, Figure, Tracker
 

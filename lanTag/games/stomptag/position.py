@@ -11,10 +11,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from lanTag.games.stomptag.codec import PHASES
 from lanTag.games.stomptag.orders import MOVES, ORDERS_UP, VERBS, Order
 from lanTag.games.stomptag.rounds import Event, Settings, Table
-from lanTag.games.stomptag.state import StomptagFields, auto_side
+from lanTag.games.stomptag.state import PHASES, StomptagFields, auto_side
 from lanTag.rules.base import PositionError, State
 from lanTag.rules.positions import FieldReader, envelope, read_count, read_list, read_seat
 

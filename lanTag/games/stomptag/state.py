@@ -13,6 +13,16 @@ from lanTag.games.stomptag.orders import Order, OrderSpace
 from lanTag.games.stomptag.rounds import Event, Settings, Table
 from lanTag.rules.base import Decision, State
 
+MINIMUMS, BIDS, PLACING, ORDERS, TELEPORTS, OVER = PHASES = (
+    "minimums",
+    "bids",
+    "placing",
+    "orders",
+    "teleports",
+    "over",
+)
+BOARD_PHASES = (ORDERS, TELEPORTS)
+
 
 def auto_side(seats: int) -> int:
     """5x5 up to 10 players, 6x6 up to 15, then one more row and column per 5 players."""

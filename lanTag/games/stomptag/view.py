@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from lanTag.games.stomptag.codec import BIDS, ORDERS
 from lanTag.games.stomptag.collide import CROSS, MEET, SWAP
 from lanTag.games.stomptag.orders import MOVES, ORDERS_UP
 from lanTag.games.stomptag.orders import ORDERS as PLAIN_ORDERS
@@ -23,6 +22,7 @@ from lanTag.games.stomptag.rounds import (
     UPGRADE,
     Event,
 )
+from lanTag.games.stomptag.state import BIDS, ORDERS
 from lanTag.rules.base import Chance, Over, Simultaneous
 from lanTag.views.naming import Namer, plain_namer
 
