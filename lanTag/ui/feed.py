@@ -1,7 +1,7 @@
 """Feed lines: what one resolved step did, in words, from the engine's public facts.
 
 The engines keep facts (``state.events``); each game's view module words them, once, for
-every screen (lanTag/views/*_view.py, a wording table per game with a seat namer passed
+every screen (lanTag/games/<id>/view.py, a wording table per game with a seat namer passed
 in).  The console passes its namer ("seat 2 bot-2", "seat 0 (you)"); the places are the
 ones the board labels (Board Tag squares a1..h8 and IT's crossing points (x,y); Stomptag
 and Tag 'em cells (column,row) counted from 1).  Each line says whether it is *notable*:

@@ -4,7 +4,7 @@ Every turn a player spends a shared pool of Points of Movement (PoM) on
 orthogonal steps (the cost is set by the tile left: Wade costs 2) and on
 attacks (1 PoM each: both sides roll a d6 plus Horde, Garrison and Cover
 modifiers).  Three game types: Elimination, Capture-The-Flag and
-Capture-Their-Flag.  Maps live in tagem_map; docs/rules/tagem.md lists every
+Capture-Their-Flag.  Maps live in board.py; docs/rules/tagem.md lists every
 decision taken where the text is silent.
 
 Seats are letters on the board (seat 0 = A).  Turn order is rolled at the
