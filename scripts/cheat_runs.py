@@ -12,6 +12,10 @@ the honest logs (NOTE "rollback" entries: a step applied, then decided again).  
 ``--runs`` tables, each given at most the test's 120 s, ``--parallel`` at a time.
 
     .venv/bin/python scripts/cheat_runs.py --cheat two-commits --runs 30 --parallel 2
+
+``--cheat collude`` runs the 4-seat table of ``tests/chaos/test_colluder_processes.py``
+instead (host, honest joiner, and two colluders: one lends its key, the other names a second
+COMMIT of it to the joiner only; SPEC §5.7 "Many cheaters").
 """
 
 from __future__ import annotations
@@ -25,9 +29,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
 from lanTag.rules.base import FORFEIT, Joint  # noqa: E402
 from lanTag.testing.table import final_history  # noqa: E402
 from tests.chaos.test_cheat_processes import CHEATS, Run, _rollbacks, _table  # noqa: E402
+from tests.chaos.test_colluder_processes import _collusion_table  # noqa: E402
+
+COLLUDE = "collude"  # the 4-seat table of two colluders (tests/chaos/test_colluder_processes.py)
 
 # The blame each cheat must earn the cheater in both honest logs; the cheats made at a
 # secret round must also leave it its forfeit there (SPEC §4.4).
@@ -95,18 +103,61 @@ def _describe(cheat: str, n: int, run: Run | BaseException) -> tuple[str, int, b
     return line, sum(rollbacks), good
 
 
-async def _batch(cheat: str, base: Path, first: int, count: int) -> list[Run | BaseException]:
+def _describe_collusion(n: int, played: tuple[Run, str] | BaseException) -> tuple[str, int, bool]:
+    """One line about a run of the colluders' table (seat A lends its key to seat B)."""
+    if isinstance(played, BaseException):
+        return f"run {n}: FAILED to finish: {str(played).splitlines()[0]}", 0, False
+    run, lent = played
+    rollbacks = [_rollbacks(log) for log in run.logs[:2]]
+    again = [_decided_again(log) for log in run.logs[:2]]
+    reports = [run.report(i) for i in (0, 1)]
+    a = next(p.seat for p in reports[0].players if p.fingerprint == lent)
+    colluders = {a, run.cheater}
+    valid = all(r.valid and r.complete for r in reports)
+    honest_blamed = sorted({s for r in reports for s, *_ in r.blames if s not in colluders})
+    convicted = [sorted({s for s, _k, c, _r in r.blames if c == "equivocation"}) for r in reports]
+    agree = final_history(reports[0]) == final_history(reports[1])
+    at = [x.input for x in reports[0].applied if x.step == run.cheated_at]
+    joint = at[-1] if at else None
+    outcome = "split" if isinstance(joint, Joint) and joint.of(a) == FORFEIT else "stood"
+    good = (
+        run.codes[:2] == [0, 0]
+        and valid
+        and not honest_blamed
+        and run.cheated_at is not None
+        and all(a in c for c in convicted)
+        and agree
+    )
+    line = (
+        f"run {n}: exits {run.codes} cheated at {run.cheated_at} seats A {a} B {run.cheater} "
+        f"round {outcome} convicted {convicted} honest blamed {honest_blamed} valid {valid} "
+        f"agree {agree} rollbacks {rollbacks} steps decided again {again}"
+    )
+    return line, sum(rollbacks), good and not any(again)
+
+
+def _decided_again(log: Path) -> list[int]:
+    """Steps a log records twice (a decided step decided again: a rollback past it; a
+    rollback of the step being decided records nothing twice)."""
+    steps = [e.step for e in parse_log(log.read_bytes()).entries if e.kind == EntryKind.STEP]
+    return sorted({k for k in steps if steps.count(k) > 1})
+
+
+async def _batch(cheat: str, base: Path, first: int, count: int) -> list[object]:
     dirs = []
     for n in range(first, first + count):
         d = base / f"run{n}"
         d.mkdir()
         dirs.append(d)
+    if cheat == COLLUDE:
+        tables = [_collusion_table(d) for d in dirs]
+        return list(await asyncio.gather(*tables, return_exceptions=True))
     return list(await asyncio.gather(*(_table(d, cheat) for d in dirs), return_exceptions=True))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cheat", default="two-commits", choices=CHEATS)
+    parser.add_argument("--cheat", default="two-commits", choices=(*CHEATS, COLLUDE))
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--keep", metavar="DIR", help="write the runs' logs here and keep them")
@@ -120,7 +171,10 @@ def main() -> int:
             count = min(args.parallel, args.runs - done)
             runs = asyncio.run(_batch(args.cheat, Path(tmp), done, count))
             for n, run in enumerate(runs, start=done + 1):
-                line, rollbacks, good = _describe(args.cheat, n, run)
+                if args.cheat == COLLUDE:
+                    line, rollbacks, good = _describe_collusion(n, run)
+                else:
+                    line, rollbacks, good = _describe(args.cheat, n, run)
                 print(line, flush=True)
                 with_rollback += rollbacks > 0
                 bad += not good

@@ -69,8 +69,8 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/core.py",
-        "        if box.dropped_commits:",
-        "        if False:",
+        "        if dropped:\n            held = box.of(MsgType.COMMIT)",
+        "        if False:\n            held = box.of(MsgType.COMMIT)",
         "a round HAVE signed before a drop does not count",
     ),
     Mutant(
@@ -88,14 +88,14 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/late_proof.py",
-        "                split = self._round_split(box, seat, {held, other})",
-        "                split = False",
+        "            if shown and key not in self._splits:",
+        "            if False:",
         "protocol 6 never finds a round split",
     ),
     Mutant(
         "lanTag/session/late_proof.py",
-        "        if mine is None or not all(s in held for s in humans):\n            return False",
-        "        if mine is None:\n            return False",
+        "        if not all(s in held for s in live):\n            return None",
+        "",
         "a split judged on an incomplete vector",
     ),
     Mutant(
@@ -144,9 +144,9 @@ MUTANTS: list[Mutant] = [
         "the verifier's fast lane ignores REVEAL vectors",
     ),
     Mutant(
-        "lanTag/session/agreement.py",
-        "            banned <= second.step or self.record.protocol < ORDERED_PROOFS_PROTOCOL",
-        "            True",
+        "lanTag/session/late_proof.py",
+        "        if held is not None and held <= step:",
+        "        if held is not None:",
         "the first proof decides the conviction's step (protocol 5's)",
     ),
 ]

@@ -23,7 +23,7 @@ from lanTag.session.messages import (
     parse_unverified,
     sign_message,
 )
-from lanTag.session.steps import ROUND_SUBJECT
+from lanTag.session.steps import ROUND_SUBJECT, round_digest
 
 # --------------------------------------------------------------------------- (a) wire
 
@@ -599,6 +599,74 @@ def evidence_vectors() -> dict[str, Any]:
         "messages/game) and the blame they prove by themselves: 'equivocation' (two "
         "different messages in one slot), 'desync' (two claims of one step with different "
         "state hashes, SPEC §5.2), or null (no proof).  A session convicts on the pair and "
-        "sends both to every peer.",
+        "sends both to every peer.  'acknowledgements' (protocol 6, SPEC §5.7 'Many "
+        "cheaters'): the round acknowledgements (REVEALs, round HAVEs) a seat signed at one "
+        "step, the round's COMMITs ('commits': the one held of each seat; 'other': the "
+        "second COMMIT of seat 'equivocator') and the seats of the round still live; "
+        "'equivocation' when the seat named both a vector holding the equivocator's COMMIT "
+        "held and one holding its other version (over the live seats and any of the others "
+        "whose COMMIT is held), null when not.",
         "pairs": pairs,
+        "acknowledgements": _acknowledgement_cases(),
     }
+
+
+def _acknowledgement_cases() -> list[dict[str, Any]]:
+    """Conflicting round acknowledgements (protocol 6, SPEC §5.7): a signer's messages, the
+    COMMITs that resolve the vectors they name, and the verdict."""
+    commits = {
+        s: sign_message(
+            _key(s).signer(), MsgType.COMMIT, MSG_GAME, MSG_STEP, s, MSG_STATE, (h(f"round/{s}"),)
+        )
+        for s in range(4)
+    }
+    other = sign_message(
+        _key(2).signer(), MsgType.COMMIT, MSG_GAME, MSG_STEP, 2, MSG_STATE, (h("round/2/b"),)
+    )
+    digests = {s: c.digest for s, c in commits.items()}
+    held = round_digest(digests)
+    swapped = round_digest({**digests, 2: other.digest})
+    without = round_digest({s: d for s, d in digests.items() if s != 2})
+    after_drop = round_digest({s: d for s, d in digests.items() if s != 3})  # seat 3 dropped
+
+    def signed(seat: int, kind: MsgType, payload: tuple[Any, ...]) -> str:
+        msg = sign_message(_key(seat).signer(), kind, MSG_GAME, MSG_STEP, seat, MSG_STATE, payload)
+        return msg.raw.hex()
+
+    def reveal(seat: int, vector: bytes) -> str:
+        opening = (["guess", 1], h(f"round/nonce/{seat}"), h(f"round/link/{seat}"), vector)
+        return signed(seat, MsgType.REVEAL, opening)
+
+    def have(seat: int, vectors: list[bytes]) -> str:
+        return signed(seat, MsgType.HAVE, (ROUND_SUBJECT, vectors))
+
+    cases = [
+        ("a REVEAL naming the COMMITs held, a round HAVE naming seat 2's other one", 3,
+         [reveal(3, held), have(3, [swapped])], [0, 1, 2, 3], "equivocation"),
+        ("one round HAVE naming both vectors", 1, [have(1, [held, swapped])], [0, 1, 2, 3],
+         "equivocation"),
+        ("two REVEALs with one opening, one vector each", 3,
+         [reveal(3, held), reveal(3, swapped)], [0, 1, 2, 3], "equivocation"),
+        ("seat 2's other version in a vector signed before seat 3's drop, and the one held "
+         "after it", 1, [have(1, [swapped]), reveal(1, after_drop)], [0, 1, 2], "equivocation"),
+        ("no proof: only the other version (its signer took that one)", 1,
+         [reveal(1, swapped), have(1, [swapped])], [0, 1, 2, 3], None),
+        ("no proof: a vector without seat 2 (signed after dropping it) and the other version",
+         1, [have(1, [swapped, without])], [0, 1, 3], None),
+        ("no proof: seat 2's own two vectors (its two COMMITs are the proof)", 2,
+         [reveal(2, held), have(2, [swapped])], [0, 1, 2, 3], None),
+    ]  # fmt: skip
+    return [
+        {
+            "name": name,
+            "seat": seat,
+            "public_key": _key(seat).public_key.hex(),
+            "acknowledgements": acks,
+            "commits": [commits[s].raw.hex() for s in range(4)],
+            "other": other.raw.hex(),
+            "equivocator": 2,
+            "live": live,
+            "verdict": verdict,
+        }
+        for name, seat, acks, live, verdict in cases
+    ]

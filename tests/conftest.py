@@ -143,6 +143,9 @@ SLOW_TESTS = frozenset(
         "tests/ui/test_host_setup.py::test_the_form_config_opens_a_real_host_that_joiners_see",
         "tests/ui/test_host_setup.py::test_the_form_fits_any_terminal_and_keeps_the_focus_in_view",
         "tests/ui/test_replay.py::test_replay_steps_through_every_position",
+        "tests/session/test_colluders.py::test_two_colluders_end_in_one_history_with_no_honest_seat_blamed",
+        "tests/session/test_colluders.py::test_a_victim_that_took_the_second_commit_splits_the_round_with_everyone",
+        "tests/session/test_colluders.py::test_beyond_the_bound_the_table_stalls_and_never_splits",
     }
 )
 

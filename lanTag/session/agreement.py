@@ -22,6 +22,7 @@ from lanTag.session.messages import (
 )
 from lanTag.session.referee import NeedKind, Needs, needs_for
 from lanTag.session.steps import (
+    COLLUSION_PROTOCOL,
     LATE_PROOF_PROTOCOL,
     NAMED_ACKS_PROTOCOL,
     ORDERED_PROOFS_PROTOCOL,
@@ -330,7 +331,13 @@ class Agreement(LateProof, Absence):
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
         if self._late_commits:
-            self._ban_split_rounds()
+            if self.record.protocol >= COLLUSION_PROTOCOL:
+                back = self._judge_late_proofs()
+                if back is not None:
+                    self._rollback(back)  # a round applied here is split after all
+                    return True
+            else:
+                self._ban_split_rounds()
         if self._admitted and self._void_admissions():
             return True
         if not self._banned and not self._request_steps:
@@ -450,6 +457,20 @@ class Agreement(LateProof, Absence):
         exactly what the new history needs, and their relays are duplicates.
         """
         del self._snapshots[step + 1 :]
+        dropped = self._boxes[step].dropped_now if step in self._boxes else _NONE
+        if (
+            dropped
+            and self.record.protocol >= COLLUSION_PROTOCOL
+            and any(at == step for _seat, at in self._late_commits)
+        ):
+            # A late proof's round decided again (protocol 6: a split undone, §5.7) is
+            # decided from the step's start: its drops too (the votes and proofs that made
+            # them are looked at again), else a seat dropped there with its default or
+            # forfeit would be played by the bot.  (Other rollbacks keep protocol 5's way.)
+            snap = self._snapshots[step]
+            self._snapshots[step] = Snapshot(
+                snap.state, snap.chain_last, snap.chain_used, snap.live | dropped
+            )
         for k in [k for k in self._hash_at if k > step]:
             del self._hash_at[k]
         for k in [k for k in self._boxes if k >= step]:
@@ -514,7 +535,12 @@ class Agreement(LateProof, Absence):
         if self.record.protocol >= ROUND_ACKS_PROTOCOL:
             claims = self._round_claims(box, self._state_hash(snap.state))
             vectors = self._round_vectors(box, needs)
-            return unacknowledged_round(vectors, claims, snap.live, self.seat)
+            live = snap.live
+            if self.record.protocol >= COLLUSION_PROTOCOL and self.step in self._cheated_at:
+                # A seat proven to have cheated here: its acknowledgement proves nothing
+                # about what the others hold, so none is waited for (SPEC §5.7).
+                live = live - self._cheated_at[self.step]
+            return unacknowledged_round(vectors, claims, live, self.seat)
         if self.record.protocol >= NAMED_ACKS_PROTOCOL:
             # The round's live seats only: a seat dropped here (convicted, perhaps for two
             # COMMITs) plays its forfeit or default, whatever anyone took from it.
@@ -622,6 +648,7 @@ class Agreement(LateProof, Absence):
     def _equivocation(self, first: Signed, second: Signed) -> None:
         """Keep the proof, tell everyone, and take the seat out from that step on."""
         self.proofs.append((first, second))
+        self._note_cheat(second.seat, second.step)
         self.log.append(second.step, EntryKind.MSG, second.raw)
         why = f"two different {second.type.name} for step {second.step}"
         self._blame(second.seat, "equivocation", why, second.step)
@@ -629,19 +656,17 @@ class Agreement(LateProof, Absence):
             self._broadcast([first.raw, second.raw])
         if second.type not in CONTRIBUTIONS:
             return
-        banned = self._banned.get(second.seat)
-        if banned is not None and (
-            banned <= second.step or self.record.protocol < ORDERED_PROOFS_PROTOCOL
-        ):
-            return  # convicted there already (protocol 5: whichever proof came first)
-        # Protocol 5: the round's acknowledgements decide, not the proof.  Protocol 6 asks
-        # them even when a ban at a later step came first: two COMMITs of a round that
-        # stood convict the same way whichever of the seat's proofs a peer learnt first.
-        ordered = self.record.protocol >= ORDERED_PROOFS_PROTOCOL
-        if (banned is None or ordered) and self._late_proof(first, second):
+        if self.record.protocol >= ORDERED_PROOFS_PROTOCOL:
+            # Protocol 6: the conviction's step is the earliest proven, whatever the order
+            # the proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
+            moved = self._contribution_proof(first, second)
+            if moved and second.step < self.step and self._redecide(second.seat, second.step):
+                self._rollback(second.step)
             return
-        # Protocol 6: the conviction's step is the earliest proven, whatever the order the
-        # proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
+        if second.seat in self._banned:
+            return  # convicted already (protocol 5 and older: whichever proof came first)
+        if self._late_proof(first, second):
+            return  # protocol 5: the round's acknowledgements decide, not the proof
         self._banned[second.seat] = second.step
         if second.step < self.step and self._redecide(second.seat, second.step):
             self._rollback(second.step)

@@ -32,7 +32,13 @@ from lanTag.session.messages import (
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import Snapshot, StepBox, round_digest, round_named
+from lanTag.session.steps import (
+    COLLUSION_PROTOCOL,
+    Snapshot,
+    StepBox,
+    round_digest,
+    round_named,
+)
 from lanTag.session.transport import Addr, PlainTransport, Transport
 from lanTag.wire import DATAGRAM_BUDGET
 
@@ -108,6 +114,20 @@ class SessionCore:
                                       (protocol 5): the round's acknowledgements decide
                                       whether it stands (the seat then voted out) or is
                                       split (the seat banned at that step)
+    _cheated_at         LateProof     step -> seats proven to have cheated there (any
+                                      equivocation, a bad reveal: +SessionCore, Agreement;
+                                      conflicting acknowledgements), protocol 6: their
+                                      acknowledgements there count for nothing
+    _late_dirty         LateProof     steps whose late proofs to judge again: a proof or
+                                      an acknowledgement came (+SessionCore, Session)
+    _acks_proven        LateProof     (seat, step) convicted of conflicting acknowledgements
+                                      there (protocol 6): voted out from the next step
+    _splits             LateProof     (seat, step) of late proofs whose round is split
+                                      (protocol 6: undone if the seat that showed the split
+                                      is proven a liar); ``_banned`` is rebuilt from it
+    _proof_banned       LateProof     seat -> the earliest step where a proof drops it
+                                      (protocol 6, +SessionCore): ``_banned`` is that or
+                                      a split, the earlier
     _flooders           Agreement     seats convicted of a flood (blamed once; what they
                                       send over the bound is then dropped unlogged)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
@@ -238,6 +258,11 @@ class SessionCore:
         self._hash_seen: dict[tuple[int, int], Signed] = {}
         self._contradicted: set[int] = set()
         self._late_commits: dict[tuple[int, int], tuple[bytes, bytes, bytes]] = {}
+        self._cheated_at: dict[int, set[int]] = {}
+        self._late_dirty: set[int] = set()
+        self._acks_proven: set[tuple[int, int]] = set()
+        self._splits: set[tuple[int, int]] = set()
+        self._proof_banned: dict[int, int] = {}
         self._flooders: set[int] = set()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
@@ -461,7 +486,34 @@ class SessionCore:
         self.proofs.append(proof)
         if not self.replay:
             self._broadcast([m.raw for m in proof])
-        self._banned.setdefault(seat, step)
+        if self.record.protocol >= COLLUSION_PROTOCOL:
+            held = self._proof_banned.get(seat)
+            self._proof_banned[seat] = step if held is None else min(held, step)
+            self._rebuild_ban(seat)
+        else:
+            self._banned.setdefault(seat, step)
+        self._note_cheat(seat, step)
+
+    def _rebuild_ban(self, seat: int) -> None:
+        """``seat``'s conviction step from what we hold (protocol 6): the earliest of its
+        proofs that drop it where they were signed and of the late proofs' rounds split
+        (a split is undone when the seat that showed it is proven a liar, SPEC §5.7)."""
+        steps = [k for s, k in self._splits if s == seat]
+        proof = self._proof_banned.get(seat)
+        if proof is not None:
+            steps.append(proof)
+        if steps:
+            self._banned[seat] = min(steps)
+        else:
+            self._banned.pop(seat, None)
+
+    def _note_cheat(self, seat: int, step: int) -> None:
+        """A proof that ``seat`` cheated at ``step`` (any equivocation, a bad reveal,
+        conflicting acknowledgements): a late proof's round there no longer stands
+        (protocol 6, SPEC §5.7; judged by LateProof)."""
+        if self.record.protocol >= COLLUSION_PROTOCOL:
+            self._cheated_at.setdefault(step, set()).add(seat)
+            self._late_dirty.add(step)
 
     def _round_vector(self, box: StepBox, needs: Needs) -> bytes:
         """The digest of the commitments we hold of the round's live seats (protocol 6,
@@ -480,15 +532,23 @@ class SessionCore:
         ours, and after a drop at the step also the one of ours and the dropped seats'
         COMMITs (a round HAVE signed before the drop).  Computed once per set."""
         vector = self._round_vector(box, needs)
-        key = (vector, len(box.dropped_commits))
+        dropped = box.dropped_commits
+        if self._splits and self.record.protocol >= COLLUSION_PROTOCOL:
+            # A seat dropped by a split (SPEC §5.7): an acknowledgement still holding its
+            # COMMIT was signed before its signer split the round too, and a peer that
+            # applied the round never signs another; so a split round is applied only once
+            # every other live seat split it as well, never while an honest peer stood.
+            split = {seat for seat, at in self._splits if at == self.step}
+            dropped = {s: c for s, c in dropped.items() if s not in split}
+        key = (vector, len(dropped))
         cached = box.round_vectors
         if cached is not None and cached[0] == key:
             return cached[1]
         vectors = {vector}
-        if box.dropped_commits:
+        if dropped:
             held = box.of(MsgType.COMMIT)
             digests = {s: held[s].digest for s in needs.humans if s in held}
-            digests.update((s, c.digest) for s, c in box.dropped_commits.items())
+            digests.update((s, c.digest) for s, c in dropped.items())
             vectors.add(round_digest(digests))
         box.round_vectors = (key, frozenset(vectors))
         return box.round_vectors[1]

@@ -5,6 +5,11 @@ found after that convicts the seat at a later step all peers agree on (it is vot
 a convicted liar, §5.2), never by a rollback.  A round whose acknowledgements show that two
 honest peers took different COMMITs is split: nobody can apply it, and the seat is dropped
 at the round's step with its forfeit, as protocol 4 did with every such proof.
+
+Protocol 6 ("Many cheaters", §5.7) judges the round from every proof and acknowledgement
+held, whenever each came: a seat that named both versions is a liar, a proven seat counts
+for nothing at its round, a split is shown to every peer and undone when its witness is
+proven a liar, and applied only once the others split too (``_judge_late_proofs``).
 """
 
 from __future__ import annotations
@@ -14,13 +19,21 @@ from lanTag.fair.commit import opens
 from lanTag.rules.base import Simultaneous
 from lanTag.session.core import SessionCore
 from lanTag.session.messages import MsgType, Signed, reveal_value
+from lanTag.session.referee import NeedKind, needs_for
+from lanTag.session.round_evidence import (
+    acknowledgements,
+    conflicting_acks,
+    families,
+    naming,
+)
 from lanTag.session.steps import (
+    COLLUSION_PROTOCOL,
     LATE_PROOF_PROTOCOL,
     ORDERED_PROOFS_PROTOCOL,
-    ROUND_ACKS_PROTOCOL,
-    StepBox,
-    round_digest,
+    ROUND_SUBJECT,
 )
+
+_ACK_SLOTS = ((int(MsgType.REVEAL), 0), (int(MsgType.HAVE), ROUND_SUBJECT))
 
 
 class LateProof(SessionCore):
@@ -52,6 +65,7 @@ class LateProof(SessionCore):
         if second.type is not MsgType.COMMIT:
             return False
         self._late_commits[key] = (first.digest, second.payload[0], second.digest)
+        self._late_dirty.add(second.step)
         self._liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)
         if second.step < self.step:
             self._contradict(second.seat)  # the round stood: an agreed drop from here
@@ -83,60 +97,71 @@ class LateProof(SessionCore):
 
     def _round_stood(self, step: int) -> None:
         """Step ``step`` is decided: a seat proven to have signed two COMMITs there whose
-        round stood (protocol 5) is convicted from now on, like a liar (§5.2)."""
+        round stood (protocol 5), or conflicting acknowledgements (protocol 6), is convicted
+        from now on, like a liar (§5.2)."""
         for seat, at in self._late_commits:
             if at == step:
                 self._contradict(seat)
+        for seat, at in self._acks_proven:
+            if at == step:
+                self._contradict(seat)
+
+    def _contribution_proof(self, first: Signed, second: Signed) -> bool:
+        """Protocol 6's ``_equivocation`` of two contributions: the seat is dropped at the
+        earliest step a proof shows (SPEC §5.7), but for two COMMITs of a secret round (the
+        late-proof rule decides) and two REVEALs with one opening that name two vectors
+        (two acknowledgements, not two choices: the seat is voted out like a liar, §5.2).
+        The late-proof rule is asked even when a proof of a later step came first: two
+        COMMITs of a round that stood convict the same way whichever proof a peer learnt
+        first.  True when the seat's conviction moved to this step (the caller decides
+        again from there if a decision since asked the seat)."""
+        seat, step = second.seat, second.step
+        if second.type is MsgType.REVEAL and first.payload[:3] == second.payload[:3]:
+            self._acks_conflict(seat, step)
+            return False
+        held = self._proof_banned.get(seat)
+        if held is not None and held <= step:
+            return False  # dropped there already
+        if self._late_proof(first, second):
+            return False  # the round's acknowledgements decide, not the proof
+        self._proof_banned[seat] = step
+        self._rebuild_ban(seat)
+        return True
+
+    def _acks_conflict(self, seat: int, step: int) -> None:
+        """``seat`` signed conflicting acknowledgements at ``step`` (protocol 6): convicted,
+        voted out like a liar from the step after it (at once if we decided it already)."""
+        self._acks_proven.add((seat, step))
+        self._liars_at.setdefault(seat, step)
+        self._note_cheat(seat, step)
+        if step < self.step:
+            self._contradict(seat)
 
     def _ban_split_rounds(self) -> None:
         """A late proof's round at our current step is split when another live seat (not
         the equivocator) signed a HAVE, on our state, that does not name the COMMIT we took:
         it took another one, so no honest peer can ever hold every acknowledgement of one
         version and nobody applies the round.  The seat is then convicted at this step
-        (forfeit), as protocol 4 convicted every such proof."""
+        (forfeit), as protocol 4 convicted every such proof.  (Protocol 6 judges its rounds
+        with ``_judge_late_proofs``.)"""
         step = self.step
         box = self._boxes.get(step)
         if box is None:
             return
         snap = self._snapshots[-1]
         ours = self._state_hash(snap.state)
-        ordered = self.record.protocol >= ORDERED_PROOFS_PROTOCOL
-        for (seat, at), (held, _other, other) in self._late_commits.items():
-            # Protocol 6: a ban proven for a later step (a proof that came first) does not
-            # spare a split round here: the earliest proven step is the conviction's.
-            banned = self._convicted_at(seat, step) if ordered else seat in self._banned
-            if at != step or banned or seat not in snap.live:
+        for (seat, at), (held, _sealed, _other) in self._late_commits.items():
+            if at != step or seat in self._banned or seat not in snap.live:
                 continue
-            if self.record.protocol >= ROUND_ACKS_PROTOCOL:
-                split = self._round_split(box, seat, {held, other})
-            else:
-                split = any(
-                    voter in snap.live
-                    and voter not in (seat, self.seat)
-                    and have.state_hash == ours
-                    and held not in have.payload[1]
-                    for voter, have in box.haves.get(seat, {}).items()
-                )
+            split = any(
+                voter in snap.live
+                and voter not in (seat, self.seat)
+                and have.state_hash == ours
+                and held not in have.payload[1]
+                for voter, have in box.haves.get(seat, {}).items()
+            )
             if split:
                 self._banned[seat] = step
-
-    def _round_split(self, box: StepBox, seat: int, versions: set[bytes]) -> bool:
-        """Protocol 6: another live seat (not ``seat``, not us) named, on our state (its
-        REVEAL or round HAVE), the vector we hold with ``seat``'s COMMIT swapped for its other one
-        (``versions``: the digests of both): it took that one.  Exact, not "a vector other
-        than ours": a HAVE signed before a drop names a larger vector and proves nothing."""
-        snap = self._snapshots[-1]
-        held = box.of(MsgType.COMMIT)
-        humans = self.needs().humans
-        mine = held.get(seat)
-        if mine is None or not all(s in held for s in humans):
-            return False  # we cannot name the vectors yet: decided once our commits are in
-        digests = {s: held[s].digest for s in humans}
-        swapped = {round_digest({**digests, seat: d}) for d in versions if d != digests[seat]}
-        claims = self._round_claims(box, self._state_hash(snap.state))
-        return any(
-            not swapped.isdisjoint(claims.get(voter, ())) for voter in snap.live - {seat, self.seat}
-        )
 
     def _late_reveal(self, msg: Signed) -> bool:
         """Protocol 5: ``msg``, a REVEAL in a slot that holds another one, is the REVEAL
@@ -173,3 +198,175 @@ class LateProof(SessionCore):
             return False
         nonce, value = msg.payload[1], reveal_value(msg)
         return opens(late[1], self.game_id, self.step, msg.seat, kind, nonce, value)
+
+    # -- many cheaters (protocol 6, SPEC §5.7) ---------------------------------------
+
+    def _note_ack(self, msg: Signed) -> bool:
+        """``msg`` (just kept) is a REVEAL or round HAVE at a step holding a late proof:
+        the judgement of that round may change (protocol 6).  True when it may."""
+        if not self._late_commits or self.record.protocol < COLLUSION_PROTOCOL:
+            return False
+        if msg.type is MsgType.HAVE and msg.payload[0] != ROUND_SUBJECT:
+            return False
+        if msg.type not in (MsgType.REVEAL, MsgType.HAVE) or msg.step > self.step:
+            return False
+        if not any(at == msg.step for _seat, at in self._late_commits):
+            return False
+        self._late_dirty.add(msg.step)
+        return True
+
+    def _judge_late_proofs(self) -> int | None:
+        """Protocol 6: the late proofs' rounds judged again from every proof and
+        acknowledgement we hold, whenever they come (SPEC §5.7, "Many cheaters").
+
+        The late-proof rule's argument assumes that every seat acknowledging the round
+        other than the equivocator is honest.  A seat proven to have cheated at the round
+        breaks it, so its acknowledgements count for nothing there: neither to apply the
+        round (``_unacknowledged``) nor to split it.  At a step holding a proof of two
+        COMMITs of seat ``a``:
+
+        - a seat other than ``a`` that named both a vector holding the COMMIT we took of
+          ``a`` and one holding its other version signed conflicting acknowledgements (an
+          honest seat takes one COMMIT per seat): it is convicted (``equivocation``) and
+          voted out like a liar (§5.2) from the step after the round;
+        - the round is split while a seat live at the step's start (not ``a``, not us) not
+          proven to have cheated there named a vector with ``a``'s other version: ``a`` is
+          dropped there with its forfeit.  A split shows its evidence to every peer first;
+          if that seat is proven later (it named our version to the others), the split is
+          undone and the step decided again from its start, where the round stands.  A
+          split round is applied only once the others split it too (``_round_vectors``).
+
+        So a round another honest peer applied stays applied: only a peer that split on a
+        liar's word takes back the step it had not decided yet, as soon as the others'
+        proof reaches it.  Returns the earliest step to decide again (the caller rolls
+        back), if any."""
+        steps = sorted(
+            {at for _seat, at in self._late_commits if at == self.step or at in self._late_dirty}
+        )
+        back: int | None = None
+        for step in steps:
+            self._late_dirty.discard(step)
+            if step <= self.step and self._judge_round(step):
+                back = step if back is None else min(back, step)
+        return back
+
+    def _judge_round(self, step: int) -> bool:
+        """``_judge_late_proofs`` for one step; True when a decision here must be taken
+        again (a split of a round we applied, or a split undone)."""
+        families = self._round_families(step)
+        if families is None:
+            return False  # a commitment of a live seat is missing: judged once it is in
+        ours, swapped = families
+        acks = self._acks_at(step)
+        for voter in sorted(acks):
+            if voter == self.seat or (voter, step) in self._acks_proven:
+                continue
+            for seat in sorted(swapped):
+                mine, other = ours[seat], swapped[seat]
+                pair = None if voter == seat else conflicting_acks(acks[voter], mine, other)
+                if pair is not None:
+                    self._convict_acks(voter, step, seat, pair)
+                    break
+        live = self._live_at_start(step)
+        proven = self._cheated_at.get(step, set())  # the equivocators there among them
+        again = False
+        for seat in sorted(swapped):
+            shown = [
+                msg
+                for voter, named in sorted(acks.items())
+                if voter in live and voter != self.seat and voter not in proven
+                for msg in naming(named, swapped[seat])
+            ]
+            key = (seat, step)
+            if shown and key not in self._splits:
+                if not self.replay:
+                    # What shows the split goes to every peer before anything we decide
+                    # after it: a seat that named the other version to us alone must not
+                    # split the table.
+                    self._broadcast([m.raw for m in shown])
+                self._splits.add(key)
+                self._rebuild_ban(seat)
+                again = again or step < self.step
+            elif not shown and key in self._splits:
+                self._splits.discard(key)  # the seat that split it was proven a liar
+                self._rebuild_ban(seat)
+                again = True  # its drop here is undone: decided again from the step's start
+        return again
+
+    def _convict_acks(self, voter: int, step: int, seat: int, pair: tuple[Signed, Signed]) -> None:
+        """``voter`` named two versions of ``seat``'s COMMIT at ``step``: blame it, keep and
+        send the proof (the two acknowledgements and the COMMITs that resolve them), and
+        vote it out from the next step on (an agreed drop, §5.2)."""
+        why = f"named two versions of seat {seat}'s COMMIT at step {step}"
+        self._blame(voter, "equivocation", why, step)
+        self.proofs.append(pair)
+        if not self.replay:
+            box = self._boxes[step]
+            commits = [*box.dropped_commits.values(), *box.of(MsgType.COMMIT).values()]
+            others = [
+                m
+                for proof in self.proofs
+                for m in proof
+                if m.type is MsgType.COMMIT and m.step == step and m.seat == seat
+            ]
+            raws = [m.raw for m in (*commits, *others, *pair)]
+            self._broadcast(list(dict.fromkeys(raws)))
+        self._acks_conflict(voter, step)
+
+    def _live_at_start(self, step: int) -> frozenset[int]:
+        """The live seats when ``step`` began, before any drop at it (the same at every
+        peer: part of the agreed history before the step).  A seat dropped at the step for
+        silence still split it if it named the other version first: a peer that applied
+        the round without it decides again, as its acknowledgement reached another peer
+        before the drop (it can only have been an honest seat that took the other COMMIT,
+        then fell silent, or a liar that named our version nowhere)."""
+        live = self._snapshots[step].live
+        box = self._boxes.get(step)
+        return live if box is None else live | box.dropped_now
+
+    def _round_families(
+        self, step: int
+    ) -> tuple[dict[int, frozenset[bytes]], dict[int, frozenset[bytes]]] | None:
+        """For each seat with a late proof at ``step``: the vectors an acknowledgement of
+        the COMMITs we hold there may name that hold that seat's COMMIT, and the same with
+        its other version (see lanTag.session.round_evidence).  A vector without it says
+        nothing about which version its signer took.  None while we lack a live seat's
+        commitment."""
+        box = self._boxes.get(step)
+        if box is None:
+            return None
+        snap = self._snapshots[step]
+        needs = needs_for(snap.state.decision(), self._live_at_start(step))
+        if needs.kind is not NeedKind.SECRET:
+            return None
+        held = {**box.dropped_commits, **box.of(MsgType.COMMIT)}
+        live = {s for s in needs.humans if s in snap.live}
+        if not all(s in held for s in live):
+            return None
+        digests = {s: held[s].digest for s in needs.humans if s in held}
+        ours: dict[int, frozenset[bytes]] = {}
+        swapped: dict[int, frozenset[bytes]] = {}
+        for (seat, at), (took, _sealed, other) in self._late_commits.items():
+            if at == step and digests.get(seat) == took:
+                ours[seat], swapped[seat] = families(digests, live, seat, other)
+        return ours, swapped
+
+    def _acks_at(self, step: int) -> dict[int, list[tuple[bytes, Signed]]]:
+        """(vector, message) of every acknowledgement each seat signed on our state at
+        ``step``: its REVEAL and round HAVE we kept, and the second versions in proofs."""
+        ours = self._hash_at[step]
+        out: dict[int, list[Signed]] = {}
+        for seat, key in enumerate(self._human_keys):
+            if key is None:
+                continue
+            for kind, sub in _ACK_SLOTS:
+                msg = self._slots.get((seat, (step, kind, sub, ours)))
+                if msg is not None:
+                    out.setdefault(seat, []).append(msg)
+        for proof in self.proofs:
+            for msg in proof:
+                if msg.step == step and msg.state_hash == ours:
+                    kept = out.setdefault(msg.seat, [])
+                    if all(m.raw != msg.raw for m in kept):
+                        kept.append(msg)
+        return {seat: acknowledgements(msgs) for seat, msgs in out.items()}

@@ -266,11 +266,12 @@ class Session(Agreement, Recovery, Sealing):
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         if msg.seat != self.seat:
             self._weigh_state_hash(msg, step)
+        judge = self._note_ack(msg)  # protocol 6: a late proof's round may be split by it
         if msg.step < step and msg.type in _LATE_TYPES:
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
                 # rollback rebuilds the boxes it reopens from _slots: nothing to keep here.
-                if self._admitted:
+                if self._admitted or judge:
                     self._pump(now)  # its claim may void an admission (§5.6), as live
                 return
             box = self._box(msg.step)

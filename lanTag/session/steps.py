@@ -39,6 +39,11 @@ ORDERED_PROOFS_PROTOCOL = 6
 # seat's forfeit; a seat is given back only after the turn it was dropped in ended, and at
 # most HANDBACK_LIMIT (lanTag.session.recovery) times a game.
 WITHHELD_PROTOCOL = 6
+# Protocol 6 too: the late-proof rule assumes one cheater.  A round at which a second seat is
+# proven to have cheated (another equivocation, a bad reveal, or acknowledgements naming two
+# versions of one seat's COMMIT) does not stand, whenever the proof comes: every seat proven
+# there is dropped at that step, as protocol 4 did (SPEC §5.7, "Many cheaters").
+COLLUSION_PROTOCOL = 6
 ROUND_SUBJECT = 2**32 - 1  # a HAVE's subject that is no seat: "the secret round of this step"
 ROUND_DOMAIN = b"lanTag/v1/round\x00"
 

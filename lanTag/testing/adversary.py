@@ -27,6 +27,7 @@ from typing import Any
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.fair.commit import commitment
+from lanTag.identity import Identity
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.net.endpoint import Addr
 from lanTag.net.frame import Frame, FrameType, encode
@@ -42,6 +43,7 @@ from lanTag.session.messages import (
     sign_message,
     unpack_bundle,
 )
+from lanTag.session.steps import ROUND_SUBJECT, round_digest
 from lanTag.session.transport import Transport
 from lanTag.testing.choices import beats, illegal_for
 from lanTag.testing.garbage import garbage_datagrams, garbage_payloads
@@ -77,6 +79,12 @@ class Cheat(enum.Enum):
     WITHHOLD_ROLL = "withhold-roll"
     WITHHOLD_ROLL_CAREFUL = "withhold-roll-careful"
     WITHHOLD_ROLL_LEAVE = "withhold-roll-leave"
+    # Two colluders (issue #33): HONEST plays honestly but lends its key (``--identity-seed``);
+    # COLLUDE holds that key (``partner``) and, at the first secret round its partner takes
+    # part in, signs a second COMMIT for the partner and sends it to the victims only, with
+    # its own acknowledgement naming it in place of the one naming what it holds.
+    HONEST = "honest"
+    COLLUDE = "collude"
 
 
 def resign(session_signer: Any, msg: Signed, payload: tuple[Any, ...]) -> Signed:
@@ -148,6 +156,7 @@ class Adversary:
         spoof: Callable[[bytes, Addr, Addr], None] | None = None,
         spoof_as: Addr | None = None,
         seed: int = 0,
+        partner: Identity | None = None,
     ) -> None:
         self.inner = inner
         self.cheat = cheat
@@ -157,6 +166,7 @@ class Adversary:
         self.replay_pool = list(replay_pool)
         self.spoof = spoof
         self.spoof_as = spoof_as
+        self.partner = partner
         self.rng = random.Random(seed)
         self.did = CheatLog()
         self.withholder: Withholder | None = None
@@ -166,7 +176,13 @@ class Adversary:
         self._peek: tuple[int, Action] | None = None  # PEEK_REVEAL: (step, committed choice)
         self._installed: Session | None = None
         self._rules: list[
-            tuple[int, MsgType, Callable[[Signed], tuple[Any, ...]], set[Addr] | None]
+            tuple[
+                int,
+                MsgType,
+                Callable[[Signed], tuple[Any, ...]],
+                set[Addr] | None,
+                Callable[[Signed], list[bytes]] | None,
+            ]
         ] = []
         self._log = bytearray()
         write = inner.write_log
@@ -515,6 +531,84 @@ class Adversary:
         self.did.notes.append(f"committed {honest} to all but {sorted(victims)}: {other}")
         return True
 
+    def _honest(self, s: Session, now: float) -> bool:
+        return False  # never cheats: the bot plays every input
+
+    def _collude(self, s: Session, now: float) -> bool:
+        # At the first secret round our partner takes part in: once we hold every COMMIT
+        # of it, the victims get, in place of our acknowledgement (our REVEAL, or our round
+        # HAVE when we are no seat of the round), a second COMMIT of the partner signed
+        # with its key, then our acknowledgement naming the vector with that one.  The
+        # other peers get our honest one.
+        decision = s.state.decision()
+        partner = self._partner_seat(s)
+        if partner is None or not isinstance(decision, Simultaneous):
+            return False
+        if partner not in decision.seats or partner not in s.live:
+            return False
+        step = s.step
+        others = sorted(k for k in s.peers if k not in (s.seat, partner))
+        victims = self._victims(s) if self.victims is not None else {s.peers[others[-1]]}
+        second: list[Signed] = []
+
+        def acknowledges(msg: Signed) -> bool:
+            return msg.type is MsgType.REVEAL or msg.payload[0] == ROUND_SUBJECT
+
+        def commit_b(msg: Signed) -> list[bytes]:
+            if not acknowledges(msg):
+                return []  # a relay's HAVE of one seat's messages: sent as it is
+            if not second:
+                assert self.partner is not None
+                mine = s._boxes[step].of(MsgType.COMMIT)[partner]
+                second.append(
+                    sign_message(
+                        self.partner.signer(),
+                        MsgType.COMMIT,
+                        s.game_id,
+                        step,
+                        partner,
+                        mine.state_hash,
+                        (self.inner.random_bytes(32),),
+                        version=s.record.protocol,
+                    )
+                )
+                self.did.sent.append(second[0])
+            return [second[0].raw]
+
+        def swapped() -> bytes:
+            assert second
+            held = s._boxes[step].of(MsgType.COMMIT)
+            digests = {seat: c.digest for seat, c in held.items()}
+            digests[partner] = second[0].digest
+            return round_digest(digests)
+
+        self._replace_own(
+            s,
+            step,
+            MsgType.REVEAL,
+            lambda m: (*m.payload[:3], swapped()),
+            only=victims,
+            before=commit_b,
+        )
+        self._replace_own(
+            s,
+            step,
+            MsgType.HAVE,
+            lambda m: (m.payload[0], [swapped()]) if acknowledges(m) else m.payload,
+            only=victims,
+            before=commit_b,
+        )
+        if s.my_turn() == "secret":
+            self.bot.act(s, self.inner.random_bytes, now)
+        self.did.notes.append(f"second COMMIT of seat {partner} to {sorted(victims)}")
+        return True
+
+    def _partner_seat(self, s: Session) -> int | None:
+        if self.partner is None:
+            return None
+        key = self.partner.public_key
+        return next((i for i, seat in enumerate(s.record.seats) if seat.public_key == key), None)
+
     def _false_hash(self, s: Session, now: float) -> bool:
         # One validly signed HAVE, the copy of one we sent at this step (or the one before:
         # a turn is applied as soon as its MOVE is acknowledged, and protocol 6's secret
@@ -577,9 +671,11 @@ class Adversary:
         kind: MsgType,
         payload: Callable[[Signed], tuple[Any, ...]],
         only: set[Addr] | None = None,
+        before: Callable[[Signed], list[bytes]] | None = None,
     ) -> None:
-        """When our session sends its ``kind`` of ``step``, send a re-signed version instead."""
-        self._rules.append((step, kind, payload, only))
+        """When our session sends its ``kind`` of ``step``, send a re-signed version instead
+        (after the messages ``before`` returns for it, if any)."""
+        self._rules.append((step, kind, payload, only, before))
 
     def _apply_rules(self, raw: bytes) -> None:
         if raw in self._replace:
@@ -590,14 +686,16 @@ class Adversary:
             return
         if msg.seat != self.inner_seat():
             return
-        for step, kind, payload, only in self._rules:
+        for step, kind, payload, only, before in self._rules:
             if msg.step == step and msg.type == kind:
+                extra = before(msg) if before is not None else []
                 fake = resign(self._signer(), msg, payload(msg))
                 self.did.sent.append(fake)
+                out = [*extra, fake.raw]
                 if only is None:
-                    self._replace[raw] = {None: [fake.raw]}
+                    self._replace[raw] = {None: out}
                 else:
-                    self._replace[raw] = {a: [fake.raw] for a in only}
+                    self._replace[raw] = {a: out for a in only}
 
 
 _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
@@ -618,6 +716,8 @@ _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
     Cheat.WITHHOLD_ROLL: Adversary._withhold_roll,
     Cheat.WITHHOLD_ROLL_CAREFUL: Adversary._withhold_roll,
     Cheat.WITHHOLD_ROLL_LEAVE: Adversary._withhold_roll,
+    Cheat.HONEST: Adversary._honest,
+    Cheat.COLLUDE: Adversary._collude,
 }
 
 

@@ -2,6 +2,9 @@
 
     python -m lanTag.testing.adversary --cheat two-commits --join 127.0.0.1:PORT --log PATH
 
+(two colluders: ``--cheat honest --identity-seed HEX`` for the one that lends its key,
+``--cheat collude --partner-seed HEX`` for the one that signs with it)
+
 joins a table on loopback like ``lantag join --headless`` and plays with a bot,
 honestly except for one cheat (:class:`lanTag.testing.adversary.Cheat`), then
 stays until the game is over for it (a dropped seat follows the game) or
@@ -37,12 +40,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--at-step", type=int, default=0)
     parser.add_argument("--bot", default="random")
     parser.add_argument("--max-seconds", type=float, default=60.0)
+    parser.add_argument(
+        "--identity-seed", help="hex: the seat's key from this seed (a colluder lends it)"
+    )
+    parser.add_argument("--partner-seed", help="hex: the colluding seat's key (--cheat collude)")
     return parser.parse_args(argv)
 
 
 async def run(args: argparse.Namespace) -> int:
     host, _, port = str(args.join).rpartition(":")
-    identity = Identity(secrets.token_bytes(32))
+    seed = args.identity_seed
+    identity = Identity(bytes.fromhex(seed) if seed else secrets.token_bytes(32))
+    partner = Identity(bytes.fromhex(args.partner_seed)) if args.partner_seed else None
     chain_secret = secrets.token_bytes(32)
     anchor = HashChain(chain_secret, DEFAULT_LENGTH).anchor
     writer = LogWriter(args.log)
@@ -55,7 +64,9 @@ async def run(args: argparse.Namespace) -> int:
         secrets.token_bytes,
         write_log=writer.write,
     )
-    adversary = Adversary(machine, Cheat(args.cheat), at_step=args.at_step, bot=args.bot)
+    adversary = Adversary(
+        machine, Cheat(args.cheat), at_step=args.at_step, bot=args.bot, partner=partner
+    )
     pump = await UdpPump.start(adversary, ("127.0.0.1", 0))
     machine.local_addr = pump.address
     pump.poke()

@@ -25,6 +25,7 @@ from lanTag.peer.selfplay import peer_env
 from lanTag.rules.base import FORFEIT, Joint
 from tests.net.real_table import final_history
 
+ROOT = Path(__file__).resolve().parents[2]
 PORT = re.compile(rb"on port (\d+)")
 SEATED = re.compile(r"^lobby: 2/3 seated")
 # A small board makes battles (secret rock-paper-scissors rounds) frequent.

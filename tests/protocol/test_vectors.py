@@ -414,3 +414,23 @@ def test_a_pair_of_signed_messages_proves_what_the_vector_says(case: dict[str, A
     for msg in (first, second):
         assert verify_signature(msg, key, Verifier())  # evidence only counts when signed
     assert contradiction(first, second) == case["verdict"]
+
+
+@pytest.mark.parametrize("case", cases("evidence.json", "acknowledgements"))
+def test_a_seats_round_acknowledgements_prove_what_the_vector_says(case: dict[str, Any]) -> None:
+    # Protocol 6 (SPEC §5.7, "Many cheaters"): a seat other than the equivocator that named a
+    # vector holding each version of its COMMIT signed conflicting acknowledgements.
+    from lanTag.session.round_evidence import acknowledgements, conflicting_acks, families
+
+    key = bytes.fromhex(case["public_key"])
+    acks = [parse_unverified(bytes.fromhex(raw)) for raw in case["acknowledgements"]]
+    commits = [parse_unverified(bytes.fromhex(raw)) for raw in case["commits"]]
+    other = parse_unverified(bytes.fromhex(case["other"]))
+    assert all(m.seat == case["seat"] and verify_signature(m, key, Verifier()) for m in acks)
+    seat = case["equivocator"]
+    assert other.seat == seat and other.slot == commits[seat].slot and other != commits[seat]
+    digests = {c.seat: c.digest for c in commits}
+    ours, swapped = families(digests, set(case["live"]), seat, other.digest)
+    named = acknowledgements(acks)
+    proof = None if case["seat"] == seat else conflicting_acks(named, ours, swapped)
+    assert ("equivocation" if proof is not None else None) == case["verdict"]

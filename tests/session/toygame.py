@@ -7,6 +7,7 @@ Option ``guessers`` (0: everyone) limits the secret guess to the first seats, so
 are bystanders of it (the acknowledgement rules of SPEC §4.4 and §5.4 need one).  Option
 ``round_turn`` (1) makes a whole round one turn in ``awaited()`` (it starts at the roll), so
 a turn holds several steps (the hand-back's wait for the end of a turn, SPEC §5.6, needs one).
+``turns`` 0 leaves the turns out: a round is a roll and a guess, and a guess ends the game.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class ToyState(State):
     scores: tuple[int, ...] = ()
     guessers: int = 0  # seats in the secret round (the first ones); 0: every seat
     round_turn: int = 0  # 1: a round is one turn, from its roll on (awaited())
+    turns: bool = True  # False: no turns, the next round starts after the guess
 
     def decision(self) -> Decision:
         if self.round >= self.rounds:
@@ -89,6 +91,8 @@ class ToyState(State):
             for seat, action in inp.choices:
                 if action != FORFEIT and guesses.count(action.args[0]) == 1:
                     scores[seat] += 3
+            if not self.turns:
+                return replace(self, round=self.round + 1, phase="roll", scores=tuple(scores))
             return replace(self, phase="turns", turn=0, scores=tuple(scores))
         if not isinstance(inp, Move):
             raise IllegalAction("unexpected input")
@@ -99,8 +103,10 @@ class ToyState(State):
 
     def to_obj(self) -> Any:
         obj = [self.seats, self.rounds, self.round, self.phase, self.turn, list(self.scores)]
-        if self.round_turn:
-            return [*obj, self.guessers, self.round_turn]
+        if self.round_turn or not self.turns:
+            # one slot for both (each branch's encoding kept): 0 no turns, 1 round_turn, 2 both
+            code = self.round_turn if self.turns else 2 * self.round_turn
+            return [*obj, self.guessers, code]
         return [*obj, self.guessers] if self.guessers else obj  # 0: the encoding before it
 
 
@@ -114,6 +120,7 @@ class Toy(Game):
         OptionSpec("rounds", 3, "rounds to play", min=1, max=100),
         OptionSpec("guessers", 0, "seats in the secret guess (0: all)", min=0, max=64),
         OptionSpec("round_turn", 0, "1: a round is one turn", min=0, max=1),
+        OptionSpec("turns", 1, "1: a turn per seat after each guess; 0: none", min=0, max=1),
     )
 
     @classmethod
@@ -129,12 +136,20 @@ class Toy(Game):
             scores=(0,) * seats,
             guessers=guessers,
             round_turn=int(opts["round_turn"]),
+            turns=bool(opts["turns"]),
         )
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> State:
         seats, rounds, rnd, phase, turn, scores, *rest = obj
-        return ToyState(seats, rounds, rnd, phase, turn, tuple(scores), *rest)
+        guessers = rest[0] if rest else 0
+        # the slot after guessers: absent (turns, no round turn), 0, 1 or 2 (see to_obj)
+        round_turn, turns = {None: (0, True), 0: (0, False), 1: (1, True), 2: (1, False)}[
+            rest[1] if len(rest) > 1 else None
+        ]
+        return ToyState(
+            seats, rounds, rnd, phase, turn, tuple(scores), guessers, round_turn, turns
+        )
 
 
 ToyState.game = Toy
