@@ -4,6 +4,7 @@ sitecustomize module that lowers its Prototag rules version.  Both sides say why
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ import pytest
 from lanTag.rules.registry import get_game
 from lanTag.wire import PROTOCOL_VERSION
 from tests.cli.helpers import HANG_GUARD, announced_port, lantag, lantag_process, make_home
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
@@ -37,7 +40,8 @@ def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
             "--headless",
             "--bind",
             "127.0.0.1",
-            env={"PYTHONPATH": str(older)},
+            # This tree's lanTag under the older rules (not the one an install points at).
+            env={"PYTHONPATH": os.pathsep.join([str(older), str(ROOT)])},
         )
         assert joined.returncode == 1, joined.stderr
         assert (
