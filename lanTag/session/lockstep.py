@@ -32,6 +32,7 @@ from lanTag.rules.base import (
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.agreement import Agreement
+from lanTag.session.chatter import TOO_CHATTY, Gate
 from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
     REQUEST_AHEAD,
@@ -127,8 +128,6 @@ class Session(Agreement, Recovery, Sealing):
         """Public chat: signed and sent to everyone; in our log only if we ask (``/say!``)."""
         if self._signer is None or self.seat is None:
             raise LocalProtocolError("spectators cannot chat")
-        if keep_in_log:
-            self.note("chat", text[:500])
         msg = sign_message(
             self._signer,
             MsgType.CHAT,
@@ -139,6 +138,10 @@ class Session(Agreement, Recovery, Sealing):
             (text[:500],),
             version=self.record.protocol,
         )
+        if not self._chatter_room(msg):
+            raise LocalProtocolError(TOO_CHATTY)
+        if keep_in_log:
+            self.note("chat", text[:500])
         self._broadcast([msg.raw])
 
     def leave(self, now: float) -> None:
@@ -155,6 +158,7 @@ class Session(Agreement, Recovery, Sealing):
             self.state.state_hash(),
             (),
         )
+        self._chatter_room(msg)  # counted as the others count it (a LEAVE again is a copy)
         self._left[self.seat] = self.step
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         self._broadcast([msg.raw])
@@ -199,10 +203,15 @@ class Session(Agreement, Recovery, Sealing):
         if key is None:
             self._reject("not-in-roster", f"seat {msg.seat} is not a human seat of this game")
             return
-        if not (
+        gate = self._chatter_gate(msg)  # protocol 6: chatter capped per seat and step (§5.3)
+        if gate is Gate.DROP:
+            return
+        if gate is not Gate.COPY and not (
             verify_signature(msg, key, self._verifier) if signature_ok is None else signature_ok
         ):
             self._reject("bad-signature", f"signature of seat {msg.seat} does not verify")
+            return
+        if not self._chatter_take(msg, gate, now):
             return
         if msg.seat not in self.live:
             self._answer_dropped(msg, now)
@@ -636,7 +645,13 @@ class Session(Agreement, Recovery, Sealing):
                     self._left.pop(seat, None)  # a seat that had left is back: no longer leaving
                     if seat == self.seat:  # dropped again, we ask back at once (_pump)
                         self._rejoin_sent_at = None
-        self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), live))
+        # Who has played (protocol 6, SPEC §5.4): the seats whose input this step took (needs()
+        # is after this step's drops: the contributors only).  A seat given back has not
+        # played by that alone: a squatter let back in that goes silent again is left out.
+        played = snap.played | frozenset(self.needs().humans)
+        self._snapshots.append(
+            Snapshot(new_state, tuple(chain_last), tuple(chain_used), live, played)
+        )
         digest = self._state_hash(new_state)
         self._hash_at[decided + 1] = digest
         protocol = self.record.protocol

@@ -56,6 +56,9 @@ class Snapshot:
     chain_last: tuple[bytes, ...]  # last chain link seen from each seat (anchor at start)
     chain_used: tuple[int, ...]  # reveals each seat has made so far
     live: frozenset[int]  # human seats still playing themselves
+    # Human seats that have played before this step: an input of theirs was in a decided
+    # step (a move, a link, a reveal; lanTag.session.unplayed)
+    played: frozenset[int] = frozenset()
 
 
 @dataclass(slots=True)
@@ -134,21 +137,35 @@ class StepBox:
                 return True
         return False
 
-    def unanimous_silent(self, live: frozenset[int]) -> frozenset[int] | None:
+    def unanimous_silent(
+        self,
+        live: frozenset[int],
+        unplayed: frozenset[int] = frozenset(),
+        stay: frozenset[int] = frozenset(),
+    ) -> frozenset[int] | None:
         """X such that every live seat outside X has voted exactly X, if any.
 
         At least half of the live seats must remain: a lone peer cut off from the rest
         (or a cascade of mutual suspicion) cannot drop everyone else and split the game.
+        Seats of X in ``unplayed`` are not counted among the live seats there, when no seat
+        of ``stay`` is in X (protocol 6 at a roll: seats that never played, an open table's
+        squatters, while the host and we remain; SPEC §5.4).  A drop the ordinary rule
+        makes is found first.
         """
-        for vote in self.votes.values():
-            silent = frozenset(vote.payload[0])
-            if not silent or not silent <= live or 2 * len(live - silent) < len(live):
-                continue
-            voters = live - silent
-            if voters and all(
-                v in self.votes and frozenset(self.votes[v].payload[0]) == silent for v in voters
-            ):
-                return silent
+        for relaxed in (False, True) if unplayed else (False,):
+            for vote in self.votes.values():
+                silent = frozenset(vote.payload[0])
+                if not silent or not silent <= live:
+                    continue
+                counted = live - (silent & unplayed) if relaxed and not silent & stay else live
+                if 2 * len(live - silent) < len(counted):
+                    continue
+                voters = live - silent
+                if voters and all(
+                    v in self.votes and frozenset(self.votes[v].payload[0]) == silent
+                    for v in voters
+                ):
+                    return silent
         return None
 
 
