@@ -30,6 +30,7 @@ from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names
 from lanTag.session.lockstep import Session
 from lanTag.ui.outcomes import step_words
+from lanTag.ui.turn_clock import cannot_go_on_why
 from lanTag.views.brief import position_line
 
 
@@ -86,6 +87,10 @@ async def play_headless(
                         print(line, file=stream)
                     if mine in event.seats:
                         print(clock.seat_lost(session, event.step), file=stream)
+            elif isinstance(event, ev.CannotGoOn):
+                seats = ", ".join(names.get(s, str(s)) for s in event.seats)
+                why = cannot_go_on_why("Ctrl-C")
+                print(f"the table cannot go on without {seats}: {why}", file=stream)
             elif isinstance(event, ev.SeatsBack):
                 mine = machine.session.seat if machine.session is not None else None
                 for seat in event.seats:

@@ -30,9 +30,11 @@ from lanTag.session.steps import (
     ORDERED_PROOFS_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
     ROUND_SUBJECT,
+    UNPASSABLE_VOTE_PROTOCOL,
     WITHHELD_PROTOCOL,
     Snapshot,
     StepBox,
+    may_be_decided,
     unacknowledged_commits,
     unacknowledged_round,
 )
@@ -66,7 +68,25 @@ class Agreement(LateProof, Absence):
         if msg.type == MsgType.VOTE and msg.seat == self.seat:
             # Our own vote binds us, whichever history it was sent on (the others count
             # it), and the verifier replaying our log learns the binding from it.
-            self._bound.setdefault(msg.step, set()).update(msg.payload[0])
+            self._bound.setdefault(msg.step, set()).add(frozenset(msg.payload[0]))
+
+    def _bound_at(self, step: int) -> frozenset[int]:
+        """The seats our votes at ``step`` bind us to (SPEC §5.4): we take their messages
+        there only with another live seat's HAVE.  From protocol 6 on, a vote no drop could
+        ever be decided from (it would leave less than half of the table) binds nothing:
+        each of our votes there counts, the superseded ones too (a peer may decide from
+        one it holds before our latest), and the live seats are the step's current ones
+        (a drop or a ban there only takes seats away, so such a vote stays undecidable)."""
+        votes = self._bound.get(step)
+        if not votes:
+            return _NONE
+        if self.record.protocol < UNPASSABLE_VOTE_PROTOCOL:
+            return frozenset().union(*votes)
+        snap = self._snapshots[step]
+        unplayed, stay = self._unplayed_at(step)
+        return frozenset().union(
+            *(v for v in votes if may_be_decided(v, snap.live, unplayed, stay))
+        )
 
     def _register_have(self, have: Signed, box: StepBox) -> None:
         subject = int(have.payload[0])
@@ -279,7 +299,7 @@ class Agreement(LateProof, Absence):
             return  # a 33rd vote at one step would convict us of a flood: keep the last one
         seq = self._vote_seq.get(self.step, 0) + 1
         self._vote_seq[self.step] = seq
-        self._bound.setdefault(self.step, set()).update(silent)
+        self._bound.setdefault(self.step, set()).add(silent)
         self._emit(MsgType.VOTE, (sorted(silent), seq), now)
 
     def _answer_votes(self, now: float) -> None:
@@ -295,7 +315,7 @@ class Agreement(LateProof, Absence):
                 continue
             requests = sum(m.payload[1] for m in [*box.votes.values(), *box.nudges.values()])
             for subject in box.requested():
-                if subject in self._bound.get(step, ()):
+                if subject in self._bound_at(step):
                     continue
                 answered, relayed = box.haves_sent.get(subject, (0, 0))
                 held = len(box.accepted_of(subject)) + len(_acks_of(box, subject))

@@ -146,7 +146,7 @@ class SessionCore:
                                       §5.4): (the seats, the seats that stayed, live before)
     _rule_off           Agreement     steps where the seats left out were found voting us
                                       out: no seat is left out there again (SPEC §5.4)
-    _bound              Agreement     step -> seats I voted silent (my vote binds me)
+    _bound              Agreement     step -> the seat sets of my votes there (they bind me)
     _vote_seq           Agreement     step -> sequence number of my latest vote there
     _secret             Session       step -> (action, nonce) of my sealed choice
                                       (+Recovery: recovered after a restart)
@@ -260,7 +260,7 @@ class SessionCore:
         # had to stay, the live seats before): protocol 6, lanTag.session.unplayed
         self._left_out: dict[int, tuple[frozenset[int], frozenset[int], frozenset[int]]] = {}
         self._rule_off: set[int] = set()  # steps where those seats were found playing on
-        self._bound: dict[int, set[int]] = {}  # step -> seats I voted silent (binding)
+        self._bound: dict[int, set[frozenset[int]]] = {}  # step -> my votes' seats (binding)
         self._vote_seq: dict[int, int] = {}
         self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
         # Sealed choices of steps a rollback reopened, until our COMMIT is taken again.

@@ -62,6 +62,7 @@ from lanTag.session.steps import (
     ROUND_ACKS_PROTOCOL,
     Snapshot,
     StepBox,
+    may_be_decided,
     protocol_1_faults,
 )
 from lanTag.session.steps import WITHHELD_PROTOCOL as WITHHELD
@@ -360,9 +361,18 @@ class Session(Agreement, Recovery, Sealing):
             )
             if silent:
                 self._vote(silent, now)
+                self._tell_if_stuck(box, silent)
             else:
                 self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
         self._pump(now)
+
+    def _tell_if_stuck(self, box: StepBox, silent: frozenset[int]) -> None:
+        """Say once a step when what we wait for can never be dropped: the table cannot go
+        on without those seats, whatever anyone votes (§5.8's bound); it waits for them."""
+        if box.stuck_reported or may_be_decided(silent, self.live, *self._unplayed_at(self.step)):
+            return
+        box.stuck_reported = True
+        self._events.append(ev.CannotGoOn(self.step, tuple(sorted(silent))))
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         for addr, raws in self._outbox.items():
@@ -444,7 +454,7 @@ class Session(Agreement, Recovery, Sealing):
             return True
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
-        bound = self._bound.get(self.step, _NO_SEATS) if self.seat in snap.live else _NO_SEATS
+        bound = self._bound_at(self.step) if self.seat in snap.live else _NO_SEATS
         if self._contradicted and self.seat in snap.live:
             bound = bound | self._contradicted  # a convicted liar: as if we voted it silent
         if (

@@ -368,6 +368,10 @@ class GameModel:
                 self.add_log(f"{seats} dropped at step {e.step}; a bot plays", "class:log.net")
             if self.idle_dropped and self.seat in silent:
                 self.add_log(turn_clock.idle_drop_line(self.turn_limit()), "class:warn")
+        elif isinstance(e, ev.CannotGoOn):
+            seats = ", ".join(who(x) for x in e.seats)
+            why = turn_clock.cannot_go_on_why("Ctrl-Q")
+            self.add_log(f"the table cannot go on without {seats}: {why}", "class:warn")
         elif isinstance(e, ev.Lagging):
             self.lagging[e.seat] = e.seconds
             self.add_log(f"{who(e.seat)} lagging ({e.seconds:.1f}s)", "class:log.net")

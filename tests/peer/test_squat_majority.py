@@ -176,14 +176,16 @@ def test_people_thinking_at_a_first_secret_round_are_not_dropped_by_the_host_alo
         assert table.sessions([i])[0].live == frozenset({0, 1, 2})
 
 
-def test_a_host_cut_off_after_its_first_link_went_out_waits_at_that_roll_once_it_hears() -> None:
+def test_a_host_cut_off_after_its_first_link_went_out_rejoins_the_table_s_history() -> None:
     """The price of the rule, and where it stops: the host's link of the first roll reached
     the joiners, then the host heard nobody.  It cannot tell that from a squat and plays on
     alone (two games while the cut lasts); the joiners took the roll with its link and drop
     it at the next roll.  Once it hears them (their drop proof answers its next move) it
-    finds the seats it left out voting it out: it goes back to the first roll, never leaves
-    them out there again, and waits there, bound by its own vote, as a host cut off at the
-    first roll always did (SPEC §5.4, §5.8); it does not play on alone any more."""
+    finds the seats it left out voting it out: it goes back to the first roll and never
+    leaves them out there again.  Its vote there (both joiners) could then never be decided
+    (one seat of three would remain), so it binds nothing (protocol 6, SPEC §5.4): the host
+    takes their links of that roll, learns its drop at the next one, and follows the table's
+    game to the same end (before, it waited at that roll for good)."""
     from lanTag.peer.machine import PacedBotDriver
 
     table = _seated(3, seed=27)
@@ -204,5 +206,10 @@ def test_a_host_cut_off_after_its_first_link_went_out_waits_at_that_roll_once_it
     table.peers[0].poke(table.net.now)
     table.net.run_until(lambda: host.step == 0, max_time=table.net.now + 120)
     table.net.run_for(120.0)
-    assert host.step == 0 and host.live == frozenset({0, 1, 2}) and host._rule_off == {0}
-    assert table.report(0).valid
+    assert host._rule_off == {0}
+    sessions = table.sessions([0, 1, 2])
+    assert all(s.state.is_over for s in sessions)
+    assert len({s.state.state_hash() for s in sessions}) == 1  # one history
+    assert _drops(table, 0)[-1] == (1, (0,))  # it took the table's drop of itself
+    assert all(s.live == frozenset({1, 2}) for s in sessions)
+    assert all(table.report(i).valid for i in range(3))
