@@ -69,7 +69,7 @@ def test_every_layer_reads_its_types_from_the_table() -> None:
     assert set(lockstep._ACKED) == {MsgType.MOVE, MsgType.COMMIT}
     assert ADMITTING == {MsgType.MOVE: 1, MsgType.ENTROPY: 1, MsgType.COMMIT: 1}
     assert audit._LINK_AT == {MsgType.ENTROPY: 0, MsgType.REVEAL: 2}
-    assert plain_replay._RARE == {t for t, s in by.items() if not s.plain}
+    assert {t for t, s in by.items() if not s.plain} == plain_replay._RARE
     assert chatter.CHATTER_LIMITS == {
         MsgType.CHAT: 32,
         MsgType.PRIVATE: 32,
@@ -78,5 +78,5 @@ def test_every_layer_reads_its_types_from_the_table() -> None:
         MsgType.SEAL: 4,
         MsgType.LEAVE: 4,
     }
-    assert chatter.PROVEN == {MsgType.CHAT, MsgType.PRIVATE, MsgType.SYNC, MsgType.REJOIN}
-    assert chatter.WINDOWED == {MsgType.CHAT, MsgType.PRIVATE}
+    assert {MsgType.CHAT, MsgType.PRIVATE, MsgType.SYNC, MsgType.REJOIN} == chatter.PROVEN
+    assert {MsgType.CHAT, MsgType.PRIVATE} == chatter.WINDOWED
