@@ -330,7 +330,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="print a game's position from a log, or check a position file",
         description="Print the position after N steps of a signed log as JSON (default: "
         "the end), or check a position file.  Each game's fields are in its rules page "
-        "(docs/rules/<game>.md).",
+        "(docs/rules/<game>.md).  Places are named as on a chessboard, for every game: a "
+        "file letter from the left (a, b, ...; aa after z), then a rank from the bottom "
+        '(1, 2, ...), so a1 is the bottom-left corner with north up, as the boards label '
+        'them; a position says so with "coordinates": "algebraic".  A file without that '
+        "field was written by an older lanTag and is read in its game's old spelling.",
         epilog="Exit codes: 0 printed or valid; 2 a bad log, step or position (one line "
         "naming every problem).",
     )

@@ -24,6 +24,7 @@ from lanTag.rules.base import (
     PositionError,
     State,
 )
+from lanTag.rules.coordinates import FIELD
 from lanTag.rules.registry import get_game
 from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.views.brief import waits_for
@@ -71,7 +72,13 @@ def check_position(path: str) -> str:
     """The one line that says what FILE holds; UserError naming every problem otherwise."""
     game, position, state = load_position(path)
     seats = position["seats"]
-    return f"{path}: a valid {game.display_name} position ({seats} seats; {waits_for(state)})"
+    line = f"{path}: a valid {game.display_name} position ({seats} seats; {waits_for(state)})"
+    if FIELD not in position:  # read as it was written: say so, the spelling is not today's
+        line += (
+            f'; its places are in the old spelling (no "{FIELD}" field: docs/rules/'
+            f"{game.id}.md, Position format)"
+        )
+    return line
 
 
 def load_position(path: str) -> tuple[type[Game], dict[str, Any], State]:

@@ -1,7 +1,10 @@
 """Reading a position (``Game.from_position``): named fields, every problem named once.
 
-A position is a JSON-ready dict a person can write: ``game``, ``rules``, ``seats``,
-``options``, then each engine's own fields (its rules doc lists them).  A
+A position is a JSON-ready dict a person can write: ``game``, ``rules``, ``coordinates``,
+``seats``, ``options``, then each engine's own fields (its rules doc lists them).  Places
+are named the algebraic way (``lanTag.rules.coordinates``) when ``coordinates`` says
+``"algebraic"``, as every position written now does; a position without the field was
+written before that and holds its game's old spelling (:attr:`FieldReader.algebraic`).  A
 :class:`FieldReader` reads the fields one by one and notes each problem in words
 ("tagged: seat 5 does not exist (seats 0-2)") instead of stopping at the first; the
 engine then builds the state and adds its invariants' complaints.  Pure: no I/O.
@@ -13,10 +16,11 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from lanTag.rules.base import Game, OptionError, PositionError, facts_from_obj
+from lanTag.rules.coordinates import ALGEBRAIC, FIELD
 
 T = TypeVar("T")
 
-ENVELOPE = ("game", "rules", "seats", "options")
+ENVELOPE = ("game", "rules", FIELD, "seats", "options")
 
 
 def _is_int(value: object) -> bool:
@@ -31,6 +35,8 @@ class FieldReader:
         self.problems: list[str] = []
         self.seats = 0
         self.options: dict[str, int | bool | str] = {}
+        # Places spelled the algebraic way; False: an old file, in its game's old spelling.
+        self.algebraic = True
         if not isinstance(position, Mapping):  # nothing else can be read
             raise PositionError([f"a {game.id} position is an object of named fields"])
         self.position: Mapping[str, Any] = position
@@ -49,6 +55,13 @@ class FieldReader:
             self.problems.append(
                 f"rules: the position is for {game.id} rules {rules!r}; this lanTag plays "
                 f"rules {game.rules_version}"
+            )
+        if FIELD not in self.position:
+            self.algebraic = False
+        elif self.position[FIELD] != ALGEBRAIC:
+            self.problems.append(
+                f"{FIELD}: {self.position[FIELD]!r} is not {ALGEBRAIC!r} (a position without "
+                f"the field holds its game's old spelling)"
             )
         seats = self.position.get("seats")
         if not isinstance(seats, int) or isinstance(seats, bool):
@@ -150,6 +163,7 @@ def envelope(game: type[Game], seats: int, options: Mapping[str, object]) -> dic
     return {
         "game": game.id,
         "rules": game.rules_version,
+        FIELD: ALGEBRAIC,
         "seats": seats,
         "options": dict(options),
     }

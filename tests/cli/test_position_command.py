@@ -55,7 +55,35 @@ def test_check_accepts_a_written_position(
     path = tmp_path / "p.json"
     path.write_text(capsys.readouterr().out, encoding="utf-8")
     assert main(["position", "--check", str(path)]) == 0
-    assert capsys.readouterr().out.startswith(f"{path}: a valid Prototag position (2 seats; ")
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}: a valid Prototag position (2 seats; ")
+    assert "old spelling" not in out
+
+
+def test_a_position_is_written_in_the_one_convention_and_old_files_say_theirs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Written now: marked, a1 the south-west corner.  The same position as an older lanTag
+    # wrote it (tests/rules/old_positions) checks too, and the check says how it reads.
+    old = Path(__file__).parents[1] / "rules" / "old_positions" / "prototag.json"
+    log = Path(__file__).parents[1] / "corpus" / "protocol6" / "prototag.log"
+    assert main(["position", str(log), "--step", "20"]) == 0
+    written = json.loads(capsys.readouterr().out)
+    assert written["coordinates"] == "algebraic" and list(written)[:3] == [
+        "game",
+        "rules",
+        "coordinates",
+    ]
+    assert written["pieces"] == ["a4", "a4"]  # the old file's "a2": rank 2 from the north
+    assert json.loads(old.read_text(encoding="utf-8"))["pieces"] == ["a2", "a2"]
+    assert Prototag.from_position(written) == Prototag.from_position(
+        json.loads(old.read_text(encoding="utf-8"))
+    )
+    assert main(["position", "--check", str(old)]) == 0
+    assert capsys.readouterr().out.endswith(
+        '; its places are in the old spelling (no "coordinates" field: '
+        "docs/rules/prototag.md, Position format)\n"
+    )
 
 
 def test_check_refuses_a_hand_edited_illegal_position_in_one_line(

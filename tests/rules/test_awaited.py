@@ -160,8 +160,8 @@ def test_the_default_reads_the_decision_alone() -> None:
 
 
 def _cover_attack() -> tuple[Any, Action]:
-    # B0 on cover (r2c11 is '%'), A0 next to it on the west, A1 also next to B0.
-    state = Tagem.from_position(_tagem(pawns=[["r2c10", "r1c11"], ["r2c11", "r7c11"]]))
+    # B0 on cover (l9 is '%'), A0 next to it on the west, A1 also next to B0.
+    state = Tagem.from_position(_tagem(pawns=[["k9", "l10"], ["l9", "l4"]]))
     return state, Action("attack", (0, "e"))
 
 

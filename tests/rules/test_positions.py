@@ -78,9 +78,10 @@ def _prototag(**fields: Any) -> dict[str, Any]:
     position: dict[str, Any] = {
         "game": "prototag",
         "rules": Prototag.rules_version,
+        "coordinates": "algebraic",
         "seats": 3,
         "phase": "roll",
-        "pieces": ["d4", "a1", "g7"],
+        "pieces": ["d4", "a7", "g1"],
         "tagged": 0,
         "mover": 0,
     }
@@ -90,23 +91,24 @@ def _prototag(**fields: Any) -> dict[str, Any]:
 
 def test_a_hand_written_prototag_position_plays_on() -> None:
     # Options left out take their defaults; so do the counters.
-    state = Prototag.from_position(_prototag(pieces=["d4", "d2", "g7"]))
+    state = Prototag.from_position(_prototag(pieces=["d4", "d6", "g1"]))
     decision = state.decision()
     assert isinstance(decision, Chance) and decision.purpose == "roll/0/d6"
     state = state.apply(Roll(((2,),)))
     state = state.apply(Move(0, Action("step", ("n",))))
-    state = state.apply(Move(0, Action("step", ("n",))))  # reaches seat 1 on d2
+    state = state.apply(Move(0, Action("step", ("n",))))  # reaches seat 1 on d6
     assert isinstance(state.decision(), Simultaneous)
     position = Prototag.position(state)
     assert position["phase"] == "rps" and position["opponent"] == 1
-    assert position["pieces"] == ["d2", "d2", "g7"] and position["path"] == ["d4", "d3", "d2"]
+    assert position["pieces"] == ["d6", "d6", "g1"] and position["path"] == ["d4", "d5", "d6"]
     assert position["tagged_steps"] == 2 and position["options"]["board_size"] == 7
 
 
 def test_a_position_names_tiles_as_the_board_does() -> None:
     state = Prototag.new_state(4)
     position = Prototag.position(state)
-    assert position["pieces"] == ["a1", "g1", "g7", "a7"]  # the corners, clockwise
+    # The corners clockwise from the north-west; a1 is the south-west corner.
+    assert position["pieces"] == ["a7", "g7", "g1", "a1"]
     assert position["phase"] == "start" and position["tagged"] is None
 
 
@@ -174,6 +176,7 @@ def _assassination(**fields: Any) -> dict[str, Any]:
     position: dict[str, Any] = {
         "game": "assassination",
         "rules": Assassination.rules_version,
+        "coordinates": "algebraic",
         "seats": 3,
         "phase": "roll",
         "victim": 0,
@@ -218,7 +221,7 @@ def test_an_illegal_assassination_position_is_refused_with_its_problem(
 
 
 def _boardtag(**fields: Any) -> dict[str, Any]:
-    """IT Phase: seat 1 is IT at (4,4) facing north; seat 0's 4 stands in front on e5."""
+    """IT Phase: seat 1 is IT at point e5 facing north; seat 0's 4 stands in front on e5."""
     dice = [
         {"owner": 0, "score": 1, "square": "h7"},
         {"owner": 0, "score": 4, "square": "e5"},
@@ -230,13 +233,14 @@ def _boardtag(**fields: Any) -> dict[str, Any]:
     position: dict[str, Any] = {
         "game": "boardtag",
         "rules": BoardTag.rules_version,
+        "coordinates": "algebraic",
         "seats": 2,
         "phase": "it",
         "dice": dice,
         "round": 1,
         "it_seat": 1,
         "it_die": 5,
-        "it_point": "(4,4)",
+        "it_point": "e5",
         "it_facing": "n",
         "mover": 1,
         "finished": [4, 3, 1, 2, 0],
@@ -258,7 +262,7 @@ def test_it_tags_a_runner_set_up_in_front_of_it() -> None:
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"it_point": "(9,1)"}, "it_point: '(9,1)' is not a lattice point ((0,0)..(8,8))"),
+        ({"it_point": "j1"}, "it_point: 'j1' is not a crossing point of the lines (a1..i9)"),
         ({"it_seat": 2}, "it_seat: seat 2 does not exist (seats 0-1)"),
         ({"it_facing": "up"}, "it_facing: 'up' is not one of n, e, s, w"),
         ({"dice": []}, "dice: 0 dice for 2 seats (3 each)"),
@@ -295,9 +299,9 @@ def _tagem(**fields: Any) -> dict[str, Any]:
 
 
 def test_a_declared_attack_shows_its_modifiers_by_name() -> None:
-    # B0 on cover (r2c11 is '%'), A0 attacks it from the west with A1 also next to B0:
+    # B0 on cover (l9 is '%'), A0 attacks it from the west with A1 also next to B0:
     # "+1 horde, -1 cover" for the attacker, nothing for the defender.
-    state = Tagem.from_position(_tagem(pawns=[["r2c10", "r1c11"], ["r2c11", "r7c11"]]))
+    state = Tagem.from_position(_tagem(pawns=[["k9", "l10"], ["l9", "l4"]]))
     state = state.apply(Move(0, Action("attack", (0, "e"))))
     assert Tagem.position(state)["pending"] == {
         "attacker": "A0",
@@ -314,13 +318,13 @@ def test_a_declared_attack_shows_its_modifiers_by_name() -> None:
 
 def test_a_defeated_pawn_set_up_on_cover_respawns_elsewhere() -> None:
     # The same attack, rolled 6 against 1: B0 is defeated and, in a respawning mode,
-    # comes back at its X formation but never on r2c11, where it was lost (decision 16).
-    state = Tagem.from_position(_tagem(pawns=[["r2c10", "r1c11"], ["r2c11", "r7c11"]]))
+    # comes back at its X formation but never on l9, where it was lost (decision 16).
+    state = Tagem.from_position(_tagem(pawns=[["k9", "l10"], ["l9", "l4"]]))
     state = state.apply(Move(0, Action("attack", (0, "e")))).apply(Roll(((6, 1),)))
     position = Tagem.position(state)
     assert position["tags"] == [1, 0] and position["pending"] is None
-    assert position["pawns"][0] == ["r2c10", "r1c11"]
-    assert position["pawns"][1][0] not in (None, "r2c11")
+    assert position["pawns"][0] == ["k9", "l10"]
+    assert position["pawns"][1][0] not in (None, "l9")
 
 
 @pytest.mark.parametrize("mode", ["ctf", "ctcf"])
@@ -337,8 +341,8 @@ def test_flag_positions_round_trip(mode: str) -> None:
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"pawns": [["r2c2", "r99c0"], ["r8c12", "r7c11"]]}, "'r99c0' is not a tile of the map"),
-        ({"pawns": [["r2c2"], ["r8c12", "r7c11"]]}, "pawns: 2 teams of 2 pawns"),
+        ({"pawns": [["c9", "a99"], ["m3", "l4"]]}, "'a99' is not a tile of the map (a1..o11"),
+        ({"pawns": [["c9"], ["m3", "l4"]]}, "pawns: 2 teams of 2 pawns"),
         ({"winner": 2}, "winner: seat 2 does not exist (seats 0-1)"),
         ({"map": ["name: x", "grid:", "..."]}, "map: "),
         (
@@ -357,24 +361,25 @@ def test_an_illegal_tagem_position_is_refused_with_its_problem(
 
 def test_two_pawns_on_one_tile_are_refused() -> None:
     with pytest.raises(PositionError, match="not a tagem position: "):
-        Tagem.from_position(_tagem(pawns=[["r2c2", "r2c2"], ["r8c12", "r7c11"]]))
+        Tagem.from_position(_tagem(pawns=[["c9", "c9"], ["m3", "l4"]]))
 
 
 # ---------------------------------------------------------------- stomptag
 
 
 def _stomptag(**fields: Any) -> dict[str, Any]:
-    """Round 3, orders: seat 0 is it on (3,4), seat 1 just north of it on (3,3)."""
+    """Round 3, orders: seat 0 is it on c2, seat 1 just north of it on c3."""
     position: dict[str, Any] = {
         "game": "stomptag",
         "rules": Stomptag.rules_version,
+        "coordinates": "algebraic",
         "seats": 3,
         "phase": "orders",
         "round": 3,
         "players": [
-            {"cell": "(3,4)", "minimum": 2, "bid": 7, "points": 20},
-            {"cell": "(3,3)", "minimum": 3, "bid": 26, "points": 10},
-            {"cell": "(5,5)", "minimum": 1, "bid": 11, "points": 21},
+            {"cell": "c2", "minimum": 2, "bid": 7, "points": 20},
+            {"cell": "c3", "minimum": 3, "bid": 26, "points": 10},
+            {"cell": "e1", "minimum": 1, "bid": 11, "points": 21},
         ],
         "queue": [0, 2, 1],
         "it": 0,
@@ -396,8 +401,8 @@ def test_the_it_stomping_onto_a_still_player_tags_it() -> None:
     ("fields", "message"),
     [
         ({"it": 7}, "it: seat 7 does not exist (seats 0-2)"),
-        ({"players": [{"cell": "(9,9)"}, {}, {}]}, "'(9,9)' is not a cell of the 5x5 grid"),
-        ({"players": [{"cell": "(3,4)"}]}, "players: 1 players for 3 seats"),
+        ({"players": [{"cell": "i9"}, {}, {}]}, "'i9' is not a cell of the 5x5 grid (a1..e5)"),
+        ({"players": [{"cell": "c2"}]}, "players: 1 players for 3 seats"),
         ({"players": [{"colour": 1}, {}, {}]}, "a player is an object with some of points"),
         (
             {"orders": [{"seat": 0, "order": "orders jump n", "forfeit": False}]},
@@ -415,7 +420,7 @@ def test_an_illegal_stomptag_position_is_refused_with_its_problem(
 
 def test_two_players_on_one_cell_are_refused() -> None:
     position = _stomptag()
-    position["players"][2]["cell"] = "(3,3)"
+    position["players"][2]["cell"] = "c3"
     with pytest.raises(PositionError, match="not a stomptag position: "):
         Stomptag.from_position(position)
 

@@ -108,8 +108,10 @@ def test_render_shows_board_legend_and_status() -> None:
     lines = VIEW.render(state).splitlines()
     assert lines[0] == "Prototag 7x7 | tagged: seat 0 | tagged steps 2/40"
     assert lines[1] == "    a  b  c  d  e  f  g"
-    assert lines[4] == " 3  .  .  .  + *01 .  ."  # (2,3) visited; tagged 0 with seat 1 on (2,4)
-    assert lines[5] == " 4  .  .  .  +  .  .  ."  # the start tile, visited this turn
+    # Ranks from the south: row 2 from the north is rank 5, where d5 was visited and the
+    # tagged seat 0 shares e5 with seat 1; rank 4 holds the start tile d4, visited too.
+    assert lines[4] == " 5  .  .  .  + *01 .  ."
+    assert lines[5] == " 4  .  .  .  +  .  .  ."
     assert lines[-2].startswith("legend:")
     assert lines[-1].startswith("status: rock-paper-scissors: seat 0 vs seat 1 | immune: seat 2")
 

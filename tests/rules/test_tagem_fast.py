@@ -122,4 +122,5 @@ def test_garrison_moves_and_unsorted_stopped_pawns() -> None:
                 if action.verb == "move":
                     move = Move(0, action)
                     assert odd.apply(move).encode() == _slow_move(odd, move).encode()
-    assert events_texts(state) == ["A1 moves e to (9,6) (1 PoM)"]  # r5c8: column 9, row 6
+    # Row 5 from the top, column 8 of the helper's 9-row grid: file i, rank 4.
+    assert events_texts(state) == ["A1 moves e to i4 (1 PoM)"]

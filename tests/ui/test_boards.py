@@ -1,6 +1,7 @@
 """Boards a newcomer reads at a glance: Board Tag's squares and IT's crossing points are
 distinct; Tag 'em's columns are labelled unambiguously, its cells apart, the tile under a
-pawn visible, each team's start marked."""
+pawn visible, each team's start marked.  (Every board's labels against the positions'
+names: tests/ui/test_board_labels.py.)"""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanTag.games.boardtag import board as bb
+from lanTag.rules.coordinates import file_name
 from lanTag.ui.app import GameApp
 from lanTag.ui.boards import Painted, paint
 from lanTag.ui.snapshot import screen_text
@@ -37,17 +39,18 @@ def _painted(
     return paint(engine, view, names, lambda: shown.render(session.state)), view
 
 
-def test_boardtag_it_stands_on_a_numbered_crossing_point_between_lettered_squares() -> None:
+def test_boardtag_it_stands_on_a_named_crossing_point_between_lettered_squares() -> None:
     painted, view = _painted("boardtag", moves=8)
     rows = _texts(painted)
     x, y = view["it"]["point"]
     arrow = bb.ARROWS[view["it"]["facing"]]
-    # Row 0: the labels; then the line y=8, the squares of rank 8, the line y=7, ...
+    # Row 0: the squares' files; then the line of rank 9, the squares of rank 8, the line of
+    # rank 8, ... the line of rank 1; last, the lines' files a-i under the crossing points.
     line = rows[1 + 2 * (bb.LATTICE - 1 - y)]
-    assert line.endswith(f" {y}") and line[3 + 4 * x] == arrow
-    assert rows[0][3 + 4 * x] == str(x)  # the line's number stands over the point
+    assert line.endswith(f" {y + 1}") and line[3 + 4 * x] == arrow
+    assert rows[-1][3 + 4 * x] == "abcdefghi"[x]  # the line's file stands under the point
     # Every other crossing point is a "+", every square is walled and three wide.
-    points = [r for i, r in enumerate(rows[1:]) if i % 2 == 0]
+    points = [r for i, r in enumerate(rows[1:-1]) if i % 2 == 0]
     assert sum(r.count("+") for r in points) == bb.LATTICE * bb.LATTICE - 1
     for rank in range(1, bb.SIZE + 1):
         squares = rows[2 * (bb.SIZE - rank + 1)]
@@ -58,7 +61,7 @@ def test_boardtag_it_stands_on_a_numbered_crossing_point_between_lettered_square
             assert inside == ("   " if die is None else f" {'ABCDEF'[die['seat']]}{die['score']}")
     assert rows[0][5] == "a" and rows[0][5 + 4 * 7] == "h"  # files over the squares
     status = "".join(frag[1] for frag in painted.info[0])
-    assert f"at point ({x},{y})" in status
+    assert f"at point {'abcdefghi'[x]}{y + 1}" in status
 
 
 def test_tagem_columns_past_ten_cells_apart_tiles_under_pawns_and_starts_per_team() -> None:
@@ -68,11 +71,11 @@ def test_tagem_columns_past_ten_cells_apart_tiles_under_pawns_and_starts_per_tea
     assert width > 10 and painted.head_rows == 1
     labels = rows[0]
     for c in range(width):
-        # Each column's label (counted from 1, two digits past 9) over its cell's start.
-        assert labels[4 + 4 * c : 6 + 4 * c] == f"{c + 1:>2}"
+        # Each column's file (a.., two letters past z) over its cell's start.
+        assert labels[4 + 4 * c : 6 + 4 * c] == f"{file_name(c):>2}"
     for r, cells in enumerate(view["cells"]):
         row = rows[1 + r]
-        assert row.startswith(f"{r + 1:>3} ")
+        assert row.startswith(f"{len(view['cells']) - r:>3} ")  # ranks from the bottom
         for c in range(width):
             drawn, glyph = row[4 + 4 * c : 7 + 4 * c], view["terrain"][r][c]
             if c < width - 1:
@@ -126,8 +129,8 @@ def test_the_rules_help_reads_the_board_as_it_is_drawn() -> None:
 
     painted, _ = _painted("boardtag")
     status = "".join(frag[1] for frag in painted.info[0])
-    assert "at point (4,4)" in status and "(4,4)" in rules_text("boardtag")
-    assert "(column,row)" in rules_text("tagem") and "[A]" in rules_text("tagem")
+    assert "at point e5" in status and "starts on e5" in rules_text("boardtag")
+    assert "(a1 is the\nbottom-left tile" in rules_text("tagem") and "[A]" in rules_text("tagem")
 
 
 def _tagem_attack_handle() -> Any:
@@ -136,7 +139,7 @@ def _tagem_attack_handle() -> Any:
     from lanTag.games.tagem.engine import Tagem
     from tests.rules.test_positions import _tagem
 
-    start = Tagem.from_position(_tagem(pawns=[["r2c10", "r1c11"], ["r2c11", "r7c11"]]))
+    start = Tagem.from_position(_tagem(pawns=[["k9", "l10"], ["l9", "l4"]]))
     options = tuple(sorted(Tagem.position(start)["options"].items()))
     return solo_handle("tagem", 1, options=options, start_position=start.encode())
 

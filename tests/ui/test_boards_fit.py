@@ -12,6 +12,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanTag.games.tagem.paint import paint as tagem
+from lanTag.rules.coordinates import file_name
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.board_pane import board_width, rows_of
@@ -143,7 +144,7 @@ async def test_outpost_at_100x32_shows_every_column_in_narrower_cells() -> None:
         assert game.pane.control.zoom == 1 and not game.pane.control.clipped.any
         assert "A0% pawn on cover" in " ".join(text.split())  # the tile still beside it
         label_row = text.splitlines()[1].split("│")[0]
-        assert label_row.split() == [str(c) for c in range(1, 20)], text
+        assert label_row.split() == list("abcdefghijklmnopqrs"), text  # the 19 files
         assert not any(m in _pane_words(text) for m in "◀▶▲▼")
         # Wide cells where there is room for them.
         screen_text(game.app, 160, 40)
@@ -187,7 +188,8 @@ def test_compact_tagem_cells_keep_labels_apart_and_pawns_whole() -> None:
     wide, narrow, compact = (tagem(view, ["me", "b1", "b2", "b3"], z) for z in range(3))
     assert (wide.width, narrow.width, compact.width) == (4 + 35 * 4 - 1, 4 + 35 * 3, 4 + 35 * 2)
     labels = "".join(f[1] for f in compact.rows[0])
-    assert labels.split() == [str(c) for c in range(1, 36, 2)]  # every other column
+    # Every other column once files take two letters (35 columns: a..z, aa..ai).
+    assert labels.split() == [file_name(c) for c in range(0, 35, 2)]
     for (seat, pawn), (row, col) in compact.spots.items():
         text = "".join(f[1] for f in compact.rows[row])
         assert text[col : col + 2].upper() == f"{'ABCD'[seat]}{pawn}"

@@ -31,10 +31,10 @@ def _state(engine: str, *events: Any) -> Any:
 
 def test_stomptag_tags_and_collisions_read_as_moves_and_board_places() -> None:
     tag = Event("tag", 2, (0, 2), (), -1)
-    meet = Event("meet", 1, (1, 2), (2, -6), 7)  # side 5: cell 7 is column 3, row 2
+    meet = Event("meet", 1, (1, 2), (2, -6), 7)  # side 5: cell 7 is row 1 (from 0, north), c4
     lines = step_lines("stomptag", _state("stomptag", meet, tag), NAME)
     assert [line.text for line in lines] == [
-        "move 1: seat 1 bot-1 and seat 2 bot-2 meet at (3,2) (collision):"
+        "move 1: seat 1 bot-1 and seat 2 bot-2 meet at c4 (collision):"
         " seat 1 bot-1 +2, seat 2 bot-2 -6",
         "move 2: seat 0 (you), the it, tags seat 2 bot-2",
     ]
@@ -49,7 +49,7 @@ def test_tagem_places_are_the_board_columns_and_rows() -> None:
     assert state.board.width == 19
     lines = step_lines("tagem", state, NAME)
     assert [line.text for line in lines] == [
-        "A1 moves n to (6,7) (1 PoM)",
+        "A1 moves n to f9 (1 PoM)",  # row 6 of 15 from the top, column 5: rank 9, file f
         "A1 attacks B0",
     ]
     assert [line.notable for line in lines] == [False, True]  # moves only go to the log
@@ -60,7 +60,7 @@ def test_boardtag_points_and_gains_name_the_place_and_the_die() -> None:
     stays = ("stays", 4, 3, 10)  # die 4 is seat 1's, on square 10 (c2)
     state = _state("boardtag", ("jumps", "ffl", point, 0), stays, ("gains-staying",))
     texts = [line.text for line in step_lines("boardtag", state, NAME)]
-    assert texts[0] == "IT jumps ffl to point (2,1) (free)"
+    assert texts[0] == "IT jumps ffl to point c2 (free)"  # the lines c and 2: c2's corner
     assert texts[2] == "seat 1 bot-1's die on c2 gains a point: it stayed"
     assert game_view("boardtag").view(state, None)["events"][2] == (
         "seat 1's die on c2 gains a point: it stayed"

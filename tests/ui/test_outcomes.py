@@ -3,6 +3,8 @@ screen until our next decision; stale "waiting for" lines go; rolls read as the 
 
 from __future__ import annotations
 
+import re
+
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -87,13 +89,15 @@ async def test_a_resolved_secret_round_stays_until_our_next_decision() -> None:
     assert any(text.startswith(f"bids: you {bid.split()[1]}; ") for text in kept), kept
     # The bids paid and the starting cells (a roll) are told too, in words.
     assert any(text.startswith("bids paid: seat 0 (you) -") for text in kept), kept
-    assert any(text.startswith("starting cells: you at (") for text in kept), kept
+    assert any(re.match(r"starting cells: you at [a-e][1-5], ", text) for text in kept), kept
     text = screen_text(game.app, 80, 24)
     newest = model.outcomes[-1].text
     assert "waiting for" not in text
     assert "» " + newest[: newest.index(":") + 1] in text, text
     # The starting cells read as board places, never as cell indices.
-    assert model.last_roll is not None and " at (" in model.last_roll.values
+    assert model.last_roll is not None
+    places = model.last_roll.values.split(", ")
+    assert len(places) == 3 and all(re.fullmatch(r".+ at [a-e][1-5]", p) for p in places)
     # Our next decision clears the outcomes we have seen.
     commands.run(model, "submit", str(next(iter(model.legal()))))
     model.poll()

@@ -86,7 +86,7 @@ def test_lines_about_us_outlast_any_number_of_others() -> None:
 def test_tagem_facts_that_hit_a_team() -> None:
     # A0 attacks B0 (on cover, from the west) and wins the roll: the attack, the roll and
     # B0's defeat happen to B, none of them to nobody-else.
-    start = Tagem.from_position(positions._tagem(pawns=[["r2c10", "r1c11"], ["r2c11", "r7c11"]]))
+    start = Tagem.from_position(positions._tagem(pawns=[["k9", "l10"], ["l9", "l4"]]))
     attacked = start.apply(Move(0, Action("attack", (0, "e"))))
     after = attacked.apply(Roll(((6, 1),)))  # the attacker 6, the defender 1
     shown = game_view("tagem")
@@ -107,9 +107,9 @@ _BOARDTAG_DICE = [
     {"owner": 1, "score": 6, "square": "a1"},
 ]
 _STOMPTAG_PLAYERS = [
-    {"cell": "(3,4)", "minimum": 2, "bid": 7, "points": 3},
-    {"cell": "(3,3)", "minimum": 3, "bid": 26, "points": 10},
-    {"cell": "(5,5)", "minimum": 1, "bid": 11, "points": 21},
+    {"cell": "c2", "minimum": 2, "bid": 7, "points": 3},
+    {"cell": "c3", "minimum": 3, "bid": 26, "points": 10},
+    {"cell": "e1", "minimum": 1, "bid": 11, "points": 21},
 ]
 # (engine, the position where seat 0 must act or lose, the same position without the
 # threat, the warning's words)
@@ -154,12 +154,12 @@ WARNINGS: list[tuple[str, dict[str, Any], dict[str, Any], str]] = [
         positions._tagem(
             flags=[
                 {"owner": 0, "cell": None, "carrier": "B0"},
-                {"owner": 1, "cell": "r8c12", "carrier": None},
+                {"owner": 1, "cell": "m3", "carrier": None},
             ],
-            pawns=[["r2c2", "r1c1"], ["r8c11", "r7c11"]],
+            pawns=[["c9", "b10"], ["l3", "l4"]],
         ),
         positions._tagem(),
-        "B0 carries your flag: stop it before it reaches (13,9) or you are out",
+        "B0 carries your flag: stop it before it reaches m3 or you are out",
     ),
 ]
 

@@ -1,8 +1,10 @@
 """TAG: The Assassination Game positions: the state as named fields a person can write.
 
-Squares are named as the board shows them: a file letter from the west, then a rank from
-the south ("c3"); a pawn in the Safe House stands on "safe-house".  A seat field holds a
-seat number or null.  docs/rules/assassination.md lists the fields.
+Squares are named as the board shows them, the algebraic way (lanTag.rules.coordinates): a
+file letter from the west, then a rank from the south ("c3"); a pawn in the Safe House
+stands on "safe-house".  Positions written before the "coordinates" field spelled squares
+the same way and are read as they were.  A seat field holds a seat number or null.
+docs/rules/assassination.md lists the fields.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lanTag.games.assassination.board import NO_SQUARE, PHASES, SAFE_HOUSE, SIDES, Board, board_for
 from lanTag.games.assassination.state import AssassinationFields
 from lanTag.rules.base import PositionError, State
+from lanTag.rules.coordinates import grid_name, parse_grid
 from lanTag.rules.positions import (
     FieldReader,
     envelope,
@@ -53,6 +56,12 @@ def _sides(coins: int) -> list[str]:
     return [side for bit, side in enumerate(SIDES) if coins >> bit & 1]
 
 
+def _name(board: Board, cell: int) -> str:
+    if cell == SAFE_HOUSE:
+        return "safe-house"
+    return grid_name(*divmod(cell, board.size), board.size)
+
+
 def position_of(state: State) -> dict[str, Any]:
     if not isinstance(state, AssassinationFields):
         raise PositionError([f"not an assassination state: {type(state).__name__}"])
@@ -68,14 +77,14 @@ def position_of(state: State) -> dict[str, Any]:
             "phase": state.phase,
             "victim": _seat_or_none(state.victim),
             "mover": _seat_or_none(state.mover),
-            "pieces": [board.name(cell) for cell in state.positions],
+            "pieces": [_name(board, cell) for cell in state.positions],
             "bases_touched": [_sides(coins) for coins in state.coins],
             "catches": list(state.catches),
             "last_assassin": _seat_or_none(state.last_assassin),
             "assassin_turns": state.assassin_turns,
             "roll": state.roll,
             "steps_left": state.steps_left,
-            "came_from": None if state.came_from == NO_SQUARE else board.name(state.came_from),
+            "came_from": None if state.came_from == NO_SQUARE else _name(board, state.came_from),
             "rerolls": state.rerolls,
             "winner": _seat_or_none(state.winner),
             "last_events": [list(fact) for fact in state.events],
@@ -84,16 +93,24 @@ def position_of(state: State) -> dict[str, Any]:
     return out
 
 
-def read_square(board: Board, *, none: int | None = None) -> Callable[[object], int]:
-    """A square name, "safe-house", or (when ``none`` is given) null."""
+def read_square(
+    board: Board, *, none: int | None = None, algebraic: bool = True
+) -> Callable[[object], int]:
+    """A square name, "safe-house", or (when ``none`` is given) null.  ``algebraic=False``:
+    a position from before the "coordinates" field, read as it was then (the board's own
+    reading, which also took a rank with a leading zero)."""
 
     def read(value: object) -> int:
         if value is None and none is not None:
             return none
         if value == "safe-house":
             return SAFE_HOUSE
-        cell = board.cell_of(value) if isinstance(value, str) else None
-        if cell is None:
+        cell: int | None = None
+        if not algebraic:
+            cell = board.cell_of(value) if isinstance(value, str) else None
+        elif (tile := parse_grid(value, board.size, board.size)) is not None:
+            cell = tile[0] * board.size + tile[1]
+        if cell is None or not board.is_square(cell):
             last = board.name(board.size - 1)
             raise ValueError(
                 f"{value!r} is not a square of the {board.size}x{board.size} board "
@@ -123,7 +140,8 @@ def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
     seats = reader.seats or game.min_seats
     board, seat = board_for(seats), read_seat(seats)
     no_squares: tuple[int, ...] = ()
-    pieces = reader.field("pieces", read_list(read_square(board)), no_squares)
+    square = read_square(board, algebraic=reader.algebraic)
+    pieces = reader.field("pieces", read_list(square), no_squares)
     coins = reader.field("bases_touched", read_list(_read_coins), (0,) * seats)
     catches = reader.field("catches", read_list(read_count(0)), (0,) * seats)
     for name, values in (("bases_touched", coins), ("catches", catches)):
@@ -150,7 +168,11 @@ def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
         assassin_turns=reader.field("assassin_turns", read_count(0), 0),
         roll=reader.field("roll", read_count(0, 5), 0),
         steps_left=reader.field("steps_left", read_count(0, 5), 0),
-        came_from=reader.field("came_from", read_square(board, none=NO_SQUARE), NO_SQUARE),
+        came_from=reader.field(
+            "came_from",
+            read_square(board, none=NO_SQUARE, algebraic=reader.algebraic),
+            NO_SQUARE,
+        ),
         rerolls=reader.field("rerolls", read_count(0), 0),
         winner=reader.field("winner", seat, -1),
         events=reader.field("last_events", read_list(read_fact), ()),

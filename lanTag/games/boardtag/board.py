@@ -5,12 +5,16 @@ Squares are numbered ``col + 8 * row`` with col, row in 0..7 (a1 = 0, h8 = 63; r
 the bottom row, north is up).  Intersections are numbered ``x + 9 * y`` with x, y in 0..8
 counting board lines from the left and bottom edges, so intersection (x, y) is the lower-left
 corner of the square in column x, row y, and the squares touching it are columns x-1..x,
-rows y-1..y.
+rows y-1..y.  People read both the algebraic way (lanTag.rules.coordinates): squares a1..h8,
+intersections a1..i9 (intersection (x, y) is named like the square it is the lower-left
+corner of).  The square names are also the words of the place/pick/tag actions.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from lanTag.rules.coordinates import file_name, place_name
 
 SIZE = 8
 LATTICE = SIZE + 1
@@ -119,8 +123,10 @@ def point_xy(point: int) -> tuple[int, int]:
 
 
 def point_name(point: int) -> str:
-    x, y = point_xy(point)
-    return f"({x},{y})"
+    """A crossing point's name (lanTag.rules.coordinates): the lines a..i from the left and
+    1..9 from the bottom, so a point is named like the square whose bottom-left corner it
+    is (the centre, e5, is the corner of d4, e4, d5 and e5)."""
+    return place_name(*point_xy(point))
 
 
 def jump_target(point: int, facing: str, kind: str) -> int | None:
@@ -167,13 +173,16 @@ def front_squares(point: int, facing: str) -> tuple[int, ...]:
 
 def render_board(labels: dict[int, str], it_point: int, facing: str) -> list[str]:
     """Text rows, north at the top: two-character die labels in squares, IT's arrow on its
-    intersection, '.' on the other intersections."""
+    intersection, '.' on the other intersections.  The squares' files a-h stand over them
+    and their ranks 1-8 left of them; the lines' files a-i under the intersections and
+    their ranks 1-9 right of them, so both read as their names (:func:`point_name`)."""
     lines = ["  " + "".join(f" {f} " for f in FILES).rstrip()]
     for y in range(LATTICE - 1, -1, -1):
         marks = [ARROWS[facing] if x + LATTICE * y == it_point else "." for x in range(LATTICE)]
-        lines.append("  " + "  ".join(marks))
+        lines.append("  " + "  ".join(marks) + f"  {y + 1}")
         if y > 0:
             row = y - 1
             cells = "".join(f" {labels.get(c + SIZE * row, '  ')}" for c in range(SIZE))
             lines.append(f"{row + 1} {cells}".rstrip())
+    lines.append("  " + "  ".join(file_name(x) for x in range(LATTICE)))
     return lines

@@ -12,6 +12,7 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lanTag.games.boardtag import board as bb
+from lanTag.rules.coordinates import file_name, place_name
 from lanTag.ui.painted import Painted, plain, seat_legend, seat_tag
 from lanTag.ui.style import seat_class
 
@@ -31,9 +32,10 @@ def badge(view: dict[str, Any], seat: int) -> str:
 def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
     """Squares between grid lines; IT stands on a crossing point of the lines.
 
-    The files a-h and ranks 1-8 label the squares (where the dice stand); the lines are
-    numbered 0-8 along the top and the right, so IT's point reads (x,y) as the
-    messages say it ("IT jumps ffl to point (2,1)").  Zoom 1 draws squares two wide.
+    The files a-h over the squares and the ranks 1-8 left of them name the squares (where
+    the dice stand); the lines' files a-i under the crossing points and their ranks 1-9
+    right of them name IT's point as the messages and positions do ("IT jumps ffl to
+    point c2", lanTag.rules.coordinates).  Zoom 1 draws squares two wide.
     """
     step = SQUARES[min(zoom, len(SQUARES) - 1)]
     inner = step - 1  # characters inside a square
@@ -48,8 +50,8 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
         out.primary = (v["dice"][active]["seat"], 1 + active % 3)
     elif it is not None and v["phase"] in ("it", "face"):
         out.primary = (it["seat"], 0)
-    # One label row: the lines' numbers 0-8 over the crossing points, the files between.
-    labels = "".join(f"{x}{bb.FILES[x]:^{inner}}" for x in range(bb.SIZE)) + str(bb.SIZE)
+    # The squares' files over them; the lines' files go under the board (below).
+    labels = "".join(f" {bb.FILES[x]:^{inner}}" for x in range(bb.SIZE)).rstrip()
     out.rows.append(plain("   " + labels, "class:label"))
     for y in range(bb.LATTICE - 1, -1, -1):
         line: StyleAndTextTuples = [("", "   ")]
@@ -61,9 +63,11 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
                 line.append(("class:grid", "+"))
             if x < bb.LATTICE - 1:
                 line.append(("class:grid", "-" * inner))
-        line.append(("class:label", f" {y}"))
+        line.append(("class:label", f" {y + 1}"))
         out.rows.append(line)
         if y == 0:
+            lines = "".join(f"{file_name(x):<{step}}" for x in range(bb.LATTICE)).rstrip()
+            out.rows.append(plain("   " + lines, "class:label"))
             break
         line = [("class:label", f"{y:>2} ")]
         for col in range(bb.SIZE):
@@ -88,8 +92,8 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
     limit = f"/{v['max_rounds']}" if v["max_rounds"] else ""
     head = f"round {v['round']}{limit} | phase {v['phase']}"
     if it is not None:
-        x, y = it["point"]
-        head += f" | IT: seat {it['seat']} at point ({x},{y}) facing {it['facing']}"
+        head += f" | IT: seat {it['seat']} at point {place_name(*it['point'])}"
+        head += f" facing {it['facing']}"
         head += f", IT die {it['score']}"
     out.info.append(plain(head))
     # Each seat's dice (their totals are the players panel's "pip" badges).
@@ -105,7 +109,7 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
         [
             ("", "A3 A's die showing 3  "),
             ("class:it", "^>v<"),
-            ("", " IT on a crossing point (x,y), facing n/e/s/w  "),
+            ("", " IT on a crossing point (lines a-i, 1-9), facing n/e/s/w  "),
             ("class:front", "__"),
             ("", " in front of IT  "),
             ("class:moved", "dim"),

@@ -1,9 +1,13 @@
 """Board Tag positions: the state as named fields a person can read and write.
 
-Squares are named as on the board ("a1".."h8", rank 1 at the bottom), IT's lattice points
-as "(x,y)" (0..8 from the left and bottom lines).  Dice are numbered ``3 * seat + k`` (seat
-0's dice are 0-2); each die is {"owner", "score", "square"} (square null: off the board).
-A seat or die field holds its number or null.  docs/rules/boardtag.md lists the fields.
+Places are named the algebraic way (lanTag.rules.coordinates), as on the board: squares
+"a1".."h8" (rank 1 at the bottom), IT's crossing points "a1".."i9" (the lines a..i from
+the left, 1..9 from the bottom: a point is named like the square whose bottom-left corner
+it is, so IT starts on e5, the corner of d4, e4, d5 and e5).  A position without
+"coordinates" (written before) names squares the same way and IT's point "(x,y)", the
+lines counted from 0.  Dice are numbered ``3 * seat + k`` (seat 0's dice are 0-2); each
+die is {"owner", "score", "square"} (square null: off the board).  A seat or die field
+holds its number or null.  docs/rules/boardtag.md lists the fields.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from lanTag.games.boardtag import board as bb
 from lanTag.games.boardtag.board import DICE_PER_SEAT, OFF, PHASES, Runner
 from lanTag.games.boardtag.state import BoardTagFields
 from lanTag.rules.base import PositionError, State
+from lanTag.rules.coordinates import parse, span
 from lanTag.rules.positions import (
     FieldReader,
     envelope,
@@ -50,7 +55,7 @@ FIELDS = (
     "ranking",
     "end",
 )
-_POINT = re.compile(r"\((\d),(\d)\)")
+_OLD_POINT = re.compile(r"\((\d),(\d)\)")
 
 
 def _or_none(value: int) -> int | None:
@@ -103,11 +108,23 @@ def _read_square(value: object) -> int:
     return square
 
 
-def _read_point(value: object) -> int:
-    match = _POINT.fullmatch(value) if isinstance(value, str) else None
-    if match is None or not all(0 <= int(v) < bb.LATTICE for v in match.groups()):
-        raise ValueError(f"{value!r} is not a lattice point ((0,0)..(8,8))")
-    return int(match.group(1)) + bb.LATTICE * int(match.group(2))
+def _read_point(algebraic: bool) -> Callable[[object], int]:
+    def read(value: object) -> int:
+        if algebraic:
+            xy = parse(value)
+            if xy is None or not all(0 <= v < bb.LATTICE for v in xy):
+                last = span(bb.LATTICE, bb.LATTICE)
+                raise ValueError(f"{value!r} is not a crossing point of the lines ({last})")
+            return xy[0] + bb.LATTICE * xy[1]
+        match = _OLD_POINT.fullmatch(value) if isinstance(value, str) else None
+        if match is None or not all(0 <= int(v) < bb.LATTICE for v in match.groups()):
+            raise ValueError(
+                f"{value!r} is not a lattice point ((0,0)..(8,8), the old spelling, as the "
+                'position has no "coordinates" field)'
+            )
+        return int(match.group(1)) + bb.LATTICE * int(match.group(2))
+
+    return read
 
 
 def _read_die(seats: int) -> Callable[[object], Runner]:
@@ -166,7 +183,7 @@ def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
         round=reader.field("round", read_count(0), 0),
         it_seat=reader.field("it_seat", seat, -1),
         it_die=reader.field("it_die", die, -1),
-        it_point=reader.field("it_point", _read_point, bb.CENTRE),
+        it_point=reader.field("it_point", _read_point(reader.algebraic), bb.CENTRE),
         it_facing=reader.field("it_facing", _read_word(tuple(bb.FACINGS)), "n"),
         mover=reader.field("mover", seat, -1),
         active_die=reader.field("active_die", die, -1),

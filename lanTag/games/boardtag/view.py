@@ -114,6 +114,10 @@ def render(state: BoardTagState) -> str:
     lines = bb.render_board(labels, state.it_point, state.it_facing)
     letters = " ".join(f"{seat_letter(s)}=seat {s}" for s in range(state.seats))
     lines.append(f"legend: {letters}; A3 = seat 0's die showing 3; ^>v< = IT facing n/e/s/w")
+    lines.append(
+        "places: squares a1-h8 (files over, ranks left); IT's crossing points a1-i9 "
+        "(files under, ranks right)"
+    )
     dice = []
     for s in range(state.seats):
         shown = [
@@ -136,7 +140,10 @@ def render(state: BoardTagState) -> str:
 def _status(state: BoardTagState) -> str:
     rounds = f"/{state.max_rounds}" if state.max_rounds else ""
     where = f"round {state.round}{rounds}"
-    it = f"IT seat {state.it_seat} at {bb.point_name(state.it_point)} facing {state.it_facing}"
+    it = (
+        f"IT seat {state.it_seat} at point {bb.point_name(state.it_point)} "
+        f"facing {state.it_facing}"
+    )
     active = state.dice[state.active_die] if state.active_die != OFF else None
     if state.phase == OVER:
         return f"game over ({where}): {outcome_summary(state)}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from lanTag.rules.coordinates import file_name
+
 Tile = tuple[int, int]  # (row, column); row 0 is the north edge, column 0 the west edge
 
 # Orthogonal steps only ("straight lines and right angles"), listed clockwise from north.
@@ -70,14 +72,16 @@ def start_tiles(size: int, seats: int) -> tuple[Tile, ...]:
 
 
 def column_name(col: int) -> str:
-    return chr(ord("a") + col)
+    """A column's file letter, as positions and the board's labels name it."""
+    return file_name(col)
 
 
 def render_grid(
     size: int, positions: tuple[Tile, ...], tagged: int, path: tuple[Tile, ...]
 ) -> list[str]:
     """Rows of 3-character cells: ' . ' free, ' + ' visited this turn, ' 2 ' seat 2,
-    '*0 ' tagged seat 0, '*02' tagged seat 0 sharing its tile with seat 2."""
+    '*0 ' tagged seat 0, '*02' tagged seat 0 sharing its tile with seat 2.  Files a.. over
+    the columns, ranks counted from the south (north is up), as positions name tiles."""
     lines = ["   " + "".join(f" {column_name(col)} " for col in range(size)).rstrip()]
     for row in range(size):
         cells = []
@@ -92,5 +96,5 @@ def render_grid(
                 cells.append(" + ")
             else:
                 cells.append(" . ")
-        lines.append(f"{row + 1:>2} " + "".join(cells).rstrip())
+        lines.append(f"{size - row:>2} " + "".join(cells).rstrip())
     return lines

@@ -10,6 +10,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from lanTag.rules.coordinates import file_name
 from lanTag.ui.painted import Painted, plain, seat_legend
 from lanTag.ui.style import seat_class
 
@@ -33,9 +34,11 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
         at.setdefault((p["row"], p["col"]), []).append(p["seat"])
     path = {(t[0], t[1]) for t in v["path"]}
     out = Painted(head_rows=1, head_cols=3)
-    out.rows.append(plain("   " + "".join(f" {chr(97 + c)} " for c in range(size)), "class:label"))
+    # Files a.. over the columns, ranks from the south: the tiles as positions name them.
+    files = "".join(f" {file_name(c)} " for c in range(size))
+    out.rows.append(plain("   " + files, "class:label"))
     for r in range(size):
-        row: StyleAndTextTuples = [("class:label", f"{r + 1:>2} ")]
+        row: StyleAndTextTuples = [("class:label", f"{size - r:>2} ")]
         for c in range(size):
             here = at.get((r, c), [])
             if tagged in here:

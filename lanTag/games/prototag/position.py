@@ -1,8 +1,10 @@
 """Prototag positions: the state as named fields a person can read and write.
 
-Tiles are named as the board shows them: a column letter from the west (a..), then a
-row number from the north (1..): "a1" is the north-west corner.  A seat field holds a
-seat number or null ("nobody").  docs/rules/prototag.md lists the fields.
+Tiles are named as the board shows them, the algebraic way (lanTag.rules.coordinates): a
+file letter from the west (a..), then a rank from the south (1..): "a1" is the south-west
+corner.  A position without "coordinates" (written before) names them the old way, the
+same spelling counted from the north: its "a1" is the north-west corner.  A seat field
+holds a seat number or null ("nobody").  docs/rules/prototag.md lists the fields.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lanTag.games.prototag.board import Tile, column_name
 from lanTag.games.prototag.state import PHASES, PrototagFields, Rules
 from lanTag.rules.base import PositionError, State
+from lanTag.rules.coordinates import grid_name, parse_grid, span
 from lanTag.rules.positions import (
     FieldReader,
     envelope,
@@ -45,23 +48,37 @@ FIELDS = (
     "rps_draws",
     "last_events",
 )
-_TILE = re.compile(r"([a-z])([0-9]{1,2})")
+OLD_SPELLING = '"a1" is the north-west corner: the rank counted from the north'
+_OLD_TILE = re.compile(r"([a-z])([0-9]{1,2})")
 
 
-def tile_name(tile: Tile) -> str:
+def tile_name(tile: Tile, size: int) -> str:
+    """The tile at ``(row from the north, column from the west)`` on a ``size`` board."""
     row, col = tile
-    return f"{column_name(col)}{row + 1}"
+    return grid_name(row, col, size)
 
 
-def read_tile(size: int) -> Callable[[object], Tile]:
+def read_tile(size: int, *, algebraic: bool = True) -> Callable[[object], Tile]:
+    """A reader of a tile's name; ``algebraic=False``: the old spelling (``OLD_SPELLING``)."""
+
     def read(value: object) -> Tile:
-        match = _TILE.fullmatch(value) if isinstance(value, str) else None
+        if algebraic:
+            tile = parse_grid(value, size, size)
+            if tile is not None:
+                return tile
+            raise ValueError(
+                f"{value!r} is not a tile of the {size}x{size} board ({span(size, size)})"
+            )
+        match = _OLD_TILE.fullmatch(value) if isinstance(value, str) else None
         if match is not None:
             row, col = int(match.group(2)) - 1, ord(match.group(1)) - ord("a")
             if 0 <= row < size and 0 <= col < size:
                 return (row, col)
-        last = tile_name((size - 1, size - 1))
-        raise ValueError(f"{value!r} is not a tile of the {size}x{size} board (a1..{last})")
+        last = f"{column_name(size - 1)}{size}"
+        raise ValueError(
+            f"{value!r} is not a tile of the {size}x{size} board (a1..{last}, the old "
+            f"spelling: {OLD_SPELLING}, as the position has no \"coordinates\" field)"
+        )
 
     return read
 
@@ -73,17 +90,18 @@ def _seat_or_none(seat: int) -> int | None:
 def position_of(state: State) -> dict[str, Any]:
     if not isinstance(state, PrototagFields):
         raise PositionError([f"not a prototag state: {type(state).__name__}"])
+    size = state.rules.board_size
     out = envelope(type(state).game, state.seats, asdict(state.rules))
     out.update(
         {
             "phase": state.phase,
-            "pieces": [tile_name(tile) for tile in state.positions],
+            "pieces": [tile_name(tile, size) for tile in state.positions],
             "tagged": _seat_or_none(state.tagged),
             "mover": _seat_or_none(state.mover),
             "contenders": list(state.contenders),
             "start_rolls": [list(pair) for pair in state.start_rolls],
             "roll": state.roll,
-            "path": [tile_name(tile) for tile in state.path],
+            "path": [tile_name(tile, size) for tile in state.path],
             "tagged_steps": state.tagged_steps,
             "immune": _seat_or_none(state.immune),
             "immunity_left": state.immunity_left,
@@ -107,7 +125,7 @@ def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
     reader = FieldReader(game, position, FIELDS)
     rules = Rules.from_options(reader.options)
     seats, size = reader.seats or game.min_seats, rules.board_size
-    tile, seat = read_tile(size), read_seat(seats)
+    tile, seat = read_tile(size, algebraic=reader.algebraic), read_seat(seats)
     no_tiles: tuple[Tile, ...] = ()
     known = len(reader.problems)
     pieces = reader.field("pieces", read_list(tile), no_tiles)

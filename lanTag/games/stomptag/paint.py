@@ -10,6 +10,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from lanTag.rules.coordinates import file_name
 from lanTag.ui.painted import Painted, plain, seat_legend
 from lanTag.ui.style import seat_class
 
@@ -33,10 +34,11 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
     out = Painted()
     if any(p["cell"] is not None for p in v["players"]):
         out.head_rows, out.head_cols = 1, label
-        header = " " * label + "".join(str(c + 1).rjust(width) for c in range(side))
+        # Files from the west, ranks from the south: the cells as the events name them.
+        header = " " * label + "".join(file_name(c).rjust(width) for c in range(side))
         out.rows.append(plain(header, "class:label"))
         for r in range(side):
-            line: StyleAndTextTuples = [("class:label", str(r + 1).rjust(label))]
+            line: StyleAndTextTuples = [("class:label", str(side - r).rjust(label))]
             for c in range(side):
                 seat = v["board"][r][c]
                 if seat < 0:
@@ -73,7 +75,7 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
             ("class:it", "@N"),
             ("", " the it  "),
             ("class:free", "."),
-            ("", " empty  north is up, cells (col,row)"),
+            ("", " empty  north is up, cells a1.. from the south-west"),
         ]
     )
     return out.finish(v)

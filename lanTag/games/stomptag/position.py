@@ -1,8 +1,10 @@
 """Stomptag positions: the state as named fields a person can read and write.
 
-Cells are named "(column,row)" from 1, row 1 on the north edge, as the board and the
-event lines name them; each player is one object; orders are in the words players type
-("orders stomp n teleport").  docs/rules/stomptag.md lists the fields.
+Cells are named the algebraic way (lanTag.rules.coordinates), as the board labels them and
+the event lines name them: a file letter from the west, a rank from the south ("a1" is the
+south-west corner).  A position without "coordinates" (written before) names them
+"(column,row)" from 1, row 1 on the north edge.  Each player is one object; orders are in
+the words players type ("orders stomp n teleport").  docs/rules/stomptag.md lists the fields.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from lanTag.games.stomptag.orders import MOVES, ORDERS_UP, VERBS, Order
 from lanTag.games.stomptag.rounds import Event, Settings, Table
 from lanTag.games.stomptag.state import PHASES, StomptagFields, auto_side
 from lanTag.rules.base import PositionError, State
+from lanTag.rules.coordinates import parse_grid, span
 from lanTag.rules.positions import FieldReader, envelope, read_count, read_list, read_seat
 
 if TYPE_CHECKING:
@@ -24,7 +27,7 @@ S = TypeVar("S", bound=StomptagFields)
 
 FIELDS = ("phase", "round", "players", "queue", "it", "tag_last_round", "orders", "last_events")
 PLAYER = ("points", "cell", "out", "moves", "teleported", "minimum", "bid")
-_CELL = re.compile(r"\((\d+),(\d+)\)")
+_OLD_CELL = re.compile(r"\((\d+),(\d+)\)")
 
 
 def position_of(state: State) -> dict[str, Any]:
@@ -78,29 +81,37 @@ def _read_flag(value: object) -> bool:
     return value
 
 
-def _read_cell(side: int) -> Callable[[object], int]:
+def _read_cell(side: int, algebraic: bool) -> Callable[[object], int]:
     def read(value: object) -> int:
         if value is None:
             return -1
-        match = _CELL.fullmatch(value) if isinstance(value, str) else None
+        if algebraic:
+            cell = parse_grid(value, side, side)
+            if cell is not None:
+                return cell[0] * side + cell[1]
+            raise ValueError(
+                f"{value!r} is not a cell of the {side}x{side} grid ({span(side, side)})"
+            )
+        match = _OLD_CELL.fullmatch(value) if isinstance(value, str) else None
         if match is not None:
             col, row = int(match.group(1)) - 1, int(match.group(2)) - 1
             if 0 <= col < side and 0 <= row < side:
                 return row * side + col
         raise ValueError(
-            f"{value!r} is not a cell of the {side}x{side} grid ((1,1)..({side},{side}))"
+            f"{value!r} is not a cell of the {side}x{side} grid ((1,1)..({side},{side}), "
+            'the old spelling, as the position has no "coordinates" field)'
         )
 
     return read
 
 
-def _read_player(side: int, start: int) -> Callable[[object], tuple[Any, ...]]:
+def _read_player(side: int, start: int, algebraic: bool) -> Callable[[object], tuple[Any, ...]]:
     def read(value: object) -> tuple[Any, ...]:
         if not isinstance(value, Mapping) or not set(value) <= set(PLAYER):
             raise ValueError(f"a player is an object with some of {', '.join(PLAYER)}")
         return (
             read_count(-(1 << 30))(value.get("points", start)),  # the it tax may go below 0
-            _read_cell(side)(value.get("cell")),
+            _read_cell(side, algebraic)(value.get("cell")),
             read_count(0)(value.get("out", 0)),
             read_count(1)(value.get("moves", 1)),
             _read_flag(value.get("teleported", False)),
@@ -157,13 +168,14 @@ def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
     )
     known = len(reader.problems)
     no_players: tuple[tuple[Any, ...], ...] = ()
-    players = reader.field("players", read_list(_read_player(side, start)), no_players)
+    player = _read_player(side, start, reader.algebraic)
+    players = reader.field("players", read_list(player), no_players)
     if "players" not in reader.position:
         reader.problem("players: one object per seat is needed")
     elif len(reader.problems) == known and len(players) != seats:
         reader.problem(f"players: {len(players)} players for {seats} seats")
     if len(players) != seats:
-        players = tuple(_read_player(side, start)({}) for _ in range(seats))
+        players = tuple(player({}) for _ in range(seats))
     phase = reader.field("phase", lambda v: _word(v, PHASES), PHASES[0])
     if "phase" not in reader.position:
         reader.problem(f"phase: one of {', '.join(PHASES)} is needed")

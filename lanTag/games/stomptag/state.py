@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from lanTag.games.stomptag.orders import Order, OrderSpace
 from lanTag.games.stomptag.rounds import Event, Settings, Table
 from lanTag.rules.base import Decision, State
+from lanTag.rules.coordinates import grid_name
 
 MINIMUMS, BIDS, PLACING, ORDERS, TELEPORTS, OVER = PHASES = (
     "minimums",
@@ -63,5 +64,7 @@ class StomptagFields(State):
         return 0 <= seat < len(out) and out[seat] == 0
 
     def cell_name(self, cell: int) -> str:
-        """1-based (column,row); row 1 is the north edge."""
-        return f"({cell % self.settings.side + 1},{cell // self.settings.side + 1})"
+        """A cell's name (lanTag.rules.coordinates): file a.. from the west, rank 1.. from
+        the south (cells are numbered row by row from the north-west corner)."""
+        side = self.settings.side
+        return grid_name(cell // side, cell % side, side)

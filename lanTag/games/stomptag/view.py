@@ -24,6 +24,7 @@ from lanTag.games.stomptag.rounds import (
 )
 from lanTag.games.stomptag.state import BIDS, ORDERS
 from lanTag.rules.base import Chance, Over, Simultaneous
+from lanTag.rules.coordinates import file_name, grid_name
 from lanTag.views.naming import Namer, plain_namer
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 LEGEND = (
     "legend: numbers are seats, @ marks the it, . is empty; north is up; "
-    "cells are (column,row) from the north-west corner"
+    "cells a1.. (files from the west, ranks from the south)"
 )
 
 
@@ -57,7 +58,7 @@ def events_hit(state: StomptagState) -> list[tuple[int, ...]]:
 
 
 def describe_event(event: Event, cell_name: Callable[[int], str], name: Namer = plain_namer) -> str:
-    """One line, seats named by ``name``, e.g. ``move 1: seat 0 and seat 2 meet at (3,2)
+    """One line, seats named by ``name``, e.g. ``move 1: seat 0 and seat 2 meet at c4
     (collision): seat 0 +2, seat 2 -6``."""
     when = f"move {event.step}: " if event.step else ""
     who = " and ".join(name(s) for s in event.seats)
@@ -176,14 +177,15 @@ def render(state: StomptagState) -> str:
     if at:
         width = len(str(state.seats - 1)) + 2
         label = len(str(side))
-        lines.append(" " * label + "".join(str(c + 1).rjust(width) for c in range(side)))
+        files = (file_name(c).rjust(width) for c in range(side))
+        lines.append(" " * label + "".join(files))  # files from the west, ranks from the south
         for row in range(side):
             marks = []
             for column in range(side):
                 seat = at.get(row * side + column)
                 mark = "." if seat is None else f"@{seat}" if seat == t.it else str(seat)
                 marks.append(mark.rjust(width))
-            lines.append(str(row + 1).rjust(label) + "".join(marks))
+            lines.append(str(side - row).rjust(label) + "".join(marks))
     else:
         lines.append("(nobody is on the board yet)")
     lines.append(LEGEND)
@@ -254,9 +256,10 @@ def roll_values(after: dict[str, Any], name: Namer = plain_namer) -> str | None:
     fresh = [p for p in players if isinstance(p, dict)]
     if after.get("phase") == "bids":
         return ", ".join(f"{name(p['seat'])} {p['minimum']}" for p in fresh)
-    if any(p.get("cell") is not None for p in fresh):
+    side = after.get("side")
+    if isinstance(side, int) and any(p.get("cell") is not None for p in fresh):
         return ", ".join(
-            f"{name(p['seat'])} at ({p['cell'][0] + 1},{p['cell'][1] + 1})"
+            f"{name(p['seat'])} at {grid_name(p['cell'][1], p['cell'][0], side)}"
             for p in fresh
             if p.get("cell") is not None
         )

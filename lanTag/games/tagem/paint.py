@@ -15,6 +15,7 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lanTag.games.tagem.pieces import LETTERS
+from lanTag.rules.coordinates import file_name
 from lanTag.ui.painted import Painted, plain, seat_legend, seat_tag
 from lanTag.ui.style import seat_class
 
@@ -42,15 +43,18 @@ def _tagem_pawn(text: str) -> tuple[int, int, bool] | None:
 
 
 def _tagem_header(width: int, cell: int) -> str:
-    """Column numbers from 1 over each cell's first two characters; two-character cells
-    number every other column (1, 3, 5, ...) so the numbers never run together."""
-    if cell >= 3:
-        return "    " + "".join(f"{c + 1:>2}".ljust(cell) for c in range(width))
-    return "    " + "".join(f"{c + 1:>2}" if c % 2 == 0 else "  " for c in range(width))
+    """The files (a.., then aa.. past z) over each cell's first two characters; two-character
+    cells with two-letter files name every other column (a, c, e, ...) so the names never
+    run together."""
+    names = [file_name(c) for c in range(width)]
+    if cell >= 3 or width <= 26:
+        return "    " + "".join(f"{name:>2}".ljust(cell) for name in names)
+    return "    " + "".join(f"{name:>2}" if c % 2 == 0 else "  " for c, name in enumerate(names))
 
 
 def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
-    """Cells labelled (column,row) from 1 as the messages name them.  Zoom 0: cells three
+    """Cells labelled by file (a.. from the left) and rank (1.. from the bottom), as the
+    messages and positions name them (lanTag.rules.coordinates).  Zoom 0: cells three
     characters wide and one apart; a pawn keeps its tile visible (its third character is
     the tile's glyph, blank on a path, and in colour the tile's background); ``[A]`` is A's
     start.  Zoom 1: the same cells with no gap.  Zoom 2: two characters a cell, a pawn's
@@ -61,8 +65,9 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
     starts = {(r, c): seat for seat, (r, c) in enumerate(v["starts"])}
     out = Painted(head_rows=1, head_cols=4)
     out.rows.append(plain(_tagem_header(width, cell).rstrip(), "class:label"))
+    height = len(v["cells"])
     for r, cells in enumerate(v["cells"]):
-        line: StyleAndTextTuples = [("class:label", f"{r + 1:>3} ")]
+        line: StyleAndTextTuples = [("class:label", f"{height - r:>3} ")]
         for c, text in enumerate(cells):
             glyph = v["terrain"][r][c]
             tile = _TERRAIN.get(glyph)
@@ -122,9 +127,10 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
             ("", " A's start  "),
             (
                 "",
-                "A0% pawn on cover  a0 carries a flag  cells (column,row)"
+                "A0% pawn on cover  a0 carries a flag  tiles a1.. from the bottom left"
                 if cell > 2
-                else "A0 on % ~ ^: coloured (underlined)  a0 carries a flag  cells (column,row)",
+                else "A0 on % ~ ^: coloured (underlined)  a0 carries a flag  tiles a1.. from "
+                "the bottom left",
             ),
         ]
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from lanTag.games.tagem.board import DIRS, GameMap, Tile
 from lanTag.rules.base import Action, Die
+from lanTag.rules.coordinates import grid_name
 
 MODES = ("elimination", "ctf", "ctcf")
 LETTERS = "ABCDEFGH"
@@ -70,7 +71,9 @@ def pawn_name(seat: int, pawn: int) -> str:
 
 
 def cell_name(board: GameMap, cell: int) -> str:
-    return f"r{cell // board.width}c{cell % board.width}"
+    """A tile's name (lanTag.rules.coordinates): its file a.. from the left, its rank 1..
+    from the bottom of the map, as the board's labels, the messages and positions say it."""
+    return grid_name(cell // board.width, cell % board.width, board.height)
 
 
 def size_up(

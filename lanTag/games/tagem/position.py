@@ -1,7 +1,10 @@
 """Tag 'em positions: the state as named fields a person can read and write.
 
-Tiles are named "r<row>c<col>" from 0 (the top-left tile is r0c0), pawns "A0" (seat
-letter, pawn number), as the board and the view name them.  The map is its grid and
+Tiles are named the algebraic way (lanTag.rules.coordinates), as the board labels them and
+the messages name them: a file letter from the left, a rank from the bottom of the map
+("a1" is the bottom-left tile).  A position without "coordinates" (written before) names
+them "r<row>c<col>" from 0, the top-left tile r0c0.  Pawns are "A0" (seat letter, pawn
+number).  The map is its grid and
 header lines; a seat field holds a seat number or null.  A pending attack lists its
 modifiers (horde, garrison, cover) by name.  docs/rules/tagem.md lists the fields.
 """
@@ -17,6 +20,7 @@ from lanTag.games.tagem.checks import invariants
 from lanTag.games.tagem.pieces import LETTERS, Attack, Flag, cell_name, pawn_name
 from lanTag.games.tagem.state import TagemFields
 from lanTag.rules.base import PositionError, State
+from lanTag.rules.coordinates import parse_grid, span
 from lanTag.rules.positions import (
     FieldReader,
     envelope,
@@ -46,7 +50,7 @@ FIELDS = (
     "winner",
     "last_events",
 )
-_CELL = re.compile(r"r(\d+)c(\d+)")
+_OLD_CELL = re.compile(r"r(\d+)c(\d+)")
 _PAWN = re.compile(r"([A-H])(\d)")
 _ATTACK_COUNTS = ("attacker_horde", "defender_horde")
 _ATTACK_FLAGS = ("attacker_garrison", "defender_garrison", "defender_cover")
@@ -115,17 +119,26 @@ def _read_map(value: object) -> GameMap:
     return canonical_map(parse_map("\n".join(value) + "\n", "<position>"))
 
 
-def _read_cell(board: GameMap) -> Callable[[object], int]:
+def _read_cell(board: GameMap, algebraic: bool) -> Callable[[object], int]:
     def read(value: object) -> int:
         if value is None:
             return -1
-        match = _CELL.fullmatch(value) if isinstance(value, str) else None
+        if algebraic:
+            tile = parse_grid(value, board.width, board.height)
+            if tile is not None:
+                return tile[0] * board.width + tile[1]
+            corners = span(board.width, board.height)
+            raise ValueError(f"{value!r} is not a tile of the map ({corners}, or null)")
+        match = _OLD_CELL.fullmatch(value) if isinstance(value, str) else None
         if match is not None:
             row, col = int(match.group(1)), int(match.group(2))
             if row < board.height and col < board.width:
                 return row * board.width + col
-        last = cell_name(board, len(board.tiles) - 1)
-        raise ValueError(f"{value!r} is not a tile of the map (r0c0..{last}, or null)")
+        last = f"r{board.height - 1}c{board.width - 1}"
+        raise ValueError(
+            f"{value!r} is not a tile of the map (r0c0..{last}, or null: the old spelling, "
+            'as the position has no "coordinates" field)'
+        )
 
     return read
 
@@ -143,7 +156,9 @@ def _read_pawn(seats: int, pawns: int) -> Callable[[object], tuple[int, int]]:
     return read
 
 
-def _read_flag(board: GameMap, seats: int, pawns: int) -> Callable[[object], Flag]:
+def _read_flag(
+    board: GameMap, seats: int, pawns: int, algebraic: bool
+) -> Callable[[object], Flag]:
     def read(value: object) -> Flag:
         if not isinstance(value, Mapping) or set(value) != {"owner", "cell", "carrier"}:
             raise ValueError(f"{value!r} is not a flag {{owner, cell, carrier}}")
@@ -151,7 +166,7 @@ def _read_flag(board: GameMap, seats: int, pawns: int) -> Callable[[object], Fla
         carrier = (-1, -1)
         if value["carrier"] is not None:
             carrier = _read_pawn(seats, pawns)(value["carrier"])
-        return Flag(owner, _read_cell(board)(value["cell"]), *carrier)
+        return Flag(owner, _read_cell(board, algebraic)(value["cell"]), *carrier)
 
     return read
 
@@ -187,7 +202,7 @@ def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
         reader.check()
     assert board is not None
     pawn_count, pom = int(options["pawns"]), int(options["pom"]) or board.pom
-    cell, seat = _read_cell(board), read_seat(seats)
+    cell, seat = _read_cell(board, reader.algebraic), read_seat(seats)
     known = len(reader.problems)
     no_teams: tuple[tuple[int, ...], ...] = ()
     pawns = reader.field("pawns", read_list(read_list(cell)), no_teams)
@@ -208,7 +223,11 @@ def state_of(game: type[Game], position: Mapping[str, Any], make: type[S]) -> S:
         pom_left=reader.field("pom_left", read_count(0, pom), pom),
         stopped=reader.field("stopped", read_list(read_count(0, pawn_count - 1)), ()),
         pawns=pawns,
-        flags=reader.field("flags", read_list(_read_flag(board, seats, pawn_count)), no_flags),
+        flags=reader.field(
+            "flags",
+            read_list(_read_flag(board, seats, pawn_count, reader.algebraic)),
+            no_flags,
+        ),
         out=reader.field("out", read_list(read_list(read_seat(seats, none=None))), ()),
         tags=reader.field("tags", read_list(read_count(0)), (0,) * seats),
         pending=reader.field("pending", _read_attack(seats, pawn_count), None),

@@ -16,6 +16,7 @@ from lanTag.games.tagem.pieces import (
     pawn_name,
 )
 from lanTag.rules.base import Action, Chance, Fact, Over, Turn
+from lanTag.rules.coordinates import file_labels
 from lanTag.views.naming import Namer, plain_namer
 
 # The game types as the rules text names them (the option's codes are what is typed).
@@ -23,7 +24,8 @@ MODE_NAMES = {"elimination": "elimination", "ctf": "Capture-The-Flag", "ctcf": "
 
 LEGEND = (
     "legend: .path %cover ~wade ^garrison #block .1 starting point 1  * flag (*a: A's)  "
-    "A0 pawn 0 of A (a0: carries a flag)"
+    "A0 pawn 0 of A (a0: carries a flag)  tiles a1.. (files from the left, ranks from the "
+    "bottom)"
 )
 
 
@@ -71,11 +73,13 @@ def render(state: TagemState) -> str:
     shown = min(state.round, state.max_turns or state.round)  # the round after the last is no round
     mode = MODE_NAMES.get(state.mode, state.mode)
     lines = [f"Tag 'em: {board.name}, {mode}, round {shown}{limit}"]
-    lines.append("    " + " ".join(str(c % 10) for c in range(board.width)))
+    # Files over the columns (downwards past z), ranks from the bottom: the tiles' names.
+    for labels in file_labels(board.width):
+        lines.append(("    " + " ".join(labels)).rstrip())
     texts = _cell_texts(state)
     for row in range(board.height):
         cells = "".join(texts[row * board.width : (row + 1) * board.width])
-        lines.append(f"{row:>2}  {cells}".rstrip())
+        lines.append(f"{board.height - row:>2}  {cells}".rstrip())
     lines.append(LEGEND)
     lines.append(_status(state))
     if state.events:
@@ -93,7 +97,7 @@ def warnings(state: TagemState, seat: int | None) -> list[str]:
         carrier = flag.carrier
         if carrier < 0 or carrier == seat or (state.mode == "ctcf" and flag.owner != seat):
             continue
-        home = place(state.board.width, state.board.starts[carrier])
+        home = cell_name(state.board, state.board.starts[carrier])
         which, then = (
             ("the flag", "they win") if state.mode == "ctf" else ("your flag", "you are out")
         )
@@ -272,11 +276,6 @@ def events_hit(state: TagemState) -> list[tuple[int, ...]]:
     return out
 
 
-def place(board_width: int, cell: int) -> str:
-    """A cell as the board labels it and commands read it: (column,row), both from 1."""
-    return f"({cell % board_width + 1},{cell // board_width + 1})"
-
-
 def _signed(value: int | str) -> str:
     return f"{int(value):+d}"
 
@@ -294,7 +293,7 @@ def event_text(state: TagemState, fact: Fact) -> str:
         return f"{text} ({attack_words(state.pending)})" if state.pending else text
     if code == "moves":
         mover, mover_pawn, way, target, cost, garrisoned = a
-        where = place(board.width, int(target))
+        where = cell_name(board, int(target))
         text = f"{pawn_name(int(mover), int(mover_pawn))} moves {way} to {where} ({cost} PoM)"
         return text + (", garrisoned for the rest of the turn" if garrisoned else "")
     if code == "picks-up":
@@ -307,7 +306,7 @@ def event_text(state: TagemState, fact: Fact) -> str:
         return f"{taker} captures {loser}'s flag: {loser} is eliminated"
     if code == "drops":
         owner, cell = (int(v) for v in a)
-        return f"{flag_name(Flag(owner))} drops at {place(board.width, cell)}"
+        return f"{flag_name(Flag(owner))} drops at {cell_name(board, cell)}"
     if code == "rolls":
         attacker, a_pawn, a_die, a_bonus, defender, d_pawn, d_die, d_bonus = (int(v) for v in a)
         return (
@@ -322,7 +321,7 @@ def event_text(state: TagemState, fact: Fact) -> str:
         return f"{LETTERS[int(a[0])]} has no pawns left and is out"
     if code == "respawns":
         seat, pawn, spot = (int(v) for v in a)
-        where = place(board.width, spot) if spot >= 0 else "nowhere (no free tile)"
+        where = cell_name(board, spot) if spot >= 0 else "nowhere (no free tile)"
         return f"{pawn_name(seat, pawn)} is defeated and respawns at {where}"
     return " ".join(str(v) for v in fact)
 
