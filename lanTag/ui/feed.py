@@ -2,9 +2,11 @@
 
 The engines keep facts (``state.events``); each game's view module words them, once, for
 every screen (lanTag/games/<id>/view.py, a wording table per game with a seat namer passed
-in).  The console passes its namer ("seat 2 bot-2", "seat 0 (you)"); the places are the
-ones the board labels (Board Tag squares a1..h8 and IT's crossing points (x,y); Stomptag
-and Tag 'em cells (column,row) counted from 1).  Each line says whether it is *notable*:
+in).  The console passes its namer ("seat 2 bot-2", "seat 0 (you)"); places are named as
+the boards label them and positions write them, the algebraic way of every game
+(lanTag.rules.coordinates: Board Tag's squares a1..h8 and IT's crossing points a1..i9,
+Stomptag's cells and Tag 'em's tiles from a1 at the bottom left).  Each line says whether
+it is *notable*:
 a roll's result, a collision, a battle or a tag, which the screen keeps in view until our
 next decision; plain moves only go to the log (the board shows them).
 """

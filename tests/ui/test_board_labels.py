@@ -2,9 +2,9 @@
 
 For each game, over random playouts and every zoom: each piece the painter draws is looked
 up under the board's labels (the file over its column, the rank left of its row; Board
-Tag's IT on the lines' labels under the board and right of its line), and the name read
-there must be the one ``lantag position`` writes for that piece.  So the screen, the
-messages and a position file say ``c4`` for the same place.
+Tag's IT on the lines' files along the bottom line and their ranks on the right), and the
+name read there must be the one ``lantag position`` writes for that piece.  So the screen,
+the messages and a position file say ``c4`` for the same place.
 """
 
 from __future__ import annotations
@@ -72,8 +72,15 @@ def _read_labels(engine: str, painted: Painted, spot: tuple[int, int], it: bool)
             end -= len(text) - len(text.rstrip())
             break
     assert end > col, (rows[row], col)
-    if it:  # Board Tag's IT: the lines' files under the board, their ranks on the right
-        return _label_over(rows[-1], col, end) + rows[row].split()[-1]
+    if it:  # Board Tag's IT: the lines' files on the bottom line, their ranks on the right
+        files = {found.start(): found.group() for found in re.finditer("[a-i]", rows[-1])}
+        if row == len(rows) - 1:  # IT on the bottom line hides its own file's letter
+            left = "".join(name for at, name in sorted(files.items()) if at < col)
+            assert col not in files and len(files) == 8, rows[-1]
+            hidden = "abcdefghi"[len(left)]  # the files left of IT are a.., in order
+            assert left == "abcdefghi"[: len(left)] and hidden not in files.values()
+            return hidden + rows[row].split()[-1]
+        return files[col] + rows[row].split()[-1]
     return _label_over(rows[0], col, end) + rows[row][: painted.head_cols].strip()
 
 
@@ -118,3 +125,12 @@ def test_the_board_labels_name_each_piece_as_its_position_does(
         else:
             state = state.apply(random_input(state, rng.randrange))
     assert checked > 40  # pieces on the board, at every zoom, over many positions
+
+
+@pytest.mark.parametrize("point", ["a1", "e1", "i1", "i9", "a5"])
+def test_it_on_the_edge_lines_is_named_by_the_labels_too(point: str) -> None:
+    # On the bottom line IT's arrow hides its own line's letter: the letters around it say it.
+    from tests.rules.test_positions import _boardtag
+
+    state = get_game("boardtag").from_position(_boardtag(it_point=point))
+    assert _checked("boardtag", state) >= 5 * zooms("boardtag")  # IT and four dice, each zoom

@@ -45,13 +45,15 @@ def test_boardtag_it_stands_on_a_named_crossing_point_between_lettered_squares()
     x, y = view["it"]["point"]
     arrow = bb.ARROWS[view["it"]["facing"]]
     # Row 0: the squares' files; then the line of rank 9, the squares of rank 8, the line of
-    # rank 8, ... the line of rank 1; last, the lines' files a-i under the crossing points.
+    # rank 8, ... the line of rank 1, whose crossing points carry the lines' files a-i.
     line = rows[1 + 2 * (bb.LATTICE - 1 - y)]
     assert line.endswith(f" {y + 1}") and line[3 + 4 * x] == arrow
+    assert len(rows) == 2 * bb.LATTICE and y > 0  # (moves=8: IT is off the bottom line)
+    assert rows[-1].startswith("   a---b---c---d---e---f---g---h---i 1")
     assert rows[-1][3 + 4 * x] == "abcdefghi"[x]  # the line's file stands under the point
     # Every other crossing point is a "+", every square is walled and three wide.
     points = [r for i, r in enumerate(rows[1:-1]) if i % 2 == 0]
-    assert sum(r.count("+") for r in points) == bb.LATTICE * bb.LATTICE - 1
+    assert sum(r.count("+") for r in points) == (bb.LATTICE - 1) * bb.LATTICE - 1
     for rank in range(1, bb.SIZE + 1):
         squares = rows[2 * (bb.SIZE - rank + 1)]
         assert squares.startswith(f"{rank:>2} |") and squares.count("|") == bb.SIZE + 1

@@ -174,15 +174,16 @@ def front_squares(point: int, facing: str) -> tuple[int, ...]:
 def render_board(labels: dict[int, str], it_point: int, facing: str) -> list[str]:
     """Text rows, north at the top: two-character die labels in squares, IT's arrow on its
     intersection, '.' on the other intersections.  The squares' files a-h stand over them
-    and their ranks 1-8 left of them; the lines' files a-i under the intersections and
-    their ranks 1-9 right of them, so both read as their names (:func:`point_name`)."""
+    and their ranks 1-8 left of them; the lines' files a-i on the bottom line's
+    intersections and their ranks 1-9 right of them, so both read as their names
+    (:func:`point_name`)."""
     lines = ["  " + "".join(f" {f} " for f in FILES).rstrip()]
     for y in range(LATTICE - 1, -1, -1):
-        marks = [ARROWS[facing] if x + LATTICE * y == it_point else "." for x in range(LATTICE)]
+        dot = [file_name(x) if y == 0 else "." for x in range(LATTICE)]
+        marks = [ARROWS[facing] if x + LATTICE * y == it_point else dot[x] for x in range(LATTICE)]
         lines.append("  " + "  ".join(marks) + f"  {y + 1}")
         if y > 0:
             row = y - 1
             cells = "".join(f" {labels.get(c + SIZE * row, '  ')}" for c in range(SIZE))
             lines.append(f"{row + 1} {cells}".rstrip())
-    lines.append("  " + "  ".join(file_name(x) for x in range(LATTICE)))
     return lines

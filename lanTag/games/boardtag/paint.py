@@ -33,9 +33,10 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
     """Squares between grid lines; IT stands on a crossing point of the lines.
 
     The files a-h over the squares and the ranks 1-8 left of them name the squares (where
-    the dice stand); the lines' files a-i under the crossing points and their ranks 1-9
-    right of them name IT's point as the messages and positions do ("IT jumps ffl to
-    point c2", lanTag.rules.coordinates).  Zoom 1 draws squares two wide.
+    the dice stand); the lines' files a-i on the bottom line's crossing points and their
+    ranks 1-9 right of them name IT's point as the messages and positions do ("IT jumps
+    ffl to point c2", lanTag.rules.coordinates), in the rows the board had before.  Zoom
+    1 draws squares two wide.
     """
     step = SQUARES[min(zoom, len(SQUARES) - 1)]
     inner = step - 1  # characters inside a square
@@ -50,7 +51,7 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
         out.primary = (v["dice"][active]["seat"], 1 + active % 3)
     elif it is not None and v["phase"] in ("it", "face"):
         out.primary = (it["seat"], 0)
-    # The squares' files over them; the lines' files go under the board (below).
+    # The squares' files over them; the lines' files stand on the bottom line (below).
     labels = "".join(f" {bb.FILES[x]:^{inner}}" for x in range(bb.SIZE)).rstrip()
     out.rows.append(plain("   " + labels, "class:label"))
     for y in range(bb.LATTICE - 1, -1, -1):
@@ -59,6 +60,8 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
             if x + bb.LATTICE * y == it_point and it is not None:
                 out.spot(it["seat"], 0, line)  # IT is piece 0 of its player
                 line.append((f"{seat_class(it['seat'])} class:it", bb.ARROWS[it["facing"]]))
+            elif y == 0:  # the bottom line's points carry the lines' files a-i
+                line.append(("class:label", file_name(x)))
             else:
                 line.append(("class:grid", "+"))
             if x < bb.LATTICE - 1:
@@ -66,8 +69,6 @@ def paint(v: dict[str, Any], names: Sequence[str], zoom: int = 0) -> Painted:
         line.append(("class:label", f" {y + 1}"))
         out.rows.append(line)
         if y == 0:
-            lines = "".join(f"{file_name(x):<{step}}" for x in range(bb.LATTICE)).rstrip()
-            out.rows.append(plain("   " + lines, "class:label"))
             break
         line = [("class:label", f"{y:>2} ")]
         for col in range(bb.SIZE):

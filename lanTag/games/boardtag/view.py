@@ -116,7 +116,7 @@ def render(state: BoardTagState) -> str:
     lines.append(f"legend: {letters}; A3 = seat 0's die showing 3; ^>v< = IT facing n/e/s/w")
     lines.append(
         "places: squares a1-h8 (files over, ranks left); IT's crossing points a1-i9 "
-        "(files under, ranks right)"
+        "(the lines' files on the bottom line, ranks right)"
     )
     dice = []
     for s in range(state.seats):
