@@ -46,6 +46,7 @@ from lanTag.rules.base import Chance, Roll, State  # noqa: E402
 from lanTag.session import referee  # noqa: E402
 from lanTag.session.lobby_record import LobbyRecord, start_state  # noqa: E402
 from lanTag.session.messages import MsgType, Signed, parse_unverified  # noqa: E402
+from lanTag.session.steps import WITHHELD_PROTOCOL  # noqa: E402
 from tests.chaos.test_cheat_processes import (  # noqa: E402
     OPTIONS,
     PORT,
@@ -56,7 +57,7 @@ from tests.chaos.test_cheat_processes import (  # noqa: E402
     _spawn,
 )
 
-CHEATS = ("withhold-roll", "withhold-roll-careful", "withhold-roll-leave")
+CHEATS = ("withhold-roll", "withhold-roll-careful", "withhold-roll-leave", "withhold-roll-aware")
 
 
 @dataclass
@@ -214,6 +215,8 @@ def read_game(table: Table, cheater_log: bool) -> Game:
                 if cheater not in links:
                     game.withheld += 1
                 recomputed = referee.chance_roll(decision, record.game_id, step, links)[0]
+                if cheater not in links and record.protocol >= WITHHELD_PROTOCOL:
+                    recomputed = state.withheld_roll((cheater,))  # its own: SPEC §5.5
                 if recomputed != actual:
                     game.mismatches += 1
                 game.gains.append(_pips(actual) - _pips(with_it))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
+from lanTag.rules.base import State
 from lanTag.session.core import SessionCore
 from lanTag.session.messages import MsgType, Signed, reveal_vector
 from lanTag.session.referee import NeedKind, Needs
@@ -61,6 +62,16 @@ class Absence(SessionCore):
                 return
         if seat not in self._left:  # leaving is no fault: no blame
             self._blame(seat, "timeout", f"silent at step {self.step}; a bot takes the seat", at)
+
+    def _roll_forfeits(self, box: StepBox, state: State) -> tuple[int, ...]:
+        """Protocol 6: the seats whose own roll this step is (``state.roll_owners()``) and
+        that were dropped at it, ascending: the roll is their withheld roll, not a draw
+        (SPEC §5.5).  Whatever the drop's cause: whether a peer holds a LEAVE from before
+        or a proof against the seat is no agreed fact, the drop at the roll is."""
+        if self.record.protocol < WITHHELD_PROTOCOL or not box.dropped_now:
+            return ()
+        owners = state.roll_owners()
+        return tuple(s for s in sorted(box.dropped_now) if s in owners)
 
     def _blame_round_absence(
         self, box: StepBox, needs: Needs, dropped: set[int]
