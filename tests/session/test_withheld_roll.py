@@ -93,7 +93,7 @@ def test_a_withheld_own_roll_is_the_forfeit_roll_at_every_honest_peer(leave: boo
 def test_an_aware_withholder_never_withholds_its_prototag_roll() -> None:
     """An attacker that knows the rule sees that the roll without its link is a 1: it never
     pays to withhold, so it plays every roll of its own."""
-    sessions, net, cheat = _played("aware", aware=True)
+    _sessions, net, cheat = _played("aware", aware=True)
     assert cheat.choices and not any(c.withheld for c in cheat.choices)
     own = [c for c in cheat.choices if c.seats == (CHEAT,)]
     assert own and all(c.without == Roll(((1,),)) for c in own)
