@@ -166,15 +166,13 @@ class TagemState(State):
     def roll_owners(self) -> tuple[int, ...]:
         """An attack's roll is the attacker's and the defender's (a die each); the turn
         order is nobody's."""
-        a = self.pending
-        if a is None or not isinstance(self.decision(), Chance):
-            return ()
-        return (a.attacker, a.defender)
+        a = self.pending  # set exactly while the attack's roll is awaited
+        return () if a is None else (a.attacker, a.defender)
 
     def withheld_roll(self, seats: tuple[int, ...]) -> Roll:
-        """A withholder's die on 1, the other side's on 6: the worst dice for it, whatever
-        the modifiers (at most 4 a side: it loses, or at best ties); both withholding, both
-        on 1."""
+        """A withholder's die on 1, the other side's on 6: whatever the modifiers, the
+        withholder loses (docs/rules/tagem.md "Withheld rolls"); both withholding, both on
+        1 (the modifiers decide)."""
         a = self.pending
         if a is None:
             return State.withheld_roll(self, seats)  # (slots: no bare super())

@@ -579,9 +579,9 @@ class Session(Agreement, Recovery, Sealing):
             got = box.of(MsgType.ENTROPY)
             if len(got) < len(needs.humans) or not all(s in got for s in needs.humans):
                 return None
-            forfeits = self._roll_forfeits(box, state)
-            if forfeits:  # dropped at its own roll: its withheld roll (protocol 6, §5.5)
-                return state.withheld_roll(forfeits)
+            owners = self._roll_forfeits(box, state)
+            if owners:  # dropped at its own roll: its withheld roll (protocol 6, §5.5)
+                return state.withheld_roll(owners)
             links = {s: got[s].payload[0] for s in needs.humans}
             decision = state.decision()
             assert isinstance(decision, Chance)
