@@ -139,3 +139,10 @@ def test_the_log_names_the_withheld_roll_in_its_step_entry() -> None:
     withheld = [e for e in entries if e.kind == EntryKind.STEP and len(e.data) == 5]
     assert [e.step for e in withheld] == sorted(steps)
     assert all(e.data[4] == [CHEAT] and e.data[0] == [2, [[1]]] for e in withheld)
+
+
+def test_the_blame_says_the_roll_was_its_own() -> None:
+    sessions, net, cheat = _played("own-roll-1")
+    steps = [c.step for c in cheat.choices if c.withheld]
+    reasons = [b.reason for b in _events(net, 0, ev.Blame)]
+    assert reasons == [f"withheld its own roll at step {k}: its withheld roll" for k in steps]
