@@ -282,7 +282,7 @@ def describe(detail: Detail) -> list[str]:
         )
         if detail.withheld:
             seats = ", ".join(str(s) for s in detail.withheld)
-            lines.append(f"  seat(s) {seats} withheld their own roll: not drawn, their forfeit")
+            lines.append(f"  seat(s) {seats} withheld their own roll: no draw, their withheld roll")
         same = detail.derived == detail.recorded
         verdict = "= the recorded roll" if same else f"≠ the log's {input_text(detail.recorded)}"
         lines.append(f"  derived {input_text(detail.derived)} {_mark(same)} {verdict}")

@@ -102,7 +102,7 @@ def decision_of(inp: Input, facts: Sequence[Any]) -> Decision:
         return Turn(inp.seat)
     if isinstance(inp, Roll):
         if not (len(facts) in (2, 3) and type(facts[0]) is str and type(facts[1]) is list):
-            raise ValueError("a roll's record is [input, hash, purpose, draws(, withheld)]")
+            raise ValueError("a roll's record is [input, hash, purpose, draws]")
         if len(facts) == 3:
             withheld_of(facts)  # seats, ascending, once each: else malformed
         draws = tuple(draw_of(d) for d in facts[1])
