@@ -228,7 +228,10 @@ class Withholder:
         s = self.session
         ours = s.state.state_hash()
         last = s._snapshots[-1].chain_last
-        links: dict[int, bytes] = {}
+        # Links our session took before we were live again (a hand-back learnt after they
+        # came: ``_hold`` passed them on), then the ones we hold.
+        got = s._box(step).of(MsgType.ENTROPY)
+        links = {seat: m.payload[0] for seat, m in got.items() if seat != self.seat}
         for raw in self._held_in.get(step, []):
             msg = parse_unverified(raw)
             if msg.state_hash == ours and chain_step_ok(last[msg.seat], msg.payload[0]):
