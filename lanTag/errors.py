@@ -9,7 +9,8 @@ from __future__ import annotations
 
 
 class LanTagError(Exception):
-    """Base of every lanTag error."""
+    """Base of every lanTag error (tests/test_errors.py walks the package to keep it so);
+    each one also refines the builtin it means, e.g. ``IllegalAction(LanTagError, ValueError)``."""
 
 
 class LocalProtocolError(LanTagError):

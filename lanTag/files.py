@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from lanTag.errors import LanTagError
+
 __all__ = ["REPLACE_TRIES", "FileHeldOpen", "read_text", "write_atomic", "write_text_atomic"]
 
 REPLACE_TRIES = 5
@@ -31,7 +33,7 @@ _FIRST_WAIT = 0.05
 Sleep = Callable[[float], None]
 
 
-class FileHeldOpen(PermissionError):
+class FileHeldOpen(LanTagError, PermissionError):
     """The file could not be replaced: another program holds it open (Windows)."""
 
 

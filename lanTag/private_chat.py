@@ -20,12 +20,14 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from lanTag.errors import LanTagError
+
 _P = 2**255 - 19
 INFO = b"lanTag/v1/private-chat"
 MAX_TEXT = 500
 
 
-class PrivateChatError(ValueError):
+class PrivateChatError(LanTagError, ValueError):
     """A private message that does not decrypt (wrong recipient or tampered)."""
 
 

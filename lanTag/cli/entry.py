@@ -27,11 +27,11 @@ EXIT_CODES = (
 )
 
 
-class UserError(Exception):
+class UserError(LanTagError):
     """Bad input from the person at the keyboard: printed as one line, exit 2."""
 
 
-class JoinFailed(Exception):
+class JoinFailed(LanTagError):
     """Joining a game did not work (no answer, refused): printed as one line, exit 1."""
 
 
@@ -120,7 +120,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    def game_args(sp: argparse.ArgumentParser, default: str) -> None:
+    # --headless and the turn limit: the console's clock and warnings become one line each;
+    # no key gives a dropped seat back there (the console's Enter has no headless twin).
+    resume_back = (
+        "; a seat the table drops anyway (this peer cut off) comes back only by Ctrl-C and "
+        "`lantag join --resume LOG --headless`"
+    )
+
+    def game_args(sp: argparse.ArgumentParser, default: str, seat_back: str) -> None:
         sp.add_argument("--game", "-g", help=f"engine ({games}; default {default})")
         option_arg(sp)
         sp.add_argument("--map", metavar="FILE", help="custom map file (tagem)")
@@ -134,7 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument(
             "--headless",
             action="store_true",
-            help="no console UI: plain log lines; your seat is played by --bot",
+            help="no console UI: plain log lines (the turn clock too: a line at 30 and 10 s "
+            "left and when a bot takes a seat); your seat is played by --bot" + seat_back,
         )
         sp.add_argument(
             "--bot",
@@ -153,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
             default=120.0,
             metavar="S",
             help="seconds a player may think before a bot takes the seat (warned at 30 and "
-            "10 s left; on the console, Enter takes the seat back)",
+            "10 s left; on the console, Enter takes the seat back; with --headless a line "
+            "says each, and no key takes it back)",
         )
 
     play = sub.add_parser(
@@ -162,7 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play against bots: every bot is a real peer on its own "
         "loopback UDP socket, so the whole stack runs.",
     )
-    game_args(play, "prototag, or with --position the position's game")
+    game_args(
+        play,
+        "prototag, or with --position the position's game",
+        "; a seat the table drops anyway is not given back (the bots stop with lantag play)",
+    )
     # None: the game is prototag, or with --position the position's own game.
     play.set_defaults(game=None)
     play.add_argument(
@@ -181,7 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
         "options, map, seats, bots, name and password; the other flags pre-fill it.",
     )
     game_args(
-        host, "the setup form asks, prototag with --headless; with --position the position's game"
+        host,
+        "the setup form asks, prototag with --headless; with --position the position's game",
+        resume_back,
     )
     # None: no --game given, so the interactive host shows the setup form (prototag headless).
     host.set_defaults(game=None)
@@ -246,7 +261,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --resume: give up (exit 1, log kept) when no peer of the game answers "
         "within SECONDS (default 15)",
     )
-    join.add_argument("--headless", action="store_true", help="no console UI; play with --bot")
+    join.add_argument(
+        "--headless",
+        action="store_true",
+        help="no console UI: plain log lines (the turn clock too); play with --bot" + resume_back,
+    )
     join.add_argument("--bot", default="heuristic2", help="bot for your seat with --headless")
     join.add_argument(
         "--log",
@@ -299,7 +318,8 @@ def build_parser() -> argparse.ArgumentParser:
         "replay",
         help="step through a game log (or a series directory)",
         description="Step through a verified game log.  A series directory (lantag host "
-        "--games N --log DIR) shows its games in order: q in one game's viewer opens the next.",
+        "--games N --log DIR) shows its games in order: q in one game's viewer opens the next, "
+        "Ctrl-C stops.",
     )
     replay.add_argument("log", help="log file, or a series directory")
     replay.add_argument("--force", action="store_true", help="show a log that fails verification")

@@ -27,6 +27,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from lanTag.errors import LanTagError
+
 __all__ = ["CLOSE_GRACE", "ExitSignals", "Terminated"]
 
 _log = logging.getLogger(__name__)
@@ -41,7 +43,7 @@ CLOSE_GRACE = 4.5
 """Seconds the console handler waits for the goodbye (Windows allows about 5)."""
 
 
-class Terminated(Exception):
+class Terminated(LanTagError):
     """The command was ended by a signal (or a console event); ``code`` is its exit status."""
 
     def __init__(self, reason: str, code: int) -> None:

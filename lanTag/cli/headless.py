@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import TextIO
 
 from lanTag.cli.entry import color_enabled
+from lanTag.cli.headless_clock import PLAY_NO_WAY_BACK, IdleLines, resume_way_back
 from lanTag.log.report import position_digest
 from lanTag.peer.join_handshake import (
     HostKeyChanged,
@@ -20,7 +21,7 @@ from lanTag.peer.join_handshake import (
     Started,
     Waiting,
 )
-from lanTag.peer.resume import back_line, dropped_seat_line
+from lanTag.peer.resume import back_line
 from lanTag.peer.runtime import PeerHandle
 from lanTag.peer.series_events import NextGame, SeriesDone
 from lanTag.rules.base import IllegalAction, input_text
@@ -30,10 +31,18 @@ from lanTag.session.lockstep import Session
 from lanTag.ui.outcomes import step_words
 
 
-async def play_headless(handle: PeerHandle, out: object = None) -> int:
-    """Print game events as plain lines until the game ends; exit code 0 when it does."""
+async def play_headless(
+    handle: PeerHandle, out: object = None, *, local_table: bool = False
+) -> int:
+    """Print game events as plain lines until the game ends; exit code 0 when it does.
+
+    The turn clock is said in lines too (lanTag.cli.headless_clock); ``local_table``: the
+    other seats are this process's own bots (`lantag play`), so a dropped seat of ours has
+    no table left to ask it back after a restart."""
     stream = sys.stdout
     names: Mapping[int, str] = {}
+    way_back = PLAY_NO_WAY_BACK if local_table else resume_way_back(handle.log_path)
+    clock = IdleLines(way_back)
     while True:
         machine = handle.machine
         if not names and machine.session is not None:  # the host has no Started event
@@ -70,9 +79,11 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
                 print(f"note: {event}", file=stream)
                 session = machine.session
                 mine = session.seat if session is not None else None
-                if isinstance(event, ev.SeatsDropped) and mine in event.seats:
-                    assert session is not None
-                    print(dropped_seat_line(session, event.step), file=stream)
+                if isinstance(event, ev.SeatsDropped) and session is not None:
+                    for line in clock.dropped(session, event):
+                        print(line, file=stream)
+                    if mine in event.seats:
+                        print(clock.seat_lost(session, event.step), file=stream)
             elif isinstance(event, ev.SeatsBack):
                 mine = machine.session.seat if machine.session is not None else None
                 for seat in event.seats:
@@ -104,6 +115,9 @@ async def play_headless(handle: PeerHandle, out: object = None) -> int:
             elif isinstance(event, NextGame | SeriesDone):  # for after the game (series_play)
                 handle.extra["series_event"] = event
         session = machine.session
+        if session is not None and not session.state.is_over:
+            for line in clock.tick(session, handle.now()):
+                print(line, file=stream)
         if session is not None and session.state.is_over and not machine.events:
             # e.g. resumed from a log of a game that had already ended
             print(f"game over at step {session.step}", file=stream)
@@ -143,9 +157,12 @@ def host_key_changed_lines(event: HostKeyChanged) -> list[str]:
     ]
 
 
-async def run_ui_or_headless(handle: PeerHandle, headless: bool) -> int:
+async def run_ui_or_headless(
+    handle: PeerHandle, headless: bool, *, local_table: bool = False
+) -> int:
+    """``local_table``: `lantag play` (the other seats are this process's bots)."""
     if headless:
-        return await play_headless(handle)
+        return await play_headless(handle, local_table=local_table)
     from lanTag.ui.app import run_game_app
 
     code = await run_game_app(handle, color=color_enabled())

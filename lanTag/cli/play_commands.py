@@ -114,7 +114,7 @@ async def cmd_play(args: argparse.Namespace) -> int:
         if not await wait_until(lambda: lobby.taken == config.humans, SETUP_TIMEOUT):  # type: ignore[union-attr]
             raise UserError("bot peers did not join on loopback (is UDP on 127.0.0.1 blocked?)")
         host.command(host.machine.start_game)
-        return await run_ui_or_headless(host, args.headless)
+        return await run_ui_or_headless(host, args.headless, local_table=True)
     except asyncio.CancelledError:
         cancelled = True
         raise
@@ -129,7 +129,8 @@ async def cmd_play(args: argparse.Namespace) -> int:
             await bot.pump.close()
 
 
-async def cmd_host(args: argparse.Namespace) -> int:
+async def cmd_host(args: argparse.Namespace, picked: HostConfig | None = None) -> int:
+    """``picked``: the setup form's answer already (the lobby browser's ``h``)."""
     me = identity_for_play()
     position = None
     if getattr(args, "position", None):
@@ -137,7 +138,9 @@ async def cmd_host(args: argparse.Namespace) -> int:
             args.position, args.game, parse_option_pairs(args.option), args.map
         )
         args.game = position.game.id  # no setup form: the position says the game
-    if args.game is None and not args.headless:
+    if picked is not None:
+        config = picked
+    elif args.game is None and not args.headless:
         from lanTag.ui.host_setup import run_host_setup_for
 
         picked = await run_host_setup_for(args, me.nickname, color=color_enabled())
@@ -242,12 +245,22 @@ async def cmd_join(args: argparse.Namespace) -> int:
         if not console_ok:
             raise JoinFailed(needs_terminal_line())
         from lanTag.net.discovery import LobbyBrowser
+        from lanTag.ui.host_setup import run_host_setup_for
         from lanTag.ui.lobby_screens import browse_or_host
 
-        async with LobbyBrowser() as browser:
-            picked = await browse_or_host(browser, color=color_enabled())
-        if isinstance(picked, str):  # 'h' in the browser: host a game instead
-            return await cmd_host(_host_args_from_join(args))
+        while True:
+            async with LobbyBrowser() as browser:
+                picked = await browse_or_host(
+                    browser, color=color_enabled(), spectate=args.spectate
+                )
+            if not isinstance(picked, str):
+                break
+            # 'h' in the browser: host a game instead, through the setup form; its Esc
+            # ("Esc back") comes back here, to the browser.
+            host_args = _host_args_from_join(args)
+            config = await run_host_setup_for(host_args, me.nickname, color=color_enabled())
+            if config is not None:
+                return await cmd_host(host_args, config)
         if picked is None:
             return 0
         candidates = advertised_candidates(picked.addresses, picked.port)

@@ -2,7 +2,7 @@
 game in one key, or another through the setup form) and each joiner accepts or leaves.
 
 The game-over box (lanTag.ui.app) shows the standings so far and the keys; the game
-screen returns what was chosen (lanTag.ui.model: REMATCH_SAME, ...), and this loop
+screen returns what was chosen (lanTag.ui.series_info: REMATCH_SAME, ...), and this loop
 opens the next game's lobby (lanTag.peer.runtime.host_next_game / join_next_game): the
 host's roster screen, where the host starts when the table is back; the joiner's wait.
 """
@@ -21,7 +21,7 @@ from lanTag.net.discovery import LobbyAdvertiser
 from lanTag.peer.join_handshake import HostConfig, JoinLobby
 from lanTag.peer.runtime import LocalIdentity, PeerHandle, host_next_game, join_next_game
 from lanTag.rules.base import Over
-from lanTag.ui.model import (
+from lanTag.ui.series_info import (
     ACCEPT_NEXT,
     DECLINE_NEXT,
     REMATCH_SAME,

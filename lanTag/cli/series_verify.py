@@ -91,7 +91,8 @@ def _game_line(game: SeriesGame, shown: dict[str, str]) -> str:
 
 async def replay_series_dir(directory: Path, headless: bool, force: bool) -> int:
     """`lantag replay DIR`: every game of a series in order (each viewer closed with q opens
-    the next game; --headless prints them one after the other, then the standings)."""
+    the next game, Ctrl-C stops; --headless prints them one after the other, then the
+    standings)."""
     paths = series_logs(directory)
     if not paths:
         raise UserError(f"{directory} holds no game logs (*{LOG_SUFFIX})")
@@ -113,9 +114,11 @@ async def replay_series_dir(directory: Path, headless: bool, force: bool) -> int
             for block in headless_replay(data, game.report):
                 print(block)
         else:
-            from lanTag.ui.replay import SeriesPlace, run_replay_app
+            from lanTag.ui.replay import STOP_SERIES, SeriesPlace, run_replay_app
 
-            await run_replay_app(data, game.report, series=SeriesPlace(game.number, total, table))
+            place = SeriesPlace(game.number, total, table)
+            if await run_replay_app(data, game.report, series=place) == STOP_SERIES:
+                break  # Ctrl-C in a game's viewer: no further game (the standings follow)
     if table:  # (after the last viewer closed, too: the night's result stays on the terminal)
         print("standings (master of games: 3/2/2/1/1/1 points for places 1-6):")
         print("\n".join(table))

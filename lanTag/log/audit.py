@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from lanTag.errors import LanTagError
 from lanTag.fair.chain import chain_step_ok
 from lanTag.log.chain import EntryKind, Row
 from lanTag.log.report import Failure, VerifyReport
@@ -30,7 +31,7 @@ from lanTag.session.messages import MsgType, Signed
 _LINK_AT = {MsgType.ENTROPY: 0, MsgType.REVEAL: 2}
 
 
-class _Invalid(Exception):
+class _Invalid(LanTagError):
     def __init__(self, failure: Failure) -> None:
         super().__init__(failure.reason)
         self.failure = failure

@@ -19,7 +19,7 @@ from typing import Any
 import msgpack
 
 from lanTag import wire
-from lanTag.errors import RemoteProtocolError
+from lanTag.errors import LanTagError, RemoteProtocolError
 
 ZERO_HASH = bytes(32)
 MAX_ENTRY = 1024 * 1024
@@ -87,7 +87,7 @@ class LogChain:
 _KINDS = {int(k): k for k in EntryKind}  # EntryKind(k) without the enum machinery
 
 
-class LogFormatError(ValueError):
+class LogFormatError(LanTagError, ValueError):
     """The bytes are not a lanTag log at all (exit code 2 for `lantag verify`)."""
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lanTag.errors import LanTagError
 from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import opens
 from lanTag.log.chain import EntryKind, Row
@@ -58,7 +59,7 @@ _RARE = frozenset(
 )
 
 
-class NotPlain(Exception):
+class NotPlain(LanTagError):
     """The log needs the full replay from here (a vote, a blame, a tampered entry...)."""
 
 

@@ -31,6 +31,7 @@ from zeroconf import (
 from zeroconf._dns import DNSPointer, DNSRecord, DNSText  # not re-exported by zeroconf, but stable
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from lanTag.errors import LanTagError
 from lanTag.net.lobby_adverts import (
     LobbyEvent,
     LobbyInfo,
@@ -60,7 +61,7 @@ Interfaces = Sequence[str] | InterfaceChoice
 _RESOLVE_TIMEOUT_MS = 1500
 
 
-class AdvertiserStateError(RuntimeError):
+class AdvertiserStateError(LanTagError, RuntimeError):
     """An advertiser operation in the wrong state (e.g. update before start, or after close)."""
 
 

@@ -12,6 +12,8 @@ import enum
 import struct
 from dataclasses import dataclass
 
+from lanTag.errors import LanTagError
+
 __all__ = [
     "DATAGRAM_BUDGET",
     "HEADER",
@@ -48,7 +50,7 @@ class FrameType(enum.IntEnum):
     ACK = 3  # unsequenced, carries only acknowledgement info
 
 
-class MalformedFrame(ValueError):
+class MalformedFrame(LanTagError, ValueError):
     """A datagram that is not a well-formed link frame; the message says which rule failed."""
 
 

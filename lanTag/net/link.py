@@ -41,6 +41,7 @@ import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 
+from lanTag.errors import LanTagError
 from lanTag.net.endpoint import Addr
 from lanTag.net.frame import (
     DATAGRAM_BUDGET,
@@ -70,7 +71,7 @@ _MAX_ISSUED = 256  # last cookies sent, so a link we open ourselves takes that e
 _COOKIE_DOMAIN = b"lanTag/link-cookie"
 
 
-class LinkError(Exception):
+class LinkError(LanTagError):
     """Base of the errors :meth:`LinkLayer.send` raises; the link itself is unharmed."""
 
 

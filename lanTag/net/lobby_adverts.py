@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from types import MappingProxyType
 
+from lanTag.errors import LanTagError
+
 __all__ = [
     "BadTxt",
     "LobbyInfo",
@@ -35,7 +37,7 @@ _SEATS = re.compile(r"^([0-9]{1,2})/([0-9]{1,2})$")
 _INT = re.compile(r"^[0-9]{1,5}$")
 
 
-class BadTxt(ValueError):
+class BadTxt(LanTagError, ValueError):
     """A TXT record that is not a valid lanTag advert; the message names the field."""
 
 

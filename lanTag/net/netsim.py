@@ -25,10 +25,12 @@ import random
 import re
 from dataclasses import dataclass, fields, replace
 
+from lanTag.errors import LanTagError
+
 __all__ = ["NetSim", "NetSimConfig", "NetSimConfigError", "NetSimStats"]
 
 
-class NetSimConfigError(ValueError):
+class NetSimConfigError(LanTagError, ValueError):
     """A NetSim description that does not parse; the message names the key and the problem."""
 
 

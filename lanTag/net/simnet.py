@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from lanTag.errors import LanTagError
 from lanTag.net.endpoint import Addr, DatagramMachine
 from lanTag.net.netsim import NetSim, NetSimConfig
 
@@ -22,11 +23,11 @@ __all__ = ["SimEvent", "SimNetwork", "SimulationStalled", "SimulationTimeout"]
 _MAX_STILL_STEPS = 100_000
 
 
-class SimulationTimeout(AssertionError):
+class SimulationTimeout(LanTagError, AssertionError):
     """``run_until`` reached ``max_time`` (virtual) before the predicate held."""
 
 
-class SimulationStalled(RuntimeError):
+class SimulationStalled(LanTagError, RuntimeError):
     """A machine keeps asking for a timer at the current instant without making progress."""
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import platformdirs
 
-from lanTag.errors import LocalProtocolError
+from lanTag.errors import LanTagError, LocalProtocolError
 from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
 from lanTag.files import read_text, write_atomic, write_text_atomic
 from lanTag.identity import Identity
@@ -101,7 +101,7 @@ class LocalIdentity:
 NICKNAME = re.compile(r"[^\x00-\x1f\x7f]{1,32}")
 
 
-class IdentityError(ValueError):
+class IdentityError(LanTagError, ValueError):
     """A bad nickname or a damaged identity file; the message says what to do."""
 
 

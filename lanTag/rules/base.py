@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import msgpack
 
+from lanTag.errors import LanTagError
+
 if TYPE_CHECKING:
     from lanTag.rules.awaited import Awaited
 
@@ -59,15 +61,15 @@ __all__ = [
 ]
 
 
-class IllegalAction(ValueError):
+class IllegalAction(LanTagError, ValueError):
     """An input that the rules forbid in this state; the message says why."""
 
 
-class OptionError(ValueError):
+class OptionError(LanTagError, ValueError):
     """A bad game option or seat count; the message names the option and the allowed values."""
 
 
-class PositionError(ValueError):
+class PositionError(LanTagError, ValueError):
     """A position (``Game.from_position``) that is no state of the game: one line per problem."""
 
     def __init__(self, problems: Sequence[str]) -> None:

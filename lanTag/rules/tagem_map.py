@@ -15,6 +15,8 @@ from enum import IntEnum
 from functools import lru_cache
 from importlib import resources
 
+from lanTag.errors import LanTagError
+
 __all__ = [
     "DIRS",
     "SHIPPED_MAPS",
@@ -62,7 +64,7 @@ _HEADER_KEYS = ("name", "pom", "players")
 SHIPPED_MAPS = ("skirmish", "outpost", "crescent", "ringfort")  # smallest first
 
 
-class MapError(ValueError):
+class MapError(LanTagError, ValueError):
     """A map file the loader rejects: where (file, line, column) and what is wrong."""
 
     def __init__(self, source: str, line: int, column: int, reason: str) -> None:

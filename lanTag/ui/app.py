@@ -48,7 +48,9 @@ from lanTag.ui.board_pane import BoardPane, FitWindow, WidthBy, side_width
 from lanTag.ui.boards import Painted, badge, paint, seat_tag, zooms
 from lanTag.ui.choosing import secret_pending, secret_text
 from lanTag.ui.feed_panel import FeedControl
-from lanTag.ui.model import GameHandle, GameModel, SeriesInfo
+from lanTag.ui.game_handle import GameHandle
+from lanTag.ui.model import GameModel
+from lanTag.ui.series_info import SeriesInfo
 from lanTag.ui.style import color_depth, colour_enabled, make_style, seat_class
 from lanTag.ui.turn_clock import WARN_LEFT
 from lanTag.ui.widgets import WrappedText
@@ -560,7 +562,7 @@ async def run_game_app(
     """Play the started game of ``handle`` (a :class:`lanTag.peer.runtime.PeerHandle`).
 
     Returns 0 when the player leaves after the game is over, 1 when they quit
-    during the game; in a series (``series``), the codes of lanTag.ui.model
+    during the game; in a series (``series``), the codes of lanTag.ui.series_info
     (REMATCH_SAME, ...) for what was chosen on the game-over box.
     """
     app = GameApp(handle, input=input, output=output, color=color)

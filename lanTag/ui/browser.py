@@ -1,21 +1,29 @@
-"""The lobby browser: a live list of the games advertised on the LAN."""
+"""The lobby browser: a live list of the games advertised on the LAN.
+
+Its hint names only keys that do what they say: Enter joins the selected game, or says on
+the message line why it cannot (another version, already playing, full) and stays; ``h``
+is offered only where the caller hosts a game instead (``lantag join`` without a target).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Protocol
 
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import HSplit, Window
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 
 from lanTag.net.lobby_adverts import LobbyInfo, LobbyTable, same_name_note
 from lanTag.rules.registry import display_name
 from lanTag.session.compatibility import why_not_join
 from lanTag.ui.screens import Screen, make_app
+from lanTag.ui.widgets import WrappedText
 
 BROWSE_POLL_SECONDS = 0.2
 
@@ -31,13 +39,16 @@ TableSource = Callable[[], LobbyTable] | _HasTable
 class BrowserModel:
     """The list of advertised games and the selection."""
 
-    def __init__(self, source: TableSource) -> None:
+    def __init__(self, source: TableSource, *, can_host: bool = False, spectate: bool = False):
         self._source = source
+        self.can_host = can_host  # 'h' leaves to host a game of our own
+        self.spectate = spectate  # Enter watches (a full game may be watched, not sat in)
         self.lobbies: tuple[LobbyInfo, ...] = ()
         self.selected = 0
         self.done = False
         self.result: LobbyInfo | None = None
-        self.host_requested = False  # 'h': leave to host a game of our own
+        self.host_requested = False
+        self.message = ""  # why Enter did not join, until the next key
         self.refresh()
 
     def table(self) -> LobbyTable:
@@ -57,18 +68,35 @@ class BrowserModel:
         return True
 
     def move(self, delta: int) -> None:
+        self.message = ""
         if self.lobbies:
             self.selected = max(0, min(len(self.lobbies) - 1, self.selected + delta))
 
     def pick(self) -> None:
-        if self.lobbies:
-            self.result, self.done = self.lobbies[self.selected], True
+        """Enter: join the selected game, or say why it cannot be joined and stay."""
+        if not self.lobbies:
+            self.message = "no game to join yet: wait for one to appear" + (
+                ", or h to host one" if self.can_host else ""
+            )
+            return
+        info = self.lobbies[self.selected]
+        why = cannot_join(info, self.spectate)
+        if why:
+            self.message = why
+            return
+        self.result, self.done = info, True
 
     def quit(self) -> None:
         self.result, self.done = None, True
 
     def host(self) -> None:
-        self.result, self.host_requested, self.done = None, True, True
+        if self.can_host:
+            self.result, self.host_requested, self.done = None, True, True
+
+    def hint(self) -> str:
+        enter = "Enter watch" if self.spectate else "Enter join"
+        host = " · h host a game" if self.can_host else ""
+        return f" ↑↓/jk select · {enter}{host} · q quit"
 
     def text(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [
@@ -103,14 +131,33 @@ class BrowserModel:
         return out
 
 
+def cannot_join(info: LobbyInfo, spectate: bool = False) -> str:
+    """Why Enter cannot join ``info`` now, in one line ("" when it can)."""
+    why = why_not_join(info.engine, info.version, info.rules)
+    if why:
+        return f"cannot join “{info.name}”: {why}"
+    if info.state == "playing":
+        return f"“{info.name}” is already playing: nobody can join it until its game ends"
+    if info.full and not spectate:
+        return (
+            f"“{info.name}” is full ({info.seats_taken}/{info.seats_total}): pick another "
+            "game, or watch it with `lantag join --spectate`"
+        )
+    return ""
+
+
 def browser_screen(
     source: TableSource,
     *,
     input: Input | None = None,
     output: Output | None = None,
     color: bool = True,
+    can_host: bool = False,
+    spectate: bool = False,
 ) -> Screen[BrowserModel]:
-    model = BrowserModel(source)
+    """``can_host``: ``h`` leaves to host a game instead (the caller shows the setup form);
+    ``spectate``: Enter watches the selected game."""
+    model = BrowserModel(source, can_host=can_host, spectate=spectate)
     kb = KeyBindings()
 
     @kb.add("up")
@@ -129,7 +176,7 @@ def browser_screen(
         if model.done:
             event.app.exit()
 
-    @kb.add("h")
+    @kb.add("h", filter=Condition(lambda: model.can_host))
     def _host(event: KeyPressEvent) -> None:
         model.host()
         event.app.exit()
@@ -149,8 +196,17 @@ def browser_screen(
                 style="class:title",
             ),
             Window(FormattedTextControl(model.text), wrap_lines=False),
+            ConditionalContainer(
+                Window(
+                    WrappedText(lambda: [("class:error", model.message)]),
+                    wrap_lines=True,
+                    height=Dimension(max=2),
+                    dont_extend_height=True,
+                ),
+                filter=Condition(lambda: bool(model.message)),
+            ),
             Window(
-                FormattedTextControl(" ↑↓/jk select · Enter join · h host a game · q quit"),
+                FormattedTextControl(model.hint),
                 height=1,
                 style="class:hint",
             ),

@@ -14,7 +14,7 @@ from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.layout.controls import UIContent, UIControl
 
 from lanTag.ui.board_pane import rows_of
-from lanTag.ui.model import LogLine
+from lanTag.ui.game_lines import LogLine
 from lanTag.ui.widgets import word_wrap
 
 FEED_SHOWN = 4  # lines shown when there is room (all of them are in the log)

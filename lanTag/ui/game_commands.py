@@ -13,14 +13,8 @@ from collections.abc import Callable
 from lanTag.errors import LocalProtocolError
 from lanTag.rules.base import Action, IllegalAction
 from lanTag.ui.choosing import letter_choices
-from lanTag.ui.model import (
-    ACCEPT_NEXT,
-    DECLINE_NEXT,
-    REMATCH_SAME,
-    REMATCH_SETUP,
-    SCAN_LIMIT,
-    GameModel,
-)
+from lanTag.ui.model import SCAN_LIMIT, GameModel
+from lanTag.ui.series_info import ACCEPT_NEXT, DECLINE_NEXT, REMATCH_SAME, REMATCH_SETUP
 
 Command = Callable[[GameModel, str], None]
 COMMANDS: dict[str, Command] = {}

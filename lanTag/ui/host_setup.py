@@ -41,7 +41,11 @@ __all__ = [
     "run_setup",
 ]
 
-LEGEND = " ↑↓ field · ←→ change · Enter edit · s host · ? help · Esc back"
+# The legend names the keys as they act where the focus is (issue #34 item 6): ←→ only on a
+# field they change, Enter as what it does there; typing and the help have their own keys.
+TYPING_LEGEND = " Enter keeps it · Esc drops it · ←→ move in the text"
+HELP_LEGEND = " Esc, q, ? or F1 closes the help"
+TEXT_ONLY = ("name", "password", "map")  # ←→ do not change these: Enter types them
 
 HELP = """\
 Host a game — keys
@@ -106,6 +110,20 @@ class SetupModel:
                 ("", "\n"),
             ]
         return out[:-1]
+
+    def legend(self) -> str:
+        """The bottom line: the keys that act now, as they act on the focused field."""
+        if self.editing is not None:
+            return TYPING_LEGEND
+        if self.show_help:
+            return HELP_LEGEND
+        field = self.form.focused()
+        if field.key == "host":
+            return " ↑↓ field · Enter or s host · ? help · Esc back"
+        if field.key in TEXT_ONLY:
+            return " ↑↓ field · Enter type it · s host · ? help · Esc back"
+        enter = "Enter edit" if field.typed else "Enter next"
+        return f" ↑↓ field · ←→ change · {enter} · s host · ? help · Esc back"
 
     def cursor(self) -> Point:
         # The window scrolls to keep this row in view on short terminals.
@@ -350,7 +368,7 @@ def host_setup_screen(
             ),
             Window(FormattedTextControl(lambda: [(model.message_style, model.message)]), height=1),
             ConditionalContainer(model.edit, filter=typing),
-            Window(FormattedTextControl(LEGEND), height=1, style="class:hint"),
+            Window(FormattedTextControl(model.legend), height=1, style="class:hint"),
         ]
     )
     app = make_app(root, kb, color, input, output, focus=form_window)

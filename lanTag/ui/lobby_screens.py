@@ -70,8 +70,9 @@ async def run_lobby_browser(
     """Show the games on the LAN live; Enter picks one, q (or Esc) leaves with None.
 
     ``browser_table_source`` is a :class:`~lanTag.net.discovery.LobbyBrowser` (its
-    ``.table`` is read) or any callable returning a :class:`LobbyTable`.  Full or
-    already-playing games can be picked too (to watch); the caller decides.
+    ``.table`` is read) or any callable returning a :class:`LobbyTable`.  A game that
+    cannot be joined (another version, already playing, full) is not picked: Enter says
+    why on the screen.
     """
     screen = browser_screen(browser_table_source, input=input, output=output, color=color)
     await screen.run()
@@ -87,10 +88,19 @@ async def browse_or_host(
     input: Input | None = None,
     output: Output | None = None,
     color: bool = True,
+    spectate: bool = False,
 ) -> LobbyInfo | Literal["host"] | None:
     """Like :func:`run_lobby_browser`, but ``h`` leaves with :data:`HOST`: the user wants
-    to host a game instead (the caller then shows the host setup form)."""
-    screen = browser_screen(browser_table_source, input=input, output=output, color=color)
+    to host a game instead (the caller then shows the host setup form).  ``spectate``:
+    Enter picks a game to watch (a full one too)."""
+    screen = browser_screen(
+        browser_table_source,
+        input=input,
+        output=output,
+        color=color,
+        can_host=True,
+        spectate=spectate,
+    )
     await screen.run()
     return HOST if screen.model.host_requested else screen.model.result
 
@@ -448,6 +458,14 @@ class JoinModel:
         else:
             self.leave()
 
+    def hint(self) -> str:
+        """The keys that act now: while a question is open, letters type the answer."""
+        if self.key_changed is not None:
+            return " yes then Enter joins · anything else then Enter leaves · Ctrl-C leave"
+        if self.need_password:
+            return " type the password, then Enter · Ctrl-C leave"
+        return " q or Esc leave"
+
     def leave(self) -> None:
         if not self.started:
             self.handle.command(lambda now: self.lobby.leave())
@@ -559,7 +577,7 @@ def join_screen(
             ConditionalContainer(model.password, filter=asking),
             VSplit(
                 [
-                    Window(FormattedTextControl(" q leave"), style="class:hint"),
+                    Window(FormattedTextControl(model.hint), style="class:hint"),
                     model.idle,
                 ],
                 height=1,

@@ -13,18 +13,15 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from itertools import islice
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import InMemoryHistory
 
-from lanTag.log.standings import SeatOfGame, Standing, standings
 from lanTag.peer.join_handshake import LobbyEvent
-from lanTag.peer.resume import back_line, watch_reason
+from lanTag.peer.resume import back_line
 from lanTag.peer.series_events import NextGame
 from lanTag.rules.base import (
     Action,
@@ -43,11 +40,12 @@ from lanTag.rules.base import (
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names, start_state
 from lanTag.session.lockstep import Session
-from lanTag.session.referee import NeedKind, needs_for
+from lanTag.session.referee import needs_for
 from lanTag.ui import turn_clock
-from lanTag.ui.choosing import letters_hint
 from lanTag.ui.completion import ActionCompleter
 from lanTag.ui.feed import seat_namer, step_lines
+from lanTag.ui.game_handle import GameHandle
+from lanTag.ui.game_lines import LogLine, RollInfo, SecretInfo
 from lanTag.ui.outcomes import (
     SECRET_NAMES,
     choice_words,
@@ -55,109 +53,14 @@ from lanTag.ui.outcomes import (
     secret_line,
     who_namer,
 )
+from lanTag.ui.prompt_hint import prompt_hint
+from lanTag.ui.series_info import SeriesInfo
 from lanTag.views.registry import GameView, game_view
 
-# The one input rule, said the same way on the message line and in the F1 help.
-INPUT_RULE = "letters type · arrows move · Tab cycles · Enter plays · Esc clears"
 OUTCOMES_KEEP = 8  # outcome lines kept on screen until our next decision
 MINE_KEEP = 24  # of which about us (kept besides the others: never pushed out by them)
 LOG_KEEP = 300  # log lines kept in memory; the signed log file has everything
 SCAN_LIMIT = 5000  # legal actions looked at for completion and cycling (lazy spaces are huge)
-
-
-class MachineLike(Protocol):
-    """What the screens read from a PeerMachine (tests pass a small fake)."""
-
-    @property
-    def session(self) -> Session | None: ...
-
-    @property
-    def events(self) -> deque[ev.Event | LobbyEvent]: ...
-
-
-# Exit codes of the game screen after a game of a series (lanTag.cli.series_console).
-REMATCH_SAME = 10  # host: the same game again, with the same table
-REMATCH_SETUP = 11  # host: another game or options, through the setup form
-ACCEPT_NEXT = 12  # joiner: play the game the host proposes
-DECLINE_NEXT = 13  # joiner: leave instead (the host is told)
-
-
-@dataclass
-class SeriesInfo:
-    """What the game-over box knows of the night: this game's number, whether we may
-    propose the next game (the host), and the earlier games' seats and rankings."""
-
-    number: int = 1
-    can_propose: bool = False
-    history: list[tuple[list[SeatOfGame], list[list[int]] | None]] = field(default_factory=list)
-    proposed: NextGame | None = None  # what the host proposed after this game (joiner)
-
-    def table(self, session: Session, ranking: list[list[int]] | None) -> list[Standing]:
-        """The standings with this game (``ranking``, None while it is not over) counted."""
-        return standings([*self.history, (seats_of(session), ranking)])
-
-
-def seats_of(session: Session) -> list[SeatOfGame]:
-    """Who played each seat, as the standings tell players apart (key, not nickname)."""
-    return [
-        SeatOfGame(f"bot:{s.nickname}" if s.is_bot else s.fingerprint, s.nickname)
-        for s in session.record.seats
-    ]
-
-
-class GameHandle(Protocol):
-    """The parts of :class:`lanTag.peer.runtime.PeerHandle` the game screen uses."""
-
-    @property
-    def machine(self) -> MachineLike: ...
-
-    @property
-    def log_path(self) -> Path | None: ...
-
-    def now(self) -> float: ...
-
-    def command(self, fn: Callable[[float], None]) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class LogLine:
-    style: str
-    text: str
-    mine: bool = False  # about our seat: the feed never folds it away
-
-
-@dataclass(frozen=True, slots=True)
-class RollInfo:
-    """The last public dice: what they were for and how they were made."""
-
-    step: int
-    purpose: str
-    values: str
-    contributors: tuple[int, ...]  # seats whose chain reveals seeded the roll
-    humans: int  # human seats of the game
-    problems: tuple[str, ...]  # blames and drops at that step; empty: verified
-
-    def text(self) -> str:
-        status = "verified" if not self.problems else "; ".join(self.problems)
-        return (
-            f"{self.purpose}: {self.values} — from {len(self.contributors)}/{self.humans} "
-            f"seats' reveals, {status}"
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class SecretInfo:
-    """The last revealed simultaneous choice."""
-
-    step: int
-    kind: str
-    choices: str
-    sealed_by: tuple[int, ...]
-    problems: tuple[str, ...]
-
-    def text(self) -> str:
-        status = "commitments opened" if not self.problems else "; ".join(self.problems)
-        return f"{self.kind}: {self.choices} — sealed by {len(self.sealed_by)} seat(s), {status}"
 
 
 class GameModel:
@@ -603,41 +506,4 @@ class GameModel:
 
     def prompt_hint(self) -> str:
         """What the player can do now, shown on the message line when nothing else is."""
-        s = self.session
-        if s is None:
-            return "waiting for the game to start"
-        if self.is_over():
-            if self.show_over:
-                return "game over: q or Enter leaves, b hides the result box"
-            return "game over: Esc shows the result box (q or Enter there leaves)"
-        if self.seat is None:
-            return "watching: F1 or Ctrl-G help, Ctrl-Q leave"
-        if self.can_take_back():
-            at = self.dropped_at.get(self.seat)
-            return turn_clock.take_back_hint(self.seat, at, self.idle_dropped, self.turn_limit())
-        if self.seat_taken_over():
-            # Why we only watch, in one line: the table dropped the seat, and either we wait
-            # for a live seat to let us back in (a resume, SPEC §5.6) or it cannot be.
-            reason = watch_reason(s)
-            if reason is None:
-                return (
-                    "waiting for the table to let you back in… (a bot plays your seat "
-                    f"{self.seat} meanwhile); Ctrl-Q leave"
-                )
-            at = self.dropped_at.get(self.seat)
-            when = f" at step {at}" if at is not None else ""
-            return (
-                f"watching: a bot plays your seat {self.seat} since it was dropped{when}"
-                f" ({reason}); Ctrl-Q leave"
-            )
-        mine = s.my_turn()
-        if mine == "turn":
-            return "your turn: " + INPUT_RULE
-        if mine == "secret":
-            return letters_hint(self) or "secret: " + INPUT_RULE
-        if self.committed is not None and self.committed[0] == s.step:
-            others = len(self.waiting_for())
-            return f"committed '{self.committed[1]}' — waiting for {others} other(s)"
-        if s.needs().kind is NeedKind.ENTROPY:
-            return "rolling: every live seat reveals its next chain link"
-        return "waiting: " + self.turn_text()
+        return prompt_hint(self)

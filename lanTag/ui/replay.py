@@ -43,7 +43,8 @@ replay keys
   + - (or =)          play faster / slower (steps per second, in the title)
   ? F1                this help (Esc, q, ? or F1 closes; ? for F1 where F1 is a
                       media key)
-  q Esc Ctrl-C        close the viewer
+  q Esc Ctrl-C        close the viewer (a series: q and Esc open its next game,
+                      Ctrl-C stops there)
 
 fairness panel (under the board, at a roll or a secret round)
   roll: each seat's hash-chain link and whether it hashes to that seat's previous
@@ -56,11 +57,14 @@ fairness panel (under the board, at a roll or a secret round)
         the recorded one.
 """
 
-# Most useful first: a narrow terminal cuts the end.
+# Most useful first; it wraps on a narrow terminal (up to three rows).
 HINT = (
     " ? help · ←→ step · PgUp/Dn or ^U/^D ±10 · g/G ends"
     " · :N/:tN jump · p play · +/- speed · q quit"
 )
+HELP_HINT = " Esc, q, ? or F1 closes the help"
+JUMP_HINT = "(N: step, tN: turn · Enter go · Esc cancel)"
+STOP_SERIES = 1  # run_replay_app's answer when Ctrl-C stops a series' viewers
 
 
 def _lines(rows: list[StyleAndTextTuples]) -> StyleAndTextTuples:
@@ -188,15 +192,17 @@ def replay_screen(
 
     def hint() -> StyleAndTextTuples:
         if ui.typed is not None:
-            return [("", f" jump to: {ui.typed}▏ (N: step, tN: turn · Enter go · Esc cancel)")]
+            return [("", f" jump to: {ui.typed}▏ {JUMP_HINT}")]
+        if ui.help:
+            return [("", HELP_HINT)]
         if model.message:
             return [("class:error", " " + model.message)]
-        return [("", HINT)]
+        return [("", hint_text(model.playing, series))]
 
     jumping = Condition(lambda: ui.typed is not None)
     helping = Condition(lambda: ui.help)
     normal: Filter = ~jumping & ~helping
-    kb = _key_bindings(model, ui, jumping, helping, normal)
+    kb = _key_bindings(model, ui, jumping, helping, normal, series)
 
     board = HSplit(
         [
@@ -235,14 +241,33 @@ def replay_screen(
             ConditionalContainer(
                 Window(WrappedText(lambda: [("", KEYS_HELP)]), wrap_lines=True), filter=helping
             ),
-            Window(FormattedTextControl(hint), height=1, style="class:hint"),
+            Window(
+                WrappedText(hint),
+                wrap_lines=True,
+                height=Dimension(min=1, max=3),
+                dont_extend_height=True,
+                style="class:hint",
+            ),
         ]
     )
     return model, make_app(root, kb, color, input, output)
 
 
+def hint_text(playing: bool, series: SeriesPlace | None = None) -> str:
+    """The hint row: ``p`` says what it does now; in a series, ``q`` opens the next game."""
+    text = HINT.replace("p play", "p pause") if playing else HINT
+    if series is not None and not series.last:
+        text = text.replace("q quit", "q next game · Ctrl-C stop")
+    return text
+
+
 def _key_bindings(
-    model: ReplayModel, ui: _Ui, jumping: Filter, helping: Filter, normal: Filter
+    model: ReplayModel,
+    ui: _Ui,
+    jumping: Filter,
+    helping: Filter,
+    normal: Filter,
+    series: SeriesPlace | None,
 ) -> KeyBindings:
     kb = KeyBindings()
 
@@ -338,10 +363,18 @@ def _key_bindings(
 
     @kb.add("q", filter=normal)
     @kb.add("escape", filter=normal)
-    @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         stop_player()
         event.app.exit()
+
+    @kb.add("c-c")
+    def _stop(event: KeyPressEvent) -> None:
+        stop_player()
+        # A series' next game opens on q; Ctrl-C stops at this one.
+        if series is not None and not series.last:
+            event.app.exit(result=STOP_SERIES)
+        else:
+            event.app.exit()
 
     return kb
 
@@ -356,12 +389,21 @@ async def run_replay_app(
     series: SeriesPlace | None = None,
 ) -> int:
     """Step through the verified log ``data``; returns 0 when the viewer is closed.
-    ``series``: the game's place in a series (title and, at the end, the standings)."""
+    ``series``: the game's place in a series (title and, at the end, the standings);
+    Ctrl-C there returns STOP_SERIES: the caller opens no further game."""
     _model, app = replay_screen(
         data, report, input=input, output=output, color=color, series=series
     )
-    await app.run_async()
-    return 0
+    code = await app.run_async()
+    return code if isinstance(code, int) else 0
 
 
-__all__ = ["KEYS_HELP", "ReplayModel", "SeriesPlace", "replay_screen", "run_replay_app"]
+__all__ = [
+    "KEYS_HELP",
+    "STOP_SERIES",
+    "ReplayModel",
+    "SeriesPlace",
+    "hint_text",
+    "replay_screen",
+    "run_replay_app",
+]

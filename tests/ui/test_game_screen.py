@@ -323,7 +323,7 @@ async def test_a_typed_word_reaches_the_command_line_whole_and_moves_nothing(eng
 
 def test_the_input_rule_is_one_line_in_the_hint_and_the_help() -> None:
     from lanTag.ui.app import KEYS_HELP
-    from lanTag.ui.model import INPUT_RULE
+    from lanTag.ui.prompt_hint import INPUT_RULE
 
     assert len("your turn: " + INPUT_RULE) <= 80
     assert "letters and words always go to the command line" in KEYS_HELP.replace("\n", " ")

@@ -21,10 +21,10 @@ from lanTag.rules.base import Move, Simultaneous
 from lanTag.ui.app import KEYS_HELP, GameApp
 from lanTag.ui.board_pane import CUT_HINT
 from lanTag.ui.choosing import secret_text
-from lanTag.ui.model import (
+from lanTag.ui.prompt_hint import INPUT_RULE
+from lanTag.ui.series_info import (
     ACCEPT_NEXT,
     DECLINE_NEXT,
-    INPUT_RULE,
     REMATCH_SAME,
     REMATCH_SETUP,
     SeriesInfo,

@@ -141,9 +141,11 @@ async def test_headless_says_in_one_line_why_a_dropped_seat_only_watches(
     assert await play_headless(handle) == 0  # type: ignore[arg-type]
     lines = capsys.readouterr().out.splitlines()
     watch = [line for line in lines if line.startswith("watching only:")]
+    # Headless, the way back names the restart a resume needs (lanTag.cli.headless_clock).
     assert watch == [
-        "watching only: your seat 0 was dropped at step 9; a bot plays it "
-        + _watch_reason(handle.machine.session.record.protocol)
+        "watching only: your seat 0 was dropped at step 9; a bot plays it (in headless mode "
+        "no key gives it back: stop this peer (Ctrl-C) and run `lantag join --resume LOG "
+        "--headless`, which asks the table for it)"
     ]
 
 

@@ -10,6 +10,7 @@ from prompt_toolkit.output import DummyOutput
 
 from lanTag.net.lobby_adverts import LobbyTable, ServiceAdded, ServiceRemoved
 from lanTag.peer.join_handshake import RosterChanged, Started
+from lanTag.session.compatibility import rules_version_of
 from lanTag.ui.lobby_screens import (
     BrowserModel,
     browser_screen,
@@ -18,6 +19,7 @@ from lanTag.ui.lobby_screens import (
     run_lobby_browser,
 )
 from lanTag.ui.snapshot import screen_text
+from lanTag.wire import PROTOCOL_VERSION
 from tests.ui.fakes import NetHandle, eventually, ui_table
 
 
@@ -25,7 +27,8 @@ def _advert(
     name: str, engine: str = "prototag", pw: str = "0", state: str = "lobby"
 ) -> ServiceAdded:
     props = {
-        b"v": b"1",
+        b"v": str(PROTOCOL_VERSION).encode(),
+        b"rules": str(rules_version_of(engine)).encode(),
         b"engine": engine.encode(),
         b"name": name.encode(),
         b"seats": b"1/4",
@@ -48,7 +51,7 @@ class Tables:
 async def test_browser_lists_games_and_enter_picks_the_selected_one() -> None:
     source = Tables()
     source.add(_advert("alpha"))
-    source.add(_advert("bravo", "tagem", pw="1", state="playing"))
+    source.add(_advert("bravo", "tagem", pw="1"))
     with create_pipe_input() as inp:
         inp.send_text("j\r")
         picked = await asyncio.wait_for(

@@ -173,4 +173,5 @@ async def test_host_setup_question_mark_opens_the_help_like_f1(key: str) -> None
 
 
 def test_host_setup_help_names_the_question_mark() -> None:
-    assert "? / F1" in host_setup.HELP and "? help" in host_setup.LEGEND
+    model = host_setup.SetupModel(HostForm.prefill(engine="prototag"), "alice")
+    assert "? / F1" in host_setup.HELP and "? help" in model.legend()

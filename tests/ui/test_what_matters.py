@@ -20,7 +20,8 @@ from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.boards import BADGE_KEYS, badge
 from lanTag.ui.feed_panel import FEED_SHOWN, feed_fragments
-from lanTag.ui.model import OUTCOMES_KEEP, GameModel, LogLine
+from lanTag.ui.game_lines import LogLine
+from lanTag.ui.model import OUTCOMES_KEEP, GameModel
 from lanTag.ui.snapshot import screen_text
 from lanTag.views.registry import game_view
 from tests.ui.fakes import FakeHandle, solo_handle
