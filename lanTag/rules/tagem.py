@@ -179,8 +179,6 @@ class TagemState(State):
         low, high = min(TWO_D6.faces), max(TWO_D6.faces)
         attacker = low if a.attacker in seats else high
         defender = low if a.defender in seats else high
-        if a.attacker in seats and a.defender in seats:
-            defender = low
         return Roll(((attacker, defender),))
 
     def attack_modifiers(self, seat: int, action: Action) -> Attack:
