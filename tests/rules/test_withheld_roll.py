@@ -147,6 +147,7 @@ def test_tagem_attack_roll_is_both_sides_and_the_withholder_gets_the_worst_dice(
     states = list(_states("tagem", 4, games=6))
     order = _first(iter(states), lambda s: _chance(s) is not None)
     assert order.roll_owners() == ()  # the turn order is nobody's
+    assert order.withheld_roll((0,)) == Roll((tuple(range(4)),))  # the base's default
     attacks = [s for s in states if _chance(s) is not None and s.pending is not None]  # type: ignore[attr-defined]
     assert attacks
     for state in attacks:
