@@ -142,7 +142,7 @@ def test_the_log_names_the_withheld_roll_in_its_step_entry() -> None:
 
 
 def test_the_blame_says_the_roll_was_its_own() -> None:
-    sessions, net, cheat = _played("own-roll-1")
+    _sessions, net, cheat = _played("own-roll-1")
     steps = [c.step for c in cheat.choices if c.withheld]
     reasons = [b.reason for b in _events(net, 0, ev.Blame)]
     assert reasons == [f"withheld its own roll at step {k}: its withheld roll" for k in steps]
