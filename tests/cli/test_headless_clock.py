@@ -179,3 +179,23 @@ async def test_lantag_play_headless_says_its_bots_stop_with_it(
     args.log = str(tmp_path / "p.lantag")
     assert await play_commands.cmd_play(args) == 0
     assert asked == [True]
+
+
+async def test_play_headless_says_when_the_table_cannot_go_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    handle, session, _ = _our_turn()
+    out: list[str] = []
+
+    def printed(needle: str) -> bool:
+        out.extend(capsys.readouterr().out.splitlines())
+        return any(needle in line for line in out)
+
+    task = asyncio.ensure_future(play_headless(handle))  # type: ignore[arg-type]
+    await eventually(lambda: printed("started: prototag"))
+    handle.machine.events.append(ev.CannotGoOn(session.step, (1, 2)))
+    await eventually(lambda: printed("the table cannot go on without "))
+    handle.machine.events.append(ev.GameOver(session.step, Outcome(((1,), (0, 2)), "done")))
+    assert await asyncio.wait_for(task, 30) == 0
+    line = next(x for x in out if x.startswith("the table cannot go on without "))
+    assert "half of the table" in line and "Ctrl-C" in line, line
