@@ -280,12 +280,17 @@ def test_proofs_one_honest_peer_holds_reach_every_other(humans: int) -> None:
         assert drops[-1] == (early, (CHEAT,)), (i, drops)
 
 
-def test_a_proof_no_decision_since_depends_on_drops_the_seat_where_the_peers_are() -> None:
+@pytest.mark.parametrize("protocol", [ORDERED_PROOFS_PROTOCOL - 1, ORDERED_PROOFS_PROTOCOL])
+def test_a_proof_no_decision_since_depends_on_drops_the_seat_where_the_peers_are(
+    protocol: int,
+) -> None:
     # Two MOVEs of the cheater for the turn just decided, another seat's: no decision since
     # asked it for anything, so a drop there or here decides everything alike (SPEC §5.7,
     # as §5.4's late drop): no peer rolls back, each drops it at the step it waits on.
+    # (Protocol 5 asks only whether that step took the seat's input: it took none either.)
     humans = 3
     record, ids, secrets = make_record("toy", humans, seed="no-rollback")
+    record = dataclasses.replace(record, protocol=protocol)
     sessions = make_sessions(record, ids, secrets)
     net = SimNet(sessions, seed=3)
     turn = _turns_of(humans)[0]  # the cheater's first turn; the one before is seat 0's
