@@ -111,6 +111,7 @@ MUTANTS: list[Mutant] = [
         "            if at != step or seat in self._banned or seat not in snap.live:",
         "            if at != step or seat not in snap.live:",
         "a seat banned already is banned again at a split round (a later step overwrites)",
+        (PROOF_ORDER,),
     ),
     Mutant(
         LATE,
