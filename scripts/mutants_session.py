@@ -38,6 +38,7 @@ PROOF_ORDER = "tests/session/test_proof_order.py"
 LATE_TESTS = "tests/session/test_late_proof.py"
 HANDBACK = "tests/session/test_handback.py"
 SEAL_TESTS = "tests/session/test_sealing.py"
+SPLITS = "tests/session/test_split_evidence.py"
 CHEATS = "tests/session/test_cheats.py"
 MUST_FAIL = "tests/protocol/test_must_fail.py"
 
@@ -118,6 +119,7 @@ MUTANTS: list[Mutant] = [
         "            if at != step or seat in self._banned or seat not in snap.live:",
         "            if at != step or seat in self._banned:",
         "a dropped seat banned at a split round",
+        (SPLITS,),
     ),
     Mutant(
         CORE,
@@ -138,6 +140,7 @@ MUTANTS: list[Mutant] = [
         "                and have.state_hash == ours\n",
         "",
         "protocol 5: a HAVE from another history splits the round",
+        (SPLITS,),
     ),
     Mutant(
         LATE,
@@ -641,6 +644,7 @@ MUTANTS: list[Mutant] = [
 
 TESTS = [
     PROOF_ORDER,
+    SPLITS,
     LATE_TESTS,
     HANDBACK,
     SEAL_TESTS,
