@@ -232,6 +232,7 @@ MUTANTS: list[Mutant] = [
         "        if held is not None and held <= step:",
         "        if held is not None and held < step:",
         "a second proof at the ban's own step is taken again",
+        (SPLITS,),
     ),
     Mutant(
         LATE,

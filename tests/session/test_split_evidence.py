@@ -13,7 +13,7 @@ import pytest
 
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
-from lanTag.rules.base import Action
+from lanTag.rules.base import FORFEIT, Action
 from lanTag.session import events as ev
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
@@ -199,3 +199,52 @@ def test_an_acknowledgement_on_another_state_splits_no_round(protocol: int) -> N
     assert drops[0] == drops[1], drops
     assert [d[1] for d in drops[0]] == [(liar,), (cheat,)], drops  # the liar at the round
     assert drops[0][0][0] == SECRET_STEP and drops[0][1][0] > SECRET_STEP, drops
+
+
+@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+def test_two_commits_of_a_round_its_two_reveals_split_already_change_nothing(
+    protocol: int,
+) -> None:
+    # Seat 2 gives honest seat 0 COMMIT A and REVEAL A, seat 1 COMMIT B and REVEAL B, and
+    # each of them the other REVEAL too: two choices, a proof that drops the seat at the
+    # round with its forfeit at both.  Neither sees the other COMMIT before it decided the
+    # round (seat 1 forgot B with the drop, so it shows seat 0 none).  COMMIT B reaching
+    # seat 0 steps later is one more proof of the same round's cheat: blamed, and nothing
+    # else, since the seat is dropped there already.  (Taken as a late proof, it showed the
+    # round split by seat 1's REVEAL and both peers decided every step again from it.)
+    cheat = 2
+    record, ids, secrets = make_record("toy", 3, seed="split-by-reveals")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(cheat)
+    net.run_until(lambda: all(s.step == SECRET_STEP for s in sessions))
+    net.silent.add(cheat)
+    honest = sessions[:cheat]
+    net.run_until(lambda: all(len(s._box(SECRET_STEP).of(MsgType.COMMIT)) == 2 for s in honest))
+    versions = two_versions(sessions, ids[cheat].signer(), cheat, SECRET_STEP, {0: 1, 1: 2})
+    (commit_a, reveal_a), (commit_b, reveal_b) = versions[0], versions[1]
+    _give(sessions, 0, [commit_a, reveal_a, reveal_b], cheat, net.now)
+    _give(sessions, 1, [commit_b, reveal_b, reveal_a], cheat, net.now)
+    assert all(s._banned == {cheat: SECRET_STEP} for s in honest)
+    net.run_until(lambda: all(s.step > SECRET_STEP + 1 for s in honest))
+    assert not any(s._late_commits for s in honest)  # no peer holds both COMMITs yet
+    _give(sessions, 0, [commit_b], cheat, net.now)
+    net.run(max_time=net.now + 600)
+    assert honest[0].state.is_over
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    for i, s in enumerate(honest):
+        events = net.events[i]
+        applied = [e for e in events if isinstance(e, ev.StepApplied)]
+        assert len({e.step for e in applied}) == len(applied), i  # each step decided once
+        assert [e.input.of(cheat) for e in applied if e.step == SECRET_STEP] == [FORFEIT], i
+        drops = [(e.step, e.seats) for e in events if isinstance(e, ev.SeatsDropped)]
+        assert drops == [(SECRET_STEP, (cheat,))], (i, drops)
+        assert s.live == frozenset({0, 1}), i
+        blames = [(e.seat, e.code) for e in events if isinstance(e, ev.Blame)]
+        assert blames == [(cheat, "equivocation")] * 2, (i, blames)  # the REVEALs, the COMMITs
+        log = s.take_log()
+        assert _rollbacks(log) == 0, i
+        report = verify_log(log)
+        assert report.valid and report.complete, (i, report.failure)
+        assert {b[0] for b in report.blames} == {cheat}, i
