@@ -38,7 +38,7 @@ PROOF_ORDER = "tests/session/test_proof_order.py"
 LATE_TESTS = "tests/session/test_late_proof.py"
 HANDBACK = "tests/session/test_handback.py"
 SEAL_TESTS = "tests/session/test_sealing.py"
-SPLITS = "tests/session/test_split_evidence.py"
+EVIDENCE = "tests/session/test_late_proof_evidence.py"
 CHEATS = "tests/session/test_cheats.py"
 MUST_FAIL = "tests/protocol/test_must_fail.py"
 
@@ -119,7 +119,7 @@ MUTANTS: list[Mutant] = [
         "            if at != step or seat in self._banned or seat not in snap.live:",
         "            if at != step or seat in self._banned:",
         "a dropped seat banned at a split round",
-        (SPLITS,),
+        (EVIDENCE,),
     ),
     Mutant(
         CORE,
@@ -140,7 +140,7 @@ MUTANTS: list[Mutant] = [
         "                and have.state_hash == ours\n",
         "",
         "protocol 5: a HAVE from another history splits the round",
-        (SPLITS,),
+        (EVIDENCE,),
     ),
     Mutant(
         LATE,
@@ -183,6 +183,7 @@ MUTANTS: list[Mutant] = [
         "        if late is None or commit is None or commit.digest != late[0]:",
         "        if late is None or commit is None:",
         "a late REVEAL taken when we hold the other COMMIT",
+        (EVIDENCE,),
     ),
     Mutant(
         LATE,
@@ -232,7 +233,7 @@ MUTANTS: list[Mutant] = [
         "        if held is not None and held <= step:",
         "        if held is not None and held < step:",
         "a second proof at the ban's own step is taken again",
-        (SPLITS,),
+        (EVIDENCE,),
     ),
     Mutant(
         LATE,
@@ -645,7 +646,7 @@ MUTANTS: list[Mutant] = [
 
 TESTS = [
     PROOF_ORDER,
-    SPLITS,
+    EVIDENCE,
     LATE_TESTS,
     HANDBACK,
     SEAL_TESTS,

@@ -1,9 +1,10 @@
-"""What splits a late proof's round and what does not (SPEC §5.7): a seat's two COMMITs of a
-secret round, each taken by another honest peer.  Protocol 5 splits the round on another
-live seat's HAVE, on our state, that does not name the COMMIT we took, and bans the seat
-there only while it is live; protocol 6 judges the round from its acknowledgements
-(tests/session/test_colluders.py).  Simulated table, virtual time, no sleeps; every test
-checks what each honest peer ends with."""
+"""What a late proof's round takes as evidence and what not (SPEC §5.7): a seat's two
+COMMITs of a secret round.  Protocol 5 splits the round on another live seat's HAVE, on our
+state, that does not name the COMMIT we took, and bans the seat there only while it is live;
+protocol 6 judges the round from its acknowledgements (tests/session/test_colluders.py).  A
+second REVEAL of the seat is exempt only as the REVEAL of the COMMIT we took, when the proof
+is of that COMMIT.  Simulated table, virtual time, no sleeps; every test checks what each
+honest peer ends with."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import dataclasses
 
 import pytest
 
+from lanTag.fair.commit import commitment
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT, Action
@@ -23,7 +25,15 @@ from lanTag.session.steps import (
     ROUND_SUBJECT,
     round_digest,
 )
-from tests.session.harness import SimNet, addr_of, make_record, make_sessions, two_versions
+from lanTag.wire import pack
+from tests.session.harness import (
+    SimNet,
+    addr_of,
+    make_record,
+    make_sessions,
+    reveal_payload,
+    two_versions,
+)
 
 SECRET_STEP = 1  # the toy game's first guess
 
@@ -243,6 +253,79 @@ def test_two_commits_of_a_round_its_two_reveals_split_already_change_nothing(
         assert s.live == frozenset({0, 1}), i
         blames = [(e.seat, e.code) for e in events if isinstance(e, ev.Blame)]
         assert blames == [(cheat, "equivocation")] * 2, (i, blames)  # the REVEALs, the COMMITs
+        log = s.take_log()
+        assert _rollbacks(log) == 0, i
+        report = verify_log(log)
+        assert report.valid and report.complete, (i, report.failure)
+        assert {b[0] for b in report.blames} == {cheat}, i
+
+
+@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+def test_two_commits_on_another_state_exempt_no_second_reveal(protocol: int) -> None:
+    # Both honest peers take the seat's COMMIT A of the guess.  The seat then signs two
+    # COMMITs, X and Y, on a made-up state hash (a proof, but of no COMMIT we took), a
+    # REVEAL opening Y and one opening A.  The second REVEAL is not the REVEAL of the
+    # COMMIT a late proof left open: with the first it is one more proof (two choices),
+    # blamed as such.  Protocol 6 drops the seat at the round with its forfeit for it;
+    # protocol 5 already did, the round being split for it (the honest HAVEs name A, not
+    # the proof's first COMMIT X).  (Taken as the seat's REVEAL, it convicted nothing:
+    # protocol 6 voted the seat out at the round for its withheld REVEAL, `timeout`.)
+    cheat = 2
+    record, ids, secrets = make_record("toy", 3, seed="fake-late-proof")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(cheat)
+    net.run_until(lambda: all(s.step == SECRET_STEP for s in sessions))
+    net.silent.add(cheat)
+    honest = sessions[:cheat]
+    net.run_until(lambda: all(len(s._box(SECRET_STEP).of(MsgType.COMMIT)) == 2 for s in honest))
+    me = sessions[cheat]
+    assert me._chain is not None
+    link = me._chain.reveal(me._snapshots[-1].chain_used[cheat] + 1)
+    h = me.state.state_hash()
+
+    def sign(kind: MsgType, state: bytes, payload: tuple[object, ...]) -> Signed:
+        signer = ids[cheat].signer()
+        return sign_message(
+            signer, kind, record.game_id, SECRET_STEP, cheat, state, payload, protocol
+        )
+
+    def commit(guess: int, state: bytes) -> Signed:
+        nonce, value = bytes([guess]) * 32, pack(["guess", guess])
+        return sign(
+            MsgType.COMMIT,
+            state,
+            (commitment(record.game_id, SECRET_STEP, cheat, "guess", nonce, value),),
+        )
+
+    commit_a = commit(1, h)
+
+    def reveal(guess: int) -> Signed:
+        nonce = bytes([guess]) * 32
+        payload = reveal_payload(
+            sessions, SECRET_STEP, ["guess", guess], nonce, link, {cheat: commit_a}
+        )
+        return sign(MsgType.REVEAL, h, payload)
+
+    msgs = [commit_a, commit(3, bytes(32)), commit(2, bytes(32)), reveal(2), reveal(1)]
+    for i in range(cheat):
+        _give(sessions, i, msgs, cheat, net.now)
+        assert list(sessions[i]._late_commits) == [(cheat, SECRET_STEP)], i
+    net.run(max_time=net.now + 600)
+    assert honest[0].state.is_over
+    assert honest[0].state.state_hash() == honest[1].state.state_hash()
+    for i, s in enumerate(honest):
+        events = net.events[i]
+        applied = [e for e in events if isinstance(e, ev.StepApplied) and e.step == SECRET_STEP]
+        assert [a.input.of(cheat) for a in applied] == [FORFEIT], i
+        drops = [(e.step, e.seats) for e in events if isinstance(e, ev.SeatsDropped)]
+        assert drops == [(SECRET_STEP, (cheat,))], (i, drops)
+        assert s.live == frozenset({0, 1}), i
+        blames = [(e.seat, e.code) for e in events if isinstance(e, ev.Blame)]
+        # two state hashes at the step (A's and the made-up one), then the two proofs
+        want = [(cheat, "desync")] * 2 + [(cheat, "equivocation")] * 2
+        assert blames == want, (i, blames)
         log = s.take_log()
         assert _rollbacks(log) == 0, i
         report = verify_log(log)
