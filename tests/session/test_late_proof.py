@@ -419,7 +419,7 @@ def test_reveals_that_open_the_commit_we_took_are_taken_once() -> None:
     ]
     _inject(sessions[1], [commit_a, commit_b, reveal_b, *others, *variants, reveal_a], net.now)
     assert sessions[1].step == SECRET_STEP
-    assert sessions[1]._box(SECRET_STEP).of(MsgType.REVEAL)[CHEAT] == variants[0]
+    assert sessions[1]._box(SECRET_STEP).of(MsgType.REVEAL).get(CHEAT) == variants[0]
     # The REVEAL taken names another vector than seat 1's, yet seat 1 applies the round
     # once seat 0's REVEAL is in: the seat, proven to have cheated at the round, is not
     # waited for there (SPEC §5.7 "Many cheaters").  Its round HAVE naming seat 1's vector
