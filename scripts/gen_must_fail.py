@@ -49,12 +49,13 @@ from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.testing.no_engines import no_engines  # noqa: E402
 
 # The hand-back's cheats (protocol 5) register after the others, then the edges SPEC decides
-# (issue #36), then the two proofs' (protocol 6), then the hand-back's price (protocol 6):
-# their vectors come last.
+# (issue #36), then the two proofs' (protocol 6), then the hand-back's price (protocol 6), then
+# seats that never played (protocol 6): their vectors come last.
 must_fail_handback = importlib.import_module("must_fail_handback")
 importlib.import_module("must_fail_edges")
 must_fail_proofs = importlib.import_module("must_fail_proofs")
 must_fail_absence = importlib.import_module("must_fail_absence")
+must_fail_unplayed = importlib.import_module("must_fail_unplayed")
 
 OUT = ROOT / "protocol" / "vectors" / "must_fail"
 INDEX = "must_fail.json"
@@ -201,12 +202,19 @@ def render() -> dict[str, bytes]:
         "did, within the turn it was dropped in or once more than the limit "
         "(`absence_seeds`), cut at the first step its person decided otherwise than the bot "
         "would have; `handback_game.lantag`, the hand-back game itself, must be accepted "
-        "whole.  Written by "
+        "whole; and seats that never played (unplayed_*, protocol 6): games of that table "
+        "whose other people are cut off from the writer at the start (`unplayed_seeds`), the "
+        "host's log (must pass) and two joiners' logs, seat 1 writing (must fail).  Written by "
         "scripts/gen_must_fail.py (deterministic).",
         "engine": ENGINE,
         "table_seed": seed,
         "handback_seed": must_fail_handback.handback_game().seed,
         "proofs_seed": must_fail_proofs.two_proofs_game().seed,
+        "unplayed_seeds": {
+            "unplayed_left_out_at_the_first_roll": must_fail_unplayed.squat_game().seed,
+            "unplayed_left_out_without_the_host": must_fail_unplayed.without_the_host().seed,
+            "unplayed_left_out_with_the_writers_own_seat": must_fail_unplayed.own_seat().seed,
+        },
         "absence_seeds": {
             "admission_within_the_drop_turn": must_fail_absence.early_game().seed,
             "admission_beyond_the_limit": must_fail_absence.second_game().seed,

@@ -20,6 +20,7 @@ from lanTag.peer.join_handshake import (
     RosterChanged,
     Started,
     Waiting,
+    Welcomed,
 )
 from lanTag.peer.resume import back_line
 from lanTag.peer.runtime import PeerHandle
@@ -29,6 +30,8 @@ from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names
 from lanTag.session.lockstep import Session
 from lanTag.ui.outcomes import step_words
+from lanTag.ui.turn_clock import cannot_go_on_why
+from lanTag.views.brief import position_line
 
 
 async def play_headless(
@@ -84,6 +87,10 @@ async def play_headless(
                         print(line, file=stream)
                     if mine in event.seats:
                         print(clock.seat_lost(session, event.step), file=stream)
+            elif isinstance(event, ev.CannotGoOn):
+                seats = ", ".join(names.get(s, str(s)) for s in event.seats)
+                why = cannot_go_on_why("Ctrl-C")
+                print(f"the table cannot go on without {seats}: {why}", file=stream)
             elif isinstance(event, ev.SeatsBack):
                 mine = machine.session.seat if machine.session is not None else None
                 for seat in event.seats:
@@ -103,6 +110,10 @@ async def play_headless(
                         file=sys.stderr,
                     )
                     return 1
+            elif isinstance(event, Welcomed) and event.start_position:
+                # Seen before the seat is taken (issue #38 item 6); the start must match it.
+                line = position_line(event.engine, event.start_position)
+                print(f"lobby: this game starts {line}", file=sys.stderr)
             elif isinstance(event, Waiting):
                 print(f"lobby: {event.reason}", file=sys.stderr)
             elif isinstance(event, PasswordNeeded):
@@ -149,6 +160,14 @@ def step_report(session: Session | None, event: ev.StepApplied) -> list[str]:
 
 def host_key_changed_lines(event: HostKeyChanged) -> list[str]:
     """The loud warning before joining a host whose nickname had another key."""
+    if event.looks_like:
+        return [
+            "WARNING: THE HOST'S KEY HAS CHANGED",
+            f"  this host calls itself {event.nickname!r}, which looks like {event.looks_like!r};",
+            f"  {event.looks_like!r} had key {event.known} when you last played with them,",
+            f"  this host answers with key {event.now}.",
+            "  Someone may be posing as them: ask them for `lantag id` before you trust it.",
+        ]
     return [
         "WARNING: THE HOST'S KEY HAS CHANGED",
         f"  {event.nickname!r} had key {event.known} when you last played with them;",

@@ -9,6 +9,7 @@ from lanTag.peer.join_handshake import HostConfig, HostLobby
 from lanTag.peer.runtime import PeerHandle
 from lanTag.session.compatibility import rules_version_of
 from lanTag.versions import lantag_version
+from lanTag.views.brief import position_digest, position_note
 
 
 async def advertise_seats(lobby: HostLobby, advertiser: LobbyAdvertiser) -> None:
@@ -23,6 +24,14 @@ async def advertise_seats(lobby: HostLobby, advertiser: LobbyAdvertiser) -> None
             shown = lobby.taken
             await advertiser.update(seats_taken=shown + len(lobby.config.bots))
         await asyncio.sleep(0.2)
+
+
+def _position_fields(config: HostConfig) -> tuple[str, str]:
+    """A table set up from a position says so in its advert (digest, whose turn, headline)."""
+    if not config.start_position:
+        return "", ""
+    digest = position_digest(config.start_position)[:16]
+    return digest, position_note(config.engine, config.start_position)
 
 
 async def advertise_next_lobby(
@@ -71,6 +80,8 @@ async def advertise(handle: PeerHandle, config: HostConfig, fp: str) -> LobbyAdv
         password=bool(config.password),
         rules=rules_version_of(config.engine) or 1,
         release=lantag_version()[:32],
+        position=_position_fields(config)[0],
+        position_note=_position_fields(config)[1],
     )
     advertiser = LobbyAdvertiser(advert)
     await advertiser.start()

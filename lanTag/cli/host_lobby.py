@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
+import time
 from typing import TextIO
 
+from lanTag.peer.doorstep import OPEN_TABLE_NOTE, DoorLines, open_table
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinerRefused
 from lanTag.peer.runtime import PeerHandle
+from lanTag.views.brief import position_line
 
 
 def approve_prompt(nickname: str, fp: str, addr: tuple[str, int], spectator: bool) -> str:
@@ -50,12 +53,21 @@ async def wait_for_table(
     ``config.approve`` ask about each waiting joiner."""
     stdin = sys.stdin if stdin is None else stdin
     err = sys.stderr if err is None else err
+    if open_table(config.approve, config.password):
+        print(f"lobby: {OPEN_TABLE_NOTE}", file=err, flush=True)
+    if config.start_position:  # what joiners see before they sit (advert, welcome)
+        line = position_line(config.engine, config.start_position)
+        print(f"lobby: this table starts {line}", file=err, flush=True)
     told: set[int] = set()
+    rolled = DoorLines()  # a crowd at the door: counting lines, not hundreds (doorstep.py)
     while lobby.taken < config.humans:
+        said = []
         for event in list(handle.machine.events):
             if isinstance(event, JoinerRefused) and id(event) not in told:
                 told.add(id(event))
-                print(f"lobby: {event.reason}", file=err, flush=True)
+                said += rolled.add(event.reason, time.monotonic())
+        for line in said + rolled.due(time.monotonic()):
+            print(f"lobby: {line}", file=err, flush=True)
         waiting = lobby.waiting() if config.approve else []
         if waiting:
             who = waiting[0]
@@ -78,3 +90,5 @@ async def wait_for_table(
             print(f"lobby: {'let in' if yes else 'refused'} {who.nickname}", file=err, flush=True)
             continue
         await asyncio.sleep(0.05)
+    for line in rolled.due(time.monotonic(), everything=True):  # the counts still held
+        print(f"lobby: {line}", file=err, flush=True)

@@ -17,18 +17,16 @@ from lanTag.cli.entry import UserError
 from lanTag.files import read_text
 from lanTag.log.chain import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
-from lanTag.rules import awaited
 from lanTag.rules.base import (
     Game,
     IllegalAction,
     OptionError,
-    Over,
     PositionError,
     State,
 )
 from lanTag.rules.registry import get_game
 from lanTag.session.lobby_record import LobbyRecord, start_state
-from lanTag.views.registry import game_view
+from lanTag.views.brief import waits_for
 
 
 def states_of_log(data: bytes, name: str) -> list[State]:
@@ -97,27 +95,6 @@ def load_position(path: str) -> tuple[type[Game], dict[str, Any], State]:
     except (OptionError, PositionError) as exc:
         raise UserError(f"{path}: {exc}") from None
     return game, position, state
-
-
-def waits_for(state: State) -> str:
-    """What the position waits for, in words (from ``state.awaited()``)."""
-    wait = state.awaited()
-    seats = ", ".join(map(str, wait.seats))
-    plural = "s" if len(wait.seats) > 1 else ""
-    turn = "; a new turn" if wait.turn_starts and wait.turn_of >= 0 else ""
-    if wait.kind == awaited.MOVE:
-        choice = "" if wait.choice == awaited.MOVE else f" ({wait.choice})"
-        return f"seat {seats} to move{choice}{turn}"
-    if wait.kind == awaited.SECRET:
-        return f"seat{plural} {seats} to choose in secret ({wait.choice})"
-    if wait.kind == awaited.ROLL:
-        whose = f" for seat{plural} {seats}" if wait.seats else ""
-        again = ", again" if wait.reroll else ""
-        words = game_view(state.game.id).purpose_text(wait.choice)
-        return f"a roll{whose} ({words}{again}){turn}"
-    decision = state.decision()
-    assert isinstance(decision, Over)
-    return f"the game is over: {decision.outcome.summary}"
 
 
 def position_text(position: dict[str, Any]) -> str:

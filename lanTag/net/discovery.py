@@ -81,6 +81,10 @@ class LobbyAdvert:
     rules: int = 1  # the game's rules version (lobby refusals name it too)
     revision: int = 0  # counted up by every update, so browsers can drop stale TXT
     release: str = ""  # the lanTag release, shown only
+    # A game set up from a position: its digest's first 16 hex digits and one line of what
+    # it is (whose turn, the headline); both "" otherwise (issue #38 item 6).
+    position: str = ""
+    position_note: str = ""
 
     def __post_init__(self) -> None:
         lobby_from_txt(
@@ -100,6 +104,9 @@ class LobbyAdvert:
             "rules": str(self.rules),
             "rev": str(self.revision),
             "lt": self.release[:32],
+            # Optional: a TXT string is at most 255 bytes and the whole record should stay
+            # near 400 (one datagram); the note is at most 120 characters (views.brief).
+            **({"pos": self.position, "at": self.position_note} if self.position else {}),
         }
 
     def instance_name(self) -> str:

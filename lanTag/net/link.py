@@ -68,6 +68,7 @@ __all__ = [
 _FEISTEL_ROUNDS = 4
 _MAX_COOKIES_OUT = 256  # stateless answers waiting for the driver; more are not answered
 _MAX_ISSUED = 256  # last cookies sent, so a link we open ourselves takes that epoch
+_MAX_EVICTED = 4096  # evicted strangers' epochs remembered (a re-admission resets them)
 _COOKIE_DOMAIN = b"lanTag/link-cookie"
 
 
@@ -179,6 +180,7 @@ class LinkLayer:
     ) -> None:
         self.config = config or LinkConfig()
         self._accept = accept
+        self._guests: Callable[[Addr], bool] | None = None
         self._key = (epoch_seed % (1 << 512)).to_bytes(64, "big")
         if cookie_secret is None:
             cookie_secret = hashlib.blake2b(_COOKIE_DOMAIN, key=self._key).digest()
@@ -190,6 +192,10 @@ class LinkLayer:
         # may bind to either first, sees one incarnation of us and not two.
         self._issued: dict[Addr, tuple[int, int]] = {}
         self._trusted: set[Addr] = set()  # vouched for by the layer above
+        self._shut: dict[Addr, None] = {}  # turned away by the layer above (oldest first)
+        # addr -> epoch of its stranger link we evicted (the last _MAX_EVICTED): a frame
+        # that still names it gets a link with a new epoch, so both sides reset
+        self._evicted: dict[Addr, int] = {}
         self._strangers: dict[Addr, Link] = {}
         self._stranger_links: dict[str, int] = {}  # source IP -> stranger links
         self._stranger_host_bytes: dict[str, int] = {}  # source IP -> buffered bytes
@@ -216,8 +222,9 @@ class LinkLayer:
         if len(self._links) >= self.config.max_links:
             raise TooManyLinks(f"{len(self._links)} links open, limit {self.config.max_links}")
         issued = self._issued.pop(addr, None)
+        evicted = self._evicted.pop(addr, None)  # never that epoch again (see _admit)
         if epoch == 0 and issued is not None and issued[1] >= self._bucket(now) - 1:
-            epoch = issued[0]
+            epoch = 0 if issued[0] == evicted else issued[0]
         while epoch == 0:  # 0 means "unknown" on the wire
             self._counter = (self._counter + 1) % SEQ_MOD
             epoch = _epoch(self._key, self._counter)
@@ -276,6 +283,18 @@ class LinkLayer:
         self._trusted.add(addr)
         self._untrack(addr)
 
+    def shut_out(self, addr: Addr) -> None:
+        """The layer above turned ``addr`` away for good (the host refused it and the
+        refusal arrived): its link goes, and its datagrams are dropped unparsed, so a
+        refused stranger that stays cannot churn the stranger slots.  The last
+        ``max_shut_out`` addresses are kept (an honest retry comes from a new port)."""
+        self._trusted.discard(addr)
+        self.forget(addr)
+        self._shut.pop(addr, None)
+        self._shut[addr] = None
+        if len(self._shut) > self.config.max_shut_out:
+            del self._shut[next(iter(self._shut))]
+
     def _trusts(self, addr: Addr) -> bool:
         return addr in self._trusted or (self._accept is not None and self._accept(addr))
 
@@ -302,8 +321,16 @@ class LinkLayer:
             self._untrack(addr)
         self._close_drained()
 
+    def set_guests(self, guests: Callable[[Addr], bool] | None) -> None:
+        """Addresses ``accept`` refuses that may still hold a *stranger* link (never a
+        trusted one): e.g. the strangers a host still owes a lobby answer once its game
+        started (lanTag.peer.doorstep).  Takes effect at the next ``set_accept``."""
+        self._guests = guests
+
     def _refused(self, addr: Addr) -> bool:
-        return self._accept is not None and not self._accept(addr)
+        if self._accept is None or self._accept(addr):
+            return False
+        return self._guests is None or not self._guests(addr)
 
     def _close_drained(self) -> None:
         for addr in list(self._closing):
@@ -331,6 +358,27 @@ class LinkLayer:
     def last_heard(self, addr: Addr) -> float | None:
         link = self._links.get(addr)
         return None if link is None else link.last_heard
+
+    def has_link(self, addr: Addr) -> bool:
+        return addr in self._links
+
+    def incarnation(self, addr: Addr) -> tuple[int, int] | None:
+        """Which link ``addr`` has, and how often it was reset (never the same pair twice
+        in this layer; None: no link): a caller that queued messages on it can tell when
+        they may be lost (the link was evicted or expired, or reset, with them)."""
+        link = self._links.get(addr)
+        return None if link is None else (link.order, link.restarts)
+
+    def restarts(self, addr: Addr) -> int:
+        """How often the peer at ``addr`` restarted its link with us (each time, what was
+        undelivered either way was discarded: the layer above may say it again)."""
+        link = self._links.get(addr)
+        return 0 if link is None else link.restarts
+
+    def unacked(self, addr: Addr) -> int:
+        """Messages queued or in flight to ``addr`` (0 without a link)."""
+        link = self._links.get(addr)
+        return 0 if link is None else link.pending_messages()
 
     @property
     def stats(self) -> LinkStats:
@@ -377,7 +425,7 @@ class LinkLayer:
             self._n.dropped_oversized += 1
             return []
         link = self._links.get(addr)
-        if link is None and self._refused(addr):
+        if link is None and (self._refused(addr) or addr in self._shut):
             self._n.dropped_unknown += 1  # not even parsed: outsiders get no state and no CPU
             return []
         try:
@@ -423,11 +471,24 @@ class LinkLayer:
             if frame.type is not FrameType.ACK:
                 self._send_cookie(frame.src_epoch, addr, now)
             return None
+        if not trusted and frame.type is FrameType.ACK:
+            # A bare ack to a cookie makes no link: the stranger's link here was evicted
+            # or expired, and acks of what it held mean nothing now (its next PING or
+            # DATA proves it again).  Else each ack would evict another stranger.
+            self._n.dropped_unproven += 1
+            return None
         if not trusted and not self._stranger_room(addr):
             return None
         if len(self._links) >= cfg.max_links:
             self._n.dropped_unknown += 1
             return None
+        if epoch and self._evicted.get(addr) == epoch:
+            # The cookie was the epoch of a link we evicted: the peer still holds that
+            # link's sequence numbers and would take our new ones as duplicates.  A new
+            # epoch, bound to the peer's (the cookie proved it), makes it reset at once.
+            link = self._new_link(addr, now, 0, trusted)
+            link.adopt(frame.src_epoch)
+            return link
         return self._new_link(addr, now, epoch, trusted)
 
     def _bucket(self, now: float) -> int:
@@ -462,9 +523,14 @@ class LinkLayer:
             return False
         if len(self._strangers) >= cfg.max_stranger_links:
             # the stranger heard from least recently makes room: a table full of idle
-            # proven strangers must not keep the next real joiner out until they expire
-            oldest = min(self._strangers.values(), key=lambda link: link.last_activity())
+            # proven strangers must not keep the next real joiner out until they expire.
+            # One we still owe messages to goes last (_eviction_order).
+            oldest = min(self._strangers.values(), key=_eviction_order)
             self._n.links_evicted += 1
+            self._evicted.pop(oldest.addr, None)
+            self._evicted[oldest.addr] = oldest.epoch
+            if len(self._evicted) > _MAX_EVICTED:
+                del self._evicted[next(iter(self._evicted))]
             self._n.messages_discarded += oldest.pending_messages()
             self._drop(oldest.addr)
             self._closing.discard(oldest.addr)
@@ -539,3 +605,11 @@ class LinkLayer:
 
 def _order(link: Link) -> int:
     return link.order
+
+
+def _eviction_order(link: Link) -> tuple[bool, bool, float]:
+    """Which stranger makes room first: an idle one, then one whose messages are all sent
+    (in flight), then one holding messages not yet sent at all; within each, the one heard
+    from least recently.  A crowd churning the slots (hundreds of re-admissions between two
+    flushes of the socket) must not discard every answer before it even leaves."""
+    return (bool(link.queue), bool(link.in_flight), link.last_activity())

@@ -63,6 +63,8 @@ class LinkConfig:
     """Bytes buffered (out-of-order frames, partial messages) by one IP's stranger links."""
     stranger_budget: int = 8 << 20
     """Bytes buffered by all stranger links together."""
+    max_shut_out: int = 4096
+    """Addresses turned away for good (``LinkLayer.shut_out``) remembered at once."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.window <= SACK_BITS:
@@ -208,6 +210,7 @@ class Link:
         self.state = _State.FRESH
         self.peer_epoch: int | None = None
         self.retired: deque[int] = deque(maxlen=_RETIRED_EPOCHS)
+        self.restarts = 0  # resets believed (the peer restarted its link with us)
         self.last_heard: float | None = None
         self.srtt: float | None = None
         self.rttvar: float | None = None
@@ -215,6 +218,14 @@ class Link:
         self.challenged_at: float | None = None
         self.order = 0  # creation rank in the owning LinkLayer (its iteration order)
         self._reset_streams(now)
+
+    def adopt(self, peer_epoch: int) -> None:
+        """Start bound to ``peer_epoch``, which a cookie proved (a stranger we evicted,
+        admitted again under a new epoch of ours): our first frame names it, so the peer
+        believes our restart and resets its old link to us at once (one trip, not a
+        challenge and a second trip)."""
+        self.peer_epoch = peer_epoch
+        self.state = _State.BOUND
 
     def _reset_streams(self, now: float) -> None:
         # send side
@@ -463,6 +474,7 @@ class Link:
         if action is _Action.RESET:
             assert self.peer_epoch is not None
             self.retired.append(self.peer_epoch)
+            self.restarts += 1
             self.n.peer_restarts += 1
             self.n.messages_discarded += self.pending_messages() + (1 if self.partial else 0)
             self._reset_streams(now)

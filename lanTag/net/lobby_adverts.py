@@ -35,6 +35,8 @@ _ENGINE = re.compile(r"^[a-z][a-z0-9_\-]{0,31}$")
 _FINGERPRINT = re.compile(r"^[0-9a-f]{8,64}$")
 _SEATS = re.compile(r"^([0-9]{1,2})/([0-9]{1,2})$")
 _INT = re.compile(r"^[0-9]{1,5}$")
+_POSITION = re.compile(r"^[0-9a-f]{16}$")
+MAX_POSITION_NOTE = 120
 
 
 class BadTxt(LanTagError, ValueError):
@@ -58,6 +60,8 @@ class LobbyInfo:
     rules: int = 0  # the game's rules version; 0: not advertised (a protocol-1 host)
     revision: int = 0  # the host counts its TXT updates up: a lower one is stale
     release: str = ""  # the host's lanTag release, shown only
+    position: str = ""  # a game set up from a position: 16 hex digits of its digest
+    position_note: str = ""  # ...and whose turn it is there, the headline (<= 120 chars)
 
     @property
     def full(self) -> bool:
@@ -135,6 +139,12 @@ def lobby_from_txt(
     release = _text(props, "lt") if b"lt" in props else ""
     if len(release) > 32:
         raise BadTxt("lt: longer than 32 characters")
+    position = _text(props, "pos") if b"pos" in props else ""
+    if position and not _POSITION.match(position):
+        raise BadTxt(f"pos: {position!r} is not 16 lowercase hex digits")
+    note = _text(props, "at") if position and b"at" in props else ""
+    if len(note) > MAX_POSITION_NOTE:
+        raise BadTxt(f"at: longer than {MAX_POSITION_NOTE} characters")
     return LobbyInfo(
         instance=instance,
         name=name,
@@ -150,6 +160,8 @@ def lobby_from_txt(
         rules=rules,
         revision=revision,
         release=release,
+        position=position,
+        position_note=note,
     )
 
 
@@ -236,10 +248,23 @@ def _joinable(info: LobbyInfo) -> str:
     return ""
 
 
-def _notes(why: str, same: str) -> str:
-    """The lines under a game's row: why it cannot be joined, who shares its name."""
-    lines = [f"  ✗ cannot join: {why}" if why else "", f"  ⚠ {same}" if same else ""]
+def _notes(why: str, same: str, position: str = "") -> str:
+    """The lines under a game's row: why it cannot be joined, who shares its name, the
+    position it starts from."""
+    lines = [
+        f"  ✗ cannot join: {why}" if why else "",
+        f"  ⚠ {same}" if same else "",
+        f"  {position}" if position else "",
+    ]
     return "\n".join(line for line in lines if line)
+
+
+def _position(info: LobbyInfo) -> str:
+    """``from position <digest>: <whose turn; headline>`` for a game set up from one."""
+    if not info.position:
+        return ""
+    note = f": {info.position_note}" if info.position_note else ""
+    return f"from position {info.position}{note}"
 
 
 def format_lobbies(
@@ -279,7 +304,8 @@ def format_lobbies(
     # A game this lanTag cannot join says so under its row, with both versions.
     reasons = [why_not(i) for i in items]
     notes = [""] + [
-        _notes(why, same_name_note(i, items)) for i, why in zip(items, reasons, strict=True)
+        _notes(why, same_name_note(i, items), _position(i))
+        for i, why in zip(items, reasons, strict=True)
     ]
     pairs = zip(lines, notes, strict=True)
     out = [line.rstrip() + ("\n" + note if note else "") for line, note in pairs]

@@ -33,6 +33,7 @@ from lanTag import wire
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.identity import Identity, Verifier, fingerprint
 from lanTag.peer.guess_limit import GuessLimiter
+from lanTag.peer.names import clean_nickname
 from lanTag.peer.pake import (
     HostPake,
     joiner_confirmation,
@@ -59,8 +60,11 @@ SEAT_HELD = "that key already holds a seat"  # the host's refusal of a key it se
 
 
 def is_lobby_message(payload: bytes) -> bool:
-    """Cheap test used by the peer to route link payloads (session bundles never match)."""
-    return payload[1:2] == b"\xa8" and payload[2:10] == TAG.encode()
+    """Cheap test used by the peer to route link payloads (session bundles never match):
+    an array (fixarray, or array16 for a welcome with its position: 16 items) whose first
+    item is the 8-character string TAG."""
+    head = 3 if payload[:1] == b"\xdc" else 1
+    return payload[head : head + 1] == b"\xa8" and payload[head + 1 : head + 9] == TAG.encode()
 
 
 def lobby_message(kind: str, *fields: Any, version: int = VERSION) -> bytes:
@@ -163,6 +167,8 @@ class Welcomed:
     taken: int
     password: bool
     host_fingerprint: str
+    # The canonical state the game starts from (lantag host --position); b"": the start.
+    start_position: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +196,8 @@ class HostKeyChanged:
     nickname: str
     known: str
     now: str
+    # The nickname we played with that this one looks like ("": the very same nickname).
+    looks_like: str = ""
 
 
 LobbyEvent = (
@@ -258,7 +266,7 @@ class HostLobby:
         self.config = config
         self.identity = identity
         self.anchor = anchor
-        self.nickname = nickname[:32]
+        self.nickname = clean_nickname(nickname) or "host"
         self._random = random_bytes
         self._joiners: dict[Addr, _Joiner] = {}
         self._order: list[Addr] = []  # seated joiners, in seat order
@@ -269,6 +277,10 @@ class HostLobby:
         self.events: list[LobbyEvent] = []
         self.started: Started | None = None
         self.left: set[Addr] = set()  # who said leave before the start
+        # Addresses refused for good (a banned key: refused, kicked) since the peer last
+        # looked: once the refusal arrives they are shut out (lanTag.peer.doorstep).
+        self.turned_away: set[Addr] = set()
+        self._start_sent: dict[Addr, bytes] = {}  # each joiner's start message (tell_again)
 
     @property
     def seated(self) -> list[_Joiner]:
@@ -304,35 +316,42 @@ class HostLobby:
             return
         kind, fields = parse_lobby_message(payload, old_hello=True)
         if kind == "hello/1" and fields and isinstance(fields[0], str):
-            self._refuse_versions(addr, fields[0][:32], 1, None, version=OLD_VERSION)
+            self._refuse_versions(addr, clean_nickname(fields[0]), 1, None, version=OLD_VERSION)
         elif kind == "hello" and len(fields) == 5 and isinstance(fields[0], str):
             protocol, rules, release = fields[2], _rules_table(fields[3]), fields[4]
             if type(protocol) is not int or rules is None or not isinstance(release, str):
                 raise RemoteProtocolError("malformed", "bad versions in hello")
             engine = self.config.engine
-            if self._refuse_versions(addr, fields[0][:32], protocol, rules.get(engine)):
+            if self._refuse_versions(addr, clean_nickname(fields[0]), protocol, rules.get(engine)):
                 return
-            joiner = self._joiners.get(addr)
-            if joiner is None:  # a repeated hello keeps its challenge (a joiner may say
-                # hello to several of the host's addresses: net/addresses.py)
-                joiner = _Joiner(addr, fields[0][:32], b"")
-                if self.config.password and not self._may_try(addr, joiner.nickname, now):
-                    return
-                joiner.challenge = self._random(32)
-                if self.config.password:  # one guess per welcome: the PAKE's whole point
-                    joiner.pake = HostPake(
-                        self.config.password, self.identity.public_key, self._random
-                    )
-                self._forget_oldest_unproven()
-                self._joiners[addr] = joiner
-            self.outbox.append((addr, self._welcome(joiner)))
+            self._hello(addr, clean_nickname(fields[0]), now)
         elif kind == "join" and len(fields) == 7:
+            if addr not in self._joiners and isinstance(fields[2], str):
+                # A join whose hello we forgot (MAX_UNPROVEN) or never had: welcome it as
+                # if it said hello (a new challenge), and it joins again (JoinLobby).
+                self._hello(addr, clean_nickname(fields[2]), now)
+                return
             self._join(addr, fields, now)
         elif kind == "leave":
             self.left.add(addr)  # a series waits for nobody who said no (cli/series_play.py)
             self._remove(addr, notify=None)
         else:
             raise RemoteProtocolError("malformed", f"unexpected lobby message {kind!r}")
+
+    def _hello(self, addr: Addr, nickname: str, now: float) -> None:
+        """Welcome ``addr`` (versions checked); a repeated hello keeps its challenge (a
+        joiner may say hello to several of the host's addresses: net/addresses.py)."""
+        joiner = self._joiners.get(addr)
+        if joiner is None:
+            joiner = _Joiner(addr, nickname, b"")
+            if self.config.password and not self._may_try(addr, joiner.nickname, now):
+                return
+            joiner.challenge = self._random(32)
+            if self.config.password:  # one guess per welcome: the PAKE's whole point
+                joiner.pake = HostPake(self.config.password, self.identity.public_key, self._random)
+            self._forget_oldest_unproven()
+            self._joiners[addr] = joiner
+        self.outbox.append((addr, self._welcome(joiner)))
 
     def _forget_oldest_unproven(self) -> None:
         """Bound what strangers' hellos cost: past MAX_UNPROVEN, the oldest hello that never
@@ -357,6 +376,9 @@ class HostLobby:
             lantag_version()[:32],
             self.nickname,
             joiner.pake.message if joiner.pake is not None else b"",
+            # A game set up from a position shows it before anyone sits (issue #38 item 6):
+            # a 13th field, only then (a welcome without one is byte for byte as before).
+            *([c.start_position] if c.start_position else []),
         )
 
     def _may_try(self, addr: Addr, nickname: str, now: float) -> bool:
@@ -415,6 +437,11 @@ class HostLobby:
         if joiner is None:
             raise RemoteProtocolError("out-of-turn", "join before hello")
         if joiner.joined or joiner.waiting:
+            if fields[:1] == [joiner.public_key]:
+                # The same joiner again: its link restarted and lost our answer (a crowd
+                # churned the stranger slots, lanTag.peer.doorstep): answer it again.
+                self.outbox.append((addr, self._answer_again(joiner)))
+                return
             raise RemoteProtocolError("out-of-turn", "a second join")
         public_key, anchor, nickname, pake_a, confirm, spectator, signature = fields
         if not (
@@ -456,6 +483,7 @@ class HostLobby:
         if public_key in self.banned:
             self._joiners.pop(addr, None)
             self.outbox.append((addr, lobby_message("refuse", "the host did not let you in")))
+            self.turned_away.add(addr)
             return
         if public_key == self.identity.public_key or any(
             j.public_key == public_key
@@ -467,7 +495,9 @@ class HostLobby:
         if not spectator and self.taken >= self.config.humans:
             self.outbox.append((addr, lobby_message("refuse", "the game is full")))
             return
-        joiner.public_key, joiner.anchor, joiner.nickname = public_key, anchor, nickname[:32]
+        # One form per name, nothing invisible (lanTag.peer.names): what everyone sees.
+        joiner.nickname = clean_nickname(nickname) or "player"
+        joiner.public_key, joiner.anchor = public_key, anchor
         joiner.spectator = spectator
         if self.config.approve:
             joiner.waiting = True
@@ -509,15 +539,18 @@ class HostLobby:
             raise LocalProtocolError(f"nobody at {addr[0]}:{addr[1]} waits to join")
         self.banned.add(joiner.public_key)
         self._remove(addr, notify="the host did not let you in")
+        self.turned_away.add(addr)
 
     def kick(self, seat: int) -> None:
         """Remove the joiner in ``seat`` (1..) before the start."""
         if not 1 <= seat <= len(self._order):
             raise LocalProtocolError(f"no joiner sits in seat {seat}")
         kicked = self._joiners.get(self._order[seat - 1])
+        addr = self._order[seat - 1]
         if kicked is not None:
             self.banned.add(kicked.public_key)
-        self._remove(self._order[seat - 1], notify="kicked by the host")
+        self._remove(addr, notify="kicked by the host")
+        self.turned_away.add(addr)
 
     def _remove(self, addr: Addr, notify: str | None) -> None:
         if notify is not None:
@@ -528,14 +561,32 @@ class HostLobby:
         self._send_roster()
 
     def _send_roster(self) -> None:
-        roster = self.roster()
-        entries = [[e.nickname, e.fingerprint, e.bot] for e in roster]
-        total = self.config.humans + len(self.config.bots)
         for joiner in self._joiners.values():
             if joiner.joined:
-                seat = self._order.index(joiner.addr) + 1 if joiner.addr in self._order else -1
-                self.outbox.append((joiner.addr, lobby_message("roster", entries, total, seat)))
+                self.outbox.append((joiner.addr, self._roster_for(joiner)))
+        roster, total = self.roster(), self.config.humans + len(self.config.bots)
         self.events.append(RosterChanged(roster, total, 0))
+
+    def _roster_for(self, joiner: _Joiner) -> bytes:
+        entries = [[e.nickname, e.fingerprint, e.bot] for e in self.roster()]
+        total = self.config.humans + len(self.config.bots)
+        seat = self._order.index(joiner.addr) + 1 if joiner.addr in self._order else -1
+        return lobby_message("roster", entries, total, seat)
+
+    def tell_again(self, addr: Addr) -> None:
+        """Our link to the joiner at ``addr`` restarted, losing what was queued on it:
+        its start (once the game started) or its roster, again."""
+        joiner = self._joiners.get(addr)
+        if joiner is None or not joiner.joined:
+            return
+        start = self._start_sent.get(addr)
+        self.outbox.append((addr, start if start is not None else self._roster_for(joiner)))
+
+    def _answer_again(self, joiner: _Joiner) -> bytes:
+        """What a joiner that joined already is told again: the roster, or to wait."""
+        if joiner.joined:
+            return self._roster_for(joiner)
+        return lobby_message("wait", "the host was asked to let you in")
 
     def start(self, host_nonce: bytes) -> Started:
         """Fix the roster into the game id and tell everyone where everyone is."""
@@ -575,12 +626,9 @@ class HostLobby:
             if joiner.joined:
                 key = joiner.pake.key if joiner.pake is not None else None
                 seal = start_seal(key, joiner.transcript, body) if key is not None else b""
-                self.outbox.append(
-                    (
-                        joiner.addr,
-                        lobby_message("start", body, addr_list, watch_list, signature, seal),
-                    )
-                )
+                start = lobby_message("start", body, addr_list, watch_list, signature, seal)
+                self._start_sent[joiner.addr] = start
+                self.outbox.append((joiner.addr, start))
         self.started = Started(record, 0, peers, watchers)
         return self.started
 

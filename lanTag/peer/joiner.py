@@ -36,6 +36,7 @@ from lanTag.peer.join_handshake import (
     my_rules,
     parse_lobby_message,
 )
+from lanTag.peer.names import clean_nickname, look_alike
 from lanTag.peer.pake import PAKE_MESSAGE, joiner_confirmation, joiner_pake, start_seal, transcript
 from lanTag.session.compatibility import mismatch, rules_version_of
 from lanTag.session.lobby_record import LobbyRecord
@@ -103,12 +104,17 @@ class JoinLobby:
         self._random = random_bytes
         self.host_key = b""
         self.host_nickname = ""
+        self.shown_position = b""  # the start position the host's welcome showed
         self._challenge = b""
         self._pake_b = b""
         self._pake_key: bytes | None = None
         self._transcript = b""
         self._held = False  # waiting for accept_host_key()
         self.outbox: list[tuple[Addr, bytes]] = [(host, self._hello())]
+        # Our last hello or join while the host has not answered it (None: answered):
+        # said again when our link to the host restarted (``resend``).
+        self._unanswered: bytes | None = self.outbox[0][1]
+        self._join_sent = False  # our join is the unanswered message (else our hello)
         self.events: list[LobbyEvent] = []
         self.your_seat: int | None = None
         self.started: Started | None = None
@@ -132,6 +138,8 @@ class JoinLobby:
                 return  # another address of the host answering late: joined already
             self.host = addr  # the first address to answer wins
         kind, fields = parse_lobby_message(payload)
+        if kind in ("roster", "refuse", "wait", "start"):
+            self._unanswered = None
         if kind == "welcome" and len(fields) >= 10:
             self._welcome(fields)
         elif kind == "roster" and len(fields) == 3:
@@ -143,7 +151,7 @@ class JoinLobby:
                 and type(seat) is int
             ):
                 raise RemoteProtocolError("malformed", "bad roster")
-            roster = tuple(RosterEntry(n, f, b) for n, f, b in entries)
+            roster = tuple(RosterEntry(clean_nickname(n), f, b) for n, f, b in entries)
             self.your_seat = seat if seat >= 0 else None
             self.events.append(RosterChanged(roster, total, self.your_seat))
         elif kind == "refuse" and len(fields) == 1 and isinstance(fields[0], str):
@@ -170,11 +178,21 @@ class JoinLobby:
             # host's welcome has fewer fields: the versions are read first)
             self.events.append(Refused(told))
             return
-        if len(fields) != 12:
+        if len(fields) not in (12, 13):
             raise RemoteProtocolError("malformed", "bad welcome")
-        host_nickname, pake_b = fields[10:]
+        host_nickname, pake_b = fields[10:12]
+        position = fields[12] if len(fields) == 13 else b""
+        if not isinstance(position, bytes) or (len(fields) == 13 and not position):
+            raise RemoteProtocolError("malformed", "bad welcome")
         if self.host_key and (host_key, challenge) == (self.host_key, self._challenge):
             return  # the same welcome again (hello sent to two of the host's addresses)
+        joining = self._unanswered is not None and self._join_sent
+        if self.host_key and host_key == self.host_key and joining:
+            # The host forgot our hello before our join came (a crowd of hellos, or our
+            # link restarted) and welcomed us again: join again, for its new challenge.
+            self._challenge, self._pake_b, self._pake_key = challenge, pake_b, None
+            self._go_on(name)
+            return
         if self.host_key:
             raise RemoteProtocolError("out-of-turn", "a second welcome with another key")
         if not (
@@ -201,15 +219,29 @@ class JoinLobby:
             self.events.append(Refused(impostor_line(self.expect_fingerprint, answered)))
             return
         self.host_key, self._challenge, self._pake_b = host_key, challenge, pake_b
-        self.host_nickname = host_nickname[:32]
-        self.events.append(Welcomed(engine, name, seats, taken, pw, answered))
-        known = self.known_hosts.get(self.host_nickname)
-        if known is not None and known != answered:
-            self.events.append(HostKeyChanged(self.host_nickname, known, answered))
+        self._unanswered = None
+        self.host_nickname = clean_nickname(host_nickname)
+        self.shown_position = position
+        self.events.append(Welcomed(engine, name, seats, taken, pw, answered, position))
+        changed = self._key_changed(answered)
+        if changed is not None:
+            self.events.append(changed)
             if not self.trust_changed_key:
                 self._held = True
                 return
         self._go_on(name)
+
+    def _key_changed(self, answered: str) -> HostKeyChanged | None:
+        """The loud warning, if the host's nickname (or one it looks like: another script's
+        letters, case, invisible characters) had another key when we played with it."""
+        nickname = self.host_nickname
+        known = self.known_hosts.get(nickname)
+        if known is not None:
+            return None if known == answered else HostKeyChanged(nickname, known, answered)
+        other = look_alike(nickname, self.known_hosts)
+        if other is None or self.known_hosts[other] == answered:
+            return None
+        return HostKeyChanged(nickname, self.known_hosts[other], answered, looks_like=other)
 
     def _go_on(self, name: str = "") -> None:
         if self._pake_b and not self.password:
@@ -239,6 +271,14 @@ class JoinLobby:
             lantag_version()[:32],
         )
 
+    def resend(self) -> None:
+        """Our link to the host restarted (what was in flight either way is gone): say
+        our unanswered hello or join again.  The host answers a repeated join of a joiner
+        it holds with the roster or "wait" (HostLobby), a repeated hello with the same
+        welcome."""
+        if self._unanswered is not None and self.started is None:
+            self.outbox.append((self.host, self._unanswered))
+
     def give_password(self, password: str) -> None:
         """The password (asked for, or another try after "wrong password")."""
         self.password = password
@@ -250,7 +290,8 @@ class JoinLobby:
         if self.host_key and not self.expect_fingerprint:
             self.expect_fingerprint = fingerprint(self.host_key)
         self.host_key, self._challenge, self._pake_b, self._pake_key = b"", b"", b"", None
-        self.outbox.append((self.host, self._hello()))
+        self._unanswered, self._join_sent = self._hello(), False
+        self.outbox.append((self.host, self._unanswered))
 
     def leave(self) -> None:
         self.outbox.append((self.host, lobby_message("leave")))
@@ -278,21 +319,11 @@ class JoinLobby:
             confirm = joiner_confirmation(key, self._transcript)
         body = wire.pack([pk, self.anchor, self.nickname, pake_a, self.spectator])
         signature = self.identity.signer().sign(JOIN_DOMAIN + self._challenge + body)
-        self.outbox.append(
-            (
-                self.host,
-                lobby_message(
-                    "join",
-                    pk,
-                    self.anchor,
-                    self.nickname,
-                    pake_a,
-                    confirm,
-                    self.spectator,
-                    signature,
-                ),
-            )
+        self._unanswered = lobby_message(
+            "join", pk, self.anchor, self.nickname, pake_a, confirm, self.spectator, signature
         )
+        self._join_sent = True
+        self.outbox.append((self.host, self._unanswered))
 
     def _start(self, fields: list[Any]) -> None:
         body, addr_list, watch_list, signature, seal = fields
@@ -309,6 +340,11 @@ class JoinLobby:
             self.events.append(Refused("the host did not prove it knows the password"))
             return
         record = LobbyRecord.decode(body)
+        if record.start_position != self.shown_position:
+            self.events.append(
+                Refused("the host started from another position than the one it showed")
+            )
+            return
         if self.follows and record.previous_game != self.follows:
             self.events.append(Refused("the host's next game does not follow the game we played"))
             return

@@ -17,6 +17,7 @@ from lanTag.errors import LanTagError, RemoteProtocolError
 from lanTag.fair.draw import DrawStream
 from lanTag.identity import Identity, fingerprint
 from lanTag.net.link import LinkError, LinkLayer
+from lanTag.peer.doorstep import DoorAnswers
 from lanTag.peer.join_handshake import (
     HostLobby,
     JoinerRefused,
@@ -66,10 +67,17 @@ class LinkSender:
         link: LinkLayer,
         dropped: dict[str, int] | None = None,
         heard: dict[Addr, float] | None = None,
+        vouched: dict[Addr, float] | None = None,
     ) -> None:
         self.link = link
         self.dropped = {} if dropped is None else dropped  # error class name -> payloads
         self.heard = {} if heard is None else heard  # addr -> last frame, outliving the link
+        self.vouched = {} if vouched is None else vouched  # addr -> when the host let it in
+
+    # ``last_heard`` is the links' own: a seat whose address never answered what we sent
+    # it (at the latest the NUDGE every peer gets at the lag warning) said nothing since we
+    # began; it is silent, not unknown (Agreement._wire_dead).
+    hears_every_answer = True
 
     def send(self, addr: Addr, payload: bytes, now: float) -> None:
         send_or_drop(self.link, addr, payload, now, self.dropped)
@@ -86,10 +94,15 @@ class LinkSender:
         """When the last frame from ``addr`` arrived (keepalives and acks count), if ever.
 
         The link's own clock first; once a silent link expired (``expire_after``) or was
-        opened again, the time the peer recorded before (``PeerMachine.heard``).
+        opened again, the time the peer recorded before (``PeerMachine.heard``).  The
+        host's yes counts as hearing it (a crowd may have evicted the waiting friend's
+        link for a while: its silence before the yes says nothing about it).
         """
         heard = self.link.last_heard(addr)
-        return self.heard.get(addr) if heard is None else heard
+        if heard is None:
+            heard = self.heard.get(addr)
+        vouched = self.vouched.get(addr)
+        return vouched if vouched is not None and (heard is None or vouched > heard) else heard
 
     def receive_datagram(self, data: bytes, addr: Addr, now: float) -> list[bytes]:
         return [data]
@@ -214,6 +227,10 @@ class PeerMachine:
         self._early_from: dict[Addr, int] = {}  # the same, per source address
         self.early_dropped = 0
         self._seen_seated: dict[str, str] = {}  # nickname -> fingerprint, every roster seen
+        self.door = DoorAnswers()  # a host's lobby answers to strangers, kept until delivered
+        self._host_restarts = 0  # a joiner's: restarts of its link to the host, seen
+        self._vouched: dict[Addr, float] = {}  # a host's: when each joiner was let in
+        self._vouched_on: dict[Addr, tuple[int, int] | None] = {}  # ...and on which link
 
     # -------------------------------------------------------------- machine interface
 
@@ -222,6 +239,15 @@ class PeerMachine:
         heard = self.link.last_heard(addr)
         if heard is not None:
             self.heard[addr] = heard
+        if addr in self.door:
+            self.door.heard(self.link, addr, now)
+        if addr in self._vouched and isinstance(self.lobby, HostLobby):
+            self._joiner_heard(self.lobby, addr)
+        if isinstance(self.lobby, JoinLobby) and self.session is None and addr == self.lobby.host:
+            restarts = self.link.restarts(addr)
+            if restarts != self._host_restarts:  # what we said in flight is gone: again
+                self._host_restarts = restarts
+                self.lobby.resend()
         for payload in payloads:
             if is_lobby_message(payload):
                 self._lobby_payload(payload, addr, now)
@@ -230,6 +256,15 @@ class PeerMachine:
             else:
                 self._keep_early(payload, addr, now)
         self._after(now)
+
+    def _joiner_heard(self, lobby: HostLobby, addr: Addr) -> None:
+        """A joined address was heard: if its link is not the one we queued its roster or
+        start on (it expired, or the joiner's side restarted it: what was queued is lost),
+        the lobby says it again."""
+        now_on = self.link.incarnation(addr)
+        if now_on is not None and now_on != self._vouched_on.get(addr):
+            self._vouched_on[addr] = now_on
+            lobby.tell_again(addr)
 
     def _keep_early(self, payload: bytes, addr: Addr, now: float) -> None:
         cost = len(payload) + EARLY_OVERHEAD
@@ -285,6 +320,11 @@ class PeerMachine:
             return
         for joiner in list(lobby.seated):
             heard = self.link.last_heard(joiner.addr) or self.heard.get(joiner.addr)
+            # Let in just now counts as heard: under a crowd the friend's stranger link may
+            # have been evicted while it waited for the host's yes (it is trusted now).
+            vouched = self._vouched.get(joiner.addr)
+            if vouched is not None and now - vouched <= SILENT_AT_START:
+                continue
             if heard is not None and now - heard <= SILENT_AT_START:
                 continue
             lobby.unseat(joiner.addr, UNSEATED)
@@ -359,14 +399,26 @@ class PeerMachine:
     def _flush_lobby(self, now: float) -> None:
         if self.lobby is None:
             return
+        joined: set[Addr] | None = None
         if isinstance(self.lobby, HostLobby):
-            for addr in self.lobby.joined_addrs():
+            joined = set(self.lobby.joined_addrs())
+            for addr in joined - self._vouched.keys():
                 # Seated or let watch, by a message or by the host's yes (approve): no
                 # stranger limits, so a crowd of strangers cannot evict a friend's link.
                 self.link.trust(addr)
+                self.door.forget(addr)
+                self._vouched[addr] = now
         for addr, payload in self.lobby.outbox:
-            send_or_drop(self.link, addr, payload, now, self.send_dropped)
+            if joined is None or addr in joined:
+                send_or_drop(self.link, addr, payload, now, self.send_dropped)
+                if joined is not None:
+                    self._vouched_on[addr] = self.link.incarnation(addr)
+            else:  # a stranger's answer: on its own link, never a new one (doorstep.py)
+                final = isinstance(self.lobby, HostLobby) and addr in self.lobby.turned_away
+                self.door.owe(self.link, addr, payload, now, final)
         self.lobby.outbox.clear()
+        if isinstance(self.lobby, HostLobby):
+            self.lobby.turned_away.clear()
         for event in self.lobby.events:
             if isinstance(event, RosterChanged):
                 for entry in event.roster:
@@ -403,7 +455,7 @@ class PeerMachine:
             chain_secret=self.chain_secret if playing else None,
             peers=started.peers,
             watchers=started.watchers,
-            transport=LinkSender(self.link, self.send_dropped, self.heard),
+            transport=LinkSender(self.link, self.send_dropped, self.heard, self._vouched),
             now=now,
         )
         self.session.note(
@@ -411,6 +463,7 @@ class PeerMachine:
         )
         # From now on only the roster (and spectators) may open links: others are counted.
         allowed = {*started.peers.values(), *started.watchers}
+        self.door.game_started(self.link)  # ...and the strangers still owed an answer
         self.link.set_accept(allowed.__contains__)
         early, self._early = self._early, []
         self.early_bytes, self._early_from = 0, {}

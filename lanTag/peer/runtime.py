@@ -31,6 +31,7 @@ from lanTag.net.netsim import NetSim
 from lanTag.net.udp import UdpPump
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
 from lanTag.peer.machine import Driver, LinkSender, PeerMachine
+from lanTag.peer.names import clean_nickname
 from lanTag.peer.resume import check_not_over, plan_resume, restore_session
 from lanTag.session.transport import Addr
 
@@ -106,8 +107,10 @@ class IdentityError(LanTagError, ValueError):
 
 
 def check_nickname(nickname: str) -> str:
-    nickname = _from_argv(nickname).strip()
-    if not NICKNAME.fullmatch(nickname):
+    """One form for the name (lanTag.peer.names: NFC, nothing invisible), or IdentityError."""
+    raw = _from_argv(nickname).strip()
+    nickname = clean_nickname(raw, limit=None)
+    if not NICKNAME.fullmatch(raw) or not NICKNAME.fullmatch(nickname):
         raise IdentityError("a nickname is 1-32 printable characters on one line")
     return nickname
 

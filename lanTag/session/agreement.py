@@ -7,6 +7,8 @@ every live seat outside the dropped set to vote exactly that set.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lanTag.log.chain import EntryKind
 from lanTag.session import events as ev
 from lanTag.session.absence import Absence
@@ -28,12 +30,15 @@ from lanTag.session.steps import (
     ORDERED_PROOFS_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
     ROUND_SUBJECT,
+    UNPASSABLE_VOTE_PROTOCOL,
     WITHHELD_PROTOCOL,
     Snapshot,
     StepBox,
+    may_be_decided,
     unacknowledged_commits,
     unacknowledged_round,
 )
+from lanTag.session.unplayed import left_out, needs_leaving_out, outvoted
 
 # A seat whose address sent no frame at all (not even a keepalive or an ack: a live
 # peer's links speak every second) for this many lag warnings is presumed dead, and
@@ -63,7 +68,25 @@ class Agreement(LateProof, Absence):
         if msg.type == MsgType.VOTE and msg.seat == self.seat:
             # Our own vote binds us, whichever history it was sent on (the others count
             # it), and the verifier replaying our log learns the binding from it.
-            self._bound.setdefault(msg.step, set()).update(msg.payload[0])
+            self._bound.setdefault(msg.step, set()).add(frozenset(msg.payload[0]))
+
+    def _bound_at(self, step: int) -> frozenset[int]:
+        """The seats our votes at ``step`` bind us to (SPEC §5.4): we take their messages
+        there only with another live seat's HAVE.  From protocol 6 on, a vote no drop could
+        ever be decided from (it would leave less than half of the table) binds nothing:
+        each of our votes there counts, the superseded ones too (a peer may decide from
+        one it holds before our latest), and the live seats are the step's current ones
+        (a drop or a ban there only takes seats away, so such a vote stays undecidable)."""
+        votes = self._bound.get(step)
+        if not votes:
+            return _NONE
+        if self.record.protocol < UNPASSABLE_VOTE_PROTOCOL:
+            return frozenset().union(*votes)
+        snap = self._snapshots[step]
+        unplayed, stay = self._unplayed_at(step)
+        return frozenset().union(
+            *(v for v in votes if may_be_decided(v, snap.live, unplayed, stay))
+        )
 
     def _register_have(self, have: Signed, box: StepBox) -> None:
         subject = int(have.payload[0])
@@ -192,10 +215,16 @@ class Agreement(LateProof, Absence):
             if seat in self._left:
                 continue  # it said it left: no need to wait for its silence
             addr = peers.get(seat)
-            heard: float | None = None if addr is None else last_heard(addr)
-            if heard is None:
+            if addr is None:
                 return None  # cannot tell: the timeouts decide
-            at = max(at, heard + dead_after)
+            # Never heard at all (our NUDGE at the lag warning went to every peer, so a live
+            # one has answered by now): as if heard when we began, so a seat silent from the
+            # start (a squat) is voted out after the same grace at every peer, not only at
+            # the host that heard it in the lobby (issue #38 item 3).
+            heard = last_heard(addr)
+            if heard is None and not self._hears_everyone():
+                return None  # cannot tell: the timeouts decide
+            at = max(at, (self._began_at if heard is None else heard) + dead_after)
             if stop is not None and at >= stop:
                 return at  # the rest cannot bring it below ``stop``
         return at
@@ -210,13 +239,21 @@ class Agreement(LateProof, Absence):
         return None if last_heard is None or addr is None else last_heard(addr)
 
     def _wire_dead(self, seat: int, now: float) -> bool:
-        """Nothing from ``seat``'s address for ``DEAD_AFTER_LAGS`` lag warnings (or it sent a
-        LEAVE): a vote may name it even if it sent something for this step less than a step
-        timeout ago."""
+        """Nothing from ``seat``'s address for ``DEAD_AFTER_LAGS`` lag warnings (never heard:
+        since we began), or it sent a LEAVE: a vote may name it even if it sent something for
+        this step less than a step timeout ago."""
         if seat in self._left:
             return True
         heard = self._wire_heard(seat)
-        return heard is not None and heard + self._dead_after() <= now
+        if heard is None and not (self.peers.get(seat) and self._hears_everyone()):
+            return False  # cannot tell
+        return (self._began_at if heard is None else heard) + self._dead_after() <= now
+
+    def _hears_everyone(self) -> bool:
+        """Whether our transport hears every answer to what we send (PeerMachine's links):
+        then a seat it never heard is one that said nothing since we began (a plain
+        transport knows nothing of silence)."""
+        return bool(getattr(self.transport, "hears_every_answer", False))
 
     def _timeout_deadline(self) -> float | None:
         """When to vote.  Reveals wait a step timeout longer than commits: a seat blocked on a
@@ -262,7 +299,7 @@ class Agreement(LateProof, Absence):
             return  # a 33rd vote at one step would convict us of a flood: keep the last one
         seq = self._vote_seq.get(self.step, 0) + 1
         self._vote_seq[self.step] = seq
-        self._bound.setdefault(self.step, set()).update(silent)
+        self._bound.setdefault(self.step, set()).add(silent)
         self._emit(MsgType.VOTE, (sorted(silent), seq), now)
 
     def _answer_votes(self, now: float) -> None:
@@ -278,7 +315,7 @@ class Agreement(LateProof, Absence):
                 continue
             requests = sum(m.payload[1] for m in [*box.votes.values(), *box.nudges.values()])
             for subject in box.requested():
-                if subject in self._bound.get(step, ()):
+                if subject in self._bound_at(step):
                     continue
                 answered, relayed = box.haves_sent.get(subject, (0, 0))
                 held = len(box.accepted_of(subject)) + len(_acks_of(box, subject))
@@ -340,6 +377,8 @@ class Agreement(LateProof, Absence):
                 self._ban_split_rounds()
         if self._admitted and self._void_admissions():
             return True
+        if self._left_out and self._outvoted_back():
+            return True
         if not self._banned and not self._request_steps:
             return False  # no proven equivocation, no vote: the loops below find nothing
         banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)
@@ -350,7 +389,9 @@ class Agreement(LateProof, Absence):
             box = self._boxes.get(step)
             if box is None or not box.votes:
                 continue
-            silent = box.unanimous_silent(self._snapshots[step].live)
+            live = self._snapshots[step].live
+            unplayed, stay = self._unplayed_at(step)
+            silent = box.unanimous_silent(live, unplayed, stay)
             if silent is None:
                 continue
             if step < self.step:
@@ -361,8 +402,35 @@ class Agreement(LateProof, Absence):
                 # agreed step, so it redecides from there.
                 self._rollback(step)  # the requeued votes then decide the drop at `step`
                 return True
+            if needs_leaving_out(silent, live):  # seats that never played (SPEC §5.4)
+                self._left_out[step] = (silent, stay, live)
             self._drop(silent, box)
             return True
+        return False
+
+    def _unplayed_at(self, step: int) -> tuple[frozenset[int], frozenset[int]]:
+        """(the seats a drop at ``step`` may leave out of the half-the-table count, the seats
+        that must stay for that): lanTag.session.unplayed, off at a step where the seats
+        left out there were found playing on without us."""
+        snap = self._snapshots[step]
+        if step in self._rule_off:
+            return _NONE, _NONE
+        at_roll = needs_for(snap.state.decision(), snap.live).kind is NeedKind.ENTROPY
+        return left_out(self.record.protocol, at_roll, snap.live, snap.played, self.seat)
+
+    def _outvoted_back(self) -> bool:
+        """A drop that left seats out of the count, whose seats have since voted us (or the
+        host) out by the ordinary rule: we were the ones cut off.  The rule is off at that
+        step from now on, and we decide again from there (their votes then drop us, as they
+        would have without the rule).  True when it rolled back."""
+        for step, (silent, stay, live) in sorted(self._left_out.items()):
+            later = [k for k in self._request_steps if k >= step]
+            if outvoted(self._boxes, later, silent, stay, live):
+                self._rule_off.add(step)
+                self._rollback(step)
+                # Decided again from the step's start: the seats left out live again there.
+                self._snapshots[step] = replace(self._snapshots[step], live=live)
+                return True
         return False
 
     def _drop(
@@ -376,9 +444,7 @@ class Agreement(LateProof, Absence):
         if at is not None and at < self.step:  # a drop taken after its step (§5.4)
             agreed = self._snapshots[at]
             needs = needs_for(agreed.state.decision(), agreed.live)
-        self._snapshots[-1] = Snapshot(
-            snap.state, snap.chain_last, snap.chain_used, snap.live - silent
-        )
+        self._snapshots[-1] = replace(snap, live=snap.live - silent)
         box.dropped_now = box.dropped_now | silent
         box.drop_batches.append(silent)
         if self.seat in silent and self._back_once and self.seat in self._admitted:
@@ -468,9 +534,7 @@ class Agreement(LateProof, Absence):
             # them are looked at again), else a seat dropped there with its default or
             # forfeit would be played by the bot.  (Other rollbacks keep protocol 5's way.)
             snap = self._snapshots[step]
-            self._snapshots[step] = Snapshot(
-                snap.state, snap.chain_last, snap.chain_used, snap.live | dropped
-            )
+            self._snapshots[step] = replace(snap, live=snap.live | dropped)
         for k in [k for k in self._hash_at if k > step]:
             del self._hash_at[k]
         for k in [k for k in self._boxes if k >= step]:
@@ -481,6 +545,8 @@ class Agreement(LateProof, Absence):
         self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
         for k in [k for k in self._vote_seq if k > step]:
             del self._vote_seq[k]
+        for k in [k for k in self._left_out if k >= step]:
+            del self._left_out[k]  # decided again
         for seat in list(self._admitted):
             # decided again from the messages, like the rest
             kept = [k for k in self._admitted[seat] if k < step]

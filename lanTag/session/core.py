@@ -25,10 +25,12 @@ from lanTag.session.messages import (
     ADMITTING,
     HANDBACK_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
+    SPECS,
     MsgType,
     Signed,
     have_within,
     pack_bundle,
+    parse_unverified,
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
@@ -47,31 +49,29 @@ STEP_WINDOW = 4096  # how far ahead of us a peer's messages are buffered
 # Flood bounds (SPEC §5.3): VOTEs and NUDGEs kept per seat and step, and how far ahead of
 # us they are kept at all.  An honest peer nudges once per step and votes again only when
 # the set it lacks changes; what is over the bound is dropped unlogged and counted.
-REQUEST_LIMITS = {MsgType.VOTE: 32, MsgType.NUDGE: 4}
+REQUEST_LIMITS = {t: s.request_limit for t, s in SPECS.items() if s.request_limit is not None}
 REQUEST_AHEAD = 64
 BUNDLE_BUDGET = 1100  # signed messages packed per link payload
 MAX_LINK_PAYLOAD = 64 * 1024
 TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
 # The message types a seat contributes to a step (two different ones in one slot: equivocation).
-CONTRIBUTIONS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
-FITS = {  # the step kind each contribution answers
-    MsgType.MOVE: NeedKind.TURN,
-    MsgType.ENTROPY: NeedKind.ENTROPY,
-    MsgType.COMMIT: NeedKind.SECRET,
-    MsgType.REVEAL: NeedKind.SECRET,
-}
+CONTRIBUTIONS = tuple(t for t, s in SPECS.items() if s.answers is not None)
+# the step kind each contribution answers
+FITS = {t: NeedKind[s.answers] for t, s in SPECS.items() if s.answers is not None}
 
 
 class SessionCore:
     """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
-    The Session is one object built from seven classes: SessionCore (this one: identity,
+    The Session is one object built from eight classes: SessionCore (this one: identity,
     keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
     rollbacks, equivocation proofs) on LateProof (the late-proof rule of protocol 5: two
     COMMITs of one seat whose round may stand), Recovery (what a restarted peer needs,
-    private chat), both on Absence (protocol 6: which dropped seats withheld, and when a
-    dropped seat may come back), Sealing (the seals of the final state) and Session
-    (accepting messages and deciding steps).  Every attribute of the state is
+    private chat) on Absence (protocol 6: which dropped seats withheld, and when a dropped
+    seat may come back), Chatter (the cap on chat, catch-up and rejoin requests, seals and
+    leaves per seat and step, protocol 6) under Recovery and Sealing (the seals of the
+    final state), and Session (accepting messages and deciding steps).  Every attribute of
+    the state is
     listed here, once: its OWNER is the part whose rules give it meaning and that changes
     it (others may read it; "+" names a part that also writes it).  Everything is created in
     ``__init__`` below except the two lazy caches marked "class attr".
@@ -129,7 +129,8 @@ class SessionCore:
                                       (protocol 6, +SessionCore): ``_banned`` is that or
                                       a split, the earlier
     _flooders           Agreement     seats convicted of a flood (blamed once; what they
-                                      send over the bound is then dropped unlogged)
+                                      send over the bound is then dropped unlogged; their
+                                      chatter, unchecked: +Chatter)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
     _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood
                                       bound; our own seat's: the ones we sent)
@@ -137,7 +138,12 @@ class SessionCore:
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
     _request_steps      Agreement     steps holding votes or nudges (the only ones scanned)
-    _bound              Agreement     step -> seats I voted silent (my vote binds me)
+    _left_out           Agreement     step -> a drop there that left seats that never played
+                                      out of the half-the-table count (protocol 6, SPEC
+                                      §5.4): (the seats, the seats that stayed, live before)
+    _rule_off           Agreement     steps where the seats left out were found voting us
+                                      out: no seat is left out there again (SPEC §5.4)
+    _bound              Agreement     step -> the seat sets of my votes there (they bind me)
     _vote_seq           Agreement     step -> sequence number of my latest vote there
     _secret             Session       step -> (action, nonce) of my sealed choice
                                       (+Recovery: recovered after a restart)
@@ -178,6 +184,12 @@ class SessionCore:
                                       drop (a resume)
     _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never since
                                       our seat was last let back in; +Session)
+    _began_at           SessionCore   when this session began (started or resumed): a
+                                      seat never heard counts as heard then (Agreement)
+    _chatter_kept       Chatter       (seat, step, type) -> the distinct CHAT, PRIVATE,
+                                      SYNC, REJOIN, SEAL or LEAVE bytes taken (protocol 6
+                                      cap, SPEC §5.3; ours: the ones we sent)
+    _chatter_pruned     Chatter       CHAT and PRIVATE kept only for steps after this one
     ==================  ============  ======================================================
     """
 
@@ -241,7 +253,11 @@ class SessionCore:
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
         self._request_steps: set[int] = set()  # steps holding votes or nudges
-        self._bound: dict[int, set[int]] = {}  # step -> seats I voted silent (binding)
+        # step -> (seats dropped there leaving seats that never played out, the seats that
+        # had to stay, the live seats before): protocol 6, lanTag.session.unplayed
+        self._left_out: dict[int, tuple[frozenset[int], frozenset[int], frozenset[int]]] = {}
+        self._rule_off: set[int] = set()  # steps where those seats were found playing on
+        self._bound: dict[int, set[frozenset[int]]] = {}  # step -> my votes' seats (binding)
         self._vote_seq: dict[int, int] = {}
         self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
         # Sealed choices of steps a rollback reopened, until our COMMIT is taken again.
@@ -276,6 +292,9 @@ class SessionCore:
         self._want_back = False
         self._back_once = False
         self._rejoin_sent_at: float | None = None
+        self._began_at = now
+        self._chatter_kept: dict[tuple[int, int, MsgType], list[bytes]] = {}
+        self._chatter_pruned = -1
         self._pump(now)
 
     @property
@@ -408,7 +427,20 @@ class SessionCore:
             (self.step,),
             version=self.record.protocol,
         )
+        if not self._chatter_room(msg):  # (a 9th rollback of this step): ask as before
+            last = self._last_own_chatter(MsgType.SYNC)
+            if last is None:
+                return
+            msg = parse_unverified(last)
         self._broadcast([msg.raw])
+
+    def _chatter_room(self, msg: Signed) -> bool:
+        """Implemented by Chatter: whether our own ``msg`` stays within the chatter cap."""
+        return True
+
+    def _last_own_chatter(self, kind: MsgType) -> bytes | None:
+        """Implemented by Chatter: the last ``kind`` message we sent at our step."""
+        return None
 
     def _record_own(self, msg: Signed) -> None:
         assert self.seat is not None

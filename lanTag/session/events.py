@@ -70,6 +70,15 @@ class Lagging:
 
 
 @dataclass(frozen=True, slots=True)
+class CannotGoOn:
+    """We voted ``seats`` silent at ``step``, a drop that could never be decided (it would
+    leave less than half of the table, SPEC §5.4, §5.8): the table waits for them."""
+
+    step: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Rejected:
     """A datagram or message was dropped before it could be attributed to a seat."""
 
@@ -105,6 +114,7 @@ Event = (
     | SeatsDropped
     | SeatsBack
     | Lagging
+    | CannotGoOn
     | Rejected
     | Chat
     | GameOver

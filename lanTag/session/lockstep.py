@@ -32,6 +32,7 @@ from lanTag.rules.base import (
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.agreement import Agreement
+from lanTag.session.chatter import TOO_CHATTY, Gate
 from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
     REQUEST_AHEAD,
@@ -44,6 +45,7 @@ from lanTag.session.core import (
 )
 from lanTag.session.messages import (
     HANDBACK_PROTOCOL,
+    SPECS,
     MsgType,
     Signed,
     parse_unverified,
@@ -61,13 +63,14 @@ from lanTag.session.steps import (
     ROUND_ACKS_PROTOCOL,
     Snapshot,
     StepBox,
+    may_be_decided,
     protocol_1_faults,
 )
 from lanTag.session.steps import WITHHELD_PROTOCOL as WITHHELD
 from lanTag.session.transport import Addr
 
-_LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
-_ACKED = (MsgType.MOVE, MsgType.COMMIT)  # contributions every other live peer acknowledges
+_LATE_TYPES = tuple(t for t, s in SPECS.items() if s.late)
+_ACKED = tuple(t for t, s in SPECS.items() if s.acknowledged)  # every other live peer HAVEs
 _NO_SEATS: frozenset[int] = frozenset()
 
 
@@ -127,8 +130,6 @@ class Session(Agreement, Recovery, Sealing):
         """Public chat: signed and sent to everyone; in our log only if we ask (``/say!``)."""
         if self._signer is None or self.seat is None:
             raise LocalProtocolError("spectators cannot chat")
-        if keep_in_log:
-            self.note("chat", text[:500])
         msg = sign_message(
             self._signer,
             MsgType.CHAT,
@@ -139,6 +140,10 @@ class Session(Agreement, Recovery, Sealing):
             (text[:500],),
             version=self.record.protocol,
         )
+        if not self._chatter_room(msg):
+            raise LocalProtocolError(TOO_CHATTY)
+        if keep_in_log:
+            self.note("chat", text[:500])
         self._broadcast([msg.raw])
 
     def leave(self, now: float) -> None:
@@ -155,6 +160,7 @@ class Session(Agreement, Recovery, Sealing):
             self.state.state_hash(),
             (),
         )
+        self._chatter_room(msg)  # counted as the others count it (a LEAVE again is a copy)
         self._left[self.seat] = self.step
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         self._broadcast([msg.raw])
@@ -199,10 +205,15 @@ class Session(Agreement, Recovery, Sealing):
         if key is None:
             self._reject("not-in-roster", f"seat {msg.seat} is not a human seat of this game")
             return
-        if not (
+        gate = self._chatter_gate(msg)  # protocol 6: chatter capped per seat and step (§5.3)
+        if gate is Gate.DROP:
+            return
+        if gate is not Gate.COPY and not (
             verify_signature(msg, key, self._verifier) if signature_ok is None else signature_ok
         ):
             self._reject("bad-signature", f"signature of seat {msg.seat} does not verify")
+            return
+        if not self._chatter_take(msg, gate, now):
             return
         if msg.seat not in self.live:
             self._answer_dropped(msg, now)
@@ -351,9 +362,18 @@ class Session(Agreement, Recovery, Sealing):
             )
             if silent:
                 self._vote(silent, now)
+                self._tell_if_stuck(box, silent)
             else:
                 self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
         self._pump(now)
+
+    def _tell_if_stuck(self, box: StepBox, silent: frozenset[int]) -> None:
+        """Say once a step when what we wait for can never be dropped: the table cannot go
+        on without those seats, whatever anyone votes (§5.8's bound); it waits for them."""
+        if box.stuck_reported or may_be_decided(silent, self.live, *self._unplayed_at(self.step)):
+            return
+        box.stuck_reported = True
+        self._events.append(ev.CannotGoOn(self.step, tuple(sorted(silent))))
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         for addr, raws in self._outbox.items():
@@ -435,7 +455,7 @@ class Session(Agreement, Recovery, Sealing):
             return True
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
-        bound = self._bound.get(self.step, _NO_SEATS) if self.seat in snap.live else _NO_SEATS
+        bound = self._bound_at(self.step) if self.seat in snap.live else _NO_SEATS
         if self._contradicted and self.seat in snap.live:
             bound = bound | self._contradicted  # a convicted liar: as if we voted it silent
         if (
@@ -636,7 +656,13 @@ class Session(Agreement, Recovery, Sealing):
                     self._left.pop(seat, None)  # a seat that had left is back: no longer leaving
                     if seat == self.seat:  # dropped again, we ask back at once (_pump)
                         self._rejoin_sent_at = None
-        self._snapshots.append(Snapshot(new_state, tuple(chain_last), tuple(chain_used), live))
+        # Who has played (protocol 6, SPEC §5.4): the seats whose input this step took (needs()
+        # is after this step's drops: the contributors only).  A seat given back has not
+        # played by that alone: a squatter let back in that goes silent again is left out.
+        played = snap.played | frozenset(self.needs().humans)
+        self._snapshots.append(
+            Snapshot(new_state, tuple(chain_last), tuple(chain_used), live, played)
+        )
         digest = self._state_hash(new_state)
         self._hash_at[decided + 1] = digest
         protocol = self.record.protocol

@@ -13,6 +13,7 @@ from lanTag.errors import LocalProtocolError
 from lanTag.fair.commit import opens
 from lanTag.session import events as ev
 from lanTag.session.absence import Absence
+from lanTag.session.chatter import TOO_CHATTY, Chatter
 from lanTag.session.core import NONCE_DOMAIN
 from lanTag.session.messages import (
     HANDBACK_PROTOCOL,
@@ -26,7 +27,7 @@ from lanTag.session.referee import NeedKind
 from lanTag.session.steps import StepBox
 
 
-class Recovery(Absence):
+class Recovery(Absence, Chatter):
     """What a restarted peer needs, and chat meant for one seat only."""
 
     def _derived_nonce(self, step: int) -> bytes:
@@ -203,6 +204,8 @@ class Recovery(Absence):
             (to, *sealed),
             version=self.record.protocol,
         )
+        if not self._chatter_room(msg):
+            raise LocalProtocolError(TOO_CHATTY)
         self._outbox.setdefault(addr, []).append(msg.raw)
 
     def _open_private(self, msg: Signed) -> None:
@@ -292,8 +295,10 @@ class Recovery(Absence):
             (),
             version=self.record.protocol,
         )
+        raw = msg.raw if self._chatter_room(msg) else self._last_own_chatter(MsgType.REJOIN)
         self._rejoin_sent_at = now
-        self._broadcast([msg.raw])
+        if raw is not None:
+            self._broadcast([raw])
 
     def _rejoin_time(self) -> float | None:
         """When our dropped seat asks back again (every step timeout: a peer that lost the

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from lanTag.log.chain import EntryKind
 from lanTag.session import events as ev
-from lanTag.session.core import SessionCore
+from lanTag.session.chatter import Chatter
 from lanTag.session.messages import MsgType, Signed, sign_message
 
 SEAL_WAIT = 3.0  # seconds after game over that a peer waits for the other seats' seals
 SEAL_PROTOCOL = 3  # the first protocol with seals: older games have no SEAL type
 
 
-class Sealing(SessionCore):
+class Sealing(Chatter):
     """Signing, taking and checking the seals of the final state."""
 
     def sealed_by(self) -> tuple[int, ...]:
@@ -61,6 +61,7 @@ class Sealing(SessionCore):
                 (),
                 version=self.record.protocol,
             )
+            self._chatter_room(msg)  # one per final state: counted as the others count it
             self._seals[self.seat] = msg
             self.log.append(msg.step, EntryKind.MSG, msg.raw)
             self._broadcast([msg.raw])

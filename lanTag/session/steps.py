@@ -44,6 +44,11 @@ WITHHELD_PROTOCOL = 6
 # versions of one seat's COMMIT) does not stand, whenever the proof comes: every seat proven
 # there is dropped at that step, as protocol 4 did (SPEC §5.7, "Many cheaters").
 COLLUSION_PROTOCOL = 6
+# Protocol 6 too: a vote that can never be decided binds nobody (SPEC §5.4).  A drop must
+# leave half of the table, so a vote naming more than that (two slow thinkers of three) is
+# no drop anyone could take; bound by it, the voter refused their inputs when they came and
+# the table waited for good.
+UNPASSABLE_VOTE_PROTOCOL = 6
 ROUND_SUBJECT = 2**32 - 1  # a HAVE's subject that is no seat: "the secret round of this step"
 ROUND_DOMAIN = b"lanTag/v1/round\x00"
 
@@ -56,6 +61,9 @@ class Snapshot:
     chain_last: tuple[bytes, ...]  # last chain link seen from each seat (anchor at start)
     chain_used: tuple[int, ...]  # reveals each seat has made so far
     live: frozenset[int]  # human seats still playing themselves
+    # Human seats that have played before this step: an input of theirs was in a decided
+    # step (a move, a link, a reveal; lanTag.session.unplayed)
+    played: frozenset[int] = frozenset()
 
 
 @dataclass(slots=True)
@@ -78,6 +86,7 @@ class StepBox:
     own_move_at: float | None = None  # when we played our move (we then wait for acks)
     heard: dict[int, float] = field(default_factory=dict)  # seat -> last message time
     lag_reported: bool = False
+    stuck_reported: bool = False  # ev.CannotGoOn told for this step
     synced_at: float | None = None  # a dropped seat stuck here last asked to catch up then
     commits_done: tuple[Needs, int] | None = None  # (needs, len(COMMITs)) once all are in
     # Protocol 6: (needs, len(COMMITs), digest) of the round vector we hold, computed once,
@@ -134,22 +143,60 @@ class StepBox:
                 return True
         return False
 
-    def unanimous_silent(self, live: frozenset[int]) -> frozenset[int] | None:
+    def unanimous_silent(
+        self,
+        live: frozenset[int],
+        unplayed: frozenset[int] = frozenset(),
+        stay: frozenset[int] = frozenset(),
+    ) -> frozenset[int] | None:
         """X such that every live seat outside X has voted exactly X, if any.
 
         At least half of the live seats must remain: a lone peer cut off from the rest
         (or a cascade of mutual suspicion) cannot drop everyone else and split the game.
+        Seats of X in ``unplayed`` are not counted among the live seats there, when no seat
+        of ``stay`` is in X (protocol 6 at a roll: seats that never played, an open table's
+        squatters, while the host and we remain; SPEC §5.4).  A drop the ordinary rule
+        makes is found first.
         """
-        for vote in self.votes.values():
-            silent = frozenset(vote.payload[0])
-            if not silent or not silent <= live or 2 * len(live - silent) < len(live):
-                continue
-            voters = live - silent
-            if voters and all(
-                v in self.votes and frozenset(self.votes[v].payload[0]) == silent for v in voters
-            ):
-                return silent
+        for relaxed in (False, True) if unplayed else (False,):
+            for vote in self.votes.values():
+                silent = frozenset(vote.payload[0])
+                if not _leaves_enough(silent, live, unplayed if relaxed else _EMPTY, stay):
+                    continue
+                voters = live - silent
+                if voters and all(
+                    v in self.votes and frozenset(self.votes[v].payload[0]) == silent
+                    for v in voters
+                ):
+                    return silent
         return None
+
+
+_EMPTY: frozenset[int] = frozenset()
+
+
+def _leaves_enough(
+    silent: frozenset[int], live: frozenset[int], unplayed: frozenset[int], stay: frozenset[int]
+) -> bool:
+    """A drop of ``silent`` leaves half of ``live``, counting none of ``unplayed`` when no
+    seat of ``stay`` is dropped (the two counts of StepBox.unanimous_silent)."""
+    if not silent or not silent <= live:
+        return False
+    counted = live - (silent & unplayed) if unplayed and not silent & stay else live
+    return 2 * len(live - silent) >= len(counted)
+
+
+def may_be_decided(
+    silent: frozenset[int],
+    live: frozenset[int],
+    unplayed: frozenset[int] = _EMPTY,
+    stay: frozenset[int] = _EMPTY,
+) -> bool:
+    """Whether a drop of ``silent`` could ever be decided among ``live`` (by either count
+    of StepBox.unanimous_silent, whatever the votes): a vote that cannot binds nobody."""
+    return _leaves_enough(silent, live, _EMPTY, stay) or _leaves_enough(
+        silent, live, unplayed, stay
+    )
 
 
 def protocol_1_faults(

@@ -56,6 +56,7 @@ SYNC_BURST = 40  # SYNC_FLOOD: SYNC messages per input
 SYNC_ROUNDS = 30  # SYNC_FLOOD: inputs it floods on
 FLOOD_BURST = 60  # REQUEST_FLOOD: NUDGEs and VOTEs per input
 FLOOD_ROUNDS = 20  # REQUEST_FLOOD: inputs it floods on
+CHAT_BURST = 200  # CHAT_FLOOD: distinct CHAT lines per input (the cap is 32 a step)
 
 
 class Cheat(enum.Enum):
@@ -73,6 +74,7 @@ class Cheat(enum.Enum):
     TWO_COMMITS = "two-commits"  # COMMIT+REVEAL pair A to some peers, pair B to the others
     FALSE_HASH = "false-hash"  # one HAVE with a made-up state hash, to one peer only
     REQUEST_FLOOD = "request-flood"  # NUDGEs and VOTEs with distinct seqs, future steps too
+    CHAT_FLOOD = "chat-flood"  # validly signed CHAT junk, distinct lines, at its step
     # Issue #38: withhold our link of our own roll when the roll without it has more pips, be
     # dropped, ask back (lanTag.testing.withholder); -careful: only while a hand-back is
     # left; -leave: withhold with a LEAVE.
@@ -651,6 +653,19 @@ class Adversary:
         self.bot.act(s, self.inner.random_bytes, now)
         return len(self.did.sent) >= FLOOD_ROUNDS
 
+    def _chat_flood(self, s: Session, now: float) -> bool:
+        # Junk chat, validly signed, each line distinct, all at its current step (issue #38:
+        # ~3,000 datagrams a second made a game 4x slower and nobody was blamed).
+        base = CHAT_BURST * len(self.did.sent)
+        lines = [(f"junk {base + i}",) for i in range(CHAT_BURST)]
+        raws = [self._sign_now(s, MsgType.CHAT, line).raw for line in lines]
+        if not self.did.sent:
+            self.did.step = s.step
+        self.did.sent.append(parse_unverified(raws[0]))
+        self._send_signed(s, raws, now)
+        self.bot.act(s, self.inner.random_bytes, now)
+        return len(self.did.sent) >= FLOOD_ROUNDS
+
     def _withhold_roll(self, s: Session, now: float) -> bool:
         # Installed once: from then on the Withholder chooses at every roll of ours.
         cheat = self.cheat
@@ -713,6 +728,7 @@ _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
     Cheat.TWO_COMMITS: Adversary._two_commits,
     Cheat.FALSE_HASH: Adversary._false_hash,
     Cheat.REQUEST_FLOOD: Adversary._request_flood,
+    Cheat.CHAT_FLOOD: Adversary._chat_flood,
     Cheat.WITHHOLD_ROLL: Adversary._withhold_roll,
     Cheat.WITHHOLD_ROLL_CAREFUL: Adversary._withhold_roll,
     Cheat.WITHHOLD_ROLL_LEAVE: Adversary._withhold_roll,

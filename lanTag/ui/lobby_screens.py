@@ -23,6 +23,7 @@ from prompt_toolkit.widgets import TextArea
 
 from lanTag.errors import LocalProtocolError
 from lanTag.net.lobby_adverts import LobbyInfo
+from lanTag.peer.doorstep import APPROVE_NOW, OPEN_TABLE_NOTE, open_table
 from lanTag.peer.join_handshake import (
     HostKeyChanged,
     HostLobby,
@@ -198,6 +199,8 @@ class HostModel:
             self.start()
         elif word in ("q", "quit"):
             self.done = True
+        elif word == "approve":
+            self.approve_from_now()
         elif word.startswith("k") and word[1:].isdigit():
             self.kick(int(word[1:]))
         elif word[:1] in ("a", "r") and word[1:].isdigit():
@@ -205,7 +208,7 @@ class HostModel:
         else:
             self.message, self.message_style = (
                 "commands: a<n>/r<n> let in/refuse waiting joiner n, k<n> kick seat n, "
-                "s start, q quit",
+                "approve (each joiner waits for your yes), s start, q quit",
                 "class:error",
             )
 
@@ -220,6 +223,18 @@ class HostModel:
         self.handle.command(lambda now: act(who.addr))
         verb = "let in" if yes else "refused"
         self.message, self.message_style = f"{verb} {who.nickname}", "class:ok"
+
+    def approve_from_now(self) -> None:
+        """An open table turned into one where each new joiner waits for the host's yes
+        (as with --approve); the joiners already seated stay."""
+        config = self.lobby.config
+
+        def approve(now: float) -> None:
+            config.approve = True
+
+        self.handle.command(approve)
+        self.message = "from now on each joiner waits for your yes (a<n>) or no (r<n>)"
+        self.message_style = "class:ok"
 
     def kick(self, seat: int) -> None:
         try:
@@ -277,6 +292,9 @@ class HostModel:
             out.append(("class:dim", f"listening on {address[0]}:{address[1]}\n"))
         if self.join_line:
             out.append(("class:ok", f"others run: {self.join_line}\n"))
+        if open_table(config.approve, config.password):
+            out.append(("class:warn", f"{OPEN_TABLE_NOTE}\n"))
+            out.append(("class:hint", f"{APPROVE_NOW}\n"))
         out.append(("class:header", f"\n{'seat':<5} {'nickname':<24} key\n"))
         for seat in range(self.seats):
             if seat < len(self.roster):

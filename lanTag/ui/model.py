@@ -20,6 +20,7 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import InMemoryHistory
 
+from lanTag.peer.doorstep import DoorLines
 from lanTag.peer.join_handshake import LobbyEvent
 from lanTag.peer.resume import back_line
 from lanTag.peer.series_events import NextGame
@@ -80,6 +81,7 @@ class GameModel:
         self.message = ""
         self.message_style = ""
         self.log: deque[LogLine] = deque(maxlen=LOG_KEEP)
+        self._rejected = DoorLines()  # bad datagrams: counting lines, not hundreds
         self.cycle_index = -1
         self.selected: int | None = None  # pawn/piece chosen with a digit key (Tag 'em)
         self.pending_arrow: str | None = None  # an arrow several pieces could follow
@@ -366,6 +368,10 @@ class GameModel:
                 self.add_log(f"{seats} dropped at step {e.step}; a bot plays", "class:log.net")
             if self.idle_dropped and self.seat in silent:
                 self.add_log(turn_clock.idle_drop_line(self.turn_limit()), "class:warn")
+        elif isinstance(e, ev.CannotGoOn):
+            seats = ", ".join(who(x) for x in e.seats)
+            why = turn_clock.cannot_go_on_why("Ctrl-Q")
+            self.add_log(f"the table cannot go on without {seats}: {why}", "class:warn")
         elif isinstance(e, ev.Lagging):
             self.lagging[e.seat] = e.seconds
             self.add_log(f"{who(e.seat)} lagging ({e.seconds:.1f}s)", "class:log.net")
@@ -376,8 +382,9 @@ class GameModel:
         elif isinstance(e, ev.GameOver):
             self.outcome = e.outcome
             self.add_log(f"game over: {e.outcome.summary}", "class:warn")
-        elif isinstance(e, ev.Rejected):
-            self.add_log(f"dropped a bad datagram ({e.code})", "class:dim")
+        elif isinstance(e, ev.Rejected):  # a flood of them: counting lines (doorstep.py)
+            for line in self._rejected.add(f"dropped a bad datagram ({e.code})", self.clock()):
+                self.add_log(line, "class:dim")
         elif isinstance(e, NextGame):
             self.next_game = e
             if self.series is not None:

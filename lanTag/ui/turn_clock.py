@@ -76,3 +76,11 @@ def take_back_hint(seat: int, dropped_at: int | None, idle: bool, limit: float) 
     since = f" since step {dropped_at}" if dropped_at is not None else ""
     why = f" (idle past the {limit:.0f} s limit)" if idle else ""
     return f"a bot plays your seat {seat}{since}{why}: press Enter to play it again; Ctrl-Q leave"
+
+
+def cannot_go_on_why(quit_key: str) -> str:
+    """Why a table waits for seats it voted silent (ev.CannotGoOn), and what players can do."""
+    return (
+        "a drop must leave half of the table, so it waits for them to come back "
+        f"(or leave with {quit_key}; the log so far verifies)"
+    )

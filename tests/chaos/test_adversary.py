@@ -446,3 +446,22 @@ def test_two_commitments_in_a_prototag_battle_never_roll_a_secret_round_back() -
             # SPEC §5.7): the cheater is voted out at a later step, the same at every peer.
             drops = [(e.step, e.seats) for e in game.table.events(i, ev.SeatsDropped)]  # type: ignore[attr-defined]
             assert drops and drops[0][0] > step and game.seat in drops[0][1], (i, drops)
+
+
+def test_a_chat_flood_is_proven_and_the_flooder_voted_out_by_every_honest_peer() -> None:
+    # Issue #38 item 4: a seated peer sends validly signed CHAT junk (200 distinct lines
+    # an input).  The 33rd distinct line at one step proves the flood (protocol 6): every
+    # honest peer blames it `flood`, only it, drops it once by agreement, shows at most the
+    # cap of its lines per step, and drops what it says from then on unchecked.
+    from lanTag.session.chatter import CHATTER_LIMITS
+
+    game = play(Cheat.CHAT_FLOOD, engine="toy")
+    cap = CHATTER_LIMITS[MsgType.CHAT]
+    for i in game.honest:
+        session = game.table.sessions([i])[0]
+        assert session.counters.get("from-flooder", 0) > 0, (i, session.counters)
+        chats = [e for e in game.table.events(i, ev.Chat) if e.seat == game.seat]
+        assert 0 < len(chats) <= cap, (i, len(chats))
+        assert {seat for seat, _ in game.table.blames(i)} == {game.seat}, i
+        assert [seats for _, seats in game.drops(i)] == [(game.seat,)], i
+    check_blamed(game, "flood")

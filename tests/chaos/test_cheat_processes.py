@@ -167,13 +167,13 @@ async def _tails(procs: list[asyncio.subprocess.Process]) -> str:
     return "\n".join(said)
 
 
-CHEATS = ("two-commits", "false-hash", "peek-reveal", "request-flood")
+CHEATS = ("two-commits", "false-hash", "peek-reveal", "request-flood", "chat-flood")
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run | BaseException]:
     """One table per cheat, all at once: their processes mostly wait on one another, so
-    the four take about the wall time of one."""
+    the five take about the wall time of one."""
 
     async def tables() -> list[Run | BaseException]:
         dirs = [tmp_path_factory.mktemp(cheat) for cheat in CHEATS]
@@ -278,6 +278,15 @@ def test_a_non_opening_reveal_after_seeing_the_other_loses_the_battle_once(
 def test_a_flood_convicts_the_cheater(runs: dict[str, Run | BaseException]) -> None:
     run = _play(runs, "request-flood")
     _check_honest(run, "flood")
+
+
+def test_a_chat_flood_convicts_the_cheater(runs: dict[str, Run | BaseException]) -> None:
+    """Issue #38 item 4: validly signed CHAT junk (200 distinct lines an input, from a real
+    process) is proven a flood at the 33rd line of a step: both honest logs blame the
+    cheater `flood` and nobody else, and `lantag verify` finds the proof in each."""
+    run = _play(runs, "chat-flood")
+    for report in _check_honest(run, "flood"):
+        assert [b[2] for b in report.blames if b[2] == "flood"] == ["flood"], report.blames
 
 
 pytestmark = pytest.mark.timeout(200)

@@ -120,6 +120,16 @@ def pythonpath_with(where: Path) -> str:
     return os.pathsep.join(p for p in (str(where), os.environ.get("PYTHONPATH", "")) if p)
 
 
+def host_said(host: subprocess.Popen[str]) -> str:
+    """A headless host's next stderr line, past the open-table note its lobby starts with
+    (lanTag.peer.doorstep.OPEN_TABLE_NOTE: no --approve, no --password)."""
+    assert host.stderr is not None
+    line = host.stderr.readline()
+    while line.startswith("lobby: open table: "):
+        line = host.stderr.readline()
+    return line
+
+
 def announced_port(host: subprocess.Popen[str]) -> str:
     """The port a headless host names on its first line ("hosting GAME on port N; ...")."""
     assert host.stderr is not None

@@ -236,3 +236,80 @@ async def test_a_refused_or_kicked_joiner_is_told_in_one_line(
         assert lobby.taken == 1
     finally:
         await _close(a, b, host)
+
+
+@pytest.mark.parametrize(
+    ("approve", "password", "told"), [(False, "", True), (True, "", False), (False, "pw", False)]
+)
+async def test_the_headless_lobby_of_an_open_table_says_it_can_be_squatted(
+    approve: bool, password: str, told: bool
+) -> None:
+    from lanTag.peer.doorstep import OPEN_TABLE_NOTE
+
+    config = HostConfig("prototag", "Cafe", 1, chain_length=16, approve=approve, password=password)
+    host = await open_host(config, _me("alice"), bind=LOOP)
+    try:
+        lobby = host.machine.lobby
+        assert isinstance(lobby, HostLobby)
+        err = io.StringIO()
+        await wait_for_table(host, lobby, config, stdin=io.StringIO(""), err=err)
+        assert (f"lobby: {OPEN_TABLE_NOTE}\n" in err.getvalue()) is told
+    finally:
+        await _close(host)
+
+
+@pytest.mark.parametrize("impostor", ["alice\u200b", "\u0430lice"])  # zero-width, Cyrillic a
+async def test_a_look_alike_of_a_known_host_is_shown_loudly_and_not_joined(
+    home: Path, capsys: pytest.CaptureFixture[str], impostor: str
+) -> None:
+    """Issue #38 item 5: someone played with the real alice; an impostor with its own key
+    and a look-alike nickname is not joined without the changed-key warning."""
+    remember_host("alice", "0123456789abcdef")
+    host = await open_host(_config(), _me(impostor), bind=LOOP)
+    try:
+        args = build_parser().parse_args(
+            ["join", f"127.0.0.1:{host.address[1]}", "--headless", "--bind", "127.0.0.1",
+             "--log", str(home / "j.log")]
+        )
+        code = await cmd_join(args)
+        err = capsys.readouterr().err
+        assert code == 1
+        assert "WARNING: THE HOST'S KEY HAS CHANGED" in err and "not joining" in err
+        assert "0123456789abcdef" in err and host.machine.identity.fingerprint in err
+        assert host.machine.lobby.taken == 1  # type: ignore[union-attr]
+    finally:
+        await _close(host)
+
+
+async def test_the_headless_lobby_rolls_a_guessing_crowd_into_counting_lines() -> None:
+    """Issue #38 item 7: 560 'wrong password' events from 20 addresses, all at once, make
+    one line and one counting line, not 560."""
+    from collections import deque
+    from types import SimpleNamespace
+
+    from lanTag.peer.join_handshake import JoinerRefused
+
+    events = deque(
+        JoinerRefused(f"{n} wrong passwords from 127.0.0.{2 + s}")
+        for n in range(28)
+        for s in range(20)
+    )
+
+    class Lobby:
+        calls = 0
+
+        @property
+        def taken(self) -> int:  # full once the events were read (and the roll-up due)
+            self.calls += 1
+            return 2 if self.calls > 3 else 1
+
+        def waiting(self) -> list[object]:
+            return []
+
+    config = HostConfig("prototag", "Cafe", 2, password="pw")
+    err = io.StringIO()
+    handle = SimpleNamespace(machine=SimpleNamespace(events=events))
+    await wait_for_table(handle, Lobby(), config, err=err)  # type: ignore[arg-type]
+    lines = err.getvalue().splitlines()
+    assert lines[0] == "lobby: 0 wrong passwords from 127.0.0.2"
+    assert len(lines) == 2 and lines[1].endswith("(and 558 more like it)"), lines

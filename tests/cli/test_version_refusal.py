@@ -10,7 +10,14 @@ import pytest
 
 from lanTag.rules.registry import get_game
 from lanTag.wire import PROTOCOL_VERSION
-from tests.cli.helpers import HANG_GUARD, announced_port, lantag, lantag_process, make_home
+from tests.cli.helpers import (
+    HANG_GUARD,
+    announced_port,
+    host_said,
+    lantag,
+    lantag_process,
+    make_home,
+)
 
 
 def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
@@ -44,7 +51,7 @@ def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
             f"refused: the host runs Prototag rules {mine}, you have {mine + 1}: the host "
             "should upgrade lanTag" in joined.stderr
         )
-        told = host.stderr.readline()
+        told = host_said(host)
         assert told.startswith("lobby: refused ")
         assert told.rstrip().endswith(
             f"they have Prototag rules {mine + 1}, this game plays rules {mine}"
@@ -98,7 +105,7 @@ def test_a_peer_of_the_previous_protocol_and_one_of_this_refuse_each_other_polit
         if older == "joiner":
             refusal = f"refused: the host runs lanTag protocol {mine}, you have {_PREVIOUS}"
             assert refusal in joined.stderr
-            told = host.stderr.readline()
+            told = host_said(host)
             assert told.startswith("lobby: refused ")
             assert told.rstrip().endswith(
                 f"they run lanTag protocol {_PREVIOUS}, this game protocol {mine}"

@@ -144,6 +144,44 @@ def test_an_approved_joiner_leaves_the_stranger_table_at_the_yes() -> None:
     assert ann_addr not in host_machine.link.stats.strangers
 
 
+def test_a_join_whose_hello_the_host_forgot_is_welcomed_again_and_joins() -> None:
+    """A crowd of hellos pushed ann's out (MAX_UNPROVEN) between her hello and her join:
+    the host welcomes the join with a new challenge and ann joins again for it."""
+    import random
+
+    from lanTag.peer.join_handshake import MAX_UNPROVEN
+
+    config = HostConfig("prototag", "g", 2, approve=True)
+    rng = random.Random(5).randbytes
+    host = HostLobby(config, Identity(bytes([1]) * 32), bytes([2]) * 32, "host", rng)
+    ann = _joiner(3)
+    ann_addr = ("10.0.0.2", 2)
+    (hello,) = [p for _, p in ann.outbox]
+    ann.outbox.clear()
+    host.receive(hello, ann_addr, 0.0)
+    [(_, welcome)] = host.outbox
+    host.outbox.clear()
+    crowd = _joiner(9, "crowd")
+    for i in range(MAX_UNPROVEN):
+        host.receive(crowd.outbox[0][1], (f"10.1.{i // 250}.{i % 250}", 9), 0.0)
+    host.outbox.clear()
+    ann.receive(welcome, HOST)
+    [(_, join)] = ann.outbox
+    ann.outbox.clear()
+    host.receive(join, ann_addr, 0.0)
+    [(to, again)] = host.outbox
+    assert to == ann_addr and wire.unpack(again)[2] == "welcome"
+    assert wire.unpack(again)[4] != wire.unpack(welcome)[4]  # a new challenge
+    assert host.waiting() == []
+    host.outbox.clear()
+    ann.receive(again, HOST)
+    _run(host, ann, ann_addr)
+    assert [w.addr for w in host.waiting()] == [ann_addr]
+    assert [e.reason for e in ann.events if isinstance(e, Waiting)] == [
+        "the host was asked to let you in"
+    ]
+
+
 def test_the_hosts_own_key_or_a_seated_one_is_refused_with_how_to_play_two_on_one_laptop() -> None:
     from lanTag.peer.join_handshake import SEAT_HELD
     from lanTag.peer.joiner import TWO_ON_ONE_LAPTOP

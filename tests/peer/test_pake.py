@@ -280,7 +280,10 @@ def test_a_second_welcome_with_another_key_is_rejected_and_the_first_key_kept() 
     assert info.value.code == "out-of-turn" and joiner.host_key == first[3]
 
 
-def test_a_second_join_from_a_seated_joiner_is_rejected() -> None:
+def test_a_second_join_from_a_seated_joiner_gets_its_roster_again_and_nothing_more() -> None:
+    """Its link restarted and lost our answer (issue #38): the same join again is answered
+    with the roster again (no second seat, no second password try); a join under another
+    key from that address is still refused."""
     from lanTag.errors import RemoteProtocolError
 
     host, joiner = _host(), _joiner(RIGHT)
@@ -288,8 +291,17 @@ def test_a_second_join_from_a_seated_joiner_is_rejected() -> None:
     _exchange(host, joiner, sent)
     assert joiner.your_seat == 1
     (join,) = [p for p in sent if wire.unpack(p)[2] == "join"]
+    host.outbox.clear()
+    tries = host.limiter.wrong(JOINER[0]), host.limiter.refused(JOINER[0])
+    host.receive(join, JOINER, 0.0)
+    [(to, again)] = host.outbox
+    assert to == JOINER and wire.unpack(again)[2:3] == ["roster"] and wire.unpack(again)[5] == 1
+    assert host.taken == 2
+    assert (host.limiter.wrong(JOINER[0]), host.limiter.refused(JOINER[0])) == tries
+    other = wire.unpack(join)
+    other[3] = bytes(32)  # another key
     with pytest.raises(RemoteProtocolError) as info:
-        host.receive(join, JOINER, 0.0)
+        host.receive(wire.pack(other), JOINER, 0.0)
     assert info.value.code == "out-of-turn" and host.taken == 2
 
 

@@ -118,26 +118,28 @@ def test_a_seal_of_the_final_state_at_another_step_is_blamed_and_never_logged() 
 
 
 def test_a_seal_that_comes_before_our_game_over_is_checked_when_we_get_there() -> None:
+    # Peer 1 hears nothing until the others have finished.  (A joiner: the host cut off
+    # at the start would drop the others as never played and play on alone, SPEC §5.4.)
     ids, sessions, net = _table("seal-early")
     _never_seals(sessions[2])
-    net.silent.add(0)  # peer 0 hears nothing until the others have finished
+    net.silent.add(1)
     net.run()
     s0, s1 = sessions[0], sessions[1]
-    assert s1.state.is_over and not s0.state.is_over
-    final = s1.state.state_hash()
-    good = sign_message(ids[2].signer(), MsgType.SEAL, s0.game_id, s1.step, 2, final, ())
-    wrong = sign_message(ids[1].signer(), MsgType.SEAL, s0.game_id, s1.step, 1, bytes(32), ())
+    assert s0.state.is_over and not s1.state.is_over
+    final = s0.state.state_hash()
+    good = sign_message(ids[2].signer(), MsgType.SEAL, s1.game_id, s0.step, 2, final, ())
+    wrong = sign_message(ids[0].signer(), MsgType.SEAL, s1.game_id, s0.step, 0, bytes(32), ())
     # ...and a second seal of seat 2, of another state: the first seal of a seat counts.
-    again = sign_message(ids[2].signer(), MsgType.SEAL, s0.game_id, s1.step, 2, bytes(32), ())
+    again = sign_message(ids[2].signer(), MsgType.SEAL, s1.game_id, s0.step, 2, bytes(32), ())
     for raw in (good.raw, wrong.raw, again.raw):
-        s0.receive_datagram(pack_bundle([raw]), addr_of(2), net.now)
-    assert s0.sealed_by() == ()  # not checked yet: we have not reached the end
+        s1.receive_datagram(pack_bundle([raw]), addr_of(2), net.now)
+    assert s1.sealed_by() == ()  # not checked yet: we have not reached the end
     net.silent.clear()
     net.run()
-    assert s0.state.is_over and s0.state.state_hash() == final
-    assert 2 in s0.sealed_by() and 1 not in s0.sealed_by()
-    blames = [(e.seat, e.code) for e in _events(net, 0, ev.Blame)]
-    assert (1, "bad-seal") in blames and (2, "bad-seal") not in blames
+    assert s1.state.is_over and s1.state.state_hash() == final
+    assert 2 in s1.sealed_by() and 0 not in s1.sealed_by()
+    blames = [(e.seat, e.code) for e in _events(net, 1, ev.Blame)]
+    assert (0, "bad-seal") in blames and (2, "bad-seal") not in blames
 
 
 def test_a_protocol_2_game_has_no_seals_and_refuses_one() -> None:

@@ -13,9 +13,10 @@ from pathlib import Path
 import lanTag.session
 from lanTag.session.core import SessionCore
 
-PARTS = ("SessionCore", "Agreement", "LateProof", "Recovery", "Sealing", "Session")
+PARTS = ("SessionCore", "Agreement", "LateProof", "Chatter", "Recovery", "Sealing", "Session")
 ROW = re.compile(
-    r"^\s*([a-z_]\w*)\s{2,}(SessionCore|Agreement|LateProof|Recovery|Sealing|Session)\s{2,}\S",
+    r"^\s*([a-z_]\w*)\s{2,}(SessionCore|Agreement|LateProof|Chatter|Recovery|Sealing|Session)"
+    r"\s{2,}\S",
     re.MULTILINE,
 )
 

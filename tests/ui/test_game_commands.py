@@ -207,8 +207,15 @@ def test_network_events_reach_the_log_and_the_players_list() -> None:
     events.append(ev.SeatsDropped(3, (2,)))
     events.append(ev.Chat(1, "hi"))
     events.append(ev.Desync(3, (1,)))
+    events.append(ev.CannotGoOn(4, (1, 2)))
     assert model.poll()
     texts = [line.text for line in model.log]
+    assert any(
+        t.startswith("the table cannot go on without ")
+        and "half of the table" in t
+        and "Ctrl-Q" in t
+        for t in texts
+    ), texts
     assert any("lagging (2.5s)" in t for t in texts)
     assert any("blamed (bad-chain)" in t for t in texts)
     assert any("dropped at step 3" in t for t in texts)

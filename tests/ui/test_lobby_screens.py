@@ -259,3 +259,43 @@ async def test_joiner_is_warned_loudly_of_a_changed_host_key_and_may_go_on() -> 
         await eventually(lambda: screen.model.your_seat == 1)
         inp.send_text("q")
         await asyncio.wait_for(run, 30)
+
+
+def test_an_open_table_says_it_can_be_squatted_and_offers_approve() -> None:
+    """Issue #38 item 3: without --approve or a password the host's lobby says a stranger
+    on the Wi-Fi can take a seat and names --approve; with either it does not."""
+    from lanTag.peer.doorstep import OPEN_TABLE_NOTE
+    from lanTag.ui.lobby_screens import HostModel
+
+    table = ui_table("prototag", 2, seed=15)
+    model = HostModel(NetHandle(table))
+    shown = "".join(text for _, text in model.text())
+    assert OPEN_TABLE_NOTE in shown and "--approve" in OPEN_TABLE_NOTE
+    for change in ({"approve": True}, {"password": "sesame"}):
+        lobby = table.peers[0].lobby
+        config = lobby.config  # type: ignore[union-attr]
+        old = (config.approve, config.password)
+        for name, value in change.items():
+            setattr(config, name, value)
+        assert OPEN_TABLE_NOTE not in "".join(text for _, text in model.text())
+        config.approve, config.password = old
+
+
+def test_approve_typed_in_an_open_tables_lobby_makes_each_new_joiner_wait_for_a_yes() -> None:
+    """The open table's note offers it: ``approve`` turns the lobby into --approve's (the
+    note goes, a joiner then waits for a<n> instead of sitting down)."""
+    from lanTag.peer.doorstep import APPROVE_NOW, OPEN_TABLE_NOTE
+    from lanTag.ui.lobby_screens import HostModel
+
+    table = ui_table("prototag", 2, seed=16)
+    model = HostModel(NetHandle(table))
+    assert APPROVE_NOW in "".join(text for _, text in model.text())
+    model.run_line("approve")
+    shown = "".join(text for _, text in model.text())
+    assert OPEN_TABLE_NOTE not in shown and APPROVE_NOW not in shown
+    assert model.lobby.config.approve and model.message.startswith("from now on")
+    table.net.run_until(lambda: bool(model.lobby.waiting()), max_time=60)
+    assert model.lobby.taken == 1  # nobody sat down
+    assert "waiting for your yes" in "".join(text for _, text in model.text())
+    model.run_line("a1")
+    table.net.run_until(lambda: model.lobby.taken == 2, max_time=table.net.now + 60)
