@@ -92,9 +92,10 @@ MUTANTS: list[Mutant] = [
     # open: every reader of _contradicted asks for a live seat too, and every caller has put
     # the seat in _liars_at, so it is given back only at a step before that conviction's,
     # which the proof came after.  It differs only when a rollback goes back there and the
-    # seat, dropped when the proof came, is given back in the new history: it is then
-    # refused and voted out from its admission on, not from the conviction's step (a drop,
-    # a cheat while dropped, a hand-back and a rollback across them in one game).
+    # seat, dropped when the proof came, is live again in the new history (given back, or
+    # a drop of seats that never played undone, unplayed.py): it is then refused and voted
+    # out from there on, not from the conviction's step (a drop, a cheat while dropped and
+    # a rollback across them in one game).
     Mutant(
         LATE,
         "        if seat in self.live:\n            self._contradicted.add(seat)",
