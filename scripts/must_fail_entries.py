@@ -12,12 +12,12 @@ import hashlib
 from must_fail_game import Expect, Game, Vector, turn_of, vector, write
 from must_fail_game import h as _h
 
+from lanTag.games.prototag.engine import PrototagState
 from lanTag.log.chain import MAGICS, MAX_ENTRY, EntryKind, LogChain
 from lanTag.rules.base import (
     Roll,
     decode_input,
 )
-from lanTag.rules.prototag import PrototagState
 from lanTag.session.lobby_record import start_state
 from lanTag.session.messages import (
     MsgType,

@@ -7,6 +7,7 @@ modules share is public and documented in the module that defines it.
 from __future__ import annotations
 
 import ast
+import fnmatch
 from pathlib import Path
 
 import lanTag
@@ -106,9 +107,10 @@ def test_private_import_check_sees_every_form() -> None:
     assert private_imports("from os import _exit\nfrom . import _x\n", "lanTag.session", True) == []
 
 
-# Import direction between layers (docs/ARCHITECTURE.md).  A module's layer comes from the
-# longest matching path under lanTag/ below.  The table holds the paths both before and
-# after scripts/relayout.py moves the root modules into packages, so it holds on either tree.
+# Import direction between layers (docs/ARCHITECTURE.md).  A module's layer comes from its
+# path under lanTag/: a pattern with ``*`` (a role inside every game's package) wins, else
+# the longest matching path.  Every entry names a file or folder that exists
+# (test_every_layer_entry_names_a_path).
 LAYER_OF_PATH = {
     "__init__.py": "base",
     "errors.py": "base",
@@ -116,10 +118,18 @@ LAYER_OF_PATH = {
     "identity.py": "base",
     "files.py": "base",
     "private_chat.py": "base",
-    "privchat.py": "base",  # before the move
     # What this install runs (`lantag --version`): asks the registry and the session.
     "versions.py": "versions",
+    # The engine API every game implements and the game registry.
     "rules/": "rules",
+    # One package per game: its engine and the engine's helpers are rules; the parts that
+    # read an engine sit in the layer of what they serve, file by file.
+    "games/": "rules",
+    "games/*/view.py": "views",
+    "games/*/bot.py": "bots",
+    "games/*/bot_*.py": "bots",
+    "games/*/paint.py": "ui",
+    "games/*/metrics.py": "sim",
     # What people see of a state (view dict, text board, purposes in words), by engine id.
     "views/": "views",
     "fair/": "fair",
@@ -133,26 +143,6 @@ LAYER_OF_PATH = {
     "ui/": "ui",
     "cli/": "cli",
     "__main__.py": "cli",
-    # Before the move: the root modules of the layers above.
-    "bots/strength.py": "sim",
-    "simulate.py": "sim",
-    "simulate_metrics.py": "sim",
-    "simulate_png.py": "sim",
-    "peer.py": "peer",
-    "runtime.py": "peer",
-    "resume.py": "peer",
-    "lobby.py": "peer",
-    "selfplay.py": "peer",
-    "cli.py": "cli",
-    "commands.py": "cli",
-    "commands_bots.py": "cli",
-    "commands_info.py": "cli",
-    "commands_logs.py": "cli",
-    "commands_resume.py": "cli",
-    "game_setup.py": "cli",
-    "headless.py": "cli",
-    "host_advert.py": "cli",
-    "join_help.py": "cli",
 }
 
 CORE = {"base", "rules", "fair", "bots", "session", "log"}
@@ -184,9 +174,15 @@ ALLOWED_UPWARD = {
 
 
 def layer_of(relative: str) -> str:
-    """The layer of a path under lanTag/ (``session/core.py``), by its longest table entry."""
+    """The layer of a path under lanTag/ (``session/core.py``): a matching ``*`` pattern's,
+    else its longest matching table entry's."""
+    for pattern, layer in LAYER_OF_PATH.items():
+        if "*" in pattern and fnmatch.fnmatchcase(relative, pattern):
+            return layer
     best = ""
     for prefix in LAYER_OF_PATH:
+        if "*" in prefix:
+            continue
         if (relative == prefix or (prefix.endswith("/") and relative.startswith(prefix))) and len(
             prefix
         ) > len(best):
@@ -284,41 +280,137 @@ def test_layer_check_sees_lazy_and_relative_imports() -> None:
     assert {layer_of(path) for path in found} == {"ui", "session", "net", "rules"}
 
 
-def view_imports_of_engines() -> list[str]:
-    """Modules of lanTag/rules/ that import a view module (lanTag/views/, any ``*_view``)."""
+def engine_imports_of_readers(sources: dict[str, str] | None = None) -> list[str]:
+    """Modules of the rules layer (the engine API, every game's engine and its helpers)
+    that import a module of a layer above them: a view, a painter, a bot, a screen...
+    ``sources``: path under lanTag/ -> source text (default: every module of lanTag)."""
+    if sources is None:
+        sources = {
+            path.relative_to(PACKAGE_ROOT).as_posix(): path.read_text(encoding="utf-8")
+            for path in lantag_modules()
+        }
     found: list[str] = []
-    for path in sorted((PACKAGE_ROOT / "rules").rglob("*.py")):
-        relative = path.relative_to(PACKAGE_ROOT).as_posix()
-        source = path.read_text(encoding="utf-8")
+    for relative, source in sorted(sources.items()):
+        if layer_of(relative) != "rules":
+            continue
+        path = PACKAGE_ROOT / relative
         for target in imported_files(source, module_name(path), path.name == "__init__.py"):
-            if target.startswith("views/") or target.endswith("_view.py"):
-                found.append(f"lanTag/{relative} imports lanTag/{target}")
+            if layer_of(target) not in MAY_IMPORT["rules"] | {"rules"}:
+                found.append(f"lanTag/{relative} imports lanTag/{target} ({layer_of(target)})")
     return sorted(found)
 
 
-def test_engines_never_import_views() -> None:
-    # The view of a game reads its engine; an engine never reads its view, so rewording a
-    # view can never change a state hash (docs/rules/VERSIONS.md).
-    assert not view_imports_of_engines(), "\n".join(view_imports_of_engines())
+def test_engines_never_import_views_or_ui() -> None:
+    # The view of a game reads its engine; an engine never reads its view (or anything
+    # drawn from it), so rewording a view can never change a state hash
+    # (docs/rules/VERSIONS.md).  Checked file by file: a game's package holds both.
+    assert not engine_imports_of_readers(), "\n".join(engine_imports_of_readers())
     assert "rules" in MAY_IMPORT["views"] and "views" not in MAY_IMPORT["rules"]
-    assert layer_of("views/prototag_view.py") == "views"
+    for game in ("prototag", "assassination", "boardtag", "stomptag", "tagem"):
+        assert layer_of(f"games/{game}/engine.py") == "rules"
+        assert layer_of(f"games/{game}/view.py") == "views"
+        assert layer_of(f"games/{game}/bot.py") == "bots"
+        assert layer_of(f"games/{game}/paint.py") == "ui"
+        assert layer_of(f"games/{game}/metrics.py") == "sim"
+    assert layer_of("games/tagem/bot_hunt.py") == "bots"
+    assert layer_of("games/__init__.py") == layer_of("games/tagem/__init__.py") == "rules"
 
 
-def test_every_engine_has_its_view_in_the_views_package() -> None:
+def test_every_layer_entry_names_a_path() -> None:
+    # A table entry for a file that is gone would hide a new file of that name in the
+    # wrong layer; a pattern must name at least one module.
+    stale = []
+    for entry in LAYER_OF_PATH:
+        if "*" in entry:
+            relatives = [p.relative_to(PACKAGE_ROOT).as_posix() for p in lantag_modules()]
+            exists = any(fnmatch.fnmatchcase(r, entry) for r in relatives)
+        else:
+            exists = (PACKAGE_ROOT / entry).exists()
+        if not exists:
+            stale.append(entry)
+    assert stale == []
+
+
+def test_every_shipped_game_is_one_package() -> None:
     from lanTag.rules.registry import engine_ids
     from lanTag.views.registry import view_ids
 
     assert set(view_ids()) == set(engine_ids())
-    views = {path.stem for path in (PACKAGE_ROOT / "views").glob("*_view.py")}
-    assert views == {f"{engine}_view" for engine in engine_ids()}
-    assert not list((PACKAGE_ROOT / "rules").glob("*_view.py"))
+    games = PACKAGE_ROOT / "games"
+    assert {p.parent.name for p in games.glob("*/__init__.py")} == set(engine_ids())
+    for game in engine_ids():
+        for part in ("engine.py", "view.py", "paint.py", "bot.py", "rules.md"):
+            assert (games / game / part).is_file(), f"games/{game}/{part}"
+    # No game's module left in the shared packages.
+    for shared in ("rules", "views", "bots"):
+        names = [p.stem for p in (PACKAGE_ROOT / shared).glob("*.py")]
+        assert [n for n in names for game in engine_ids() if n.startswith(game)] == []
 
 
-def test_view_import_check_sees_an_engine_importing_its_view() -> None:
-    source = "def render(self):\n    from lanTag.views import tagem_view\n"
-    found = imported_files(source, "lanTag.rules.tagem", False)
-    assert "views/tagem_view.py" in found
-    assert layer_of("views/tagem_view.py") not in MAY_IMPORT["rules"]
+def test_engine_import_check_sees_an_engine_importing_its_view() -> None:
+    source = "def render(self):\n    from lanTag.games.tagem import view\n"
+    found = imported_files(source, "lanTag.games.tagem.engine", False)
+    assert "games/tagem/view.py" in found
+    assert layer_of("games/tagem/view.py") not in MAY_IMPORT["rules"]
+    # The whole check, on an engine that imports its view lazily and a screen.
+    engine = (PACKAGE_ROOT / "games" / "tagem" / "engine.py").read_text(encoding="utf-8")
+    assert engine_imports_of_readers({"games/tagem/engine.py": engine}) == []
+    bad = engine + "\n" + source + "from lanTag.ui import boards\n"
+    assert engine_imports_of_readers({"games/tagem/engine.py": bad}) == [
+        "lanTag/games/tagem/engine.py imports lanTag/games/tagem/view.py (views)",
+        "lanTag/games/tagem/engine.py imports lanTag/ui/__init__.py (ui)",
+        "lanTag/games/tagem/engine.py imports lanTag/ui/boards.py (ui)",
+    ]
+
+
+def import_cycles(sources: dict[str, str]) -> list[list[str]]:
+    """Import cycles among the modules ``sources`` holds (path under lanTag/ -> source),
+    lazy and TYPE_CHECKING imports included: each cycle once, as the paths it runs through."""
+    graph: dict[str, list[str]] = {}
+    for relative, source in sources.items():
+        path = PACKAGE_ROOT / relative
+        targets = imported_files(source, module_name(path), path.name == "__init__.py")
+        graph[relative] = sorted(t for t in targets if t in sources and t != relative)
+    cycles: list[list[str]] = []
+    seen: set[frozenset[str]] = set()
+
+    def walk(node: str, trail: list[str]) -> None:
+        for target in graph[node]:
+            if target in trail:
+                cycle = trail[trail.index(target) :]
+                if frozenset(cycle) not in seen:
+                    seen.add(frozenset(cycle))
+                    cycles.append(cycle)
+            else:
+                walk(target, [*trail, target])
+
+    for start in sorted(graph):
+        walk(start, [start])
+    return cycles
+
+
+def test_no_game_module_imports_its_engine_back() -> None:
+    # A game's package reads in one direction: board and pieces, the state's fields, the
+    # helpers that read them (codec, checks, position), then the engine; view, painter,
+    # bot and figures on top.  No cycle, not even one mypy alone sees.
+    for package in sorted((PACKAGE_ROOT / "games").glob("*/__init__.py")):
+        sources = {
+            p.relative_to(PACKAGE_ROOT).as_posix(): p.read_text(encoding="utf-8")
+            for p in package.parent.glob("*.py")
+        }
+        assert import_cycles(sources) == [], package.parent.name
+
+
+def test_the_cycle_check_sees_a_cycle() -> None:
+    # Stand-ins for Tag 'em's modules, the codec importing the engine for a type only.
+    sources = {
+        "games/tagem/engine.py": "from lanTag.games.tagem.codec import state_to_obj\n",
+        "games/tagem/codec.py": "if TYPE_CHECKING:\n    from lanTag.games.tagem import engine\n",
+        "games/tagem/board.py": "",
+    }
+    assert import_cycles(sources) == [["games/tagem/codec.py", "games/tagem/engine.py"]]
+    sources["games/tagem/codec.py"] = "from lanTag.games.tagem.board import DIRS\n"
+    assert import_cycles(sources) == []
 
 
 # Issue #19's "done when": a layout a newcomer can read.
@@ -331,9 +423,14 @@ def root_modules(root: Path) -> list[str]:
 
 
 def names_used_three_times(paths: list[Path]) -> dict[str, int]:
-    """Module file names (``__init__``/``__main__`` aside) that name three or more modules."""
+    """Module file names (``__init__``/``__main__`` aside) that name three or more modules.
+
+    A game's package (``games/<id>/``) is left out: there a name is a role every game
+    shares (``engine.py``, ``view.py``, ``bot.py``), the way ``__init__.py`` is."""
     counts: dict[str, int] = {}
     for path in paths:
+        if path.parent.parent.name == "games":
+            continue
         if path.name not in ("__init__.py", "__main__.py"):
             counts[path.name] = counts.get(path.name, 0) + 1
     return {name: n for name, n in counts.items() if n >= 3}
@@ -368,4 +465,9 @@ def test_the_layout_checks_see_what_they_look_for(tmp_path: Path) -> None:
     lobbies = [Path("lanTag/lobby.py"), Path("lanTag/x/lobby.py"), Path("lanTag/y/lobby.py")]
     assert names_used_three_times([*lobbies, Path("lanTag/x/__init__.py")]) == {"lobby.py": 3}
     assert names_used_three_times(lobbies[:2]) == {}
+    engines = [Path(f"lanTag/games/{game}/engine.py") for game in ("a", "b", "c")]
+    assert names_used_three_times(engines) == {}
+    assert names_used_three_times([Path(f"lanTag/{p}/engine.py") for p in "abc"]) == {
+        "engine.py": 3
+    }
     assert packages_missing_from("`lanTag/x/` holds the x", root) == ["lanTag/y"]

@@ -15,14 +15,18 @@ from lanTag.net.netsim import NetSim, NetSimConfig, NetSimConfigError
 from lanTag.peer.join_handshake import HostConfig
 from lanTag.peer.runtime import default_log_path
 from lanTag.rules.base import Game, OptionError
-from lanTag.rules.registry import get_game
+from lanTag.rules.registry import engine_ids, find_entry, get_game
 from lanTag.session.lobby_record import Timeouts
 
-MAP_ENGINES = ("tagem",)  # the engines whose new_state reads a map file
+
+def map_engines() -> tuple[str, ...]:
+    """The engines whose new_state reads a map file (their entry's ``takes_map``)."""
+    return tuple(e for e in engine_ids() if takes_map(e))
 
 
 def takes_map(engine: str) -> bool:
-    return engine in MAP_ENGINES
+    entry = find_entry(engine)
+    return entry is not None and entry.takes_map
 
 
 def check_game(
@@ -41,7 +45,7 @@ def check_game(
     map_text = None
     if map_path:
         if not takes_map(engine):
-            raise UserError(f"--map is only for {', '.join(MAP_ENGINES)}")
+            raise UserError(f"--map is only for {', '.join(map_engines())}")
         map_text = read_text_file(map_path, "map")
     try:
         game.new_state(seats, options, map_text)  # surface map/option errors before any network

@@ -8,7 +8,7 @@ import sys
 from lanTag.cli.entry import UserError
 from lanTag.peer.runtime import load_identity
 from lanTag.rules.base import OptionError
-from lanTag.rules.registry import engine_ids, get_game
+from lanTag.rules.registry import engine_ids, game_entry, get_game
 
 
 async def cmd_list(args: argparse.Namespace) -> int:
@@ -29,8 +29,6 @@ async def cmd_list(args: argparse.Namespace) -> int:
 
 
 async def cmd_rules(args: argparse.Namespace) -> int:
-    from importlib import resources
-
     if not args.game:
         for engine in engine_ids():
             game = get_game(engine)
@@ -40,8 +38,7 @@ async def cmd_rules(args: argparse.Namespace) -> int:
         game = get_game(args.game)
     except OptionError as exc:
         raise UserError(str(exc)) from None
-    texts = resources.files("lanTag.rules").joinpath("texts")
-    text = texts.joinpath(f"{game.id}.md").read_text(encoding="utf-8")
+    text = game_entry(game.id).read_rules_text()
     print(text.rstrip())
     print("\nOptions (--option K=V):")
     for spec in game.option_specs:

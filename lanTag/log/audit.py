@@ -26,9 +26,9 @@ from lanTag.rules.base import (
     decode_input,
 )
 from lanTag.session.lobby_record import LobbyRecord
-from lanTag.session.messages import MsgType, Signed
+from lanTag.session.messages import SPECS, Signed
 
-_LINK_AT = {MsgType.ENTROPY: 0, MsgType.REVEAL: 2}
+_LINK_AT = {t: s.link_at for t, s in SPECS.items() if s.link_at is not None}
 
 
 class _Invalid(LanTagError):

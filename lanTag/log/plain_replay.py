@@ -41,22 +41,12 @@ from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
 from lanTag.session.core import FITS, STEP_WINDOW, TAKEOVER_BOT, stale_have, supersedes
 from lanTag.session.lobby_record import LobbyRecord, start_state
-from lanTag.session.messages import MsgType, Signed, reveal_value
+from lanTag.session.messages import SPECS, MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind, step_facts
 from lanTag.session.sealing import SEAL_PROTOCOL
 from lanTag.session.steps import NAMED_ACKS_PROTOCOL, unacknowledged
 
-_RARE = frozenset(
-    {
-        MsgType.VOTE,
-        MsgType.NUDGE,
-        MsgType.SYNC,
-        MsgType.CHAT,
-        MsgType.PRIVATE,
-        MsgType.LEAVE,
-        MsgType.REJOIN,
-    }
-)
+_RARE = frozenset(t for t, s in SPECS.items() if not s.plain)
 
 
 class NotPlain(LanTagError):

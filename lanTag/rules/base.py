@@ -6,7 +6,8 @@ acts next; ``state.apply(inp)`` is the one checked way forward.  Randomness
 only ever arrives as a :class:`Roll` input for a :class:`Chance` decision, so
 engines are pure functions of their inputs: no I/O, no clock, no ``random``.
 What people see of a state (its view dict, its text board, a purpose in words) is
-not part of this API: it lives in ``lanTag/views/``, looked up by engine id.
+not part of this API: it lives in each game's view (``lanTag/games/<id>/view.py``), found
+by engine id (``lanTag.views.registry.game_view``).
 """
 
 from __future__ import annotations

@@ -26,19 +26,12 @@ from enum import Enum
 
 from lanTag.log.chain import EntryKind
 from lanTag.session.core import REQUEST_AHEAD, SessionCore
-from lanTag.session.messages import MsgType, Signed
+from lanTag.session.messages import SPECS, MsgType, Signed
 
 CHATTER_PROTOCOL = 6  # the first protocol whose chatter is capped (this release's)
-CHATTER_LIMITS = {
-    MsgType.CHAT: 32,
-    MsgType.PRIVATE: 32,
-    MsgType.SYNC: 8,
-    MsgType.REJOIN: 8,
-    MsgType.SEAL: 4,
-    MsgType.LEAVE: 4,
-}
-PROVEN = frozenset({MsgType.CHAT, MsgType.PRIVATE, MsgType.SYNC, MsgType.REJOIN})
-WINDOWED = frozenset({MsgType.CHAT, MsgType.PRIVATE})
+CHATTER_LIMITS = {t: s.chatter_limit for t, s in SPECS.items() if s.chatter_limit is not None}
+PROVEN = frozenset(t for t, s in SPECS.items() if s.chatter_proof)
+WINDOWED = frozenset(t for t, s in SPECS.items() if s.chatter_window)
 TOO_CHATTY = (
     f"you said {CHATTER_LIMITS[MsgType.CHAT]} lines since the last move: wait for the next "
     "one (more would look like a flood to the others)"

@@ -25,6 +25,7 @@ from lanTag.session.messages import (
     ADMITTING,
     HANDBACK_PROTOCOL,
     ROUND_ACKS_PROTOCOL,
+    SPECS,
     MsgType,
     Signed,
     have_within,
@@ -48,19 +49,15 @@ STEP_WINDOW = 4096  # how far ahead of us a peer's messages are buffered
 # Flood bounds (SPEC §5.3): VOTEs and NUDGEs kept per seat and step, and how far ahead of
 # us they are kept at all.  An honest peer nudges once per step and votes again only when
 # the set it lacks changes; what is over the bound is dropped unlogged and counted.
-REQUEST_LIMITS = {MsgType.VOTE: 32, MsgType.NUDGE: 4}
+REQUEST_LIMITS = {t: s.request_limit for t, s in SPECS.items() if s.request_limit is not None}
 REQUEST_AHEAD = 64
 BUNDLE_BUDGET = 1100  # signed messages packed per link payload
 MAX_LINK_PAYLOAD = 64 * 1024
 TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
 # The message types a seat contributes to a step (two different ones in one slot: equivocation).
-CONTRIBUTIONS = (MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL)
-FITS = {  # the step kind each contribution answers
-    MsgType.MOVE: NeedKind.TURN,
-    MsgType.ENTROPY: NeedKind.ENTROPY,
-    MsgType.COMMIT: NeedKind.SECRET,
-    MsgType.REVEAL: NeedKind.SECRET,
-}
+CONTRIBUTIONS = tuple(t for t, s in SPECS.items() if s.answers is not None)
+# the step kind each contribution answers
+FITS = {t: NeedKind[s.answers] for t, s in SPECS.items() if s.answers is not None}
 
 
 class SessionCore:

@@ -46,6 +46,7 @@ from lanTag.session.core import (
 )
 from lanTag.session.messages import (
     HANDBACK_PROTOCOL,
+    SPECS,
     MsgType,
     Signed,
     parse_unverified,
@@ -69,8 +70,8 @@ from lanTag.session.steps import (
 from lanTag.session.steps import WITHHELD_PROTOCOL as WITHHELD
 from lanTag.session.transport import Addr
 
-_LATE_TYPES = (MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE)
-_ACKED = (MsgType.MOVE, MsgType.COMMIT)  # contributions every other live peer acknowledges
+_LATE_TYPES = tuple(t for t, s in SPECS.items() if s.late)
+_ACKED = tuple(t for t, s in SPECS.items() if s.acknowledged)  # every other live peer HAVEs
 _NO_SEATS: frozenset[int] = frozenset()
 
 

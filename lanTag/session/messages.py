@@ -88,26 +88,60 @@ def _is_digest_list(v: object) -> bool:
 _is_hash = _is_bytes(HASH_SIZE)
 
 
-_PAYLOAD = {
-    MsgType.MOVE: (_is_action,),
-    MsgType.ENTROPY: (_is_bytes(32),),
-    MsgType.COMMIT: (_is_bytes(32),),
-    MsgType.REVEAL: (_is_action, _is_bytes(32), _is_bytes(32)),
-    MsgType.VOTE: (_is_seat_list, _is_nat),
-    MsgType.HAVE: (_is_nat, _is_digest_list),
-    MsgType.CHAT: (lambda v: isinstance(v, str) and len(v) <= 500,),
-    MsgType.NUDGE: (_is_seat_list, _is_nat),
-    MsgType.SYNC: (_is_nat,),
-    MsgType.LEAVE: (),
-    MsgType.SEAL: (),
-    MsgType.REJOIN: (),
-    MsgType.PRIVATE: (
-        _is_nat,
-        _is_bytes(32),
-        _is_bytes(12),
-        lambda v: isinstance(v, bytes) and 16 <= len(v) <= 1000,
+def _is_text(v: object) -> bool:
+    return isinstance(v, str) and len(v) <= 500
+
+
+def _is_ciphertext(v: object) -> bool:
+    return isinstance(v, bytes) and 16 <= len(v) <= 1000
+
+
+@dataclass(frozen=True, slots=True)
+class MessageSpec:
+    """Everything lanTag knows about one message type, in one row (SPEC §3's table; a test
+    compares the two).  Each layer reads the column it needs: the parser the payload, the
+    session its dispatch sets, the verifier's fast lane and audit theirs."""
+
+    payload: tuple[Any, ...]  # one check per field (a REVEAL's vector and an admission: below)
+    since: int = 1  # the first protocol that has it
+    answers: str | None = None  # the NeedKind name of the step it contributes to
+    acknowledged: bool = False  # every other live peer signs a HAVE for it (§4.4)
+    late: bool = False  # still read when it names a step before ours (relays, §5.4)
+    request_limit: int | None = None  # kept per seat and step; more is a flood (§5.3)
+    chatter_limit: int | None = None  # protocol 6: distinct ones kept per seat and step
+    chatter_proof: bool = False  # ... and one more is a proof of a flood (else dropped)
+    chatter_window: bool = False  # ... and dropped unchecked far from our step
+    admits: bool = False  # may carry a signed REJOIN (protocol 5, §5.6)
+    link_at: int | None = None  # the payload field holding the seat's hash-chain link
+    plain: bool = True  # the verifier's fast lane (log/plain_replay.py) reads it
+
+
+SPECS: dict[MsgType, MessageSpec] = {
+    MsgType.MOVE: MessageSpec((_is_action,), answers="TURN", acknowledged=True, admits=True),
+    MsgType.ENTROPY: MessageSpec((_is_bytes(32),), answers="ENTROPY", admits=True, link_at=0),
+    MsgType.COMMIT: MessageSpec((_is_bytes(32),), answers="SECRET", acknowledged=True, admits=True),
+    MsgType.REVEAL: MessageSpec(
+        (_is_action, _is_bytes(32), _is_bytes(32)), answers="SECRET", link_at=2
     ),
+    MsgType.VOTE: MessageSpec((_is_seat_list, _is_nat), late=True, request_limit=32, plain=False),
+    MsgType.HAVE: MessageSpec((_is_nat, _is_digest_list), late=True),
+    MsgType.CHAT: MessageSpec(
+        (_is_text,), chatter_limit=32, chatter_proof=True, chatter_window=True, plain=False
+    ),
+    MsgType.NUDGE: MessageSpec((_is_seat_list, _is_nat), late=True, request_limit=4, plain=False),
+    MsgType.SYNC: MessageSpec((_is_nat,), chatter_limit=8, chatter_proof=True, plain=False),
+    MsgType.PRIVATE: MessageSpec(
+        (_is_nat, _is_bytes(32), _is_bytes(12), _is_ciphertext),
+        chatter_limit=32,
+        chatter_proof=True,
+        chatter_window=True,
+        plain=False,
+    ),
+    MsgType.LEAVE: MessageSpec((), since=2, chatter_limit=4, plain=False),
+    MsgType.SEAL: MessageSpec((), since=3, chatter_limit=4),
+    MsgType.REJOIN: MessageSpec((), since=5, chatter_limit=8, chatter_proof=True, plain=False),
 }
+_PAYLOAD = {t: spec.payload for t, spec in SPECS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,7 +385,7 @@ def _reveal_fields(version: int) -> int:
 
 # The contributions that may carry an admission of a dropped seat (protocol 5, SPEC §5.6),
 # with their payload length without it: each is held by every peer before it decides its step.
-ADMITTING = {MsgType.MOVE: 1, MsgType.ENTROPY: 1, MsgType.COMMIT: 1}
+ADMITTING = {t: len(spec.payload) for t, spec in SPECS.items() if spec.admits}
 
 
 def _is_admission(blob: object, game_id: object, version: object, seat: object) -> bool:

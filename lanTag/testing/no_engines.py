@@ -10,20 +10,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from lanTag.rules.registry import engine_ids, get_game, register_engine, unregister_engine
+from lanTag.rules.registry import engine_ids, game_entry, register_entry, unregister_engine
 
 
 @contextmanager
 def no_engines() -> Iterator[None]:
     """Every engine unregistered for the block, then registered again in the same order."""
-    ids = engine_ids()
-    games = [get_game(engine_id) for engine_id in ids]
-    for engine_id in ids:
+    entries = [game_entry(engine_id) for engine_id in engine_ids()]
+    for engine_id in engine_ids():
         unregister_engine(engine_id)
     try:
         yield
     finally:
         for engine_id in engine_ids():  # one registered meanwhile goes too
             unregister_engine(engine_id)
-        for engine_id, game in zip(ids, games, strict=True):
-            register_engine(engine_id, game.__module__, game.__qualname__)
+        for entry in entries:
+            register_entry(entry)

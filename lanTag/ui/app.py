@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from importlib import resources
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -42,7 +41,7 @@ from prompt_toolkit.widgets import Frame
 
 from lanTag.log.standings import format_standings
 from lanTag.rules.base import Simultaneous, Turn
-from lanTag.rules.registry import display_name
+from lanTag.rules.registry import display_name, find_entry
 from lanTag.ui import game_commands as commands
 from lanTag.ui.board_pane import BoardPane, FitWindow, WidthBy, side_width
 from lanTag.ui.boards import Painted, badge, paint, seat_tag, zooms
@@ -108,9 +107,10 @@ def turn_limit_help(limit: float) -> str:
 
 
 def rules_text(engine: str) -> str:
-    """The engine's rule summary shipped in lanTag/rules/texts (empty if there is none)."""
+    """The game's rules text (its package's rules.md; empty if there is none)."""
+    entry = find_entry(engine)
     try:
-        return (resources.files("lanTag.rules") / "texts" / f"{engine}.md").read_text("utf-8")
+        return entry.read_rules_text() if entry is not None else ""
     except (FileNotFoundError, OSError):
         return ""
 

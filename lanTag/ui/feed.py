@@ -1,7 +1,7 @@
 """Feed lines: what one resolved step did, in words, from the engine's public facts.
 
 The engines keep facts (``state.events``); each game's view module words them, once, for
-every screen (lanTag/views/*_view.py, a wording table per game with a seat namer passed
+every screen (lanTag/games/<id>/view.py, a wording table per game with a seat namer passed
 in).  The console passes its namer ("seat 2 bot-2", "seat 0 (you)"); the places are the
 ones the board labels (Board Tag squares a1..h8 and IT's crossing points (x,y); Stomptag
 and Tag 'em cells (column,row) counted from 1).  Each line says whether it is *notable*:
@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lanTag.rules.registry import find_entry
 from lanTag.views.naming import Namer, plain_namer
 from lanTag.views.registry import game_view
 
@@ -55,7 +56,10 @@ def step_lines(
     texts = shown.events_texts(state, name)
     if not texts:
         return []
-    routine = _ROUTINE.get(engine, frozenset())
+    # The facts the board shows by itself (the game's entry says which) are logged, not
+    # kept under the board.
+    entry = find_entry(engine)
+    routine = entry.routine if entry is not None else frozenset()
     about = shown.events_about(state, me)
     lines = [
         FeedLine(text, code not in routine, mine)
@@ -71,17 +75,3 @@ def step_lines(
 def _codes(state: Any) -> list[str]:
     """Each fact's code (Stomptag keeps events with a ``what``; the others fact tuples)."""
     return [str(e.what) if hasattr(e, "what") else str(e[0]) for e in state.events]
-
-
-# The facts the board shows by itself: logged, not kept under the board.  (Prototag's
-# rock-paper-scissors results are said by the screen's secret-round line instead.)
-_ROUTINE: dict[str, frozenset[str]] = {
-    "prototag": frozenset(
-        {"step", "immune-over", "locked-in", "start", "rps-draw", "rps-tags", "rps-stays"}
-    ),
-    "assassination": frozenset({"step"}),
-    "boardtag": frozenset(
-        {"places", "picks", "step", "stays", "done", "turns", "faces", "ends", "jumps"}
-    ),
-    "tagem": frozenset({"moves", "ends"}),
-}

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lanTag.bots import bot_names
-from lanTag.cli.game_setup import MAP_ENGINES, host_config, takes_map
+from lanTag.cli.game_setup import host_config, map_engines, takes_map
 from lanTag.peer.join_handshake import HostConfig
 from lanTag.rules.base import Game, OptionError, OptionSpec
 from lanTag.rules.registry import engine_ids, get_game
@@ -267,7 +267,7 @@ class HostForm:
             return self.set_engine(text.strip())
         if key == "map":
             if text.strip() and not takes_map(self.engine):
-                raise ValueError(f"a map file is only for {', '.join(MAP_ENGINES)}")
+                raise ValueError(f"a map file is only for {', '.join(map_engines())}")
             return replace(self, map_path=text.strip())
         if key == "bot":
             if text.strip() not in bot_names():

@@ -424,12 +424,14 @@ class GameModel:
                     sealed = needs_for(d, self._live_at(e.step)).humans
                     name = seat_namer(self.names(), self._me_at(e.step))
                     choices = ", ".join(
-                        f"{name(s)} {choice_words(d.kind, a, self.action_text)}"
+                        f"{name(s)} {choice_words(self.engine, d.kind, a, self.action_text)}"
                         for s, a in e.input.choices
                     )
                     kind = SECRET_NAMES.get(d.kind, d.kind)
                     self.last_secret = SecretInfo(e.step, kind, choices, sealed, problems)
-                    line = secret_line(d.kind, e.input, after_view, who, self.action_text)
+                    line = secret_line(
+                        self.engine, d.kind, e.input, after_view, who, self.action_text
+                    )
                     # About us when a fact this line tells (not a line of its own) hits us:
                     # Prototag's battle that tags us.
                     me = self._me_at(e.step)

@@ -25,7 +25,6 @@ from lanTag.rules.base import (
 )
 from lanTag.ui.feed import seat_namer, step_lines
 from lanTag.views.registry import game_view
-from lanTag.views.stomptag_view import order_words
 
 RPS_BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 SECRET_NAMES = {"rps": "rock-paper-scissors", "bid": "bids", "orders": "orders"}
@@ -43,6 +42,7 @@ def who_namer(names: Sequence[str], me: int | None) -> Who:
 
 
 def secret_line(
+    engine: str,
     kind: str,
     joint: Joint,
     after: dict[str, Any],
@@ -71,36 +71,18 @@ def secret_line(
         beat = "beat" if who(winner[0]) == "you" else "beats"
         line = f"{title}: {who(winner[0])} ({winner[1]}) {beat} {who(loser[0])} ({loser[1]})"
         return line + tagged_line
-    parts = [f"{who(s)} {choice_words(kind, a, shown)}" for s, a in joint.choices]
+    parts = [f"{who(s)} {choice_words(engine, kind, a, shown)}" for s, a in joint.choices]
     return f"{title}: " + "; ".join(parts) + tagged_line
 
 
-def choice_words(kind: str, action: Action, shown: Callable[[Action], str]) -> str:
-    """One seat's revealed choice without its verb: ``rock``, ``10``, Stomptag's orders as
-    its view words them (``stomp n ne + upgrade``: the moves as words, the upgrade said)."""
+def choice_words(engine: str, kind: str, action: Action, shown: Callable[[Action], str]) -> str:
+    """One seat's revealed choice without its verb: ``rock``, ``10``, or as the game's view
+    words it (Stomptag's orders: ``stomp n ne + upgrade``, the moves as words, the upgrade
+    said)."""
     if action == FORFEIT:
         return "forfeits (convicted of cheating)"
-    if kind == "orders":
-        return order_words(shown(action))
-    return " ".join(map(str, action.args))
-
-
-def roll_values(engine: str, roll: Roll, after: dict[str, Any], who: Who) -> str | None:
-    """A roll's values as the rules use them, where the raw draw is an index (None: as drawn)."""
-    players = after.get("players")
-    if engine != "stomptag" or not isinstance(players, list):
-        return None
-    fresh = [p for p in players if isinstance(p, dict)]
-    if after.get("phase") == "bids":
-        # The draw is a permutation of 0..n-1; each seat's minimum bid is that plus one.
-        return ", ".join(f"{who(p['seat'])} {p['minimum']}" for p in fresh)
-    if any(p.get("cell") is not None for p in fresh):
-        return ", ".join(
-            f"{who(p['seat'])} at ({p['cell'][0] + 1},{p['cell'][1] + 1})"
-            for p in fresh
-            if p.get("cell") is not None
-        )
-    return None
+    worded = game_view(engine).choice_words(kind, shown(action))
+    return worded if worded is not None else " ".join(map(str, action.args))
 
 
 def roll_words(
@@ -108,7 +90,9 @@ def roll_words(
 ) -> tuple[str, str]:
     """A roll's purpose and values in words ("seat 1's D6 roll", "4"): the purpose from
     the decision it answered (``before``), the values as the rules use them."""
-    purpose, values = "roll", roll_values(engine, roll, after, who)
+    # Where the draw is an index, the values as the rules use them (the game's view reads
+    # them from the view after the roll: Stomptag's minimum bids, its landings).
+    purpose, values = "roll", game_view(engine).roll_values(after, who)
     decision = before.decision() if before is not None else None
     if isinstance(decision, Chance):
         shown = game_view(engine)
@@ -152,5 +136,5 @@ def step_words(
         purpose, values = roll_words(engine, before, inp, after_view, who)
         return f"{purpose}: {values}", facts
     if isinstance(inp, Joint) and isinstance(decision, Simultaneous):
-        return secret_line(decision.kind, inp, after_view, who, shown), facts
+        return secret_line(engine, decision.kind, inp, after_view, who, shown), facts
     return input_text(inp, shown), facts

@@ -1,7 +1,7 @@
 """A board drawn for the console (:class:`Painted`) and the small helpers every painter shares.
 
-The painters themselves live in lanTag/ui/boards.py (Prototag, Assassination, Stomptag)
-and lanTag/ui/board_grids.py (Board Tag and Tag 'em, which also draw compact cells).
+The painters themselves live in each game's package (lanTag/games/<id>/paint.py), found
+by engine id through lanTag/ui/boards.py.
 """
 
 from __future__ import annotations
@@ -12,10 +12,8 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from lanTag.rules.registry import find_entry
 from lanTag.ui.style import seat_class
-
-TAGEM_LETTERS = "ABCDEFGH"
-BOARDTAG_LETTERS = "ABCDEF"
 
 
 @dataclass
@@ -63,12 +61,11 @@ def plain(text: str, style: str = "") -> StyleAndTextTuples:
 
 
 def seat_tag(engine: str, seat: int) -> str:
-    """How a seat is named on its board: a letter in Board Tag and Tag 'em, else its number."""
-    if engine == "boardtag" and seat < len(BOARDTAG_LETTERS):
-        return BOARDTAG_LETTERS[seat]
-    if engine == "tagem" and seat < len(TAGEM_LETTERS):
-        return TAGEM_LETTERS[seat]
-    return str(seat)
+    """How a seat is named on its board: by its game's letters (Board Tag and Tag 'em: A, B,
+    ...; ``GameEntry.seat_letters``), else by its number."""
+    entry = find_entry(engine)
+    letters = entry.seat_letters if entry is not None else ""
+    return letters[seat] if 0 <= seat < len(letters) else str(seat)
 
 
 def seat_legend(engine: str, names: Sequence[str]) -> StyleAndTextTuples:

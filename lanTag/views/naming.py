@@ -2,7 +2,7 @@
 
 The plain-text board and the view dict say ``seat 2``; the console passes its own namer
 ("seat 2 bot-2", "seat 0 (you)", lanTag.ui.feed.seat_namer) to the same table, so each
-game's events are worded in one place (its ``*_view.py``) for every screen.
+game's events are worded in one place (its ``lanTag/games/<id>/view.py``) for every screen.
 """
 
 from __future__ import annotations

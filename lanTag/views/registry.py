@@ -1,45 +1,28 @@
-"""Each game's view by engine id, beside the engines' registry (lanTag/rules/registry.py).
+"""Each game's view by engine id, from its entry in the game registry (lanTag/rules/registry.py).
 
 ``game_view(engine_id)`` gives the :class:`GameView` that UIs, the replay screen and the
-tests draw a state with.  An engine without a view module of its own (a plugin, a bench
-or test engine) gets the generic view: who acts, what they may do, nothing more.
-Modules are imported on first use.
+tests draw a state with: the module its ``GameEntry.view`` names (``view``, ``render``,
+``purpose_text`` and, optionally, ``events_texts``, ``events_hit``, ``roll_text``,
+``roll_values``, ``choice_words`` and ``typed_hint``).  An engine without a view module of
+its own (a plugin, a bench or test engine, a game this build does not know) gets the
+generic view: who acts, what they may do, nothing more.  Modules are imported on first use.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 from lanTag.rules.base import Action, Chance, Over, Simultaneous, State, Turn
+from lanTag.rules.registry import engine_ids, find_entry
 from lanTag.views.naming import Namer, plain_namer
-
-# engine id -> view module (view, render, purpose_text and, optionally, events_texts,
-# events_hit, roll_text and typed_hint); the engine ids of rules/registry.py.
-_VIEWS: dict[str, str] = {
-    "prototag": "lanTag.views.prototag_view",
-    "assassination": "lanTag.views.assassination_view",
-    "boardtag": "lanTag.views.boardtag_view",
-    "stomptag": "lanTag.views.stomptag_view",
-    "tagem": "lanTag.views.tagem_view",
-}
-
-
-def register_view(engine_id: str, module: str) -> None:
-    """Add a view module for an engine (plugins).  Re-registering an id replaces it."""
-    _VIEWS[engine_id] = module
-
-
-def unregister_view(engine_id: str) -> None:
-    _VIEWS.pop(engine_id, None)
 
 
 def view_ids() -> tuple[str, ...]:
-    """The engine ids that have a view module of their own."""
-    return tuple(_VIEWS)
+    """The registered engine ids that have a view module of their own."""
+    return tuple(e for e in engine_ids() if (entry := find_entry(e)) and entry.view is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +69,26 @@ class GameView:
         text: str | None = words(purpose, values, name)
         return text
 
+    def roll_values(self, after: dict[str, Any], name: Namer = plain_namer) -> str | None:
+        """What a roll came to, read from ``after`` (this view's dict after the roll), where
+        the draw itself is an index (Stomptag's minimum bids, its teleport landings), seats
+        named by ``name``; None: the values as drawn.  The view module's ``roll_values``."""
+        words = getattr(self.module, "roll_values", None)
+        if words is None:
+            return None
+        text: str | None = words(after, name)
+        return text
+
+    def choice_words(self, kind: str, text: str) -> str | None:
+        """One seat's revealed secret choice of ``kind`` (``text``: as typed,
+        ``Game.action_text``) as the game reads it (Stomptag's orders: ``stomp n ne +
+        upgrade``); None: its arguments as typed.  The view module's ``choice_words``."""
+        words = getattr(self.module, "choice_words", None)
+        if words is None:
+            return None
+        worded: str | None = words(kind, text)
+        return worded
+
     def events_about(self, state: State, seat: int | None) -> list[bool]:
         """For each fact of ``state.events``: does it happen to ``seat`` (caught, tagged, a
         pawn lost)?  The view module's ``events_hit`` says; a view without one: the fact's
@@ -127,10 +130,8 @@ class GameView:
 
 def game_view(engine_id: str) -> GameView:
     """The view of ``engine_id``: its own module, else the generic view."""
-    module = _VIEWS.get(engine_id)
-    if module is None:
-        return GameView(engine_id)
-    return GameView(engine_id, importlib.import_module(module))
+    entry = find_entry(engine_id)
+    return GameView(engine_id, entry.module(entry.view) if entry is not None else None)
 
 
 def _acting(state: State) -> list[int]:

@@ -152,7 +152,7 @@ def stomptag_worst(max_moves: int) -> Action:
     """Stomptag's largest legal order: every move a teleport (the longest move, however
     moves are spelled), stride (longer than stomp), and orders+up (longer than orders) when
     an upgrade is still allowed (fewer than max_moves moves), over every move count."""
-    from lanTag.rules.stomptag_orders import TELEPORT, Order, check_order
+    from lanTag.games.stomptag.orders import TELEPORT, Order, check_order
 
     candidates = []
     for moves in range(1, max_moves + 1):

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from lanTag.bots.heuristic import HEURISTIC_MODULES
+from lanTag.bots.heuristic import heuristic_ids
 from lanTag.sim.bot_strength import Matchup, matchup
 
 DEFAULT_CASES = (
@@ -79,7 +79,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.quick:
         args.games = 40
-    cases = args.cases or [c for c in DEFAULT_CASES if c.split(":")[0] in HEURISTIC_MODULES]
+    cases = args.cases or [c for c in DEFAULT_CASES if c.split(":")[0] in heuristic_ids()]
     if not args.json:
         print(
             "| case                 | games | heur win | alone  | last   | edge  "

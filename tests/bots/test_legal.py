@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from lanTag.bots import BOTS, DEFAULT_BOT, bot_names, choose_action, random_legal
-from lanTag.bots.heuristic import HEURISTIC2_MODULES, HEURISTIC_MODULES, heuristic_for
+from lanTag.bots.heuristic import heuristic2_ids, heuristic_for, heuristic_ids
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -31,11 +31,13 @@ from lanTag.rules.playout import random_roll
 from lanTag.rules.registry import engine_ids, get_game
 from lanTag.sim.simulate import simulate
 
-BOT_DIR = Path(__file__).resolve().parents[2] / "lanTag" / "bots"
-ENGINES = sorted(HEURISTIC_MODULES)
+PACKAGE = Path(__file__).resolve().parents[2] / "lanTag"
+# The shared bot code and every game's bots (lanTag/games/<id>/bot*.py).
+BOT_FILES = sorted([*(PACKAGE / "bots").glob("*.py"), *(PACKAGE / "games").glob("*/bot*.py")])
+ENGINES = sorted(heuristic_ids())
 # (engine, bot name): every engine's heuristic, and every second version there is.
 CASES = [(e, "heuristic") for e in ENGINES] + [
-    (e, "heuristic2") for e in sorted(HEURISTIC2_MODULES)
+    (e, "heuristic2") for e in sorted(heuristic2_ids())
 ]
 GAMES_PER_ENGINE = 6
 # Non-default options that change what the bots must get right (board size, immunity,
@@ -126,16 +128,15 @@ def test_registry_api() -> None:
 
 def test_heuristic_falls_back_to_random_for_engines_without_one() -> None:
     for engine in engine_ids():
-        if engine not in HEURISTIC_MODULES:
+        if engine not in heuristic_ids():
             assert heuristic_for(engine) is random_legal
 
 
 def test_bots_use_no_randomness_clock_or_global_state() -> None:
     """The lockstep contract: below() is a bot's only input besides the state."""
     banned = {"random", "time", "datetime", "secrets", "os", "uuid"}
-    for path in sorted(BOT_DIR.glob("*.py")):
-        if path.name == "strength.py":  # a measuring harness, not a bot
-            continue
+    assert {f"{e}/bot.py" for e in ENGINES} <= {f"{p.parent.name}/{p.name}" for p in BOT_FILES}
+    for path in BOT_FILES:
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

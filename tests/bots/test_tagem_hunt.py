@@ -1,4 +1,4 @@
-"""The ``heuristic2`` Tag 'em bot (lanTag/bots/tagem_hunt.py) in built positions, and short
+"""The ``heuristic2`` Tag 'em bot (lanTag/games/tagem/bot_hunt.py) in built positions, and short
 seeded games that end by the rules' own goals.
 
 Positions are on the 12 x 9 test field of tests/rules/tagem_helpers.py (starting points
@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from lanTag.bots import BOTS, choose_action
-from lanTag.bots.tagem_hunt import _Hunt, free_costs
+from lanTag.games.tagem.bot_hunt import _Hunt, free_costs
+from lanTag.games.tagem.engine import END, Flag, TagemState
 from lanTag.rules.base import Action
-from lanTag.rules.tagem import END, Flag, TagemState
 from lanTag.sim.simulate import simulate
 from tests.rules.tagem_helpers import cell, setup
 

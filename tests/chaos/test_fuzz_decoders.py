@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
+from lanTag.games.tagem.board import MapError, parse_map
 from lanTag.identity import Identity
 from lanTag.log.chain import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
@@ -27,7 +28,6 @@ from lanTag.net.netsim import NetSimConfig, NetSimConfigError
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby, lobby_message
 from lanTag.rules.base import Action, IllegalAction, OptionError
 from lanTag.rules.registry import engine_ids, get_game
-from lanTag.rules.tagem_map import MapError, parse_map
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import parse_unverified, unpack_bundle
 from lanTag.testing.table import Capture, capture_game
@@ -37,7 +37,7 @@ FUZZ = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-MAPS = sorted((Path(__file__).parents[2] / "lanTag" / "rules" / "maps").glob("*.map"))
+MAPS = sorted((Path(__file__).parents[2] / "lanTag" / "games" / "tagem" / "maps").glob("*.map"))
 
 
 @functools.lru_cache(maxsize=1)
@@ -233,6 +233,7 @@ def test_parse_log_on_random_bytes(data: bytes) -> None:
 
 
 def _map_texts() -> list[str]:
+    assert MAPS, "the shipped maps moved: the fuzzer would start from no map"
     return [p.read_text() for p in MAPS]
 
 

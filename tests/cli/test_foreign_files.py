@@ -42,7 +42,7 @@ def test_read_text_drops_the_bom_and_reads_crlf_and_cr_as_lf(tmp_path: Path) -> 
 
 
 def test_a_map_saved_by_notepad_loads_as_the_original(tmp_path: Path) -> None:
-    original = (resources.files("lanTag.rules") / "maps" / "skirmish.map").read_text("utf-8")
+    original = (resources.files("lanTag.games.tagem") / "maps" / "skirmish.map").read_text("utf-8")
     path = tmp_path / "skirmish.map"
     path.write_bytes(windows_text(original))
     _, _, map_text = check_game("tagem", {}, 2, str(path))

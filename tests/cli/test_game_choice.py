@@ -8,8 +8,8 @@ import pytest
 
 from lanTag.cli.entry import UserError
 from lanTag.cli.game_setup import GameChoice, StartPosition, choose_game, host_config
+from lanTag.games.tagem.engine import Tagem
 from lanTag.rules.registry import get_game
-from lanTag.rules.tagem import Tagem
 
 
 def _position() -> StartPosition:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -138,10 +139,11 @@ def test_a_line_at_each_mark_and_none_between_them() -> None:
     assert late.tick(session, limit - 4) == []
 
 
-async def test_play_headless_prints_the_clock_lines_as_its_clock_runs(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    handle, session, limit = _our_turn()
+async def _started(
+    handle: FakeHandle, capsys: pytest.CaptureFixture[str]
+) -> tuple[list[str], Callable[[str], bool], asyncio.Future[int]]:
+    """play_headless running on ``handle`` past its start line; what it printed so far, a
+    predicate "printed this by now", and its task."""
     out: list[str] = []
 
     def printed(needle: str) -> bool:
@@ -150,6 +152,14 @@ async def test_play_headless_prints_the_clock_lines_as_its_clock_runs(
 
     task = asyncio.ensure_future(play_headless(handle))  # type: ignore[arg-type]
     await eventually(lambda: printed("started: prototag"))
+    return out, printed, task
+
+
+async def test_play_headless_prints_the_clock_lines_as_its_clock_runs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    handle, session, limit = _our_turn()
+    out, printed, task = await _started(handle, capsys)
     handle.clock += limit - 30
     await eventually(lambda: printed(PREFIX + "30 s left for you to "))
     handle.clock += 20
@@ -185,14 +195,7 @@ async def test_play_headless_says_when_the_table_cannot_go_on(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     handle, session, _ = _our_turn()
-    out: list[str] = []
-
-    def printed(needle: str) -> bool:
-        out.extend(capsys.readouterr().out.splitlines())
-        return any(needle in line for line in out)
-
-    task = asyncio.ensure_future(play_headless(handle))  # type: ignore[arg-type]
-    await eventually(lambda: printed("started: prototag"))
+    out, printed, task = await _started(handle, capsys)
     handle.machine.events.append(ev.CannotGoOn(session.step, (1, 2)))
     await eventually(lambda: printed("the table cannot go on without "))
     handle.machine.events.append(ev.GameOver(session.step, Outcome(((1,), (0, 2)), "done")))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 from lanTag.cli.headless import step_report
+from lanTag.games.tagem.engine import TagemState
 from lanTag.rules.base import FORFEIT, Action, Joint, input_text
-from lanTag.rules.tagem import TagemState
 from lanTag.session import events as ev
 from lanTag.ui.outcomes import secret_line, step_words, who_namer
 from lanTag.views.registry import game_view
@@ -54,7 +54,7 @@ def test_a_round_with_a_convicted_seat_says_it_forfeits() -> None:
         f" seat {tagged} {NAMES[tagged]} is tagged"
     )
     bids = Joint(((0, Action("bid", (3,))), (2, FORFEIT)))
-    assert secret_line("bid", bids, {}, who_namer(NAMES, None), str) == (
+    assert secret_line("stomptag", "bid", bids, {}, who_namer(NAMES, None), str) == (
         "bids: seat 0 me 3; seat 2 bot-2 forfeits (convicted of cheating)"
     )
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from lanTag.cli.entry import main
+from lanTag.games.prototag.engine import Prototag
 from lanTag.log.chain import parse_log
 from lanTag.log.verify import verify_log
-from lanTag.rules.prototag import Prototag
 from lanTag.session.lobby_record import LobbyRecord
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "protocol2"
@@ -105,7 +105,7 @@ def test_check_says_whose_roll_it_is_and_that_a_reroll_is_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The victim (seat 0) threw the null face and throws again: the same turn's roll.
-    from lanTag.rules.assassination import Assassination
+    from lanTag.games.assassination.engine import Assassination
     from lanTag.rules.base import Action, Move, Roll
     from tests.rules.test_positions import _assassination
 

@@ -4,6 +4,7 @@ sitecustomize module that lowers its Prototag rules version.  Both sides say why
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ from tests.cli.helpers import (
     make_home,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
     tmp_path: Path,
@@ -27,7 +30,7 @@ def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
     older = tmp_path / "older"
     older.mkdir()
     (older / "sitecustomize.py").write_text(
-        "import lanTag.rules.prototag as p\n"
+        "import lanTag.games.prototag.engine as p\n"
         f"p.Prototag.rules_version = {mine + 1}\n",  # 'newer' joiner: the host must upgrade
         encoding="utf-8",
     )
@@ -44,7 +47,8 @@ def test_a_joiner_with_other_rules_is_refused_and_both_sides_name_the_versions(
             "--headless",
             "--bind",
             "127.0.0.1",
-            env={"PYTHONPATH": str(older)},
+            # This tree's lanTag under the older rules (not the one an install points at).
+            env={"PYTHONPATH": os.pathsep.join([str(older), str(ROOT)])},
         )
         assert joined.returncode == 1, joined.stderr
         assert (

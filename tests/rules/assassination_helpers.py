@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from lanTag.rules.assassination import Assassination, AssassinationState
-from lanTag.rules.assassination_board import SAFE_HOUSE
+from lanTag.games.assassination.board import SAFE_HOUSE
+from lanTag.games.assassination.engine import Assassination, AssassinationState
 from lanTag.rules.base import Action, Move, Roll
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from lanTag.games.prototag.board import Tile
+from lanTag.games.prototag.engine import PrototagState
+from lanTag.games.prototag.state import MOVE, ROLL, RPS, Rules
 from lanTag.rules.base import Action, Joint, Move, Roll
-from lanTag.rules.prototag import PrototagState
-from lanTag.rules.prototag_board import Tile
-from lanTag.rules.prototag_model import MOVE, ROLL, RPS, Rules
 
 
 def position(

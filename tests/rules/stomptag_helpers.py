@@ -9,10 +9,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from lanTag.games.stomptag.collide import Cell
+from lanTag.games.stomptag.engine import Stomptag, StomptagState
+from lanTag.games.stomptag.rounds import Event, Table
 from lanTag.rules.base import Action, Joint, Roll
-from lanTag.rules.stomptag import Stomptag, StomptagState
-from lanTag.rules.stomptag_collide import Cell
-from lanTag.rules.stomptag_round import Event, Table
 
 
 def position(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from lanTag.games.tagem.engine import LETTERS, Flag, Tagem, TagemState
 from lanTag.rules.base import Action, Move, Roll, State
-from lanTag.rules.tagem import LETTERS, Flag, Tagem, TagemState
 
 # 12 x 9 open field: starting points 1 (r1c1), 2 (r1c10) and 3 (r7c1); tests paint terrain on it.
 FIELD = [

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.rules.assassination import Assassination, AssassinationState
-from lanTag.rules.assassination_board import SAFE_HOUSE
+from lanTag.games.assassination.board import SAFE_HOUSE
+from lanTag.games.assassination.engine import Assassination, AssassinationState
+from lanTag.games.assassination.view import events_texts
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -22,7 +23,6 @@ from lanTag.rules.base import (
     Roll,
     Turn,
 )
-from lanTag.views.assassination_view import events_texts
 from lanTag.views.registry import game_view
 from tests.rules.assassination_helpers import act, legal, make, roll, square
 

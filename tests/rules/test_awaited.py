@@ -14,8 +14,12 @@ from typing import Any
 
 import pytest
 
+from lanTag.games.assassination.engine import Assassination
+from lanTag.games.boardtag.engine import BoardTagState
+from lanTag.games.prototag.engine import Prototag
+from lanTag.games.stomptag.engine import StomptagState
+from lanTag.games.tagem.engine import Tagem, TagemState
 from lanTag.rules import awaited
-from lanTag.rules.assassination import Assassination
 from lanTag.rules.awaited import Awaited, awaited_from
 from lanTag.rules.base import (
     Action,
@@ -28,12 +32,8 @@ from lanTag.rules.base import (
     State,
     Turn,
 )
-from lanTag.rules.boardtag import BoardTagState
 from lanTag.rules.playout import random_input
-from lanTag.rules.prototag import Prototag
 from lanTag.rules.registry import get_game
-from lanTag.rules.stomptag import StomptagState
-from lanTag.rules.tagem import Tagem, TagemState
 from lanTag.views.registry import game_view
 from tests.rules.test_positions import _assassination, _prototag, _tagem
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from lanTag.rules import boardtag_board as bb
+from lanTag.games.boardtag import board as bb
+from lanTag.games.boardtag.board import Runner
+from lanTag.games.boardtag.engine import BoardTag, BoardTagState
 from lanTag.rules.base import Action, Chance, IllegalAction, Move, Over, Pick, Roll, Turn
-from lanTag.rules.boardtag import BoardTag, BoardTagState
-from lanTag.rules.boardtag_board import Runner
 from lanTag.views.registry import game_view
 
 VIEW = game_view("boardtag")

@@ -1,8 +1,10 @@
 """Board Tag's fast paths against their definitions, over seeded random playouts.
 
-``check_action`` decides legality directly (``_is_legal``), ``encode`` packs a hand-written
-``encode_state`` and transitions build states with ``_but``; each must agree with the slow
-definition: ``legal_actions``, ``encode_state_generic`` + ``canonical_pack``, ``replace``.
+Legality is stated once (``checks.refusal``): ``check_action`` raises its words and
+``legal_actions`` lists the shapes it lets through, so any action it accepts must be listed
+and any it refuses must not be.  ``encode`` packs a hand-written ``encode_state`` and
+transitions build states with ``_but``; each must agree with its slow definition:
+``encode_state_generic`` + ``canonical_pack``, ``replace``.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from dataclasses import fields, replace
 
 import pytest
 
-from lanTag.rules import boardtag_board as bb
+from lanTag.games.boardtag import board as bb
+from lanTag.games.boardtag.checks import refusal
+from lanTag.games.boardtag.codec import encode_state, encode_state_generic
+from lanTag.games.boardtag.engine import BoardTag, BoardTagState
 from lanTag.rules.base import Action, Chance, IllegalAction, Move, Over, Roll, canonical_pack
-from lanTag.rules.boardtag import BoardTag, BoardTagState
-from lanTag.rules.boardtag_codec import encode_state, encode_state_generic
 
 VERBS = ("place", "face", "pick", "step", "stay", "done", "jump", "tag", "end", "rps")
 WORDS = (
@@ -62,12 +65,14 @@ def test_check_action_accepts_exactly_the_legal_actions(seed: int) -> None:
             # Every legal action, a sample of the pool, and each legal verb with other words.
             near = [Action(a.verb, (w,)) for a in legal[:4] for w in rng.sample(WORDS, 6)]
             for action in (*legal, *rng.sample(POOL, 40), *near):
-                assert state._is_legal(seat, action) == (action in legal), (state, seat, action)
+                reason = refusal(state, seat, action)
+                assert (reason is None) == (action in legal), (state, seat, action, reason)
                 if action in legal:
                     state.check_action(seat, action)
                 else:
-                    with pytest.raises(IllegalAction):
+                    with pytest.raises(IllegalAction) as refused:
                         state.check_action(seat, action)
+                    assert str(refused.value) == reason
 
 
 @pytest.mark.parametrize("seed", range(8, 12))

@@ -14,8 +14,11 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from lanTag.rules.assassination import Assassination, AssassinationState
-from lanTag.rules.assassination_board import SAFE_HOUSE, can_finish
+from lanTag.games.assassination.board import SAFE_HOUSE, can_finish
+from lanTag.games.assassination.engine import Assassination, AssassinationState
+from lanTag.games.prototag.board import STEP_DELTAS
+from lanTag.games.prototag.engine import Prototag, PrototagState
+from lanTag.games.prototag.state import MOVE, ROLL, RPS
 from lanTag.rules.base import (
     Action,
     IllegalAction,
@@ -27,9 +30,6 @@ from lanTag.rules.base import (
     canonical_pack,
 )
 from lanTag.rules.playout import random_input
-from lanTag.rules.prototag import Prototag, PrototagState
-from lanTag.rules.prototag_board import STEP_DELTAS
-from lanTag.rules.prototag_model import MOVE, ROLL, RPS
 
 GAMES = 3  # per option set and seat count
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
+from lanTag.games.prototag.engine import PrototagState
+from lanTag.games.prototag.state import RPS_ACTIONS
+from lanTag.games.prototag.view import events_text
+from lanTag.games.stomptag.engine import Stomptag, StomptagState
+from lanTag.games.stomptag.rounds import RECOVER
 from lanTag.rules.base import FORFEIT, Action, IllegalAction, Joint, Roll
-from lanTag.rules.prototag import PrototagState
-from lanTag.rules.prototag_model import RPS_ACTIONS
 from lanTag.rules.registry import get_game
-from lanTag.rules.stomptag import Stomptag, StomptagState
-from lanTag.rules.stomptag_round import RECOVER
-from lanTag.views.prototag_view import events_text
 from tests.rules.prototag_helpers import moving, step
 from tests.rules.stomptag_helpers import events_of, orders_joint, position
 from tests.rules.test_prototag import CENTRE

@@ -14,6 +14,12 @@ from typing import Any
 import msgpack
 import pytest
 
+from lanTag.games.assassination import view as assassination_view
+from lanTag.games.boardtag import view as boardtag_view
+from lanTag.games.prototag import view as prototag_view
+from lanTag.games.stomptag import view as stomptag_view
+from lanTag.games.tagem import view as tagem_view
+from lanTag.games.tagem.board import canonical_map, parse_map
 from lanTag.rules.base import (
     FACT_CODE,
     LEGACY_PURPOSES,
@@ -26,14 +32,6 @@ from lanTag.rules.base import (
 )
 from lanTag.rules.playout import random_input
 from lanTag.rules.registry import engine_ids, get_game
-from lanTag.rules.tagem_map import canonical_map, parse_map
-from lanTag.views import (
-    assassination_view,
-    boardtag_view,
-    prototag_view,
-    stomptag_view,
-    tagem_view,
-)
 from lanTag.views.registry import game_view
 
 GAMES = 12

@@ -13,7 +13,11 @@ from typing import Any
 
 import pytest
 
-from lanTag.rules.assassination import Assassination
+from lanTag.games.assassination.engine import Assassination
+from lanTag.games.boardtag.engine import BoardTag
+from lanTag.games.prototag.engine import Prototag
+from lanTag.games.stomptag.engine import Stomptag
+from lanTag.games.tagem.engine import Tagem
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -25,12 +29,8 @@ from lanTag.rules.base import (
     Simultaneous,
     Turn,
 )
-from lanTag.rules.boardtag import BoardTag
 from lanTag.rules.playout import random_input
-from lanTag.rules.prototag import Prototag
 from lanTag.rules.registry import engine_ids, get_game
-from lanTag.rules.stomptag import Stomptag
-from lanTag.rules.tagem import Tagem
 from tests.session.toygame import Toy
 
 POSITION_ENGINES = ("prototag", "assassination", "boardtag", "stomptag", "tagem")

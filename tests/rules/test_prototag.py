@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from lanTag.games.prototag.engine import Prototag
+from lanTag.games.prototag.state import MOVE, ROLL, RPS, Rules
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -19,8 +21,6 @@ from lanTag.rules.base import (
     Simultaneous,
     Turn,
 )
-from lanTag.rules.prototag import Prototag
-from lanTag.rules.prototag_model import MOVE, ROLL, RPS, Rules
 from lanTag.views.registry import game_view
 from tests.rules.prototag_helpers import moving, position, roll, rps, step, steps_names
 

@@ -7,10 +7,10 @@ import dataclasses
 
 import pytest
 
+from lanTag.games.prototag.board import start_tiles
+from lanTag.games.prototag.engine import Prototag
+from lanTag.games.prototag.state import RPS, Rules
 from lanTag.rules.base import Action, IllegalAction, Joint, Move, OptionError
-from lanTag.rules.prototag import Prototag
-from lanTag.rules.prototag_board import start_tiles
-from lanTag.rules.prototag_model import RPS, Rules
 from lanTag.views.registry import game_view
 from tests.rules.prototag_helpers import moving, position, roll, rps, step
 

@@ -6,6 +6,10 @@ from dataclasses import replace
 
 import pytest
 
+from lanTag.games.stomptag.engine import Stomptag, StomptagState
+from lanTag.games.stomptag.orders import LETTERS, Order, OrderSpace, check_order, parse_order
+from lanTag.games.stomptag.rounds import BID, MADE_IT
+from lanTag.games.stomptag.state import auto_side
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -19,9 +23,6 @@ from lanTag.rules.base import (
     Simultaneous,
 )
 from lanTag.rules.registry import get_game
-from lanTag.rules.stomptag import Stomptag, StomptagState, auto_side
-from lanTag.rules.stomptag_orders import LETTERS, Order, OrderSpace, check_order, parse_order
-from lanTag.rules.stomptag_round import BID, MADE_IT
 from lanTag.views.registry import game_view
 from tests.rules.stomptag_helpers import at, events_of, play, position, simple, typed
 

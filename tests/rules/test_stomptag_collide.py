@@ -10,7 +10,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lanTag.rules.stomptag_collide import (
+from lanTag.games.stomptag.collide import (
     CROSS,
     MEET,
     SWAP,
@@ -21,7 +21,7 @@ from lanTag.rules.stomptag_collide import (
     pair_points,
     resolve_move,
 )
-from lanTag.rules.stomptag_orders import DELTAS
+from lanTag.games.stomptag.orders import DELTAS
 
 
 def walk(seat: int, origin: Cell, move: str = "nothing", stomp: bool = False) -> Step:

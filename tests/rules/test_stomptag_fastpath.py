@@ -11,10 +11,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-from lanTag.rules.base import Action, IllegalAction, State
-from lanTag.rules.playout import random_input
-from lanTag.rules.stomptag import Stomptag, StomptagState
-from lanTag.rules.stomptag_collide import (
+from lanTag.games.stomptag.collide import (
     Collision,
     Step,
     collision_points,
@@ -23,7 +20,10 @@ from lanTag.rules.stomptag_collide import (
     resolve_move,
     settle_move,
 )
-from lanTag.rules.stomptag_orders import DELTAS, LETTER_HELP, LETTERS, MODES, MOVES, VERBS
+from lanTag.games.stomptag.engine import Stomptag, StomptagState
+from lanTag.games.stomptag.orders import DELTAS, LETTER_HELP, LETTERS, MODES, MOVES, VERBS
+from lanTag.rules.base import Action, IllegalAction, State
+from lanTag.rules.playout import random_input
 
 LETTER_WORDS = "".join(LETTERS[m] for m in MOVES)
 WORDS: list[int | str] = [*MOVES, *LETTER_WORDS, "up", "orders", "xk", 7]

@@ -9,12 +9,10 @@ from typing import TypeVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lanTag.rules.base import Action, Joint, Over, Roll, State
-from lanTag.rules.playout import random_input
-from lanTag.rules.stomptag import Stomptag, StomptagState
-from lanTag.rules.stomptag_collide import CROSS, MEET, SWAP
-from lanTag.rules.stomptag_orders import Order, parse_order
-from lanTag.rules.stomptag_round import (
+from lanTag.games.stomptag.collide import CROSS, MEET, SWAP
+from lanTag.games.stomptag.engine import Stomptag, StomptagState
+from lanTag.games.stomptag.orders import Order, parse_order
+from lanTag.games.stomptag.rounds import (
     CANCEL,
     EDGE,
     MADE_IT,
@@ -28,6 +26,8 @@ from lanTag.rules.stomptag_round import (
     resolve_round,
     teleport_slots,
 )
+from lanTag.rules.base import Action, Joint, Over, Roll, State
+from lanTag.rules.playout import random_input
 from tests.rules.stomptag_helpers import position
 
 COLLISIONS = (SWAP, MEET, CROSS)

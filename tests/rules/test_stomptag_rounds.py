@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.rules.base import Chance, IllegalAction, Over, Pick
-from lanTag.rules.stomptag import StomptagState
-from lanTag.rules.stomptag_collide import CROSS, MEET, SWAP
-from lanTag.rules.stomptag_round import (
+from lanTag.games.stomptag.collide import CROSS, MEET, SWAP
+from lanTag.games.stomptag.engine import StomptagState
+from lanTag.games.stomptag.rounds import (
     CANCEL,
     EDGE,
     MADE_IT,
@@ -22,6 +21,7 @@ from lanTag.rules.stomptag_round import (
     TELEPORTED,
     UPGRADE,
 )
+from lanTag.rules.base import Chance, IllegalAction, Over, Pick
 from tests.rules.stomptag_helpers import (
     at,
     cell_index,

@@ -6,6 +6,9 @@ from dataclasses import replace
 
 import pytest
 
+from lanTag.games.tagem.board import MapError
+from lanTag.games.tagem.engine import TWO_D6, Tagem, TagemState
+from lanTag.games.tagem.view import events_texts
 from lanTag.rules.base import (
     Action,
     Chance,
@@ -17,10 +20,7 @@ from lanTag.rules.base import (
     State,
     Turn,
 )
-from lanTag.rules.tagem import TWO_D6, Tagem, TagemState
-from lanTag.rules.tagem_map import MapError
 from lanTag.views.registry import game_view
-from lanTag.views.tagem_view import events_texts
 from tests.rules.tagem_helpers import act, cell, legal, roll, setup, where
 
 VIEW = game_view("tagem")

@@ -12,11 +12,11 @@ from dataclasses import replace
 
 import pytest
 
+from lanTag.games.tagem.engine import DIRS, MAX_PAWNS, Tagem, TagemState
+from lanTag.games.tagem.play import Play
+from lanTag.games.tagem.view import events_texts
 from lanTag.rules.base import Action, IllegalAction, Move, Over, Turn, canonical_pack
 from lanTag.rules.playout import random_input
-from lanTag.rules.tagem import DIRS, MAX_PAWNS, Tagem, TagemState
-from lanTag.rules.tagem_play import Play
-from lanTag.views.tagem_view import events_texts
 from tests.rules.tagem_helpers import act, setup
 
 CANDIDATES = [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from lanTag.games.tagem.engine import Flag, Tagem
 from lanTag.rules.base import Over, Turn
-from lanTag.rules.tagem import Flag, Tagem
 from lanTag.views.registry import game_view
 from tests.rules.tagem_helpers import act, cell, legal, map_text, roll, setup, where
 

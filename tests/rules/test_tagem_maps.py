@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from lanTag.games.tagem.board import SHIPPED_MAPS, MapError, Tile, auto_map, parse_map, shipped_map
+from lanTag.games.tagem.engine import MODES, Tagem
 from lanTag.rules.base import Over, State
 from lanTag.rules.playout import random_input
-from lanTag.rules.tagem import MODES, Tagem
-from lanTag.rules.tagem_map import SHIPPED_MAPS, MapError, Tile, auto_map, parse_map, shipped_map
 from tests.rules.tagem_helpers import FIELD, map_text, paint
 
 HEADER_LINES = 4  # name, pom, players, grid:

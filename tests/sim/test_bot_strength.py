@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.bots.heuristic import HEURISTIC_MODULES
+from lanTag.bots.heuristic import heuristic_ids
 from lanTag.sim.bot_strength import matchup
 
 GAMES = 40
@@ -23,7 +23,7 @@ MARGIN = 0.2  # edge points over the random bot in the same seats
 SEATS: dict[str, int] = {"tagem": 2}
 
 
-@pytest.mark.parametrize("engine", sorted(HEURISTIC_MODULES))
+@pytest.mark.parametrize("engine", sorted(heuristic_ids()))
 def test_heuristic_beats_random(engine: str) -> None:
     m = matchup(engine, GAMES, seed=0, seats=SEATS.get(engine), workers=1)
     summary = (

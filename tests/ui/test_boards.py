@@ -12,7 +12,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from lanTag.rules import boardtag_board as bb
+from lanTag.games.boardtag import board as bb
 from lanTag.ui.app import GameApp
 from lanTag.ui.boards import Painted, paint
 from lanTag.ui.snapshot import screen_text
@@ -133,7 +133,7 @@ def test_the_rules_help_reads_the_board_as_it_is_drawn() -> None:
 def _tagem_attack_handle() -> Any:
     """Tag 'em from a position where A (us) may attack B0 on cover two ways, each with the
     other pawn as its horde: "+1 horde, -1 cover" against nothing (tests/rules/test_awaited)."""
-    from lanTag.rules.tagem import Tagem
+    from lanTag.games.tagem.engine import Tagem
     from tests.rules.test_positions import _tagem
 
     start = Tagem.from_position(_tagem(pawns=[["r2c10", "r1c11"], ["r2c11", "r7c11"]]))

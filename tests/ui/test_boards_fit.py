@@ -11,9 +11,9 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from lanTag.games.tagem.paint import paint as tagem
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
-from lanTag.ui.board_grids import tagem
 from lanTag.ui.board_pane import board_width, rows_of
 from lanTag.ui.snapshot import screen_text
 from lanTag.ui.viewport import Viewport, focus_cell, focus_cells, follow_all

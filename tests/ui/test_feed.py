@@ -11,9 +11,9 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from lanTag.rules import boardtag_board as bb
+from lanTag.games.boardtag import board as bb
+from lanTag.games.stomptag.rounds import Event
 from lanTag.rules.registry import get_game
-from lanTag.rules.stomptag_round import Event
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.feed import seat_namer, step_lines

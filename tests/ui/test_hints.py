@@ -16,7 +16,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from lanTag.rules import boardtag_board as bb
+from lanTag.games.boardtag import board as bb
 from lanTag.rules.base import Move, Simultaneous
 from lanTag.ui.app import KEYS_HELP, GameApp
 from lanTag.ui.board_pane import CUT_HINT

@@ -29,7 +29,7 @@ DOWN, UP, RIGHT, LEFT, ENTER, BACKSPACE = "\x1b[B", "\x1b[A", "\x1b[C", "\x1b[D"
 
 
 def _skirmish() -> str:
-    return (resources.files("lanTag.rules") / "maps" / "skirmish.map").read_text("utf-8")
+    return (resources.files("lanTag.games.tagem") / "maps" / "skirmish.map").read_text("utf-8")
 
 
 # ----------------------------------------------------------------------------- the pure form

@@ -6,10 +6,10 @@ from __future__ import annotations
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from lanTag.rules.assassination import AssassinationState
+from lanTag.games.assassination.engine import AssassinationState
+from lanTag.games.boardtag.engine import BoardTagState
+from lanTag.games.tagem.engine import TagemState
 from lanTag.rules.base import FORFEIT, Action, Joint
-from lanTag.rules.boardtag import BoardTagState
-from lanTag.rules.tagem import TagemState
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.model import GameModel
@@ -25,7 +25,7 @@ NAMES = ["me", "bot-1", "bot-2"]
 
 def _rps(a: str, b: str, tagged: int) -> str:
     joint = Joint(((0, Action("rps", (a,))), (2, Action("rps", (b,)))))
-    return secret_line("rps", joint, {"tagged": tagged}, who_namer(NAMES, 0), str)
+    return secret_line("prototag", "rps", joint, {"tagged": tagged}, who_namer(NAMES, 0), str)
 
 
 def test_rock_paper_scissors_names_the_winner_and_who_is_tagged() -> None:
@@ -50,7 +50,7 @@ def test_a_forfeit_in_a_battle_is_said_not_crashed_on() -> None:
     # A convicted seat's share of a battle is the forfeit, an action without args (SPEC §4.4):
     # the line names it (the real-process two-commits table's host printed a traceback).
     joint = Joint(((0, Action("rps", ("rock",))), (2, FORFEIT)))
-    line = secret_line("rps", joint, {"tagged": 2}, who_namer(NAMES, 0), str)
+    line = secret_line("prototag", "rps", joint, {"tagged": 2}, who_namer(NAMES, 0), str)
     assert line == (
         "rock-paper-scissors: you rock; seat 2 bot-2 forfeits (convicted of cheating):"
         " seat 2 bot-2 is tagged"
@@ -133,12 +133,12 @@ def test_a_roll_that_draws_seats_names_them_on_the_dice_line() -> None:
 
 
 def test_orders_read_as_moves_and_the_upgrade_bought() -> None:
-    from lanTag.rules.stomptag import Stomptag
+    from lanTag.games.stomptag.engine import Stomptag
 
     joint = Joint(
         ((0, Action("orders", ("stride", "xt"))), (2, Action("orders+up", ("stomp", "np"))))
     )
-    line = secret_line("orders", joint, {}, who_namer(NAMES, 0), Stomptag.action_text)
+    line = secret_line("stomptag", "orders", joint, {}, who_namer(NAMES, 0), Stomptag.action_text)
     assert line == "orders: you stride nothing teleport; seat 2 bot-2 stomp n ne + upgrade"
 
 

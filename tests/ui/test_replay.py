@@ -7,9 +7,9 @@ import asyncio
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from lanTag.games.stomptag.engine import Stomptag
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Joint, input_text
-from lanTag.rules.stomptag import Stomptag
 from lanTag.ui.replay import replay_screen, run_replay_app
 from lanTag.ui.replay_model import ReplayModel
 from lanTag.ui.snapshot import screen_text

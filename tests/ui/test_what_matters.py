@@ -13,12 +13,12 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import tests.rules.test_positions as positions
+from lanTag.games.tagem.engine import Tagem
 from lanTag.rules.base import Action, Move, Roll
-from lanTag.rules.registry import get_game
-from lanTag.rules.tagem import Tagem
+from lanTag.rules.registry import engine_ids, get_game
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
-from lanTag.ui.boards import BADGE_KEYS, badge
+from lanTag.ui.boards import badge, badge_key
 from lanTag.ui.feed_panel import FEED_SHOWN, feed_fragments
 from lanTag.ui.game_lines import LogLine
 from lanTag.ui.model import OUTCOMES_KEEP, GameModel
@@ -197,17 +197,17 @@ async def test_every_act_or_lose_rule_warns_the_player_it_threatens(
 # --------------------------------------------------------------------------- badges
 
 
-@pytest.mark.parametrize("engine", sorted(BADGE_KEYS))
+@pytest.mark.parametrize("engine", engine_ids())
 async def test_every_badge_has_its_legend_on_screen(engine: str) -> None:
     handle = solo_handle(engine, seed="ui1" if engine == "stomptag" else "ui")
     with create_pipe_input() as inp:
         game = GameApp(handle, input=inp, output=DummyOutput(), color=False)
         view = game.model.view()
         text = screen_text(game.app, 80, 24)
-    assert BADGE_KEYS[engine] in _side(text), text
+    assert badge_key(engine) and badge_key(engine) in _side(text), text
     # Every word a badge shows is in its legend line: a number's unit right after a
     # number ("2c"), a word as a word ("victim").
-    key = BADGE_KEYS[engine]
+    key = badge_key(engine)
     shown = [
         part
         for seat in range(len(game.model.names()))

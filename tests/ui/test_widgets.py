@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from lanTag.ui.boards import paint, seat_tag
+from lanTag.ui.boards import badge, badge_key, paint, seat_tag, zooms
 from lanTag.ui.style import colour_enabled, make_style
 from lanTag.ui.widgets import word_wrap
 
@@ -40,6 +40,10 @@ def test_word_wrap_keeps_a_lines_indent_but_not_the_spaces_of_a_wrap() -> None:
 def test_unknown_engines_fall_back_to_their_text_render() -> None:
     painted = paint("toy", {}, ["a"], lambda: "row one\nrow two")
     assert ["".join(f[1] for f in row) for row in painted.rows] == ["row one", "row two"]
+    # No painter: one width, no badge legend, the view's scores as badges if it has them.
+    assert zooms("toy") == 1 and badge_key("toy") == ""
+    assert badge("toy", {"scores": [3, 4]}, 1) == "4" and badge("toy", {}, 0) == ""
+    assert zooms("tagem") == 3 and zooms("boardtag") == 2 and zooms("prototag") == 1
 
 
 def test_seat_tags_follow_the_boards() -> None:

@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import pytest
 
+from lanTag.games.prototag import view as prototag_view
 from lanTag.rules.base import Action, Joint, Move, Roll
-from lanTag.rules.registry import engine_ids, get_game
-from lanTag.views import prototag_view
-from lanTag.views.registry import (
-    game_view,
-    generic_render,
-    generic_view,
-    register_view,
-    unregister_view,
-    view_ids,
+from lanTag.rules.registry import (
+    GameEntry,
+    engine_ids,
+    find_entry,
+    get_game,
+    register_entry,
+    unregister_engine,
 )
+from lanTag.views.registry import game_view, generic_render, generic_view, view_ids
 from tests.session.toygame import Toy
 
 
 def test_each_engine_gets_its_own_view_module() -> None:
     for engine in engine_ids():
         shown = game_view(engine)
-        assert shown.module is not None and shown.module.__name__.endswith(f".{engine}_view")
+        assert shown.module is not None and shown.module.__name__ == f"lanTag.games.{engine}.view"
     state = get_game("prototag").new_state(2)
     assert game_view("prototag").render(state) == prototag_view.render(state)
     assert game_view("prototag").purpose_text("roll/1/d6") == "seat 1's D6 roll"
@@ -57,7 +57,8 @@ def test_an_engine_without_a_view_gets_the_generic_one() -> None:
 def test_a_registered_view_module_replaces_the_generic_view(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    register_view("toy", "tests.views.toy_view")
+    assert find_entry("toy") is None
+    register_entry(GameEntry("toy", "tests.session.toygame:Toy", view="tests.views.toy_view"))
     try:
         assert "toy" in view_ids()
         state = Toy.new_state(2, {"rounds": 1})
@@ -67,7 +68,7 @@ def test_a_registered_view_module_replaces_the_generic_view(
         # A module without words for its facts has none (the feed shows no line for them).
         assert game_view("toy").events_texts(state) == []
     finally:
-        unregister_view("toy")
+        unregister_engine("toy")
     assert "toy" not in view_ids() and game_view("toy").module is None
 
 

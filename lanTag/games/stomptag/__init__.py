@@ -1,0 +1,17 @@
+"""Stomptag: one game's package (docs/ARCHITECTURE.md, "A game's package").
+
+The engine and its helpers are rules; ``view`` reads states for people, ``bot``
+plays them; ``rules.md`` is the text `lantag rules stomptag` prints.
+"""
+
+from lanTag.rules.registry import GameEntry
+
+ENTRY = GameEntry(
+    id="stomptag",
+    engine=f"{__name__}.engine:Stomptag",
+    view=f"{__name__}.view",
+    paint=f"{__name__}.paint",
+    heuristic=f"{__name__}.bot",
+    metrics=f"{__name__}.metrics:StomptagTracker",
+    rules_text=__name__,
+)
