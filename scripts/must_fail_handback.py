@@ -247,3 +247,54 @@ def admission_of_a_stale_rejoin(_game: object) -> Vector:
         write(items),
         Expect(1, "step", hb.after, step),
     )
+
+
+@vector
+def withheld_roll_drawn_from_the_links(_game: object) -> Vector:
+    from lanTag.rules.base import Chance, encode_input
+    from lanTag.session import referee
+    from lanTag.session.lobby_record import LobbyRecord
+    from lanTag.session.lockstep import Session
+
+    hb = handback_game()
+    dropped = _drop_step(hb)
+    k = next(
+        i for i, (s, kind, _d) in enumerate(hb.items) if kind == EntryKind.STEP and s == dropped
+    )
+    if len(hb.items[k][2]) != 5:
+        raise RuntimeError("the hand-back game's seat was not dropped at its own roll")
+    record = LobbyRecord.decode(hb.items[0][2][1])
+    session = Session(record, seat=hb.items[0][2][2], replay=True)
+    for _step, kind, data in hb.items[1:k]:
+        if kind == EntryKind.MSG:
+            session.receive_message(data, 0.0)
+    state = session.state_at(dropped)
+    assert state is not None
+    decision = state.decision()
+    assert isinstance(decision, Chance)
+    links: dict[int, bytes] = {}
+    for _step, kind, data in hb.items[1:k]:
+        msg = parse_unverified(data) if kind == EntryKind.MSG else None
+        if (
+            msg is not None
+            and msg.type is MsgType.ENTROPY
+            and (msg.step, msg.state_hash) == (dropped, state.state_hash())
+            and msg.seat != hb.seat
+        ):
+            links.setdefault(msg.seat, msg.payload[0])
+    # The writer records the roll drawn from the live seats' links, as protocol 5 did, with
+    # the state after it and no withheld seat: not the seat's withheld roll (SPEC §5.5).
+    drawn = referee.chance_roll(decision, record.game_id, dropped, links)[0]
+    data = [encode_input(drawn), state.apply(drawn).state_hash(), *hb.items[k][2][2:4]]
+    items = [*hb.items[:k], (dropped, EntryKind.STEP, data)]
+    return Vector(
+        "withheld_roll_drawn_from_the_links",
+        "§5.5 absence never pays (protocol 6): a roll whose seat is dropped at it is that "
+        "seat's withheld roll, recorded with the seat",
+        f"from another game of the same table, in which seat {hb.seat} was dropped at its own "
+        f"roll, step {dropped}: its STEP entry {k} records the roll drawn from the other "
+        f"seats' links ({drawn.values}) and the state after it, as protocol 5 did, without "
+        "the withheld seat",
+        write(items),
+        Expect(1, "recorded seats withholding their own roll", k, dropped),
+    )

@@ -20,6 +20,9 @@ and the game's length (wall time and steps) against honest tables run the same w
 
     .venv/bin/python scripts/withhold_runs.py --rolls 200 --honest 8 --parallel 2
 
+``--cheat withhold-roll-aware`` is an attacker that knows protocol 6's withheld roll (a roll
+withheld by its own seat is that seat's worst, SPEC §5.5): it withholds only when that pays.
+
 Bounded: tables run until the cheater's own rolls reach ``--rolls`` (at most ``--max-games``),
 each table given at most the test's 120 s.
 """
@@ -46,6 +49,7 @@ from lanTag.rules.base import Chance, Roll, State  # noqa: E402
 from lanTag.session import referee  # noqa: E402
 from lanTag.session.lobby_record import LobbyRecord, start_state  # noqa: E402
 from lanTag.session.messages import MsgType, Signed, parse_unverified  # noqa: E402
+from lanTag.session.steps import WITHHELD_PROTOCOL  # noqa: E402
 from tests.chaos.test_cheat_processes import (  # noqa: E402
     OPTIONS,
     PORT,
@@ -56,7 +60,7 @@ from tests.chaos.test_cheat_processes import (  # noqa: E402
     _spawn,
 )
 
-CHEATS = ("withhold-roll", "withhold-roll-careful", "withhold-roll-leave")
+CHEATS = ("withhold-roll", "withhold-roll-careful", "withhold-roll-leave", "withhold-roll-aware")
 
 
 @dataclass
@@ -75,6 +79,7 @@ class Game:
     seconds: float
     cheater: int | None = None
     gains: list[float] = field(default_factory=list)  # one per roll the cheater played
+    withheld_gains: list[float] = field(default_factory=list)  # those it withheld
     withheld: int = 0
     out_rolls: int = 0  # rolls of its seat it did not play (a bot's seat by then)
     blames: list[tuple[int, int, str]] = field(default_factory=list)  # host log
@@ -214,9 +219,13 @@ def read_game(table: Table, cheater_log: bool) -> Game:
                 if cheater not in links:
                     game.withheld += 1
                 recomputed = referee.chance_roll(decision, record.game_id, step, links)[0]
+                if cheater not in links and record.protocol >= WITHHELD_PROTOCOL:
+                    recomputed = state.withheld_roll((cheater,))  # its own: SPEC §5.5
                 if recomputed != actual:
                     game.mismatches += 1
                 game.gains.append(_pips(actual) - _pips(with_it))
+                if cheater not in links:
+                    game.withheld_gains.append(game.gains[-1])
         if cheater in links:
             last = links[cheater]
     return game
@@ -297,7 +306,7 @@ def main() -> int:
         print(f"honest baseline: {args.honest} tables")
         honest = play(base, None, args.honest, 0, args.parallel)
     gains = [x for g in cheated for x in g.gains]
-    withheld = [x for g in cheated for x in g.gains if x != 0]
+    withheld = [x for g in cheated for x in g.withheld_gains]
     m, lo, hi = mean_ci(gains)
     wm, wlo, whi = mean_ci(withheld)
     t_c, t_lo, t_hi = mean_ci([g.seconds for g in cheated])

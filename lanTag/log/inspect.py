@@ -12,7 +12,7 @@ viewer only shows logs it verified (or says NOT VALID under --force).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
@@ -55,8 +55,9 @@ class RollDetail:
     purpose: str
     links: tuple[Link, ...]  # every live seat's ENTROPY, ascending; only chaining ones count
     seed: bytes
-    derived: Roll  # recomputed from ``seed``
+    derived: Roll  # recomputed from ``seed`` (or the withheld roll of ``withheld``)
     recorded: Roll  # what the log applied
+    withheld: tuple[int, ...] = ()  # seats dropped at their own roll: not drawn (SPEC §5.5)
 
     @property
     def ok(self) -> bool:
@@ -129,6 +130,10 @@ def inspect_steps(
         detail: Detail | None = None
         if isinstance(applied.input, Roll) and isinstance(decision, Chance):
             detail = _roll(decision, game_id, step, applied.input, links)
+            if applied.withheld_now:  # dropped at its own roll: its withheld roll (§5.5)
+                seats = tuple(sorted(applied.withheld_now))
+                derived = state.withheld_roll(seats)
+                detail = replace(detail, derived=derived, withheld=seats)
         elif isinstance(applied.input, Joint) and isinstance(decision, Simultaneous):
             detail = _secret(record, state, decision, applied, applied.input, msgs, links)
         out.append(detail)
@@ -275,6 +280,9 @@ def describe(detail: Detail) -> list[str]:
             f"  seed {short(detail.seed)} = H(game, step, purpose, "
             f"{sum(k.chains for k in detail.links)} chaining link(s))"
         )
+        if detail.withheld:
+            seats = ", ".join(str(s) for s in detail.withheld)
+            lines.append(f"  seat(s) {seats} withheld their own roll: no draw, their withheld roll")
         same = detail.derived == detail.recorded
         verdict = "= the recorded roll" if same else f"≠ the log's {input_text(detail.recorded)}"
         lines.append(f"  derived {input_text(detail.derived)} {_mark(same)} {verdict}")

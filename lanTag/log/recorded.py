@@ -72,6 +72,7 @@ class Recorded:
     input_bytes: bytes  # canonical bytes of its input as recorded
     hash_after: bytes
     decision: Decision
+    withheld: tuple[int, ...] = ()  # a roll's seats dropped at their own roll (protocol 6)
 
 
 def draw_of(obj: object) -> Draw:
@@ -100,8 +101,10 @@ def decision_of(inp: Input, facts: Sequence[Any]) -> Decision:
             raise ValueError("a move's record is [input, state hash]")
         return Turn(inp.seat)
     if isinstance(inp, Roll):
-        if not (len(facts) == 2 and type(facts[0]) is str and type(facts[1]) is list):
+        if not (len(facts) in (2, 3) and type(facts[0]) is str and type(facts[1]) is list):
             raise ValueError("a roll's record is [input, hash, purpose, draws]")
+        if len(facts) == 3:
+            withheld_of(facts)  # seats, ascending, once each: else malformed
         draws = tuple(draw_of(d) for d in facts[1])
         if len(draws) != len(inp.values):
             raise ValueError("a roll's record is [input, hash, purpose, draws]")
@@ -109,6 +112,23 @@ def decision_of(inp: Input, facts: Sequence[Any]) -> Decision:
     if not (len(facts) == 1 and type(facts[0]) is str):
         raise ValueError("a secret round's record is [input, hash, purpose]")
     return Simultaneous(tuple(s for s, _a in inp.choices), facts[0])
+
+
+def withheld_of(facts: Sequence[Any]) -> tuple[int, ...]:
+    """The seats a roll's STEP entry records as dropped at their own roll (protocol 6,
+    SPEC §5.5, §9): its third purpose, a non-empty ascending list of seats; () when it has
+    none.  ValueError when it is no such list."""
+    if len(facts) < 3:
+        return ()
+    seats = facts[2]
+    if not (
+        type(seats) is list
+        and seats
+        and all(type(s) is int and 0 <= s < 2**16 for s in seats)
+        and seats == sorted(set(seats))
+    ):
+        raise ValueError("a withheld roll's seats are a list of seats, ascending")
+    return tuple(seats)
 
 
 @dataclass
@@ -141,7 +161,8 @@ class StepBook:
                 book.conflicts[index] = f"malformed step record: {exc}"
                 continue
             key = (step, None if step == 0 else after.get(step - 1))
-            entry = Recorded(index, inp, canonical_pack(data[0]), digest, decision)
+            withheld = withheld_of(data[2:]) if isinstance(inp, Roll) else ()
+            entry = Recorded(index, inp, canonical_pack(data[0]), digest, decision, withheld)
             book._add(key, entry)
             after[step] = digest
         return book
@@ -259,6 +280,20 @@ class RecordedState(State):
 
     def default_action(self, seat: int) -> Action:
         return self.legal_actions(seat)[0]
+
+    def roll_owners(self) -> tuple[int, ...]:
+        """Whose roll it is needs the rules: the seats the decision's own record says were
+        dropped at their own roll (protocol 6, SPEC §9.2), the log's word like a dropped
+        seat's choice; the replay still checks they were dropped there."""
+        rec = self.rules.next_record(self.step, self.digest)
+        return () if rec is None else rec.withheld
+
+    def withheld_roll(self, seats: tuple[int, ...]) -> Roll:
+        """The roll the decision's own record holds (the log's word, SPEC §9.2)."""
+        rec = self.rules.next_record(self.step, self.digest)
+        if rec is not None and isinstance(rec.inp, Roll):
+            return rec.inp
+        return super().withheld_roll(seats)
 
     def check_action(self, seat: int, action: Action) -> None:
         choices = self._choices(seat)

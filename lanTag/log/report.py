@@ -125,12 +125,27 @@ def _failure(f: Failure) -> dict[str, Any]:
     return {"entry": f.entry, "step": f.step, "seat": f.seat, "reason": f.reason}
 
 
+def _withheld_differs(data: Any, facts: tuple[object, ...]) -> bool:
+    """A roll's STEP entry whose purpose and draws are the decision's but whose seats dropped
+    at their own roll (its third purpose, protocol 6, SPEC §5.5, §9) are not the replay's:
+    a roll drawn where it was a withheld roll, or the other way round."""
+    if type(data) is not list or len(data) not in (4, 5) or len(facts) not in (2, 3):
+        return False
+    recorded = data[2:]
+    same_roll = canonical_pack(recorded[:2]) == canonical_pack(list(facts[:2]))
+    return same_roll and canonical_pack(recorded[2:]) != canonical_pack(list(facts[2:]))
+
+
 def step_row_failure(
     index: int, step: int, data: Any, applied: ev.StepApplied
 ) -> Failure | None:
     """Why the STEP entry ``index`` (``step``, ``data`` = [input, state hash]) does not
     record ``applied``, the next step its signed messages decided; None when it does."""
     facts = applied.facts
+    if _withheld_differs(data, facts):
+        return Failure(
+            index, step, None, f"recorded seats withholding their own roll at step {step} differ"
+        )
     if type(data) is not list or len(data) != 2 + len(facts):
         return Failure(index, step, None, f"malformed step record for step {step}")
     if facts and canonical_pack(data[2:]) != canonical_pack(list(facts)):

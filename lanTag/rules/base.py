@@ -58,6 +58,7 @@ __all__ = [
     "facts_from_obj",
     "input_text",
     "is_fact_code",
+    "lowest_values",
 ]
 
 
@@ -296,6 +297,16 @@ class Shuffle:
 Draw: TypeAlias = Die | Pick | Shuffle
 
 
+def lowest_values(draw: Draw) -> tuple[int, ...]:
+    """``draw``'s outcome with every die at its lowest face, every pick at 0, a shuffle
+    unchanged: the default withheld roll (State.withheld_roll, SPEC §5.5)."""
+    if isinstance(draw, Die):
+        return (min(draw.faces),) * draw.count
+    if isinstance(draw, Pick):
+        return (0,) * draw.count
+    return tuple(range(draw.n))
+
+
 def check_draw(draw: Draw, values: tuple[int, ...]) -> None:
     """Raise IllegalAction unless ``values`` is a possible outcome of ``draw``."""
     if isinstance(draw, Die):
@@ -473,6 +484,25 @@ class State(ABC):
         """
         _ = seat
         return FORFEIT
+
+    def roll_owners(self) -> tuple[int, ...]:
+        """The seats this state's roll is for (SPEC §5.5): a seat among them dropped at the
+        roll withheld its own roll and gets ``withheld_roll`` instead of a draw.  Empty (the
+        default, and for any state that waits for no roll): nobody's roll, drawn from the
+        remaining links.  Never hashed or sent: a fact the session reads at a drop."""
+        return ()
+
+    def withheld_roll(self, seats: tuple[int, ...]) -> Roll:
+        """The roll applied when ``seats`` (some of ``roll_owners()``, ascending) are dropped
+        at their own roll (SPEC §5.5): no better for them than any roll they could have had.
+        The default puts every die at its lowest face (a pick at 0, a shuffle unchanged);
+        an engine whose lowest face is not the worst for a seat overrides it, and its rules
+        doc (docs/rules/<game>.md) says why."""
+        _ = seats
+        decision = self.decision()
+        if not isinstance(decision, Chance):
+            raise IllegalAction("no roll is awaited")
+        return Roll(tuple(lowest_values(d) for d in decision.draws))
 
     def default_action(self, seat: int) -> Action:
         """The action taken for a seat that is dropped for silence (a time-out).

@@ -11,7 +11,9 @@ cannot be taken away (a seat can always stop talking), so it is named and priced
   are facts of the agreed messages: the step's decision, and the REVEALs and commitments
   the round is decided with, so every peer and every verifier finds the same.
 - a withheld REVEAL is the seat's **forfeit** (an outcome no better than any honest choice),
-  not its default: nothing to gain there;
+  not its default: nothing to gain there; likewise a roll whose own seat
+  (``State.roll_owners``) is dropped at it is that seat's **withheld roll**
+  (``State.withheld_roll``), not a draw: a function of the agreed state and drops alone;
 - a dropped seat (whatever the reason) is given back only once the turn it was dropped in
   has ended, and at most ``HANDBACK_LIMIT`` times a game: a withheld roll costs the seat the
   rest of its turn, and a seat can withhold (and hold the table for a vote deadline) at most
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
+from lanTag.rules.base import State
 from lanTag.session.core import SessionCore
 from lanTag.session.messages import MsgType, Signed, reveal_vector
 from lanTag.session.referee import NeedKind, Needs
@@ -57,10 +60,22 @@ class Absence(SessionCore):
             if needs.kind is NeedKind.ENTROPY and not self._convicted_since(seat, self.step):
                 if self._left.get(seat, self.step) >= self.step:  # not a LEAVE from before
                     why = f"withheld its link of the roll at step {self.step}"
+                    if seat in self._snapshots[-1].state.roll_owners():
+                        why = f"withheld its own roll at step {self.step}: its withheld roll"
                     self._blame(seat, "withheld", why, at)
                 return
         if seat not in self._left:  # leaving is no fault: no blame
             self._blame(seat, "timeout", f"silent at step {self.step}; a bot takes the seat", at)
+
+    def _roll_forfeits(self, box: StepBox, state: State) -> tuple[int, ...]:
+        """Protocol 6: the seats whose own roll this step is (``state.roll_owners()``) and
+        that were dropped at it, ascending: the roll is their withheld roll, not a draw
+        (SPEC §5.5).  Whatever the drop's cause: whether a peer holds a LEAVE from before
+        or a proof against the seat is no agreed fact, the drop at the roll is."""
+        if self.record.protocol < WITHHELD_PROTOCOL or not box.dropped_now:
+            return ()
+        owners = state.roll_owners()
+        return tuple(s for s in sorted(box.dropped_now) if s in owners)
 
     def _blame_round_absence(
         self, box: StepBox, needs: Needs, dropped: set[int]

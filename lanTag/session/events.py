@@ -13,13 +13,15 @@ class StepApplied:
     input: Input
     state_hash: bytes  # hash of the state after the step
     # What the STEP entry records after the input and hash (referee.step_facts): a roll's
-    # purpose and draw kinds, a secret round's purpose; () for a move and in protocol 1.
+    # purpose and draw kinds (and the seats of a withheld roll), a secret round's purpose;
+    # () for a move and in protocol 1.
     facts: tuple[object, ...] = ()
     # Whose input the decision took (not in any bytes: for lanTag.log.inspect, which shows
     # a roll's links and a secret round's openings as the session counted them): the live
     # person seats, and the seats dropped at this very step, with those convicted there
     # and (protocol 6) those that withheld a REVEAL there (both their forfeit; the others,
-    # silent, their default).
+    # silent, their default), or, at a roll, the seats dropped at their own roll (the roll
+    # is their withheld roll, SPEC §5.5).
     live: frozenset[int] = frozenset()
     dropped_now: frozenset[int] = frozenset()
     convicted_now: frozenset[int] = frozenset()

@@ -26,6 +26,7 @@ from lanTag.rules.base import (
     Joint,
     Move,
     Over,
+    Roll,
     State,
     encode_input,
 )
@@ -598,6 +599,9 @@ class Session(Agreement, Recovery, Sealing):
             got = box.of(MsgType.ENTROPY)
             if len(got) < len(needs.humans) or not all(s in got for s in needs.humans):
                 return None
+            owners = self._roll_forfeits(box, state)
+            if owners:  # dropped at its own roll: its withheld roll (protocol 6, §5.5)
+                return state.withheld_roll(owners)
             links = {s: got[s].payload[0] for s in needs.humans}
             decision = state.decision()
             assert isinstance(decision, Chance)
@@ -631,6 +635,8 @@ class Session(Agreement, Recovery, Sealing):
     def _apply(self, inp: Input, now: float) -> None:
         snap = self._snapshots[-1]
         box = self._box(self.step)
+        # (before apply: the recorded rules of §9.2 answer for the decision being made)
+        forfeits = self._roll_forfeits(box, snap.state) if type(inp) is Roll else ()
         new_state = snap.state.apply(inp, actions_checked=self._all_checked(snap.state, inp))
         chain_last = list(snap.chain_last)
         chain_used = list(snap.chain_used)
@@ -644,6 +650,8 @@ class Session(Agreement, Recovery, Sealing):
         if type(inp) is Joint:
             needs = self.needs()  # the round's dropped seats: withheld or silent
             withheld = self._blame_round_absence(box, needs, self._dropped_at_this_step(needs))
+        elif forfeits:  # a roll: the seats dropped at their own roll (protocol 6, §5.5)
+            withheld = frozenset(forfeits)
         self._round_stood(decided)
         live = snap.live
         if self.record.protocol >= HANDBACK_PROTOCOL:
@@ -666,7 +674,8 @@ class Session(Agreement, Recovery, Sealing):
         digest = self._state_hash(new_state)
         self._hash_at[decided + 1] = digest
         protocol = self.record.protocol
-        facts = () if type(inp) is Move else step_facts(protocol, snap.state.decision(), inp)
+        before = snap.state.decision()
+        facts = () if type(inp) is Move else step_facts(protocol, before, inp, withheld)
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
         dropped = frozenset(box.dropped_now)
         convicted = frozenset(s for s in dropped if self._convicted_at(s, decided))

@@ -7,6 +7,7 @@ reach the same input from the same accepted messages.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import Enum
 
@@ -112,14 +113,19 @@ def draw_facts(draw: Draw) -> list[object]:
     return [2, draw.n]
 
 
-def step_facts(protocol: int, decision: Decision, inp: Input) -> tuple[object, ...]:
+def step_facts(
+    protocol: int, decision: Decision, inp: Input, withheld: AbstractSet[int] = frozenset()
+) -> tuple[object, ...]:
     """What a protocol-2 STEP entry records after [input, state hash] so that a verifier
     without the engine recomputes the step's fairness (SPEC §9): a roll's draw purpose and
-    draw kinds, a secret round's commitment purpose; nothing for a move (or in protocol 1)."""
+    draw kinds, a secret round's commitment purpose; nothing for a move (or in protocol 1).
+    A roll that is the withheld roll of seats dropped at their own roll (``withheld``,
+    protocol 6, SPEC §5.5) records those seats too, ascending: the roll is not drawn."""
     if protocol < 2:
         return ()
     if isinstance(inp, Roll) and isinstance(decision, Chance):
-        return (decision.purpose, [draw_facts(d) for d in decision.draws])
+        facts: tuple[object, ...] = (decision.purpose, [draw_facts(d) for d in decision.draws])
+        return (*facts, sorted(withheld)) if withheld else facts
     if isinstance(inp, Joint) and isinstance(decision, Simultaneous):
         return (decision.kind,)
     return ()

@@ -36,8 +36,9 @@ LATE_PROOF_PROTOCOL = 5
 ORDERED_PROOFS_PROTOCOL = 6
 # Protocol 6 too: absence never pays (SPEC §5.5, §5.6).  A seat dropped at a roll, or at a
 # secret round after another seat revealed, is blamed ``withheld``; a withheld REVEAL is the
-# seat's forfeit; a seat is given back only after the turn it was dropped in ended, and at
-# most HANDBACK_LIMIT (lanTag.session.recovery) times a game.
+# seat's forfeit, and a roll withheld by its own seat that seat's withheld roll; a seat is
+# given back only after the turn it was dropped in ended, and at most HANDBACK_LIMIT
+# (lanTag.session.absence) times a game.
 WITHHELD_PROTOCOL = 6
 # Protocol 6 too: the late-proof rule assumes one cheater.  A round at which a second seat is
 # proven to have cheated (another equivocation, a bad reveal, or acknowledgements naming two

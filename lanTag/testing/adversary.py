@@ -77,8 +77,10 @@ class Cheat(enum.Enum):
     CHAT_FLOOD = "chat-flood"  # validly signed CHAT junk, distinct lines, at its step
     # Issue #38: withhold our link of our own roll when the roll without it has more pips, be
     # dropped, ask back (lanTag.testing.withholder); -careful: only while a hand-back is
-    # left; -leave: withhold with a LEAVE.
+    # left; -leave: withhold with a LEAVE; -aware: it knows protocol 6's withheld roll (a
+    # roll withheld by its owner is its forfeit) and withholds only when that pays.
     WITHHOLD_ROLL = "withhold-roll"
+    WITHHOLD_ROLL_AWARE = "withhold-roll-aware"
     WITHHOLD_ROLL_CAREFUL = "withhold-roll-careful"
     WITHHOLD_ROLL_LEAVE = "withhold-roll-leave"
     # Two colluders (issue #33): HONEST plays honestly but lends its key (``--identity-seed``);
@@ -670,7 +672,8 @@ class Adversary:
         # Installed once: from then on the Withholder chooses at every roll of ours.
         cheat = self.cheat
         careful, leave = cheat is Cheat.WITHHOLD_ROLL_CAREFUL, cheat is Cheat.WITHHOLD_ROLL_LEAVE
-        self.withholder = Withholder(s, gain=own_pips, careful=careful, leave=leave)
+        aware = cheat is Cheat.WITHHOLD_ROLL_AWARE
+        self.withholder = Withholder(s, gain=own_pips, careful=careful, leave=leave, aware=aware)
         self.bot.act(s, self.inner.random_bytes, now)
         return True
 
@@ -732,6 +735,7 @@ _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
     Cheat.WITHHOLD_ROLL: Adversary._withhold_roll,
     Cheat.WITHHOLD_ROLL_CAREFUL: Adversary._withhold_roll,
     Cheat.WITHHOLD_ROLL_LEAVE: Adversary._withhold_roll,
+    Cheat.WITHHOLD_ROLL_AWARE: Adversary._withhold_roll,
     Cheat.HONEST: Adversary._honest,
     Cheat.COLLUDE: Adversary._collude,
 }

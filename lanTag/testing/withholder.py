@@ -33,6 +33,7 @@ from lanTag.session.messages import (
     unpack_bundle,
 )
 from lanTag.session.referee import NeedKind
+from lanTag.session.steps import WITHHELD_PROTOCOL
 from lanTag.session.transport import Addr, Transport
 
 # What the cheat never sends at a step it withholds at (its session answers the others'
@@ -76,7 +77,10 @@ class Withholder:
     (the issue's attacker).  ``leave``: withhold with a signed LEAVE instead of silence.
     ``always``: withhold at every roll it may (the stall loop), whatever the rolls.
     ``chatty``: while it withholds, keep talking at that step (a HAVE of a made-up subject
-    about every half step timeout), so that the others hear it there."""
+    about every half step timeout), so that the others hear it there.  ``aware``: it knows
+    protocol 6's withheld roll (SPEC §5.5): the roll without its link, at its own roll, is
+    its forfeit (``State.withheld_roll``), not a draw; otherwise it believes the roll is
+    drawn from the others' links (the issue's attacker, and the rule at a roll not its own)."""
 
     session: Session
     gain: Gain = own_pips
@@ -84,6 +88,7 @@ class Withholder:
     leave: bool = False
     always: bool = False
     chatty: bool = False
+    aware: bool = False
     _chatted: tuple[int, float, int] = (-1, 0.0, 0)  # (step, when, how many) of our chatter
     choices: list[Choice] = field(default_factory=list)
     _released: set[int] = field(default_factory=set)  # steps whose link we sent
@@ -171,6 +176,9 @@ class Withholder:
         mine = s._next_reveal()
         with_link = referee.chance_roll(decision, s.game_id, step, {**links, self.seat: mine})[0]
         without = referee.chance_roll(decision, s.game_id, step, links)[0]
+        own = s.record.protocol >= WITHHELD_PROTOCOL and self.seat in s.state.roll_owners()
+        if self.aware and own:
+            without = s.state.withheld_roll((self.seat,))  # what the table would apply
         gain_with = self.gain(s.state, with_link, self.seat)
         gain_without = self.gain(s.state, without, self.seat)
         may = not self.careful or bool(s.handbacks_left(self.seat))
@@ -220,7 +228,10 @@ class Withholder:
         s = self.session
         ours = s.state.state_hash()
         last = s._snapshots[-1].chain_last
-        links: dict[int, bytes] = {}
+        # Links our session took before we were live again (a hand-back learnt after they
+        # came: ``_hold`` passed them on), then the ones we hold.
+        got = s._box(step).of(MsgType.ENTROPY)
+        links = {seat: m.payload[0] for seat, m in got.items() if seat != self.seat}
         for raw in self._held_in.get(step, []):
             msg = parse_unverified(raw)
             if msg.state_hash == ours and chain_step_ok(last[msg.seat], msg.payload[0]):

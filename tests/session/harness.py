@@ -208,7 +208,8 @@ def two_versions(
     sessions: list[Session], signer: Signer, cheat: int, step: int, guesses: dict[int, int]
 ) -> dict[int, tuple[Signed, Signed]]:
     """A cheater's COMMIT and REVEAL of one toy guess per victim (victim -> guess) at the
-    secret ``step``: each pair opens, each REVEAL names the vector its victim holds."""
+    secret ``step``, in the game's protocol: each pair opens, each REVEAL names the vector
+    its victim holds (from protocol 6 on)."""
     me = sessions[cheat]
     h = me.state.state_hash()
     link = me._chain.reveal(me._snapshots[-1].chain_used[cheat] + 1)  # type: ignore[union-attr]
@@ -216,9 +217,10 @@ def two_versions(
     for victim, guess in guesses.items():
         nonce = bytes([guess]) * 32
         sealed = commitment(me.game_id, step, cheat, "guess", nonce, pack(["guess", guess]))
-        c = sign_message(signer, MsgType.COMMIT, me.game_id, step, cheat, h, (sealed,))
+        v = me.record.protocol
+        c = sign_message(signer, MsgType.COMMIT, me.game_id, step, cheat, h, (sealed,), version=v)
         payload = reveal_payload(sessions, step, ["guess", guess], nonce, link, {cheat: c})
-        r = sign_message(signer, MsgType.REVEAL, me.game_id, step, cheat, h, payload)
+        r = sign_message(signer, MsgType.REVEAL, me.game_id, step, cheat, h, payload, version=v)
         out[victim] = (c, r)
     return out
 

@@ -405,13 +405,10 @@ def test_reveals_that_open_the_commit_we_took_are_taken_once() -> None:
         {0: theirs[0], 1: theirs[1], CHEAT: commit_a},
         (0, 1),
     )
-    _inject(sessions[1], [commit_a], net.now)
     _inject(sessions[0], [commit_a, *acks, reveal_a], net.now)
-    net.run_until(lambda: sessions[0].step > SECRET_STEP)
-    # Seat 1 took A; it learns B (the late proof) and REVEAL B (refused), then REVEALs that
-    # open A naming other vectors (none acknowledges seat 1's: the seat, proven to have
-    # cheated at the round, is not waited for there, SPEC §5.7 "Many cheaters"), and
-    # REVEAL A; the seat's round HAVE naming seat 1's vector comes last.
+    # Seat 1 takes A, and while the round waits for seat 0's REVEAL (on its way) it learns
+    # B (the late proof) and REVEAL B (refused), then REVEALs that open A naming other
+    # vectors, and REVEAL A: the first of these is taken, none after it.
     variants = [
         _signed(record, ids, h, MsgType.REVEAL, (*reveal_a.payload[:3], bytes([n]) * 32))
         for n in range(4)
@@ -420,9 +417,14 @@ def test_reveals_that_open_the_commit_we_took_are_taken_once() -> None:
         _signed(record, ids, h, MsgType.REVEAL, (*reveal_b.payload[:3], bytes([n]) * 32))
         for n in range(4, 8)
     ]
-    _inject(sessions[1], [commit_b, reveal_b, *others, *variants, reveal_a], net.now)
-    assert sessions[1].step > SECRET_STEP  # its own acknowledgement is not awaited
-    assert sessions[1]._box(SECRET_STEP).of(MsgType.REVEAL)[CHEAT] == variants[0]
+    _inject(sessions[1], [commit_a, commit_b, reveal_b, *others, *variants, reveal_a], net.now)
+    assert sessions[1].step == SECRET_STEP
+    assert sessions[1]._box(SECRET_STEP).of(MsgType.REVEAL).get(CHEAT) == variants[0]
+    # The REVEAL taken names another vector than seat 1's, yet seat 1 applies the round
+    # once seat 0's REVEAL is in: the seat, proven to have cheated at the round, is not
+    # waited for there (SPEC §5.7 "Many cheaters").  Its round HAVE naming seat 1's vector
+    # comes last.
+    net.run_until(lambda: all(s.step > SECRET_STEP for s in honest))
     _inject(sessions[1], acks, net.now)
     net.run_until(lambda: all(s.state.is_over for s in honest))
     net.run()

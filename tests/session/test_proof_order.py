@@ -99,19 +99,23 @@ def test_under_protocol_5_the_first_proof_decided_the_step() -> None:
 
 
 def _outcome(
-    sessions: list[Session], net: SimNet, honest: list[int], logs: dict[int, bytes] | None = None
+    sessions: list[Session],
+    net: SimNet,
+    honest: list[int],
+    logs: dict[int, bytes] | None = None,
+    codes: set[str] | None = None,
 ) -> tuple[set[bytes], set[tuple[tuple[int, bytes], ...]]]:
-    """Check what every honest peer ends with: the game over, only CHEAT blamed
-    (`equivocation`) and dropped, every other seat live, a valid complete log blaming only
-    CHEAT.  Returns the final state hashes and the verified histories, for the caller
-    (and each peer's log in ``logs``, if given)."""
+    """Check what every honest peer ends with: the game over, only CHEAT blamed (`codes`,
+    `equivocation` by default) and dropped, every other seat live, a valid complete log
+    blaming only CHEAT.  Returns the final state hashes and the verified histories, for
+    the caller (and each peer's log in ``logs``, if given)."""
     hashes, histories = set(), set()
     for i in honest:
         s = sessions[i]
         assert s.state.is_over, i
         events = net.events[i]
         blames = {(e.seat, e.code) for e in events if isinstance(e, ev.Blame)}
-        assert blames == {(CHEAT, "equivocation")}, (i, blames)
+        assert blames == {(CHEAT, code) for code in codes or {"equivocation"}}, (i, blames)
         dropped = {seat for e in events if isinstance(e, ev.SeatsDropped) for seat in e.seats}
         assert dropped == {CHEAT}, (i, dropped)
         assert s.live == frozenset(honest), (i, s.live)
@@ -223,6 +227,57 @@ def test_a_split_round_is_banned_at_its_step_when_a_later_ban_came_first() -> No
         assert drops == [(secret_step, (CHEAT,))], (i, drops)
 
 
+@pytest.mark.parametrize("protocol", [ORDERED_PROOFS_PROTOCOL - 1, ORDERED_PROOFS_PROTOCOL])
+def test_a_split_round_shown_after_a_later_ban_ends_in_one_history(protocol: int) -> None:
+    # Honest peer 0 holds both of the seat's COMMITs of the secret round (the late proof)
+    # before it learns the seat's two MOVEs for a step ahead (a ban there); honest peer 2
+    # took the other COMMIT, and its acknowledgement that splits the round comes last.
+    # Protocol 6 drops the seat at the round with its forfeit (the earliest step proven);
+    # protocol 5 leaves a seat banned already as it is (whichever proof came first): the
+    # round waits for the seat's REVEAL, the seat is voted out there for silence and its
+    # default taken, at both peers.  (Banning it at the round too, peer 0 alone forfeited
+    # it: two histories, honest seat 2 voted out.)
+    humans, secret_step = 3, 1
+    record, ids, secrets = make_record("toy", humans, seed="split-after-ban")
+    record = dataclasses.replace(record, protocol=protocol)
+    sessions = make_sessions(record, ids, secrets)
+    net = SimNet(sessions, seed=5)
+    net.hold_secret.add(CHEAT)
+    net.run_until(lambda: all(s.step == secret_step for s in sessions))
+    net.silent.add(CHEAT)
+    ahead = _turns_of(humans)[0]
+    signer = ids[CHEAT].signer()
+    moves = [
+        sign_message(
+            signer, MsgType.MOVE, record.game_id, ahead, CHEAT, bytes(32), (["add", n],), protocol
+        )
+        for n in (1, 2)
+    ]
+    versions = two_versions(sessions, signer, CHEAT, secret_step, {0: 1, 2: 2})
+    (commit_a, _reveal_a), (commit_b, _reveal_b) = versions[0], versions[2]
+    for victim, msgs in ((0, [commit_a, commit_b, *moves]), (2, [commit_b, *moves])):
+        for msg in msgs:
+            sessions[victim].receive_datagram(pack_bundle([msg.raw]), addr_of(CHEAT), net.now)
+    assert list(sessions[0]._late_commits) == [(CHEAT, secret_step)]
+    assert sessions[0]._banned == {CHEAT: ahead}
+    net.run(max_time=net.now + 600)
+    honest = [i for i in range(humans) if i != CHEAT]
+    late = protocol < ORDERED_PROOFS_PROTOCOL
+    codes = {"equivocation", "timeout"} if late else {"equivocation"}
+    hashes, histories = _outcome(sessions, net, honest, codes=codes)
+    assert len(hashes) == 1 and len(histories) == 1
+    state = sessions[0].state_at(secret_step)
+    assert state is not None
+    choice = state.default_action(CHEAT) if late else FORFEIT
+    for i in honest:
+        applied = [
+            e for e in net.events[i] if isinstance(e, ev.StepApplied) and e.step == secret_step
+        ]
+        assert [a.input.of(CHEAT) for a in applied] == [choice], i
+        drops = [(e.step, e.seats) for e in net.events[i] if isinstance(e, ev.SeatsDropped)]
+        assert drops == [(secret_step, (CHEAT,))], (i, drops)
+
+
 @pytest.mark.parametrize("humans", [3, 4])
 def test_a_proof_of_a_step_the_seat_took_no_part_in_drops_it_at_one_step_everywhere(
     humans: int,
@@ -280,12 +335,17 @@ def test_proofs_one_honest_peer_holds_reach_every_other(humans: int) -> None:
         assert drops[-1] == (early, (CHEAT,)), (i, drops)
 
 
-def test_a_proof_no_decision_since_depends_on_drops_the_seat_where_the_peers_are() -> None:
+@pytest.mark.parametrize("protocol", [ORDERED_PROOFS_PROTOCOL - 1, ORDERED_PROOFS_PROTOCOL])
+def test_a_proof_no_decision_since_depends_on_drops_the_seat_where_the_peers_are(
+    protocol: int,
+) -> None:
     # Two MOVEs of the cheater for the turn just decided, another seat's: no decision since
     # asked it for anything, so a drop there or here decides everything alike (SPEC §5.7,
     # as §5.4's late drop): no peer rolls back, each drops it at the step it waits on.
+    # (Protocol 5 asks only whether that step took the seat's input: it took none either.)
     humans = 3
     record, ids, secrets = make_record("toy", humans, seed="no-rollback")
+    record = dataclasses.replace(record, protocol=protocol)
     sessions = make_sessions(record, ids, secrets)
     net = SimNet(sessions, seed=3)
     turn = _turns_of(humans)[0]  # the cheater's first turn; the one before is seat 0's

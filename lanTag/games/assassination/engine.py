@@ -182,6 +182,19 @@ class AssassinationState(AssassinationFields):
             return Awaited(awaited.MOVE, (mover,), choice, turn_of=mover)
         return awaited.awaited_from(self.decision())  # the first victim's pick, the end
 
+    # -- a withheld own roll (SPEC §5.5; docs/rules/assassination.md "Withheld rolls") ---------
+
+    def roll_owners(self) -> tuple[int, ...]:
+        """The mover's die is its own; the first victim's pick is nobody's."""
+        return (self.mover,) if self.phase == ROLL else ()
+
+    def withheld_roll(self, seats: tuple[int, ...]) -> Roll:
+        """An assassin's null (it does not move); the victim's ace: a null would give it
+        the choice to re-roll (a roll drawn without it, the withheld option again)."""
+        if self.phase == ROLL and self.mover == self.victim:
+            return Roll(((1,),))
+        return State.withheld_roll(self, seats)  # (slots: no bare super())
+
     def legal_actions(self, seat: int) -> Sequence[Action]:
         if seat != self.mover or self.phase not in (NULL, MOVE):
             return ()

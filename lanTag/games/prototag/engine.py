@@ -192,6 +192,30 @@ class PrototagState(PrototagFields):
             )
         return awaited.awaited_from(self.decision())  # the random first tagged player, the end
 
+    # -- a withheld own roll (SPEC §5.5; docs/rules/prototag.md "Withheld rolls") ---------------
+
+    def roll_owners(self) -> tuple[int, ...]:
+        """The mover's move roll is its own; who starts tagged (the start throw with
+        first_tagged=starter, the pick with random) is every contender's."""
+        phase = self.phase
+        if phase == ROLL:
+            return (self.mover,)
+        if phase == START and self.rules.first_tagged == "starter":
+            return self.contenders
+        if phase == PICK:
+            return tuple(range(self.seats))
+        return ()  # the start throw with first_tagged=random only picks who moves first
+
+    def withheld_roll(self, seats: tuple[int, ...]) -> Roll:
+        """A move roll of 1; at the start, the withholders start tagged: their start dice
+        on 6 and everyone else's on 1 (several withholders tie and throw again), the pick
+        on the lowest of them."""
+        if self.phase == START:
+            return Roll(tuple((6,) if s in seats else (1,) for s in self.contenders))
+        if self.phase == PICK:
+            return Roll(((min(seats),),))
+        return State.withheld_roll(self, seats)  # (slots: no bare super())
+
     def outcome(self) -> Outcome:
         loser = self.tagged
         survivors = tuple(seat for seat in range(self.seats) if seat != loser)

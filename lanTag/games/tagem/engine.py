@@ -122,6 +122,26 @@ class TagemState(TagemFields):
             )
         return awaited.awaited_from(self.decision())  # the turn order, the end
 
+    # -- a withheld own roll (SPEC §5.5; docs/rules/tagem.md "Withheld rolls") -----------------
+
+    def roll_owners(self) -> tuple[int, ...]:
+        """An attack's roll is the attacker's and the defender's (a die each); the turn
+        order is nobody's."""
+        a = self.pending  # set exactly while the attack's roll is awaited
+        return () if a is None else (a.attacker, a.defender)
+
+    def withheld_roll(self, seats: tuple[int, ...]) -> Roll:
+        """A withholder's die on 1, the other side's on 6: whatever the modifiers, the
+        withholder loses (docs/rules/tagem.md "Withheld rolls"); both withholding, both on
+        1 (the modifiers decide)."""
+        a = self.pending
+        if a is None:
+            return State.withheld_roll(self, seats)  # (slots: no bare super())
+        low, high = min(TWO_D6.faces), max(TWO_D6.faces)
+        attacker = low if a.attacker in seats else high
+        defender = low if a.defender in seats else high
+        return Roll(((attacker, defender),))
+
     def attack_modifiers(self, seat: int, action: Action) -> Attack:
         """The modifiers (horde, garrison, cover) ``seat``'s proposed ``attack P D`` would
         roll with now; IllegalAction, saying why, unless it is a legal attack."""
