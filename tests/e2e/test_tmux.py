@@ -31,7 +31,8 @@ pytestmark = pytest.mark.skipif(
 )
 
 ARROW = {"n": "Up", "s": "Down", "e": "Right", "w": "Left"}
-DELTA = {"n": (-1, 0), "s": (1, 0), "e": (0, 1), "w": (0, -1)}
+# (rank, file) steps: ranks count from the bottom of the board, north is up.
+DELTA = {"n": (1, 0), "s": (-1, 0), "e": (0, 1), "w": (0, -1)}
 MY_TURN = "turn you to move"
 # The bots answer on loopback within milliseconds: between our move and the next screen
 # capture they can play ten steps and scroll our line off the side panel.  A fixed delay
@@ -85,7 +86,8 @@ def past_step(step: int) -> Callable[[str], bool]:
 
 
 def pawn(screen: str, seat: int) -> tuple[int, int]:
-    """(row, column) of ``seat``'s piece on the prototag board (rows 1-7, columns a-g)."""
+    """(rank, file) of ``seat``'s piece on the prototag board (ranks 1-7 from the bottom,
+    files a-g as 0-6)."""
     found = []
     for line in screen.split("\n")[2:16]:
         board = line.split("│", 1)[0]
