@@ -147,3 +147,11 @@ def test_check_says_whose_roll_it_is_and_that_a_reroll_is_one(
         lines.append(capsys.readouterr().out)
     assert lines[0].endswith("a roll for seat 0 (die roll for seat 0 (victim)); a new turn)\n")
     assert lines[1].endswith("a roll for seat 0 (die roll for seat 0 (victim), again))\n")
+
+
+def test_the_help_says_how_places_are_named(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["position", "--help"])
+    words = " ".join(capsys.readouterr().out.split())
+    assert "a file letter from the left" in words and "a rank from the bottom" in words
+    assert '"coordinates": "algebraic"' in words and "old spelling" in words

@@ -66,6 +66,8 @@ def test_a_place_has_exactly_one_name() -> None:
     for file in range(40):
         for rank in range(40):
             assert parse(place_name(file, rank)) == (file, rank)
+    with pytest.raises(ValueError):
+        place_name(0, -1)
 
 
 def test_rows_counted_from_the_top_are_named_from_the_bottom() -> None:
