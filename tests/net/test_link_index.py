@@ -38,6 +38,7 @@ class FullScan(LinkLayer):
         assert self.config.expire_after is not None
         for addr, link in list(self._links.items()):
             if link.last_activity() + self.config.expire_after <= now:
+                self._untrack(addr)  # an expired stranger frees its place in the table
                 del self._links[addr]
                 self._closing.discard(addr)
                 self._n.links_expired += 1

@@ -242,6 +242,8 @@ def test_lantag_list_sees_a_game_published_by_avahi(lan: Lan, avahi: Avahi) -> N
             "rules": 0,
             "revision": 0,
             "release": "",
+            "position": "",  # no position in its TXT: a game from the start
+            "position_note": "",
             "incompatible": f"the host runs lanTag protocol 1, you have {PROTOCOL_VERSION}: the "
             "host should "
             "upgrade lanTag (or you install the host's release)",

@@ -68,6 +68,8 @@ def test_games_advertised_in_two_namespaces_are_listed_in_a_third(lan: Lan) -> N
         "state": "lobby",
         "port": port_a,
         "addresses": [alice.addr],  # the host's LAN address, not 127.0.0.1
+        "position": "",  # a game from the start, not from a position (issue #38 item 6)
+        "position_note": "",
     }
     assert (
         c["name"] == "Secret.game"

@@ -34,9 +34,9 @@ from tests.ui.fakes import (
 BOARD_MARK = {
     "prototag": "    a  b  c  d  e  f  g",
     "assassination": "   a  b  c  d  e",
-    "boardtag": r"0 ?a ?1 ?b ?2 ?c",
+    "boardtag": r"a-*b-*c-*d|a +b +c +d",  # the crossing points' files (coordinates)
     "stomptag": "round",
-    "tagem": r"1 +(2 +3 +4 +5|3 +5 +7)",
+    "tagem": r"a +(b +c +d +e|c +e +g)",
 }
 
 
