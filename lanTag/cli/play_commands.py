@@ -279,6 +279,10 @@ async def cmd_join(args: argparse.Namespace) -> int:
                 "for `lantag id` and join by HOST:PORT"
             )
         pick = matches[0]
+        if pick.state == "playing":  # the host shuts out strangers once its game started
+            from lanTag.net.lobby_adverts import already_playing_line
+
+            raise JoinFailed(already_playing_line(pick.name))
         candidates = advertised_candidates(pick.addresses, pick.port)
         host_addr, pinned = candidates[0], pick.fingerprint
     logs = join_logs(args.log, getattr(args, "games", None))
