@@ -456,6 +456,19 @@ def test_the_architecture_page_names_every_package() -> None:
     assert packages_missing_from(page, PACKAGE_ROOT) == []
 
 
+def folders_without_init(root: Path) -> list[str]:
+    """Folders under ``root`` that hold modules but no ``__init__.py``: setuptools' package
+    finder (pyproject.toml) leaves such a folder out of the wheel."""
+    folders = {p.parent for p in root.rglob("*.py")}
+    return sorted(
+        f.relative_to(root.parent).as_posix() for f in folders if not (f / "__init__.py").is_file()
+    )
+
+
+def test_every_folder_of_modules_is_a_package() -> None:
+    assert folders_without_init(PACKAGE_ROOT) == []
+
+
 def test_the_layout_checks_see_what_they_look_for(tmp_path: Path) -> None:
     root = tmp_path / "lanTag"
     for relative in ("__init__.py", "a.py", "b.py", "x/__init__.py", "x/lobby.py", "y/__init__.py"):
@@ -471,3 +484,7 @@ def test_the_layout_checks_see_what_they_look_for(tmp_path: Path) -> None:
         "engine.py": 3
     }
     assert packages_missing_from("`lanTag/x/` holds the x", root) == ["lanTag/y"]
+    assert folders_without_init(root) == []
+    (root / "z").mkdir()
+    (root / "z" / "core.py").write_text("", encoding="utf-8")
+    assert folders_without_init(root) == ["lanTag/z"]
