@@ -316,19 +316,41 @@ def test_engines_never_import_views_or_ui() -> None:
     assert layer_of("games/__init__.py") == layer_of("games/tagem/__init__.py") == "rules"
 
 
+def stale_layer_entries(table: dict[str, str], root: Path) -> list[str]:
+    """Entries of ``table`` (a LAYER_OF_PATH) naming no file or folder under ``root``; a
+    ``*`` pattern is stale when it matches no module."""
+    relatives = [p.relative_to(root).as_posix() for p in sorted(root.rglob("*.py"))]
+    stale = []
+    for entry in table:
+        if "*" in entry:
+            exists = any(fnmatch.fnmatchcase(r, entry) for r in relatives)
+        else:
+            exists = (root / entry).exists()
+        if not exists:
+            stale.append(entry)
+    return stale
+
+
 def test_every_layer_entry_names_a_path() -> None:
     # A table entry for a file that is gone would hide a new file of that name in the
     # wrong layer; a pattern must name at least one module.
-    stale = []
-    for entry in LAYER_OF_PATH:
-        if "*" in entry:
-            relatives = [p.relative_to(PACKAGE_ROOT).as_posix() for p in lantag_modules()]
-            exists = any(fnmatch.fnmatchcase(r, entry) for r in relatives)
-        else:
-            exists = (PACKAGE_ROOT / entry).exists()
-        if not exists:
-            stale.append(entry)
-    assert stale == []
+    assert stale_layer_entries(LAYER_OF_PATH, PACKAGE_ROOT) == []
+
+
+def test_the_stale_entry_check_sees_a_missing_path(tmp_path: Path) -> None:
+    root = tmp_path / "lanTag"
+    (root / "games" / "a").mkdir(parents=True)
+    (root / "games" / "a" / "view.py").write_text("", encoding="utf-8")
+    (root / "wire.py").write_text("", encoding="utf-8")
+    table = {
+        "wire.py": "base",
+        "games/": "rules",
+        "games/*/view.py": "views",
+        "gone.py": "base",  # a file that no longer exists
+        "old/": "net",  # a folder that no longer exists
+        "games/*/paint.py": "ui",  # a pattern no module matches
+    }
+    assert stale_layer_entries(table, root) == ["gone.py", "old/", "games/*/paint.py"]
 
 
 def test_every_shipped_game_is_one_package() -> None:
