@@ -26,8 +26,8 @@ from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
 from lanTag.files import read_text, write_atomic, write_text_atomic
 from lanTag.identity import Identity
 from lanTag.log.file import LogWriter
+from lanTag.net.faults import NetSim
 from lanTag.net.link import LinkLayer
-from lanTag.net.netsim import NetSim
 from lanTag.net.udp import UdpPump
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
 from lanTag.peer.machine import Driver, LinkSender, PeerMachine

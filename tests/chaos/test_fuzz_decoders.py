@@ -22,9 +22,9 @@ from lanTag.games.tagem.board import MapError, parse_map
 from lanTag.identity import Identity
 from lanTag.log.chain import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
+from lanTag.net.faults import NetSimConfig, NetSimConfigError
 from lanTag.net.frame import MalformedFrame, decode
 from lanTag.net.link import LinkLayer
-from lanTag.net.netsim import NetSimConfig, NetSimConfigError
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby, lobby_message
 from lanTag.rules.base import Action, MalformedAction, OptionError
 from lanTag.rules.registry import engine_ids, get_game

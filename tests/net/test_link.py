@@ -8,9 +8,9 @@ import random
 import pytest
 
 from lanTag.net.endpoint import Addr, LinkEndpoint
+from lanTag.net.faults import NetSimConfig
 from lanTag.net.frame import DATAGRAM_BUDGET, MAX_CHUNK, Frame, FrameType, decode, encode
 from lanTag.net.link import LinkConfig, LinkLayer, MessageTooLarge, SendQueueFull, TooManyLinks
-from lanTag.net.netsim import NetSimConfig
 
 from .pair import A, B, make_pair
 

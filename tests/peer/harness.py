@@ -7,9 +7,9 @@ import random
 
 from lanTag.fair.chain import HashChain
 from lanTag.identity import Identity
+from lanTag.net.faults import NetSimConfig
 from lanTag.net.link import LinkLayer
-from lanTag.net.netsim import NetSimConfig
-from lanTag.net.simnet import SimNetwork
+from lanTag.net.sim_network import SimNetwork
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
 from lanTag.peer.machine import BotDriver, PeerMachine
 from lanTag.session.lobby_record import Timeouts
