@@ -147,7 +147,7 @@ LAYER_OF_PATH = {
 
 CORE = {"base", "rules", "fair", "bots", "session", "log"}
 # What each layer may import besides itself.  session and log need each other: the session
-# appends to a log chain (log/chain.py), the verifier replays a Session (log/verify.py).
+# appends to a log chain (log/entries.py), the verifier replays a Session (log/verify.py).
 MAY_IMPORT: dict[str, set[str]] = {
     "base": set(),
     "rules": {"base"},

@@ -22,7 +22,7 @@ from pathlib import Path
 import platformdirs
 
 from lanTag.errors import LanTagError, LocalProtocolError
-from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
+from lanTag.fair.hash_chain import DEFAULT_LENGTH, HashChain
 from lanTag.files import read_text, write_atomic, write_text_atomic
 from lanTag.identity import Identity
 from lanTag.log.file import LogWriter

@@ -13,9 +13,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.net.endpoint import Addr, DatagramMachine
 from lanTag.net.faults import NetSimConfig

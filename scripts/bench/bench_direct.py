@@ -37,9 +37,9 @@ for _p in (str(REPO), str(HERE)):
 
 import benchgames  # noqa: E402
 
-from lanTag.fair.chain import HashChain  # noqa: E402
+from lanTag.fair.hash_chain import HashChain  # noqa: E402
 from lanTag.identity import Identity  # noqa: E402
-from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
+from lanTag.log.entries import EntryKind, parse_log  # noqa: E402
 from lanTag.net.faults import NetSim, NetSimConfig  # noqa: E402
 from lanTag.net.link import LinkLayer  # noqa: E402
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby  # noqa: E402

@@ -20,7 +20,7 @@ from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.games.tagem.board import MapError, parse_map
 from lanTag.identity import Identity
-from lanTag.log.chain import LogFormatError, parse_log
+from lanTag.log.entries import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.net.faults import NetSimConfig, NetSimConfigError
 from lanTag.net.frame import MalformedFrame, decode

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity
 from lanTag.net.faults import NetSimConfig
 from lanTag.net.link import LinkLayer

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity
 from lanTag.net.endpoint import Addr
 from lanTag.net.faults import NetSimConfig
