@@ -39,10 +39,11 @@ def test_refined_builtins_are_kept() -> None:
     from lanTag.files import FileHeldOpen
     from lanTag.log.entries import LogFormatError
     from lanTag.net.frame import MalformedFrame
-    from lanTag.rules.base import IllegalAction, OptionError, PositionError
+    from lanTag.rules.base import IllegalAction, MalformedAction, OptionError, PositionError
 
     for cls, builtin in (
         (IllegalAction, ValueError),
+        (MalformedAction, IllegalAction),
         (OptionError, ValueError),
         (PositionError, ValueError),
         (LogFormatError, ValueError),

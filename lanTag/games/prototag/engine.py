@@ -53,6 +53,7 @@ from lanTag.rules.base import (
     Decision,
     Fact,
     Game,
+    IllegalAction,
     Input,
     Joint,
     Move,
@@ -279,7 +280,7 @@ class PrototagState(PrototagFields):
                 return
             reason = self.blocked_reason(direction)  # built only for a blocked step
             if reason is not None:
-                raise self.refused(action, f"seat {seat} cannot step {direction}: {reason}")
+                raise IllegalAction(f"seat {seat} cannot step {direction}: {reason}")
             return
         if self.phase == RPS and seat in (self.tagged, self.opponent):
             if action not in RPS_ACTIONS:
