@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
+from lanTag.log.entries import EntryKind, parse_log  # noqa: E402
 from lanTag.rules.base import FORFEIT, Joint  # noqa: E402
 from lanTag.testing.table import final_history  # noqa: E402
 from tests.chaos.test_cheat_processes import CHEATS, Run, _rollbacks, _table  # noqa: E402

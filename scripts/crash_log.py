@@ -51,7 +51,7 @@ def child(path: str, seed: int, engine: str) -> None:
 
 def check(data: bytes) -> tuple[str, int, int]:
     """(verdict, steps, truncated bytes): verdict is valid, valid-complete, empty or INVALID."""
-    from lanTag.log.chain import LogFormatError
+    from lanTag.log.entries import LogFormatError
     from lanTag.log.verify import verify_log
 
     try:
@@ -103,7 +103,7 @@ def kills(n: int, seed: int, engine: str, quiet: bool) -> list[str]:
 
 
 def cuts(n: int, seed: int, engine: str) -> list[str]:
-    from lanTag.log.chain import parse_log
+    from lanTag.log.entries import parse_log
     from lanTag.testing.table import Table
 
     table = Table(engine, 3, seed=seed)

@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from lanTag.identity import Identity  # noqa: E402
-from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
+from lanTag.log.entries import EntryKind, parse_log  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.net.frame import HEADER, Frame, FrameType, MalformedFrame, decode, encode  # noqa: E402
 from lanTag.peer.join_handshake import HostConfig, lobby_message  # noqa: E402

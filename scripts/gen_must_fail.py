@@ -44,7 +44,7 @@ import must_fail_messages  # noqa: E402, F401
 import must_fail_seals  # noqa: E402, F401
 from must_fail_game import ENGINE, FIRST_SEED, SEEDS_TRIED, VECTORS, Vector, play, write  # noqa: E402
 
-from lanTag.log.chain import LogFormatError  # noqa: E402
+from lanTag.log.entries import LogFormatError  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.testing.no_engines import no_engines  # noqa: E402
 

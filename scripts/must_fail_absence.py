@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from must_fail_game import ENGINE, Expect, Item, Vector, vector, write
 
 import lanTag.session.absence as absence
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.peer.machine import BotDriver, PeerMachine
 from lanTag.session import events as ev

@@ -18,7 +18,7 @@ from must_fail_game import h as _h
 from must_fail_handback import handback_game
 
 from lanTag.fair.commit import commitment
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.peer.machine import PeerMachine
 from lanTag.rules.base import FORFEIT, Action, IllegalAction, Joint, canonical_pack, decode_input
 from lanTag.session import referee

@@ -13,7 +13,7 @@ from must_fail_game import Expect, Game, Vector, turn_of, vector, write
 from must_fail_game import h as _h
 
 from lanTag.games.prototag.engine import PrototagState
-from lanTag.log.chain import MAGICS, MAX_ENTRY, EntryKind, LogChain
+from lanTag.log.entries import MAGICS, MAX_ENTRY, EntryKind, LogChain
 from lanTag.rules.base import (
     Roll,
     decode_input,

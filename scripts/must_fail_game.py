@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanTag.identity import Signer
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.entries import EntryKind, LogChain, parse_log
 from lanTag.rules.base import (
     IllegalAction,
     Input,

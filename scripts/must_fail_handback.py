@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from must_fail_game import ENGINE, Expect, Item, Vector, vector, write
 
 from lanTag.identity import Signer
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Joint, Move, Roll, decode_input
 from lanTag.session.core import REQUEST_LIMITS

@@ -11,7 +11,7 @@ from must_fail_game import Expect, Game, Item, Vector, turn_of, vector, write
 from must_fail_game import h as _h
 
 from lanTag.fair.commit import commitment
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.rules.base import (
     FORFEIT,
     Action,

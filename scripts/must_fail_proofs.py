@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from must_fail_game import ENGINE, Expect, Item, Vector, vector, write
 
 from lanTag.identity import Signer
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.session import agreement, late_proof
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message

@@ -9,7 +9,7 @@ from __future__ import annotations
 from must_fail_game import Expect, Game, Item, Vector, vector, write
 from must_fail_game import h as _h
 
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.rules.base import Move, decode_input
 from lanTag.session.messages import MsgType
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from must_fail_game import ENGINE, Expect, Item, Vector, vector, write
 
 import lanTag.session.agreement as agreement
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, sign_message

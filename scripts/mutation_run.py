@@ -5,7 +5,7 @@
     nice python scripts/mutation_run.py fair         # then: log
     nice python scripts/mutation_run.py log --keep /tmp/mut-log   # keep the work folder
     nice python scripts/mutation_run.py log --keep /tmp/mut-log   # again: resumes (below)
-    nice python scripts/mutation_run.py log --keep /tmp/mut-log 'lanTag.log.chain.*'
+    nice python scripts/mutation_run.py log --keep /tmp/mut-log 'lanTag.log.entries.*'
 
 With ``--keep`` the run can be stopped and started again: mutmut keeps each verdict in the
 folder and runs only the mutants without one (a function whose code changed is run again).
@@ -107,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("module", choices=sorted(TARGETS))
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
     parser.add_argument(
-        "names", nargs="*", help="mutant name globs to run (default all), e.g. 'lanTag.log.chain.*'"
+        "names",
+        nargs="*",
+        help="mutant name globs to run (default all), e.g. 'lanTag.log.entries.*'",
     )
     parser.add_argument("--children", type=int, default=1, help="mutants run at once")
     parser.add_argument(

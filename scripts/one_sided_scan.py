@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def main() -> int:
-    from lanTag.net.simnet import SimulationTimeout
+    from lanTag.net.sim_network import SimulationTimeout
     from tests.session.test_one_sided_silence import Silence, check_silence, play_with_silence
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -70,7 +70,7 @@ def humans_for(engine: str, index: int) -> int:
 
 def play_sim(index: int, engine: str, seed: int, faults: str, bot: str) -> SoakResult:
     """One simulated game; every check of the module docstring."""
-    from lanTag.net.simnet import SimulationStalled, SimulationTimeout
+    from lanTag.net.sim_network import SimulationStalled, SimulationTimeout
     from lanTag.session import events as ev
     from lanTag.session.lobby_record import Timeouts
     from lanTag.testing.table import Table, final_history, recorded_steps

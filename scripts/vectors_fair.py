@@ -11,12 +11,12 @@ from typing import Any
 from vectors_common import h
 
 from lanTag import wire
-from lanTag.fair.chain import DOMAIN as CHAIN_DOMAIN
-from lanTag.fair.chain import HashChain, chain_step_ok
 from lanTag.fair.commit import DOMAIN as COMMIT_DOMAIN
 from lanTag.fair.commit import commitment
 from lanTag.fair.draw import DOMAIN as DRAW_DOMAIN
 from lanTag.fair.draw import DrawStream, draw_seed
+from lanTag.fair.hash_chain import DOMAIN as CHAIN_DOMAIN
+from lanTag.fair.hash_chain import HashChain, chain_step_ok
 from lanTag.rules.base import Die, Draw, Pick, Shuffle
 from lanTag.rules.playout import draw_values
 

@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.entries import EntryKind, LogChain, parse_log
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.rules.registry import register_engine
 from lanTag.session.messages import MsgType, parse_unverified, sign_message

@@ -11,8 +11,8 @@ from typing import Any
 from vectors_common import h, typed
 
 from lanTag import wire
-from lanTag.fair.chain import DOMAIN as CHAIN_DOMAIN
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import DOMAIN as CHAIN_DOMAIN
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity
 from lanTag.session.lobby_record import GAME_DOMAIN, LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.messages import (

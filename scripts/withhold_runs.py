@@ -42,8 +42,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lanTag.fair.chain import chain_step_ok  # noqa: E402
-from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
+from lanTag.fair.hash_chain import chain_step_ok  # noqa: E402
+from lanTag.log.entries import EntryKind, parse_log  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.rules.base import Chance, Roll, State  # noqa: E402
 from lanTag.session import referee  # noqa: E402

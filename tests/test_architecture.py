@@ -147,7 +147,7 @@ LAYER_OF_PATH = {
 
 CORE = {"base", "rules", "fair", "bots", "session", "log"}
 # What each layer may import besides itself.  session and log need each other: the session
-# appends to a log chain (log/chain.py), the verifier replays a Session (log/verify.py).
+# appends to a log chain (log/entries.py), the verifier replays a Session (log/verify.py).
 MAY_IMPORT: dict[str, set[str]] = {
     "base": set(),
     "rules": {"base"},
@@ -316,19 +316,41 @@ def test_engines_never_import_views_or_ui() -> None:
     assert layer_of("games/__init__.py") == layer_of("games/tagem/__init__.py") == "rules"
 
 
+def stale_layer_entries(table: dict[str, str], root: Path) -> list[str]:
+    """Entries of ``table`` (a LAYER_OF_PATH) naming no file or folder under ``root``; a
+    ``*`` pattern is stale when it matches no module."""
+    relatives = [p.relative_to(root).as_posix() for p in sorted(root.rglob("*.py"))]
+    stale = []
+    for entry in table:
+        if "*" in entry:
+            exists = any(fnmatch.fnmatchcase(r, entry) for r in relatives)
+        else:
+            exists = (root / entry).exists()
+        if not exists:
+            stale.append(entry)
+    return stale
+
+
 def test_every_layer_entry_names_a_path() -> None:
     # A table entry for a file that is gone would hide a new file of that name in the
     # wrong layer; a pattern must name at least one module.
-    stale = []
-    for entry in LAYER_OF_PATH:
-        if "*" in entry:
-            relatives = [p.relative_to(PACKAGE_ROOT).as_posix() for p in lantag_modules()]
-            exists = any(fnmatch.fnmatchcase(r, entry) for r in relatives)
-        else:
-            exists = (PACKAGE_ROOT / entry).exists()
-        if not exists:
-            stale.append(entry)
-    assert stale == []
+    assert stale_layer_entries(LAYER_OF_PATH, PACKAGE_ROOT) == []
+
+
+def test_the_stale_entry_check_sees_a_missing_path(tmp_path: Path) -> None:
+    root = tmp_path / "lanTag"
+    (root / "games" / "a").mkdir(parents=True)
+    (root / "games" / "a" / "view.py").write_text("", encoding="utf-8")
+    (root / "wire.py").write_text("", encoding="utf-8")
+    table = {
+        "wire.py": "base",
+        "games/": "rules",
+        "games/*/view.py": "views",
+        "gone.py": "base",  # a file that no longer exists
+        "old/": "net",  # a folder that no longer exists
+        "games/*/paint.py": "ui",  # a pattern no module matches
+    }
+    assert stale_layer_entries(table, root) == ["gone.py", "old/", "games/*/paint.py"]
 
 
 def test_every_shipped_game_is_one_package() -> None:
@@ -456,6 +478,19 @@ def test_the_architecture_page_names_every_package() -> None:
     assert packages_missing_from(page, PACKAGE_ROOT) == []
 
 
+def folders_without_init(root: Path) -> list[str]:
+    """Folders under ``root`` that hold modules but no ``__init__.py``: setuptools' package
+    finder (pyproject.toml) leaves such a folder out of the wheel."""
+    folders = {p.parent for p in root.rglob("*.py")}
+    return sorted(
+        f.relative_to(root.parent).as_posix() for f in folders if not (f / "__init__.py").is_file()
+    )
+
+
+def test_every_folder_of_modules_is_a_package() -> None:
+    assert folders_without_init(PACKAGE_ROOT) == []
+
+
 def test_the_layout_checks_see_what_they_look_for(tmp_path: Path) -> None:
     root = tmp_path / "lanTag"
     for relative in ("__init__.py", "a.py", "b.py", "x/__init__.py", "x/lobby.py", "y/__init__.py"):
@@ -471,3 +506,7 @@ def test_the_layout_checks_see_what_they_look_for(tmp_path: Path) -> None:
         "engine.py": 3
     }
     assert packages_missing_from("`lanTag/x/` holds the x", root) == ["lanTag/y"]
+    assert folders_without_init(root) == []
+    (root / "z").mkdir()
+    (root / "z" / "core.py").write_text("", encoding="utf-8")
+    assert folders_without_init(root) == ["lanTag/z"]

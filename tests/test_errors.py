@@ -37,12 +37,13 @@ def test_every_lantag_exception_is_a_lantag_error() -> None:
 def test_refined_builtins_are_kept() -> None:
     # The builtin each one refined before it joined the hierarchy: callers catch these.
     from lanTag.files import FileHeldOpen
-    from lanTag.log.chain import LogFormatError
+    from lanTag.log.entries import LogFormatError
     from lanTag.net.frame import MalformedFrame
-    from lanTag.rules.base import IllegalAction, OptionError, PositionError
+    from lanTag.rules.base import IllegalAction, MalformedAction, OptionError, PositionError
 
     for cls, builtin in (
         (IllegalAction, ValueError),
+        (MalformedAction, IllegalAction),
         (OptionError, ValueError),
         (PositionError, ValueError),
         (LogFormatError, ValueError),

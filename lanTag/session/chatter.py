@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.session.core import REQUEST_AHEAD, SessionCore
 from lanTag.session.messages import SPECS, MsgType, Signed
 

@@ -15,9 +15,9 @@ make a drop an agreement rather than a guess.
 from __future__ import annotations
 
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
-from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import NONCE_SIZE, commitment, opens
-from lanTag.log.chain import EntryKind
+from lanTag.fair.hash_chain import chain_step_ok
+from lanTag.log.entries import EntryKind
 from lanTag.rules.base import (
     Action,
     Chance,

@@ -13,7 +13,7 @@ Pure like the rest of the session: ``now`` is passed in.
 
 from __future__ import annotations
 
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.session import events as ev
 from lanTag.session.chatter import Chatter
 from lanTag.session.messages import MsgType, Signed, sign_message

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import opens
+from lanTag.fair.hash_chain import chain_step_ok
 from lanTag.rules.base import IllegalAction, State
 from lanTag.session.messages import ROUND_ACKS_PROTOCOL as ROUND_ACKS_PROTOCOL
 from lanTag.session.messages import MsgType, Signed, reveal_vector

@@ -2,6 +2,6 @@
 
 Nothing in the product imports this package.  ``lanTag.testing.table`` builds a
 table of whole peers (links + lobby + session + bot driver) on
-:class:`~lanTag.net.simnet.SimNetwork`; ``lanTag.testing.adversary`` wraps one
+:class:`~lanTag.net.sim_network.SimNetwork`; ``lanTag.testing.adversary`` wraps one
 of them in a cheating peer.  Used by ``tests/chaos`` and ``scripts/``.
 """

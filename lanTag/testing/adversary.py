@@ -28,7 +28,7 @@ from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.fair.commit import commitment
 from lanTag.identity import Identity
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.net.endpoint import Addr
 from lanTag.net.frame import Frame, FrameType, encode
 from lanTag.peer.machine import BotDriver, PeerMachine

@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
+from lanTag.fair.hash_chain import DEFAULT_LENGTH, HashChain
 from lanTag.identity import Identity
 from lanTag.log.file import LogWriter
 from lanTag.net.link import LinkLayer

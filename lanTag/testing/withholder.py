@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lanTag.errors import RemoteProtocolError
-from lanTag.fair.chain import chain_step_ok
+from lanTag.fair.hash_chain import chain_step_ok
 from lanTag.rules.base import Chance, Roll, State
 from lanTag.session import referee
 from lanTag.session.core import bundles

@@ -38,7 +38,7 @@ from bench_direct import DirectTable, LinkFaults
 from bench_tables import Table
 from benchgames import ENGINES
 
-from lanTag.net.netsim import NetSimConfig
+from lanTag.net.faults import NetSimConfig
 
 __all__ = [
     "ENGINES",
@@ -234,7 +234,7 @@ def wifi_table(
             f"times in mean one-way delays ({net.delay * 1e3:g} ms) of virtual time: from "
             "the last peer applying the step before to the last peer applying this one, "
             "after 2 warm-up steps; the lobby fills on a clean network",
-            "faults: NetSim (lanTag/net/netsim.py) per directed link for the delay, its "
+            "faults: NetSim (lanTag/net/faults.py) per directed link for the delay, its "
             "jitter (which also reorders) and the independent loss; the bursts are the "
             f"bench's (bench_direct.LinkFaults): a datagram starts one with probability "
             f"{net.burst:g}, and it and the next {net.burst_len - 1} datagrams on that link "

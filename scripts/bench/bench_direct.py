@@ -3,11 +3,11 @@
 * :class:`DirectNet`: an in-process, zero-latency driver for whole peers (links + lobby +
   session + bot).  Like :class:`lanTag.net.udp.UdpPump` it asks a machine for its output and
   its next timer only after touching *that* machine, so its CPU cost per event is the
-  product's own (``lanTag.net.simnet.SimNetwork`` polls every machine on every event,
+  product's own (``lanTag.net.sim_network.SimNetwork`` polls every machine on every event,
   which is right for tests but adds O(peers) per event);
 * :class:`DirectTable`: ``humans`` whole peers with bots on a :class:`DirectNet`;
 * :class:`LinkFaults`: seeded faults per directed link for a :class:`DirectNet` (the
-  project's :class:`~lanTag.net.netsim.NetSim` plus bursts of loss, which it lacks);
+  project's :class:`~lanTag.net.faults.NetSim` plus bursts of loss, which it lacks);
 * :class:`StampedEvents`: timestamps applied steps and game over (also used by the
   real-socket children in ``bench_procs``);
 * signed-message counting of a log (:func:`count_log`).
@@ -37,11 +37,11 @@ for _p in (str(REPO), str(HERE)):
 
 import benchgames  # noqa: E402
 
-from lanTag.fair.chain import HashChain  # noqa: E402
+from lanTag.fair.hash_chain import HashChain  # noqa: E402
 from lanTag.identity import Identity  # noqa: E402
-from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
+from lanTag.log.entries import EntryKind, parse_log  # noqa: E402
+from lanTag.net.faults import NetSim, NetSimConfig  # noqa: E402
 from lanTag.net.link import LinkLayer  # noqa: E402
-from lanTag.net.netsim import NetSim, NetSimConfig  # noqa: E402
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby  # noqa: E402
 from lanTag.peer.machine import BotDriver, PeerMachine  # noqa: E402
 from lanTag.rules.base import Joint, Move, Roll  # noqa: E402
@@ -161,7 +161,7 @@ class LinkFaults:
     """Faults on every directed link of a :class:`DirectNet`, seeded, one state per link.
 
     Each datagram first meets the burst model, then the link's own
-    :class:`~lanTag.net.netsim.NetSim` (forked from ``config`` per directed link: delay,
+    :class:`~lanTag.net.faults.NetSim` (forked from ``config`` per directed link: delay,
     jitter, independent loss, duplication, reordering).  NetSimConfig has no bursts, so
     they are modelled here: a datagram starts a burst with probability ``burst``, and it
     and the next ``burst_len - 1`` datagrams on that link are lost (the burst's own

@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib as bl
 from nacl.bindings import crypto_sign_open
 
-from lanTag.log.chain import MAGICS, EntryKind, parse_log
+from lanTag.log.entries import MAGICS, EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import SIGN_DOMAIN, parse_unverified

@@ -54,7 +54,7 @@ from bench_tables import (
     timed_loop,
 )
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 
 __all__ = [
     "BENCH_TIMEOUTS",

@@ -15,7 +15,7 @@ sys.path.insert(0, str(BENCH))
 import bench_counts as bc  # noqa: E402
 from bench_direct import LinkFaults  # noqa: E402
 
-from lanTag.net.netsim import NetSimConfig  # noqa: E402
+from lanTag.net.faults import NetSimConfig  # noqa: E402
 from lanTag.rules.registry import unregister_engine  # noqa: E402
 
 A, B, C = ("10.0.0.1", 5000), ("10.0.1.1", 5000), ("10.0.2.1", 5000)

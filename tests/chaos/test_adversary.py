@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.net.endpoint import Addr
 from lanTag.peer.machine import PeerMachine
 from lanTag.rules.base import FORFEIT, Joint, State

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.log.chain import LogFormatError
+from lanTag.log.entries import LogFormatError
 from lanTag.log.verify import verify_log
 from lanTag.net.frame import Frame, FrameType, encode
 from lanTag.peer.join_handshake import START_DOMAIN, lobby_message

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.peer.selfplay import peer_env
 from lanTag.rules.base import FORFEIT, Joint

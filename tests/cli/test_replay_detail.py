@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from lanTag import wire
-from lanTag.fair.chain import chain_step_ok
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.fair.hash_chain import chain_step_ok
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.inspect import RollDetail, SecretDetail, describe, inspect_steps
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.rules.base import Joint, Move, Roll

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.entries import EntryKind, LogChain, parse_log
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import Signed, parse_unverified
 from lanTag.testing.table import identity_for

@@ -9,7 +9,7 @@ import functools
 import pytest
 
 from lanTag.fair.draw import DrawStream, draw_seed
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.recorded import draw_of
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log

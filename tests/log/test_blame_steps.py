@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lanTag.cli.entry import main as lantag_main
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
 from lanTag.session.messages import MsgType, Signed, parse_unverified

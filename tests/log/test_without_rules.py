@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from lanTag.log import recorded, without_rules
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.recorded import RecordedRules, StepBook
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log

@@ -207,7 +207,7 @@ async def test_a_joiner_silent_at_the_start_is_unseated_and_exits_non_zero(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from lanTag.cli.headless import play_headless
-    from lanTag.net.netsim import NetSim
+    from lanTag.net.faults import NetSim
     from lanTag.peer import machine as peer_machine
 
     monkeypatch.setattr(peer_machine, "SILENT_AT_START", 1.5)  # > the 1 s keepalive

@@ -100,7 +100,7 @@ def test_a_newcomer_takes_the_seat_a_leaver_left_in_the_next_game() -> None:
     import dataclasses
     import random
 
-    from lanTag.fair.chain import HashChain
+    from lanTag.fair.hash_chain import HashChain
     from lanTag.net.link import LinkLayer
     from lanTag.peer import series
     from lanTag.peer.machine import BotDriver, PeerMachine

@@ -20,7 +20,7 @@ import pytest
 from lanTag.cli.entry import main as lantag_main
 from lanTag.cli.log_commands import verify_exit_code
 from lanTag.log import plain_replay
-from lanTag.log.chain import EntryKind, LogFormatError, parse_log
+from lanTag.log.entries import EntryKind, LogFormatError, parse_log
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.rules.registry import engine_ids, get_game

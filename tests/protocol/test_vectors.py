@@ -18,14 +18,14 @@ import pytest
 
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
-from lanTag.fair.chain import DOMAIN as CHAIN_DOMAIN
-from lanTag.fair.chain import HashChain, chain_step_ok
 from lanTag.fair.commit import DOMAIN as COMMIT_DOMAIN
 from lanTag.fair.commit import commitment, opens
 from lanTag.fair.draw import DOMAIN as DRAW_DOMAIN
 from lanTag.fair.draw import DrawStream, draw_seed
+from lanTag.fair.hash_chain import DOMAIN as CHAIN_DOMAIN
+from lanTag.fair.hash_chain import HashChain, chain_step_ok
 from lanTag.identity import Identity, Verifier
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Die, Draw, Pick, Shuffle
 from lanTag.rules.playout import draw_values

@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT
 from lanTag.session import events as ev

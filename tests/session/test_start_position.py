@@ -14,7 +14,7 @@ import pytest
 from lanTag import wire
 from lanTag.cli.position_command import states_of_log
 from lanTag.errors import RemoteProtocolError
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.entries import EntryKind, LogChain, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Over, PositionError, State
 from lanTag.rules.playout import random_input

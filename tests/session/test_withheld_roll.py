@@ -11,7 +11,7 @@ import dataclasses
 
 import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.inspect import RollDetail, describe
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Chance, Roll
