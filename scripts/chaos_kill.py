@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.peer.selfplay import peer_env  # noqa: E402
-from lanTag.testing.table import final_history  # noqa: E402
+from tests.support.table import final_history  # noqa: E402
 
 PORT = re.compile(rb"on port (\d+)")
 PORT_GUARD = 60.0  # seconds the host may take to announce its port (a hang guard only)

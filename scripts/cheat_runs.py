@@ -2,7 +2,7 @@
 """Run one real-process cheat table many times; count rollbacks and wrong outcomes.
 
 Each run is the table of ``tests/chaos/test_cheat_processes.py``: ``lantag host`` and an
-honest ``lantag join`` (bots, headless) and ``python -m lanTag.testing.adversary --cheat
+honest ``lantag join`` (bots, headless) and ``python -m tests.support.adversary --cheat
 NAME``, a 3-seat Prototag game on loopback.  For each run it reports the honest processes'
 exit codes, whether both honest logs verify (valid, complete), the blames of honest seats,
 the cheater's decision at the step it cheated (the forfeit expected, or for two-commits the
@@ -31,9 +31,9 @@ sys.path.insert(0, str(ROOT))
 
 from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
 from lanTag.rules.base import FORFEIT, Joint  # noqa: E402
-from lanTag.testing.table import final_history  # noqa: E402
 from tests.chaos.test_cheat_processes import CHEATS, Run, _rollbacks, _table  # noqa: E402
 from tests.chaos.test_colluder_processes import _collusion_table  # noqa: E402
+from tests.support.table import final_history  # noqa: E402
 
 COLLUDE = "collude"  # the 4-seat table of two colluders (tests/chaos/test_colluder_processes.py)
 

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 def child(path: str, seed: int, engine: str) -> None:
     from lanTag.log.file import LogWriter
-    from lanTag.testing.table import Table
+    from tests.support.table import Table
 
     writer = LogWriter(path)
     table = Table(engine, 3, seed=seed, faults="loss=0.1,delay=5ms,jitter=5ms")
@@ -104,7 +104,7 @@ def kills(n: int, seed: int, engine: str, quiet: bool) -> list[str]:
 
 def cuts(n: int, seed: int, engine: str) -> list[str]:
     from lanTag.log.chain import parse_log
-    from lanTag.testing.table import Table
+    from tests.support.table import Table
 
     table = Table(engine, 3, seed=seed)
     table.start()

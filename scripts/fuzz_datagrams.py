@@ -58,7 +58,7 @@ from lanTag.peer.join_handshake import HostConfig, lobby_message  # noqa: E402
 from lanTag.peer.machine import BotDriver  # noqa: E402
 from lanTag.peer.runtime import LocalIdentity, open_host, open_join, wait_until  # noqa: E402
 from lanTag.session.messages import pack_bundle  # noqa: E402
-from lanTag.testing.table import final_history  # noqa: E402
+from tests.support.table import final_history  # noqa: E402
 
 
 @dataclass

@@ -10,7 +10,7 @@ hash chain.  The logs written here are what a *cheating writer* produces instead
 keys of every seat it signs for, so every message in them is validly signed, and it writes its
 log through the package's own LogChain, so every entry chains.  Each starts from a real game
 (Prototag, three human seats and a replicated bot, played by the library's bots through the
-whole peer stack on the simulated network: lanTag.testing.table), keeps that game's log up to
+whole peer stack on the simulated network: tests.support.table), keeps that game's log up to
 the point of the cheat, and then breaks one rule.  The rules and the failure each must produce
 (exit code, failing entry, reason, blame; and without the rules, SPEC §9.2) are in
 must_fail.json; SPEC §9.1 lists them.
@@ -46,7 +46,7 @@ from must_fail_game import ENGINE, FIRST_SEED, SEEDS_TRIED, VECTORS, Vector, pla
 
 from lanTag.log.chain import LogFormatError  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
-from lanTag.testing.no_engines import no_engines  # noqa: E402
+from tests.support.no_engines import no_engines  # noqa: E402
 
 # The hand-back's cheats (protocol 5) register after the others, then the edges SPEC decides
 # (issue #36), then the two proofs' (protocol 6), then the hand-back's price (protocol 6), then

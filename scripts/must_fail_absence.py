@@ -26,7 +26,7 @@ from lanTag.peer.machine import BotDriver, PeerMachine
 from lanTag.session import events as ev
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import parse_unverified
-from lanTag.testing.table import Table
+from tests.support.table import Table
 
 FIRST_SEED = 11
 SEEDS_TRIED = 48

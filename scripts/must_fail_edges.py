@@ -24,8 +24,8 @@ from lanTag.rules.base import FORFEIT, Action, IllegalAction, Joint, canonical_p
 from lanTag.session import referee
 from lanTag.session.messages import MsgType, Signed, parse_unverified
 from lanTag.session.steps import ROUND_SUBJECT, round_digest
-from lanTag.testing.adversary import Adversary, Cheat
-from lanTag.testing.table import Table
+from tests.support.adversary import Adversary, Cheat
+from tests.support.table import Table
 
 # -- the entries' steps (SPEC §9) ------------------------------------------------------------
 

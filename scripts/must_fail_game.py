@@ -29,7 +29,7 @@ from lanTag.session.messages import (
     parse_unverified,
     sign_message,
 )
-from lanTag.testing.table import Table, identity_for
+from tests.support.table import Table, identity_for
 
 FIRST_SEED = 2027  # the game every vector starts from: the first seed from here whose game
 SEEDS_TRIED = 64  # has every situation a cheat needs (a rule change may change the game)

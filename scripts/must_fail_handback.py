@@ -20,8 +20,8 @@ from lanTag.log.verify import verify_log
 from lanTag.rules.base import Joint, Move, Roll, decode_input
 from lanTag.session.core import REQUEST_LIMITS
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
-from lanTag.testing.no_engines import no_engines
-from lanTag.testing.table import Table, identity_for
+from tests.support.no_engines import no_engines
+from tests.support.table import Table, identity_for
 
 FIRST_SEED = 11  # the hand-back game: the first table seed from here whose game has what
 SEEDS_TRIED = 32  # the cheats need (see ``handback_game``)

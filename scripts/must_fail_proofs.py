@@ -25,7 +25,7 @@ from lanTag.session import agreement, late_proof
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
 from lanTag.session.steps import ORDERED_PROOFS_PROTOCOL
-from lanTag.testing.table import Table, identity_for
+from tests.support.table import Table, identity_for
 
 FIRST_SEED = 7  # the first table seed from here whose game has what the vector needs
 SEEDS_TRIED = 32

@@ -3,7 +3,7 @@ them out of its half of the table only while the host's seat and the deciding pe
 seat stay.
 
 Part of scripts/gen_must_fail.py (which puts this folder on sys.path).  Each log is a real
-game of the must-fail table (lanTag.testing.table.Table, 3 people and a replicated bot) on
+game of the must-fail table (tests.support.table.Table, 3 people and a replicated bot) on
 the simulated network, its two other people's peers cut off from the writer as soon as the
 game starts (squatters, to the writer).  The host's log, dropping them at the first roll,
 must pass.  The two others are a joiner's (the writer is seat 1), played by a table whose
@@ -28,7 +28,7 @@ from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, sign_message
-from lanTag.testing.table import Table, addr, identity_for
+from tests.support.table import Table, addr, identity_for
 
 FIRST_SEED = 40
 SEEDS_TRIED = 16

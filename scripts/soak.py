@@ -4,7 +4,7 @@
 Two modes:
 
 * ``sim`` (default): whole peers (links + lobby + session + heuristic bots) on the
-  in-memory simulated network (``lanTag.testing.table``), virtual time, seeded
+  in-memory simulated network (``tests.support.table``), virtual time, seeded
   faults.  Fast: hundreds of games a minute.
 * ``real``: ``lantag selfplay`` (separate peer processes, real UDP on loopback,
   faults injected in each process's UDP layer), one game per seed.
@@ -73,7 +73,7 @@ def play_sim(index: int, engine: str, seed: int, faults: str, bot: str) -> SoakR
     from lanTag.net.simnet import SimulationStalled, SimulationTimeout
     from lanTag.session import events as ev
     from lanTag.session.lobby_record import Timeouts
-    from lanTag.testing.table import Table, final_history, recorded_steps
+    from tests.support.table import Table, final_history, recorded_steps
 
     humans = humans_for(engine, index)
     result = SoakResult(index, engine, humans, seed)

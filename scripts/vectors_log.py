@@ -186,7 +186,7 @@ def _variants(valid: bytes, foreign: bytes) -> list[dict[str, Any]]:
 def _without_rules(data: bytes, exit_code: int) -> VerifyReport:
     """verify_log with no engine registered (SPEC §9.2); RuntimeError unless it exits
     ``exit_code`` (1 invalid, 3 authentic but not replayed)."""
-    from lanTag.testing.no_engines import no_engines
+    from tests.support.no_engines import no_engines
 
     with no_engines():
         report = verify_log(data)

@@ -4,7 +4,7 @@
 Each table is the one of ``tests/chaos/test_cheat_processes.py``: ``lantag host`` and an
 honest ``lantag join`` (bots, headless, loopback) and a third seat, a 3-seat Prototag game
 (``--turn-timeout 6``, the step timeout at its 10 s default).  The third seat is
-``python -m lanTag.testing.adversary --cheat withhold-roll`` (lanTag.testing.withholder: it
+``python -m tests.support.adversary --cheat withhold-roll`` (tests.support.withholder: it
 holds its link of each of its own rolls back until it has read the others', withholds it
 when the roll without it has more pips, is dropped and signs a REJOIN), or, for the
 baseline, another honest ``lantag join``.
@@ -121,7 +121,7 @@ async def run_table(tmp: Path, cheat: str | None) -> Table:
             ["-m", "lanTag", "join", address, "--log", str(logs[2]), *common]
             if cheat is None
             else [
-                "-m", "lanTag.testing.adversary", "--cheat", cheat, "--join", address,
+                "-m", "tests.support.adversary", "--cheat", cheat, "--join", address,
                 "--log", str(logs[2]), "--max-seconds", str(WAIT),
             ]
         )  # fmt: skip

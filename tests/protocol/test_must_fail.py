@@ -24,8 +24,8 @@ from lanTag.log.chain import EntryKind, LogFormatError, parse_log
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.rules.registry import engine_ids, get_game
-from lanTag.testing.no_engines import no_engines
 from lanTag.wire import PROTOCOL_VERSION
+from tests.support.no_engines import no_engines
 
 ROOT = Path(__file__).resolve().parents[2]
 MUST_FAIL = ROOT / "protocol" / "vectors" / "must_fail"

@@ -328,7 +328,7 @@ def test_lantag_verify_without_the_toy_engine_answers_as_the_index_says(
     # rules as the log records them (SPEC §9.2).  The valid logs are authentic (exit 3);
     # every tampered one fails at the entry its index names, as with the engine.
     from lanTag.cli.entry import main as lantag_main
-    from lanTag.testing.no_engines import no_engines
+    from tests.support.no_engines import no_engines
 
     with no_engines():
         code = lantag_main(["verify", "--json", str(VECTORS / case["file"])])

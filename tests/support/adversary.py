@@ -2,7 +2,7 @@
 
 :class:`Adversary` wraps a whole :class:`~lanTag.peer.machine.PeerMachine` (links,
 lobby, session) and is itself a datagram machine, so it drops into a
-simulated table (``lanTag.testing.table.Table(wrap=...)``) in place of an
+simulated table (``tests.support.table.Table(wrap=...)``) in place of an
 honest peer.  It plays with a bot like everyone else, and:
 
 * every signed message its session sends passes through :meth:`rewrite`, which
@@ -45,9 +45,9 @@ from lanTag.session.messages import (
 )
 from lanTag.session.steps import ROUND_SUBJECT, round_digest
 from lanTag.session.transport import Transport
-from lanTag.testing.choices import beats, illegal_for
-from lanTag.testing.garbage import garbage_datagrams, garbage_payloads
-from lanTag.testing.withholder import Withholder, own_pips
+from tests.support.choices import beats, illegal_for
+from tests.support.garbage import garbage_datagrams, garbage_payloads
+from tests.support.withholder import Withholder, own_pips
 
 __all__ = ["Adversary", "Cheat", "garbage_datagrams", "garbage_payloads", "resign"]
 
@@ -76,7 +76,7 @@ class Cheat(enum.Enum):
     REQUEST_FLOOD = "request-flood"  # NUDGEs and VOTEs with distinct seqs, future steps too
     CHAT_FLOOD = "chat-flood"  # validly signed CHAT junk, distinct lines, at its step
     # Issue #38: withhold our link of our own roll when the roll without it has more pips, be
-    # dropped, ask back (lanTag.testing.withholder); -careful: only while a hand-back is
+    # dropped, ask back (tests.support.withholder); -careful: only while a hand-back is
     # left; -leave: withhold with a LEAVE; -aware: it knows protocol 6's withheld roll (a
     # roll withheld by its owner is its forfeit) and withholds only when that pays.
     WITHHOLD_ROLL = "withhold-roll"
@@ -742,6 +742,6 @@ _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
 
 
 if __name__ == "__main__":  # the adversary as a process, for tests: see cheat_process
-    from lanTag.testing.cheat_process import main
+    from tests.support.cheat_process import main
 
     raise SystemExit(main())

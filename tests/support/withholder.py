@@ -10,7 +10,7 @@ LEAVE), the roll is drawn without its link, and it signs a REJOIN to be given ba
 the choice; nothing of ours at a withheld step is sent: silent there) and its
 ``receive_payload`` (the others' links of a roll reach the session only once we chose, so
 it never decides the roll with our link and moves on).  It works on the simulated network
-(``tests/session``) and, through :class:`lanTag.testing.adversary.Adversary`, in a real
+(``tests/session``) and, through :class:`tests.support.adversary.Adversary`, in a real
 process (``scripts/withhold_runs.py``).  Test code only: nothing in the product imports it.
 """
 
