@@ -1,7 +1,7 @@
 """The cheating writer of scripts/gen_must_fail.py: the honest game every must-fail log
 starts from, every seat's signing key, and the package's own log writer.
 
-Imported by scripts/gen_must_fail.py, which puts the repository and this folder on sys.path.
+Imported by scripts/gen_must_fail.py (``python -m scripts.gen_must_fail``).
 """
 
 from __future__ import annotations

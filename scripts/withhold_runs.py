@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Issue #38's withhold-and-rejoin attack with real processes: what it gains, what it costs.
 
 Each table is the one of ``tests/chaos/test_cheat_processes.py``: ``lantag host`` and an
@@ -18,7 +17,7 @@ roll it did not withhold gains exactly 0.  Printed: the mean gain per such roll 
 confidence interval, how many it withheld, the blames and hand-backs the host's log holds,
 and the game's length (wall time and steps) against honest tables run the same way.
 
-    .venv/bin/python scripts/withhold_runs.py --rolls 200 --honest 8 --parallel 2
+    .venv/bin/python -m scripts.withhold_runs --rolls 200 --honest 8 --parallel 2
 
 ``--cheat withhold-roll-aware`` is an attacker that knows protocol 6's withheld roll (a roll
 withheld by its own seat is that seat's worst, SPEC §5.5): it withholds only when that pays.
@@ -39,18 +38,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from lanTag.fair.chain import chain_step_ok  # noqa: E402
-from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
-from lanTag.log.verify import verify_log  # noqa: E402
-from lanTag.rules.base import Chance, Roll, State  # noqa: E402
-from lanTag.session import referee  # noqa: E402
-from lanTag.session.lobby_record import LobbyRecord, start_state  # noqa: E402
-from lanTag.session.messages import MsgType, Signed, parse_unverified  # noqa: E402
-from lanTag.session.steps import WITHHELD_PROTOCOL  # noqa: E402
-from tests.chaos.test_cheat_processes import (  # noqa: E402
+from lanTag.fair.chain import chain_step_ok
+from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.verify import verify_log
+from lanTag.rules.base import Chance, Roll, State
+from lanTag.session import referee
+from lanTag.session.lobby_record import LobbyRecord, start_state
+from lanTag.session.messages import MsgType, Signed, parse_unverified
+from lanTag.session.steps import WITHHELD_PROTOCOL
+from tests.chaos.test_cheat_processes import (
     OPTIONS,
     PORT,
     SEATED,
@@ -290,7 +286,9 @@ def play(base: Path, cheat: str | None, games: int, rolls: int, parallel: int) -
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.withhold_runs", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--cheat", default="withhold-roll", choices=CHEATS)
     parser.add_argument("--rolls", type=int, default=200, help="the cheater's own rolls wanted")
     parser.add_argument("--max-games", type=int, default=120)

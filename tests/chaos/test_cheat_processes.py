@@ -24,7 +24,7 @@ from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.peer.selfplay import peer_env
 from lanTag.rules.base import FORFEIT, Joint
 from tests.net.real_table import final_history
-from tests.support.processes import support_env
+from tests.support.processes import root_env
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = re.compile(rb"on port (\d+)")
@@ -85,10 +85,10 @@ def _peer_env(tmp: Path, i: int) -> dict[str, str]:
     (patient / "sitecustomize.py").write_text(PATIENT_PEERS, encoding="utf-8")
     env = peer_env(tmp, i)
     paths = [str(patient), *filter(None, [env.get("PYTHONPATH")])]
-    # The repository root first (support_env): the cheater runs as ``python -m
+    # The repository root first (root_env): the cheater runs as ``python -m
     # tests.support.adversary`` (tests/ is not installed), and every process imports this
     # tree's lanTag, not the one the venv was installed from.
-    return support_env({**env, "PYTHONPATH": os.pathsep.join(paths)})
+    return root_env({**env, "PYTHONPATH": os.pathsep.join(paths)})
 
 
 async def _table(tmp: Path, cheat: str) -> Run:

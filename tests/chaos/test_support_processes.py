@@ -1,7 +1,7 @@
 """Test support run as a process (``python -m tests.support.NAME``) starts from any folder.
 
 tests/ is not installed, so a child finds ``tests.support`` through the repository root
-that :func:`~tests.support.processes.support_env` puts on its PYTHONPATH, not through its
+that :func:`~tests.support.processes.root_env` puts on its PYTHONPATH, not through its
 working directory.  Timeouts are hang guards only.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.processes import REPO_ROOT, support_argv, support_env
+from tests.support.processes import REPO_ROOT, root_env, support_argv
 
 HANG_GUARD = 60.0
 
@@ -33,7 +33,7 @@ def test_a_support_process_starts_outside_the_repository(
 ) -> None:
     assert (REPO_ROOT / "tests" / "support" / f"{module}.py").is_file()
     bare = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    ran = _run(support_argv(module, "--help"), tmp_path, support_env(bare))
+    ran = _run(support_argv(module, "--help"), tmp_path, root_env(bare))
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert f"python -m tests.support.{module}" in ran.stdout and says in ran.stdout
     # Without it, a child outside the repository does not find the test support at all.

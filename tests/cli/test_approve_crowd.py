@@ -22,7 +22,7 @@ import pytest
 
 from lanTag.log.verify import verify_log
 from tests.cli.helpers import announced_port, lantag, lantag_process, make_home
-from tests.support.processes import support_argv, support_env
+from tests.support.processes import root_env, support_argv
 
 CROWD = 1000
 GUARD = 600.0  # seconds for each phase of the crowd's run: a hang, not a slow machine
@@ -63,7 +63,7 @@ def test_a_thousand_waiting_identities_cannot_keep_the_approved_friend_out(
         port = announced_port(host)
         crowd = subprocess.Popen(
             support_argv("crowd", f"127.0.0.1:{port}", str(CROWD)),
-            env=support_env(make_home(tmp_path / "crowd").env()),
+            env=root_env(make_home(tmp_path / "crowd").env()),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -19,7 +19,7 @@ import pytest
 
 from lanTag.log.verify import verify_log
 from tests.cli.helpers import HANG_GUARD, announced_port, lantag, lantag_process, make_home
-from tests.support.processes import support_argv, support_env
+from tests.support.processes import root_env, support_argv
 
 
 def _line(proc: subprocess.Popen[str], prefix: str) -> str:
@@ -43,7 +43,7 @@ def test_two_squatters_of_three_seats_cannot_hold_an_open_table(tmp_path: Path) 
         port = announced_port(host)
         squatters = subprocess.Popen(
             support_argv("squatters", f"127.0.0.1:{port}", "2"),
-            env=support_env(make_home(tmp_path / "squatters").env()),
+            env=root_env(make_home(tmp_path / "squatters").env()),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

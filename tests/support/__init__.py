@@ -5,6 +5,6 @@ Not part of the product: the wheel ships ``lanTag`` only, and no lanTag module i
 peers (links + lobby + session + bot driver) on :class:`~lanTag.net.simnet.SimNetwork`;
 ``tests.support.adversary`` wraps one of them in a cheating peer.  Three run as processes,
 ``python -m tests.support.adversary`` (the cheating peer), ``.crowd`` and ``.squatters``,
-with the repository root on the import path (``processes.support_env``).  Used by the tests
+with the repository root on the import path (``processes.root_env``).  Used by the tests
 and ``scripts/``.
 """

@@ -1,8 +1,8 @@
-"""Test support run as a process: ``python -m tests.support.NAME``.
+"""Repository code run as a process: ``python -m tests.support.NAME``, ``python -m scripts.NAME``.
 
-``tests/`` is not installed (the wheel ships ``lanTag`` only), so a child process finds
-``tests.support`` only with the repository root on its import path.  Whoever starts one
-passes :func:`support_env`, which puts the root there whatever the working directory is.
+Neither ``tests`` nor ``scripts`` is installed (the wheel ships ``lanTag`` only), so a child
+process finds them only with the repository root on its import path.  Whoever starts one
+passes :func:`root_env`, which puts the root there whatever the working directory is.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-def support_env(env: Mapping[str, str]) -> dict[str, str]:
-    """``env`` with the repository root first on PYTHONPATH; what was there stays after it
-    (a test's own sitecustomize folder, say)."""
+def root_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``env`` (default: this process's) with the repository root first on PYTHONPATH; what
+    was there stays after it (a test's own sitecustomize folder, say)."""
+    env = os.environ if env is None else env
     paths = [str(REPO_ROOT), *filter(None, [env.get("PYTHONPATH")])]
     return {**env, "PYTHONPATH": os.pathsep.join(paths)}
 
