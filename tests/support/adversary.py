@@ -34,19 +34,18 @@ from lanTag.net.frame import Frame, FrameType, encode
 from lanTag.peer.machine import BotDriver, PeerMachine
 from lanTag.rules.base import Action, Simultaneous, Turn
 from lanTag.session.core import bundles
-from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
+from lanTag.session.lockstep import Session
 from lanTag.session.messages import (
     MsgType,
     Signed,
     pack_bundle,
     parse_unverified,
     sign_message,
-    unpack_bundle,
 )
 from lanTag.session.steps import ROUND_SUBJECT, round_digest
-from lanTag.session.transport import Transport
 from tests.support.choices import beats, illegal_for
 from tests.support.garbage import garbage_datagrams, garbage_payloads
+from tests.support.rewriting import Rewriting
 from tests.support.withholder import Withholder, own_pips
 
 __all__ = ["Adversary", "Cheat", "garbage_datagrams", "garbage_payloads", "resign"]
@@ -96,33 +95,6 @@ def resign(session_signer: Any, msg: Signed, payload: tuple[Any, ...]) -> Signed
     return sign_message(
         session_signer, msg.type, msg.game_id, msg.step, msg.seat, msg.state_hash, payload
     )
-
-
-class _Intercept:
-    """The session's transport, wrapped: every outgoing bundle goes through ``rewrite``."""
-
-    def __init__(self, inner: Transport, rewrite: Callable[[bytes, Addr], list[bytes]]) -> None:
-        self.inner = inner
-        self.rewrite = rewrite
-
-    def send(self, addr: Addr, payload: bytes, now: float) -> None:
-        out: list[bytes] = []
-        for raw in unpack_bundle(payload, MAX_LINK_PAYLOAD):
-            out.extend(self.rewrite(raw, addr))
-        for bundle in bundles(out):
-            self.inner.send(addr, bundle, now)
-
-    def receive_datagram(self, data: bytes, addr: Addr, now: float) -> list[bytes]:
-        return self.inner.receive_datagram(data, addr, now)
-
-    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
-        return self.inner.datagrams_to_send(now)
-
-    def next_timer(self) -> float | None:
-        return self.inner.next_timer()
-
-    def handle_timer(self, now: float) -> None:
-        self.inner.handle_timer(now)
 
 
 @dataclass
@@ -233,7 +205,7 @@ class Adversary:
     def _install(self) -> None:
         s = self.inner.session
         if s is not None and self._installed is not s:
-            s.transport = _Intercept(s.transport, self.rewrite)
+            s.transport = Rewriting(s.transport, self.rewrite)
             self._installed = s
 
     @property
