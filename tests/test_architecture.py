@@ -188,6 +188,50 @@ def test_the_wheel_ships_lanTag_only() -> None:
     assert "lanTag.testing" not in packages
 
 
+# The tools and the tests import each other by name (``scripts.gen_vectors``,
+# ``tests.support.table``) from the repository root: no module edits the import path or
+# loads a file by its path (issue #37).
+PATH_LOADERS = ("sys.path.insert", "sys.path.append", "spec_from_file_location")
+
+
+def path_loads(source: str) -> list[str]:
+    """The calls in ``source`` that edit ``sys.path`` or load a module from a file path."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            name = ast.unparse(node.func)
+            if name.endswith(PATH_LOADERS):
+                found.append(name)
+    return found
+
+
+def test_tools_and_tests_import_by_name() -> None:
+    root = PACKAGE_ROOT.parent
+    found = [
+        f"{path.relative_to(root)}: {call}"
+        for folder in ("scripts", "tests")
+        for path in sorted((root / folder).rglob("*.py"))
+        for call in path_loads(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_the_path_load_check_sees_every_form() -> None:
+    source = (
+        "import sys, importlib.util\n"
+        "sys.path.insert(0, str(ROOT))\n"
+        "def f():\n"
+        "    sys.path.append(HERE)\n"
+        "    return importlib.util.spec_from_file_location('x', 'x.py')\n"
+        "print('sys.path.insert(0, x)')\n"
+    )
+    assert path_loads(source) == [
+        "sys.path.insert",
+        "sys.path.append",
+        "importlib.util.spec_from_file_location",
+    ]
+
+
 # Import direction between layers (docs/ARCHITECTURE.md).  A module's layer comes from its
 # path under lanTag/: a pattern with ``*`` (a role inside every game's package) wins, else
 # the longest matching path.  Every entry names a file or folder that exists
