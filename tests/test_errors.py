@@ -16,8 +16,8 @@ from lanTag.errors import LanTagError
 def _lantag_exceptions() -> list[type[BaseException]]:
     found: dict[str, type[BaseException]] = {}
     for info in pkgutil.walk_packages(lanTag.__path__, "lanTag."):
-        if info.name.startswith("lanTag.testing") or info.name.endswith("__main__"):
-            continue  # test support (not the product's errors); running the CLI
+        if info.name.endswith("__main__"):
+            continue  # importing it runs the CLI
         module = importlib.import_module(info.name)
         for _, obj in inspect.getmembers(module, inspect.isclass):
             if issubclass(obj, BaseException) and obj.__module__.startswith("lanTag."):

@@ -29,16 +29,12 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_direct import DirectTable, LinkFaults
-from bench_tables import Table
-from benchgames import ENGINES
-
 from lanTag.net.faults import NetSimConfig
+from scripts.bench.bench_direct import DirectTable, LinkFaults
+from scripts.bench.bench_tables import Table
+from scripts.bench.benchgames import ENGINES
 
 __all__ = [
     "ENGINES",
@@ -90,7 +86,9 @@ class _LastApplied:
         self.table = table
 
     def at(self, step: int) -> float:
-        times = [at for s in self.table.stamped for k, at, _, _ in s.steps if k == step]
+        times: list[float] = [
+            at for s in self.table.stamped for k, at, _, _ in s.steps if k == step
+        ]
         if len(times) != len(self.table.peers):
             raise RuntimeError(f"step {step} applied by {len(times)} peers only")
         return max(times)
@@ -265,7 +263,10 @@ def pin_text(value: tuple[Fraction | int, Fraction | int]) -> str:
 def main() -> None:
     import argparse
 
-    ap = argparse.ArgumentParser(description="print the pins of tests/bench/test_protocol_counts")
+    ap = argparse.ArgumentParser(
+        prog="python -m scripts.bench.bench_counts",
+        description="print the pins of tests/bench/test_protocol_counts",
+    )
     ap.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS))
     ap.add_argument("--peers", type=int, nargs="+", default=[2, 4, 8, 16])
     args = ap.parse_args()

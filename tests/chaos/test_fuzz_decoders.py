@@ -30,7 +30,7 @@ from lanTag.rules.base import Action, MalformedAction, OptionError
 from lanTag.rules.registry import engine_ids, get_game
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import parse_unverified, unpack_bundle
-from lanTag.testing.table import Capture, capture_game
+from tests.support.table import Capture, capture_game
 
 FUZZ = settings(
     max_examples=100,

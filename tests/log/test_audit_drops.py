@@ -19,8 +19,8 @@ from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, parse_unverified, sign_message
-from lanTag.testing.table import Table
 from tests.log.honest_log import HONEST, Item, chained, items_of, messages_of, signer_of
+from tests.support.table import Table
 
 SEED = 11  # a table whose seat 2 is dropped at a roll and resumed (as scripts/ finds)
 GONE = 2

@@ -4,7 +4,7 @@ A flood from 300 throwaway source addresses (sockets bound to 127.0.x.y that nev
 answer their cookies), garbage datagrams, and cookie-answering strangers sending
 1 MiB payloads before the start.  Asserts are on structure (who holds a link, what
 is buffered, that the joiner's link was never reset), never on time: every wait is
-a hang guard.  Long runs and RSS: scripts/doorstep_flood.py.
+a hang guard.  Long runs and RSS: scripts/bench/doorstep_flood.py.
 """
 
 from __future__ import annotations

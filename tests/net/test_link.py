@@ -551,7 +551,7 @@ def test_set_accept_closes_outsider_links_once_drained() -> None:
 
 
 def test_a_lobby_outsiders_link_is_closed_when_the_game_starts() -> None:
-    from lanTag.testing.table import Table, addr
+    from tests.support.table import Table, addr
 
     outsider: Addr = ("10.7.0.99", 5000)
     table = Table("tagem", 3, seed=4)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lanTag.peer.join_handshake import JoinerRefused, Refused
 from lanTag.peer.machine import SILENT_AT_START, UNSEATED
-from lanTag.testing.table import Table, addr
+from tests.support.table import Table, addr
 
 
 def _lines(table: Table, i: int) -> list[str]:

@@ -17,8 +17,8 @@ from lanTag.session import events as ev
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
 from lanTag.session.steps import ORDERED_PROOFS_PROTOCOL
-from lanTag.testing.table import final_history
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions, two_versions
+from tests.support.table import final_history
 
 CHEAT = 1
 

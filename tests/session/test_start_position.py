@@ -20,8 +20,8 @@ from lanTag.rules.base import Over, PositionError, State
 from lanTag.rules.playout import random_input
 from lanTag.rules.registry import get_game
 from lanTag.session.lobby_record import POSITION_PROTOCOL, LobbyRecord, start_state
-from lanTag.testing.table import Table
 from tests.session.harness import make_record
+from tests.support.table import Table
 
 
 def _mid_game(engine: str, seats: int, seed: int, steps: int) -> State:
