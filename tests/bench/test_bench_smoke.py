@@ -110,13 +110,15 @@ def test_discovery_quick_on_loopback() -> None:
     proc = subprocess.run(
         [
             sys.executable,
-            str(BENCH / "bench_discovery.py"),
+            "-m",
+            "scripts.bench.bench_discovery",
             "--trials",
             "1",
             "--probing-trials",
             "0",
             "--json",
         ],
+        cwd=BENCH.parents[1],  # python -m finds the scripts package from the repository root
         capture_output=True,
         text=True,
         timeout=60,

@@ -19,21 +19,22 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("script", ["gen_vectors.py", "gen_must_fail.py"])
 def test_the_stored_vectors_are_what_the_generator_writes(script: str) -> None:
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / script), "--check"],
+        [sys.executable, "-m", f"scripts.{script.removesuffix('.py')}", "--check"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         encoding="utf-8",
         timeout=240,
     )
+    command = f"python -m scripts.{script.removesuffix('.py')}"
     assert done.returncode == 0, (
-        f"protocol/vectors is stale; run `python scripts/{script}`:\n{done.stdout}{done.stderr}"
+        f"protocol/vectors is stale; run `{command}`:\n{done.stdout}{done.stderr}"
     )
 
 
 def test_the_spec_table_lists_every_must_fail_vector() -> None:
     table = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "gen_must_fail.py"), "--spec-table"],
+        [sys.executable, "-m", "scripts.gen_must_fail", "--spec-table"],
         cwd=ROOT,
         capture_output=True,
         text=True,
