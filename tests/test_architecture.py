@@ -387,7 +387,7 @@ def test_core_never_imports_the_outer_layers() -> None:
 def test_layer_check_sees_lazy_and_relative_imports() -> None:
     source = (
         "def f():\n"
-        "    from lanTag.ui import app\n"
+        "    from lanTag.ui import game_screen as app\n"
         "from .messages import Signed\n"
         "import lanTag.net.udp\n"
         "from lanTag.rules.base import State\n"
@@ -395,7 +395,7 @@ def test_layer_check_sees_lazy_and_relative_imports() -> None:
     found = imported_files(source, "lanTag.session.core", False)
     assert found == {
         "ui/__init__.py",
-        "ui/app.py",
+        "ui/game_screen.py",
         "session/messages.py",
         "net/udp.py",
         "rules/base.py",

@@ -181,7 +181,7 @@ async def run_ui_or_headless(
     """``local_table``: `lantag play` (the other seats are this process's bots)."""
     if headless:
         return await play_headless(handle, local_table=local_table)
-    from lanTag.ui.app import run_game_app
+    from lanTag.ui.game_screen import run_game_app
 
     code = await run_game_app(handle, color=sys.stdout.isatty())
     print_log_path(handle)

@@ -1,7 +1,7 @@
 """A game night on the console: after each game the host proposes the next one (the same
 game in one key, or another through the setup form) and each joiner accepts or leaves.
 
-The game-over box (lanTag.ui.app) shows the standings so far and the keys; the game
+The game-over box (lanTag.ui.game_screen) shows the standings so far and the keys; the game
 screen returns what was chosen (lanTag.ui.series_info: REMATCH_SAME, ...), and this loop
 opens the next game's lobby (lanTag.peer.runtime.host_next_game / join_next_game): the
 host's roster screen, where the host starts when the table is back; the joiner's wait.
@@ -52,7 +52,7 @@ async def host_console(
 ) -> int:
     """The host's night: game, game-over box, next game's lobby (showing ``join_line``,
     what the others type to join; the advert a lobby again), until the host leaves."""
-    from lanTag.ui.app import run_game_app
+    from lanTag.ui.game_screen import run_game_app
     from lanTag.ui.host_setup import run_host_setup_for
     from lanTag.ui.lobby_screens import run_host_screen
 
@@ -99,7 +99,7 @@ async def _leave(handle: PeerHandle, lobby: JoinLobby) -> None:
 
 
 async def join_console(handle: PeerHandle, logs: SeriesLogs) -> int:
-    from lanTag.ui.app import run_game_app
+    from lanTag.ui.game_screen import run_game_app
     from lanTag.ui.lobby_screens import run_join_screen
 
     info = SeriesInfo(1)

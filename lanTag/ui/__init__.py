@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lanTag.ui.app import GameApp, run_game_app
+from lanTag.ui.game_screen import GameApp, run_game_app
 from lanTag.ui.lobby_screens import run_host_screen, run_join_screen, run_lobby_browser
 from lanTag.ui.replay import run_replay_app
 

@@ -11,7 +11,7 @@
   (after removing escape sequences), and to the first byte of any output.  If nothing is
   painted within --paint-timeout, the run is repeated with a faulthandler traceback
   dumped just before the timeout to show where the console is stuck.  "n/a" when
-  lanTag/ui/app.py does not exist.
+  lanTag/ui/game_screen.py does not exist.
 
 Usage::
 
@@ -249,7 +249,7 @@ def main() -> None:
         ],
     )
     if not app.exists():
-        paint.notes.append("n/a: UI not present (lanTag/ui/app.py)")
+        paint.notes.append("n/a: UI not present (lanTag/ui/game_screen.py)")
         targets.append(
             {"target": "first paint <= 400 ms", "measured": "n/a: UI not present", "met": None}
         )

@@ -12,8 +12,8 @@ from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from lanTag.ui import game_commands as commands
-from lanTag.ui.app import GameApp
 from lanTag.ui.boards import Painted
+from lanTag.ui.game_screen import GameApp
 from lanTag.ui.snapshot import screen_text
 from lanTag.ui.viewport import Viewport, clip, cut, focus_cell, follow
 from tests.ui.fakes import FakeHandle, eventually, solo_handle

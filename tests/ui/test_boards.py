@@ -15,8 +15,8 @@ from prompt_toolkit.output import DummyOutput
 
 from lanTag.games.boardtag import board as bb
 from lanTag.rules.coordinates import file_name
-from lanTag.ui.app import GameApp
 from lanTag.ui.boards import Painted, paint
+from lanTag.ui.game_screen import GameApp
 from lanTag.ui.snapshot import screen_text
 from lanTag.views.registry import game_view
 from tests.ui.fakes import advance, solo_handle
@@ -127,7 +127,7 @@ async def test_every_board_at_80x24_and_120x40_with_and_without_colour(
 
 
 def test_the_rules_help_reads_the_board_as_it_is_drawn() -> None:
-    from lanTag.ui.app import rules_text
+    from lanTag.ui.game_screen import rules_text
 
     painted, _ = _painted("boardtag")
     status = "".join(frag[1] for frag in painted.info[0])

@@ -14,8 +14,8 @@ from prompt_toolkit.output import DummyOutput
 from lanTag.games.tagem.paint import paint as tagem
 from lanTag.rules.coordinates import file_name
 from lanTag.ui import game_commands as commands
-from lanTag.ui.app import GameApp
 from lanTag.ui.board_pane import board_width, rows_of
+from lanTag.ui.game_screen import GameApp
 from lanTag.ui.snapshot import screen_text
 from lanTag.ui.viewport import Viewport, focus_cell, focus_cells, follow_all
 from lanTag.views.registry import game_view

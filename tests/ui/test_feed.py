@@ -15,8 +15,8 @@ from lanTag.games.boardtag import board as bb
 from lanTag.games.stomptag.rounds import Event
 from lanTag.rules.registry import get_game
 from lanTag.ui import game_commands as commands
-from lanTag.ui.app import GameApp
 from lanTag.ui.feed import seat_namer, step_lines
+from lanTag.ui.game_screen import GameApp
 from lanTag.ui.snapshot import screen_text
 from lanTag.views.registry import game_view
 from tests.ui.fakes import advance, solo_handle

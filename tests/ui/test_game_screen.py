@@ -17,8 +17,8 @@ from lanTag.log.entries import EntryKind, parse_log
 from lanTag.rules.base import Action, Move, decode_input
 from lanTag.session import events as ev
 from lanTag.ui import game_commands as commands
-from lanTag.ui.app import GameApp
 from lanTag.ui.boards import badge
+from lanTag.ui.game_screen import GameApp
 from lanTag.ui.snapshot import screen_text
 from tests.ui.fakes import (
     FakeHandle,
@@ -322,7 +322,7 @@ async def test_a_typed_word_reaches_the_command_line_whole_and_moves_nothing(eng
 
 
 def test_the_input_rule_is_one_line_in_the_hint_and_the_help() -> None:
-    from lanTag.ui.app import KEYS_HELP
+    from lanTag.ui.game_screen import KEYS_HELP
     from lanTag.ui.prompt_hint import INPUT_RULE
 
     assert len("your turn: " + INPUT_RULE) <= 80

@@ -18,9 +18,9 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from lanTag.games.boardtag import board as bb
 from lanTag.rules.base import Move, Simultaneous
-from lanTag.ui.app import KEYS_HELP, GameApp
 from lanTag.ui.board_pane import CUT_HINT
 from lanTag.ui.choosing import secret_text
+from lanTag.ui.game_screen import KEYS_HELP, GameApp
 from lanTag.ui.prompt_hint import INPUT_RULE
 from lanTag.ui.series_info import (
     ACCEPT_NEXT,

@@ -11,7 +11,7 @@ from prompt_toolkit.output import DummyOutput
 
 from lanTag.session.lobby_record import Timeouts
 from lanTag.ui import game_commands as commands
-from lanTag.ui.app import GameApp
+from lanTag.ui.game_screen import GameApp
 from lanTag.ui.snapshot import screen_text
 from tests.support.table import Table, addr
 from tests.ui.fakes import NetHandle

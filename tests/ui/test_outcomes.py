@@ -13,7 +13,7 @@ from lanTag.games.boardtag.engine import BoardTagState
 from lanTag.games.tagem.engine import TagemState
 from lanTag.rules.base import FORFEIT, Action, Joint
 from lanTag.ui import game_commands as commands
-from lanTag.ui.app import GameApp
+from lanTag.ui.game_screen import GameApp
 from lanTag.ui.model import GameModel
 from lanTag.ui.outcomes import secret_line, who_namer
 from lanTag.ui.snapshot import screen_text

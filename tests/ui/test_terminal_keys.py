@@ -16,10 +16,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanTag.log.verify import verify_log
-from lanTag.ui import app as game_app
 from lanTag.ui import game_commands as commands
+from lanTag.ui import game_screen as game_app
 from lanTag.ui import host_setup, replay
-from lanTag.ui.app import GameApp
+from lanTag.ui.game_screen import GameApp
 from lanTag.ui.host_form import HostForm
 from lanTag.ui.host_setup import host_setup_screen
 from lanTag.ui.model import GameModel

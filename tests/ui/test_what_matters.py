@@ -17,10 +17,10 @@ from lanTag.games.tagem.engine import Tagem
 from lanTag.rules.base import Action, Move, Roll
 from lanTag.rules.registry import engine_ids, get_game
 from lanTag.ui import game_commands as commands
-from lanTag.ui.app import GameApp
 from lanTag.ui.boards import badge, badge_key
 from lanTag.ui.feed_panel import FEED_SHOWN, feed_fragments
 from lanTag.ui.game_lines import LogLine
+from lanTag.ui.game_screen import GameApp
 from lanTag.ui.model import OUTCOMES_KEEP, GameModel
 from lanTag.ui.snapshot import screen_text
 from lanTag.views.registry import game_view
