@@ -100,8 +100,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/lockstep.py",
-        "            and (msg.type is MsgType.MOVE or self.record.protocol"
-        " < ROUND_ACKS_PROTOCOL)\n",
+        "            and (msg.type is MsgType.MOVE or not self.features.round_acks)\n",
         "",
         "COMMITs forwarded and acknowledged one by one again (protocol 5's cost)",
     ),
@@ -127,7 +126,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/messages.py",
-        "    return 4 if version >= ROUND_ACKS_PROTOCOL else 3",
+        "    return 4 if Features.of(version).round_acks else 3",
         "    return 3",
         "the fast parser takes 3 REVEAL fields in protocol 6",
     ),

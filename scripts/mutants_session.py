@@ -48,7 +48,7 @@ MUTANTS: list[Mutant] = [
     # -- the late-proof rule (late_proof.py) ------------------------------------------------
     Mutant(
         LATE,
-        "        if self.record.protocol < LATE_PROOF_PROTOCOL:\n            return False\n"
+        "        if not self.features.late_proof:\n            return False\n"
         "        key = ",
         "        if False:\n            return False\n        key = ",
         "the late-proof rule in a protocol-4 game",
@@ -160,9 +160,9 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "            if self.record.protocol >= COLLUSION_PROTOCOL:\n"
+        "            if self.features.collusion:\n"
         "                back = self._judge",
-        "            if self.record.protocol > COLLUSION_PROTOCOL:\n"
+        "            if not self.features.collusion:\n"
         "                back = self._judge",
         "protocol 6 judges a split by protocol 5's per-seat HAVEs",
         (PROOF_ORDER,),
@@ -270,7 +270,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        if self.record.protocol < ORDERED_PROOFS_PROTOCOL:\n"
+        "        if not self.features.ordered_proofs:\n"
         "            return bool(self._boxes[step].accepted_of(seat))",
         "        if True:\n            return bool(self._boxes[step].accepted_of(seat))",
         "protocol 6 rolls back only for the seat's input at the proven step (protocol 5's)",
@@ -373,7 +373,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        if self.record.protocol < LATE_PROOF_PROTOCOL:\n            return False\n"
+        "        if not self.features.late_proof:\n            return False\n"
         "        if self._asked_since(silent, step):",
         "        if False:\n            return False\n        if self._asked_since(silent, step):",
         "a late drop without a rollback in a protocol-4 game",
@@ -561,7 +561,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         SEALING,
-        "        if self._over_at is None or self.replay or self.record.protocol < SEAL_PROTOCOL:",
+        "        if self._over_at is None or self.replay or not self.features.seals:",
         "        if self._over_at is None or self.replay:",
         "a protocol-2 game waits for seals",
         (SEAL_TESTS,),
@@ -604,7 +604,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         SEALING,
-        "        if self.record.protocol < SEAL_PROTOCOL:\n            self._reject(",
+        "        if not self.features.seals:\n            self._reject(",
         "        if False:\n            self._reject(",
         "a SEAL taken in a protocol-2 game",
         (SEAL_TESTS,),

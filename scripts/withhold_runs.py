@@ -47,9 +47,9 @@ from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
 from lanTag.log.verify import verify_log  # noqa: E402
 from lanTag.rules.base import Chance, Roll, State  # noqa: E402
 from lanTag.session import referee  # noqa: E402
+from lanTag.session.features import Features  # noqa: E402
 from lanTag.session.lobby_record import LobbyRecord, start_state  # noqa: E402
 from lanTag.session.messages import MsgType, Signed, parse_unverified  # noqa: E402
-from lanTag.session.steps import WITHHELD_PROTOCOL  # noqa: E402
 from tests.chaos.test_cheat_processes import (  # noqa: E402
     OPTIONS,
     PORT,
@@ -219,7 +219,7 @@ def read_game(table: Table, cheater_log: bool) -> Game:
                 if cheater not in links:
                     game.withheld += 1
                 recomputed = referee.chance_roll(decision, record.game_id, step, links)[0]
-                if cheater not in links and record.protocol >= WITHHELD_PROTOCOL:
+                if cheater not in links and Features.of(record.protocol).withheld:
                     recomputed = state.withheld_roll((cheater,))  # its own: SPEC §5.5
                 if recomputed != actual:
                     game.mismatches += 1

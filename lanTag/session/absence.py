@@ -30,7 +30,7 @@ from lanTag.rules.base import State
 from lanTag.session.core import SessionCore
 from lanTag.session.messages import MsgType, Signed, reveal_vector
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import WITHHELD_PROTOCOL, Snapshot, StepBox, round_digest
+from lanTag.session.steps import Snapshot, StepBox, round_digest
 
 # How often one seat may be given back in one game (protocol 6).  Two: a seat a bot took
 # while its person was away (the console's one key) and a crash or a Ctrl-Q by mistake
@@ -54,7 +54,7 @@ class Absence(SessionCore):
         blame's, SPEC §7), ours by default.  A seat we hold a proof against (a liar voted
         out at once, SPEC §5.2) was dropped for that proof, blamed already: the drop itself
         is a ``timeout``, as in protocol 5."""
-        if self.record.protocol >= WITHHELD_PROTOCOL and seat in needs.humans:
+        if self.features.withheld and seat in needs.humans:
             if needs.kind is NeedKind.SECRET:
                 return  # named when the round is decided: it depends on the REVEALs it uses
             if needs.kind is NeedKind.ENTROPY and not self._convicted_since(seat, self.step):
@@ -72,7 +72,7 @@ class Absence(SessionCore):
         that were dropped at it, ascending: the roll is their withheld roll, not a draw
         (SPEC §5.5).  Whatever the drop's cause: whether a peer holds a LEAVE from before
         or a proof against the seat is no agreed fact, the drop at the roll is."""
-        if self.record.protocol < WITHHELD_PROTOCOL or not box.dropped_now:
+        if not self.features.withheld or not box.dropped_now:
             return ()
         owners = state.roll_owners()
         return tuple(s for s in sorted(box.dropped_now) if s in owners)
@@ -82,7 +82,7 @@ class Absence(SessionCore):
     ) -> frozenset[int]:
         """The round at this step is decided: name the dropped seats of the round, withheld
         (their choice was their forfeit: returned) or silent (their default)."""
-        if self.record.protocol < WITHHELD_PROTOCOL:
+        if not self.features.withheld:
             return frozenset()
         withheld = self._withheld_reveals(box, needs, dropped)[0]
         for seat in sorted(dropped):
@@ -113,7 +113,7 @@ class Absence(SessionCore):
         the dropped seats count, so a claim alone blames nobody."""
         nothing: frozenset[int] = frozenset()
         absent = {s for s in dropped if not self._convicted_at(s, self.step)}
-        if self.record.protocol < WITHHELD_PROTOCOL or not absent:
+        if not self.features.withheld or not absent:
             return nothing, nothing
         held = box.of(MsgType.COMMIT)
         live = {s: held[s].digest for s in needs.humans if s in held}
@@ -184,7 +184,7 @@ class Absence(SessionCore):
         the turn it was dropped in has ended (a step after ``dropped``, up to ``step``,
         starts a turn: the bot played the rest of that turn).  Both are facts of the agreed
         history (``_admitted``, the states), the same at every peer."""
-        if self.record.protocol < WITHHELD_PROTOCOL:
+        if not self.features.withheld:
             return True
         if len(self._admitted.get(seat, ())) >= HANDBACK_LIMIT:
             return False
@@ -195,6 +195,6 @@ class Absence(SessionCore):
     def handbacks_left(self, seat: int) -> int | None:
         """How many more times ``seat`` may be given back this game (None: no limit, a game
         older than protocol 6)."""
-        if self.record.protocol < WITHHELD_PROTOCOL:
+        if not self.features.withheld:
             return None
         return max(0, HANDBACK_LIMIT - len(self._admitted.get(seat, ())))

@@ -24,14 +24,7 @@ from lanTag.session.messages import (
 )
 from lanTag.session.referee import NeedKind, Needs, needs_for
 from lanTag.session.steps import (
-    COLLUSION_PROTOCOL,
-    LATE_PROOF_PROTOCOL,
-    NAMED_ACKS_PROTOCOL,
-    ORDERED_PROOFS_PROTOCOL,
-    ROUND_ACKS_PROTOCOL,
     ROUND_SUBJECT,
-    UNPASSABLE_VOTE_PROTOCOL,
-    WITHHELD_PROTOCOL,
     Snapshot,
     StepBox,
     may_be_decided,
@@ -80,7 +73,7 @@ class Agreement(LateProof, Absence):
         votes = self._bound.get(step)
         if not votes:
             return _NONE
-        if self.record.protocol < UNPASSABLE_VOTE_PROTOCOL:
+        if not self.features.unpassable_vote:
             return frozenset().union(*votes)
         snap = self._snapshots[step]
         unplayed, stay = self._unplayed_at(step)
@@ -361,14 +354,14 @@ class Agreement(LateProof, Absence):
         # Protocol 6: the COMMITs of seats dropped at that step go too: a REVEAL signed before
         # their drop names them, and a peer that lacks one cannot tell whether they withheld.
         dropped = [c.raw for c in box.dropped_commits.values()]
-        if self.record.protocol < WITHHELD_PROTOCOL:
+        if not self.features.withheld:
             dropped = []
         self._broadcast([have.raw, *acks, *(m.raw for m in held), *dropped])
 
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
         if self._late_commits:
-            if self.record.protocol >= COLLUSION_PROTOCOL:
+            if self.features.collusion:
                 back = self._judge_late_proofs()
                 if back is not None:
                     self._rollback(back)  # a round applied here is split after all
@@ -486,7 +479,7 @@ class Agreement(LateProof, Absence):
         been with the drop there (the same inputs; the live seats only decide who must
         acknowledge, and a bot plays the seats from here on at every peer), so the states
         stay the same everywhere; the log's votes show where it was taken."""
-        if self.record.protocol < LATE_PROOF_PROTOCOL:
+        if not self.features.late_proof:
             return False
         if self._asked_since(silent, step):
             return False  # a decision they took part in would change: redecide it
@@ -526,7 +519,7 @@ class Agreement(LateProof, Absence):
         dropped = self._boxes[step].dropped_now if step in self._boxes else _NONE
         if (
             dropped
-            and self.record.protocol >= COLLUSION_PROTOCOL
+            and self.features.collusion
             and any(at == step for _seat, at in self._late_commits)
         ):
             # A late proof's round decided again (protocol 6: a split undone, §5.7) is
@@ -598,23 +591,23 @@ class Agreement(LateProof, Absence):
         link order (a relayed HAVE or REVEAL could beat the COMMIT copy: a rollback).
         Protocol 6: one round HAVE per seat naming the digest of the whole vector we hold
         (the same argument, one message instead of one per commitment)."""
-        if self.record.protocol >= ROUND_ACKS_PROTOCOL:
+        if self.features.round_acks:
             claims = self._round_claims(box, self._state_hash(snap.state))
             vectors = self._round_vectors(box, needs)
             live = snap.live
-            if self.record.protocol >= COLLUSION_PROTOCOL and self.step in self._cheated_at:
+            if self.features.collusion and self.step in self._cheated_at:
                 # A seat proven to have cheated here: its acknowledgement proves nothing
                 # about what the others hold, so none is waited for (SPEC §5.7).
                 live = live - self._cheated_at[self.step]
             return unacknowledged_round(vectors, claims, live, self.seat)
-        if self.record.protocol >= NAMED_ACKS_PROTOCOL:
+        if self.features.named_acks:
             # The round's live seats only: a seat dropped here (convicted, perhaps for two
             # COMMITs) plays its forfeit or default, whatever anyone took from it.
             held = box.of(MsgType.COMMIT)
             commits = {s: held[s] for s in needs.humans if s in held}
             ours = self._state_hash(snap.state)
             return unacknowledged_commits(commits, box.haves, snap.live, self.seat, ours)
-        if len(snap.live) <= len(needs.humans) or self.record.protocol < 3:
+        if len(snap.live) <= len(needs.humans) or not self.features.outsider_acks:
             # Everyone is in the round: their REVEALs are enough.  (A protocol-2 peer
             # applied without waiting: its logs replay as they were written.)
             return frozenset()
@@ -722,7 +715,7 @@ class Agreement(LateProof, Absence):
             self._broadcast([first.raw, second.raw])
         if second.type not in CONTRIBUTIONS:
             return
-        if self.record.protocol >= ORDERED_PROOFS_PROTOCOL:
+        if self.features.ordered_proofs:
             # Protocol 6: the conviction's step is the earliest proven, whatever the order
             # the proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
             moved = self._contribution_proof(first, second)
@@ -743,7 +736,7 @@ class Agreement(LateProof, Absence):
         dropped where the peer stood when it learnt the proof: two peers that learnt it at
         two steps dropped it at two).  Protocol 6: any decision since that asked the seat,
         so every peer drops it at ``step``, or where nothing it could give changed."""
-        if self.record.protocol < ORDERED_PROOFS_PROTOCOL:
+        if not self.features.ordered_proofs:
             return bool(self._boxes[step].accepted_of(seat))
         return self._asked_since(frozenset({seat}), step)
 

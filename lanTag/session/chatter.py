@@ -17,7 +17,7 @@ seat leaves anyway).  CHAT and PRIVATE more than ``REQUEST_AHEAD`` steps from ou
 dropped unchecked (an honest peer that far away chats about another moment).
 
 A verifier replaying a protocol-6 log counts the same way: a log holding a proof blames its
-seat ``flood``.  Older protocols take chatter as before (``CHATTER_PROTOCOL``).
+seat ``flood``.  Older protocols take chatter as before (``Features.chatter_cap``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from lanTag.log.chain import EntryKind
 from lanTag.session.core import REQUEST_AHEAD, SessionCore
 from lanTag.session.messages import SPECS, MsgType, Signed
 
-CHATTER_PROTOCOL = 6  # the first protocol whose chatter is capped (this release's)
 CHATTER_LIMITS = {t: s.chatter_limit for t, s in SPECS.items() if s.chatter_limit is not None}
 PROVEN = frozenset(t for t, s in SPECS.items() if s.chatter_proof)
 WINDOWED = frozenset(t for t, s in SPECS.items() if s.chatter_window)
@@ -52,7 +51,7 @@ class Chatter(SessionCore):
     """The cap on chatter, as every peer and a verifier apply it."""
 
     def _chatter_gate(self, msg: Signed) -> Gate:
-        if msg.type not in CHATTER_LIMITS or self.record.protocol < CHATTER_PROTOCOL:
+        if msg.type not in CHATTER_LIMITS or not self.features.chatter_cap:
             return Gate.NOT_CHATTER
         if msg.seat in self._flooders and msg.seat != self.seat:
             self._count("from-flooder")
@@ -91,7 +90,7 @@ class Chatter(SessionCore):
     def _chatter_room(self, msg: Signed) -> bool:
         """Our own chatter: may we send ``msg`` (a copy of one sent: always)?  Counted as
         the others count it, so we never sign the one over the cap."""
-        if self.record.protocol < CHATTER_PROTOCOL or msg.type not in CHATTER_LIMITS:
+        if not self.features.chatter_cap or msg.type not in CHATTER_LIMITS:
             return True
         kept = self._chatter_kept.setdefault((msg.seat, msg.step, msg.type), [])
         if msg.raw in kept:

@@ -20,11 +20,10 @@ from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
+from lanTag.session.features import Features
 from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
     ADMITTING,
-    HANDBACK_PROTOCOL,
-    ROUND_ACKS_PROTOCOL,
     SPECS,
     MsgType,
     Signed,
@@ -35,7 +34,6 @@ from lanTag.session.messages import (
 )
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.steps import (
-    COLLUSION_PROTOCOL,
     Snapshot,
     StepBox,
     round_digest,
@@ -81,6 +79,7 @@ class SessionCore:
     attribute           owner         meaning
     ==================  ============  ======================================================
     record              SessionCore   the LobbyRecord the game was seated with (immutable)
+    features            SessionCore   Features.of(record.protocol): the protocol's facts
     game_id             SessionCore   record.game_id, the 32 bytes every message carries
     game                SessionCore   the engine class named by the record
     seat                SessionCore   our seat, None for a spectator or a verifier
@@ -210,6 +209,7 @@ class SessionCore:
         """``start``: the state step 0 is in, for a replay without the engine (the rules as
         the log records them, lanTag.log.recorded); by default the record's own start."""
         self.record = record
+        self.features = Features.of(record.protocol)
         self.game_id = record.game_id
         if start is None:
             require_rules(record.engine, record.rules_version)  # never half-play other rules
@@ -370,7 +370,7 @@ class SessionCore:
 
     def _emit(self, msg_type: MsgType, payload: tuple[Any, ...], now: float) -> None:
         assert self._signer is not None and self.seat is not None
-        if msg_type in ADMITTING and self.record.protocol >= HANDBACK_PROTOCOL:
+        if msg_type in ADMITTING and self.features.handback:
             payload = self._with_admission(msg_type, payload)
         msg = sign_message(
             self._signer,
@@ -518,7 +518,7 @@ class SessionCore:
         self.proofs.append(proof)
         if not self.replay:
             self._broadcast([m.raw for m in proof])
-        if self.record.protocol >= COLLUSION_PROTOCOL:
+        if self.features.collusion:
             held = self._proof_banned.get(seat)
             self._proof_banned[seat] = step if held is None else min(held, step)
             self._rebuild_ban(seat)
@@ -543,7 +543,7 @@ class SessionCore:
         """A proof that ``seat`` cheated at ``step`` (any equivocation, a bad reveal,
         conflicting acknowledgements): a late proof's round there no longer stands
         (protocol 6, SPEC §5.7; judged by LateProof)."""
-        if self.record.protocol >= COLLUSION_PROTOCOL:
+        if self.features.collusion:
             self._cheated_at.setdefault(step, set()).add(seat)
             self._late_dirty.add(step)
 
@@ -565,7 +565,7 @@ class SessionCore:
         COMMITs (a round HAVE signed before the drop).  Computed once per set."""
         vector = self._round_vector(box, needs)
         dropped = box.dropped_commits
-        if self._splits and self.record.protocol >= COLLUSION_PROTOCOL:
+        if self._splits and self.features.collusion:
             # A seat dropped by a split (SPEC §5.7): an acknowledgement still holding its
             # COMMIT was signed before its signer split the round too, and a peer that
             # applied the round never signs another; so a split round is applied only once
@@ -604,7 +604,7 @@ class SessionCore:
             return
         needs = self.needs()
         vector = None
-        if self.record.protocol >= ROUND_ACKS_PROTOCOL:
+        if self.features.round_acks:
             if not self._commits_complete(box, needs):
                 return  # (a restart recovering its choice: revealed once they are in)
             vector = self._round_vector(box, needs)

@@ -27,9 +27,6 @@ from lanTag.session.round_evidence import (
     naming,
 )
 from lanTag.session.steps import (
-    COLLUSION_PROTOCOL,
-    LATE_PROOF_PROTOCOL,
-    ORDERED_PROOFS_PROTOCOL,
     ROUND_SUBJECT,
 )
 
@@ -57,7 +54,7 @@ class LateProof(SessionCore):
         conviction either (protocol 6: only one that chains and opens one of the two COMMITs;
         one that does not is a bad reveal, ``_reveals_a_version``).  True when the rule
         applies (the caller then bans nothing)."""
-        if self.record.protocol < LATE_PROOF_PROTOCOL:
+        if not self.features.late_proof:
             return False
         key = (second.seat, second.step)
         if second.type is MsgType.REVEAL:
@@ -77,7 +74,7 @@ class LateProof(SessionCore):
         reveal: the peer that takes it as the seat's REVEAL convicts the seat at the round's
         step (``_check_reveal``), so this peer must too, even if the round stood here
         (protocol 5 called every such REVEAL part of the two COMMITs: the peers split)."""
-        if self.record.protocol < ORDERED_PROOFS_PROTOCOL or reveal.step > self.step:
+        if not self.features.ordered_proofs or reveal.step > self.step:
             return True  # (a step we have not reached: its REVEALs are judged there)
         late = self._late_commits[(reveal.seat, reveal.step)]
         took = next(m for m in self._slots.values() if m.digest == late[0])  # a slot's first
@@ -204,7 +201,7 @@ class LateProof(SessionCore):
     def _note_ack(self, msg: Signed) -> bool:
         """``msg`` (just kept) is a REVEAL or round HAVE at a step holding a late proof:
         the judgement of that round may change (protocol 6).  True when it may."""
-        if not self._late_commits or self.record.protocol < COLLUSION_PROTOCOL:
+        if not self._late_commits or not self.features.collusion:
             return False
         if msg.type is MsgType.HAVE and msg.payload[0] != ROUND_SUBJECT:
             return False

@@ -45,7 +45,6 @@ from lanTag.session.core import (
     supersedes,
 )
 from lanTag.session.messages import (
-    HANDBACK_PROTOCOL,
     SPECS,
     MsgType,
     Signed,
@@ -59,15 +58,11 @@ from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.sealing import Sealing
 from lanTag.session.steps import (
-    FORFEIT_PROTOCOL,
-    LATE_PROOF_PROTOCOL,
-    ROUND_ACKS_PROTOCOL,
     Snapshot,
     StepBox,
     may_be_decided,
     protocol_1_faults,
 )
-from lanTag.session.steps import WITHHELD_PROTOCOL as WITHHELD
 from lanTag.session.transport import Addr
 
 _LATE_TYPES = tuple(t for t, s in SPECS.items() if s.late)
@@ -355,7 +350,7 @@ class Session(Agreement, Recovery, Sealing):
             # only; from the next one on, every seat still waited for is voted, whatever else
             # it says here (a seat that talks without contributing holds the table one step
             # timeout more, not without end).
-            spare = self._vote_seq.get(self.step, 0) == 0 or self.record.protocol < WITHHELD
+            spare = self._vote_seq.get(self.step, 0) == 0 or not self.features.withheld
             silent = frozenset(
                 s
                 for s in waiting
@@ -491,7 +486,7 @@ class Session(Agreement, Recovery, Sealing):
             msg.type in _ACKED
             and self.seat in snap.live
             and self.seat != msg.seat
-            and (msg.type is MsgType.MOVE or self.record.protocol < ROUND_ACKS_PROTOCOL)
+            and (msg.type is MsgType.MOVE or not self.features.round_acks)
         ):
             # The ack carries our hash; for a COMMIT it names the commitment we took, so two
             # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
@@ -511,7 +506,7 @@ class Session(Agreement, Recovery, Sealing):
         vector of commitments we hold; a seat with nothing to reveal names it in a round
         HAVE (SPEC §4.4)."""
         self._maybe_reveal(box, now)
-        if self.record.protocol >= ROUND_ACKS_PROTOCOL:
+        if self.features.round_acks:
             self._acknowledge_round(box, needs)
 
     def _holds_true_have(self, have: Signed, box: StepBox, snap: Snapshot) -> bool:
@@ -519,7 +514,7 @@ class Session(Agreement, Recovery, Sealing):
         HAVE with another state hash (a false claim, SPEC §5.2) must not replace: the round
         would wait for that acknowledgement for good (protocol 4 replaced it: the peer the
         false hash was sent to after the true one stalled and was voted out)."""
-        if self.record.protocol < LATE_PROOF_PROTOCOL:
+        if not self.features.late_proof:
             return False
         held = box.haves.get(int(have.payload[0]), {}).get(have.seat)
         return held is not None and held.state_hash == self._state_hash(snap.state)
@@ -544,7 +539,7 @@ class Session(Agreement, Recovery, Sealing):
         commit = box.of(MsgType.COMMIT)[msg.seat]
         action, nonce = msg.action, msg.payload[1]  # the parser's Action
         value = reveal_value(msg)  # == self._action_bytes(action), without a re-pack
-        if self.record.protocol < FORFEIT_PROTOCOL:  # blamed, the default taken, no conviction
+        if not self.features.forfeit:  # blamed, the default taken, no conviction
             last = snap.chain_last[msg.seat]
             for code, why in protocol_1_faults(last, commit, msg, value, needs, snap.state):
                 self._blame(msg.seat, code, why, msg.step)
@@ -621,7 +616,7 @@ class Session(Agreement, Recovery, Sealing):
         withheld, unexplained = self._withheld_reveals(box, needs, dropped_now)
         if unexplained:
             return None  # a REVEAL from before a drop we cannot read yet (protocol 6, §5.5)
-        forfeits = self.record.protocol >= FORFEIT_PROTOCOL
+        forfeits = self.features.forfeit
         for s in dropped_now:
             # Silent: the default (a time-out).  Convicted here, or (protocol 6) withheld after
             # another seat revealed: the forfeit (SPEC §4.4, §5.5).
@@ -654,7 +649,7 @@ class Session(Agreement, Recovery, Sealing):
             withheld = frozenset(forfeits)
         self._round_stood(decided)
         live = snap.live
-        if self.record.protocol >= HANDBACK_PROTOCOL:
+        if self.features.handback:
             admitted = self._admissions(box)  # protocol 5: seats given back from the next step
             if admitted:
                 live = live | admitted

@@ -19,6 +19,7 @@ from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.identity import SIGNATURE_SIZE, Signer, Verifier
 from lanTag.rules.base import Action, IllegalAction, canonical_pack
+from lanTag.session.features import Features
 from lanTag.wire import PROTOCOL_VERSION as PROTOCOL_VERSION  # re-exported: its old home
 
 # Versions whose messages this lanTag parses: a protocol-1 log (written before versions were
@@ -26,13 +27,6 @@ from lanTag.wire import PROTOCOL_VERSION as PROTOCOL_VERSION  # re-exported: its
 KNOWN_PROTOCOLS = (1, 2, 3, 4, 5, 6)
 SIGN_DOMAIN = b"lanTag/v1/msg\x00"
 HASH_SIZE = 32
-# The first protocol in which a dropped seat can be given back (SPEC §5.6): the REJOIN
-# message, and a MOVE, ENTROPY or COMMIT that carries one ("admit that seat").
-HANDBACK_PROTOCOL = 5
-# The first protocol whose secret rounds are acknowledged once per seat (SPEC §4.4): a REVEAL
-# names the digest of the vector of commitments its seat holds (a fourth payload field), and a
-# seat with nothing to reveal names it in a round HAVE (subject ROUND_SUBJECT).
-ROUND_ACKS_PROTOCOL = 6
 MAX_ADMISSION = 400  # bytes of the REJOIN a contribution may carry (one signed REJOIN: ~180)
 
 
@@ -359,7 +353,7 @@ def _parse_strict(raw: bytes) -> Signed:
     if type(state_hash) is not bytes or len(state_hash) != HASH_SIZE:
         raise RemoteProtocolError("malformed", "bad state hash")
     checks = _PAYLOAD[msg_type]
-    if msg_type is MsgType.REVEAL and version >= ROUND_ACKS_PROTOCOL:
+    if msg_type is MsgType.REVEAL and Features.of(version).round_acks:
         checks = (*checks, _is_hash)  # the vector of commitments its seat holds (§4.4)
     core = payload
     if msg_type in ADMITTING and len(payload) == len(checks) + 1:
@@ -380,7 +374,7 @@ _ACTION_TYPES = (MsgType.MOVE, MsgType.REVEAL)
 
 def _reveal_fields(version: int) -> int:
     """A REVEAL's payload length: the vector it names from protocol 6 on (SPEC §3, §4.4)."""
-    return 4 if version >= ROUND_ACKS_PROTOCOL else 3
+    return 4 if Features.of(version).round_acks else 3
 
 
 # The contributions that may carry an admission of a dropped seat (protocol 5, SPEC §5.6),
@@ -394,7 +388,7 @@ def _is_admission(blob: object, game_id: object, version: object, seat: object) 
     session).  Anything else makes the contribution malformed."""
     if type(blob) is not bytes or len(blob) > MAX_ADMISSION:
         return False
-    if type(version) is not int or version < HANDBACK_PROTOCOL:
+    if type(version) is not int or not Features.of(version).handback:
         return False
     try:
         inner = parse_unverified(blob)

@@ -16,7 +16,6 @@ from lanTag.session.absence import Absence
 from lanTag.session.chatter import TOO_CHATTY, Chatter
 from lanTag.session.core import NONCE_DOMAIN
 from lanTag.session.messages import (
-    HANDBACK_PROTOCOL,
     MsgType,
     Signed,
     parse_unverified,
@@ -224,7 +223,6 @@ class Recovery(Absence, Chatter):
             return
         self._events.append(ev.Chat(msg.seat, text, private=True))
 
-
     # -- the hand-back of a dropped seat (protocol 5, SPEC §5.6) ------------------------
     # The seat signs a REJOIN; a live seat carries those very bytes in its next MOVE,
     # ENTROPY or COMMIT (an *admission*).  Every peer holds that contribution before it
@@ -246,7 +244,7 @@ class Recovery(Absence, Chatter):
         but once in and dropped again for idleness it stays out until they ask again, so a
         player who walked off does not come back by itself to make the table wait out the
         turn limit each time."""
-        if self.replay or self._signer is None or self.record.protocol < HANDBACK_PROTOCOL:
+        if self.replay or self._signer is None or not self.features.handback:
             return
         self._want_back = True
         self._back_once = once
@@ -269,7 +267,7 @@ class Recovery(Absence, Chatter):
         ``nobody`` (every other live person has left: nobody will admit it), ``over``."""
         if self.seat is None or self.seat in self.live:
             return None
-        if self.record.protocol < HANDBACK_PROTOCOL:
+        if not self.features.handback:
             return "protocol"
         if self.state.is_over:
             return "over"
@@ -311,7 +309,7 @@ class Recovery(Absence, Chatter):
         """A seat asks back (signature checked on receipt): keep its latest request; our next
         contribution may carry it.  Not logged: only a carried REJOIN counts, and it is in
         the contribution's bytes."""
-        if self.record.protocol < HANDBACK_PROTOCOL:
+        if not self.features.handback:
             self._reject("unknown-type", f"a REJOIN in a protocol-{self.record.protocol} game")
             return
         kept = self._rejoins.get(msg.seat)
@@ -320,7 +318,7 @@ class Recovery(Absence, Chatter):
 
     def _admission_for(self) -> bytes | None:
         """The REJOIN our contribution at this step carries: the lowest seat we may admit."""
-        if self.record.protocol < HANDBACK_PROTOCOL or self.seat is None:
+        if not self.features.handback or self.seat is None:
             return None
         for seat in sorted(self._rejoins):
             request = self._rejoins[seat]

@@ -19,7 +19,6 @@ from lanTag.session.chatter import Chatter
 from lanTag.session.messages import MsgType, Signed, sign_message
 
 SEAL_WAIT = 3.0  # seconds after game over that a peer waits for the other seats' seals
-SEAL_PROTOCOL = 3  # the first protocol with seals: older games have no SEAL type
 
 
 class Sealing(Chatter):
@@ -37,7 +36,7 @@ class Sealing(Chatter):
     def sealing(self, now: float) -> bool:
         """True while it is worth waiting for seals: the game is over here, a live human seat
         has not sealed yet, and ``SEAL_WAIT`` has not passed since game over."""
-        if self._over_at is None or self.replay or self.record.protocol < SEAL_PROTOCOL:
+        if self._over_at is None or self.replay or not self.features.seals:
             return False
         if now >= self._over_at + SEAL_WAIT:
             return False
@@ -47,7 +46,7 @@ class Sealing(Chatter):
         """At game over: sign our seal (a live seat), send it, and check the seals that came
         before we got here."""
         self._over_at = now
-        if self.record.protocol < SEAL_PROTOCOL:
+        if not self.features.seals:
             return
         if not self.replay and self._signer is not None and self.seat in self.live:
             assert self.seat is not None
@@ -71,7 +70,7 @@ class Sealing(Chatter):
 
     def _receive_seal(self, msg: Signed) -> None:
         """A signed SEAL (its signature already checked by receive_parsed)."""
-        if self.record.protocol < SEAL_PROTOCOL:
+        if not self.features.seals:
             self._reject("unknown-type", f"a SEAL in a protocol-{self.record.protocol} game")
             return
         if self.replay:

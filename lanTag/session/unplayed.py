@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from lanTag.session.features import Features
 from lanTag.session.steps import StepBox
 
-UNPLAYED_PROTOCOL = 6
 HOST_SEAT = 0  # the seat of the peer that hosted the lobby and signed its record
 _NONE: frozenset[int] = frozenset()
 
@@ -43,7 +43,7 @@ def left_out(
     """(the live seats a drop may leave out of the half-the-table count, the seats that must
     stay in for that) at a step with ``live`` seats of which ``played`` have played, for the
     peer of ``seat`` (None: a spectator or a spectator's log)."""
-    if protocol < UNPLAYED_PROTOCOL or not at_roll:
+    if not Features.of(protocol).unplayed or not at_roll:
         return _NONE, _NONE
     stay = frozenset({HOST_SEAT} if seat is None else {HOST_SEAT, seat})
     return live - played, stay

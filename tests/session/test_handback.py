@@ -13,9 +13,9 @@ from lanTag.identity import Identity
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
+from lanTag.session.features import Features
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import (
-    HANDBACK_PROTOCOL,
     MsgType,
     Signed,
     parse_unverified,
@@ -39,7 +39,7 @@ def _events(net: SimNet, seat: int, kind: type) -> list[ev.Event]:
 def _dropped_table(seed: str, humans: int = 3) -> tuple[list[Session], SimNet]:
     """A table whose seat GONE died at step 4 and was dropped by every other seat."""
     record, ids, secrets = make_record("toy", humans, 1, seed=seed)
-    assert record.protocol >= HANDBACK_PROTOCOL
+    assert Features.of(record.protocol).handback
     sessions = make_sessions(record, ids, secrets)
     net = SimNet(sessions, seed=5)
     _run_to(net, lambda: sessions[GONE].step >= 4)

@@ -17,11 +17,10 @@ from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT, Action
 from lanTag.session import events as ev
+from lanTag.session.features import FIRST_PROTOCOL, Features
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
 from lanTag.session.steps import (
-    LATE_PROOF_PROTOCOL,
-    ROUND_ACKS_PROTOCOL,
     ROUND_SUBJECT,
     round_digest,
 )
@@ -69,7 +68,7 @@ def test_under_protocol_5_a_seat_that_left_before_its_round_was_split_keeps_its_
     # both peers.  (Banned there too, it got its forfeit.)
     cheat, honest = 1, [0, 2]
     record, ids, secrets = make_record("toy", 3, seed="split-after-drop")
-    record = dataclasses.replace(record, protocol=LATE_PROOF_PROTOCOL)
+    record = dataclasses.replace(record, protocol=FIRST_PROTOCOL["late_proof"])
     sessions = make_sessions(record, ids, secrets)
     net = SimNet(sessions, seed=5)
     net.hold_secret.add(cheat)
@@ -131,7 +130,7 @@ def test_under_protocol_5_a_seat_that_left_before_its_round_was_split_keeps_its_
         assert {b[0] for b in report.blames} == {cheat}, i
 
 
-@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+@pytest.mark.parametrize("protocol", [FIRST_PROTOCOL["late_proof"], FIRST_PROTOCOL["round_acks"]])
 def test_an_acknowledgement_on_another_state_splits_no_round(protocol: int) -> None:
     # Four seats.  Seat 2 signs two COMMITs of the guess; honest seats 0 and 1 and seat 3
     # take A, seat 0 learns B too (the late proof).  Seat 3, a liar, signs besides its true
@@ -166,7 +165,7 @@ def test_an_acknowledgement_on_another_state_splits_no_round(protocol: int) -> N
     def acks(seat: int, state: bytes, version: Signed) -> list[Signed]:
         """``seat``'s acknowledgements of the round's COMMITs, ``version`` as seat 2's."""
         commits = {**held, cheat: version}
-        if protocol >= ROUND_ACKS_PROTOCOL:
+        if Features.of(protocol).round_acks:
             vector = round_digest({s: c.digest for s, c in commits.items()})
             return [signed(seat, state, MsgType.HAVE, (ROUND_SUBJECT, [vector]))]
         return [
@@ -211,7 +210,7 @@ def test_an_acknowledgement_on_another_state_splits_no_round(protocol: int) -> N
     assert drops[0][0][0] == SECRET_STEP and drops[0][1][0] > SECRET_STEP, drops
 
 
-@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+@pytest.mark.parametrize("protocol", [FIRST_PROTOCOL["late_proof"], FIRST_PROTOCOL["round_acks"]])
 def test_two_commits_of_a_round_its_two_reveals_split_already_change_nothing(
     protocol: int,
 ) -> None:
@@ -260,7 +259,7 @@ def test_two_commits_of_a_round_its_two_reveals_split_already_change_nothing(
         assert {b[0] for b in report.blames} == {cheat}, i
 
 
-@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+@pytest.mark.parametrize("protocol", [FIRST_PROTOCOL["late_proof"], FIRST_PROTOCOL["round_acks"]])
 def test_two_commits_on_another_state_exempt_no_second_reveal(protocol: int) -> None:
     # Both honest peers take the seat's COMMIT A of the guess.  The seat then signs two
     # COMMITs, X and Y, on a made-up state hash (a proof, but of no COMMIT we took), a
