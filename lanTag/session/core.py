@@ -7,7 +7,6 @@ private chat) so that each file says one thing.  Pure like the rest.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +20,7 @@ from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
 from lanTag.session.features import Features
+from lanTag.session.journal import Journal
 from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
     ADMITTING,
@@ -150,10 +150,10 @@ class SessionCore:
                                       (+Session: kept when my COMMIT is taken again)
     _dropped_answered   Recovery      dropped seat -> when we last told it so
     _sync_answered      Recovery      seat -> (when, from step) of our last catch-up reply
-    _events             SessionCore   events not yet drained by the caller (all parts add)
-    _outbox             SessionCore   address -> signed messages not yet sent (all parts add)
-    log                 SessionCore   the LogChain of everything we signed or accepted
-    counters            SessionCore   reason code -> how many messages were dropped for it
+    journal             SessionCore   the Journal: the log, events, counters and outbox
+                                      (every part writes there)
+    _events             SessionCore   journal.events, not yet drained by the caller
+    _outbox             SessionCore   journal.outbox: signed messages not yet sent
     proofs              Agreement     proofs of a conviction: pairs of conflicting messages
                                       (+Session: a COMMIT and the REVEAL that fails it)
     desynced            SessionCore   seats whose latest message at our step carried a state
@@ -264,11 +264,10 @@ class SessionCore:
         self._abandoned_secret: dict[int, tuple[Action, bytes]] = {}
         self._dropped_answered: dict[int, float] = {}  # dropped seat -> when we told it
         self._sync_answered: dict[int, tuple[float, int]] = {}  # seat -> (when, from step)
-        self._events: deque[ev.Event] = deque()
-        self._outbox: dict[Addr, list[bytes]] = {}
-        self.log = LogChain()
+        self.journal = Journal(seat, self.peers, watchers, lambda: self.step)
+        self._events = self.journal.events
+        self._outbox = self.journal.outbox
         self.log.append(0, EntryKind.HEADER, [log_magic(record.protocol), record.encode(), seat])
-        self.counters: dict[str, int] = {}
         self.proofs: list[tuple[Signed, Signed]] = []
         self.desynced: set[int] = set()
         self._hash_seen: dict[tuple[int, int], Signed] = {}
@@ -296,6 +295,20 @@ class SessionCore:
         self._chatter_kept: dict[tuple[int, int, MsgType], list[bytes]] = {}
         self._chatter_pruned = -1
         self._pump(now)
+
+    @property
+    def log(self) -> LogChain:
+        """The LogChain of everything we signed or accepted (``journal.log``)."""
+        return self.journal.log
+
+    @log.setter
+    def log(self, log: LogChain) -> None:
+        self.journal.log = log
+
+    @property
+    def counters(self) -> dict[str, int]:
+        """Reason code -> how many messages were dropped for it (``journal.counters``)."""
+        return self.journal.counters
 
     @property
     def step(self) -> int:
@@ -356,17 +369,13 @@ class SessionCore:
         return box
 
     def _blame(self, seat: int, code: str, reason: str, at: int | None = None) -> None:
-        """``at``: the step of the message that proves it (SPEC §7), our step by default.
-        The NOTE keeps our step as its entry's step: the log's bytes are what they were."""
-        self._events.append(ev.Blame(seat, self.step if at is None else at, code, reason))
-        self.log.append(self.step, EntryKind.NOTE, [code, [seat], reason])
+        self.journal.blame(seat, code, reason, at)
 
     def _reject(self, code: str, reason: str) -> None:
-        self._count(code)
-        self._events.append(ev.Rejected(code, reason))
+        self.journal.reject(code, reason)
 
     def _count(self, code: str) -> None:
-        self.counters[code] = self.counters.get(code, 0) + 1
+        self.journal.count(code)
 
     def _emit(self, msg_type: MsgType, payload: tuple[Any, ...], now: float) -> None:
         assert self._signer is not None and self.seat is not None
@@ -448,11 +457,7 @@ class SessionCore:
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
 
     def _broadcast(self, raws: list[bytes]) -> None:
-        for seat, addr in self.peers.items():
-            if seat != self.seat:
-                self._outbox.setdefault(addr, []).extend(raws)
-        for addr in self.watchers:
-            self._outbox.setdefault(addr, []).extend(raws)
+        self.journal.broadcast(raws)
 
     def _action_bytes(self, action: Action) -> bytes:
         from lanTag import wire
