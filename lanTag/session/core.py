@@ -33,6 +33,7 @@ from lanTag.session.messages import (
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.sealing import SealBook
 from lanTag.session.steps import (
     Snapshot,
     StepBox,
@@ -162,10 +163,7 @@ class SessionCore:
     _missing_cache      Agreement     class attr: last ``_missing`` result per snapshot/box
     _checked_state      Session       class attr: the state ``_checked_actions`` were checked
     _checked_actions    Session       seat -> action that passed check_action on that state
-    _over_at            Sealing       when the game ended here (None before): the seal wait
-    _seals              Sealing       seat -> its SEAL of our final state (ours included)
-    _early_seals        Sealing       seat -> a SEAL that came before our game over, unchecked
-    _seal_raws          Sealing       SEALs a replay has seen (a repeat is a duplicate)
+    seal_book           Session       the SealBook: the seals of the final state
     _liars_at           Agreement     seat -> step of its desync, flood or two-COMMITs proof
                                       (+LateProof); an admission of it at or after that
                                       step is void (protocol 5, SPEC §5.6)
@@ -281,10 +279,7 @@ class SessionCore:
         self._flooders: set[int] = set()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
-        self._over_at: float | None = None
-        self._seals: dict[int, Signed] = {}
-        self._early_seals: dict[int, Signed] = {}
-        self._seal_raws: set[bytes] = set()
+        self.seal_book = SealBook(self.journal, replay)
         self._liars_at: dict[int, int] = {}
         self._rejoins: dict[int, Signed] = {}
         self._admitted: dict[int, list[int]] = {}

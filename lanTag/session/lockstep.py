@@ -56,7 +56,6 @@ from lanTag.session.messages import (
 )
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
-from lanTag.session.sealing import Sealing
 from lanTag.session.steps import (
     Snapshot,
     StepBox,
@@ -70,7 +69,7 @@ _ACKED = tuple(t for t, s in SPECS.items() if s.acknowledged)  # every other liv
 _NO_SEATS: frozenset[int] = frozenset()
 
 
-class Session(Agreement, Recovery, Sealing):
+class Session(Agreement, Recovery):
     """One peer's view of one game.  ``seat=None`` with ``replay=True`` is a spectator/verifier."""
 
     # Actions that passed check_action (seat -> action), and the state they were checked on:
@@ -223,7 +222,10 @@ class Session(Agreement, Recovery, Sealing):
             self._open_private(msg)
             return
         if msg.type == MsgType.SEAL:
-            self._receive_seal(msg)
+            if self.features.seals:
+                self.seal_book.receive(msg, self.step, self._state_hash(self.state))
+            else:
+                self._reject("unknown-type", f"a SEAL in a protocol-{self.record.protocol} game")
             return
         if msg.type == MsgType.REJOIN:
             self._take_rejoin(msg)  # protocol 5: carried by our next contribution, maybe
@@ -362,6 +364,40 @@ class Session(Agreement, Recovery, Sealing):
             else:
                 self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
         self._pump(now)
+
+    def sealed_by(self) -> tuple[int, ...]:
+        """The seats whose seal of our final state we hold (ours included), ascending."""
+        return self.seal_book.sealed_by()
+
+    @property
+    def over_at(self) -> float | None:
+        """When the game ended here (the ``now`` of the step that ended it), None before."""
+        return self.seal_book.over_at
+
+    def sealing(self, now: float) -> bool:
+        """True while it is worth waiting for the seals of the live human seats (SPEC §3)."""
+        humans = (s for s in self.live if self._human_keys[s] is not None)
+        return self.features.seals and self.seal_book.waiting(now, humans)
+
+    def _seal_final_state(self, now: float) -> None:
+        """At game over: sign our seal (a live seat) and hand it to the seal book."""
+        own = None
+        final = self._state_hash(self.state)
+        live = self.seat is not None and self.seat in self.live
+        if self.features.seals and not self.replay and self._signer is not None and live:
+            assert self.seat is not None
+            own = sign_message(
+                self._signer,
+                MsgType.SEAL,
+                self.game_id,
+                self.step,
+                self.seat,
+                final,
+                (),
+                version=self.record.protocol,
+            )
+            self._chatter_room(own)  # one per final state: counted as the others count it
+        self.seal_book.ended(now, own, self.step, final)
 
     def _tell_if_stuck(self, box: StepBox, silent: frozenset[int]) -> None:
         """Say once a step when what we wait for can never be dropped: the table cannot go
