@@ -18,6 +18,7 @@ from lanTag.rules.base import Action, Game, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
+from lanTag.session.chatter import ChatterCap
 from lanTag.session.compatibility import require_rules
 from lanTag.session.features import Features
 from lanTag.session.journal import Journal
@@ -35,6 +36,7 @@ from lanTag.session.messages import (
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.sealing import SealBook
 from lanTag.session.steps import (
+    REQUEST_LIMITS,
     Snapshot,
     StepBox,
     round_digest,
@@ -45,11 +47,6 @@ from lanTag.wire import DATAGRAM_BUDGET
 
 NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
 STEP_WINDOW = 4096  # how far ahead of us a peer's messages are buffered
-# Flood bounds (SPEC §5.3): VOTEs and NUDGEs kept per seat and step, and how far ahead of
-# us they are kept at all.  An honest peer nudges once per step and votes again only when
-# the set it lacks changes; what is over the bound is dropped unlogged and counted.
-REQUEST_LIMITS = {t: s.request_limit for t, s in SPECS.items() if s.request_limit is not None}
-REQUEST_AHEAD = 64
 BUNDLE_BUDGET = 1100  # signed messages packed per link payload
 MAX_LINK_PAYLOAD = 64 * 1024
 TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
@@ -130,7 +127,7 @@ class SessionCore:
                                       a split, the earlier
     _flooders           Agreement     seats convicted of a flood (blamed once; what they
                                       send over the bound is then dropped unlogged; their
-                                      chatter, unchecked: +Chatter)
+                                      chatter, unchecked: ChatterCap.gate)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
     _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood
                                       bound; our own seat's: the ones we sent)
@@ -183,10 +180,8 @@ class SessionCore:
                                       our seat was last let back in; +Session)
     _began_at           SessionCore   when this session began (started or resumed): a
                                       seat never heard counts as heard then (Agreement)
-    _chatter_kept       Chatter       (seat, step, type) -> the distinct CHAT, PRIVATE,
-                                      SYNC, REJOIN, SEAL or LEAVE bytes taken (protocol 6
-                                      cap, SPEC §5.3; ours: the ones we sent)
-    _chatter_pruned     Chatter       CHAT and PRIVATE kept only for steps after this one
+    chatter             SessionCore   the ChatterCap: chatter taken per seat, step and type
+                                      (protocol 6 cap, SPEC §5.3; ours: the ones we sent)
     ==================  ============  ======================================================
     """
 
@@ -287,8 +282,7 @@ class SessionCore:
         self._back_once = False
         self._rejoin_sent_at: float | None = None
         self._began_at = now
-        self._chatter_kept: dict[tuple[int, int, MsgType], list[bytes]] = {}
-        self._chatter_pruned = -1
+        self.chatter = ChatterCap(self.features, self.journal)
         self._pump(now)
 
     @property
@@ -431,20 +425,12 @@ class SessionCore:
             (self.step,),
             version=self.record.protocol,
         )
-        if not self._chatter_room(msg):  # (a 9th rollback of this step): ask as before
-            last = self._last_own_chatter(MsgType.SYNC)
+        if not self.chatter.room(msg):  # (a 9th rollback of this step): ask as before
+            last = self.chatter.last_own(self.seat, self.step, MsgType.SYNC)
             if last is None:
                 return
             msg = parse_unverified(last)
         self._broadcast([msg.raw])
-
-    def _chatter_room(self, msg: Signed) -> bool:
-        """Implemented by Chatter: whether our own ``msg`` stays within the chatter cap."""
-        return True
-
-    def _last_own_chatter(self, kind: MsgType) -> bytes | None:
-        """Implemented by Chatter: the last ``kind`` message we sent at our step."""
-        return None
 
     def _record_own(self, msg: Signed) -> None:
         assert self.seat is not None
@@ -525,6 +511,25 @@ class SessionCore:
         else:
             self._banned.setdefault(seat, step)
         self._note_cheat(seat, step)
+
+    def _convict_chatter(self, msg: Signed, now: float) -> None:
+        """``msg`` is one distinct message more than the cap of its seat, step and type: with
+        the ones taken it proves a flood (SPEC §5.3).  Logged, sent to every peer (each
+        counts it against the same cap), the seat blamed and voted out at the first step
+        that waits for it, as a liar (§5.2)."""
+        proof = self.chatter.proof(msg)
+        self._flooders.add(msg.seat)
+        self._liars_at.setdefault(msg.seat, msg.step)
+        for raw in proof:
+            self.log.append(msg.step, EntryKind.MSG, raw)
+        self._blame(
+            msg.seat, "flood", f"over {len(proof) - 1} {msg.type.name}s for step {msg.step}"
+        )
+        if not self.replay:
+            self._broadcast(proof)
+        if msg.seat in self.live:
+            self._contradicted.add(msg.seat)
+        self._pump(now)
 
     def _rebuild_ban(self, seat: int) -> None:
         """``seat``'s conviction step from what we hold (protocol 6): the earliest of its

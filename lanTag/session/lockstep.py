@@ -36,8 +36,6 @@ from lanTag.session.agreement import Agreement
 from lanTag.session.chatter import TOO_CHATTY, Gate
 from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
-    REQUEST_AHEAD,
-    REQUEST_LIMITS,
     STEP_WINDOW,
     TAKEOVER_BOT,
     bundles,
@@ -57,6 +55,8 @@ from lanTag.session.messages import (
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
 from lanTag.session.steps import (
+    REQUEST_AHEAD,
+    REQUEST_LIMITS,
     Snapshot,
     StepBox,
     may_be_decided,
@@ -135,7 +135,7 @@ class Session(Agreement, Recovery):
             (text[:500],),
             version=self.record.protocol,
         )
-        if not self._chatter_room(msg):
+        if not self.chatter.room(msg):
             raise LocalProtocolError(TOO_CHATTY)
         if keep_in_log:
             self.note("chat", text[:500])
@@ -155,7 +155,7 @@ class Session(Agreement, Recovery):
             self.state.state_hash(),
             (),
         )
-        self._chatter_room(msg)  # counted as the others count it (a LEAVE again is a copy)
+        self.chatter.room(msg)  # counted as the others count it (a LEAVE again is a copy)
         self._left[self.seat] = self.step
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         self._broadcast([msg.raw])
@@ -200,7 +200,8 @@ class Session(Agreement, Recovery):
         if key is None:
             self._reject("not-in-roster", f"seat {msg.seat} is not a human seat of this game")
             return
-        gate = self._chatter_gate(msg)  # protocol 6: chatter capped per seat and step (§5.3)
+        # protocol 6: chatter capped per seat and step (SPEC §5.3)
+        gate = self.chatter.gate(msg, self.step, self.seat, self._flooders)
         if gate is Gate.DROP:
             return
         if gate is not Gate.COPY and not (
@@ -208,7 +209,10 @@ class Session(Agreement, Recovery):
         ):
             self._reject("bad-signature", f"signature of seat {msg.seat} does not verify")
             return
-        if not self._chatter_take(msg, gate, now):
+        if gate is Gate.OVER:
+            self._convict_chatter(msg, now)
+            return
+        if not self.chatter.take(msg, gate, self.step):
             return
         if msg.seat not in self.live:
             self._answer_dropped(msg, now)
@@ -396,7 +400,7 @@ class Session(Agreement, Recovery):
                 (),
                 version=self.record.protocol,
             )
-            self._chatter_room(own)  # one per final state: counted as the others count it
+            self.chatter.room(own)  # one per final state: counted as the others count it
         self.seal_book.ended(now, own, self.step, final)
 
     def _tell_if_stuck(self, box: StepBox, silent: frozenset[int]) -> None:

@@ -13,7 +13,7 @@ from lanTag.errors import LocalProtocolError
 from lanTag.fair.commit import opens
 from lanTag.session import events as ev
 from lanTag.session.absence import Absence
-from lanTag.session.chatter import TOO_CHATTY, Chatter
+from lanTag.session.chatter import TOO_CHATTY
 from lanTag.session.core import NONCE_DOMAIN
 from lanTag.session.messages import (
     MsgType,
@@ -26,7 +26,7 @@ from lanTag.session.referee import NeedKind
 from lanTag.session.steps import StepBox
 
 
-class Recovery(Absence, Chatter):
+class Recovery(Absence):
     """What a restarted peer needs, and chat meant for one seat only."""
 
     def _derived_nonce(self, step: int) -> bytes:
@@ -203,7 +203,7 @@ class Recovery(Absence, Chatter):
             (to, *sealed),
             version=self.record.protocol,
         )
-        if not self._chatter_room(msg):
+        if not self.chatter.room(msg):
             raise LocalProtocolError(TOO_CHATTY)
         self._outbox.setdefault(addr, []).append(msg.raw)
 
@@ -293,7 +293,8 @@ class Recovery(Absence, Chatter):
             (),
             version=self.record.protocol,
         )
-        raw = msg.raw if self._chatter_room(msg) else self._last_own_chatter(MsgType.REJOIN)
+        last = self.chatter.last_own(self.seat, self.step, MsgType.REJOIN)
+        raw = msg.raw if self.chatter.room(msg) else last
         self._rejoin_sent_at = now
         if raw is not None:
             self._broadcast([raw])

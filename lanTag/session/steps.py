@@ -11,9 +11,14 @@ from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import opens
 from lanTag.rules.base import IllegalAction, State
 from lanTag.session.features import Features
-from lanTag.session.messages import MsgType, Signed, reveal_vector
+from lanTag.session.messages import SPECS, MsgType, Signed, reveal_vector
 from lanTag.session.referee import Needs
 
+# Flood bounds (SPEC §5.3): VOTEs and NUDGEs kept per seat and step, and how far ahead of
+# us they are kept at all.  An honest peer nudges once per step and votes again only when
+# the set it lacks changes; what is over the bound is dropped unlogged and counted.
+REQUEST_LIMITS = {t: s.request_limit for t, s in SPECS.items() if s.request_limit is not None}
+REQUEST_AHEAD = 64
 ROUND_SUBJECT = 2**32 - 1  # a HAVE's subject that is no seat: "the secret round of this step"
 ROUND_DOMAIN = b"lanTag/v1/round\x00"
 

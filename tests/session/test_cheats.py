@@ -312,7 +312,7 @@ def test_a_flood_of_nudges_and_votes_is_dropped_unlogged_and_counted() -> None:
     # Issue #22: 100k future-step NUDGEs grew every honest log 190-fold.  Per seat and
     # step only REQUEST_LIMITS of each kind are kept, none further than REQUEST_AHEAD steps
     # ahead; the rest are dropped unlogged (counted `flood`) and the game goes on.
-    from lanTag.session.core import REQUEST_AHEAD, REQUEST_LIMITS
+    from lanTag.session.steps import REQUEST_AHEAD, REQUEST_LIMITS
 
     _record, ids, sessions, net = _setup("flood")
     net.run_until(lambda: all(s.step >= 2 for s in sessions))
