@@ -64,13 +64,13 @@ def _returns_at_once() -> Iterator[None]:
     real, act = absence.Absence._may_return, BotDriver.act
 
     def may_return(self: absence.Absence, seat: int, dropped: int, step: int) -> bool:
-        return len(self._admitted.get(seat, ())) < absence.HANDBACK_LIMIT
+        return self.handback.times(seat) < absence.HANDBACK_LIMIT
 
     def wait_for_friend(
         self: BotDriver, session: Session, random_bytes: Callable[[int], bytes], now: float
     ) -> None:
         humans = {i for i, s in enumerate(session.record.seats) if not s.is_bot}
-        if humans - session.live and not session._rejoins:
+        if humans - session.live and not session.handback.rejoins:
             return
         act(self, session, random_bytes, now)
 
@@ -120,7 +120,7 @@ def _admitted(table: Table, writer: Session, which: int) -> Admitted:
     """The ``which``-th admission (0: the first) of the writer's log."""
     seat = table.seat_of(GONE)
     assert seat is not None
-    steps = writer._admitted.get(seat, [])
+    steps = writer.handback.admitted.get(seat, [])
     if len(steps) <= which:
         raise LookupError("the seat was not given back that often")
     step = steps[which]
@@ -160,7 +160,7 @@ def early_game() -> Admitted:
         with _returns_at_once():
             table, writer = _game(seed, kills=1)
         got = _admitted(table, writer, 0)
-        step = writer._admitted[got.seat][0]
+        step = writer.handback.admitted[got.seat][0]
         states = [writer._snapshots[k].state for k in range(got.dropped + 1, step + 1)]
         if any(state.awaited().turn_starts for state in states):
             raise LookupError("given back after the turn anyway")

@@ -110,8 +110,8 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/lockstep.py",
-        "                if self._admitted or judge:",
-        "                if self._admitted:",
+        "                if self.handback.admitted or judge:",
+        "                if self.handback.admitted:",
         "the verifier's replay never judges an acknowledgement of a decided round",
     ),
     Mutant(

@@ -35,6 +35,7 @@ CORE = "lanTag/session/core.py"
 RECOVERY = "lanTag/session/recovery.py"
 LOCKSTEP = "lanTag/session/lockstep.py"
 SEALING = "lanTag/session/sealing.py"
+HANDBACK_BOOK = "lanTag/session/handback.py"
 
 PROOF_ORDER = "tests/session/test_proof_order.py"
 LATE_TESTS = "tests/session/test_late_proof.py"
@@ -421,16 +422,16 @@ MUTANTS: list[Mutant] = [
         "a convicted seat's input taken at its ban step",
         (CHEATS,),
     ),
-    # -- the hand-back's admissions (recovery.py, lockstep.py) -------------------------------
+    # -- the hand-back's admissions (handback.py, recovery.py, lockstep.py) -------------------
     Mutant(
-        RECOVERY,
+        HANDBACK_BOOK,
         "        if kept is None or kept.step <= msg.step:",
         "        if kept is None:",
         "the first REJOIN kept, not the latest",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        HANDBACK_BOOK,
         "        if kept is None or kept.step <= msg.step:",
         "        if True:",
         "an older REJOIN replaces the latest",
@@ -545,9 +546,9 @@ MUTANTS: list[Mutant] = [
         (HANDBACK,),
     ),
     Mutant(
-        LOCKSTEP,
-        "                    self._admitted.setdefault(seat, []).append(decided)\n",
-        "                    self._admitted.setdefault(seat, []).append(decided + 1)\n",
+        HANDBACK_BOOK,
+        "        self.admitted.setdefault(seat, []).append(decided)\n",
+        "        self.admitted.setdefault(seat, []).append(decided + 1)\n",
         "an admission remembered one step late (off by one)",
         (HANDBACK,),
     ),

@@ -183,10 +183,10 @@ class Absence(SessionCore):
         last dropped at ``dropped``: it was given back fewer than HANDBACK_LIMIT times, and
         the turn it was dropped in has ended (a step after ``dropped``, up to ``step``,
         starts a turn: the bot played the rest of that turn).  Both are facts of the agreed
-        history (``_admitted``, the states), the same at every peer."""
+        history (the hand-back's admissions, the states), the same at every peer."""
         if not self.features.withheld:
             return True
-        if len(self._admitted.get(seat, ())) >= HANDBACK_LIMIT:
+        if self.handback.times(seat) >= HANDBACK_LIMIT:
             return False
         return any(
             self._snapshots[k].state.awaited().turn_starts for k in range(dropped + 1, step + 1)
@@ -197,4 +197,4 @@ class Absence(SessionCore):
         older than protocol 6)."""
         if not self.features.withheld:
             return None
-        return max(0, HANDBACK_LIMIT - len(self._admitted.get(seat, ())))
+        return max(0, HANDBACK_LIMIT - self.handback.times(seat))

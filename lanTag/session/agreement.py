@@ -368,7 +368,7 @@ class Agreement(LateProof, Absence):
                     return True
             else:
                 self._ban_split_rounds()
-        if self._admitted and self._void_admissions():
+        if self.handback.admitted and self._void_admissions():
             return True
         if self._left_out and self._outvoted_back():
             return True
@@ -440,10 +440,8 @@ class Agreement(LateProof, Absence):
         self._snapshots[-1] = replace(snap, live=snap.live - silent)
         box.dropped_now = box.dropped_now | silent
         box.drop_batches.append(silent)
-        if self.seat in silent and self._back_once and self.seat in self._admitted:
-            # Asked back once (a person's key) and let in: dropped again now, it stays out.
-            # (An admission a rollback undid is not in _admitted: it keeps asking.)
-            self._want_back = self._back_once = False
+        if self.seat is not None and self.seat in silent:
+            self.handback.dropped_again(self.seat)  # asked back once and let in: it stays out
         left = tuple(s for s in sorted(silent) if s in self._left)
         for s in sorted(silent):
             if code == "timeout":
@@ -463,8 +461,7 @@ class Agreement(LateProof, Absence):
         """A conviction we learnt covers a step at or before an admission we applied
         (protocol 5, SPEC §5.6): decide again from that admission's step, where it is now
         void; every peer does the same once the proof reaches it.  True when it rolled back."""
-        admissions = sorted((k, seat) for seat, steps in self._admitted.items() for k in steps)
-        for step, seat in admissions:
+        for step, seat in self.handback.admissions():
             if step < self.step and self._convicted_since(seat, step):
                 self._rollback(step)
                 return True
@@ -540,13 +537,7 @@ class Agreement(LateProof, Absence):
             del self._vote_seq[k]
         for k in [k for k in self._left_out if k >= step]:
             del self._left_out[k]  # decided again
-        for seat in list(self._admitted):
-            # decided again from the messages, like the rest
-            kept = [k for k in self._admitted[seat] if k < step]
-            if kept:
-                self._admitted[seat] = kept
-            else:
-                del self._admitted[seat]
+        self.handback.forget_from(step)  # decided again from the messages, like the rest
         for k in [k for k in self._secret if k > step]:
             # Our COMMIT of that step is looked at again with the rest: if the new history
             # reaches the same state there it is ours again, and so is this choice (else a

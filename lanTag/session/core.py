@@ -21,6 +21,7 @@ from lanTag.session import referee
 from lanTag.session.chatter import ChatterCap
 from lanTag.session.compatibility import require_rules
 from lanTag.session.features import Features
+from lanTag.session.handback import Handback
 from lanTag.session.journal import Journal
 from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
@@ -164,20 +165,8 @@ class SessionCore:
     _liars_at           Agreement     seat -> step of its desync, flood or two-COMMITs proof
                                       (+LateProof); an admission of it at or after that
                                       step is void (protocol 5, SPEC §5.6)
-    _rejoins            Recovery      seat -> its latest REJOIN we hold (protocol 5: our
-                                      next contribution may carry it, an admission)
-    _admitted           Recovery      seat -> the steps whose decisions admitted it, in
-                                      order (it is live from the step after each;
-                                      +Agreement: a rollback forgets the admissions it
-                                      undoes; Absence counts them, protocol 6)
-    _want_back          Recovery      our dropped seat asks to be given back (a resume)
-                                      (+Agreement: cleared if _back_once when the seat,
-                                      admitted, is dropped again)
-    _back_once          Recovery      _want_back holds until our seat, let back in, is
-                                      dropped again (a person's one key), not after every
-                                      drop (a resume)
-    _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never since
-                                      our seat was last let back in; +Session)
+    handback            SessionCore   the Handback: REJOINs held, admissions applied, and
+                                      our own seat's asking back (protocol 5, SPEC §5.6)
     _began_at           SessionCore   when this session began (started or resumed): a
                                       seat never heard counts as heard then (Agreement)
     chatter             SessionCore   the ChatterCap: chatter taken per seat, step and type
@@ -276,11 +265,7 @@ class SessionCore:
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self.seal_book = SealBook(self.journal, replay)
         self._liars_at: dict[int, int] = {}
-        self._rejoins: dict[int, Signed] = {}
-        self._admitted: dict[int, list[int]] = {}
-        self._want_back = False
-        self._back_once = False
-        self._rejoin_sent_at: float | None = None
+        self.handback = Handback()
         self._began_at = now
         self.chatter = ChatterCap(self.features, self.journal)
         self._pump(now)

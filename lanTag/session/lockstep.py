@@ -237,7 +237,7 @@ class Session(Agreement, Recovery):
         if msg.type == MsgType.LEAVE:
             # The first LEAVE counts; copies change nothing, and neither does one from before
             # the seat was given back (SPEC §5.6: it plays its seat again).
-            back = self._admitted.get(msg.seat, [-1])[-1]
+            back = self.handback.last_back(msg.seat)
             if msg.seat not in self._left and msg.step > back:
                 self._left[msg.seat] = msg.step
                 self.log.append(msg.step, EntryKind.MSG, msg.raw)
@@ -284,7 +284,7 @@ class Session(Agreement, Recovery):
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
                 # rollback rebuilds the boxes it reopens from _slots: nothing to keep here.
-                if self._admitted or judge:
+                if self.handback.admitted or judge:
                     self._pump(now)  # its claim may void an admission (§5.6), as live
                 return
             box = self._box(msg.step)
@@ -430,7 +430,7 @@ class Session(Agreement, Recovery):
             self._answer_votes(now)
             self._vote_contradicted(now)
             if self._apply_drops(now):
-                if self.asking_back and self._rejoin_sent_at is None:
+                if self.asking_back and self.handback.sent_at is None:
                     self._send_rejoin(now)  # we learnt our drop after asking back (§5.6)
                 continue
             needs = self.needs()
@@ -694,11 +694,9 @@ class Session(Agreement, Recovery):
             if admitted:
                 live = live | admitted
                 for seat in admitted:
-                    self._admitted.setdefault(seat, []).append(decided)
-                    self._rejoins.pop(seat, None)
+                    # ours: dropped again, we ask back at once (_pump)
+                    self.handback.admit(seat, decided, seat == self.seat)
                     self._left.pop(seat, None)  # a seat that had left is back: no longer leaving
-                    if seat == self.seat:  # dropped again, we ask back at once (_pump)
-                        self._rejoin_sent_at = None
         # Who has played (protocol 6, SPEC §5.4): the seats whose input this step took (needs()
         # is after this step's drops: the contributors only).  A seat given back has not
         # played by that alone: a squatter let back in that goes silent again is left out.

@@ -246,19 +246,18 @@ class Recovery(Absence):
         turn limit each time."""
         if self.replay or self._signer is None or not self.features.handback:
             return
-        self._want_back = True
-        self._back_once = once
+        self.handback.ask(once=once)
         self._send_rejoin(now)
 
     @property
     def wants_back(self) -> bool:
         """Our seat asks to be given back whenever it is dropped (a resumed peer)."""
-        return self._want_back
+        return self.handback.want_back
 
     @property
     def asking_back(self) -> bool:
         """Our seat is dropped and asks to be given back (it may still be refused)."""
-        return self._want_back and self.seat is not None and self.seat not in self.live
+        return self.handback.want_back and self.seat is not None and self.seat not in self.live
 
     def rejoin_refusal(self) -> str | None:
         """Why our dropped seat cannot be given back, as a fact code, or None (it may be):
@@ -295,16 +294,17 @@ class Recovery(Absence):
         )
         last = self.chatter.last_own(self.seat, self.step, MsgType.REJOIN)
         raw = msg.raw if self.chatter.room(msg) else last
-        self._rejoin_sent_at = now
+        self.handback.sent_at = now
         if raw is not None:
             self._broadcast([raw])
 
     def _rejoin_time(self) -> float | None:
         """When our dropped seat asks back again (every step timeout: a peer that lost the
         REJOIN, or was not live then, hears it again)."""
-        if self._rejoin_sent_at is None or not self.asking_back or self.state.is_over:
+        sent_at = self.handback.sent_at
+        if sent_at is None or not self.asking_back or self.state.is_over:
             return None
-        return self._rejoin_sent_at + self.record.timeouts.step_ms / 1000
+        return sent_at + self.record.timeouts.step_ms / 1000
 
     def _take_rejoin(self, msg: Signed) -> None:
         """A seat asks back (signature checked on receipt): keep its latest request; our next
@@ -313,16 +313,15 @@ class Recovery(Absence):
         if not self.features.handback:
             self._reject("unknown-type", f"a REJOIN in a protocol-{self.record.protocol} game")
             return
-        kept = self._rejoins.get(msg.seat)
-        if kept is None or kept.step <= msg.step:
-            self._rejoins[msg.seat] = msg
+        self.handback.keep(msg)
 
     def _admission_for(self) -> bytes | None:
         """The REJOIN our contribution at this step carries: the lowest seat we may admit."""
         if not self.features.handback or self.seat is None:
             return None
-        for seat in sorted(self._rejoins):
-            request = self._rejoins[seat]
+        rejoins = self.handback.rejoins
+        for seat in sorted(rejoins):
+            request = rejoins[seat]
             if self._admissible(request, self.step, self.seat):
                 return request.raw
         return None

@@ -215,7 +215,7 @@ def test_an_admission_of_a_forged_request_is_void_everywhere() -> None:
         (),
         version=carrier.record.protocol,
     )
-    carrier._rejoins[GONE] = forged  # a cheating carrier: it keeps what it never verified
+    carrier.handback.rejoins[GONE] = forged  # a cheating carrier: it keeps what it never verified
     step = carrier.step
     _run_to(net, lambda: _carried_since(carrier, step))
     net.run()
@@ -364,7 +364,7 @@ def test_a_request_older_than_the_drop_admits_nobody() -> None:
     stale = _request(sessions, 1)  # the seat was dropped at step 4 or later
     carrier = sessions[0]
     assert carrier._admission_for() is None
-    carrier._rejoins[GONE] = stale  # as if an honest carrier had kept it: it does not carry it
+    carrier.handback.rejoins[GONE] = stale  # as if an honest carrier had kept it: not carried
     assert carrier._admission_for() is None
     carrier._admission_for = lambda: stale.raw  # type: ignore[method-assign]
     step = carrier.step
@@ -431,7 +431,7 @@ def test_a_rejoin_in_a_protocol_4_game_is_an_unknown_type() -> None:
     session.receive_message(request.raw, 0.0)
     rejected = [e for e in iter(session.next_event, None) if isinstance(e, ev.Rejected)]
     assert [e.code for e in rejected] == ["unknown-type"]
-    assert not session._rejoins
+    assert not session.handback.rejoins
 
 
 def test_a_second_admission_at_a_later_step_changes_nothing() -> None:
