@@ -64,13 +64,13 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "            elif not shown and key in self._splits:",
+        "            elif not shown and key in self.convictions.splits:",
         "            elif False:",
         "a split is never undone",
     ),
     Mutant(
         LATE,
-        "        for proof in self.proofs:\n            for msg in proof:\n"
+        "        for proof in self.convictions.proofs:\n            for msg in proof:\n"
         "                if msg.step == step and msg.state_hash == ours:",
         "        for proof in ():\n            for msg in proof:\n"
         "                if msg.step == step and msg.state_hash == ours:",
@@ -133,8 +133,8 @@ MUTANTS: list[Mutant] = [
         "a split round is applied on acknowledgements signed before the split",
     ),
     Mutant(
-        "lanTag/session/core.py",
-        "        steps = [k for s, k in self._splits if s == seat]",
+        "lanTag/session/convictions.py",
+        "        steps = [k for s, k in self.splits if s == seat]",
         "        steps = []",
         "a split drops nobody",
     ),

@@ -88,7 +88,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/late_proof.py",
-        "            if shown and key not in self._splits:",
+        "            if shown and key not in self.convictions.splits:",
         "            if False:",
         "protocol 6 never finds a round split",
     ),

@@ -36,6 +36,7 @@ RECOVERY = "lanTag/session/recovery.py"
 LOCKSTEP = "lanTag/session/lockstep.py"
 SEALING = "lanTag/session/sealing.py"
 HANDBACK_BOOK = "lanTag/session/handback.py"
+CONVICTIONS = "lanTag/session/convictions.py"
 
 PROOF_ORDER = "tests/session/test_proof_order.py"
 LATE_TESTS = "tests/session/test_late_proof.py"
@@ -71,7 +72,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "        self._liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)",
+        "        self.convictions.liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)",
         "        pass",
         "a seat proven to have signed two COMMITs may be given back",
         (LATE_TESTS,),
@@ -99,8 +100,8 @@ MUTANTS: list[Mutant] = [
     # a rollback across them in one game).
     Mutant(
         LATE,
-        "        if seat in self.live:\n            self._contradicted.add(seat)",
-        "        if True:\n            self._contradicted.add(seat)",
+        "        if seat in self.live:\n            self.convictions.contradicted.add(seat)",
+        "        if True:\n            self.convictions.contradicted.add(seat)",
         "a dropped seat counted as contradicted",
     ),
     Mutant(
@@ -119,22 +120,22 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "            if at != step or seat in self._banned or seat not in snap.live:",
+        "            if at != step or seat in self.convictions.banned or seat not in snap.live:",
         "            if at != step or seat not in snap.live:",
         "a seat banned already is banned again at a split round (a later step overwrites)",
         (PROOF_ORDER,),
     ),
     Mutant(
         LATE,
-        "            if at != step or seat in self._banned or seat not in snap.live:",
-        "            if at != step or seat in self._banned:",
+        "            if at != step or seat in self.convictions.banned or seat not in snap.live:",
+        "            if at != step or seat in self.convictions.banned:",
         "a dropped seat banned at a split round",
         (EVIDENCE,),
     ),
     Mutant(
-        CORE,
-        "            self._banned[seat] = min(steps)",
-        "            self._banned[seat] = max(steps)",
+        CONVICTIONS,
+        "            self.banned[seat] = min(steps)",
+        "            self.banned[seat] = max(steps)",
         "a ban at a later step spares a split round (protocol 6)",
         (PROOF_ORDER,),
     ),
@@ -279,7 +280,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        if msg.seat in self._contradicted or msg.seat not in self.live:\n            return\n"
+        "        if msg.seat in self.convictions.contradicted or msg.seat not in self.live:\n            return\n"
         "        if any(",
         "        if msg.seat not in self.live:\n            return\n        if any(",
         "a liar blamed desync again for every later claim",
@@ -287,29 +288,29 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        if msg.seat in self._contradicted or msg.seat not in self.live:\n            return\n"
+        "        if msg.seat in self.convictions.contradicted or msg.seat not in self.live:\n            return\n"
         "        if any(",
-        "        if msg.seat in self._contradicted:\n            return\n        if any(",
+        "        if msg.seat in self.convictions.contradicted:\n            return\n        if any(",
         "a dropped seat's two state hashes convict it again",
         (HANDBACK,),
     ),
     Mutant(
         AGREE,
-        "        if any(k < msg.step for k in self._banned.values()):\n            return",
+        "        if any(k < msg.step for k in self.convictions.banned.values()):\n            return",
         "        if False:\n            return",
         "honest seats convict each other of desync after an equivocation rollback",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        "        if any(k < msg.step for k in self._banned.values()):\n            return",
-        "        if any(k < msg.step - 1 for k in self._banned.values()):\n            return",
+        "        if any(k < msg.step for k in self.convictions.banned.values()):\n            return",
+        "        if any(k < msg.step - 1 for k in self.convictions.banned.values()):\n            return",
         "the rollback excuse misses the step after the ban (off by one)",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        "        self._liars_at.setdefault(msg.seat, msg.step)\n        self._blame(msg.seat, "
+        "        self.convictions.liars_at.setdefault(msg.seat, msg.step)\n        self._blame(msg.seat, "
         '"desync"',
         '        self._blame(msg.seat, "desync"',
         "a seat convicted of desync may be given back",
@@ -317,22 +318,22 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        self._contradicted.add(msg.seat)\n        self._liars_at.setdefault(msg.seat, msg.step)",
-        "        self._liars_at.setdefault(msg.seat, msg.step)",
+        "        self.convictions.contradicted.add(msg.seat)\n        self.convictions.liars_at.setdefault(msg.seat, msg.step)",
+        "        self.convictions.liars_at.setdefault(msg.seat, msg.step)",
         "a seat convicted of desync is never voted out",
         (LATE_TESTS,),
     ),
     Mutant(
         AGREE,
-        "        self._flooders.add(msg.seat)\n        self._liars_at.setdefault(msg.seat, msg.step)",
-        "        self._flooders.add(msg.seat)",
+        "        self.convictions.flooders.add(msg.seat)\n        self.convictions.liars_at.setdefault(msg.seat, msg.step)",
+        "        self.convictions.flooders.add(msg.seat)",
         "a flooder may be given back",
         (MUST_FAIL,),
     ),
     Mutant(
         AGREE,
-        "        if msg.seat in self.live:\n            self._contradicted.add(msg.seat)",
-        "        if False:\n            self._contradicted.add(msg.seat)",
+        "        if msg.seat in self.live:\n            self.convictions.contradicted.add(msg.seat)",
+        "        if False:\n            self.convictions.contradicted.add(msg.seat)",
         "a flooder is never voted out",
         (LATE_TESTS,),
     ),
@@ -340,28 +341,28 @@ MUTANTS: list[Mutant] = [
     # whose acknowledgement lacks, protocol 6's unexplained REVEALs of live seats).
     Mutant(
         AGREE,
-        "        liars = self._missing() & self._contradicted & self.live",
-        "        liars = self._missing() & self._contradicted",
+        "        liars = self._missing() & self.convictions.contradicted & self.live",
+        "        liars = self._missing() & self.convictions.contradicted",
         "a dropped liar is voted again",
     ),
     Mutant(
         AGREE,
-        "            if step < self.step and self._convicted_since(seat, step):",
+        "            if step < self.step and self.convictions.since(seat, step):",
         "            if False:",
         "a conviction learnt after an admission leaves it standing",
         (HANDBACK,),
     ),
     Mutant(
         AGREE,
-        "            if step < self.step and self._convicted_since(seat, step):",
-        "            if step < self.step and self._convicted_since(seat, self.step):",
+        "            if step < self.step and self.convictions.since(seat, step):",
+        "            if step < self.step and self.convictions.since(seat, self.step):",
         "a conviction for a step after the admission voids it too",
         (HANDBACK,),
     ),
     Mutant(
         AGREE,
-        "        banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)",
-        "        banned = frozenset(s for s, k in self._banned.items() if k < self.step and s in self.live)",
+        "        banned = frozenset(s for s, k in held.items() if k <= self.step and s in self.live)",
+        "        banned = frozenset(s for s, k in held.items() if k < self.step and s in self.live)",
         "a ban at the current step waits a step",
         (PROOF_ORDER,),
     ),
@@ -396,27 +397,27 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         CORE,
-        "        if msg.seat == self.seat or any(k <= msg.step for k in self._banned.values()):",
+        "        if msg.seat == self.seat or any(k <= msg.step for k in self.convictions.banned.values()):",
         "        if msg.seat == self.seat:",
         "a message from before an equivocation rollback blamed desync",
         (PROOF_ORDER,),
     ),
     Mutant(
-        CORE,
+        CONVICTIONS,
         "            if at is not None and at <= step:\n                return True",
         "            if at is not None and at < step:\n                return True",
         "a seat convicted at a step is not convicted there (admission)",
         (HANDBACK,),
     ),
     Mutant(
-        CORE,
-        "        for convictions in (self._banned, self._liars_at):",
-        "        for convictions in (self._banned,):",
+        CONVICTIONS,
+        "        for convictions in (self.banned, self.liars_at):",
+        "        for convictions in (self.banned,):",
         "only a ban counts as a conviction (desync, flood, two COMMITs do not)",
         (HANDBACK,),
     ),
     Mutant(
-        CORE,
+        CONVICTIONS,
         "        return banned is not None and banned <= step\n",
         "        return banned is not None and banned < step\n",
         "a convicted seat's input taken at its ban step",
@@ -455,7 +456,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         RECOVERY,
-        "        if self._convicted_since(seat, step):\n            return False  # a cheat",
+        "        if self.convictions.since(seat, step):\n            return False  # a cheat",
         "        if False:\n            return False  # a cheat",
         "a convicted seat given back",
         (HANDBACK,),
@@ -519,7 +520,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         RECOVERY,
-        '        if self._convicted_since(self.seat, self.step):\n            return "convicted"',
+        '        if self.convictions.since(self.seat, self.step):\n            return "convicted"',
         '        if False:\n            return "convicted"',
         "a convicted seat is told it may come back",
         (HANDBACK,),

@@ -57,7 +57,7 @@ class Absence(SessionCore):
         if self.features.withheld and seat in needs.humans:
             if needs.kind is NeedKind.SECRET:
                 return  # named when the round is decided: it depends on the REVEALs it uses
-            if needs.kind is NeedKind.ENTROPY and not self._convicted_since(seat, self.step):
+            if needs.kind is NeedKind.ENTROPY and not self.convictions.since(seat, self.step):
                 if self._left.get(seat, self.step) >= self.step:  # not a LEAVE from before
                     why = f"withheld its link of the roll at step {self.step}"
                     if seat in self._snapshots[-1].state.roll_owners():
@@ -86,9 +86,9 @@ class Absence(SessionCore):
             return frozenset()
         withheld = self._withheld_reveals(box, needs, dropped)[0]
         for seat in sorted(dropped):
-            if self._convicted_at(seat, self.step):
+            if self.convictions.at(seat, self.step):
                 continue  # blamed for the proof already
-            if seat in withheld and not self._convicted_since(seat, self.step):
+            if seat in withheld and not self.convictions.since(seat, self.step):
                 why = f"withheld its reveal at step {self.step}: its choice is its forfeit"
                 self._blame(seat, "withheld", why)
             elif seat not in self._left:
@@ -112,7 +112,7 @@ class Absence(SessionCore):
         whose acknowledgement we lack.  Only the REVEALs the round uses and COMMITs signed by
         the dropped seats count, so a claim alone blames nobody."""
         nothing: frozenset[int] = frozenset()
-        absent = {s for s in dropped if not self._convicted_at(s, self.step)}
+        absent = {s for s in dropped if not self.convictions.at(s, self.step)}
         if not self.features.withheld or not absent:
             return nothing, nothing
         held = box.of(MsgType.COMMIT)

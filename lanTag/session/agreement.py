@@ -372,9 +372,10 @@ class Agreement(LateProof, Absence):
             return True
         if self._left_out and self._outvoted_back():
             return True
-        if not self._banned and not self._request_steps:
+        if not self.convictions.banned and not self._request_steps:
             return False  # no proven equivocation, no vote: the loops below find nothing
-        banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)
+        held = self.convictions.banned
+        banned = frozenset(s for s, k in held.items() if k <= self.step and s in self.live)
         if banned:
             self._drop(banned, self._box(self.step), code="equivocation")
             return True
@@ -462,7 +463,7 @@ class Agreement(LateProof, Absence):
         (protocol 5, SPEC §5.6): decide again from that admission's step, where it is now
         void; every peer does the same once the proof reaches it.  True when it rolled back."""
         for step, seat in self.handback.admissions():
-            if step < self.step and self._convicted_since(seat, step):
+            if step < self.step and self.convictions.since(seat, step):
                 self._rollback(step)
                 return True
         return False
@@ -557,14 +558,14 @@ class Agreement(LateProof, Absence):
             if ours is not None and ours != msg.state_hash and not self.replay:
                 self._broadcast([msg.raw])  # evidence: the others hold its other claims
             return
-        if msg.seat in self._contradicted or msg.seat not in self.live:
+        if msg.seat in self.convictions.contradicted or msg.seat not in self.live:
             return
-        if any(k < msg.step for k in self._banned.values()):
+        if any(k < msg.step for k in self.convictions.banned.values()):
             return  # a rollback after a proven equivocation changes later hashes
-        self._contradicted.add(msg.seat)
-        self._liars_at.setdefault(msg.seat, msg.step)
+        self.convictions.contradicted.add(msg.seat)
+        self.convictions.liars_at.setdefault(msg.seat, msg.step)
         self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}", msg.step)
-        self.proofs.append((first, msg))
+        self.convictions.proofs.append((first, msg))
         if not self.replay:
             self._broadcast([first.raw, msg.raw])
 
@@ -667,8 +668,8 @@ class Agreement(LateProof, Absence):
         with the ones we kept it proves a flood.  Blame the seat (`flood`), send the proof
         to every peer (each counts it against the same bound) and vote the seat out at the
         first step that waits for it, like a convicted liar (§5.2)."""
-        self._flooders.add(msg.seat)
-        self._liars_at.setdefault(msg.seat, msg.step)
+        self.convictions.flooders.add(msg.seat)
+        self.convictions.liars_at.setdefault(msg.seat, msg.step)
         kept = [
             m
             for (seat, _slot), m in self._slots.items()
@@ -679,25 +680,25 @@ class Agreement(LateProof, Absence):
         if not self.replay:
             self._broadcast([*(m.raw for m in kept), msg.raw])
         if msg.seat in self.live:
-            self._contradicted.add(msg.seat)
+            self.convictions.contradicted.add(msg.seat)
 
     def _vote_contradicted(self, now: float) -> None:
         """A convicted liar whose input this step needs is voted silent at once: the drop
         is the ordinary agreement of §5.4, decided where every live peer holds the proof."""
-        if not self._contradicted or self.replay or self.seat is None:
+        if not self.convictions.contradicted or self.replay or self.seat is None:
             return  # (the usual case first: this runs on every pump)
         if self.seat not in self.live:
             return
         box = self._box(self.step)
         if box.started_at is None or self.seat in box.votes:
             return
-        liars = self._missing() & self._contradicted & self.live
+        liars = self._missing() & self.convictions.contradicted & self.live
         if liars:
             self._vote(frozenset(liars), now)
 
     def _equivocation(self, first: Signed, second: Signed) -> None:
         """Keep the proof, tell everyone, and take the seat out from that step on."""
-        self.proofs.append((first, second))
+        self.convictions.proofs.append((first, second))
         self._note_cheat(second.seat, second.step)
         self.log.append(second.step, EntryKind.MSG, second.raw)
         why = f"two different {second.type.name} for step {second.step}"
@@ -713,11 +714,11 @@ class Agreement(LateProof, Absence):
             if moved and second.step < self.step and self._redecide(second.seat, second.step):
                 self._rollback(second.step)
             return
-        if second.seat in self._banned:
+        if second.seat in self.convictions.banned:
             return  # convicted already (protocol 5 and older: whichever proof came first)
         if self._late_proof(first, second):
             return  # protocol 5: the round's acknowledgements decide, not the proof
-        self._banned[second.seat] = second.step
+        self.convictions.banned[second.seat] = second.step
         if second.step < self.step and self._redecide(second.seat, second.step):
             self._rollback(second.step)
 

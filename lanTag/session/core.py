@@ -20,6 +20,7 @@ from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.chatter import ChatterCap
 from lanTag.session.compatibility import require_rules
+from lanTag.session.convictions import Convictions
 from lanTag.session.features import Features
 from lanTag.session.handback import Handback
 from lanTag.session.journal import Journal
@@ -98,14 +99,8 @@ class SessionCore:
                                       (+Agreement, Recovery: requests, HAVEs, pruning)
     _slots              Session       first message seen per (seat, slot): equivocation check
     _proven             Session       slots already proven equivocated (one proof each)
-    _banned             Agreement     seat -> step of its conviction (equivocation, bad
-                                      reveal: +Session), where every peer drops it
     _hash_seen          Agreement     (seat, step) -> its first message there: a second one
                                       with another state hash convicts (``desync``)
-    _contradicted       Agreement     seats convicted of two state hashes for one step
-                                      or of a flood, or (+LateProof) of two COMMITs of a
-                                      round that stands: refused like seats we voted
-                                      silent, voted at once
     _late_commits       LateProof     (seat, step) -> (digest of the COMMIT we took there,
                                       the other one's sealed value and digest), of a proof of two
                                       COMMITs under the late-proof rule
@@ -120,15 +115,6 @@ class SessionCore:
                                       an acknowledgement came (+SessionCore, Session)
     _acks_proven        LateProof     (seat, step) convicted of conflicting acknowledgements
                                       there (protocol 6): voted out from the next step
-    _splits             LateProof     (seat, step) of late proofs whose round is split
-                                      (protocol 6: undone if the seat that showed the split
-                                      is proven a liar); ``_banned`` is rebuilt from it
-    _proof_banned       LateProof     seat -> the earliest step where a proof drops it
-                                      (protocol 6, +SessionCore): ``_banned`` is that or
-                                      a split, the earlier
-    _flooders           Agreement     seats convicted of a flood (blamed once; what they
-                                      send over the bound is then dropped unlogged; their
-                                      chatter, unchecked: ChatterCap.gate)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
     _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood
                                       bound; our own seat's: the ones we sent)
@@ -153,8 +139,6 @@ class SessionCore:
                                       (every part writes there)
     _events             SessionCore   journal.events, not yet drained by the caller
     _outbox             SessionCore   journal.outbox: signed messages not yet sent
-    proofs              Agreement     proofs of a conviction: pairs of conflicting messages
-                                      (+Session: a COMMIT and the REVEAL that fails it)
     desynced            SessionCore   seats whose latest message at our step carried a state
                                       hash other than ours (cleared by one that matches,
                                       and by a rollback: +Agreement)
@@ -162,9 +146,8 @@ class SessionCore:
     _checked_state      Session       class attr: the state ``_checked_actions`` were checked
     _checked_actions    Session       seat -> action that passed check_action on that state
     seal_book           Session       the SealBook: the seals of the final state
-    _liars_at           Agreement     seat -> step of its desync, flood or two-COMMITs proof
-                                      (+LateProof); an admission of it at or after that
-                                      step is void (protocol 5, SPEC §5.6)
+    convictions         SessionCore   the Convictions: who was proven to have cheated, where
+                                      each is dropped, and the proofs (every part adds)
     handback            SessionCore   the Handback: REJOINs held, admissions applied, and
                                       our own seat's asking back (protocol 5, SPEC §5.6)
     _began_at           SessionCore   when this session began (started or resumed): a
@@ -228,8 +211,7 @@ class SessionCore:
         self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
         self._boxes: dict[int, StepBox] = {}
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
-        # seat -> step of its conviction (a proven equivocation or bad reveal): dropped there
-        self._banned: dict[int, int] = {}
+        self.convictions = Convictions(self.features)
         self._left: dict[int, int] = {}  # seat -> step of its signed LEAVE
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
@@ -250,21 +232,15 @@ class SessionCore:
         self._events = self.journal.events
         self._outbox = self.journal.outbox
         self.log.append(0, EntryKind.HEADER, [log_magic(record.protocol), record.encode(), seat])
-        self.proofs: list[tuple[Signed, Signed]] = []
         self.desynced: set[int] = set()
         self._hash_seen: dict[tuple[int, int], Signed] = {}
-        self._contradicted: set[int] = set()
         self._late_commits: dict[tuple[int, int], tuple[bytes, bytes, bytes]] = {}
         self._cheated_at: dict[int, set[int]] = {}
         self._late_dirty: set[int] = set()
         self._acks_proven: set[tuple[int, int]] = set()
-        self._splits: set[tuple[int, int]] = set()
-        self._proof_banned: dict[int, int] = {}
-        self._flooders: set[int] = set()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self.seal_book = SealBook(self.journal, replay)
-        self._liars_at: dict[int, int] = {}
         self.handback = Handback()
         self._began_at = now
         self.chatter = ChatterCap(self.features, self.journal)
@@ -283,6 +259,11 @@ class SessionCore:
     def counters(self) -> dict[str, int]:
         """Reason code -> how many messages were dropped for it (``journal.counters``)."""
         return self.journal.counters
+
+    @property
+    def proofs(self) -> list[tuple[Signed, Signed]]:
+        """Proofs of a conviction: pairs of conflicting messages (``convictions.proofs``)."""
+        return self.convictions.proofs
 
     @property
     def step(self) -> int:
@@ -456,7 +437,7 @@ class SessionCore:
         if msg.state_hash == self._state_hash(snap.state):
             self.desynced.discard(msg.seat)
             return True
-        if msg.seat == self.seat or any(k <= msg.step for k in self._banned.values()):
+        if msg.seat == self.seat or any(k <= msg.step for k in self.convictions.banned.values()):
             self._count("stale-history")  # sent before its author (or we) rolled back
             return False
         if msg.seat not in self.desynced:
@@ -467,34 +448,16 @@ class SessionCore:
                 self._broadcast([msg.raw])  # the others check it against their own state
         return False
 
-    def _convicted_since(self, seat: int, step: int) -> bool:
-        """``seat`` was convicted of cheating at ``step`` or before (any proof we hold)."""
-        for convictions in (self._banned, self._liars_at):
-            at = convictions.get(seat)
-            if at is not None and at <= step:
-                return True
-        return False
-
-    def _convicted_at(self, seat: int, step: int) -> bool:
-        """``seat`` was convicted at ``step`` (or before): its input there is not taken."""
-        banned = self._banned.get(seat)
-        return banned is not None and banned <= step
-
     def _convict(
         self, seat: int, step: int, code: str, reason: str, proof: tuple[Signed, Signed]
     ) -> None:
         """Signed evidence against ``seat`` (SPEC §4.4, §5.7): blame it, keep and send the
         proof, and drop the seat at ``step`` (the pump applies it before deciding)."""
         self._blame(seat, code, reason, step)
-        self.proofs.append(proof)
+        self.convictions.proofs.append(proof)
         if not self.replay:
             self._broadcast([m.raw for m in proof])
-        if self.features.collusion:
-            held = self._proof_banned.get(seat)
-            self._proof_banned[seat] = step if held is None else min(held, step)
-            self._rebuild_ban(seat)
-        else:
-            self._banned.setdefault(seat, step)
+        self.convictions.ban(seat, step)
         self._note_cheat(seat, step)
 
     def _convict_chatter(self, msg: Signed, now: float) -> None:
@@ -503,8 +466,8 @@ class SessionCore:
         counts it against the same cap), the seat blamed and voted out at the first step
         that waits for it, as a liar (§5.2)."""
         proof = self.chatter.proof(msg)
-        self._flooders.add(msg.seat)
-        self._liars_at.setdefault(msg.seat, msg.step)
+        self.convictions.flooders.add(msg.seat)
+        self.convictions.liars_at.setdefault(msg.seat, msg.step)
         for raw in proof:
             self.log.append(msg.step, EntryKind.MSG, raw)
         self._blame(
@@ -513,21 +476,8 @@ class SessionCore:
         if not self.replay:
             self._broadcast(proof)
         if msg.seat in self.live:
-            self._contradicted.add(msg.seat)
+            self.convictions.contradicted.add(msg.seat)
         self._pump(now)
-
-    def _rebuild_ban(self, seat: int) -> None:
-        """``seat``'s conviction step from what we hold (protocol 6): the earliest of its
-        proofs that drop it where they were signed and of the late proofs' rounds split
-        (a split is undone when the seat that showed it is proven a liar, SPEC §5.7)."""
-        steps = [k for s, k in self._splits if s == seat]
-        proof = self._proof_banned.get(seat)
-        if proof is not None:
-            steps.append(proof)
-        if steps:
-            self._banned[seat] = min(steps)
-        else:
-            self._banned.pop(seat, None)
 
     def _note_cheat(self, seat: int, step: int) -> None:
         """A proof that ``seat`` cheated at ``step`` (any equivocation, a bad reveal,
@@ -555,12 +505,12 @@ class SessionCore:
         COMMITs (a round HAVE signed before the drop).  Computed once per set."""
         vector = self._round_vector(box, needs)
         dropped = box.dropped_commits
-        if self._splits and self.features.collusion:
+        if self.convictions.splits and self.features.collusion:
             # A seat dropped by a split (SPEC §5.7): an acknowledgement still holding its
             # COMMIT was signed before its signer split the round too, and a peer that
             # applied the round never signs another; so a split round is applied only once
             # every other live seat split it as well, never while an honest peer stood.
-            split = {seat for seat, at in self._splits if at == self.step}
+            split = {seat for seat, at in self.convictions.splits if at == self.step}
             dropped = {s: c for s, c in dropped.items() if s not in split}
         key = (vector, len(dropped))
         cached = box.round_vectors

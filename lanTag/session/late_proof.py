@@ -63,7 +63,7 @@ class LateProof(SessionCore):
             return False
         self._late_commits[key] = (first.digest, second.payload[0], second.digest)
         self._late_dirty.add(second.step)
-        self._liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)
+        self.convictions.liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)
         if second.step < self.step:
             self._contradict(second.seat)  # the round stood: an agreed drop from here
         return True
@@ -90,7 +90,7 @@ class LateProof(SessionCore):
 
     def _contradict(self, seat: int) -> None:
         if seat in self.live:
-            self._contradicted.add(seat)  # refused like a seat we voted, voted at once
+            self.convictions.contradicted.add(seat)  # refused like a seat we voted, voted at once
 
     def _round_stood(self, step: int) -> None:
         """Step ``step`` is decided: a seat proven to have signed two COMMITs there whose
@@ -116,20 +116,20 @@ class LateProof(SessionCore):
         if second.type is MsgType.REVEAL and first.payload[:3] == second.payload[:3]:
             self._acks_conflict(seat, step)
             return False
-        held = self._proof_banned.get(seat)
+        held = self.convictions.proof_banned.get(seat)
         if held is not None and held <= step:
             return False  # dropped there already
         if self._late_proof(first, second):
             return False  # the round's acknowledgements decide, not the proof
-        self._proof_banned[seat] = step
-        self._rebuild_ban(seat)
+        self.convictions.proof_banned[seat] = step
+        self.convictions.rebuild(seat)
         return True
 
     def _acks_conflict(self, seat: int, step: int) -> None:
         """``seat`` signed conflicting acknowledgements at ``step`` (protocol 6): convicted,
         voted out like a liar from the step after it (at once if we decided it already)."""
         self._acks_proven.add((seat, step))
-        self._liars_at.setdefault(seat, step)
+        self.convictions.liars_at.setdefault(seat, step)
         self._note_cheat(seat, step)
         if step < self.step:
             self._contradict(seat)
@@ -148,7 +148,7 @@ class LateProof(SessionCore):
         snap = self._snapshots[-1]
         ours = self._state_hash(snap.state)
         for (seat, at), (held, _sealed, _other) in self._late_commits.items():
-            if at != step or seat in self._banned or seat not in snap.live:
+            if at != step or seat in self.convictions.banned or seat not in snap.live:
                 continue
             split = any(
                 voter in snap.live
@@ -158,7 +158,7 @@ class LateProof(SessionCore):
                 for voter, have in box.haves.get(seat, {}).items()
             )
             if split:
-                self._banned[seat] = step
+                self.convictions.banned[seat] = step
 
     def _late_reveal(self, msg: Signed) -> bool:
         """Protocol 5: ``msg``, a REVEAL in a slot that holds another one, is the REVEAL
@@ -275,18 +275,18 @@ class LateProof(SessionCore):
                 for msg in naming(named, swapped[seat])
             ]
             key = (seat, step)
-            if shown and key not in self._splits:
+            if shown and key not in self.convictions.splits:
                 if not self.replay:
                     # What shows the split goes to every peer before anything we decide
                     # after it: a seat that named the other version to us alone must not
                     # split the table.
                     self._broadcast([m.raw for m in shown])
-                self._splits.add(key)
-                self._rebuild_ban(seat)
+                self.convictions.splits.add(key)
+                self.convictions.rebuild(seat)
                 again = again or step < self.step
-            elif not shown and key in self._splits:
-                self._splits.discard(key)  # the seat that split it was proven a liar
-                self._rebuild_ban(seat)
+            elif not shown and key in self.convictions.splits:
+                self.convictions.splits.discard(key)  # the seat that split it was proven a liar
+                self.convictions.rebuild(seat)
                 again = True  # its drop here is undone: decided again from the step's start
         return again
 
@@ -296,13 +296,13 @@ class LateProof(SessionCore):
         vote it out from the next step on (an agreed drop, §5.2)."""
         why = f"named two versions of seat {seat}'s COMMIT at step {step}"
         self._blame(voter, "equivocation", why, step)
-        self.proofs.append(pair)
+        self.convictions.proofs.append(pair)
         if not self.replay:
             box = self._boxes[step]
             commits = [*box.dropped_commits.values(), *box.of(MsgType.COMMIT).values()]
             others = [
                 m
-                for proof in self.proofs
+                for proof in self.convictions.proofs
                 for m in proof
                 if m.type is MsgType.COMMIT and m.step == step and m.seat == seat
             ]
@@ -360,7 +360,7 @@ class LateProof(SessionCore):
                 msg = self._slots.get((seat, (step, kind, sub, ours)))
                 if msg is not None:
                     out.setdefault(seat, []).append(msg)
-        for proof in self.proofs:
+        for proof in self.convictions.proofs:
             for msg in proof:
                 if msg.step == step and msg.state_hash == ours:
                     kept = out.setdefault(msg.seat, [])

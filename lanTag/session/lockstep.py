@@ -201,7 +201,7 @@ class Session(Agreement, Recovery):
             self._reject("not-in-roster", f"seat {msg.seat} is not a human seat of this game")
             return
         # protocol 6: chatter capped per seat and step (SPEC §5.3)
-        gate = self.chatter.gate(msg, self.step, self.seat, self._flooders)
+        gate = self.chatter.gate(msg, self.step, self.seat, self.convictions.flooders)
         if gate is Gate.DROP:
             return
         if gate is not Gate.COPY and not (
@@ -268,7 +268,7 @@ class Session(Agreement, Recovery):
         over = None if limit is None or msg.seat == self.seat else self._over_request_bound(msg)
         if over is not None:
             self._count("flood")  # dropped unlogged: a log grows by a bounded factor (§5.3)
-            if over == "cap" and msg.seat not in self._flooders:
+            if over == "cap" and msg.seat not in self.convictions.flooders:
                 # The first one over the cap is the proof (no honest peer sends it): kept,
                 # logged, and the seat convicted (`flood`) and voted out like a liar.
                 self.log.append(msg.step, EntryKind.MSG, msg.raw)
@@ -482,7 +482,7 @@ class Session(Agreement, Recovery):
             return True
         if not self._check_hash(msg, snap):
             return True  # before out-of-turn: a message from another history is stale, no more
-        if self._convicted_at(msg.seat, msg.step):
+        if self.convictions.at(msg.seat, msg.step):
             self._count("from-convicted-seat")  # its contribution here is its forfeit
             return True
         needs = self.needs()
@@ -492,8 +492,9 @@ class Session(Agreement, Recovery):
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
         bound = self._bound_at(self.step) if self.seat in snap.live else _NO_SEATS
-        if self._contradicted and self.seat in snap.live:
-            bound = bound | self._contradicted  # a convicted liar: as if we voted it silent
+        if self.convictions.contradicted and self.seat in snap.live:
+            # a convicted liar: as if we voted it silent
+            bound = bound | self.convictions.contradicted
         if (
             msg.seat in bound
             and msg.seat != self.seat
@@ -660,7 +661,7 @@ class Session(Agreement, Recovery):
         for s in dropped_now:
             # Silent: the default (a time-out).  Convicted here, or (protocol 6) withheld after
             # another seat revealed: the forfeit (SPEC §4.4, §5.5).
-            forfeit = (forfeits and self._convicted_at(s, self.step)) or s in withheld
+            forfeit = (forfeits and self.convictions.at(s, self.step)) or s in withheld
             actions[s] = state.forfeit_action(s) if forfeit else state.default_action(s)
         bots = {
             s: self.record.seats[s].bot or TAKEOVER_BOT for s in needs.bots if s not in dropped_now
@@ -711,7 +712,7 @@ class Session(Agreement, Recovery):
         facts = () if type(inp) is Move else step_facts(protocol, before, inp, withheld)
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
         dropped = frozenset(box.dropped_now)
-        convicted = frozenset(s for s in dropped if self._convicted_at(s, decided))
+        convicted = frozenset(s for s in dropped if self.convictions.at(s, decided))
         self._events.append(
             ev.StepApplied(decided, inp, digest, facts, snap.live, dropped, convicted, withheld)
         )

@@ -165,7 +165,7 @@ class Recovery(Absence):
             return
         self._dropped_answered[seat] = now
         held = self._held_from(min(msg.step, dropped_at), dropped_at)
-        held += [a.raw for pair in self.proofs for a in pair if a.seat == seat]
+        held += [a.raw for pair in self.convictions.proofs for a in pair if a.seat == seat]
         self._outbox.setdefault(addr, []).extend(held)
         self._count("dropped-answered")
 
@@ -270,7 +270,7 @@ class Recovery(Absence):
             return "protocol"
         if self.state.is_over:
             return "over"
-        if self._convicted_since(self.seat, self.step):
+        if self.convictions.since(self.seat, self.step):
             return "convicted"
         if self.handbacks_left(self.seat) == 0:
             return "limit"
@@ -332,7 +332,7 @@ class Recovery(Absence):
         seat = request.seat
         if seat == carrier or seat in self._snapshots[step].live:
             return False
-        if self._convicted_since(seat, step):
+        if self.convictions.since(seat, step):
             return False  # a cheat (equivocation, bad reveal, desync, flood) never comes back
         dropped = self._dropped_at(seat, step)
         if dropped is None or dropped > request.step:

@@ -293,7 +293,7 @@ def test_why_a_dropped_seat_can_only_watch_is_one_fact() -> None:
         me._left[seat] = me.step  # every other person has left (signed LEAVEs)
     assert me.rejoin_refusal() == "nobody"
     me._left.clear()
-    me._banned[GONE] = me.step  # a proof that it cheated
+    me.convictions.banned[GONE] = me.step  # a proof that it cheated
     assert me.rejoin_refusal() == "convicted"
 
 

@@ -90,7 +90,7 @@ def test_under_protocol_5_a_seat_that_left_before_its_round_was_split_keeps_its_
     _give(sessions, 2, [commit_b], cheat, net.now)
     net.run_until(lambda: bool(_own(s0, MsgType.REVEAL) and _own(s2, MsgType.REVEAL)))
     cross(MsgType.REVEAL)
-    assert list(s0._late_commits) == [(cheat, SECRET_STEP)] and not s0._banned
+    assert list(s0._late_commits) == [(cheat, SECRET_STEP)] and not s0.convictions.banned
     leave = sign_message(
         signer,
         MsgType.LEAVE,
@@ -235,7 +235,7 @@ def test_two_commits_of_a_round_its_two_reveals_split_already_change_nothing(
     (commit_a, reveal_a), (commit_b, reveal_b) = versions[0], versions[1]
     _give(sessions, 0, [commit_a, reveal_a, reveal_b], cheat, net.now)
     _give(sessions, 1, [commit_b, reveal_b, reveal_a], cheat, net.now)
-    assert all(s._banned == {cheat: SECRET_STEP} for s in honest)
+    assert all(s.convictions.banned == {cheat: SECRET_STEP} for s in honest)
     net.run_until(lambda: all(s.step > SECRET_STEP + 1 for s in honest))
     assert not any(s._late_commits for s in honest)  # no peer holds both COMMITs yet
     _give(sessions, 0, [commit_b], cheat, net.now)

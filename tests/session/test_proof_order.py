@@ -210,7 +210,7 @@ def test_a_split_round_is_banned_at_its_step_when_a_later_ban_came_first() -> No
     for i in honest:
         for move in moves:
             sessions[i].receive_datagram(pack_bundle([move.raw]), addr_of(CHEAT), net.now)
-        assert sessions[i]._banned == {CHEAT: ahead}
+        assert sessions[i].convictions.banned == {CHEAT: ahead}
     versions = two_versions(sessions, signer, CHEAT, secret_step, {0: 1, 2: 2})
     for victim, (commit, reveal) in versions.items():
         for msg in (commit, reveal):
@@ -261,7 +261,7 @@ def test_a_split_round_shown_after_a_later_ban_ends_in_one_history(protocol: int
         for msg in msgs:
             sessions[victim].receive_datagram(pack_bundle([msg.raw]), addr_of(CHEAT), net.now)
     assert list(sessions[0]._late_commits) == [(CHEAT, secret_step)]
-    assert sessions[0]._banned == {CHEAT: ahead}
+    assert sessions[0].convictions.banned == {CHEAT: ahead}
     net.run(max_time=net.now + 600)
     honest = [i for i in range(humans) if i != CHEAT]
     late = not Features.of(protocol).ordered_proofs
