@@ -439,7 +439,7 @@ MUTANTS: list[Mutant] = [
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "            if self._admissible(request, self.step, self.seat):\n                return request.raw",
         "            if True:\n                return request.raw",
         "an honest carrier carries any REJOIN",
@@ -448,42 +448,42 @@ MUTANTS: list[Mutant] = [
     # equivalent: _dropped_at answers None for a seat live at that step, and _admissible
     # then refuses it too (the check is the rule's first words, kept for the reader).
     Mutant(
-        RECOVERY,
+        CORE,
         "        if seat == carrier or seat in self._snapshots[step].live:",
         "        if seat == carrier:",
         "a live seat admitted again",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "        if self.convictions.since(seat, step):\n            return False  # a cheat",
         "        if False:\n            return False  # a cheat",
         "a convicted seat given back",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "        if dropped is None or dropped > request.step:",
         "        if dropped is None or dropped > request.step + 1:",
         "a REJOIN signed one step before the drop admits the seat",
         (MUST_FAIL,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "        if dropped is None or dropped > request.step:",
         "        if dropped is None or dropped >= request.step:",
         "a REJOIN signed at the drop step admits nobody",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "        if dropped is None or dropped > request.step:",
         "        if dropped is None:",
         "a REJOIN of any step admits the seat",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "        return 0 if seat < len(self._human_keys) and self._human_keys[seat] else None",
         "        return None",
         "a seat dropped at step 0 can never come back",

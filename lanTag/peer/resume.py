@@ -19,7 +19,7 @@ from lanTag.errors import LocalProtocolError
 from lanTag.identity import Identity
 from lanTag.log.chain import MAGICS, EntryKind, LogChain, LogFormatError, parse_log
 from lanTag.rules.base import Over
-from lanTag.session.absence import HANDBACK_LIMIT
+from lanTag.session.handback import HANDBACK_LIMIT
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
 from lanTag.session.transport import Addr, Transport

@@ -15,9 +15,9 @@ cannot be taken away (a seat can always stop talking), so it is named and priced
   (``State.roll_owners``) is dropped at it is that seat's **withheld roll**
   (``State.withheld_roll``), not a draw: a function of the agreed state and drops alone;
 - a dropped seat (whatever the reason) is given back only once the turn it was dropped in
-  has ended, and at most ``HANDBACK_LIMIT`` times a game: a withheld roll costs the seat the
-  rest of its turn, and a seat can withhold (and hold the table for a vote deadline) at most
-  ``HANDBACK_LIMIT + 1`` times a game.
+  has ended, and at most ``HANDBACK_LIMIT`` times a game (lanTag.session.handback): a
+  withheld roll costs the seat the rest of its turn, and a seat can withhold (and hold the
+  table for a vote deadline) at most ``HANDBACK_LIMIT + 1`` times a game.
 
 Pure like the rest of the session.
 """
@@ -32,11 +32,6 @@ from lanTag.session.messages import MsgType, Signed, reveal_vector
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.steps import Snapshot, StepBox, round_digest
 
-# How often one seat may be given back in one game (protocol 6).  Two: a seat a bot took
-# while its person was away (the console's one key) and a crash or a Ctrl-Q by mistake
-# (`join --resume`) are both everyday at a game night; every further hand-back would buy a
-# seat that withholds one more re-drawn roll and the table one more stall (SPEC §5.6).
-HANDBACK_LIMIT = 2
 # Vectors of commitments tried when reading the REVEALs of a secret step with drops (one per
 # set of the seats dropped there, and per version for a seat that signed two COMMITs): every
 # set of up to 8 dropped seats, a bound on the work a cheat can cause.
@@ -175,26 +170,3 @@ class Absence(SessionCore):
             return False
         box.dropped_commits.setdefault(msg.seat, msg)
         return True
-
-    # -- the hand-back's price ---------------------------------------------------------------
-
-    def _may_return(self, seat: int, dropped: int, step: int) -> bool:
-        """Protocol 6: whether a contribution at ``step`` may give ``seat`` back, which was
-        last dropped at ``dropped``: it was given back fewer than HANDBACK_LIMIT times, and
-        the turn it was dropped in has ended (a step after ``dropped``, up to ``step``,
-        starts a turn: the bot played the rest of that turn).  Both are facts of the agreed
-        history (the hand-back's admissions, the states), the same at every peer."""
-        if not self.features.withheld:
-            return True
-        if self.handback.times(seat) >= HANDBACK_LIMIT:
-            return False
-        return any(
-            self._snapshots[k].state.awaited().turn_starts for k in range(dropped + 1, step + 1)
-        )
-
-    def handbacks_left(self, seat: int) -> int | None:
-        """How many more times ``seat`` may be given back this game (None: no limit, a game
-        older than protocol 6)."""
-        if not self.features.withheld:
-            return None
-        return max(0, HANDBACK_LIMIT - self.handback.times(seat))

@@ -241,7 +241,7 @@ class SessionCore:
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self.seal_book = SealBook(self.journal, replay)
-        self.handback = Handback()
+        self.handback = Handback(self.features)
         self._began_at = now
         self.chatter = ChatterCap(self.features, self.journal)
         self._pump(now)
@@ -364,8 +364,40 @@ class SessionCore:
         return payload if admission is None else (*payload, admission)
 
     def _admission_for(self) -> bytes | None:
-        """Implemented by Recovery: the REJOIN our next contribution carries, if any."""
+        """The REJOIN our contribution at this step carries: the lowest seat we may admit."""
+        if not self.features.handback or self.seat is None:
+            return None
+        rejoins = self.handback.rejoins
+        for seat in sorted(rejoins):
+            request = rejoins[seat]
+            if self._admissible(request, self.step, self.seat):
+                return request.raw
         return None
+
+    def _admissible(self, request: Signed, step: int, carrier: int) -> bool:
+        """Whether ``carrier``'s contribution at ``step`` admits ``request``'s seat (the
+        signature is checked by the caller)."""
+        seat = request.seat
+        if seat == carrier or seat in self._snapshots[step].live:
+            return False
+        if self.convictions.since(seat, step):
+            return False  # a cheat (equivocation, bad reveal, desync, flood) never comes back
+        dropped = self._dropped_at(seat, step)
+        if dropped is None or dropped > request.step:
+            return False
+        # protocol 6: after the turn it was dropped in, and so often (SPEC §5.6)
+        return self.handback.may_return(seat, dropped, step, self._turn_starts)
+
+    def _dropped_at(self, seat: int, step: int) -> int | None:
+        """The step of ``seat``'s latest drop at or before ``step`` (None: never dropped)."""
+        for k in range(step, -1, -1):
+            if seat in self._snapshots[k].live:
+                return None if k == step else k + 1
+        return 0 if seat < len(self._human_keys) and self._human_keys[seat] else None
+
+    def _turn_starts(self, step: int) -> bool:
+        """The agreed state at ``step`` starts a turn."""
+        return self._snapshots[step].state.awaited().turn_starts
 
     def _request_room(self, kind: MsgType) -> bool:
         """Our own VOTE or NUDGE for this step stays within the bound the others hold us

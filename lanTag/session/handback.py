@@ -10,7 +10,16 @@ book keeps what that rule reads and writes.  Pure: ``now`` is passed in.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from lanTag.session.features import Features
 from lanTag.session.messages import Signed
+
+# How often one seat may be given back in one game (protocol 6).  Two: a seat a bot took
+# while its person was away (the console's one key) and a crash or a Ctrl-Q by mistake
+# (`join --resume`) are both everyday at a game night; every further hand-back would buy a
+# seat that withholds one more re-drawn roll and the table one more stall (SPEC §5.6).
+HANDBACK_LIMIT = 2
 
 
 class Handback:
@@ -21,12 +30,13 @@ class Handback:
     every drop) and ``sent_at`` (when we last sent our REJOIN; None: never since our seat
     was last let back in)."""
 
-    def __init__(self) -> None:
+    def __init__(self, features: Features) -> None:
         self.rejoins: dict[int, Signed] = {}
         self.admitted: dict[int, list[int]] = {}
         self.want_back = False
         self.back_once = False
         self.sent_at: float | None = None
+        self._priced = features.withheld  # protocol 6: the price of coming back (§5.6)
 
     def ask(self, *, once: bool) -> None:
         """Our seat asks back: whenever it is dropped, or (``once``) until it is let in."""
@@ -52,6 +62,27 @@ class Handback:
         self.rejoins.pop(seat, None)
         if ours:
             self.sent_at = None
+
+    def may_return(
+        self, seat: int, dropped: int, step: int, turn_starts: Callable[[int], bool]
+    ) -> bool:
+        """Protocol 6: whether a contribution at ``step`` may give ``seat`` back, which was
+        last dropped at ``dropped``: it was given back fewer than HANDBACK_LIMIT times, and
+        the turn it was dropped in has ended (a step after ``dropped``, up to ``step``,
+        starts a turn, ``turn_starts``: the bot played the rest of that turn).  Both are
+        facts of the agreed history, the same at every peer."""
+        if not self._priced:
+            return True
+        if self.times(seat) >= HANDBACK_LIMIT:
+            return False
+        return any(turn_starts(k) for k in range(dropped + 1, step + 1))
+
+    def left(self, seat: int) -> int | None:
+        """How many more times ``seat`` may be given back this game (None: no limit, a game
+        older than protocol 6)."""
+        if not self._priced:
+            return None
+        return max(0, HANDBACK_LIMIT - self.times(seat))
 
     def times(self, seat: int) -> int:
         """How often ``seat`` was given back this game."""

@@ -234,6 +234,11 @@ class Recovery(Absence):
     # of cheating up to the admission's step.  A conviction learnt later for a step at or
     # before an admission rolls the admission back (Agreement._void_admissions).
 
+    def handbacks_left(self, seat: int) -> int | None:
+        """How many more times ``seat`` may be given back this game (None: no limit, a game
+        older than protocol 6)."""
+        return self.handback.left(seat)
+
     def ask_back(self, now: float, *, once: bool = False) -> None:
         """Our seat wants to play again: while the others hold it dropped we send a signed
         REJOIN, again every step timeout, until a live seat admits us.
@@ -272,7 +277,7 @@ class Recovery(Absence):
             return "over"
         if self.convictions.since(self.seat, self.step):
             return "convicted"
-        if self.handbacks_left(self.seat) == 0:
+        if self.handback.left(self.seat) == 0:
             return "limit"
         if all(s in self._left for s in self.live - {self.seat}):
             return "nobody"  # every live person said it leaves: nobody will carry a REJOIN
@@ -314,37 +319,6 @@ class Recovery(Absence):
             self._reject("unknown-type", f"a REJOIN in a protocol-{self.record.protocol} game")
             return
         self.handback.keep(msg)
-
-    def _admission_for(self) -> bytes | None:
-        """The REJOIN our contribution at this step carries: the lowest seat we may admit."""
-        if not self.features.handback or self.seat is None:
-            return None
-        rejoins = self.handback.rejoins
-        for seat in sorted(rejoins):
-            request = rejoins[seat]
-            if self._admissible(request, self.step, self.seat):
-                return request.raw
-        return None
-
-    def _admissible(self, request: Signed, step: int, carrier: int) -> bool:
-        """Whether ``carrier``'s contribution at ``step`` admits ``request``'s seat (the
-        signature is checked by the caller)."""
-        seat = request.seat
-        if seat == carrier or seat in self._snapshots[step].live:
-            return False
-        if self.convictions.since(seat, step):
-            return False  # a cheat (equivocation, bad reveal, desync, flood) never comes back
-        dropped = self._dropped_at(seat, step)
-        if dropped is None or dropped > request.step:
-            return False
-        return self._may_return(seat, dropped, step)  # protocol 6: after its turn, and so often
-
-    def _dropped_at(self, seat: int, step: int) -> int | None:
-        """The step of ``seat``'s latest drop at or before ``step`` (None: never dropped)."""
-        for k in range(step, -1, -1):
-            if seat in self._snapshots[k].live:
-                return None if k == step else k + 1
-        return 0 if seat < len(self._human_keys) and self._human_keys[seat] else None
 
     def _admissions(self, box: StepBox) -> frozenset[int]:
         """Seats the current step's decisive contributions admit (protocol 5): the mover's

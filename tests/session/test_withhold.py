@@ -17,7 +17,8 @@ from lanTag.log.verify import verify_log
 from lanTag.peer.resume import dropped_seat_line
 from lanTag.rules.base import FORFEIT, Chance, Joint, Roll, Turn
 from lanTag.session import events as ev
-from lanTag.session.absence import HANDBACK_LIMIT, MAX_EXPLANATIONS
+from lanTag.session.absence import MAX_EXPLANATIONS
+from lanTag.session.handback import HANDBACK_LIMIT
 from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
 from lanTag.session.messages import (
     MsgType,
