@@ -11,7 +11,6 @@ from dataclasses import replace
 
 from lanTag.log.chain import EntryKind
 from lanTag.session import events as ev
-from lanTag.session.absence import Absence
 from lanTag.session.core import CONTRIBUTIONS
 from lanTag.session.late_proof import LateProof
 from lanTag.session.messages import (
@@ -42,7 +41,7 @@ MAX_ROUND_VECTORS = 8
 _NONE: frozenset[int] = frozenset()
 
 
-class Agreement(LateProof, Absence):
+class Agreement(LateProof):
     """Votes, nudges, HAVE relays, drops, rollbacks and equivocation proofs."""
 
     # (snapshot, box, version key, missing seats) of the last ``_missing`` computation.
@@ -159,7 +158,7 @@ class Agreement(LateProof, Absence):
             missing = set(self._unacknowledged(box, needs, self._snapshots[-1]))
             dropped = self._dropped_at_this_step(needs)
             if dropped:
-                unexplained = self._withheld_reveals(box, needs, dropped)[1]
+                unexplained = self.absence.withheld_reveals(box, needs, dropped, self.step)[1]
                 missing |= {s for s in unexplained if s != self.seat}
         return missing
 
@@ -446,7 +445,7 @@ class Agreement(LateProof, Absence):
         left = tuple(s for s in sorted(silent) if s in self._left)
         for s in sorted(silent):
             if code == "timeout":
-                self._blame_absence(s, needs, at)
+                self.absence.blame_absence(s, needs, self.step, self.state, at)
         self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent)), left))
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.

@@ -18,6 +18,7 @@ from lanTag.rules.base import Action, Game, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
+from lanTag.session.absence import Absence
 from lanTag.session.chatter import ChatterCap
 from lanTag.session.compatibility import require_rules
 from lanTag.session.convictions import Convictions
@@ -148,6 +149,7 @@ class SessionCore:
     seal_book           Session       the SealBook: the seals of the final state
     convictions         SessionCore   the Convictions: who was proven to have cheated, where
                                       each is dropped, and the proofs (every part adds)
+    absence             SessionCore   the Absence judge: which dropped seats withheld
     handback            SessionCore   the Handback: REJOINs held, admissions applied, and
                                       our own seat's asking back (protocol 5, SPEC §5.6)
     _began_at           SessionCore   when this session began (started or resumed): a
@@ -242,6 +244,9 @@ class SessionCore:
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self.seal_book = SealBook(self.journal, replay)
         self.handback = Handback(self.features)
+        self.absence = Absence(
+            self.features, self.journal, self.convictions, self._left, self._late_commits
+        )
         self._began_at = now
         self.chatter = ChatterCap(self.features, self.journal)
         self._pump(now)

@@ -470,7 +470,8 @@ class Session(Agreement, Recovery):
             return False
         snap = self._snapshots[-1]
         if msg.seat not in snap.live:
-            if not self._take_dropped_commit(msg, box, snap):  # (protocol 6, SPEC §5.5)
+            ours = self._state_hash(snap.state)
+            if not self.absence.take_dropped_commit(msg, box, ours):  # (protocol 6, SPEC §5.5)
                 self._count("from-dropped-seat")
             return True
         if msg.type in (MsgType.VOTE, MsgType.NUDGE):
@@ -635,7 +636,7 @@ class Session(Agreement, Recovery):
             got = box.of(MsgType.ENTROPY)
             if len(got) < len(needs.humans) or not all(s in got for s in needs.humans):
                 return None
-            owners = self._roll_forfeits(box, state)
+            owners = self.absence.roll_forfeits(box, state)
             if owners:  # dropped at its own roll: its withheld roll (protocol 6, §5.5)
                 return state.withheld_roll(owners)
             links = {s: got[s].payload[0] for s in needs.humans}
@@ -654,7 +655,7 @@ class Session(Agreement, Recovery):
             actions[s] = state.default_action(s)
             del reveals[s]
         dropped_now = self._dropped_at_this_step(needs)
-        withheld, unexplained = self._withheld_reveals(box, needs, dropped_now)
+        withheld, unexplained = self.absence.withheld_reveals(box, needs, dropped_now, self.step)
         if unexplained:
             return None  # a REVEAL from before a drop we cannot read yet (protocol 6, §5.5)
         forfeits = self.features.forfeit
@@ -672,7 +673,7 @@ class Session(Agreement, Recovery):
         snap = self._snapshots[-1]
         box = self._box(self.step)
         # (before apply: the recorded rules of §9.2 answer for the decision being made)
-        forfeits = self._roll_forfeits(box, snap.state) if type(inp) is Roll else ()
+        forfeits = self.absence.roll_forfeits(box, snap.state) if type(inp) is Roll else ()
         new_state = snap.state.apply(inp, actions_checked=self._all_checked(snap.state, inp))
         chain_last = list(snap.chain_last)
         chain_used = list(snap.chain_used)
@@ -685,7 +686,9 @@ class Session(Agreement, Recovery):
         withheld: frozenset[int] = frozenset()  # (protocol 6) their forfeit: a REVEAL withheld
         if type(inp) is Joint:
             needs = self.needs()  # the round's dropped seats: withheld or silent
-            withheld = self._blame_round_absence(box, needs, self._dropped_at_this_step(needs))
+            withheld = self.absence.blame_round_absence(
+                box, needs, self._dropped_at_this_step(needs), self.step
+            )
         elif forfeits:  # a roll: the seats dropped at their own roll (protocol 6, §5.5)
             withheld = frozenset(forfeits)
         self._round_stood(decided)

@@ -12,9 +12,8 @@ import hmac
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.commit import opens
 from lanTag.session import events as ev
-from lanTag.session.absence import Absence
 from lanTag.session.chatter import TOO_CHATTY
-from lanTag.session.core import NONCE_DOMAIN
+from lanTag.session.core import NONCE_DOMAIN, SessionCore
 from lanTag.session.messages import (
     MsgType,
     Signed,
@@ -26,7 +25,7 @@ from lanTag.session.referee import NeedKind
 from lanTag.session.steps import StepBox
 
 
-class Recovery(Absence):
+class Recovery(SessionCore):
     """What a restarted peer needs, and chat meant for one seat only."""
 
     def _derived_nonce(self, step: int) -> bytes:

@@ -75,7 +75,7 @@ class StepBox:
     round_checked: bytes = b""
     dropped_commits: dict[int, Signed] = field(default_factory=dict)  # of seats dropped here
     drop_batches: list[frozenset[int]] = field(default_factory=list)  # this step's drops, in order
-    # (what it was computed from, vector -> the dropped seats it holds): Absence._explained
+    # (what it was computed from, vector -> the dropped seats it holds): Absence.explained
     explained: tuple[object, dict[bytes, frozenset[int]]] | None = None
     bad_reveals: set[int] = field(default_factory=set)  # protocol 1: their default is taken
 

@@ -334,10 +334,10 @@ def test_the_vectors_tried_to_read_a_reveal_are_bounded() -> None:
         box.drop_batches.append(frozenset({seat}))
         box.dropped_commits[seat] = SimpleNamespace(digest=bytes([seat]) * 32)  # type: ignore[assignment]
         s._late_commits[(seat, s.step)] = (bytes(32), b"", bytes([seat + 100]) * 32)
-    known = s._explained(box, {0: bytes(32)})
+    known = s.absence.explained(box, {0: bytes(32)}, s.step)
     assert len(known) == MAX_EXPLANATIONS
     box.drop_batches = box.drop_batches[-2:]  # two drops, two versions each: 4 + 2 + 2
-    assert len(s._explained(box, {0: bytes(32)})) == 8
+    assert len(s.absence.explained(box, {0: bytes(32)}, s.step)) == 8
 
 
 def _times() -> str:
