@@ -249,7 +249,6 @@ class SessionCore:
         )
         self._began_at = now
         self.chatter = ChatterCap(self.features, self.journal)
-        self._pump(now)
 
     @property
     def log(self) -> LogChain:
@@ -497,25 +496,6 @@ class SessionCore:
         self.convictions.ban(seat, step)
         self._note_cheat(seat, step)
 
-    def _convict_chatter(self, msg: Signed, now: float) -> None:
-        """``msg`` is one distinct message more than the cap of its seat, step and type: with
-        the ones taken it proves a flood (SPEC §5.3).  Logged, sent to every peer (each
-        counts it against the same cap), the seat blamed and voted out at the first step
-        that waits for it, as a liar (§5.2)."""
-        proof = self.chatter.proof(msg)
-        self.convictions.flooders.add(msg.seat)
-        self.convictions.liars_at.setdefault(msg.seat, msg.step)
-        for raw in proof:
-            self.log.append(msg.step, EntryKind.MSG, raw)
-        self._blame(
-            msg.seat, "flood", f"over {len(proof) - 1} {msg.type.name}s for step {msg.step}"
-        )
-        if not self.replay:
-            self._broadcast(proof)
-        if msg.seat in self.live:
-            self.convictions.contradicted.add(msg.seat)
-        self._pump(now)
-
     def _note_cheat(self, seat: int, step: int) -> None:
         """A proof that ``seat`` cheated at ``step`` (any equivocation, a bad reveal,
         conflicting acknowledgements): a late proof's round there no longer stands
@@ -603,10 +583,6 @@ class SessionCore:
         if not others:
             return True
         return any(v in others for v in box.haves.get(move.seat, {}))
-
-    def _pump(self, now: float) -> None:
-        """Implemented by Session: accept what can be accepted, decide what can be decided."""
-        raise NotImplementedError
 
 
 def supersedes(first: Signed, msg: Signed) -> bool:

@@ -14,9 +14,12 @@ make a drop an agreement rather than a guess.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import NONCE_SIZE, commitment, opens
+from lanTag.identity import Identity
 from lanTag.log.chain import EntryKind
 from lanTag.rules.base import (
     Action,
@@ -42,6 +45,7 @@ from lanTag.session.core import (
     stale_have,
     supersedes,
 )
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import (
     SPECS,
     MsgType,
@@ -62,7 +66,7 @@ from lanTag.session.steps import (
     may_be_decided,
     protocol_1_faults,
 )
-from lanTag.session.transport import Addr
+from lanTag.session.transport import Addr, Transport
 
 _LATE_TYPES = tuple(t for t, s in SPECS.items() if s.late)
 _ACKED = tuple(t for t, s in SPECS.items() if s.acknowledged)  # every other live peer HAVEs
@@ -76,6 +80,36 @@ class Session(Agreement, Recovery):
     # _apply skips the engine's second legality lookup for an input made only of those.
     _checked_state: State | None = None
     _checked_actions: dict[int, Action]
+
+    def __init__(
+        self,
+        record: LobbyRecord,
+        *,
+        seat: int | None,
+        identity: Identity | None = None,
+        chain_secret: bytes | None = None,
+        peers: Mapping[int, Addr] | None = None,
+        watchers: tuple[Addr, ...] = (),
+        transport: Transport | None = None,
+        now: float = 0.0,
+        replay: bool = False,
+        start: State | None = None,
+    ) -> None:
+        """The session of ``record`` for ``seat`` (lanTag.session.core.SessionCore), its
+        step 0 started at ``now``."""
+        super().__init__(
+            record,
+            seat=seat,
+            identity=identity,
+            chain_secret=chain_secret,
+            peers=peers,
+            watchers=watchers,
+            transport=transport,
+            now=now,
+            replay=replay,
+            start=start,
+        )
+        self._pump(now)
 
     def my_turn(self) -> str | None:
         """ "turn" or "secret" when the local seat must act now, else None."""
@@ -402,6 +436,25 @@ class Session(Agreement, Recovery):
             )
             self.chatter.room(own)  # one per final state: counted as the others count it
         self.seal_book.ended(now, own, self.step, final)
+
+    def _convict_chatter(self, msg: Signed, now: float) -> None:
+        """``msg`` is one distinct message more than the cap of its seat, step and type: with
+        the ones taken it proves a flood (SPEC §5.3).  Logged, sent to every peer (each
+        counts it against the same cap), the seat blamed and voted out at the first step
+        that waits for it, as a liar (§5.2)."""
+        proof = self.chatter.proof(msg)
+        self.convictions.flooders.add(msg.seat)
+        self.convictions.liars_at.setdefault(msg.seat, msg.step)
+        for raw in proof:
+            self.log.append(msg.step, EntryKind.MSG, raw)
+        self._blame(
+            msg.seat, "flood", f"over {len(proof) - 1} {msg.type.name}s for step {msg.step}"
+        )
+        if not self.replay:
+            self._broadcast(proof)
+        if msg.seat in self.live:
+            self.convictions.contradicted.add(msg.seat)
+        self._pump(now)
 
     def _tell_if_stuck(self, box: StepBox, silent: frozenset[int]) -> None:
         """Say once a step when what we wait for can never be dropped: the table cannot go
