@@ -19,6 +19,7 @@ from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.absence import Absence
+from lanTag.session.catch_up import CatchUp
 from lanTag.session.chatter import ChatterCap
 from lanTag.session.compatibility import require_rules
 from lanTag.session.convictions import Convictions
@@ -134,8 +135,7 @@ class SessionCore:
                                       (+Recovery: recovered after a restart)
     _abandoned_secret   Agreement     step -> my sealed choice there a rollback reopened
                                       (+Session: kept when my COMMIT is taken again)
-    _dropped_answered   Recovery      dropped seat -> when we last told it so
-    _sync_answered      Recovery      seat -> (when, from step) of our last catch-up reply
+    catch_up            SessionCore   the CatchUp: our answers to SYNCs and to dropped seats
     journal             SessionCore   the Journal: the log, events, counters and outbox
                                       (every part writes there)
     _events             SessionCore   journal.events, not yet drained by the caller
@@ -228,8 +228,6 @@ class SessionCore:
         self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
         # Sealed choices of steps a rollback reopened, until our COMMIT is taken again.
         self._abandoned_secret: dict[int, tuple[Action, bytes]] = {}
-        self._dropped_answered: dict[int, float] = {}  # dropped seat -> when we told it
-        self._sync_answered: dict[int, tuple[float, int]] = {}  # seat -> (when, from step)
         self.journal = Journal(seat, self.peers, watchers, lambda: self.step)
         self._events = self.journal.events
         self._outbox = self.journal.outbox
@@ -249,6 +247,10 @@ class SessionCore:
         )
         self._began_at = now
         self.chatter = ChatterCap(self.features, self.journal)
+        lag = record.timeouts.lag_ms / 1000
+        self.catch_up = CatchUp(
+            self.journal, self.peers, lag, self._boxes, self._snapshots, self.convictions
+        )
 
     @property
     def log(self) -> LogChain:

@@ -248,13 +248,16 @@ class Session(Agreement, Recovery):
             return
         if not self.chatter.take(msg, gate, self.step):
             return
-        if msg.seat not in self.live:
-            self._answer_dropped(msg, now)
+        ours = self.seat
+        if msg.seat not in self.live and not self.replay and ours is not None and ours in self.live:
+            self.catch_up.answer_dropped(msg, now, ours, self.live)  # it may not know (§5.5)
         if msg.type == MsgType.CHAT:
             self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
             return
         if msg.type == MsgType.SYNC:
-            self._answer_sync(msg, now)
+            if not self.replay and self.seat is not None:
+                congested = getattr(self.transport, "congested", None)
+                self.catch_up.answer_sync(msg, now, congested)
             return
         if msg.type == MsgType.PRIVATE:
             self._open_private(msg)
