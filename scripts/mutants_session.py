@@ -553,7 +553,7 @@ MUTANTS: list[Mutant] = [
         "an admission remembered one step late (off by one)",
         (HANDBACK,),
     ),
-    # -- the seals (sealing.py: the SealBook; lockstep.py: signing our own) ------------------
+    # -- the seals (sealing.py: the SealBook; recovery.py: signing our own) ------------------
     Mutant(
         SEALING,
         "        if now >= self.over_at + SEAL_WAIT:",
@@ -562,7 +562,7 @@ MUTANTS: list[Mutant] = [
         (SEAL_TESTS,),
     ),
     Mutant(
-        LOCKSTEP,
+        RECOVERY,
         "        return self.features.seals and self.seal_book.waiting(now, humans)",
         "        return self.seal_book.waiting(now, humans)",
         "a protocol-2 game waits for seals",
@@ -571,13 +571,13 @@ MUTANTS: list[Mutant] = [
     # equivalent: live holds seats with a key only (a bot seat is never live, and an
     # admission needs the seat's signed REJOIN).
     Mutant(
-        LOCKSTEP,
+        RECOVERY,
         "        humans = (s for s in self.live if self._human_keys[s] is not None)",
         "        humans = (s for s in self.live)",
         "a bot seat's seal awaited",
     ),
     Mutant(
-        LOCKSTEP,
+        RECOVERY,
         "        live = self.seat is not None and self.seat in self.live\n",
         "        live = self.seat is not None\n",
         "a dropped seat seals the final state",

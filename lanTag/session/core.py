@@ -1,4 +1,5 @@
-"""The session's state and the small helpers every part of it uses.
+"""The session's shared state, the parts it owns, and the small helpers every rule set of
+it uses.
 
 Split out of lanTag.session.lockstep (the engine room), lanTag.session.agreement
 (silence, drops, equivocation) and lanTag.session.recovery (resume, sync,
@@ -63,18 +64,18 @@ FITS = {t: NeedKind[s.answers] for t, s in SPECS.items() if s.answers is not Non
 class SessionCore:
     """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
-    The Session is one object built from eight classes: SessionCore (this one: identity,
-    keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
-    rollbacks, equivocation proofs) on LateProof (the late-proof rule of protocol 5: two
-    COMMITs of one seat whose round may stand), Recovery (what a restarted peer needs,
-    private chat) on Absence (protocol 6: which dropped seats withheld, and when a dropped
-    seat may come back), Chatter (the cap on chat, catch-up and rejoin requests, seals and
-    leaves per seat and step, protocol 6) under Recovery and Sealing (the seals of the
-    final state), and Session (accepting messages and deciding steps).  Every attribute of
-    the state is
-    listed here, once: its OWNER is the part whose rules give it meaning and that changes
-    it (others may read it; "+" names a part that also writes it).  Everything is created in
-    ``__init__`` below except the two lazy caches marked "class attr".
+    The Session owns parts, each with its own state and a small API, given what it needs
+    (no back-pointer): the ``journal`` (lanTag.session.journal: log, events, counters,
+    outbox), the ``convictions``, the ``handback`` book, the ``absence`` judge, the
+    ``chatter`` cap, the ``seal_book`` and ``catch_up``.  The rest of its state is shared by
+    one single-inheritance stack of rule sets: SessionCore (this one: identity, keys, the
+    message boxes, sending), under LateProof (the late-proof rule of protocol 5: two
+    COMMITs of one seat whose round may stand), Agreement (votes, nudges, HAVE relays,
+    drops, rollbacks, equivocation proofs), Recovery (resume, private chat, asking back, the
+    seals of the final state) and Session (accepting messages and deciding steps).  Every
+    attribute is listed here, once: its OWNER is the part whose rules give it meaning and
+    that changes it (others may read it; "+" names a part that also writes it).  Everything
+    is created in ``__init__`` below except the two lazy caches marked "class attr".
     tests/session/test_session_state_doc.py fails when an attribute is missing here.
 
     ==================  ============  ======================================================
@@ -146,7 +147,7 @@ class SessionCore:
     _missing_cache      Agreement     class attr: last ``_missing`` result per snapshot/box
     _checked_state      Session       class attr: the state ``_checked_actions`` were checked
     _checked_actions    Session       seat -> action that passed check_action on that state
-    seal_book           Session       the SealBook: the seals of the final state
+    seal_book           SessionCore   the SealBook: the seals of the final state
     convictions         SessionCore   the Convictions: who was proven to have cheated, where
                                       each is dropped, and the proofs (every part adds)
     absence             SessionCore   the Absence judge: which dropped seats withheld

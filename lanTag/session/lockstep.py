@@ -35,7 +35,6 @@ from lanTag.rules.base import (
 )
 from lanTag.session import events as ev
 from lanTag.session import referee
-from lanTag.session.agreement import Agreement
 from lanTag.session.chatter import TOO_CHATTY, Gate
 from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
@@ -73,7 +72,7 @@ _ACKED = tuple(t for t, s in SPECS.items() if s.acknowledged)  # every other liv
 _NO_SEATS: frozenset[int] = frozenset()
 
 
-class Session(Agreement, Recovery):
+class Session(Recovery):
     """One peer's view of one game.  ``seat=None`` with ``replay=True`` is a spectator/verifier."""
 
     # Actions that passed check_action (seat -> action), and the state they were checked on:
@@ -405,40 +404,6 @@ class Session(Agreement, Recovery):
             else:
                 self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
         self._pump(now)
-
-    def sealed_by(self) -> tuple[int, ...]:
-        """The seats whose seal of our final state we hold (ours included), ascending."""
-        return self.seal_book.sealed_by()
-
-    @property
-    def over_at(self) -> float | None:
-        """When the game ended here (the ``now`` of the step that ended it), None before."""
-        return self.seal_book.over_at
-
-    def sealing(self, now: float) -> bool:
-        """True while it is worth waiting for the seals of the live human seats (SPEC §3)."""
-        humans = (s for s in self.live if self._human_keys[s] is not None)
-        return self.features.seals and self.seal_book.waiting(now, humans)
-
-    def _seal_final_state(self, now: float) -> None:
-        """At game over: sign our seal (a live seat) and hand it to the seal book."""
-        own = None
-        final = self._state_hash(self.state)
-        live = self.seat is not None and self.seat in self.live
-        if self.features.seals and not self.replay and self._signer is not None and live:
-            assert self.seat is not None
-            own = sign_message(
-                self._signer,
-                MsgType.SEAL,
-                self.game_id,
-                self.step,
-                self.seat,
-                final,
-                (),
-                version=self.record.protocol,
-            )
-            self.chatter.room(own)  # one per final state: counted as the others count it
-        self.seal_book.ended(now, own, self.step, final)
 
     def _convict_chatter(self, msg: Signed, now: float) -> None:
         """``msg`` is one distinct message more than the cap of its seat, step and type: with

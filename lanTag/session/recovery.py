@@ -1,7 +1,8 @@
-"""Recovery and side channels: resume from a log, catch-up (SYNC), the hand-back of a
-dropped seat (REJOIN and admissions, protocol 5), private chat.
+"""Recovery and side channels: resume from a log, catch-up (SYNC, answered by the CatchUp
+part), the hand-back of a dropped seat (REJOIN and admissions, protocol 5: the Handback
+book), private chat, and the seals of the final state (the SealBook).
 
-protocol/SPEC.md §5.6 (resume, hand-back) and §3 (PRIVATE).
+protocol/SPEC.md §5.6 (resume, hand-back), §3 (PRIVATE, SEAL).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import hmac
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.commit import opens
 from lanTag.session import events as ev
+from lanTag.session.agreement import Agreement
 from lanTag.session.chatter import TOO_CHATTY
-from lanTag.session.core import NONCE_DOMAIN, SessionCore
+from lanTag.session.core import NONCE_DOMAIN
 from lanTag.session.messages import (
     MsgType,
     Signed,
@@ -25,7 +27,7 @@ from lanTag.session.referee import NeedKind
 from lanTag.session.steps import StepBox
 
 
-class Recovery(SessionCore):
+class Recovery(Agreement):
     """What a restarted peer needs, and chat meant for one seat only."""
 
     def _derived_nonce(self, step: int) -> bytes:
@@ -274,3 +276,39 @@ class Recovery(SessionCore):
             if self._admissible(request, self.step, carrier.seat):
                 admitted.add(request.seat)
         return frozenset(admitted)
+
+    # -- the seals of the final state (SPEC §3) -----------------------------------------------
+
+    def sealed_by(self) -> tuple[int, ...]:
+        """The seats whose seal of our final state we hold (ours included), ascending."""
+        return self.seal_book.sealed_by()
+
+    @property
+    def over_at(self) -> float | None:
+        """When the game ended here (the ``now`` of the step that ended it), None before."""
+        return self.seal_book.over_at
+
+    def sealing(self, now: float) -> bool:
+        """True while it is worth waiting for the seals of the live human seats (SPEC §3)."""
+        humans = (s for s in self.live if self._human_keys[s] is not None)
+        return self.features.seals and self.seal_book.waiting(now, humans)
+
+    def _seal_final_state(self, now: float) -> None:
+        """At game over: sign our seal (a live seat) and hand it to the seal book."""
+        own = None
+        final = self._state_hash(self.state)
+        live = self.seat is not None and self.seat in self.live
+        if self.features.seals and not self.replay and self._signer is not None and live:
+            assert self.seat is not None
+            own = sign_message(
+                self._signer,
+                MsgType.SEAL,
+                self.game_id,
+                self.step,
+                self.seat,
+                final,
+                (),
+                version=self.record.protocol,
+            )
+            self.chatter.room(own)  # one per final state: counted as the others count it
+        self.seal_book.ended(now, own, self.step, final)
