@@ -26,11 +26,12 @@ from lanTag.session.steps import (
     ROUND_SUBJECT,
     Snapshot,
     StepBox,
+    leaves_half,
     may_be_decided,
     unacknowledged_commits,
     unacknowledged_round,
 )
-from lanTag.session.unplayed import left_out, needs_leaving_out, outvoted
+from lanTag.session.unplayed import left_out, outvoted
 
 # A seat whose address sent no frame at all (not even a keepalive or an ack: a live
 # peer's links speak every second) for this many lag warnings is presumed dead, and
@@ -395,7 +396,7 @@ class Agreement(LateProof):
                 # agreed step, so it redecides from there.
                 self._rollback(step)  # the requeued votes then decide the drop at `step`
                 return True
-            if needs_leaving_out(silent, live):  # seats that never played (SPEC §5.4)
+            if not leaves_half(silent, live):  # seats that never played left out (SPEC §5.4)
                 self._left_out[step] = (silent, stay, live)
             self._drop(silent, box)
             return True

@@ -131,7 +131,7 @@ class StepBox:
         for relaxed in (False, True) if unplayed else (False,):
             for vote in self.votes.values():
                 silent = frozenset(vote.payload[0])
-                if not _leaves_enough(silent, live, unplayed if relaxed else _EMPTY, stay):
+                if not leaves_half(silent, live, unplayed if relaxed else _EMPTY, stay):
                     continue
                 voters = live - silent
                 if voters and all(
@@ -145,11 +145,16 @@ class StepBox:
 _EMPTY: frozenset[int] = frozenset()
 
 
-def _leaves_enough(
-    silent: frozenset[int], live: frozenset[int], unplayed: frozenset[int], stay: frozenset[int]
+def leaves_half(
+    silent: frozenset[int],
+    live: frozenset[int],
+    unplayed: frozenset[int] = _EMPTY,
+    stay: frozenset[int] = _EMPTY,
 ) -> bool:
     """A drop of ``silent`` leaves half of ``live``, counting none of ``unplayed`` when no
-    seat of ``stay`` is dropped (the two counts of StepBox.unanimous_silent)."""
+    seat of ``stay`` is dropped (the two counts of StepBox.unanimous_silent; by default the
+    ordinary one: a drop it does not make is taken only by leaving seats that never played
+    out of the count, lanTag.session.unplayed)."""
     if not silent or not silent <= live:
         return False
     counted = live - (silent & unplayed) if unplayed and not silent & stay else live
@@ -164,7 +169,7 @@ def may_be_decided(
 ) -> bool:
     """Whether a drop of ``silent`` could ever be decided among ``live`` (by either count
     of StepBox.unanimous_silent, whatever the votes): a vote that cannot binds nobody."""
-    return _leaves_enough(silent, live, _EMPTY, stay) or _leaves_enough(
+    return leaves_half(silent, live, _EMPTY, stay) or leaves_half(
         silent, live, unplayed, stay
     )
 

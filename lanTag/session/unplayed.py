@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from lanTag.session.features import Features
-from lanTag.session.steps import StepBox
+from lanTag.session.steps import StepBox, leaves_half
 
 HOST_SEAT = 0  # the seat of the peer that hosted the lobby and signed its record
 _NONE: frozenset[int] = frozenset()
@@ -49,12 +49,6 @@ def left_out(
     return live - played, stay
 
 
-def needs_leaving_out(silent: frozenset[int], live: frozenset[int]) -> bool:
-    """Whether a drop of ``silent`` from ``live`` leaves less than half of the table: taken
-    only by leaving seats that never played out of the count."""
-    return 2 * len(live - silent) < len(live)
-
-
 def outvoted(
     boxes: Mapping[int, StepBox],
     steps: Iterable[int],
@@ -74,6 +68,6 @@ def outvoted(
         if len(named) != 1:
             continue
         (them,) = named
-        if them & stay and not them & left and them <= live and not needs_leaving_out(them, live):
+        if them & stay and not them & left and them <= live and leaves_half(them, live):
             return True
     return False
