@@ -541,8 +541,8 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LOCKSTEP,
-        "            if msg.seat not in self._left and msg.step > back:",
-        "            if msg.seat not in self._left:",
+        "        if msg.seat not in self._left and msg.step > back:",
+        "        if msg.seat not in self._left:",
         "a LEAVE from before the hand-back counts again",
         (HANDBACK,),
     ),
@@ -605,9 +605,9 @@ MUTANTS: list[Mutant] = [
         (SEAL_TESTS,),
     ),
     Mutant(
-        LOCKSTEP,
-        "            if self.features.seals:\n                self.seal_book.receive(",
-        "            if True:\n                self.seal_book.receive(",
+        RECOVERY,
+        "        if self.features.seals:\n            self.seal_book.receive(",
+        "        if True:\n            self.seal_book.receive(",
         "a SEAL taken in a protocol-2 game",
         (SEAL_TESTS,),
     ),

@@ -67,6 +67,7 @@ from lanTag.session.steps import (
 )
 from lanTag.session.transport import Addr, Transport
 
+_HANDLERS = {t: s.handler for t, s in SPECS.items() if s.handler is not None}
 _LATE_TYPES = tuple(t for t, s in SPECS.items() if s.late)
 _ACKED = tuple(t for t, s in SPECS.items() if s.acknowledged)  # every other live peer HAVEs
 _NO_SEATS: frozenset[int] = frozenset()
@@ -250,34 +251,9 @@ class Session(Recovery):
         ours = self.seat
         if msg.seat not in self.live and not self.replay and ours is not None and ours in self.live:
             self.catch_up.answer_dropped(msg, now, ours, self.live)  # it may not know (§5.5)
-        if msg.type == MsgType.CHAT:
-            self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
-            return
-        if msg.type == MsgType.SYNC:
-            if not self.replay and self.seat is not None:
-                congested = getattr(self.transport, "congested", None)
-                self.catch_up.answer_sync(msg, now, congested)
-            return
-        if msg.type == MsgType.PRIVATE:
-            self._open_private(msg)
-            return
-        if msg.type == MsgType.SEAL:
-            if self.features.seals:
-                self.seal_book.receive(msg, self.step, self._state_hash(self.state))
-            else:
-                self._reject("unknown-type", f"a SEAL in a protocol-{self.record.protocol} game")
-            return
-        if msg.type == MsgType.REJOIN:
-            self._take_rejoin(msg)  # protocol 5: carried by our next contribution, maybe
-            return
-        if msg.type == MsgType.LEAVE:
-            # The first LEAVE counts; copies change nothing, and neither does one from before
-            # the seat was given back (SPEC §5.6: it plays its seat again).
-            back = self.handback.last_back(msg.seat)
-            if msg.seat not in self._left and msg.step > back:
-                self._left[msg.seat] = msg.step
-                self.log.append(msg.step, EntryKind.MSG, msg.raw)
-                self._pump(now)
+        handler = _HANDLERS.get(msg.type)
+        if handler is not None:
+            getattr(self, handler)(msg, now)  # the message table's handler column
             return
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
@@ -331,6 +307,16 @@ class Session(Recovery):
             box.heard[msg.seat] = now
             box.pending.append(msg)
         self._pump(now)
+
+    def _take_leave(self, msg: Signed, now: float) -> None:
+        """A seat leaves (SPEC §5.4): voted silent at once.  The first LEAVE counts; copies
+        change nothing, and neither does one from before the seat was given back (SPEC
+        §5.6: it plays its seat again)."""
+        back = self.handback.last_back(msg.seat)
+        if msg.seat not in self._left and msg.step > back:
+            self._left[msg.seat] = msg.step
+            self.log.append(msg.step, EntryKind.MSG, msg.raw)
+            self._pump(now)
 
     def _over_request_bound(self, msg: Signed) -> str | None:
         """Whether ``msg`` (a VOTE or NUDGE) is over the flood bound (SPEC §5.3): "ahead"

@@ -108,6 +108,9 @@ class MessageSpec:
     admits: bool = False  # may carry a signed REJOIN (protocol 5, §5.6)
     link_at: int | None = None  # the payload field holding the seat's hash-chain link
     plain: bool = True  # the verifier's fast lane (log/plain_replay.py) reads it
+    # The Session method (msg, now) that takes it once checked (Session.receive_parsed);
+    # None: a step's contribution or acknowledgement, filed in its step's box.
+    handler: str | None = None
 
 
 SPECS: dict[MsgType, MessageSpec] = {
@@ -120,20 +123,30 @@ SPECS: dict[MsgType, MessageSpec] = {
     MsgType.VOTE: MessageSpec((_is_seat_list, _is_nat), late=True, request_limit=32, plain=False),
     MsgType.HAVE: MessageSpec((_is_nat, _is_digest_list), late=True),
     MsgType.CHAT: MessageSpec(
-        (_is_text,), chatter_limit=32, chatter_proof=True, chatter_window=True, plain=False
+        (_is_text,),
+        chatter_limit=32,
+        chatter_proof=True,
+        chatter_window=True,
+        plain=False,
+        handler="_take_chat",
     ),
     MsgType.NUDGE: MessageSpec((_is_seat_list, _is_nat), late=True, request_limit=4, plain=False),
-    MsgType.SYNC: MessageSpec((_is_nat,), chatter_limit=8, chatter_proof=True, plain=False),
+    MsgType.SYNC: MessageSpec(
+        (_is_nat,), chatter_limit=8, chatter_proof=True, plain=False, handler="_take_sync"
+    ),
     MsgType.PRIVATE: MessageSpec(
         (_is_nat, _is_bytes(32), _is_bytes(12), _is_ciphertext),
         chatter_limit=32,
         chatter_proof=True,
         chatter_window=True,
         plain=False,
+        handler="_open_private",
     ),
-    MsgType.LEAVE: MessageSpec((), since=2, chatter_limit=4, plain=False),
-    MsgType.SEAL: MessageSpec((), since=3, chatter_limit=4),
-    MsgType.REJOIN: MessageSpec((), since=5, chatter_limit=8, chatter_proof=True, plain=False),
+    MsgType.LEAVE: MessageSpec((), since=2, chatter_limit=4, plain=False, handler="_take_leave"),
+    MsgType.SEAL: MessageSpec((), since=3, chatter_limit=4, handler="_take_seal"),
+    MsgType.REJOIN: MessageSpec(
+        (), since=5, chatter_limit=8, chatter_proof=True, plain=False, handler="_take_rejoin"
+    ),
 }
 _PAYLOAD = {t: spec.payload for t, spec in SPECS.items()}
 

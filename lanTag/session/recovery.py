@@ -111,6 +111,16 @@ class Recovery(Agreement):
             self._box(self.step).synced_at = now
             self._send_sync()
 
+    def _take_chat(self, msg: Signed, now: float) -> None:
+        """A CHAT line: shown (never logged unless its sender keeps it)."""
+        self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
+
+    def _take_sync(self, msg: Signed, now: float) -> None:
+        """A restarted seat asks to catch up (SPEC §5.6): answered by CatchUp."""
+        if not self.replay and self.seat is not None:
+            congested = getattr(self.transport, "congested", None)
+            self.catch_up.answer_sync(msg, now, congested)
+
     def private_aad(self, sender: int, to: int) -> bytes:
         """What a private message's encryption is bound to: this game, its sender, its reader."""
         return self.game_id + sender.to_bytes(2, "big") + to.to_bytes(2, "big")
@@ -136,7 +146,8 @@ class Recovery(Agreement):
             raise LocalProtocolError(TOO_CHATTY)
         self._outbox.setdefault(addr, []).append(msg.raw)
 
-    def _open_private(self, msg: Signed) -> None:
+    def _open_private(self, msg: Signed, now: float) -> None:
+        """A PRIVATE: shown when it is for our seat and opens."""
         from lanTag.private_chat import PrivateChatError, open_sealed
 
         to, ephemeral, nonce, ciphertext = msg.payload
@@ -240,7 +251,7 @@ class Recovery(Agreement):
             return None
         return sent_at + self.record.timeouts.step_ms / 1000
 
-    def _take_rejoin(self, msg: Signed) -> None:
+    def _take_rejoin(self, msg: Signed, now: float) -> None:
         """A seat asks back (signature checked on receipt): keep its latest request; our next
         contribution may carry it.  Not logged: only a carried REJOIN counts, and it is in
         the contribution's bytes."""
@@ -278,6 +289,13 @@ class Recovery(Agreement):
         return frozenset(admitted)
 
     # -- the seals of the final state (SPEC §3) -----------------------------------------------
+
+    def _take_seal(self, msg: Signed, now: float) -> None:
+        """A SEAL (protocol 3): checked by the SealBook against our final state."""
+        if self.features.seals:
+            self.seal_book.receive(msg, self.step, self._state_hash(self.state))
+        else:
+            self._reject("unknown-type", f"a SEAL in a protocol-{self.record.protocol} game")
 
     def sealed_by(self) -> tuple[int, ...]:
         """The seats whose seal of our final state we hold (ours included), ascending."""
