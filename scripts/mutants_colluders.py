@@ -44,7 +44,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "            if voter == self.seat or (voter, step) in self._acks_proven:",
+        "            if voter == self.seat or (voter, step) in self.late.acks_proven:",
         "            if voter == self.seat:",
         "one proof of conflicting acknowledgements convicts again and again",
     ),
@@ -78,19 +78,19 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "        self._late_dirty.add(msg.step)\n        return True",
+        "        self.late.dirty.add(msg.step)\n        return True",
         "        return True",
         "an acknowledgement for a decided round is never judged",
     ),
     Mutant(
         LATE,
-        "            {at for _seat, at in self._late_commits if at == self.step or at in",
-        "            {at for _seat, at in self._late_commits if at in",
+        "            {at for _seat, at in self.late.commits if at == self.step or at in",
+        "            {at for _seat, at in self.late.commits if at in",
         "the current round is judged only when something came for it",
     ),
     Mutant(
         LATE,
-        "        for seat, at in self._acks_proven:\n            if at == step:\n"
+        "        for seat, at in self.late.acks_proven:\n            if at == step:\n"
         "                self._contradict(seat)",
         "        for seat, at in ():\n            if at == step:\n"
         "                self._contradict(seat)",
@@ -116,13 +116,13 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/agreement.py",
-        "                live = live - self._cheated_at[self.step]",
+        "                live = live - self.late.cheated_at[self.step]",
         "                pass",
         "a proven seat's acknowledgement is waited for",
     ),
     Mutant(
         "lanTag/session/agreement.py",
-        "            and any(at == step for _seat, at in self._late_commits)\n",
+        "            and any(at == step for _seat, at in self.late.commits)\n",
         "            and False\n",
         "a step decided again keeps its drops (a bot plays the dropped seat)",
     ),

@@ -58,7 +58,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "            return key in self._late_commits",
+        "            return key in self.late.commits",
         "            return False",
         "a late-proof seat's second REVEAL convicts it at the round's step",
         (LATE_TESTS,),
@@ -106,15 +106,15 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "        for seat, at in self._late_commits:\n            if at == step:\n",
-        "        for seat, at in self._late_commits:\n            if at != step:\n",
+        "        for seat, at in self.late.commits:\n            if at == step:\n",
+        "        for seat, at in self.late.commits:\n            if at != step:\n",
         "the round that stood is the wrong one",
         (LATE_TESTS,),
     ),
     Mutant(
         LATE,
-        "        for seat, at in self._late_commits:\n            if at == step:\n",
-        "        for seat, at in self._late_commits:\n            if at == step + 1:\n",
+        "        for seat, at in self.late.commits:\n            if at == step:\n",
+        "        for seat, at in self.late.commits:\n            if at == step + 1:\n",
         "the round that stood is the next step's (off by one)",
         (LATE_TESTS,),
     ),

@@ -360,7 +360,7 @@ class Agreement(LateProof):
 
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
-        if self._late_commits:
+        if self.late.commits:
             if self.features.collusion:
                 back = self._judge_late_proofs()
                 if back is not None:
@@ -518,7 +518,7 @@ class Agreement(LateProof):
         if (
             dropped
             and self.features.collusion
-            and any(at == step for _seat, at in self._late_commits)
+            and any(at == step for _seat, at in self.late.commits)
         ):
             # A late proof's round decided again (protocol 6: a split undone, §5.7) is
             # decided from the step's start: its drops too (the votes and proofs that made
@@ -587,10 +587,10 @@ class Agreement(LateProof):
             claims = self._round_claims(box, self._state_hash(snap.state))
             vectors = self._round_vectors(box, needs)
             live = snap.live
-            if self.features.collusion and self.step in self._cheated_at:
+            if self.features.collusion and self.step in self.late.cheated_at:
                 # A seat proven to have cheated here: its acknowledgement proves nothing
                 # about what the others hold, so none is waited for (SPEC §5.7).
-                live = live - self._cheated_at[self.step]
+                live = live - self.late.cheated_at[self.step]
             return unacknowledged_round(vectors, claims, live, self.seat)
         if self.features.named_acks:
             # The round's live seats only: a seat dropped here (convicted, perhaps for two

@@ -66,3 +66,21 @@ class Convictions:
             self.banned[seat] = min(steps)
         else:
             self.banned.pop(seat, None)
+
+
+class LateProofs:
+    """What the late-proof rule judges (protocol 5 and 6, SPEC §5.7; lanTag.session.late_proof):
+    ``commits``: (seat, step) -> (the digest of the COMMIT we took there, the other one's
+    sealed value and digest), a proof of two COMMITs whose round's acknowledgements decide
+    whether it stands (the seat then voted out) or is split (the seat banned at that step);
+    ``cheated_at`` (protocol 6): step -> the seats proven to have cheated there (any
+    equivocation, a bad reveal, conflicting acknowledgements), whose acknowledgements there
+    count for nothing; ``dirty``: the steps whose late proofs to judge again (a proof or an
+    acknowledgement came); ``acks_proven`` (protocol 6): (seat, step) convicted of
+    conflicting acknowledgements there, voted out from the next step."""
+
+    def __init__(self) -> None:
+        self.commits: dict[tuple[int, int], tuple[bytes, bytes, bytes]] = {}
+        self.cheated_at: dict[int, set[int]] = {}
+        self.dirty: set[int] = set()
+        self.acks_proven: set[tuple[int, int]] = set()

@@ -23,7 +23,7 @@ from lanTag.session.absence import Absence
 from lanTag.session.catch_up import CatchUp
 from lanTag.session.chatter import ChatterCap
 from lanTag.session.compatibility import require_rules
-from lanTag.session.convictions import Convictions
+from lanTag.session.convictions import Convictions, LateProofs
 from lanTag.session.features import Features
 from lanTag.session.handback import Handback
 from lanTag.session.journal import Journal
@@ -104,20 +104,6 @@ class SessionCore:
     _proven             Session       slots already proven equivocated (one proof each)
     _hash_seen          Agreement     (seat, step) -> its first message there: a second one
                                       with another state hash convicts (``desync``)
-    _late_commits       LateProof     (seat, step) -> (digest of the COMMIT we took there,
-                                      the other one's sealed value and digest), of a proof of two
-                                      COMMITs under the late-proof rule
-                                      (protocol 5): the round's acknowledgements decide
-                                      whether it stands (the seat then voted out) or is
-                                      split (the seat banned at that step)
-    _cheated_at         LateProof     step -> seats proven to have cheated there (any
-                                      equivocation, a bad reveal: +SessionCore, Agreement;
-                                      conflicting acknowledgements), protocol 6: their
-                                      acknowledgements there count for nothing
-    _late_dirty         LateProof     steps whose late proofs to judge again: a proof or
-                                      an acknowledgement came (+SessionCore, Session)
-    _acks_proven        LateProof     (seat, step) convicted of conflicting acknowledgements
-                                      there (protocol 6): voted out from the next step
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
     _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood
                                       bound; our own seat's: the ones we sent)
@@ -148,6 +134,8 @@ class SessionCore:
     _checked_state      Session       class attr: the state ``_checked_actions`` were checked
     _checked_actions    Session       seat -> action that passed check_action on that state
     seal_book           SessionCore   the SealBook: the seals of the final state
+    late                SessionCore   the LateProofs: late proofs of two COMMITs, cheaters
+                                      per step, steps to judge again (LateProof judges)
     convictions         SessionCore   the Convictions: who was proven to have cheated, where
                                       each is dropped, and the proofs (every part adds)
     absence             SessionCore   the Absence judge: which dropped seats withheld
@@ -235,16 +223,13 @@ class SessionCore:
         self.log.append(0, EntryKind.HEADER, [log_magic(record.protocol), record.encode(), seat])
         self.desynced: set[int] = set()
         self._hash_seen: dict[tuple[int, int], Signed] = {}
-        self._late_commits: dict[tuple[int, int], tuple[bytes, bytes, bytes]] = {}
-        self._cheated_at: dict[int, set[int]] = {}
-        self._late_dirty: set[int] = set()
-        self._acks_proven: set[tuple[int, int]] = set()
+        self.late = LateProofs()
         self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self.seal_book = SealBook(self.journal, replay)
         self.handback = Handback(self.features)
         self.absence = Absence(
-            self.features, self.journal, self.convictions, self._left, self._late_commits
+            self.features, self.journal, self.convictions, self._left, self.late.commits
         )
         self._began_at = now
         self.chatter = ChatterCap(self.features, self.journal)
@@ -504,8 +489,8 @@ class SessionCore:
         conflicting acknowledgements): a late proof's round there no longer stands
         (protocol 6, SPEC §5.7; judged by LateProof)."""
         if self.features.collusion:
-            self._cheated_at.setdefault(step, set()).add(seat)
-            self._late_dirty.add(step)
+            self.late.cheated_at.setdefault(step, set()).add(seat)
+            self.late.dirty.add(step)
 
     def _round_vector(self, box: StepBox, needs: Needs) -> bytes:
         """The digest of the commitments we hold of the round's live seats (protocol 6,

@@ -58,11 +58,11 @@ class LateProof(SessionCore):
             return False
         key = (second.seat, second.step)
         if second.type is MsgType.REVEAL:
-            return key in self._late_commits and self._reveals_a_version(second)
+            return key in self.late.commits and self._reveals_a_version(second)
         if second.type is not MsgType.COMMIT:
             return False
-        self._late_commits[key] = (first.digest, second.payload[0], second.digest)
-        self._late_dirty.add(second.step)
+        self.late.commits[key] = (first.digest, second.payload[0], second.digest)
+        self.late.dirty.add(second.step)
         self.convictions.liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)
         if second.step < self.step:
             self._contradict(second.seat)  # the round stood: an agreed drop from here
@@ -76,7 +76,7 @@ class LateProof(SessionCore):
         (protocol 5 called every such REVEAL part of the two COMMITs: the peers split)."""
         if not self.features.ordered_proofs or reveal.step > self.step:
             return True  # (a step we have not reached: its REVEALs are judged there)
-        late = self._late_commits[(reveal.seat, reveal.step)]
+        late = self.late.commits[(reveal.seat, reveal.step)]
         took = next(m for m in self._slots.values() if m.digest == late[0])  # a slot's first
         decision = self._snapshots[reveal.step].state.decision()
         assert isinstance(decision, Simultaneous)
@@ -96,10 +96,10 @@ class LateProof(SessionCore):
         """Step ``step`` is decided: a seat proven to have signed two COMMITs there whose
         round stood (protocol 5), or conflicting acknowledgements (protocol 6), is convicted
         from now on, like a liar (§5.2)."""
-        for seat, at in self._late_commits:
+        for seat, at in self.late.commits:
             if at == step:
                 self._contradict(seat)
-        for seat, at in self._acks_proven:
+        for seat, at in self.late.acks_proven:
             if at == step:
                 self._contradict(seat)
 
@@ -128,7 +128,7 @@ class LateProof(SessionCore):
     def _acks_conflict(self, seat: int, step: int) -> None:
         """``seat`` signed conflicting acknowledgements at ``step`` (protocol 6): convicted,
         voted out like a liar from the step after it (at once if we decided it already)."""
-        self._acks_proven.add((seat, step))
+        self.late.acks_proven.add((seat, step))
         self.convictions.liars_at.setdefault(seat, step)
         self._note_cheat(seat, step)
         if step < self.step:
@@ -147,7 +147,7 @@ class LateProof(SessionCore):
             return
         snap = self._snapshots[-1]
         ours = self._state_hash(snap.state)
-        for (seat, at), (held, _sealed, _other) in self._late_commits.items():
+        for (seat, at), (held, _sealed, _other) in self.late.commits.items():
             if at != step or seat in self.convictions.banned or seat not in snap.live:
                 continue
             split = any(
@@ -168,7 +168,7 @@ class LateProof(SessionCore):
         opens that COMMIT and chains: there is one such message, so this admits no flood."""
         if msg.type is not MsgType.REVEAL or msg.step != self.step:
             return False
-        late = self._late_commits.get((msg.seat, msg.step))
+        late = self.late.commits.get((msg.seat, msg.step))
         box = self._box(msg.step)
         commit = box.of(MsgType.COMMIT).get(msg.seat)
         if late is None or commit is None or commit.digest != late[0]:
@@ -190,7 +190,7 @@ class LateProof(SessionCore):
         equivocation, no conviction by itself.  The round stands with the REVEAL that opens
         ours (relayed by a peer that holds it) or is split (§5.7).  One that opens neither
         is a bad reveal, as in protocol 4."""
-        late = self._late_commits.get((msg.seat, self.step))
+        late = self.late.commits.get((msg.seat, self.step))
         if late is None:
             return False
         nonce, value = msg.payload[1], reveal_value(msg)
@@ -201,15 +201,15 @@ class LateProof(SessionCore):
     def _note_ack(self, msg: Signed) -> bool:
         """``msg`` (just kept) is a REVEAL or round HAVE at a step holding a late proof:
         the judgement of that round may change (protocol 6).  True when it may."""
-        if not self._late_commits or not self.features.collusion:
+        if not self.late.commits or not self.features.collusion:
             return False
         if msg.type is MsgType.HAVE and msg.payload[0] != ROUND_SUBJECT:
             return False
         if msg.type not in (MsgType.REVEAL, MsgType.HAVE) or msg.step > self.step:
             return False
-        if not any(at == msg.step for _seat, at in self._late_commits):
+        if not any(at == msg.step for _seat, at in self.late.commits):
             return False
-        self._late_dirty.add(msg.step)
+        self.late.dirty.add(msg.step)
         return True
 
     def _judge_late_proofs(self) -> int | None:
@@ -238,11 +238,11 @@ class LateProof(SessionCore):
         proof reaches it.  Returns the earliest step to decide again (the caller rolls
         back), if any."""
         steps = sorted(
-            {at for _seat, at in self._late_commits if at == self.step or at in self._late_dirty}
+            {at for _seat, at in self.late.commits if at == self.step or at in self.late.dirty}
         )
         back: int | None = None
         for step in steps:
-            self._late_dirty.discard(step)
+            self.late.dirty.discard(step)
             if step <= self.step and self._judge_round(step):
                 back = step if back is None else min(back, step)
         return back
@@ -256,7 +256,7 @@ class LateProof(SessionCore):
         ours, swapped = families
         acks = self._acks_at(step)
         for voter in sorted(acks):
-            if voter == self.seat or (voter, step) in self._acks_proven:
+            if voter == self.seat or (voter, step) in self.late.acks_proven:
                 continue
             for seat in sorted(swapped):
                 mine, other = ours[seat], swapped[seat]
@@ -265,7 +265,7 @@ class LateProof(SessionCore):
                     self._convict_acks(voter, step, seat, pair)
                     break
         live = self._live_at_start(step)
-        proven = self._cheated_at.get(step, set())  # the equivocators there among them
+        proven = self.late.cheated_at.get(step, set())  # the equivocators there among them
         again = False
         for seat in sorted(swapped):
             shown = [
@@ -343,7 +343,7 @@ class LateProof(SessionCore):
         digests = {s: held[s].digest for s in needs.humans if s in held}
         ours: dict[int, frozenset[bytes]] = {}
         swapped: dict[int, frozenset[bytes]] = {}
-        for (seat, at), (took, _sealed, other) in self._late_commits.items():
+        for (seat, at), (took, _sealed, other) in self.late.commits.items():
             if at == step and digests.get(seat) == took:
                 ours[seat], swapped[seat] = families(digests, live, seat, other)
         return ours, swapped

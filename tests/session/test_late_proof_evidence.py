@@ -90,7 +90,7 @@ def test_under_protocol_5_a_seat_that_left_before_its_round_was_split_keeps_its_
     _give(sessions, 2, [commit_b], cheat, net.now)
     net.run_until(lambda: bool(_own(s0, MsgType.REVEAL) and _own(s2, MsgType.REVEAL)))
     cross(MsgType.REVEAL)
-    assert list(s0._late_commits) == [(cheat, SECRET_STEP)] and not s0.convictions.banned
+    assert list(s0.late.commits) == [(cheat, SECRET_STEP)] and not s0.convictions.banned
     leave = sign_message(
         signer,
         MsgType.LEAVE,
@@ -176,7 +176,7 @@ def test_an_acknowledgement_on_another_state_splits_no_round(protocol: int) -> N
 
     false = [m for m in acks(liar, bytes(32), commit_b) if m.payload[0] in (cheat, ROUND_SUBJECT)]
     _give(sessions, 0, [commit_a, commit_b, *false], cheat, net.now)
-    assert list(sessions[0]._late_commits) == [(cheat, SECRET_STEP)]
+    assert list(sessions[0].late.commits) == [(cheat, SECRET_STEP)]
     for i in takers:
         if i != 0:
             _give(sessions, i, [commit_a], cheat, net.now)
@@ -237,7 +237,7 @@ def test_two_commits_of_a_round_its_two_reveals_split_already_change_nothing(
     _give(sessions, 1, [commit_b, reveal_b, reveal_a], cheat, net.now)
     assert all(s.convictions.banned == {cheat: SECRET_STEP} for s in honest)
     net.run_until(lambda: all(s.step > SECRET_STEP + 1 for s in honest))
-    assert not any(s._late_commits for s in honest)  # no peer holds both COMMITs yet
+    assert not any(s.late.commits for s in honest)  # no peer holds both COMMITs yet
     _give(sessions, 0, [commit_b], cheat, net.now)
     net.run(max_time=net.now + 600)
     assert honest[0].state.is_over
@@ -310,7 +310,7 @@ def test_two_commits_on_another_state_exempt_no_second_reveal(protocol: int) -> 
     msgs = [commit_a, commit(3, bytes(32)), commit(2, bytes(32)), reveal(2), reveal(1)]
     for i in range(cheat):
         _give(sessions, i, msgs, cheat, net.now)
-        assert list(sessions[i]._late_commits) == [(cheat, SECRET_STEP)], i
+        assert list(sessions[i].late.commits) == [(cheat, SECRET_STEP)], i
     net.run(max_time=net.now + 600)
     assert honest[0].state.is_over
     assert honest[0].state.state_hash() == honest[1].state.state_hash()

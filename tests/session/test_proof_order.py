@@ -260,7 +260,7 @@ def test_a_split_round_shown_after_a_later_ban_ends_in_one_history(protocol: int
     for victim, msgs in ((0, [commit_a, commit_b, *moves]), (2, [commit_b, *moves])):
         for msg in msgs:
             sessions[victim].receive_datagram(pack_bundle([msg.raw]), addr_of(CHEAT), net.now)
-    assert list(sessions[0]._late_commits) == [(CHEAT, secret_step)]
+    assert list(sessions[0].late.commits) == [(CHEAT, secret_step)]
     assert sessions[0].convictions.banned == {CHEAT: ahead}
     net.run(max_time=net.now + 600)
     honest = [i for i in range(humans) if i != CHEAT]

@@ -333,7 +333,7 @@ def test_the_vectors_tried_to_read_a_reveal_are_bounded() -> None:
     for seat in seats:
         box.drop_batches.append(frozenset({seat}))
         box.dropped_commits[seat] = SimpleNamespace(digest=bytes([seat]) * 32)  # type: ignore[assignment]
-        s._late_commits[(seat, s.step)] = (bytes(32), b"", bytes([seat + 100]) * 32)
+        s.late.commits[(seat, s.step)] = (bytes(32), b"", bytes([seat + 100]) * 32)
     known = s.absence.explained(box, {0: bytes(32)}, s.step)
     assert len(known) == MAX_EXPLANATIONS
     box.drop_batches = box.drop_batches[-2:]  # two drops, two versions each: 4 + 2 + 2
