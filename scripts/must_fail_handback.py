@@ -18,8 +18,8 @@ from lanTag.identity import Signer
 from lanTag.log.chain import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Joint, Move, Roll, decode_input
-from lanTag.session.core import REQUEST_LIMITS
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
+from lanTag.session.steps import REQUEST_LIMITS
 from lanTag.testing.no_engines import no_engines
 from lanTag.testing.table import Table, identity_for
 

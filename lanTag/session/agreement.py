@@ -57,11 +57,11 @@ class Agreement(LateProof):
 
     def _register_request(self, msg: Signed, box: StepBox) -> None:
         box.register_request(msg)
-        self._request_steps.add(msg.step)
+        self.vote_book.request_steps.add(msg.step)
         if msg.type == MsgType.VOTE and msg.seat == self.seat:
             # Our own vote binds us, whichever history it was sent on (the others count
             # it), and the verifier replaying our log learns the binding from it.
-            self._bound.setdefault(msg.step, set()).add(frozenset(msg.payload[0]))
+            self.vote_book.bound.setdefault(msg.step, set()).add(frozenset(msg.payload[0]))
 
     def _bound_at(self, step: int) -> frozenset[int]:
         """The seats our votes at ``step`` bind us to (SPEC §5.4): we take their messages
@@ -70,7 +70,7 @@ class Agreement(LateProof):
         each of our votes there counts, the superseded ones too (a peer may decide from
         one it holds before our latest), and the live seats are the step's current ones
         (a drop or a ban there only takes seats away, so such a vote stays undecidable)."""
-        votes = self._bound.get(step)
+        votes = self.vote_book.bound.get(step)
         if not votes:
             return _NONE
         if not self.features.unpassable_vote:
@@ -259,14 +259,14 @@ class Agreement(LateProof):
         needs = self.needs()
         turn, step = self.record.timeouts.turn_ms / 1000, self.record.timeouts.step_ms / 1000
         if box.own_move_at is not None:  # only the acks of our own move are missing
-            return box.own_move_at + step * (1 + self._vote_seq.get(self.step, 0))
+            return box.own_move_at + step * (1 + self.vote_book.seq.get(self.step, 0))
         if needs.kind is NeedKind.TURN:
             first = turn
         elif needs.kind is NeedKind.SECRET:
             first = turn if not self._commits_complete(box, needs) else turn + step
         else:
             first = step
-        return box.started_at + first + step * self._vote_seq.get(self.step, 0)
+        return box.started_at + first + step * self.vote_book.seq.get(self.step, 0)
 
     def _lag_time(self) -> float | None:
         box = self._boxes.get(self.step)
@@ -283,16 +283,16 @@ class Agreement(LateProof):
         box = self._box(self.step)
         mine = box.votes.get(self.seat) if self.seat is not None else None
         if mine is not None and frozenset(mine.payload[0]) == silent:
-            self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
+            self.vote_book.seq[self.step] = self.vote_book.seq.get(self.step, 0) + 1
             # The same bytes again: a peer cut off longer than its links live lost them,
             # and a peer that dropped us meanwhile answers them with the proof (SPEC §5.4).
             self._broadcast([mine.raw])
             return
         if not self._request_room(MsgType.VOTE):
             return  # a 33rd vote at one step would convict us of a flood: keep the last one
-        seq = self._vote_seq.get(self.step, 0) + 1
-        self._vote_seq[self.step] = seq
-        self._bound.setdefault(self.step, set()).add(silent)
+        seq = self.vote_book.seq.get(self.step, 0) + 1
+        self.vote_book.seq[self.step] = seq
+        self.vote_book.bound.setdefault(self.step, set()).add(silent)
         self._emit(MsgType.VOTE, (sorted(silent), seq), now)
 
     def _answer_votes(self, now: float) -> None:
@@ -319,7 +319,7 @@ class Agreement(LateProof):
     def _recent_request_steps(self) -> list[int]:
         """Steps (the current one and up to 64 back) where someone voted or nudged."""
         low = self.step - 64
-        return sorted(k for k in self._request_steps if low <= k <= self.step)
+        return sorted(k for k in self.vote_book.request_steps if low <= k <= self.step)
 
     def _send_have(self, subject: int, now: float, step: int | None = None, *, relay: bool) -> None:
         if self._signer is None or self.seat is None:
@@ -370,9 +370,9 @@ class Agreement(LateProof):
                 self._ban_split_rounds()
         if self.handback.admitted and self._void_admissions():
             return True
-        if self._left_out and self._outvoted_back():
+        if self.vote_book.left_out and self._outvoted_back():
             return True
-        if not self.convictions.banned and not self._request_steps:
+        if not self.convictions.banned and not self.vote_book.request_steps:
             return False  # no proven equivocation, no vote: the loops below find nothing
         held = self.convictions.banned
         banned = frozenset(s for s, k in held.items() if k <= self.step and s in self.live)
@@ -397,7 +397,7 @@ class Agreement(LateProof):
                 self._rollback(step)  # the requeued votes then decide the drop at `step`
                 return True
             if not leaves_half(silent, live):  # seats that never played left out (SPEC §5.4)
-                self._left_out[step] = (silent, stay, live)
+                self.vote_book.left_out[step] = (silent, stay, live)
             self._drop(silent, box)
             return True
         return False
@@ -407,7 +407,7 @@ class Agreement(LateProof):
         that must stay for that): lanTag.session.unplayed, off at a step where the seats
         left out there were found playing on without us."""
         snap = self._snapshots[step]
-        if step in self._rule_off:
+        if step in self.vote_book.rule_off:
             return _NONE, _NONE
         at_roll = needs_for(snap.state.decision(), snap.live).kind is NeedKind.ENTROPY
         return left_out(self.record.protocol, at_roll, snap.live, snap.played, self.seat)
@@ -417,10 +417,10 @@ class Agreement(LateProof):
         host) out by the ordinary rule: we were the ones cut off.  The rule is off at that
         step from now on, and we decide again from there (their votes then drop us, as they
         would have without the rule).  True when it rolled back."""
-        for step, (silent, stay, live) in sorted(self._left_out.items()):
-            later = [k for k in self._request_steps if k >= step]
+        for step, (silent, stay, live) in sorted(self.vote_book.left_out.items()):
+            later = [k for k in self.vote_book.request_steps if k >= step]
             if outvoted(self._boxes, later, silent, stay, live):
-                self._rule_off.add(step)
+                self.vote_book.rule_off.add(step)
                 self._rollback(step)
                 # Decided again from the step's start: the seats left out live again there.
                 self._snapshots[step] = replace(self._snapshots[step], live=live)
@@ -534,10 +534,7 @@ class Agreement(LateProof):
             if msg.step >= step:
                 self._box(msg.step).pending.append(msg)
         self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
-        for k in [k for k in self._vote_seq if k > step]:
-            del self._vote_seq[k]
-        for k in [k for k in self._left_out if k >= step]:
-            del self._left_out[k]  # decided again
+        self.vote_book.forget_from(step)  # my votes and the seats left out: decided again
         self.handback.forget_from(step)  # decided again from the messages, like the rest
         for k in [k for k in self._secret if k > step]:
             # Our COMMIT of that step is looked at again with the rest: if the new history

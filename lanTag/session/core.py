@@ -41,13 +41,13 @@ from lanTag.session.messages import (
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.sealing import SealBook
 from lanTag.session.steps import (
-    REQUEST_LIMITS,
     Snapshot,
     StepBox,
     round_digest,
     round_named,
 )
 from lanTag.session.transport import Addr, PlainTransport, Transport
+from lanTag.session.vote_book import VoteBook
 from lanTag.wire import DATAGRAM_BUDGET
 
 NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
@@ -105,19 +105,9 @@ class SessionCore:
     _hash_seen          Agreement     (seat, step) -> its first message there: a second one
                                       with another state hash convicts (``desync``)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
-    _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood
-                                      bound; our own seat's: the ones we sent)
     _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
-    _request_steps      Agreement     steps holding votes or nudges (the only ones scanned)
-    _left_out           Agreement     step -> a drop there that left seats that never played
-                                      out of the half-the-table count (protocol 6, SPEC
-                                      §5.4): (the seats, the seats that stayed, live before)
-    _rule_off           Agreement     steps where the seats left out were found voting us
-                                      out: no seat is left out there again (SPEC §5.4)
-    _bound              Agreement     step -> the seat sets of my votes there (they bind me)
-    _vote_seq           Agreement     step -> sequence number of my latest vote there
     _secret             Session       step -> (action, nonce) of my sealed choice
                                       (+Recovery: recovered after a restart)
     _abandoned_secret   Agreement     step -> my sealed choice there a rollback reopened
@@ -136,6 +126,8 @@ class SessionCore:
     seal_book           SessionCore   the SealBook: the seals of the final state
     late                SessionCore   the LateProofs: late proofs of two COMMITs, cheaters
                                       per step, steps to judge again (LateProof judges)
+    vote_book           SessionCore   the VoteBook: votes and nudges kept, my votes, the
+                                      drops that left seats that never played out
     convictions         SessionCore   the Convictions: who was proven to have cheated, where
                                       each is dropped, and the proofs (every part adds)
     absence             SessionCore   the Absence judge: which dropped seats withheld
@@ -207,13 +199,7 @@ class SessionCore:
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
-        self._request_steps: set[int] = set()  # steps holding votes or nudges
-        # step -> (seats dropped there leaving seats that never played out, the seats that
-        # had to stay, the live seats before): protocol 6, lanTag.session.unplayed
-        self._left_out: dict[int, tuple[frozenset[int], frozenset[int], frozenset[int]]] = {}
-        self._rule_off: set[int] = set()  # steps where those seats were found playing on
-        self._bound: dict[int, set[frozenset[int]]] = {}  # step -> my votes' seats (binding)
-        self._vote_seq: dict[int, int] = {}
+        self.vote_book = VoteBook()
         self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
         # Sealed choices of steps a rollback reopened, until our COMMIT is taken again.
         self._abandoned_secret: dict[int, tuple[Action, bytes]] = {}
@@ -224,7 +210,6 @@ class SessionCore:
         self.desynced: set[int] = set()
         self._hash_seen: dict[tuple[int, int], Signed] = {}
         self.late = LateProofs()
-        self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self.seal_book = SealBook(self.journal, replay)
         self.handback = Handback(self.features)
@@ -395,12 +380,7 @@ class SessionCore:
         """Our own VOTE or NUDGE for this step stays within the bound the others hold us
         to (one more would convict us of a flood); counted across rollbacks."""
         assert self.seat is not None
-        key = (self.seat, self.step, kind)
-        sent = self._requests_kept.get(key, 0)
-        if sent >= REQUEST_LIMITS[kind]:
-            return False
-        self._requests_kept[key] = sent + 1
-        return True
+        return self.vote_book.count(self.seat, self.step, kind)
 
     def _send_sync(self) -> None:
         """SYNC(from our step): every peer sends what it holds from there on (SPEC §5.6)."""

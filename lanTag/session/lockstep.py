@@ -325,12 +325,7 @@ class Session(Recovery):
         which no honest peer sends), or None (kept, and counted)."""
         if msg.step > self.step + REQUEST_AHEAD:
             return "ahead"
-        key = (msg.seat, msg.step, msg.type)
-        kept = self._requests_kept.get(key, 0)
-        if kept >= REQUEST_LIMITS[msg.type]:
-            return "cap"
-        self._requests_kept[key] = kept + 1
-        return None
+        return None if self.vote_book.count(msg.seat, msg.step, msg.type) else "cap"
 
     def next_timer(self) -> float | None:
         link, lag = self.transport.next_timer(), self._lag_time()
@@ -378,7 +373,7 @@ class Session(Recovery):
             # only; from the next one on, every seat still waited for is voted, whatever else
             # it says here (a seat that talks without contributing holds the table one step
             # timeout more, not without end).
-            spare = self._vote_seq.get(self.step, 0) == 0 or not self.features.withheld
+            spare = self.vote_book.seq.get(self.step, 0) == 0 or not self.features.withheld
             silent = frozenset(
                 s
                 for s in waiting
@@ -388,7 +383,7 @@ class Session(Recovery):
                 self._vote(silent, now)
                 self._tell_if_stuck(box, silent)
             else:
-                self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
+                self.vote_book.seq[self.step] = self.vote_book.seq.get(self.step, 0) + 1
         self._pump(now)
 
     def _convict_chatter(self, msg: Signed, now: float) -> None:

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import inspect
 
-from lanTag.session import absence, catch_up, chatter, convictions, handback, journal, sealing
+from lanTag.session import (
+    absence,
+    catch_up,
+    chatter,
+    convictions,
+    handback,
+    journal,
+    sealing,
+    vote_book,
+)
 from lanTag.session.lockstep import Session
 
 PARTS = (
@@ -18,6 +27,7 @@ PARTS = (
     chatter.ChatterCap,
     sealing.SealBook,
     catch_up.CatchUp,
+    vote_book.VoteBook,
 )
 
 

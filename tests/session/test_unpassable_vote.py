@@ -42,7 +42,7 @@ def _table(protocol: int | None, wait: float = 0.0) -> SimNet:
 
 def test_two_slow_thinkers_of_three_play_on_after_the_host_voted_them() -> None:
     net = _table(None, wait=10.0)
-    assert net.sessions[0]._vote_seq[1] > 1  # voted again, the same seats
+    assert net.sessions[0].vote_book.seq[1] > 1  # voted again, the same seats
     net.collect()
     # The host says once that the table cannot go on without them (SPEC §5.8); the two
     # thinkers each voted only the other, a drop that could be decided: they do not.

@@ -102,7 +102,7 @@ def test_the_withhold_and_rejoin_loop_is_bounded_and_named_everywhere(
             assert back > first, (i, dropped, back, first)  # after it: the bot played it
         assert CHEAT not in s.live  # out for good after the last drop
         assert _votes_naming(s, CHEAT) == HANDBACK_LIMIT + 1, i  # one vote per drop
-        assert [s._vote_seq.get(k) for k in withheld] == [1] * len(withheld)  # the first
+        assert [s.vote_book.seq.get(k) for k in withheld] == [1] * len(withheld)  # the first
         report = verify_log(s.take_log())
         assert report.valid and report.complete, report.failure
         assert [(seat, k, c) for seat, k, c, _why in report.blames] == blames
@@ -373,7 +373,7 @@ def test_a_seat_that_talks_while_it_withholds_holds_a_step_one_step_timeout_more
     for i in HONEST:
         s = sessions[i]
         assert [d.step for d in _events(net, i, ev.SeatsDropped)] == withheld
-        deadlines = [s._vote_seq.get(k, 0) for k in withheld]
+        deadlines = [s.vote_book.seq.get(k, 0) for k in withheld]
         assert all(1 <= n <= 2 for n in deadlines), (i, deadlines)
         assert any(n == 2 for n in deadlines), (i, deadlines)  # it was heard: spared once
         report = verify_log(s.take_log())
