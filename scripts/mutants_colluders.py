@@ -115,8 +115,8 @@ MUTANTS: list[Mutant] = [
         "the verifier's replay never judges an acknowledgement of a decided round",
     ),
     Mutant(
-        "lanTag/session/agreement.py",
-        "                live = live - self.late.cheated_at[self.step]",
+        "lanTag/session/round_acks.py",
+        "                live = live - self._late.cheated_at[step]",
         "                pass",
         "a proven seat's acknowledgement is waited for",
     ),
@@ -127,7 +127,7 @@ MUTANTS: list[Mutant] = [
         "a step decided again keeps its drops (a bot plays the dropped seat)",
     ),
     Mutant(
-        "lanTag/session/core.py",
+        "lanTag/session/round_acks.py",
         "            dropped = {s: c for s, c in dropped.items() if s not in split}",
         "            pass",
         "a split round is applied on acknowledgements signed before the split",

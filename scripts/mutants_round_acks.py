@@ -68,7 +68,7 @@ MUTANTS: list[Mutant] = [
         "no cap on the vectors of a round HAVE",
     ),
     Mutant(
-        "lanTag/session/core.py",
+        "lanTag/session/round_acks.py",
         "        if dropped:\n            held = box.of(MsgType.COMMIT)",
         "        if False:\n            held = box.of(MsgType.COMMIT)",
         "a round HAVE signed before a drop does not count",

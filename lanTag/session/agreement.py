@@ -28,8 +28,6 @@ from lanTag.session.steps import (
     StepBox,
     leaves_half,
     may_be_decided,
-    unacknowledged_commits,
-    unacknowledged_round,
 )
 from lanTag.session.unplayed import left_out, outvoted
 
@@ -156,7 +154,8 @@ class Agreement(LateProof):
         if kind is MsgType.REVEAL and not missing:
             # Every reveal is in; the round waits for the others' acknowledgements (§4.4),
             # and (protocol 6) for what explains a REVEAL signed before a drop (§5.5).
-            missing = set(self._unacknowledged(box, needs, self._snapshots[-1]))
+            snap = self._snapshots[-1]
+            missing = set(self.round_acks.lacking(box, needs, snap, self.step, self.seat))
             dropped = self._dropped_at_this_step(needs)
             if dropped:
                 unexplained = self.absence.withheld_reveals(box, needs, dropped, self.step)[1]
@@ -566,52 +565,6 @@ class Agreement(LateProof):
         if not self.replay:
             self._broadcast([first.raw, msg.raw])
 
-    def _unacknowledged(self, box: StepBox, needs: Needs, snap: Snapshot) -> frozenset[int]:
-        """Live seats whose acknowledgement of some commitment of the secret round we lack
-        (SPEC §4.4).  Protocol 4: every other live seat, in the round or not, must have
-        signed a HAVE naming the very COMMIT we hold for each other seat of the round.  An
-        honest peer names only what it took and never takes two COMMITs of one slot, so
-        then every honest peer holds our commitments, whichever way (direct or relayed)
-        each acknowledgement reached us: the round is never applied with a version of an
-        equivocator's choice another honest peer does not hold.  A HAVE naming another
-        commitment is not counted (it is a claim, not a proof): we show its signer ours
-        (``_register_have``) and wait; the second COMMIT comes, a proof, before we apply.
-        Protocol 3 counted any HAVE of a seat outside the round on our state, relying on
-        link order (a relayed HAVE or REVEAL could beat the COMMIT copy: a rollback).
-        Protocol 6: one round HAVE per seat naming the digest of the whole vector we hold
-        (the same argument, one message instead of one per commitment)."""
-        if self.features.round_acks:
-            claims = self._round_claims(box, self._state_hash(snap.state))
-            vectors = self._round_vectors(box, needs)
-            live = snap.live
-            if self.features.collusion and self.step in self.late.cheated_at:
-                # A seat proven to have cheated here: its acknowledgement proves nothing
-                # about what the others hold, so none is waited for (SPEC §5.7).
-                live = live - self.late.cheated_at[self.step]
-            return unacknowledged_round(vectors, claims, live, self.seat)
-        if self.features.named_acks:
-            # The round's live seats only: a seat dropped here (convicted, perhaps for two
-            # COMMITs) plays its forfeit or default, whatever anyone took from it.
-            held = box.of(MsgType.COMMIT)
-            commits = {s: held[s] for s in needs.humans if s in held}
-            ours = self._state_hash(snap.state)
-            return unacknowledged_commits(commits, box.haves, snap.live, self.seat, ours)
-        if len(snap.live) <= len(needs.humans) or not self.features.outsider_acks:
-            # Everyone is in the round: their REVEALs are enough.  (A protocol-2 peer
-            # applied without waiting: its logs replay as they were written.)
-            return frozenset()
-        ours = self._state_hash(snap.state)
-        out: set[int] = set()
-        for voter in snap.live:
-            if voter == self.seat or voter in needs.humans:
-                continue
-            for subject in needs.humans:
-                have = box.haves.get(subject, {}).get(voter)
-                if have is None or have.state_hash != ours:
-                    out.add(voter)
-                    break
-        return frozenset(out)
-
     def _acknowledge_round(self, box: StepBox, needs: Needs) -> None:
         """Protocol 6: every commitment of the round is in (our REVEAL, if we have one to
         send, went out first and names the vector we hold).  Without a REVEAL naming it, sign
@@ -625,7 +578,7 @@ class Agreement(LateProof):
         snap = self._snapshots[-1]
         if self.seat not in snap.live:
             return
-        vector = self._round_vector(box, needs)
+        vector = self.round_acks.vector(box, needs)
         ours = self._state_hash(snap.state)
         mine = self._slots.get((self.seat, (self.step, int(MsgType.REVEAL), 0, ours)))
         have = self._slots.get((self.seat, (self.step, int(MsgType.HAVE), ROUND_SUBJECT, ours)))
@@ -648,7 +601,7 @@ class Agreement(LateProof):
             self._record_own(have)
             box.haves.setdefault(ROUND_SUBJECT, {})[self.seat] = have
             self._broadcast([have.raw])
-        claims = self._round_claims(box, ours)
+        claims = self.round_acks.claims(box, ours)
         if box.round_checked != vector:  # a new vector of ours: every claim is news
             box.round_checked = vector
             box.round_unchecked.update(claims)

@@ -39,12 +39,11 @@ from lanTag.session.messages import (
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.round_acks import RoundAcks
 from lanTag.session.sealing import SealBook
 from lanTag.session.steps import (
     Snapshot,
     StepBox,
-    round_digest,
-    round_named,
 )
 from lanTag.session.transport import Addr, PlainTransport, Transport
 from lanTag.session.vote_book import VoteBook
@@ -66,16 +65,18 @@ class SessionCore:
 
     The Session owns parts, each with its own state and a small API, given what it needs
     (no back-pointer): the ``journal`` (lanTag.session.journal: log, events, counters,
-    outbox), the ``convictions``, the ``handback`` book, the ``absence`` judge, the
-    ``chatter`` cap, the ``seal_book`` and ``catch_up``.  The rest of its state is shared by
-    one single-inheritance stack of rule sets: SessionCore (this one: identity, keys, the
-    message boxes, sending), under LateProof (the late-proof rule of protocol 5: two
-    COMMITs of one seat whose round may stand), Agreement (votes, nudges, HAVE relays,
-    drops, rollbacks, equivocation proofs), Recovery (resume, private chat, asking back, the
-    seals of the final state) and Session (accepting messages and deciding steps).  Every
-    attribute is listed here, once: its OWNER is the part whose rules give it meaning and
-    that changes it (others may read it; "+" names a part that also writes it).  Everything
-    is created in ``__init__`` below except the two lazy caches marked "class attr".
+    outbox), the ``convictions`` and the ``late`` proofs, the ``vote_book``, the
+    ``round_acks`` (how a secret round is acknowledged), the ``handback`` book, the
+    ``absence`` judge, the ``chatter`` cap, the ``seal_book`` and ``catch_up``.  The rest
+    of its state is shared by one single-inheritance stack of rule sets: SessionCore (this
+    one: identity, keys, the message boxes, sending), under LateProof (the late-proof rule
+    of protocol 5: two COMMITs of one seat whose round may stand), Agreement (votes,
+    nudges, HAVE relays, drops, rollbacks, equivocation proofs), Recovery (resume, private
+    chat, asking back, the seals of the final state) and Session (accepting messages and
+    deciding steps).  Every attribute is listed here, once: its OWNER is the part whose
+    rules give it meaning and that changes it (others may read it; "+" names a part that
+    also writes it).  Everything is created in ``__init__`` below except the two lazy
+    caches marked "class attr".
     tests/session/test_session_state_doc.py fails when an attribute is missing here.
 
     ==================  ============  ======================================================
@@ -124,6 +125,7 @@ class SessionCore:
     _checked_state      Session       class attr: the state ``_checked_actions`` were checked
     _checked_actions    Session       seat -> action that passed check_action on that state
     seal_book           SessionCore   the SealBook: the seals of the final state
+    round_acks          SessionCore   the RoundAcks: how a secret round is acknowledged
     late                SessionCore   the LateProofs: late proofs of two COMMITs, cheaters
                                       per step, steps to judge again (LateProof judges)
     vote_book           SessionCore   the VoteBook: votes and nudges kept, my votes, the
@@ -210,6 +212,7 @@ class SessionCore:
         self.desynced: set[int] = set()
         self._hash_seen: dict[tuple[int, int], Signed] = {}
         self.late = LateProofs()
+        self.round_acks = RoundAcks(self.features, self.convictions, self.late, self._state_hash)
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self.seal_book = SealBook(self.journal, replay)
         self.handback = Handback(self.features)
@@ -472,55 +475,6 @@ class SessionCore:
             self.late.cheated_at.setdefault(step, set()).add(seat)
             self.late.dirty.add(step)
 
-    def _round_vector(self, box: StepBox, needs: Needs) -> bytes:
-        """The digest of the commitments we hold of the round's live seats (protocol 6,
-        SPEC §4.4), computed once per set: commitments change only with a drop (new needs)
-        or a new one taken (one more)."""
-        held = box.of(MsgType.COMMIT)
-        cached = box.round_vector
-        if cached is not None and cached[0] is needs and cached[1] == len(held):
-            return cached[2]
-        digest = round_digest({s: held[s].digest for s in needs.humans if s in held})
-        box.round_vector = (needs, len(held), digest)
-        return digest
-
-    def _round_vectors(self, box: StepBox, needs: Needs) -> frozenset[bytes]:
-        """The vectors an acknowledgement of the round may name (protocol 6, SPEC §4.4):
-        ours, and after a drop at the step also the one of ours and the dropped seats'
-        COMMITs (a round HAVE signed before the drop).  Computed once per set."""
-        vector = self._round_vector(box, needs)
-        dropped = box.dropped_commits
-        if self.convictions.splits and self.features.collusion:
-            # A seat dropped by a split (SPEC §5.7): an acknowledgement still holding its
-            # COMMIT was signed before its signer split the round too, and a peer that
-            # applied the round never signs another; so a split round is applied only once
-            # every other live seat split it as well, never while an honest peer stood.
-            split = {seat for seat, at in self.convictions.splits if at == self.step}
-            dropped = {s: c for s, c in dropped.items() if s not in split}
-        key = (vector, len(dropped))
-        cached = box.round_vectors
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        vectors = {vector}
-        if dropped:
-            held = box.of(MsgType.COMMIT)
-            digests = {s: held[s].digest for s in needs.humans if s in held}
-            digests.update((s, c.digest) for s, c in dropped.items())
-            vectors.add(round_digest(digests))
-        box.round_vectors = (key, frozenset(vectors))
-        return box.round_vectors[1]
-
-    def _round_claims(self, box: StepBox, ours: bytes) -> dict[int, frozenset[bytes]]:
-        """The vectors each seat named on our state at ``box``'s step (protocol 6), brought
-        up to date for the seats whose REVEAL or round HAVE changed since the last call."""
-        if box.round_dirty:
-            reveals = box.of(MsgType.REVEAL)
-            for voter in box.round_dirty:
-                box.round_claims[voter] = frozenset(round_named(voter, box.haves, reveals, ours))
-            box.round_unchecked |= box.round_dirty
-            box.round_dirty.clear()
-        return box.round_claims
-
     def _maybe_reveal(self, box: StepBox, now: float) -> None:
         """Reveal our secret choice once every commitment is in; in protocol 6 the REVEAL
         names the vector of commitments we hold (SPEC §4.4).  A REVEAL we already signed on
@@ -532,7 +486,7 @@ class SessionCore:
         if self.features.round_acks:
             if not self._commits_complete(box, needs):
                 return  # (a restart recovering its choice: revealed once they are in)
-            vector = self._round_vector(box, needs)
+            vector = self.round_acks.vector(box, needs)
         box.sent_reveal = True
         slot = (self.step, int(MsgType.REVEAL), 0, self._state_hash(self.state))
         signed = self._slots.get((self.seat, slot))

@@ -219,7 +219,7 @@ class LateProof(SessionCore):
         The late-proof rule's argument assumes that every seat acknowledging the round
         other than the equivocator is honest.  A seat proven to have cheated at the round
         breaks it, so its acknowledgements count for nothing there: neither to apply the
-        round (``_unacknowledged``) nor to split it.  At a step holding a proof of two
+        round (``RoundAcks.lacking``) nor to split it.  At a step holding a proof of two
         COMMITs of seat ``a``:
 
         - a seat other than ``a`` that named both a vector holding the COMMIT we took of
@@ -231,7 +231,7 @@ class LateProof(SessionCore):
           dropped there with its forfeit.  A split shows its evidence to every peer first;
           if that seat is proven later (it named our version to the others), the split is
           undone and the step decided again from its start, where the round stands.  A
-          split round is applied only once the others split it too (``_round_vectors``).
+          split round is applied only once the others split it too (``RoundAcks.vectors``).
 
         So a round another honest peer applied stays applied: only a peer that split on a
         liar's word takes back the step it had not decided yet, as soon as the others'

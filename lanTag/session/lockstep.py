@@ -649,7 +649,7 @@ class Session(Recovery):
         reveals_in = box.of(MsgType.REVEAL)
         if len(reveals_in) < len(needs.humans) or not all(s in reveals_in for s in needs.humans):
             return None
-        if self._unacknowledged(box, needs, snap):
+        if self.round_acks.lacking(box, needs, snap, self.step, self.seat):
             return None  # not before the whole table is known to hold our commitments (§4.4)
         actions: dict[int, Action] = {s: reveals_in[s].action for s in needs.humans}
         reveals: dict[int, bytes] = {s: reveals_in[s].payload[2] for s in needs.humans}

@@ -13,6 +13,7 @@ from lanTag.session import (
     convictions,
     handback,
     journal,
+    round_acks,
     sealing,
     vote_book,
 )
@@ -28,6 +29,7 @@ PARTS = (
     sealing.SealBook,
     catch_up.CatchUp,
     vote_book.VoteBook,
+    round_acks.RoundAcks,
 )
 
 
