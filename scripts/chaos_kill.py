@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Kill a peer process mid-game (SIGKILL); the others must drop its seat and finish.
 
 Like ``lantag selfplay``: N ``lantag host|join --headless`` processes on
@@ -21,8 +20,8 @@ depends on whether the others were still playing when it restarted:
 Afterwards every log must verify; the survivors' logs (and a caught-up
 victim's) must be complete and agree on every decided step.
 
-    python scripts/chaos_kill.py --peers 4 --turn-timeout 5 --runs 3
-    python scripts/chaos_kill.py --peers 3 --turn-timeout 5 --resume 1
+    python -m scripts.chaos_kill --peers 4 --turn-timeout 5 --runs 3
+    python -m scripts.chaos_kill --peers 3 --turn-timeout 5 --resume 1
 """
 
 from __future__ import annotations
@@ -40,12 +39,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from lanTag.log.verify import verify_log  # noqa: E402
-from lanTag.peer.selfplay import peer_env  # noqa: E402
-from lanTag.testing.table import final_history  # noqa: E402
+from lanTag.log.verify import verify_log
+from lanTag.peer.selfplay import peer_env
+from tests.support.table import final_history
 
 PORT = re.compile(rb"on port (\d+)")
 PORT_GUARD = 60.0  # seconds the host may take to announce its port (a hang guard only)
@@ -173,7 +169,7 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
         began = time.monotonic()
         # ---- wait for the victim to reach the kill step, then SIGKILL it
         while time.monotonic() - began < 120:
-            steps = [int(m.group(1)) for _, t in lines[victim] if (m := STEP.match(t))]
+            steps = [int(s.group(1)) for _, t in lines[victim] if (s := STEP.match(t))]
             if steps and steps[-1] >= args.kill_at:
                 r.kill_step = steps[-1]
                 break
@@ -206,15 +202,15 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
             r.problems.append(
                 f"stall: {len(pending)} process(es) still running after {args.stall}s"
             )
-        for p in [*procs, *([resumed] if resumed else [])]:
-            if p.returncode is None:
-                p.kill()
-                await p.wait()
+        for proc in [*procs, *([resumed] if resumed else [])]:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
         await asyncio.gather(*readers, *drains, return_exceptions=True)
         r.game_seconds = time.monotonic() - began
-        for i, p in enumerate(procs):
-            if i != victim and p.returncode != 0:
-                r.problems.append(f"peer {i} exited {p.returncode}")
+        for i, proc in enumerate(procs):
+            if i != victim and proc.returncode != 0:
+                r.problems.append(f"peer {i} exited {proc.returncode}")
         caught_up = False
         if resumed is not None:
             restarted = r.killed_at + (r.resumed_after or 0)
@@ -245,12 +241,12 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
         for i in range(args.peers):
             if i == victim:
                 continue
-            for t, line in lines[i]:
-                m = DROP.search(line)
-                if m and t >= r.killed_at and r.drop_after is None:
+            for t, text in lines[i]:
+                drop = DROP.search(text)
+                if drop and t >= r.killed_at and r.drop_after is None:
                     r.drop_after = t - r.killed_at
-                    r.drop_step = int(m.group(1))
-                if STEP.match(line) and t >= r.killed_at:
+                    r.drop_step = int(drop.group(1))
+                if STEP.match(text) and t >= r.killed_at:
                     times.append(t)
         overs = [
             t
@@ -319,7 +315,11 @@ async def main_async(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m scripts.chaos_kill",
+        description=__doc__,
+        formatter_class=argparse.RawTextHelpFormatter,
+    )
     p.add_argument("--game", default="prototag")
     p.add_argument("--peers", type=int, default=4)
     p.add_argument("--victim", type=int, help="peer index to kill (default: the last joiner)")

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Run one real-process cheat table many times; count rollbacks and wrong outcomes.
 
 Each run is the table of ``tests/chaos/test_cheat_processes.py``: ``lantag host`` and an
-honest ``lantag join`` (bots, headless) and ``python -m lanTag.testing.adversary --cheat
+honest ``lantag join`` (bots, headless) and ``python -m tests.support.adversary --cheat
 NAME``, a 3-seat Prototag game on loopback.  For each run it reports the honest processes'
 exit codes, whether both honest logs verify (valid, complete), the blames of honest seats,
 the cheater's decision at the step it cheated (the forfeit expected, or for two-commits the
@@ -11,7 +10,7 @@ agree, and the rollbacks in
 the honest logs (NOTE "rollback" entries: a step applied, then decided again).  Bounded:
 ``--runs`` tables, each given at most the test's 120 s, ``--parallel`` at a time.
 
-    .venv/bin/python scripts/cheat_runs.py --cheat two-commits --runs 30 --parallel 2
+    .venv/bin/python -m scripts.cheat_runs --cheat two-commits --runs 30 --parallel 2
 
 ``--cheat collude`` runs the 4-seat table of ``tests/chaos/test_colluder_processes.py``
 instead (host, honest joiner, and two colluders: one lends its key, the other names a second
@@ -26,14 +25,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
-from lanTag.rules.base import FORFEIT, Joint  # noqa: E402
-from lanTag.testing.table import final_history  # noqa: E402
-from tests.chaos.test_cheat_processes import CHEATS, Run, _rollbacks, _table  # noqa: E402
-from tests.chaos.test_colluder_processes import _collusion_table  # noqa: E402
+from lanTag.log.entries import EntryKind, parse_log
+from lanTag.rules.base import FORFEIT, Joint
+from tests.chaos.test_cheat_processes import CHEATS, Run, _rollbacks, _table
+from tests.chaos.test_colluder_processes import _collusion_table
+from tests.support.table import final_history
 
 COLLUDE = "collude"  # the 4-seat table of two colluders (tests/chaos/test_colluder_processes.py)
 
@@ -143,7 +139,9 @@ def _decided_again(log: Path) -> list[int]:
     return sorted({k for k in steps if steps.count(k) > 1})
 
 
-async def _batch(cheat: str, base: Path, first: int, count: int) -> list[object]:
+async def _batch(
+    cheat: str, base: Path, first: int, count: int
+) -> list[Run | tuple[Run, str] | BaseException]:
     dirs = []
     for n in range(first, first + count):
         d = base / f"run{n}"
@@ -156,7 +154,9 @@ async def _batch(cheat: str, base: Path, first: int, count: int) -> list[object]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.cheat_runs", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--cheat", default="two-commits", choices=(*CHEATS, COLLUDE))
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--parallel", type=int, default=2)
@@ -172,8 +172,10 @@ def main() -> int:
             runs = asyncio.run(_batch(args.cheat, Path(tmp), done, count))
             for n, run in enumerate(runs, start=done + 1):
                 if args.cheat == COLLUDE:
+                    assert not isinstance(run, Run)
                     line, rollbacks, good = _describe_collusion(n, run)
                 else:
+                    assert not isinstance(run, tuple)
                     line, rollbacks, good = _describe(args.cheat, n, run)
                 print(line, flush=True)
                 with_rollback += rollbacks > 0

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Crash safety of the log: SIGKILL a process while it writes a real game's log.
 
 Parent: starts a child that plays a game (whole peers on the simulated network,
@@ -12,7 +11,7 @@ A kill between two ``write`` calls never tears an entry, so ``--cuts`` also
 checks torn writes directly: a finished log cut at random byte offsets must
 verify as valid (incomplete) up to the last whole entry before the cut.
 
-    python scripts/crash_log.py --kills 50 --cuts 200
+    python -m scripts.crash_log --kills 50 --cuts 200
 """
 
 from __future__ import annotations
@@ -27,13 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tests.support.processes import root_env
 
 
 def child(path: str, seed: int, engine: str) -> None:
     from lanTag.log.file import LogWriter
-    from lanTag.testing.table import Table
+    from tests.support.table import Table
 
     writer = LogWriter(path)
     table = Table(engine, 3, seed=seed, faults="loss=0.1,delay=5ms,jitter=5ms")
@@ -51,7 +49,7 @@ def child(path: str, seed: int, engine: str) -> None:
 
 def check(data: bytes) -> tuple[str, int, int]:
     """(verdict, steps, truncated bytes): verdict is valid, valid-complete, empty or INVALID."""
-    from lanTag.log.chain import LogFormatError
+    from lanTag.log.entries import LogFormatError
     from lanTag.log.verify import verify_log
 
     try:
@@ -75,7 +73,8 @@ def kills(n: int, seed: int, engine: str, quiet: bool) -> list[str]:
             proc = subprocess.Popen(
                 [
                     sys.executable,
-                    __file__,
+                    "-m",
+                    "scripts.crash_log",
                     "--child",
                     str(path),
                     "--seed",
@@ -85,6 +84,7 @@ def kills(n: int, seed: int, engine: str, quiet: bool) -> list[str]:
                 ],
                 stdout=subprocess.PIPE,
                 text=True,
+                env=root_env(),
             )
             assert proc.stdout is not None
             proc.stdout.readline()  # "ready": imports done, the game begins
@@ -103,8 +103,8 @@ def kills(n: int, seed: int, engine: str, quiet: bool) -> list[str]:
 
 
 def cuts(n: int, seed: int, engine: str) -> list[str]:
-    from lanTag.log.chain import parse_log
-    from lanTag.testing.table import Table
+    from lanTag.log.entries import parse_log
+    from tests.support.table import Table
 
     table = Table(engine, 3, seed=seed)
     table.start()
@@ -126,7 +126,11 @@ def cuts(n: int, seed: int, engine: str) -> list[str]:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m scripts.crash_log",
+        description=__doc__,
+        formatter_class=argparse.RawTextHelpFormatter,
+    )
     p.add_argument("--kills", type=int, default=20)
     p.add_argument("--cuts", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)

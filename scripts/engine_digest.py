@@ -1,13 +1,14 @@
-#!/usr/bin/env python3
 """One digest over every state and decision of N random games of an engine (lanTag.rules.digest).
 
-Run it under ``PYTHONPATH=<old tree>`` and ``PYTHONPATH=<new tree>``: the same digest
-means the engines agree, byte for byte, on every state and decision those games reach
-(a rules refactor or fast path must keep it).  The digest of DIGEST_GAMES games is the
+Run it in the old tree's root and in the new tree's (``python -m`` imports the lanTag of
+the folder it runs in; a tree from before scripts/ was a package: ``python
+scripts/engine_digest.py`` there): the same digest means the engines agree, byte for
+byte, on every state and decision those games reach (a rules refactor or fast path must
+keep it).  The digest of DIGEST_GAMES games is the
 one pinned per rules version in tests/rules/test_digest_pins.py.
 
-    python scripts/engine_digest.py stomptag 150
-    python scripts/engine_digest.py --all
+    python -m scripts.engine_digest stomptag 150
+    python -m scripts.engine_digest --all
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from lanTag.rules.registry import engine_ids, get_game
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.engine_digest", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("engine", nargs="?", help="engine id (or --all)")
     parser.add_argument("games", type=int, nargs="?", default=DIGEST_GAMES)
     parser.add_argument("--all", action="store_true", help="every engine, with its rules version")

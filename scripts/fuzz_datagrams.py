@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Datagram fuzzer against live peers: garbage must cost nothing but CPU.
 
 Each round starts a host and a joiner: real PeerMachines on real UDP sockets
@@ -29,8 +28,8 @@ unless ``--on-path`` the host's link never took a new epoch of the joiner
 (``peer_restarts`` unchanged over the game phase).  Prints the count and the
 rate.  Examples::
 
-    python scripts/fuzz_datagrams.py --count 20000
-    python scripts/fuzz_datagrams.py --count 1000000 --json fuzz.json
+    python -m scripts.fuzz_datagrams --count 20000
+    python -m scripts.fuzz_datagrams --count 1000000 --json fuzz.json
 """
 
 from __future__ import annotations
@@ -47,18 +46,15 @@ import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from lanTag.identity import Identity  # noqa: E402
-from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
-from lanTag.log.verify import verify_log  # noqa: E402
-from lanTag.net.frame import HEADER, Frame, FrameType, MalformedFrame, decode, encode  # noqa: E402
-from lanTag.peer.join_handshake import HostConfig, lobby_message  # noqa: E402
-from lanTag.peer.machine import BotDriver  # noqa: E402
-from lanTag.peer.runtime import LocalIdentity, open_host, open_join, wait_until  # noqa: E402
-from lanTag.session.messages import pack_bundle  # noqa: E402
-from lanTag.testing.table import final_history  # noqa: E402
+from lanTag.identity import Identity
+from lanTag.log.entries import EntryKind, parse_log
+from lanTag.log.verify import verify_log
+from lanTag.net.frame import HEADER, Frame, FrameType, MalformedFrame, decode, encode
+from lanTag.peer.join_handshake import HostConfig, lobby_message
+from lanTag.peer.machine import BotDriver
+from lanTag.peer.runtime import LocalIdentity, open_host, open_join, wait_until
+from lanTag.session.messages import pack_bundle
+from tests.support.table import final_history
 
 
 @dataclass
@@ -379,7 +375,11 @@ async def main_async(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m scripts.fuzz_datagrams",
+        description=__doc__,
+        formatter_class=argparse.RawTextHelpFormatter,
+    )
     p.add_argument("--count", type=int, default=20_000, help="datagrams and payloads in all")
     p.add_argument("--per-game", type=int, default=50_000, help="inputs per game (round)")
     p.add_argument("--lobby-share", type=float, default=0.1, help="share sent in the lobby")

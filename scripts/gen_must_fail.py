@@ -1,16 +1,15 @@
-#!/usr/bin/env python3
 """Must-fail logs: for every check `lantag verify` makes, a log that breaks exactly that rule
 (and, at the edges SPEC decides, valid logs every verifier must accept).
 
-    .venv/bin/python scripts/gen_must_fail.py            # (re)write protocol/vectors/must_fail/
-    .venv/bin/python scripts/gen_must_fail.py --check    # exit 1 if a file would change
+    .venv/bin/python -m scripts.gen_must_fail            # (re)write protocol/vectors/must_fail/
+    .venv/bin/python -m scripts.gen_must_fail --check    # exit 1 if a file would change
 
 A byte-level edit of a log (a flipped bit, a dropped entry) already breaks a signature or the
 hash chain.  The logs written here are what a *cheating writer* produces instead: it holds the
 keys of every seat it signs for, so every message in them is validly signed, and it writes its
 log through the package's own LogChain, so every entry chains.  Each starts from a real game
 (Prototag, three human seats and a replicated bot, played by the library's bots through the
-whole peer stack on the simulated network: lanTag.testing.table), keeps that game's log up to
+whole peer stack on the simulated network: tests.support.table), keeps that game's log up to
 the point of the cheat, and then breaks one rule.  The rules and the failure each must produce
 (exit code, failing entry, reason, blame; and without the rules, SPEC §9.2) are in
 must_fail.json; SPEC §9.1 lists them.
@@ -33,29 +32,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from lanTag.log.entries import LogFormatError
+from lanTag.log.verify import verify_log
+from scripts import must_fail_entries, must_fail_messages, must_fail_seals  # noqa: F401
+from scripts.must_fail_game import ENGINE, FIRST_SEED, SEEDS_TRIED, VECTORS, Vector, play, write
+from tests.support.no_engines import no_engines
+
 ROOT = Path(__file__).resolve().parents[1]
-HERE = str(Path(__file__).resolve().parent)  # the must_fail_*.py modules next to this script
-for path in (str(ROOT), HERE):
-    if path not in sys.path:
-        sys.path.insert(0, path)
 
-import must_fail_entries  # noqa: E402, F401  (registers its cheats, in this order)
-import must_fail_messages  # noqa: E402, F401
-import must_fail_seals  # noqa: E402, F401
-from must_fail_game import ENGINE, FIRST_SEED, SEEDS_TRIED, VECTORS, Vector, play, write  # noqa: E402
-
-from lanTag.log.chain import LogFormatError  # noqa: E402
-from lanTag.log.verify import verify_log  # noqa: E402
-from lanTag.testing.no_engines import no_engines  # noqa: E402
-
-# The hand-back's cheats (protocol 5) register after the others, then the edges SPEC decides
-# (issue #36), then the two proofs' (protocol 6), then the hand-back's price (protocol 6), then
-# seats that never played (protocol 6): their vectors come last.
-must_fail_handback = importlib.import_module("must_fail_handback")
-importlib.import_module("must_fail_edges")
-must_fail_proofs = importlib.import_module("must_fail_proofs")
-must_fail_absence = importlib.import_module("must_fail_absence")
-must_fail_unplayed = importlib.import_module("must_fail_unplayed")
+# Importing a must_fail_* module registers its cheats: entries, messages and seals first
+# (above), then the hand-back's cheats (protocol 5), then the edges SPEC decides (issue #36),
+# then the two proofs' (protocol 6), then the hand-back's price (protocol 6), then seats that
+# never played (protocol 6): their vectors come last.
+must_fail_handback = importlib.import_module("scripts.must_fail_handback")
+importlib.import_module("scripts.must_fail_edges")
+must_fail_proofs = importlib.import_module("scripts.must_fail_proofs")
+must_fail_absence = importlib.import_module("scripts.must_fail_absence")
+must_fail_unplayed = importlib.import_module("scripts.must_fail_unplayed")
 
 OUT = ROOT / "protocol" / "vectors" / "must_fail"
 INDEX = "must_fail.json"
@@ -257,7 +250,9 @@ def spec_table(index: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.gen_must_fail", description=(__doc__ or "").split("\n")[0]
+    )
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     parser.add_argument("--spec-table", action="store_true", help="print SPEC §9.1's table")
     args = parser.parse_args(argv)

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Write lanTag's golden protocol vectors to protocol/vectors/ (deterministic).
 
-    /work/venv/bin/python scripts/gen_vectors.py            # (re)write every vector file
-    /work/venv/bin/python scripts/gen_vectors.py --check    # exit 1 if a file would change
+    /work/venv/bin/python -m scripts.gen_vectors            # (re)write every vector file
+    /work/venv/bin/python -m scripts.gen_vectors --check    # exit 1 if a file would change
 
 Every input is derived from SHA-256 of a fixed label and Ed25519 signing is
 deterministic, so two runs write the same bytes.  Byte strings are lower-case hex.
@@ -30,21 +29,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-HERE = str(Path(__file__).resolve().parent)  # the vectors_*.py modules next to this script
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
-
-from vectors_fair import chain_vectors, commit_vectors, draw_vectors  # noqa: E402
-from vectors_log import log_vectors  # noqa: E402
-from vectors_messages import (  # noqa: E402
+from scripts.vectors_fair import chain_vectors, commit_vectors, draw_vectors
+from scripts.vectors_log import log_vectors
+from scripts.vectors_messages import (
     evidence_vectors,
     lobby_vectors,
     message_vectors,
     wire_vectors,
 )
+
+ROOT = Path(__file__).resolve().parents[1]
 
 OUT = ROOT / "protocol" / "vectors"
 
@@ -75,7 +69,9 @@ def render() -> dict[str, bytes]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.gen_vectors", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     args = parser.parse_args(argv)
     files = render()

@@ -1,7 +1,7 @@
 """Must-fail logs for the hand-back's price (protocol 6, SPEC §5.6): a seat is given back
 only after the turn it was dropped in ended, and at most HANDBACK_LIMIT times a game.
 
-Part of scripts/gen_must_fail.py (which puts this folder on sys.path).  Each log is the
+Part of scripts/gen_must_fail.py.  Each log is the
 writer's (seat 0's) log of a real game of the must-fail table, played on the simulated
 network with a table that gives the seat back as protocol 5 did: at the first contribution
 after its request, within the turn it was dropped in, or once more than the limit.  The log
@@ -17,16 +17,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from must_fail_game import ENGINE, Expect, Item, Vector, vector, write
-
 import lanTag.session.handback as handback
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.peer.machine import BotDriver, PeerMachine
 from lanTag.session import events as ev
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import parse_unverified
-from lanTag.testing.table import Table
+from scripts.must_fail_game import ENGINE, Expect, Item, Vector, vector, write
+from tests.support.table import Table
 
 FIRST_SEED = 11
 SEEDS_TRIED = 48
@@ -99,17 +98,24 @@ def _game(seed: int, kills: int) -> tuple[Table, Session]:
     for kill in range(kills):
         victim = table.peers[GONE].session
         assert victim is not None
-        table.net.run_until(lambda v=victim, k=at: v.step >= k, table.net.now + 3600)
+
+        def reached(v: Session = victim, k: int = at) -> bool:
+            return v.step >= k
+
+        def dropped(n: int = kill) -> bool:
+            return all(_drops(table.peers[p]) > n for p in others)
+
+        table.net.run_until(reached, table.net.now + 3600)
         table.kill(GONE)
-        table.net.run_until(
-            lambda n=kill: all(_drops(table.peers[p]) > n for p in others), table.net.now + 3600
-        )
+        table.net.run_until(dropped, table.net.now + 3600)
         back = table.resume(GONE, epoch=999 + kill)
-        table.net.run_until(
-            lambda b=back: bool(b.session and b.session.state.is_over)
-            or any(isinstance(e, ev.SeatsBack) for e in b.events),
-            table.net.now + 3600,
-        )
+
+        def given_back(b: PeerMachine = back) -> bool:
+            return bool(b.session and b.session.state.is_over) or any(
+                isinstance(e, ev.SeatsBack) for e in b.events
+            )
+
+        table.net.run_until(given_back, table.net.now + 3600)
         session = back.session
         assert session is not None
         at = session.step + 6

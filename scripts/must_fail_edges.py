@@ -4,7 +4,7 @@ and after a rollback, two CHATs at one step, a REVEAL that opens to an illegal a
 logged PRIVATE and REJOIN.  Some must fail, some must pass (exit 0): both lanes of a
 verifier, with the rules and without them, must answer each as indexed.
 
-Part of scripts/gen_must_fail.py (which puts this folder on sys.path); each function is one
+Part of scripts/gen_must_fail.py; each function is one
 log of the cheating writer (must_fail_game.Game), or of a real game played here.
 """
 
@@ -13,19 +13,18 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from must_fail_game import ENGINE, Expect, Game, Item, Vector, vector, write
-from must_fail_game import h as _h
-from must_fail_handback import handback_game
-
 from lanTag.fair.commit import commitment
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.peer.machine import PeerMachine
 from lanTag.rules.base import FORFEIT, Action, IllegalAction, Joint, canonical_pack, decode_input
 from lanTag.session import referee
 from lanTag.session.messages import MsgType, Signed, parse_unverified
 from lanTag.session.steps import ROUND_SUBJECT, round_digest
-from lanTag.testing.adversary import Adversary, Cheat
-from lanTag.testing.table import Table
+from scripts.must_fail_game import ENGINE, Expect, Game, Item, Vector, vector, write
+from scripts.must_fail_game import h as _h
+from scripts.must_fail_handback import handback_game
+from tests.support.adversary import Adversary, Cheat
+from tests.support.table import Table
 
 # -- the entries' steps (SPEC §9) ------------------------------------------------------------
 
@@ -292,13 +291,14 @@ def reveal_opens_to_an_illegal_action(game: Game) -> Vector:
     vector = round_digest({seat: m.digest for seat, m in commits.items()})
     items: list[Item] = []
     for j, item in enumerate(game.items[:s]):
-        m = game.msg(j) if item[1] == EntryKind.MSG else None
+        logged = game.msg(j) if item[1] == EntryKind.MSG else None
         if j == c:
             items.append((step, EntryKind.MSG, commit))
-        elif m is not None and m.step == step and m.type == MsgType.REVEAL:
-            action = illegal.to_msgpack() if m.seat == msg.seat else m.payload[0]
-            items.append(game.resigned(j, payload=(action, m.payload[1], m.payload[2], vector)))
-        elif m is not None and m.step == step and _round_have(m):
+        elif logged is not None and logged.step == step and logged.type == MsgType.REVEAL:
+            action = illegal.to_msgpack() if logged.seat == msg.seat else logged.payload[0]
+            payload = (action, logged.payload[1], logged.payload[2], vector)
+            items.append(game.resigned(j, payload=payload))
+        elif logged is not None and logged.step == step and _round_have(logged):
             items.append(game.resigned(j, payload=(ROUND_SUBJECT, [vector])))
         else:
             items.append(item)

@@ -1,6 +1,6 @@
 """Must-fail logs that break the rules of the log's entries and header (SPEC §9).
 
-Part of scripts/gen_must_fail.py (which puts this folder on sys.path); each function is one
+Part of scripts/gen_must_fail.py; each function is one
 cheat of the cheating writer (must_fail_game.Game) and returns its vector.
 """
 
@@ -9,11 +9,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 
-from must_fail_game import Expect, Game, Vector, turn_of, vector, write
-from must_fail_game import h as _h
-
 from lanTag.games.prototag.engine import PrototagState
-from lanTag.log.chain import MAGICS, MAX_ENTRY, EntryKind, LogChain
+from lanTag.log.entries import MAGICS, MAX_ENTRY, EntryKind, LogChain
 from lanTag.rules.base import (
     Roll,
     decode_input,
@@ -22,6 +19,8 @@ from lanTag.session.lobby_record import start_state
 from lanTag.session.messages import (
     MsgType,
 )
+from scripts.must_fail_game import Expect, Game, Vector, turn_of, vector, write
+from scripts.must_fail_game import h as _h
 
 # --------------------------------------------------------------------------- the cheats
 #

@@ -1,7 +1,7 @@
 """The cheating writer of scripts/gen_must_fail.py: the honest game every must-fail log
 starts from, every seat's signing key, and the package's own log writer.
 
-Imported by scripts/gen_must_fail.py, which puts the repository and this folder on sys.path.
+Imported by scripts/gen_must_fail.py (``python -m scripts.gen_must_fail``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lanTag.identity import Signer
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.entries import EntryKind, LogChain, parse_log
 from lanTag.rules.base import (
     IllegalAction,
     Input,
@@ -29,7 +29,7 @@ from lanTag.session.messages import (
     parse_unverified,
     sign_message,
 )
-from lanTag.testing.table import Table, identity_for
+from tests.support.table import Table, identity_for
 
 FIRST_SEED = 2027  # the game every vector starts from: the first seed from here whose game
 SEEDS_TRIED = 64  # has every situation a cheat needs (a rule change may change the game)

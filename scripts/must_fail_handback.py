@@ -1,6 +1,6 @@
 """Must-fail logs that break the hand-back of a dropped seat (protocol 5, SPEC §5.6).
 
-Part of scripts/gen_must_fail.py (which puts this folder on sys.path).  These cheats need a
+Part of scripts/gen_must_fail.py.  These cheats need a
 game in which a seat was dropped and given back, which the honest game every other vector
 starts from is not: they start from the log of another real game (the same table, its seat 2
 killed at step 4, dropped by the others, resumed from its log and admitted by a live seat's
@@ -12,16 +12,15 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from must_fail_game import ENGINE, Expect, Item, Vector, vector, write
-
 from lanTag.identity import Signer
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Joint, Move, Roll, decode_input
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
 from lanTag.session.steps import REQUEST_LIMITS
-from lanTag.testing.no_engines import no_engines
-from lanTag.testing.table import Table, identity_for
+from scripts.must_fail_game import ENGINE, Expect, Item, Vector, vector, write
+from tests.support.no_engines import no_engines
+from tests.support.table import Table, identity_for
 
 FIRST_SEED = 11  # the hand-back game: the first table seed from here whose game has what
 SEEDS_TRIED = 32  # the cheats need (see ``handback_game``)
@@ -208,9 +207,10 @@ def _drop_step(hb: HandBack) -> int:
 
 def _state_before(items: list[Item], step: int) -> bytes:
     """The state hash the log records before ``step`` (after the STEP entry of step - 1)."""
-    return next(
+    state: bytes = next(
         data[1] for s, kind, data in reversed(items) if kind == EntryKind.STEP and s == step - 1
     )
+    return state
 
 
 @vector

@@ -1,17 +1,14 @@
 """Must-fail logs that break the rules of the signed messages (SPEC §3-§5) and of fairness
 (hash-chain links, commitments: SPEC §4).
 
-Part of scripts/gen_must_fail.py (which puts this folder on sys.path); each function is one
+Part of scripts/gen_must_fail.py; each function is one
 cheat of the cheating writer (must_fail_game.Game) and returns its vector.
 """
 
 from __future__ import annotations
 
-from must_fail_game import Expect, Game, Item, Vector, turn_of, vector, write
-from must_fail_game import h as _h
-
 from lanTag.fair.commit import commitment
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.rules.base import (
     FORFEIT,
     Action,
@@ -31,6 +28,8 @@ from lanTag.session.messages import (
     reveal_value,
 )
 from lanTag.session.steps import ROUND_SUBJECT
+from scripts.must_fail_game import Expect, Game, Item, Vector, turn_of, vector, write
+from scripts.must_fail_game import h as _h
 
 # -- the messages (SPEC §3-§5) --------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Must-fail log of two equivocation proofs of one seat (protocol 6, SPEC §5.7).
 
-Part of scripts/gen_must_fail.py (which puts this folder on sys.path).  A conviction is a
+Part of scripts/gen_must_fail.py.  A conviction is a
 function of the set of proofs: a seat proven to have signed two different MOVEs at each of two
 steps is dropped at the earlier one, whatever order the proofs came in.  This log's writer
 learnt the later proof first and kept its conviction there, as protocol 5 did.  Such a log
@@ -18,14 +18,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from must_fail_game import ENGINE, Expect, Item, Vector, vector, write
-
 from lanTag.identity import Signer
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.session.features import FIRST_PROTOCOL
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
-from lanTag.testing.table import Table, identity_for
+from scripts.must_fail_game import ENGINE, Expect, Item, Vector, vector, write
+from tests.support.table import Table, identity_for
 
 FIRST_SEED = 7  # the first table seed from here whose game has what the vector needs
 SEEDS_TRIED = 32

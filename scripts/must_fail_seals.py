@@ -1,17 +1,16 @@
 """Must-fail logs of protocol 3's header writer and seals of the final state (SPEC §9).
 
-Part of scripts/gen_must_fail.py (which puts this folder on sys.path); each function is one
+Part of scripts/gen_must_fail.py; each function is one
 cheat of the cheating writer (must_fail_game.Game) and returns its vector.
 """
 
 from __future__ import annotations
 
-from must_fail_game import Expect, Game, Item, Vector, vector, write
-from must_fail_game import h as _h
-
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.rules.base import Move, decode_input
 from lanTag.session.messages import MsgType
+from scripts.must_fail_game import Expect, Game, Item, Vector, vector, write
+from scripts.must_fail_game import h as _h
 
 
 def _seal_of(game: Game, seat: int) -> int:

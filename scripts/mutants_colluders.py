@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """One-line mutants of protocol 6's rules for many cheaters, each run against its tests.
 
-    nice .venv/bin/python scripts/mutants_colluders.py          # every mutant
-    nice .venv/bin/python scripts/mutants_colluders.py 4 9      # some, by number
+    nice .venv/bin/python -m scripts.mutants_colluders          # every mutant
+    nice .venv/bin/python -m scripts.mutants_colluders 4 9      # some, by number
 
 Issue #33 item 2 (SPEC §5.7, "Many cheaters"): conflicting acknowledgements convict their
 signer, a proven seat's acknowledgements count for nothing at its round, a split is shown
@@ -15,11 +14,8 @@ tests with ``-x``: a mutant is killed when one fails.  Not in CI.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from mutants_runner import Mutant, main
+from scripts.mutants_runner import Mutant, main
 
 LATE = "lanTag/session/late_proof.py"
 # (file, the code, its mutant, what the mutant breaks)

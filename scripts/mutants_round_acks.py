@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """One-line mutants of protocol 6's round acknowledgement, each run against its tests.
 
-    nice .venv/bin/python scripts/mutants_round_acks.py          # every mutant (~20 min)
-    nice .venv/bin/python scripts/mutants_round_acks.py 4 9      # some, by number
-    .venv/bin/python scripts/mutants_round_acks.py --check       # do they still apply?
+    nice .venv/bin/python -m scripts.mutants_round_acks          # every mutant (~20 min)
+    nice .venv/bin/python -m scripts.mutants_round_acks 4 9      # some, by number
+    .venv/bin/python -m scripts.mutants_round_acks --check       # do they still apply?
 
 Protocol 6 (issue "[scale]", SPEC §4.4) acknowledges a secret round by the digest of the whole
 vector of commitments each seat holds.  Each mutant below deletes or weakens one check of that
@@ -18,11 +17,8 @@ and count.  Not in CI: slow, and a survivor takes every test in TESTS.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from mutants_runner import Mutant, main
+from scripts.mutants_runner import Mutant, main
 
 MUTANTS: list[Mutant] = [
     Mutant(

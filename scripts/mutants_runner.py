@@ -121,7 +121,8 @@ def copy_tree(dest: Path) -> None:
 
 
 def main(mutants: list[Mutant], tests: list[str], argv: list[str], doc: str) -> int:
-    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    prog = f"python -m scripts.{Path(sys.argv[0]).stem}"  # the mutants_* entry that runs
+    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n")[0])
     parser.add_argument("numbers", nargs="*", type=int, help="run only these mutants")
     parser.add_argument(
         "--check", action="store_true", help="only say which mutants still apply (no tests)"

@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 # ruff: noqa: E501  (a mutant quotes its line of code whole)
 """One-line mutants of the session's protocol-5 checks, each run against its tests.
 
-    nice .venv/bin/python scripts/mutants_session.py            # every mutant (~1-2 h)
-    nice .venv/bin/python scripts/mutants_session.py 4 9        # some, by number
-    .venv/bin/python scripts/mutants_session.py --check         # do they still apply?
+    nice .venv/bin/python -m scripts.mutants_session            # every mutant (~1-2 h)
+    nice .venv/bin/python -m scripts.mutants_session 4 9        # some, by number
+    .venv/bin/python -m scripts.mutants_session --check         # do they still apply?
 
 The checks issue "[proofs]" item 1 names: the late-proof rule (lanTag/session/late_proof.py),
 the hand-back's admissions (recovery.py, and where lockstep.py applies them), the seals
@@ -23,11 +22,8 @@ gives the last result and the count without the equivalent ones.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from mutants_runner import Mutant, main
+from scripts.mutants_runner import Mutant, main
 
 LATE = "lanTag/session/late_proof.py"
 AGREE = "lanTag/session/agreement.py"

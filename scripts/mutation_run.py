@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """Mutation run of the trust core (lanTag/fair, lanTag/log) with mutmut, bounded: slow, not CI.
 
     pip install mutmut==3.8.1                        # not a project dependency
-    nice python scripts/mutation_run.py fair         # then: log
-    nice python scripts/mutation_run.py log --keep /tmp/mut-log   # keep the work folder
-    nice python scripts/mutation_run.py log --keep /tmp/mut-log   # again: resumes (below)
-    nice python scripts/mutation_run.py log --keep /tmp/mut-log 'lanTag.log.chain.*'
+    nice python -m scripts.mutation_run fair         # then: log
+    nice python -m scripts.mutation_run log --keep /tmp/mut-log   # keep the work folder
+    nice python -m scripts.mutation_run log --keep /tmp/mut-log   # again: resumes (below)
+    nice python -m scripts.mutation_run log --keep /tmp/mut-log 'lanTag.log.entries.*'
 
 With ``--keep`` the run can be stopped and started again: mutmut keeps each verdict in the
 folder and runs only the mutants without one (a function whose code changed is run again).
@@ -103,11 +102,15 @@ def _mutmut(work: Path, *args: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.mutation_run", description=(__doc__ or "").split("\n")[0]
+    )
     parser.add_argument("module", choices=sorted(TARGETS))
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
     parser.add_argument(
-        "names", nargs="*", help="mutant name globs to run (default all), e.g. 'lanTag.log.chain.*'"
+        "names",
+        nargs="*",
+        help="mutant name globs to run (default all), e.g. 'lanTag.log.entries.*'",
     )
     parser.add_argument("--children", type=int, default=1, help="mutants run at once")
     parser.add_argument(

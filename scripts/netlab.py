@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """A namespaced LAN for multi-host lanTag tests: N hosts on one Linux bridge.
 
-    python scripts/netlab.py up 3                # hosts h1..h3 = 10.77.0.1..3/24
-    python scripts/netlab.py exec h2 -- lantag list --wait 3
-    python scripts/netlab.py status
-    python scripts/netlab.py down
+    python -m scripts.netlab up 3                # hosts h1..h3 = 10.77.0.1..3/24
+    python -m scripts.netlab exec h2 -- lantag list --wait 3
+    python -m scripts.netlab status
+    python -m scripts.netlab down
 
 Layout (all of it outside the machine's own network namespace, so nothing
 leaks onto the real LAN and nothing needs cleaning up there):
@@ -208,7 +207,9 @@ def problem() -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="netlab.py", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m scripts.netlab", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--lab", default=DEFAULT_LAB, help=f"namespace prefix (default {DEFAULT_LAB})")
     sub = p.add_subparsers(dest="cmd", required=True)
     u = sub.add_parser("up", help="create N hosts on one bridge (replaces an old lab)")

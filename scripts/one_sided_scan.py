@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Scan one-sided silence over many seeds: the long form of the bounded sweep in
 tests/session/test_one_sided_silence.py (same cases, same checks, more seeds).
 
@@ -7,8 +6,8 @@ stops reaching one peer (and, with 4 or more peers, two); the honest peers must 
 the same game, agree on any drop (the mute seat's only), blame nobody else, and keep logs
 that verify.  Prints one line per game and a summary; exit 1 when a game broke the rule.
 
-    python scripts/one_sided_scan.py --engine prototag --peers 4 --seeds 0 20
-    python scripts/one_sided_scan.py --engine stomptag --peers 3 --phases commit,reveal,over
+    python -m scripts.one_sided_scan --engine prototag --peers 4 --seeds 0 20
+    python -m scripts.one_sided_scan --engine stomptag --peers 3 --phases commit,reveal,over
 """
 
 from __future__ import annotations
@@ -16,16 +15,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def main() -> int:
-    from lanTag.net.simnet import SimulationTimeout
+    from lanTag.net.sim_network import SimulationTimeout
     from tests.session.test_one_sided_silence import Silence, check_silence, play_with_silence
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.one_sided_scan", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--engine", default="prototag")
     parser.add_argument("--peers", type=int, default=4)
     parser.add_argument("--seeds", type=int, nargs=2, default=(0, 10), metavar=("FROM", "TO"))
@@ -37,7 +35,7 @@ def main() -> int:
     began = time.process_time()
     for seed in range(*args.seeds):
         for phase in args.phases.split(","):
-            deafs = [(1 + seed % (args.peers - 1),)]
+            deafs: list[tuple[int, ...]] = [(1 + seed % (args.peers - 1),)]
             if args.peers > 3:
                 deafs.append((1, 2))
             for deaf in deafs:

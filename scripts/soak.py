@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """Soak: many bot games on a faulty network; report desyncs, stalls, bad logs, disagreement.
 
 Two modes:
 
 * ``sim`` (default): whole peers (links + lobby + session + heuristic bots) on the
-  in-memory simulated network (``lanTag.testing.table``), virtual time, seeded
+  in-memory simulated network (``tests.support.table``), virtual time, seeded
   faults.  Fast: hundreds of games a minute.
 * ``real``: ``lantag selfplay`` (separate peer processes, real UDP on loopback,
   faults injected in each process's UDP layer), one game per seed.
@@ -16,9 +15,9 @@ hash after it, the last decision of a step after a rollback).
 
 Examples::
 
-    python scripts/soak.py --budget 900 --workers 2 --json soak.jsonl
-    python scripts/soak.py --games 10 --engines prototag,boardtag,tagem
-    python scripts/soak.py --mode real --games 10 --peers 3
+    python -m scripts.soak --budget 900 --workers 2 --json soak.jsonl
+    python -m scripts.soak --games 10 --engines prototag,boardtag,tagem
+    python -m scripts.soak --mode real --games 10 --peers 3
 """
 
 from __future__ import annotations
@@ -35,7 +34,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 FAULTS = "loss=0.2,dup=0.05,reorder=0.1,delay=30ms,jitter=20ms"
 ENGINES = ("prototag", "assassination", "boardtag", "stomptag", "tagem")
@@ -70,10 +68,10 @@ def humans_for(engine: str, index: int) -> int:
 
 def play_sim(index: int, engine: str, seed: int, faults: str, bot: str) -> SoakResult:
     """One simulated game; every check of the module docstring."""
-    from lanTag.net.simnet import SimulationStalled, SimulationTimeout
+    from lanTag.net.sim_network import SimulationStalled, SimulationTimeout
     from lanTag.session import events as ev
     from lanTag.session.lobby_record import Timeouts
-    from lanTag.testing.table import Table, final_history, recorded_steps
+    from tests.support.table import Table, final_history, recorded_steps
 
     humans = humans_for(engine, index)
     result = SoakResult(index, engine, humans, seed)
@@ -163,7 +161,11 @@ def play_real(
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m scripts.soak",
+        description=__doc__,
+        formatter_class=argparse.RawTextHelpFormatter,
+    )
     p.add_argument("--mode", choices=("sim", "real"), default="sim")
     p.add_argument("--games", type=int, default=0, help="games to play (0: until --budget)")
     p.add_argument("--budget", type=float, default=0.0, help="wall seconds; no new game after")

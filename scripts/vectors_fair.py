@@ -1,24 +1,23 @@
 """Vectors of the fairness primitives: commitments (commit.json), hash chains
 (chain.json) and the shared dice/draw streams (draws.json).
 
-Imported by scripts/gen_vectors.py, which puts the repository on sys.path first.
+Imported by scripts/gen_vectors.py (``python -m scripts.gen_vectors``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from vectors_common import h
-
 from lanTag import wire
-from lanTag.fair.chain import DOMAIN as CHAIN_DOMAIN
-from lanTag.fair.chain import HashChain, chain_step_ok
 from lanTag.fair.commit import DOMAIN as COMMIT_DOMAIN
 from lanTag.fair.commit import commitment
 from lanTag.fair.draw import DOMAIN as DRAW_DOMAIN
 from lanTag.fair.draw import DrawStream, draw_seed
+from lanTag.fair.hash_chain import DOMAIN as CHAIN_DOMAIN
+from lanTag.fair.hash_chain import HashChain, chain_step_ok
 from lanTag.rules.base import Die, Draw, Pick, Shuffle
 from lanTag.rules.playout import draw_values
+from scripts.vectors_common import h
 
 D6 = Die((1, 2, 3, 4, 5, 6))
 PIECEPACK = Die((0, 1, 2, 3, 4, 5))

@@ -2,8 +2,7 @@
 variants (toy_game.<variant>.log) and what verify_log must say of each (log.json).
 
 The game is 3 peers of the test-only "toy" engine (tests/session/toygame.py) on the
-simulated network of tests/session/harness.py.  Imported by scripts/gen_vectors.py,
-which puts the repository on sys.path first.
+simulated network of tests/session/harness.py.  Imported by scripts/gen_vectors.py.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.entries import EntryKind, LogChain, parse_log
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.rules.registry import register_engine
 from lanTag.session.messages import MsgType, parse_unverified, sign_message
@@ -186,7 +185,7 @@ def _variants(valid: bytes, foreign: bytes) -> list[dict[str, Any]]:
 def _without_rules(data: bytes, exit_code: int) -> VerifyReport:
     """verify_log with no engine registered (SPEC §9.2); RuntimeError unless it exits
     ``exit_code`` (1 invalid, 3 authentic but not replayed)."""
-    from lanTag.testing.no_engines import no_engines
+    from tests.support.no_engines import no_engines
 
     with no_engines():
         report = verify_log(data)
@@ -217,10 +216,9 @@ def _expect(report: VerifyReport, variant: dict[str, Any]) -> None:
 def _entry_vectors(valid: bytes) -> dict[str, Any]:
     """The header entry and the first chance-step entry of ``valid``, with everything a
     verifier holding only SPEC.md needs to recompute that step's roll (SPEC §9, §4.3)."""
-    from vectors_common import typed
-
     from lanTag.fair.draw import draw_seed
     from lanTag.session.lobby_record import LobbyRecord
+    from scripts.vectors_common import typed
 
     entries = parse_log(valid).entries
     header = entries[0]
@@ -236,7 +234,7 @@ def _entry_vectors(valid: bytes) -> dict[str, Any]:
     before = next(
         e.data[1] for e in reversed(entries[:k]) if e.kind == EntryKind.STEP
     )  # the state hash after the step before: the one the step's messages carry
-    links = {}
+    links: dict[int, bytes] = {}
     for e in entries[:k]:
         if e.kind == EntryKind.MSG:
             msg = parse_unverified(e.data)

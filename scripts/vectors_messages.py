@@ -1,18 +1,16 @@
 """Vectors of the wire encodings: canonical msgpack (wire.json), signed messages
 (messages.json) and the lobby record with its game id (lobby.json).
 
-Imported by scripts/gen_vectors.py, which puts the repository on sys.path first.
+Imported by scripts/gen_vectors.py (``python -m scripts.gen_vectors``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from vectors_common import h, typed
-
 from lanTag import wire
-from lanTag.fair.chain import DOMAIN as CHAIN_DOMAIN
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import DOMAIN as CHAIN_DOMAIN
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity
 from lanTag.session.lobby_record import GAME_DOMAIN, LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.messages import (
@@ -24,6 +22,7 @@ from lanTag.session.messages import (
     sign_message,
 )
 from lanTag.session.steps import ROUND_SUBJECT, round_digest
+from scripts.vectors_common import h, typed
 
 # --------------------------------------------------------------------------- (a) wire
 

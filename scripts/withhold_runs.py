@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """Issue #38's withhold-and-rejoin attack with real processes: what it gains, what it costs.
 
 Each table is the one of ``tests/chaos/test_cheat_processes.py``: ``lantag host`` and an
 honest ``lantag join`` (bots, headless, loopback) and a third seat, a 3-seat Prototag game
 (``--turn-timeout 6``, the step timeout at its 10 s default).  The third seat is
-``python -m lanTag.testing.adversary --cheat withhold-roll`` (lanTag.testing.withholder: it
+``python -m tests.support.adversary --cheat withhold-roll`` (tests.support.withholder: it
 holds its link of each of its own rolls back until it has read the others', withholds it
 when the roll without it has more pips, is dropped and signs a REJOIN), or, for the
 baseline, another honest ``lantag join``.
@@ -18,7 +17,7 @@ roll it did not withhold gains exactly 0.  Printed: the mean gain per such roll 
 confidence interval, how many it withheld, the blames and hand-backs the host's log holds,
 and the game's length (wall time and steps) against honest tables run the same way.
 
-    .venv/bin/python scripts/withhold_runs.py --rolls 200 --honest 8 --parallel 2
+    .venv/bin/python -m scripts.withhold_runs --rolls 200 --honest 8 --parallel 2
 
 ``--cheat withhold-roll-aware`` is an attacker that knows protocol 6's withheld roll (a roll
 withheld by its own seat is that seat's worst, SPEC §5.5): it withholds only when that pays.
@@ -39,18 +38,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from lanTag.fair.chain import chain_step_ok  # noqa: E402
-from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
-from lanTag.log.verify import verify_log  # noqa: E402
-from lanTag.rules.base import Chance, Roll, State  # noqa: E402
-from lanTag.session import referee  # noqa: E402
-from lanTag.session.features import Features  # noqa: E402
-from lanTag.session.lobby_record import LobbyRecord, start_state  # noqa: E402
-from lanTag.session.messages import MsgType, Signed, parse_unverified  # noqa: E402
-from tests.chaos.test_cheat_processes import (  # noqa: E402
+from lanTag.fair.hash_chain import chain_step_ok
+from lanTag.log.entries import EntryKind, parse_log
+from lanTag.log.verify import verify_log
+from lanTag.rules.base import Chance, Roll, State
+from lanTag.session import referee
+from lanTag.session.features import Features
+from lanTag.session.lobby_record import LobbyRecord, start_state
+from lanTag.session.messages import MsgType, Signed, parse_unverified
+from tests.chaos.test_cheat_processes import (
     OPTIONS,
     PORT,
     SEATED,
@@ -121,7 +117,7 @@ async def run_table(tmp: Path, cheat: str | None) -> Table:
             ["-m", "lanTag", "join", address, "--log", str(logs[2]), *common]
             if cheat is None
             else [
-                "-m", "lanTag.testing.adversary", "--cheat", cheat, "--join", address,
+                "-m", "tests.support.adversary", "--cheat", cheat, "--join", address,
                 "--log", str(logs[2]), "--max-seconds", str(WAIT),
             ]
         )  # fmt: skip
@@ -290,7 +286,9 @@ def play(base: Path, cheat: str | None, games: int, rolls: int, parallel: int) -
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.withhold_runs", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--cheat", default="withhold-roll", choices=CHEATS)
     parser.add_argument("--rolls", type=int, default=200, help="the cheater's own rolls wanted")
     parser.add_argument("--max-games", type=int, default=120)

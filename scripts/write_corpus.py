@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Write a corpus of real signed logs, one per engine, with this tree's lanTag.
 
-    .venv/bin/python scripts/write_corpus.py tests/corpus/protocol2
+    .venv/bin/python -m scripts.write_corpus tests/corpus/protocol2
 
 Each log is a short game of ``lantag play --headless`` (every bot a real peer on loopback,
 so every seat signs), in a fresh identity directory.  The Prototag game is replayed until
@@ -63,7 +62,9 @@ def _one(engine: str, out: Path, home: Path) -> dict[str, object]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.write_corpus", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("out", help="directory to write <engine>.log into")
     args = parser.parse_args()
     out = Path(args.out)

@@ -156,11 +156,37 @@ def is_slow(nodeid: str) -> bool:
     return function.startswith(SLOW_DIRS) or function in SLOW_TESTS
 
 
+# Modules that speak real mDNS in this host's network namespace (advertise, browse, list, a
+# join by name or through the browser).  The multicast group is one per machine: a browse in
+# one test makes another test's advertiser answer, and the announcement counts of
+# tests/net/test_discovery.py are exact.  The suite runs in parallel (pytest-xdist,
+# ``--dist loadgroup`` in pyproject.toml): these share one worker, one test at a time.
+# (tests/netns/ runs its mDNS in namespaces of its own.)
+MDNS_MODULES = frozenset(
+    {
+        "tests/net/test_discovery.py",
+        "tests/net/test_lobby_adverts.py",
+        "tests/cli/test_doorstep.py",
+        "tests/cli/test_exit_signals.py",
+        "tests/cli/test_cli.py",
+        "tests/e2e/test_night_tmux.py",
+        "tests/e2e/test_rematch.py",
+        "tests/e2e/test_tmux.py",
+    }
+)
+
+
+def shares_mdns(nodeid: str) -> bool:
+    return nodeid.split("::", 1)[0] in MDNS_MODULES
+
+
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if is_slow(item.nodeid):
             item.add_marker(pytest.mark.slow)
+        if shares_mdns(item.nodeid):
+            item.add_marker(pytest.mark.xdist_group("mdns"))
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+from importlib.machinery import PathFinder
 from pathlib import Path
+
+import pytest
 
 import lanTag
 
@@ -107,6 +110,128 @@ def test_private_import_check_sees_every_form() -> None:
     assert private_imports("from os import _exit\nfrom . import _x\n", "lanTag.session", True) == []
 
 
+# Test support (tests/support/, the cheating peer among it) and the tools (scripts/) are not
+# part of the product: the wheel ships lanTag only, so a lanTag module importing them would
+# break every install.
+OUTSIDE_THE_PRODUCT = ("tests", "scripts")
+
+
+def outside_imports(source: str, module: str, is_package: bool = False) -> list[str]:
+    """The modules of ``tests`` or ``scripts`` that ``source`` imports (lazy ones too)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [_absolute(module, is_package, node.level, node.module)]
+        else:
+            continue
+        found += [name for name in names if name.split(".")[0] in OUTSIDE_THE_PRODUCT]
+    return found
+
+
+def test_lantag_never_imports_tests_or_scripts() -> None:
+    found = [
+        f"{module_name(path)}: {name}"
+        for path in lantag_modules()
+        for name in outside_imports(
+            path.read_text(encoding="utf-8"), module_name(path), path.name == "__init__.py"
+        )
+    ]
+    assert found == []
+
+
+def test_the_outside_import_check_sees_every_form() -> None:
+    source = (
+        "import tests.support.table\n"
+        "from tests.support import adversary\n"
+        "def f():\n"
+        "    import scripts.gen_vectors as g\n"
+        "from . import tests\n"  # lanTag.session.tests: lanTag's own
+        "import lanTag.testsuite, testscripts\n"
+    )
+    assert outside_imports(source, "lanTag.session.core") == [
+        "tests.support.table",
+        "tests.support",
+        "scripts.gen_vectors",
+    ]
+
+
+def test_test_support_is_not_in_the_product() -> None:
+    # Issue #37: lanTag/testing/ moved to tests/support/, so ``import lanTag.testing`` fails.
+    # Asked of this tree's lanTag folder: an editable install of another checkout answers
+    # for lanTag's children too.  A stale lanTag/testing/ (a __pycache__ a checkout left)
+    # would import as a namespace package: delete it.
+    assert PathFinder.find_spec("lanTag.testing", list(lanTag.__path__)) is None
+    assert PathFinder.find_spec("lanTag.rules", list(lanTag.__path__)) is not None
+    import tests.support.adversary
+
+    assert tests.support.adversary.Adversary.__module__ == "tests.support.adversary"
+
+
+def test_the_wheel_ships_lanTag_only() -> None:
+    # What setuptools packages, read from pyproject.toml as the build reads it.
+    tomllib = pytest.importorskip("tomllib")
+    setuptools = pytest.importorskip("setuptools")
+    config = tomllib.loads((PACKAGE_ROOT.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    find = config["tool"]["setuptools"]["packages"]["find"]
+    finder = (
+        setuptools.find_namespace_packages
+        if find.get("namespaces", True)
+        else (setuptools.find_packages)
+    )
+    packages = finder(
+        str(PACKAGE_ROOT.parent), include=find["include"], exclude=find.get("exclude", ())
+    )
+    assert "lanTag" in packages and "lanTag.games.tagem" in packages
+    assert [p for p in packages if p.split(".")[0] != "lanTag"] == []
+    assert "lanTag.testing" not in packages
+
+
+# The tools and the tests import each other by name (``scripts.gen_vectors``,
+# ``tests.support.table``) from the repository root: no module edits the import path or
+# loads a file by its path (issue #37).
+PATH_LOADERS = ("sys.path.insert", "sys.path.append", "spec_from_file_location")
+
+
+def path_loads(source: str) -> list[str]:
+    """The calls in ``source`` that edit ``sys.path`` or load a module from a file path."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            name = ast.unparse(node.func)
+            if name.endswith(PATH_LOADERS):
+                found.append(name)
+    return found
+
+
+def test_tools_and_tests_import_by_name() -> None:
+    root = PACKAGE_ROOT.parent
+    found = [
+        f"{path.relative_to(root)}: {call}"
+        for folder in ("scripts", "tests")
+        for path in sorted((root / folder).rglob("*.py"))
+        for call in path_loads(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_the_path_load_check_sees_every_form() -> None:
+    source = (
+        "import sys, importlib.util\n"
+        "sys.path.insert(0, str(ROOT))\n"
+        "def f():\n"
+        "    sys.path.append(HERE)\n"
+        "    return importlib.util.spec_from_file_location('x', 'x.py')\n"
+        "print('sys.path.insert(0, x)')\n"
+    )
+    assert path_loads(source) == [
+        "sys.path.insert",
+        "sys.path.append",
+        "importlib.util.spec_from_file_location",
+    ]
+
+
 # Import direction between layers (docs/ARCHITECTURE.md).  A module's layer comes from its
 # path under lanTag/: a pattern with ``*`` (a role inside every game's package) wins, else
 # the longest matching path.  Every entry names a file or folder that exists
@@ -139,7 +264,6 @@ LAYER_OF_PATH = {
     "net/": "net",
     "sim/": "sim",
     "peer/": "peer",
-    "testing/": "testing",
     "ui/": "ui",
     "cli/": "cli",
     "__main__.py": "cli",
@@ -147,7 +271,7 @@ LAYER_OF_PATH = {
 
 CORE = {"base", "rules", "fair", "bots", "session", "log"}
 # What each layer may import besides itself.  session and log need each other: the session
-# appends to a log chain (log/chain.py), the verifier replays a Session (log/verify.py).
+# appends to a log chain (log/entries.py), the verifier replays a Session (log/verify.py).
 MAY_IMPORT: dict[str, set[str]] = {
     "base": set(),
     "rules": {"base"},
@@ -160,7 +284,6 @@ MAY_IMPORT: dict[str, set[str]] = {
     "sim": {"base", "rules", "bots", "views"},
     "versions": CORE,
     "peer": CORE | {"net", "versions", "views"},
-    "testing": CORE | {"net", "peer", "versions", "views"},
     "ui": CORE | {"net", "peer", "versions", "views"},
     "cli": CORE | {"net", "peer", "sim", "ui", "versions", "views"},
 }
@@ -256,7 +379,7 @@ def test_core_never_imports_the_outer_layers() -> None:
     # The brief's two rules, stated on their own: engines never import views (rules never
     # imports ui), and the pure core never imports net, ui, cli or peer.
     for layer in ("rules", "fair", "session", "log"):
-        assert not MAY_IMPORT[layer] & {"net", "ui", "cli", "peer", "sim", "testing", "views"}
+        assert not MAY_IMPORT[layer] & {"net", "ui", "cli", "peer", "sim", "views"}
     for relative, _ in ALLOWED_UPWARD:
         assert layer_of(relative) not in CORE
 
@@ -316,19 +439,41 @@ def test_engines_never_import_views_or_ui() -> None:
     assert layer_of("games/__init__.py") == layer_of("games/tagem/__init__.py") == "rules"
 
 
+def stale_layer_entries(table: dict[str, str], root: Path) -> list[str]:
+    """Entries of ``table`` (a LAYER_OF_PATH) naming no file or folder under ``root``; a
+    ``*`` pattern is stale when it matches no module."""
+    relatives = [p.relative_to(root).as_posix() for p in sorted(root.rglob("*.py"))]
+    stale = []
+    for entry in table:
+        if "*" in entry:
+            exists = any(fnmatch.fnmatchcase(r, entry) for r in relatives)
+        else:
+            exists = (root / entry).exists()
+        if not exists:
+            stale.append(entry)
+    return stale
+
+
 def test_every_layer_entry_names_a_path() -> None:
     # A table entry for a file that is gone would hide a new file of that name in the
     # wrong layer; a pattern must name at least one module.
-    stale = []
-    for entry in LAYER_OF_PATH:
-        if "*" in entry:
-            relatives = [p.relative_to(PACKAGE_ROOT).as_posix() for p in lantag_modules()]
-            exists = any(fnmatch.fnmatchcase(r, entry) for r in relatives)
-        else:
-            exists = (PACKAGE_ROOT / entry).exists()
-        if not exists:
-            stale.append(entry)
-    assert stale == []
+    assert stale_layer_entries(LAYER_OF_PATH, PACKAGE_ROOT) == []
+
+
+def test_the_stale_entry_check_sees_a_missing_path(tmp_path: Path) -> None:
+    root = tmp_path / "lanTag"
+    (root / "games" / "a").mkdir(parents=True)
+    (root / "games" / "a" / "view.py").write_text("", encoding="utf-8")
+    (root / "wire.py").write_text("", encoding="utf-8")
+    table = {
+        "wire.py": "base",
+        "games/": "rules",
+        "games/*/view.py": "views",
+        "gone.py": "base",  # a file that no longer exists
+        "old/": "net",  # a folder that no longer exists
+        "games/*/paint.py": "ui",  # a pattern no module matches
+    }
+    assert stale_layer_entries(table, root) == ["gone.py", "old/", "games/*/paint.py"]
 
 
 def test_every_shipped_game_is_one_package() -> None:
@@ -456,6 +601,19 @@ def test_the_architecture_page_names_every_package() -> None:
     assert packages_missing_from(page, PACKAGE_ROOT) == []
 
 
+def folders_without_init(root: Path) -> list[str]:
+    """Folders under ``root`` that hold modules but no ``__init__.py``: setuptools' package
+    finder (pyproject.toml) leaves such a folder out of the wheel."""
+    folders = {p.parent for p in root.rglob("*.py")}
+    return sorted(
+        f.relative_to(root.parent).as_posix() for f in folders if not (f / "__init__.py").is_file()
+    )
+
+
+def test_every_folder_of_modules_is_a_package() -> None:
+    assert folders_without_init(PACKAGE_ROOT) == []
+
+
 def test_the_layout_checks_see_what_they_look_for(tmp_path: Path) -> None:
     root = tmp_path / "lanTag"
     for relative in ("__init__.py", "a.py", "b.py", "x/__init__.py", "x/lobby.py", "y/__init__.py"):
@@ -471,3 +629,7 @@ def test_the_layout_checks_see_what_they_look_for(tmp_path: Path) -> None:
         "engine.py": 3
     }
     assert packages_missing_from("`lanTag/x/` holds the x", root) == ["lanTag/y"]
+    assert folders_without_init(root) == []
+    (root / "z").mkdir()
+    (root / "z" / "core.py").write_text("", encoding="utf-8")
+    assert folders_without_init(root) == ["lanTag/z"]

@@ -489,11 +489,6 @@ async def _dispatch(args: argparse.Namespace) -> int:
     return result
 
 
-def color_enabled() -> bool:
-    # no-color.org: colour is off when NO_COLOR is present *and not empty*.
-    return not os.environ.get("NO_COLOR") and sys.stdout.isatty()
-
-
 def print_json(obj: object) -> None:
     print(json.dumps(obj, indent=2, sort_keys=True))
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lanTag.cli.entry import UserError, read_text_file
-from lanTag.net.netsim import NetSim, NetSimConfig, NetSimConfigError
+from lanTag.net.faults import NetSim, NetSimConfig, NetSimConfigError
 from lanTag.peer.join_handshake import HostConfig
 from lanTag.peer.runtime import default_log_path
 from lanTag.rules.base import Game, OptionError

@@ -8,7 +8,6 @@ import sys
 from collections.abc import Mapping
 from typing import TextIO
 
-from lanTag.cli.entry import color_enabled
 from lanTag.cli.headless_clock import PLAY_NO_WAY_BACK, IdleLines, resume_way_back
 from lanTag.log.report import position_digest
 from lanTag.peer.join_handshake import (
@@ -184,7 +183,7 @@ async def run_ui_or_headless(
         return await play_headless(handle, local_table=local_table)
     from lanTag.ui.app import run_game_app
 
-    code = await run_game_app(handle, color=color_enabled())
+    code = await run_game_app(handle, color=sys.stdout.isatty())
     print_log_path(handle)
     return code
 

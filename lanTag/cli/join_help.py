@@ -23,7 +23,7 @@ def no_answer_line(host: Addr, seconds: float, causes: Sequence[str] = ()) -> st
     address, port = host
     checks = [
         *causes,
-        "is the game still hosted?",
+        "is the game still hosted, and still in its lobby (a started game takes no one new)?",
         f"is UDP port {port} allowed by the firewall?",
     ]
     return f"no answer from {address}:{port} within {seconds:g} s — " + " ".join(checks)

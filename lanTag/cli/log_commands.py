@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 from lanTag.cli.entry import UserError, print_json
-from lanTag.log.chain import LogFormatError
+from lanTag.log.entries import LogFormatError
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.session.features import Features
 

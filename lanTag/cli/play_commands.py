@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from lanTag.cli.entry import JoinFailed, UserError, color_enabled, parse_option_pairs
+from lanTag.cli.entry import JoinFailed, UserError, parse_option_pairs
 from lanTag.cli.first_run import identity_for_play
 from lanTag.cli.game_setup import (
     check_bots,
@@ -143,7 +143,7 @@ async def cmd_host(args: argparse.Namespace, picked: HostConfig | None = None) -
     elif args.game is None and not args.headless:
         from lanTag.ui.host_setup import run_host_setup_for
 
-        picked = await run_host_setup_for(args, me.nickname, color=color_enabled())
+        picked = await run_host_setup_for(args, me.nickname, color=sys.stdout.isatty())
         if picked is None:
             return 0
         config = picked
@@ -251,14 +251,14 @@ async def cmd_join(args: argparse.Namespace) -> int:
         while True:
             async with LobbyBrowser() as browser:
                 picked = await browse_or_host(
-                    browser, color=color_enabled(), spectate=args.spectate
+                    browser, color=sys.stdout.isatty(), spectate=args.spectate
                 )
             if not isinstance(picked, str):
                 break
             # 'h' in the browser: host a game instead, through the setup form; its Esc
             # ("Esc back") comes back here, to the browser.
             host_args = _host_args_from_join(args)
-            config = await run_host_setup_for(host_args, me.nickname, color=color_enabled())
+            config = await run_host_setup_for(host_args, me.nickname, color=sys.stdout.isatty())
             if config is not None:
                 return await cmd_host(host_args, config)
         if picked is None:
@@ -279,6 +279,10 @@ async def cmd_join(args: argparse.Namespace) -> int:
                 "for `lantag id` and join by HOST:PORT"
             )
         pick = matches[0]
+        if pick.state == "playing":  # the host shuts out strangers once its game started
+            from lanTag.net.lobby_adverts import already_playing_line
+
+            raise JoinFailed(already_playing_line(pick.name))
         candidates = advertised_candidates(pick.addresses, pick.port)
         host_addr, pinned = candidates[0], pick.fingerprint
     logs = join_logs(args.log, getattr(args, "games", None))

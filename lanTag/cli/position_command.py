@@ -15,7 +15,7 @@ from typing import Any
 
 from lanTag.cli.entry import UserError
 from lanTag.files import read_text
-from lanTag.log.chain import LogFormatError, parse_log
+from lanTag.log.entries import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import (
     Game,

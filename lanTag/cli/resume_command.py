@@ -9,7 +9,7 @@ from pathlib import Path
 from lanTag.cli.entry import UserError
 from lanTag.cli.game_setup import netsim_from_spec
 from lanTag.cli.headless import run_ui_or_headless
-from lanTag.log.chain import LogFormatError
+from lanTag.log.entries import LogFormatError
 from lanTag.peer.machine import BotDriver
 from lanTag.peer.runtime import LocalIdentity
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 
-from lanTag.cli.entry import color_enabled
 from lanTag.cli.headless import print_log_path
 from lanTag.cli.host_advert import advertise_next_lobby, advertise_playing
 from lanTag.cli.series_logs import SeriesLogs, night_directory
@@ -58,7 +58,7 @@ async def host_console(
 
     info = SeriesInfo(1, can_propose=True)
     while True:
-        code = await run_game_app(handle, color=color_enabled(), series=info)
+        code = await run_game_app(handle, color=sys.stdout.isatty(), series=info)
         session = handle.machine.session
         if code not in (REMATCH_SAME, REMATCH_SETUP) or session is None:
             print_log_path(handle)
@@ -66,7 +66,7 @@ async def host_console(
             return 0 if code in (REMATCH_SAME, REMATCH_SETUP) else code
         await handle.await_seals()  # bounded: the table signs game 1's end before game 2
         if code == REMATCH_SETUP:
-            picked = await run_host_setup_for(args, me.nickname, color=color_enabled())
+            picked = await run_host_setup_for(args, me.nickname, color=sys.stdout.isatty())
             if picked is None:
                 print_log_path(handle)
                 end_series(handle)
@@ -85,7 +85,7 @@ async def host_console(
         updates = await advertise_next_lobby(advertiser, lobby)
         started = False
         try:
-            started = await run_host_screen(handle, color=color_enabled(), join_line=join_line)
+            started = await run_host_screen(handle, color=sys.stdout.isatty(), join_line=join_line)
         finally:
             await advertise_playing(advertiser if started else None, lobby, updates)
         if not started:
@@ -104,7 +104,7 @@ async def join_console(handle: PeerHandle, logs: SeriesLogs) -> int:
 
     info = SeriesInfo(1)
     while True:
-        code = await run_game_app(handle, color=color_enabled(), series=info)
+        code = await run_game_app(handle, color=sys.stdout.isatty(), series=info)
         lobby = handle.machine.lobby
         proposed = info.proposed
         session = handle.machine.session
@@ -119,5 +119,5 @@ async def join_console(handle: PeerHandle, logs: SeriesLogs) -> int:
         print_log_path(handle)
         info = _played(handle, info)
         join_next_game(handle, logs.path(info.number, proposed.engine, proposed.name))
-        if not await run_join_screen(handle, color=color_enabled()):
+        if not await run_join_screen(handle, color=sys.stdout.isatty()):
             return 1

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from lanTag.errors import LanTagError
-from lanTag.fair.chain import chain_step_ok
-from lanTag.log.chain import EntryKind, Row
+from lanTag.fair.hash_chain import chain_step_ok
+from lanTag.log.entries import EntryKind, Row
 from lanTag.log.report import Failure, VerifyReport
 from lanTag.log.seals import check_seals
 from lanTag.rules.base import (

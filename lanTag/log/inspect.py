@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
-from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import opens
-from lanTag.log.chain import Entry, EntryKind
+from lanTag.fair.hash_chain import chain_step_ok
+from lanTag.log.entries import Entry, EntryKind
 from lanTag.rules.base import (
     Action,
     Chance,

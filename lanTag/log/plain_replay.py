@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from lanTag.errors import LanTagError
-from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import opens
-from lanTag.log.chain import EntryKind, Row
+from lanTag.fair.hash_chain import chain_step_ok
+from lanTag.log.entries import EntryKind, Row
 from lanTag.log.report import VerifyReport, step_row_failure
 from lanTag.rules.base import (
     Action,

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from lanTag.log.chain import EntryKind, Row
+from lanTag.log.entries import EntryKind, Row
 from lanTag.rules.awaited import Awaited
 from lanTag.rules.base import (
     FORFEIT,

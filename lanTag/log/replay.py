@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from lanTag.errors import RemoteProtocolError
-from lanTag.log.chain import EntryKind, LogChain
+from lanTag.log.entries import EntryKind, LogChain
 from lanTag.log.report import Failure, VerifyReport, step_row_failure
 from lanTag.rules.base import Joint, Roll
 from lanTag.session import events as ev

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from lanTag.errors import RemoteProtocolError
-from lanTag.log.chain import EntryKind, Row
+from lanTag.log.entries import EntryKind, Row
 from lanTag.log.report import Failure
 from lanTag.rules.base import Input, Move, canonical_pack
 from lanTag.session.features import Features

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lanTag.log.chain import LogFormatError
+from lanTag.log.entries import LogFormatError
 from lanTag.log.report import VerifyReport
 from lanTag.log.standings import SeatOfGame, Standing, standings
 from lanTag.log.verify import verify_log

@@ -25,7 +25,7 @@ from typing import Any
 from lanTag.errors import LanTagError, RemoteProtocolError, RulesVersionError
 from lanTag.identity import Verifier
 from lanTag.log.audit import audit_log
-from lanTag.log.chain import MAGICS, EntryKind, LogFormatError, Row, parse_rows
+from lanTag.log.entries import MAGICS, EntryKind, LogFormatError, Row, parse_rows
 from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.replay import DiscardLog, drain, replay_entry
 from lanTag.log.report import Failure, Player, VerifyReport, position_digest

@@ -22,7 +22,7 @@ import dataclasses
 import hashlib
 from collections.abc import Sequence
 
-from lanTag.log.chain import EntryKind, Row
+from lanTag.log.entries import EntryKind, Row
 from lanTag.log.recorded import RecordedRules, RecordedState, StepBook
 from lanTag.log.replay import DiscardLog, drain, replay_entry
 from lanTag.log.report import Failure, VerifyReport

@@ -1,6 +1,6 @@
 """The interface every sans-IO datagram machine offers to a driver.
 
-Drivers (the in-memory :mod:`lanTag.net.simnet` and the asyncio pump in
+Drivers (the in-memory :mod:`lanTag.net.sim_network` and the asyncio pump in
 :mod:`lanTag.net.udp`) follow one loop: after every received datagram and
 every timer tick they call :meth:`~DatagramMachine.datagrams_to_send` and
 re-arm a timer for :meth:`~DatagramMachine.next_timer`.

@@ -39,7 +39,8 @@ import hashlib
 import heapq
 import itertools
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from typing import Any
 
 from lanTag.errors import LanTagError
 from lanTag.net.endpoint import Addr
@@ -52,7 +53,7 @@ from lanTag.net.frame import (
     decode,
     encode,
 )
-from lanTag.net.linkstate import Counters, Link, LinkConfig
+from lanTag.net.linkstate import Counters, Link, LinkConfig, LinkCounts
 
 __all__ = [
     "LinkConfig",
@@ -100,30 +101,9 @@ class LinkSnapshot:
 
 
 @dataclass(frozen=True, slots=True)
-class LinkStats:
-    sent: int = 0
-    received: int = 0
-    retransmitted: int = 0
-    duplicates: int = 0
-    dropped_malformed: int = 0
-    dropped_oversized: int = 0
-    dropped_unknown: int = 0
-    dropped_stale: int = 0
-    dropped_window: int = 0
-    messages_sent: int = 0
-    messages_delivered: int = 0
-    messages_discarded: int = 0
-    dropped_unconfirmed: int = 0
-    challenges_sent: int = 0
-    peer_restarts: int = 0
-    links_expired: int = 0
-    links_refused: int = 0
-    dropped_outsider: int = 0
-    cookies_sent: int = 0
-    dropped_unproven: int = 0
-    dropped_host_cap: int = 0
-    dropped_budget: int = 0
-    links_evicted: int = 0
+class LinkStats(LinkCounts):
+    """A layer's counters (:class:`LinkCounts`) and its links now."""
+
     links: Mapping[Addr, LinkSnapshot] = field(default_factory=dict)
     strangers: frozenset[Addr] = frozenset()
     """Addresses whose link nobody vouched for yet (``LinkLayer.trust``)."""
@@ -338,7 +318,7 @@ class LinkLayer:
             if link is None or not (link.in_flight or link.queue):
                 self._closing.discard(addr)
                 if self._drop(addr) is not None:
-                    self._n.links_refused += 1
+                    self._n["links_refused"] += 1
 
     def open(self, addr: Addr, now: float) -> None:
         """Start a link without a message: a PING goes out so liveness is tracked both ways."""
@@ -395,7 +375,7 @@ class LinkLayer:
             for addr, link in self._links.items()
         }
         return LinkStats(
-            **asdict(self._n),
+            **dict[str, Any](self._n),
             links=links,
             strangers=frozenset(self._strangers),
             stranger_bytes=self._stranger_bytes,
@@ -412,8 +392,8 @@ class LinkLayer:
             raise SendQueueFull(
                 f"{addr}: {link.queued_bytes} bytes queued, limit {self.config.max_queued_bytes}"
             )
-        link.enqueue(payload, self._n.messages_sent)
-        self._n.messages_sent += 1
+        link.enqueue(payload, self._n["messages_sent"])
+        self._n["messages_sent"] += 1
         self._changed(link)
 
     def receive_datagram(self, data: bytes, addr: Addr, now: float) -> list[bytes]:
@@ -422,30 +402,30 @@ class LinkLayer:
         Never raises on bad input: garbage is dropped and counted in :attr:`stats`.
         """
         if len(data) > DATAGRAM_BUDGET:
-            self._n.dropped_oversized += 1
+            self._n["dropped_oversized"] += 1
             return []
         link = self._links.get(addr)
         if link is None and (self._refused(addr) or addr in self._shut):
-            self._n.dropped_unknown += 1  # not even parsed: outsiders get no state and no CPU
+            self._n["dropped_unknown"] += 1  # not even parsed: outsiders get no state and no CPU
             return []
         try:
             frame = decode(data)
         except MalformedFrame:
-            self._n.dropped_malformed += 1
+            self._n["dropped_malformed"] += 1
             return []
         if link is None:
             link = self._admit(frame, addr, now)
             if link is None:
                 return []
-        self._n.received += 1
+        self._n["received"] += 1
         before = link.buffered
         messages = link.on_frame(frame, now, self._room(link))
         if not link.trusted:
             self._account(link, before, link.buffered)
         self._changed(link)
         if addr in self._closing:  # acks still count (to drain the link), content does not
-            self._n.dropped_outsider += len(messages)
-            self._n.messages_delivered -= len(messages)
+            self._n["dropped_outsider"] += len(messages)
+            self._n["messages_delivered"] -= len(messages)
             self._close_drained()
             return []
         return messages
@@ -467,7 +447,7 @@ class LinkLayer:
         if cfg.cookies and frame.dst_epoch and self._cookie_ok(frame, addr, now):
             epoch = frame.dst_epoch
         elif cfg.cookies and not trusted:
-            self._n.dropped_unproven += 1
+            self._n["dropped_unproven"] += 1
             if frame.type is not FrameType.ACK:
                 self._send_cookie(frame.src_epoch, addr, now)
             return None
@@ -475,12 +455,12 @@ class LinkLayer:
             # A bare ack to a cookie makes no link: the stranger's link here was evicted
             # or expired, and acks of what it held mean nothing now (its next PING or
             # DATA proves it again).  Else each ack would evict another stranger.
-            self._n.dropped_unproven += 1
+            self._n["dropped_unproven"] += 1
             return None
         if not trusted and not self._stranger_room(addr):
             return None
         if len(self._links) >= cfg.max_links:
-            self._n.dropped_unknown += 1
+            self._n["dropped_unknown"] += 1
             return None
         if epoch and self._evicted.get(addr) == epoch:
             # The cookie was the epoch of a link we evicted: the peer still holds that
@@ -509,7 +489,7 @@ class LinkLayer:
         bucket = self._bucket(now)
         value = cookie(self._cookie_secret, addr, src_epoch, bucket)
         self._cookies_out.append((encode(Frame(FrameType.ACK, value, src_epoch, 0, 0, 0)), addr))
-        self._n.cookies_sent += 1
+        self._n["cookies_sent"] += 1
         self._issued.pop(addr, None)  # newest last: the oldest is forgotten first
         if len(self._issued) >= _MAX_ISSUED:
             del self._issued[next(iter(self._issued))]
@@ -519,19 +499,19 @@ class LinkLayer:
         """Whether a proven stranger at ``addr`` may have a link (evicting one if need be)."""
         cfg = self.config
         if self._stranger_links.get(addr[0], 0) >= cfg.max_stranger_links_per_host:
-            self._n.dropped_host_cap += 1
+            self._n["dropped_host_cap"] += 1
             return False
         if len(self._strangers) >= cfg.max_stranger_links:
             # the stranger heard from least recently makes room: a table full of idle
             # proven strangers must not keep the next real joiner out until they expire.
             # One we still owe messages to goes last (_eviction_order).
             oldest = min(self._strangers.values(), key=_eviction_order)
-            self._n.links_evicted += 1
+            self._n["links_evicted"] += 1
             self._evicted.pop(oldest.addr, None)
             self._evicted[oldest.addr] = oldest.epoch
             if len(self._evicted) > _MAX_EVICTED:
                 del self._evicted[next(iter(self._evicted))]
-            self._n.messages_discarded += oldest.pending_messages()
+            self._n["messages_discarded"] += oldest.pending_messages()
             self._drop(oldest.addr)
             self._closing.discard(oldest.addr)
         return True
@@ -596,8 +576,8 @@ class LinkLayer:
             if expire_after is not None and link.last_activity() + expire_after <= now:
                 self._drop(addr)
                 self._closing.discard(addr)
-                self._n.links_expired += 1
-                self._n.messages_discarded += link.pending_messages()
+                self._n["links_expired"] += 1
+                self._n["messages_discarded"] += link.pending_messages()
                 continue
             link.on_timer(now)
             self._changed(link)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import heapq
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from lanTag.net.endpoint import Addr
 from lanTag.net.frame import (
@@ -22,7 +22,7 @@ from lanTag.net.frame import (
     unwrap,
 )
 
-__all__ = ["Counters", "Link", "LinkConfig"]
+__all__ = ["COUNT_NAMES", "Counters", "Link", "LinkConfig", "LinkCounts"]
 
 _RECV_WINDOW = SACK_BITS + 1  # cumulative ack point + every seq the sack bitmap can name
 _MAX_BACKOFF = 6  # 2**6 x RTO, then max_rto caps it anyway
@@ -91,8 +91,11 @@ class LinkConfig:
         return max(1, -(-self.max_message // MAX_CHUNK))
 
 
-@dataclass(slots=True)
-class Counters:
+@dataclass(frozen=True, slots=True)
+class LinkCounts:
+    """What a link layer counts: the one list of its counters (``LinkStats`` reports them,
+    ``Counters`` tallies them by name)."""
+
     sent: int = 0
     received: int = 0
     retransmitted: int = 0
@@ -116,6 +119,19 @@ class Counters:
     dropped_host_cap: int = 0
     dropped_budget: int = 0
     links_evicted: int = 0
+
+
+COUNT_NAMES = tuple(f.name for f in fields(LinkCounts))
+
+
+class Counters(dict[str, int]):
+    """The running tally of :class:`LinkCounts`' fields, by name (``counters["sent"] += 1``):
+    a name that is no field raises KeyError at its first count."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(dict.fromkeys(COUNT_NAMES, 0))
 
 
 # --------------------------------------------------------------------------- epoch state machine
@@ -401,7 +417,7 @@ class Link:
             entry.sent_at = now
             self._set_deadline(seq, entry, now + self.rto())
             entry.transmissions += 1
-            self.n.retransmitted += 1
+            self.n["retransmitted"] += 1
         self.resend.clear()
         base = next(iter(self.in_flight), self.next_seq)  # the lowest seq in flight
         while self.queue and self.next_seq < base + self.cfg.window:
@@ -417,7 +433,7 @@ class Link:
         elif self.ack_now and self.peer_epoch is not None:
             out.append((self._frame(FrameType.ACK, 0, None), self.addr))
         self._challenge(now, out)
-        self.n.sent += len(out) - start
+        self.n["sent"] += len(out) - start
 
     def _challenge(self, now: float, out: list[tuple[bytes, Addr]]) -> None:
         """Send our epoch to the unconfirmed one, at most once per ``challenge_interval``.
@@ -430,7 +446,7 @@ class Link:
         frame = Frame(FrameType.ACK, self.epoch, self.challenge_to, 0, 0, 0)
         out.append((encode(frame), self.addr))
         self.challenge_to, self.challenged_at = None, now
-        self.n.challenges_sent += 1
+        self.n["challenges_sent"] += 1
 
     # ---------------------------------------------------------------- receiving
 
@@ -460,14 +476,14 @@ class Link:
         was = self.state
         self.state, action = _TRANSITIONS[(self.state, self._classify(frame))]
         if action is _Action.DROP:
-            self.n.dropped_stale += 1
+            self.n["dropped_stale"] += 1
             return []
         if action is _Action.CHALLENGE:
             # no state changes, not even last_heard: this may be anyone but the peer
             if was is _State.BOUND:
-                self.n.dropped_unconfirmed += 1
+                self.n["dropped_unconfirmed"] += 1
             else:
-                self.n.dropped_stale += 1
+                self.n["dropped_stale"] += 1
             self.challenge_to = frame.src_epoch
             return []
         self.last_heard = now
@@ -475,14 +491,14 @@ class Link:
             assert self.peer_epoch is not None
             self.retired.append(self.peer_epoch)
             self.restarts += 1
-            self.n.peer_restarts += 1
-            self.n.messages_discarded += self.pending_messages() + (1 if self.partial else 0)
+            self.n["peer_restarts"] += 1
+            self.n["messages_discarded"] += self.pending_messages() + (1 if self.partial else 0)
             self._reset_streams(now)
         self.peer_epoch = frame.src_epoch
         if self.challenge_to == frame.src_epoch:
             self.challenge_to = None  # confirmed meanwhile
         if action is _Action.ANNOUNCE:
-            self.n.dropped_stale += 1
+            self.n["dropped_stale"] += 1
             self.ack_now = True
             return []
         if action is _Action.RESEND:
@@ -490,7 +506,7 @@ class Link:
                 entry.deadline, entry.early = None, False
                 self.resend.add(seq)
         if frame.dst_epoch != 0 and not self._on_ack(frame, now):
-            self.n.dropped_malformed += 1
+            self.n["dropped_malformed"] += 1
             return []
         if frame.type is FrameType.ACK:
             return []
@@ -559,14 +575,14 @@ class Link:
     def _on_sequenced(self, frame: Frame, now: float, room: int | None) -> list[bytes]:
         seq = unwrap(frame.seq, self.recv_next)
         if seq < self.recv_next or seq in self.ooo:
-            self.n.duplicates += 1
+            self.n["duplicates"] += 1
             self.ack_now = True  # our ack was probably lost
             return []
         if seq >= self.recv_next + _RECV_WINDOW:
-            self.n.dropped_window += 1
+            self.n["dropped_window"] += 1
             return []
         if frame.type is FrameType.DATA and frame.frag_count > self.cfg.max_fragments:
-            self.n.dropped_malformed += 1
+            self.n["dropped_malformed"] += 1
             return []
         if (
             room is not None
@@ -578,7 +594,7 @@ class Link:
         ):
             # a stranger over its byte allowance, or a message it could never fit in it:
             # not buffered and not acked (an honest sender resends once there is room)
-            self.n.dropped_budget += 1
+            self.n["dropped_budget"] += 1
             return []
         if seq != self.recv_next or self.ooo:
             self.ack_now = True  # opens or fills a gap: the sender wants to know at once
@@ -597,7 +613,7 @@ class Link:
             self.recv_next += 1
             if message is not None:
                 delivered.append(message)
-        self.n.messages_delivered += len(delivered)
+        self.n["messages_delivered"] += len(delivered)
         return delivered
 
     def _reassemble(self, unit: _Unit) -> bytes | None:
@@ -605,10 +621,10 @@ class Link:
             return None
         if unit.frag_index == 0:
             if self.partial:
-                self.n.messages_discarded += 1  # peer broke the fragment sequence
+                self.n["messages_discarded"] += 1  # peer broke the fragment sequence
             self.partial, self.partial_count, self.partial_bytes = [], unit.frag_count, 0
         elif unit.frag_index != len(self.partial) or unit.frag_count != self.partial_count:
-            self.n.messages_discarded += bool(self.partial)
+            self.n["messages_discarded"] += bool(self.partial)
             self.partial, self.partial_count, self.partial_bytes = [], 0, 0
             return None
         self.partial.append(unit.payload)

@@ -43,6 +43,11 @@ class BadTxt(LanTagError, ValueError):
     """A TXT record that is not a valid lanTag advert; the message names the field."""
 
 
+def already_playing_line(name: str) -> str:
+    """The game's advert says it is under way: its host takes no one new until it ends."""
+    return f"“{name}” is already playing: nobody can join it until its game ends"
+
+
 @dataclass(frozen=True, slots=True)
 class LobbyInfo:
     instance: str
@@ -66,7 +71,6 @@ class LobbyInfo:
     @property
     def full(self) -> bool:
         return self.seats_taken >= self.seats_total
-
 
 
 def _text(props: Mapping[bytes, bytes | None], key: str) -> str:
@@ -239,8 +243,7 @@ def same_name_note(info: LobbyInfo, lobbies: Iterable[LobbyInfo]) -> str:
         return ""
     keys = ", ".join(sorted({info.fingerprint, *(i.fingerprint for i in others)}))
     return (
-        f"{len(others) + 1} games share this name (host keys {keys}): ask the host for "
-        "`lantag id`"
+        f"{len(others) + 1} games share this name (host keys {keys}): ask the host for `lantag id`"
     )
 
 

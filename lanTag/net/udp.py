@@ -1,7 +1,7 @@
 """The asyncio pump: real UDP sockets (asyncio-dgram streams) driving one sans-IO machine.
 
 All protocol logic lives in the machine; this file only moves bytes, reads the
-clock and arms one timer.  An optional :class:`~lanTag.net.netsim.NetSim` is
+clock and arms one timer.  An optional :class:`~lanTag.net.faults.NetSim` is
 applied to outgoing datagrams (dropped, duplicated, or sent later through
 ``loop.call_later``), because this kernel offers no netem.
 
@@ -41,7 +41,7 @@ import asyncio_dgram
 from asyncio_dgram.aio import DatagramServer
 
 from lanTag.net.endpoint import Addr, DatagramMachine, LinkEndpoint
-from lanTag.net.netsim import NetSim
+from lanTag.net.faults import NetSim
 from lanTag.net.winsock import disable_udp_resets
 
 __all__ = ["LinkEndpoint", "PumpStats", "UdpPump", "run_machine"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from lanTag.errors import LocalProtocolError
 from lanTag.identity import Identity
-from lanTag.log.chain import MAGICS, EntryKind, LogChain, LogFormatError, parse_log
+from lanTag.log.entries import MAGICS, EntryKind, LogChain, LogFormatError, parse_log
 from lanTag.rules.base import Over
 from lanTag.session.handback import HANDBACK_LIMIT
 from lanTag.session.lobby_record import LobbyRecord

@@ -22,12 +22,12 @@ from pathlib import Path
 import platformdirs
 
 from lanTag.errors import LanTagError, LocalProtocolError
-from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
+from lanTag.fair.hash_chain import DEFAULT_LENGTH, HashChain
 from lanTag.files import read_text, write_atomic, write_text_atomic
 from lanTag.identity import Identity
 from lanTag.log.file import LogWriter
+from lanTag.net.faults import NetSim
 from lanTag.net.link import LinkLayer
-from lanTag.net.netsim import NetSim
 from lanTag.net.udp import UdpPump
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
 from lanTag.peer.machine import Driver, LinkSender, PeerMachine

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lanTag.log.chain import LogFormatError
+from lanTag.log.entries import LogFormatError
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.session.events import StepApplied
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import HashChain
 from lanTag.peer.join_handshake import TAG, VERSION, HostConfig, HostLobby, JoinLobby
 from lanTag.peer.machine import PeerMachine, send_or_drop
 from lanTag.peer.series_events import NextGame, SeriesDone

@@ -40,6 +40,7 @@ __all__ = [
     "IllegalAction",
     "Input",
     "Joint",
+    "MalformedAction",
     "Move",
     "OptionError",
     "OptionSpec",
@@ -63,7 +64,18 @@ __all__ = [
 
 
 class IllegalAction(LanTagError, ValueError):
-    """An input that the rules forbid in this state; the message says why."""
+    """An input this state does not take; the message says why.
+
+    Raised as itself it is a rule refusal: a well-formed action (or input) that the rules
+    forbid here and now.  Its subclass :class:`MalformedAction` says the text or bytes are
+    no action of the game at all, so every caller that refuses one refuses both.
+    """
+
+
+class MalformedAction(IllegalAction):
+    """Text or bytes that are no action at all: not an action's form (``Action.parse``,
+    ``decode_input``), or no action of this game (``Game.reads``: an unknown verb, arguments
+    of the wrong number or kind, a word outside the game's vocabulary)."""
 
 
 class OptionError(LanTagError, ValueError):
@@ -100,22 +112,22 @@ class Action:
 
     def __post_init__(self) -> None:
         if not _WORD.fullmatch(self.verb):
-            raise IllegalAction(f"bad action verb {self.verb!r}")
+            raise MalformedAction(f"bad action verb {self.verb!r}")
         for a in self.args:
             if isinstance(a, bool) or not isinstance(a, int | str):
-                raise IllegalAction(f"bad action argument {a!r}")
+                raise MalformedAction(f"bad action argument {a!r}")
             if isinstance(a, str) and not _WORD.fullmatch(a):
-                raise IllegalAction(f"bad action word {a!r}")
+                raise MalformedAction(f"bad action word {a!r}")
 
     def __str__(self) -> str:
         return " ".join([self.verb, *(str(a) for a in self.args)])
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Parse the text form; raises IllegalAction on anything malformed."""
+        """Parse the text form; raises MalformedAction on anything malformed."""
         tokens = text.strip().lower().split()
         if not tokens:
-            raise IllegalAction("empty action")
+            raise MalformedAction("empty action")
         args: list[Arg] = [int(t) if _INT.fullmatch(t) else t for t in tokens[1:]]
         return cls(tokens[0], tuple(args))
 
@@ -125,7 +137,7 @@ class Action:
     @classmethod
     def from_msgpack(cls, obj: object) -> Action:
         if not isinstance(obj, list | tuple) or not obj or not isinstance(obj[0], str):
-            raise IllegalAction("action must be a non-empty array starting with a verb")
+            raise MalformedAction("action must be a non-empty array starting with a verb")
         return cls(obj[0], tuple(obj[1:]))
 
 
@@ -149,7 +161,7 @@ class Joint:
     def __post_init__(self) -> None:
         seats = [s for s, _ in self.choices]
         if seats != sorted(set(seats)):
-            raise IllegalAction("joint choices must be sorted by seat, one per seat")
+            raise MalformedAction("joint choices must be sorted by seat, one per seat")
 
     def of(self, seat: int) -> Action:
         for s, a in self.choices:
@@ -195,10 +207,10 @@ def input_text(inp: Input, describe: Callable[[Action], str] = str) -> str:
 
 
 def decode_input(obj: object) -> Input:
-    """Inverse of :func:`encode_input`; raises IllegalAction on malformed input."""
+    """Inverse of :func:`encode_input`; raises MalformedAction on malformed input."""
     try:
         if not isinstance(obj, list | tuple) or len(obj) < 2:
-            raise IllegalAction("input must be an array")
+            raise MalformedAction("input must be an array")
         tag = obj[0]
         if tag == 0 and len(obj) == 3 and _is_int(obj[1]):
             return Move(obj[1], Action.from_msgpack(obj[2]))
@@ -206,19 +218,19 @@ def decode_input(obj: object) -> Input:
             pairs = []
             for pair in obj[1]:
                 if not isinstance(pair, list | tuple) or len(pair) != 2 or not _is_int(pair[0]):
-                    raise IllegalAction("joint choice must be [seat, action]")
+                    raise MalformedAction("joint choice must be [seat, action]")
                 pairs.append((pair[0], Action.from_msgpack(pair[1])))
             return Joint(tuple(pairs))
         if tag == 2 and len(obj) == 2 and isinstance(obj[1], list | tuple):
             values = []
             for v in obj[1]:
                 if not isinstance(v, list | tuple) or not all(_is_int(x) for x in v):
-                    raise IllegalAction("roll values must be arrays of ints")
+                    raise MalformedAction("roll values must be arrays of ints")
                 values.append(tuple(v))
             return Roll(tuple(values))
     except (TypeError, KeyError) as exc:  # defensive: never let a bad input crash a peer
-        raise IllegalAction(f"malformed input: {exc}") from exc
-    raise IllegalAction("unknown input form")
+        raise MalformedAction(f"malformed input: {exc}") from exc
+    raise MalformedAction("unknown input form")
 
 
 def _is_int(x: object) -> bool:
@@ -523,7 +535,7 @@ class State(ABC):
 
         The console calls it before ``check_action``.  The default takes the text as it
         is; an engine whose wire form is terse for size (stomptag orders) accepts the
-        readable form here too.  May raise IllegalAction naming what cannot be read.
+        readable form here too.  May raise MalformedAction naming what cannot be read.
         """
         return action
 
@@ -564,13 +576,20 @@ class State(ABC):
         return self._apply(inp)
 
     def check_action(self, seat: int, action: Action) -> None:
-        """Raise IllegalAction unless ``action`` is legal for ``seat`` now.
+        """Raise IllegalAction unless ``action`` is legal for ``seat`` now: MalformedAction
+        when the game does not read it (``Game.reads``), else a rule refusal.
 
         The default looks the action up in ``legal_actions``; engines with huge
         action spaces override it with a direct check that gives a better reason.
         """
         if action not in self.legal_actions(seat):
-            raise IllegalAction(f"{action} is not legal for seat {seat} now")
+            raise self.refused(action, f"{action} is not legal for seat {seat} now")
+
+    def refused(self, action: Action, why: str) -> IllegalAction:
+        """The error that refuses ``action`` for the reason ``why``: MalformedAction when
+        this game does not read it (``Game.reads``), else IllegalAction (a rule refusal).
+        Which one never depends on the state, only on the action."""
+        return IllegalAction(why) if self.game.reads(action) else MalformedAction(why)
 
     # -- canonical bytes --------------------------------------------------
 
@@ -630,6 +649,17 @@ class Game(ABC):
         The inverse of ``State.typed_action``: typing the text back gives the same action.
         """
         return str(action)
+
+    @classmethod
+    def reads(cls, action: Action) -> bool:
+        """Whether ``action`` is one of this game's actions in some state: a verb of the
+        game, with arguments of the number and kind it takes and words from the game's
+        fixed vocabulary (a direction, a square name).  What a refusal of it depends on
+        (whose turn, a board, a range) is the state's.  An action it does not read is
+        refused with MalformedAction (``State.refused``).  The default reads every action;
+        each shipped engine states its own (tests/rules/test_malformed.py checks it)."""
+        _ = action
+        return True
 
     @classmethod
     def playout_step_bound(cls, seats: int) -> int:

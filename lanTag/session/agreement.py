@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.session import events as ev
 from lanTag.session.core import CONTRIBUTIONS
 from lanTag.session.late_proof import LateProof

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from lanTag.errors import LocalProtocolError
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity, Signer, Verifier
-from lanTag.log.chain import EntryKind, LogChain, log_magic
+from lanTag.log.entries import EntryKind, LogChain, log_magic
 from lanTag.rules.base import Action, Game, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Mapping
 
-from lanTag.log.chain import EntryKind, LogChain
+from lanTag.log.entries import EntryKind, LogChain
 from lanTag.session import events as ev
 from lanTag.session.transport import Addr
 

@@ -14,8 +14,8 @@ proven a liar, and applied only once the others split too (``_judge_late_proofs`
 
 from __future__ import annotations
 
-from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import opens
+from lanTag.fair.hash_chain import chain_step_ok
 from lanTag.rules.base import Simultaneous
 from lanTag.session.core import SessionCore
 from lanTag.session.messages import MsgType, Signed, reveal_value

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
-from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import NONCE_SIZE, commitment, opens
+from lanTag.fair.hash_chain import chain_step_ok
 from lanTag.identity import Identity
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.rules.base import (
     Action,
     Chance,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.session import events as ev
 from lanTag.session.journal import Journal
 from lanTag.session.messages import Signed

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from lanTag.fair.chain import chain_step_ok
 from lanTag.fair.commit import opens
+from lanTag.fair.hash_chain import chain_step_ok
 from lanTag.rules.base import IllegalAction, State
 from lanTag.session.features import Features
 from lanTag.session.messages import SPECS, MsgType, Signed, reveal_vector

@@ -19,7 +19,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 
-from lanTag.net.lobby_adverts import LobbyInfo, LobbyTable, same_name_note
+from lanTag.net.lobby_adverts import LobbyInfo, LobbyTable, already_playing_line, same_name_note
 from lanTag.rules.registry import display_name
 from lanTag.session.compatibility import why_not_join
 from lanTag.ui.screens import Screen, make_app
@@ -137,7 +137,7 @@ def cannot_join(info: LobbyInfo, spectate: bool = False) -> str:
     if why:
         return f"cannot join “{info.name}”: {why}"
     if info.state == "playing":
-        return f"“{info.name}” is already playing: nobody can join it until its game ends"
+        return already_playing_line(info.name)
     if info.full and not spectate:
         return (
             f"“{info.name}” is full ({info.seats_taken}/{info.seats_total}): pick another "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lanTag.errors import LocalProtocolError
-from lanTag.rules.base import Action, IllegalAction
+from lanTag.rules.base import Action, IllegalAction, MalformedAction
 from lanTag.ui.choosing import letter_choices
 from lanTag.ui.model import SCAN_LIMIT, GameModel
 from lanTag.ui.series_info import ACCEPT_NEXT, DECLINE_NEXT, REMATCH_SAME, REMATCH_SETUP
@@ -69,7 +69,7 @@ def _play(model: GameModel, text: str, *, secret_only: bool = False) -> bool:
         text = letter_choices(model).get(text.lower(), text)
     try:
         action = Action.parse(text)
-    except IllegalAction as exc:
+    except MalformedAction as exc:
         model.say(f"not an action: {exc}", "class:error")
         return False
     if model.seat_taken_over():

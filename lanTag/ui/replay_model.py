@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator
 
-from lanTag.log.chain import parse_log
+from lanTag.log.entries import parse_log
 from lanTag.log.inspect import Detail, describe, inspect_steps
 from lanTag.log.verify import VerifyReport
 from lanTag.rules.base import IllegalAction, Joint, Move, Roll, State, input_text

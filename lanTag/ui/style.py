@@ -81,7 +81,11 @@ _PLAIN["overlay"] = ""
 
 
 def colour_enabled(color: bool) -> bool:
-    """False when the caller or the NO_COLOR convention (no-color.org) says so."""
+    """lanTag's one NO_COLOR rule: False when the caller (``color``) or NO_COLOR says so.
+
+    no-color.org: colour is off when NO_COLOR is present and not an empty string.  Every
+    screen applies it to its ``color`` argument; the CLI passes whether stdout is a terminal.
+    """
     return color and not os.environ.get("NO_COLOR")
 
 

@@ -29,16 +29,12 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_direct import DirectTable, LinkFaults
-from bench_tables import Table
-from benchgames import ENGINES
-
-from lanTag.net.netsim import NetSimConfig
+from lanTag.net.faults import NetSimConfig
+from scripts.bench.bench_direct import DirectTable, LinkFaults
+from scripts.bench.bench_tables import Table
+from scripts.bench.benchgames import ENGINES
 
 __all__ = [
     "ENGINES",
@@ -90,7 +86,9 @@ class _LastApplied:
         self.table = table
 
     def at(self, step: int) -> float:
-        times = [at for s in self.table.stamped for k, at, _, _ in s.steps if k == step]
+        times: list[float] = [
+            at for s in self.table.stamped for k, at, _, _ in s.steps if k == step
+        ]
         if len(times) != len(self.table.peers):
             raise RuntimeError(f"step {step} applied by {len(times)} peers only")
         return max(times)
@@ -234,7 +232,7 @@ def wifi_table(
             f"times in mean one-way delays ({net.delay * 1e3:g} ms) of virtual time: from "
             "the last peer applying the step before to the last peer applying this one, "
             "after 2 warm-up steps; the lobby fills on a clean network",
-            "faults: NetSim (lanTag/net/netsim.py) per directed link for the delay, its "
+            "faults: NetSim (lanTag/net/faults.py) per directed link for the delay, its "
             "jitter (which also reorders) and the independent loss; the bursts are the "
             f"bench's (bench_direct.LinkFaults): a datagram starts one with probability "
             f"{net.burst:g}, and it and the next {net.burst_len - 1} datagrams on that link "
@@ -265,7 +263,10 @@ def pin_text(value: tuple[Fraction | int, Fraction | int]) -> str:
 def main() -> None:
     import argparse
 
-    ap = argparse.ArgumentParser(description="print the pins of tests/bench/test_protocol_counts")
+    ap = argparse.ArgumentParser(
+        prog="python -m scripts.bench.bench_counts",
+        description="print the pins of tests/bench/test_protocol_counts",
+    )
     ap.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS))
     ap.add_argument("--peers", type=int, nargs="+", default=[2, 4, 8, 16])
     args = ap.parse_args()

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Fair die rolls: message rounds per roll and roll latency for N peers on loopback UDP.
 
 Every step of the ``benchdice`` engine (scripts/bench/benchgames.py) is one Chance (a
@@ -23,10 +22,10 @@ d6), so the game's step rate is the roll rate.  Three measurements, same run:
 
 Usage::
 
-    python scripts/bench/bench_dice.py            # N = 2 4 8 16, 150 rolls
-    python scripts/bench/bench_dice.py --quick    # N = 2 4, 30 rolls
-    python scripts/bench/bench_dice.py --peers 4 8 --rolls 300 --logs none --json
-    python scripts/bench/bench_dice.py --peers 2 --logs none --wifi-rolls 500
+    python -m scripts.bench.bench_dice            # N = 2 4 8 16, 150 rolls
+    python -m scripts.bench.bench_dice --quick    # N = 2 4, 30 rolls
+    python -m scripts.bench.bench_dice --peers 4 8 --rolls 300 --logs none --json
+    python -m scripts.bench.bench_dice --peers 2 --logs none --wifi-rolls 500
 """
 
 from __future__ import annotations
@@ -37,10 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import bench_counts
-import benchlib as bl
+from scripts.bench import bench_counts
+from scripts.bench import benchlib as bl
 
 VIRTUAL_LATENCY = 0.010
 WARMUP = 5
@@ -53,7 +50,9 @@ def protocol_row(
     t = bl.DirectTable("benchdice", n, options=(("rolls", rolls),), latency=VIRTUAL_LATENCY)
     t.start()
     w0, v0, c0 = t.net.wire.snapshot(), t.net.now, time.process_time()
-    done = rolls - sum(p.session.step for p in t.peers) / n  # rolls left, mean over peers
+    steps = [p.session.step for p in t.peers if p.session is not None]
+    assert len(steps) == n  # every peer has its session once the table started
+    done = rolls - sum(steps) / n  # rolls left, mean over peers
     t.net.run_until(t.over)
     cpu = time.process_time() - c0
     wire = t.net.wire.minus(w0)
@@ -111,7 +110,9 @@ def real_row(n: int, rolls: int, logs: str, size: int, timeout: float) -> dict[s
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m scripts.bench.bench_dice", description=__doc__.splitlines()[0]
+    )
     ap.add_argument("--quick", action="store_true", help="N = 2 4, 30 rolls")
     ap.add_argument("--peers", type=int, nargs="+", help="peer counts (default 2 4 8 16)")
     ap.add_argument("--rolls", type=int, help="rolls per game (default 150, quick 30)")

@@ -3,25 +3,24 @@
 * :class:`DirectNet`: an in-process, zero-latency driver for whole peers (links + lobby +
   session + bot).  Like :class:`lanTag.net.udp.UdpPump` it asks a machine for its output and
   its next timer only after touching *that* machine, so its CPU cost per event is the
-  product's own (``lanTag.net.simnet.SimNetwork`` polls every machine on every event,
+  product's own (``lanTag.net.sim_network.SimNetwork`` polls every machine on every event,
   which is right for tests but adds O(peers) per event);
 * :class:`DirectTable`: ``humans`` whole peers with bots on a :class:`DirectNet`;
 * :class:`LinkFaults`: seeded faults per directed link for a :class:`DirectNet` (the
-  project's :class:`~lanTag.net.netsim.NetSim` plus bursts of loss, which it lacks);
+  project's :class:`~lanTag.net.faults.NetSim` plus bursts of loss, which it lacks);
 * :class:`StampedEvents`: timestamps applied steps and game over (also used by the
   real-socket children in ``bench_procs``);
 * signed-message counting of a log (:func:`count_log`).
 
-Importing this module puts the repository root and scripts/bench on ``sys.path``.
 Re-exported by ``benchlib`` (the benchmarks' facade); import that rather than this.
 """
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import heapq
 import random
-import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable
@@ -29,25 +28,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lanTag.fair.hash_chain import HashChain
+from lanTag.identity import Identity
+from lanTag.log.entries import EntryKind, parse_log
+from lanTag.net.faults import NetSim, NetSimConfig
+from lanTag.net.link import LinkLayer
+from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
+from lanTag.peer.machine import BotDriver, PeerMachine
+from lanTag.rules.base import Joint, Move, Roll
+from lanTag.session import events as ev
+from lanTag.session.lobby_record import Timeouts
+from lanTag.session.messages import parse_unverified
+from scripts.bench import benchgames
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-for _p in (str(REPO), str(HERE)):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
-
-import benchgames  # noqa: E402
-
-from lanTag.fair.chain import HashChain  # noqa: E402
-from lanTag.identity import Identity  # noqa: E402
-from lanTag.log.chain import EntryKind, parse_log  # noqa: E402
-from lanTag.net.link import LinkLayer  # noqa: E402
-from lanTag.net.netsim import NetSim, NetSimConfig  # noqa: E402
-from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby  # noqa: E402
-from lanTag.peer.machine import BotDriver, PeerMachine  # noqa: E402
-from lanTag.rules.base import Joint, Move, Roll  # noqa: E402
-from lanTag.session import events as ev  # noqa: E402
-from lanTag.session.lobby_record import Timeouts  # noqa: E402
-from lanTag.session.messages import parse_unverified  # noqa: E402
 
 Addr = tuple[str, int]
 # Long enough that no benchmark ever votes a slow-but-alive seat out.
@@ -130,7 +125,7 @@ class WireCounts:
     by_type: Counter[str] = field(default_factory=Counter)
     bytes_by_type: Counter[str] = field(default_factory=Counter)
 
-    def add(self, data: bytes) -> None:
+    def add(self, data: builtins.bytes) -> None:  # the field ``bytes`` hides the type
         kind = FRAME_TYPES.get(data[1] & 0x0F, "?") if len(data) > 1 else "?"
         self.datagrams += 1
         self.bytes += len(data)
@@ -153,7 +148,7 @@ class WireCounts:
 
 def _link_seed(seed: int, salt: str) -> int:
     """A seed per link, stable across processes (blake2b, as NetSim.fork)."""
-    return int.from_bytes(hashlib.blake2b(f"{seed}/{salt}".encode(), digest_size=8).digest())
+    return int.from_bytes(hashlib.blake2b(f"{seed}/{salt}".encode(), digest_size=8).digest(), "big")
 
 
 @dataclass
@@ -161,7 +156,7 @@ class LinkFaults:
     """Faults on every directed link of a :class:`DirectNet`, seeded, one state per link.
 
     Each datagram first meets the burst model, then the link's own
-    :class:`~lanTag.net.netsim.NetSim` (forked from ``config`` per directed link: delay,
+    :class:`~lanTag.net.faults.NetSim` (forked from ``config`` per directed link: delay,
     jitter, independent loss, duplication, reordering).  NetSimConfig has no bursts, so
     they are modelled here: a datagram starts a burst with probability ``burst``, and it
     and the next ``burst_len - 1`` datagrams on that link are lost (the burst's own

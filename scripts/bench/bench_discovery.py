@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """How long from registering a lanTag game until a browser in *another process* sees it.
 
 Four rows, all measured in the same run, on the same interface:
@@ -17,12 +16,12 @@ across network namespaces), taken in the process where each event happens.
 
 Usage::
 
-    python scripts/bench/bench_discovery.py                    # loopback, 20 + 3 trials
-    python scripts/bench/bench_discovery.py --quick            # loopback, 5 trials, no probing
-    python scripts/bench/bench_discovery.py --trials 50 --probing-trials 0 --json
-    python scripts/bench/bench_discovery.py --netns peer --interface 10.99.0.1 \\
+    python -m scripts.bench.bench_discovery                    # loopback, 20 + 3 trials
+    python -m scripts.bench.bench_discovery --quick            # loopback, 5 trials, no probing
+    python -m scripts.bench.bench_discovery --trials 50 --probing-trials 0 --json
+    python -m scripts.bench.bench_discovery --netns peer --interface 10.99.0.1 \\
         --browser-interface 10.99.0.2                          # browser in a namespace
-    python scripts/bench/bench_discovery.py --netns-auto       # root: two fresh namespaces
+    python -m scripts.bench.bench_discovery --netns-auto       # root: two fresh namespaces
 
 ``--netns-auto`` (root only) creates two network namespaces joined by a veth pair
 (``--topology bridge``: each joined by its own veth pair to a bridge in a third
@@ -47,10 +46,7 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from typing import Any
 
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncZeroconf
@@ -62,6 +58,7 @@ from lanTag.net.discovery import (
     service_info,
 )
 from lanTag.net.lobby_adverts import LobbyTable
+from tests.support.processes import root_env
 
 FLOOR_GROUP = "239.255.76.84"  # administratively scoped; TTL 1 keeps it on the link anyway
 TARGET_MS = 100.0
@@ -182,7 +179,7 @@ async def trial_probing(child: Child, interface: str) -> float:
         await zc.async_close()
 
 
-def summarise(name: str, samples: list[float]) -> dict[str, object]:
+def summarise(name: str, samples: list[float]) -> dict[str, Any]:
     ms = sorted(s * 1e3 for s in samples)
     if not ms:
         return {"row": name, "n": 0}
@@ -198,11 +195,12 @@ def summarise(name: str, samples: list[float]) -> dict[str, object]:
 
 async def parent_main(args: argparse.Namespace) -> None:
     browser_if = args.browser_interface or args.interface
-    cmd = [sys.executable, __file__, "--role", "browser", "--interface", browser_if]
+    cmd = [sys.executable, "-m", "scripts.bench.bench_discovery", "--role", "browser"]
+    cmd += ["--interface", browser_if]
     if args.netns:
         cmd = ["ip", "netns", "exec", args.netns, *cmd]
     proc = await asyncio.create_subprocess_exec(
-        *cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        *cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=root_env()
     )
     child = Child(proc)
     load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -210,7 +208,7 @@ async def parent_main(args: argparse.Namespace) -> None:
     sender.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(args.interface))
     sender.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
     sender.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
-    rows = []
+    rows: list[dict[str, Any]] = []
     try:
         port = await asyncio.wait_for(child.ready, 30)
         await asyncio.sleep(0.3)  # let the browser's own startup queries settle
@@ -237,7 +235,7 @@ async def parent_main(args: argparse.Namespace) -> None:
     where = f"{args.interface} -> {browser_if}" + (f" (netns {args.netns})" if args.netns else "")
     if args.where:
         where = args.where
-    import benchlib as bl
+    from scripts.bench import benchlib as bl
 
     table = bl.Table(
         f"register -> seen by another process, {where}",
@@ -252,15 +250,16 @@ async def parent_main(args: argparse.Namespace) -> None:
         rows=[r for r in rows if r["n"]],
         load_before=load_before,
     ).close()
-    fast = next((r for r in rows if r["row"].startswith("mdns fast") and r["n"]), None)
+    fast_row = next((r for r in rows if r["row"].startswith("mdns fast") and r["n"]), None)
     targets = []
-    if fast is not None:
+    if fast_row is not None:
         targets.append(
             {
                 "target": f"host registered -> browser sees it <= {TARGET_MS:g} ms "
                 "(mdns fast, median)",
-                "measured": f"median {fast['median_ms']} ms, p90 {fast['p90_ms']} ms ({where})",
-                "met": fast["median_ms"] <= TARGET_MS,
+                "measured": f"median {fast_row['median_ms']} ms, "
+                f"p90 {fast_row['p90_ms']} ms ({where})",
+                "met": fast_row["median_ms"] <= TARGET_MS,
             }
         )
     bl.output("bench_discovery", [table], targets, args.json, {"interfaces": where})
@@ -347,7 +346,8 @@ def netns_auto(args: argparse.Namespace, passthrough: list[str]) -> int:
             "exec",
             ns_a,
             sys.executable,
-            str(Path(__file__).resolve()),
+            "-m",
+            "scripts.bench.bench_discovery",
             "--interface",
             ip_a,
             "--browser-interface",
@@ -358,14 +358,16 @@ def netns_auto(args: argparse.Namespace, passthrough: list[str]) -> int:
             where,
             *passthrough,
         ]
-        return subprocess.run(cmd, check=False).returncode
+        return subprocess.run(cmd, check=False, env=root_env()).returncode
     finally:
         for ns in reversed(made):  # deleting a namespace deletes the veths/bridge in it
             subprocess.run(["ip", "netns", "del", ns], check=False, capture_output=True)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.bench.bench_discovery", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--role", choices=["parent", "browser"], default="parent")
     parser.add_argument("--interface", default="127.0.0.1", help="advertiser's IPv4 address")
     parser.add_argument("--browser-interface", help="browser's IPv4 (default: --interface)")

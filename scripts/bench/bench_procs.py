@@ -4,8 +4,8 @@
   ``BotDriver``, each on its own loopback UDP socket) spread over several OS processes;
 * :func:`run_floor`: the raw unsigned (or signed) all-to-all UDP floor of the same pattern.
 
-Child processes run ``python benchlib.py peers|floor`` with a JSON config on the command
-line; :func:`main` (called by benchlib.py) dispatches to the child roles defined here.
+Child processes run ``python -m scripts.bench.benchlib peers|floor`` with a JSON config on
+the command line; :func:`main` (called by benchlib.py) dispatches to the child roles defined here.
 Timestamps across processes are ``time.monotonic()`` (CLOCK_MONOTONIC, system-wide).
 """
 
@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import benchgames
-from bench_direct import BENCH_TIMEOUTS, Addr, StampedEvents
-
 from lanTag.identity import Identity
-from lanTag.peer.join_handshake import HostConfig
+from lanTag.peer.join_handshake import HostConfig, HostLobby
 from lanTag.peer.machine import BotDriver
+from scripts.bench import benchgames
+from scripts.bench.bench_direct import BENCH_TIMEOUTS, Addr, StampedEvents
+from tests.support.processes import root_env
 
 # --------------------------------------------------------------------------- real sockets: children
 
@@ -81,7 +81,7 @@ async def _peers_child(cfg: dict[str, Any]) -> None:
         target: Addr = host.address
         _emit({"kind": "ready", "addr": list(target)})
     else:
-        target = tuple(cfg["join"])  # type: ignore[assignment]
+        target = tuple(cfg["join"])
     for i in range(len(handles), cfg["local"]):
         handles.append(
             await open_join(target, me(i), chain_length=cfg["chain_length"], **kwargs(i))
@@ -95,6 +95,7 @@ async def _peers_child(cfg: dict[str, Any]) -> None:
     prof = cProfile.Profile() if cfg.get("profile") else None
     if cfg["host"]:
         lobby = handles[0].machine.lobby
+        assert isinstance(lobby, HostLobby)
         ok = await wait_until(lambda: lobby.taken == cfg["humans"], 120.0)
         if not ok:
             _emit({"kind": "error", "error": f"lobby stuck at {lobby.taken}/{cfg['humans']}"})
@@ -203,10 +204,10 @@ def _floor_child(cfg: dict[str, Any]) -> None:
                 lost = True
                 break
             for key, _ in sel.select(1.0):
-                s = key.fileobj
+                sock = socks[key.data]  # the socket registered with index key.data
                 while True:
                     try:
-                        data = s.recv(2048)  # type: ignore[union-attr]
+                        data = sock.recv(2048)
                     except BlockingIOError:
                         break
                     if signed:
@@ -238,13 +239,14 @@ def split(n: int, procs: int) -> list[int]:
     return [n // procs + (1 if i < n % procs else 0) for i in range(procs)]
 
 
-# The child program is the facade, benchlib.py (``python benchlib.py peers|floor``).
-_CHILD = Path(__file__).resolve().with_name("benchlib.py")
+# The child program is the facade, benchlib (``python -m scripts.bench.benchlib peers|floor``).
+_CHILD = "scripts.bench.benchlib"
 
 
 def _spawn(role: str, cfg: dict[str, Any]) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, str(_CHILD), role, json.dumps(cfg)],
+        [sys.executable, "-m", _CHILD, role, json.dumps(cfg)],
+        env=root_env(),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -267,7 +269,8 @@ def _read_json(proc: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
             line, rest = buf.split(b"\n", 1)
             _BUFFERS[proc.pid] = rest
             if line.startswith(b"{"):
-                return json.loads(line)
+                record: dict[str, Any] = json.loads(line)
+                return record
             continue
         ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
         if not ready:
@@ -350,7 +353,7 @@ class RealRun:
 
     def cpu_total(self) -> float:
         """CPU seconds of all processes from game start to their last local game over."""
-        return sum(p["cpu"] for p in self.procs)
+        return float(sum(p["cpu"] for p in self.procs))
 
 
 def run_real(

@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bench_procs import run_real
-from bench_tables import Table
+from scripts.bench.bench_procs import run_real
+from scripts.bench.bench_tables import Table
 
 
 def top_profile(path: str, limit: int = 15, sort: str = "tottime") -> str:

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Rules throughput of each engine: random steps per second and full random games per second.
 
 Each game starts from ``Game.new_state(seats)`` with default options and is played to the
@@ -14,9 +13,9 @@ checked ``State.apply``.  Columns:
 
 Usage::
 
-    python scripts/bench/bench_rules.py                 # 3 s per engine, 4 seats
-    python scripts/bench/bench_rules.py --quick         # 0.4 s per engine
-    python scripts/bench/bench_rules.py --seats 8 --json
+    python -m scripts.bench.bench_rules                 # 3 s per engine, 4 seats
+    python -m scripts.bench.bench_rules --quick         # 0.4 s per engine
+    python -m scripts.bench.bench_rules --seats 8 --json
 """
 
 from __future__ import annotations
@@ -25,15 +24,12 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import benchlib as bl
-
+from lanTag.rules.base import State
 from lanTag.rules.playout import random_input
 from lanTag.rules.registry import get_game
+from scripts.bench import benchlib as bl
 
 ENGINES = ("prototag", "assassination", "boardtag", "stomptag", "tagem")
 
@@ -44,7 +40,7 @@ def run_engine(engine: str, seats: int, budget: float, seed: int = 1) -> dict[st
     below = rng.randrange
     bound = game.playout_step_bound(seats)
     steps = games = truncated = 0
-    sample = []  # states to hash afterwards
+    sample: list[State] = []  # states to hash afterwards
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < budget or games == 0:
         state = game.new_state(seats)
@@ -84,7 +80,9 @@ def run_engine(engine: str, seats: int, budget: float, seed: int = 1) -> dict[st
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m scripts.bench.bench_rules", description=__doc__.splitlines()[0]
+    )
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--seats", type=int, default=4)
     ap.add_argument("--budget", type=float, help="seconds per engine (default 3, quick 0.4)")

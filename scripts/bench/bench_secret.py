@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Simultaneous secret rounds (commit + reveal) for N peers; a 64-peer stomptag round.
 
 Every step of the ``benchsecret`` engine (scripts/bench/benchgames.py) is one secret
@@ -26,11 +25,11 @@ choice by every seat: each seat sends COMMIT, and once it holds every commitment
 
 Usage::
 
-    python scripts/bench/bench_secret.py             # protocol N=2..64, real N<=16, stomptag 64
-    python scripts/bench/bench_secret.py --quick     # protocol N<=16, real N=2 8, stomptag 8
-    python scripts/bench/bench_secret.py --json --stomp-peers 32
-    python scripts/bench/bench_secret.py --peers 0 --real-peers 0   # stomptag only (0: skip)
-    python scripts/bench/bench_secret.py --peers 0 --real-peers 0 --stomp-peers 0 --wifi
+    python -m scripts.bench.bench_secret             # protocol N=2..64, real N<=16, stomptag 64
+    python -m scripts.bench.bench_secret --quick     # protocol N<=16, real N=2 8, stomptag 8
+    python -m scripts.bench.bench_secret --json --stomp-peers 32
+    python -m scripts.bench.bench_secret --peers 0 --real-peers 0   # stomptag only (0: skip)
+    python -m scripts.bench.bench_secret --peers 0 --real-peers 0 --stomp-peers 0 --wifi
 """
 
 from __future__ import annotations
@@ -38,13 +37,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import bench_counts
-import benchlib as bl
+from scripts.bench import bench_counts
+from scripts.bench import benchlib as bl
 
 VIRTUAL_LATENCY = 0.010
 WARMUP = 3
@@ -65,7 +61,9 @@ def protocol_row(n: int, rounds: int, sign_rate: float, verify_rate: float) -> d
     t = bl.DirectTable("benchsecret", n, options=(("rounds", rounds),), latency=VIRTUAL_LATENCY)
     t.start()
     w0, v0, c0 = t.net.wire.snapshot(), t.net.now, time.process_time()
-    done = rounds - sum(p.session.step for p in t.peers) / n  # type: ignore[union-attr]
+    steps = [p.session.step for p in t.peers if p.session is not None]
+    assert len(steps) == n  # every peer has its session once the table started
+    done = rounds - sum(steps) / n
     t.net.run_until(t.over)
     cpu = time.process_time() - c0
     wire = t.net.wire.minus(w0)
@@ -163,7 +161,9 @@ def stomptag_rows(
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m scripts.bench.bench_secret", description=__doc__.splitlines()[0]
+    )
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--peers", type=int, nargs="+", help="protocol table N (default 2..64)")
     ap.add_argument("--real-peers", type=int, nargs="+", help="real-socket N (default 2 4 8 16)")

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Start-up: ``lantag --help`` process start, and time to the console's first paint.
 
 * ``lantag --help``: wall time of the whole process (subprocess, output discarded),
@@ -16,9 +15,9 @@
 
 Usage::
 
-    python scripts/bench/bench_startup.py            # 21 runs each, 3 paints
-    python scripts/bench/bench_startup.py --quick    # 5 runs each, 1 paint
-    python scripts/bench/bench_startup.py --json
+    python -m scripts.bench.bench_startup            # 21 runs each, 3 paints
+    python -m scripts.bench.bench_startup --quick    # 5 runs each, 1 paint
+    python -m scripts.bench.bench_startup --json
 """
 
 from __future__ import annotations
@@ -41,9 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import benchlib as bl
+from scripts.bench import benchlib as bl
 
 PY = sys.executable
 BIN = Path(PY).parent
@@ -71,7 +68,7 @@ def import_times(limit: int) -> list[dict[str, Any]]:
         text=True,
         check=False,
     )
-    rows = []
+    rows: list[dict[str, Any]] = []
     for line in proc.stderr.splitlines():
         m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)", line)
         if m:
@@ -169,7 +166,9 @@ def hang_stack(cols: int, lines: int, timeout: float) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m scripts.bench.bench_startup", description=__doc__.splitlines()[0]
+    )
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--runs", type=int, help="process starts per row (default 21, quick 5)")
     ap.add_argument("--paints", type=int, help="first-paint runs (default 3, quick 1)")
@@ -206,12 +205,14 @@ def main() -> None:
     floor = statistics.median(samples[cmds[0][0]]) * 1e3
     for name, _ in cmds:
         s = bl.stats_ms(samples[name])
+        median = s["median_ms"]
+        assert median is not None  # runs >= 1
         table.add(
             what=name,
-            median_ms=s["median_ms"],
+            median_ms=median,
             min_ms=s["min_ms"],
             p90_ms=s["p90_ms"],
-            over_floor=s["median_ms"] - floor,
+            over_floor=median - floor,
         )
     table.close()
 

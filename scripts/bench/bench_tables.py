@@ -133,9 +133,9 @@ def output(
         print(t.render())
     if targets:
         print()
-        for t in targets:
-            verdict = {True: "MET", False: "MISSED", None: "n/a"}[t.get("met")]
-            print(f"target: {t['target']}: {t['measured']} -> {verdict}")
+        for target in targets:
+            verdict = {True: "MET", False: "MISSED", None: "n/a"}[target.get("met")]
+            print(f"target: {target['target']}: {target['measured']} -> {verdict}")
     sys.stdout.flush()
 
 

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Log verification rate: ``lanTag.log.verify.verify_log`` against a raw Ed25519 loop.
 
 For each engine, one real multi-peer game is played to the end by whole peers (links +
@@ -22,9 +21,9 @@ cProfile on one verify_log call and prints where the time goes (``--profile`` fo
 
 Usage::
 
-    python scripts/bench/bench_verify.py            # five engines, >= 4 s of timing each
-    python scripts/bench/bench_verify.py --quick    # two engines, short games
-    python scripts/bench/bench_verify.py --json --profile
+    python -m scripts.bench.bench_verify            # five engines, >= 4 s of timing each
+    python -m scripts.bench.bench_verify --quick    # two engines, short games
+    python -m scripts.bench.bench_verify --json --profile
 """
 
 from __future__ import annotations
@@ -39,15 +38,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import benchlib as bl
 from nacl.bindings import crypto_sign_open
 
-from lanTag.log.chain import MAGICS, EntryKind, parse_log
+from lanTag.log.entries import MAGICS, EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import SIGN_DOMAIN, parse_unverified
+from scripts.bench import benchlib as bl
 
 # engine -> (peers, options for the full / quick game)
 GAMES: dict[str, tuple[int, tuple[tuple[str, int | bool | str], ...]]] = {
@@ -74,11 +71,7 @@ def signed_triples(data: bytes) -> list[tuple[bytes, bytes, bytes]]:
     magic, record_bytes, _writer = parsed.entries[0].data
     assert magic in MAGICS.values()
     record = LobbyRecord.decode(record_bytes)
-    keys = {
-        i: s.public_key
-        for i, s in enumerate(record.seats)
-        if s.public_key
-    }
+    keys = {i: s.public_key for i, s in enumerate(record.seats) if s.public_key}
     seen: set[bytes] = set()
     out = []
     for e in parsed.entries:
@@ -97,7 +90,7 @@ def raw_loop(triples: list[tuple[bytes, bytes, bytes]]) -> None:
 def timed_pairs(a: Any, b: Any, min_time: float, rounds: int = 5) -> list[tuple[float, float]]:
     """CPU seconds of ``a()`` and of ``b()``, timed alternately (the machine is shared, so
     both see the same background load), for at least ``min_time`` and ``rounds`` rounds."""
-    pairs = []
+    pairs: list[tuple[float, float]] = []
     clock = time.process_time
     t_end = time.perf_counter() + min_time
     while len(pairs) < rounds or time.perf_counter() < t_end:
@@ -134,7 +127,9 @@ def profile_text(data: bytes, limit: int) -> tuple[bl.Table, str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m scripts.bench.bench_verify", description=__doc__.splitlines()[0]
+    )
     ap.add_argument("--quick", action="store_true")
     ap.add_argument(
         "--min-time", type=float, help="seconds of timing per row (default 4, quick 0.5)"

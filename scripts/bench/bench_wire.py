@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Bytes on the wire: signed message sizes per type, link overhead, bytes per game step.
 
 One real game per engine is played to the end by whole peers (links + lobby + session +
@@ -29,10 +28,10 @@ the largest one the games sent and the worst case.
 
 Usage::
 
-    python scripts/bench/bench_wire.py           # five engines, 4 peers
-    python scripts/bench/bench_wire.py --quick   # prototag + stomptag, short games
-    python scripts/bench/bench_wire.py --worst   # only the worst-case table
-    python scripts/bench/bench_wire.py --json
+    python -m scripts.bench.bench_wire           # five engines, 4 peers
+    python -m scripts.bench.bench_wire --quick   # prototag + stomptag, short games
+    python -m scripts.bench.bench_wire --worst   # only the worst-case table
+    python -m scripts.bench.bench_wire --json
 """
 
 from __future__ import annotations
@@ -44,12 +43,7 @@ import statistics
 import sys
 from collections import defaultdict
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import benchlib as bl
 
 from lanTag import wire
 from lanTag.identity import Identity
@@ -58,6 +52,7 @@ from lanTag.rules.base import Action, Game, Over, Simultaneous, Turn
 from lanTag.rules.playout import random_input
 from lanTag.rules.registry import get_game
 from lanTag.session.messages import MsgType, pack_bundle, parse_unverified, sign_message
+from scripts.bench import benchlib as bl
 
 GAMES: dict[str, tuple[int, tuple[tuple[str, int | bool | str], ...]]] = {
     "prototag": (4, ()),
@@ -295,7 +290,9 @@ def worst_case_table(engines: list[str], games: int) -> tuple[bl.Table, int]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m scripts.bench.bench_wire", description=__doc__.splitlines()[0]
+    )
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--worst", action="store_true", help="only the worst-case table")
     ap.add_argument("--json", action="store_true")

@@ -241,7 +241,7 @@ class MoveState(State):
     def _apply(self, inp: Input) -> State:
         if not isinstance(inp, Move):
             raise IllegalAction("only moves")
-        return replace(self, done=self.done + 1, total=self.total + inp.action.args[0])
+        return replace(self, done=self.done + 1, total=self.total + int(inp.action.args[0]))
 
     def to_obj(self) -> Any:
         return [self.seats, self.moves, self.done, self.total]

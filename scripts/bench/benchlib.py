@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Shared pieces of the lanTag benchmarks (scripts/bench/bench_*.py): the facade.
 
 The scripts and tests ``import benchlib as bl``; the code lives in:
@@ -11,14 +10,15 @@ The scripts and tests ``import benchlib as bl``; the code lives in:
   processes on loopback UDP) and the raw all-to-all UDP floor :func:`run_floor`;
 * ``bench_profile``: cProfile helpers, own time grouped by area of the code.
 
-Child processes run this file: ``python benchlib.py peers|floor`` with a JSON config on
-the command line.  Timestamps across processes are ``time.monotonic()`` (CLOCK_MONOTONIC,
-system-wide).
+Child processes run this module: ``python -m scripts.bench.benchlib peers|floor`` with a
+JSON config on the command line.  Timestamps across processes are ``time.monotonic()``
+(CLOCK_MONOTONIC, system-wide).
 """
 
 from __future__ import annotations
 
-from bench_direct import (
+from lanTag.log.entries import EntryKind, parse_log
+from scripts.bench.bench_direct import (
     BENCH_TIMEOUTS,
     FRAME_TYPES,
     HERE,
@@ -32,8 +32,8 @@ from bench_direct import (
     count_log,
     input_kind,
 )
-from bench_procs import RealRun, main, run_floor, run_real, split, udp_counters
-from bench_profile import (
+from scripts.bench.bench_procs import RealRun, main, run_floor, run_real, split, udp_counters
+from scripts.bench.bench_profile import (
     category_table,
     profile_call,
     profile_categories,
@@ -42,7 +42,7 @@ from bench_profile import (
     stats_text,
     top_profile,
 )
-from bench_tables import (
+from scripts.bench.bench_tables import (
     Table,
     cpu_model,
     ed25519_rates,
@@ -53,8 +53,6 @@ from bench_tables import (
     stats_ms,
     timed_loop,
 )
-
-from lanTag.log.chain import EntryKind, parse_log
 
 __all__ = [
     "BENCH_TIMEOUTS",

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """How much stronger is the heuristic bot than random play?  One row per case.
 
 For each case (engine, seat count, options) the heuristic takes each seat in turn, the
@@ -10,10 +9,10 @@ always winning alone.
 
 Usage::
 
-    python scripts/bench/bot_strength.py                     # every default case, 200 games
-    python scripts/bench/bot_strength.py --games 400 prototag:2 tagem:4:mode=ctf
-    python scripts/bench/bot_strength.py --json
-    python scripts/bench/bot_strength.py --quick            # 40 games per case
+    python -m scripts.bench.bot_strength                     # every default case, 200 games
+    python -m scripts.bench.bot_strength --games 400 prototag:2 tagem:4:mode=ctf
+    python -m scripts.bench.bot_strength --json
+    python -m scripts.bench.bot_strength --quick            # 40 games per case
 
 A case is ``engine[:seats[:key=value,key=value]]``.  Results: docs/bots.md.
 """
@@ -22,11 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from lanTag.bots.heuristic import heuristic_ids
 from lanTag.sim.bot_strength import Matchup, matchup
@@ -69,7 +64,9 @@ def row(case: str, m: Matchup) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.bench.bot_strength", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("cases", nargs="*", help="engine[:seats[:k=v,...]] (default: all)")
     parser.add_argument("--games", type=int, default=200, help="games per case (default 200)")
     parser.add_argument("--quick", action="store_true", help="40 games per case (a few s each)")

@@ -1,18 +1,19 @@
-#!/usr/bin/env python3
 """verify_log's cost outside Ed25519, on fixed logs: the number the bench_verify ratio hangs on.
 
 The CPU-time ratio of bench_verify.py moves by +-0.05 with the machine's load.  This script
 measures the other side of it, with ``Verifier.verify`` replaced by ``return True``:
 
-  replay_overhead.py gen DIR           write DIR/<engine>.bin: the games bench_verify plays
-  replay_overhead.py time DIR          best CPU ms of verify_log per log (overhead only)
-  replay_overhead.py once DIR ENGINE N run verify_log N times (for an instruction counter)
-  replay_overhead.py ir DIR ENGINE     callgrind instructions of one verify_log:
-                                       (3 calls - 1 call) / 2, so start-up cancels out
+  python -m scripts.bench.replay_overhead gen DIR   write DIR/<engine>.bin: the games
+                                                    bench_verify plays
+  ... time DIR           best CPU ms of verify_log per log (overhead only)
+  ... once DIR ENGINE N  run verify_log N times (for an instruction counter)
+  ... ir DIR ENGINE      callgrind instructions of one verify_log:
+                         (3 calls - 1 call) / 2, so start-up cancels out
 
 Instruction counts repeat to about 1% whatever else the machine does (hash seeds vary),
-so two trees can be compared on a shared machine: run with PYTHONPATH=<tree>, on the
-same DIR.  Logs are written once and kept: regenerating them with changed engines would
+so two trees can be compared on a shared machine: run in each tree's root (``python -m``
+imports the lanTag of the folder it runs in; the instruction counter's child too), on the
+same absolute DIR.  Logs are written once and kept: regenerating them with changed engines would
 compare different games.
 """
 
@@ -24,6 +25,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from tests.support.processes import root_env
 
 HERE = Path(__file__).resolve().parent
 ENGINES = ("prototag", "assassination", "boardtag", "stomptag", "tagem")
@@ -39,8 +42,7 @@ def stub_ed25519() -> None:
 
 
 def gen(logs: Path) -> None:
-    sys.path.insert(0, str(HERE))
-    import bench_verify
+    from scripts.bench import bench_verify
 
     logs.mkdir(parents=True, exist_ok=True)
     for engine in ENGINES:
@@ -89,7 +91,8 @@ def instructions(logs: Path, engine: str) -> None:
                 "--tool=callgrind",
                 "--callgrind-out-file=/dev/null",
                 sys.executable,
-                __file__,
+                "-m",
+                "scripts.bench.replay_overhead",
                 "once",
                 str(logs),
                 engine,
@@ -98,6 +101,7 @@ def instructions(logs: Path, engine: str) -> None:
             capture_output=True,
             text=True,
             check=True,
+            env=root_env(),
         )
         found = re.search(r"Collected : (\d+)", out.stderr)
         if found is None:
@@ -109,7 +113,9 @@ def instructions(logs: Path, engine: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.bench.replay_overhead", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("command", choices=("gen", "time", "once", "ir"))
     parser.add_argument("logs", type=Path, help="directory of the fixed logs")
     parser.add_argument("engine", nargs="?", choices=ENGINES)

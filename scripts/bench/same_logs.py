@@ -1,19 +1,19 @@
-#!/usr/bin/env python3
 """One digest over every peer's log of 32 in-process games: a change that keeps it keeps the bytes.
 
 Whole peers (lobby, session, links, bots) play on the virtual clock of benchlib's
 DirectTable: the five engines and the two bench engines, two seeds each, at 0 and 10 ms of
 latency.  Every message, state hash and step of every peer is in its log, so a
-performance change to the session or an engine that prints the same TOTAL with
-PYTHONPATH=<old tree> and PYTHONPATH=<new tree> changed no byte any peer sent or logged
-in these games.  About a minute.
+performance change to the session or an engine that prints the same TOTAL run in the old
+tree's root and in the new tree's (``python -m scripts.bench.same_logs``: ``python -m``
+imports the lanTag of the folder it runs in) changed no byte any peer sent or logged in
+these games.  About a minute.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-import benchlib as bl
+from scripts.bench import benchlib as bl
 
 GAMES: tuple[tuple[str, int, tuple[tuple[str, int | bool | str], ...]], ...] = (
     ("prototag", 4, ()),

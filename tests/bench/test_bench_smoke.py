@@ -13,19 +13,19 @@ from pathlib import Path
 
 import pytest
 
+from lanTag.rules.registry import unregister_engine
+from scripts.bench import (
+    bench_dice,
+    bench_rules,
+    bench_secret,
+    bench_startup,
+    bench_verify,
+    bench_wire,
+    benchgames,
+)
+from scripts.bench import benchlib as bl
+
 BENCH = Path(__file__).resolve().parents[2] / "scripts" / "bench"
-sys.path.insert(0, str(BENCH))
-
-import bench_dice  # noqa: E402
-import bench_rules  # noqa: E402
-import bench_secret  # noqa: E402
-import bench_startup  # noqa: E402
-import bench_verify  # noqa: E402
-import bench_wire  # noqa: E402
-import benchgames  # noqa: E402
-import benchlib as bl  # noqa: E402
-
-from lanTag.rules.registry import unregister_engine  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ a whole number of hops).  Datagrams are every link frame any peer sent: DATA and
 * ``MOVE``: one seat's Turn, rotating (``benchmove``).
 
 A protocol change that changes a count fails here: re-pin with
-``python scripts/bench/bench_counts.py`` (it prints these dicts).  The budget of a secret
+``python -m scripts.bench.bench_counts`` (it prints these dicts).  The budget of a secret
 round (issue "[scale]") is ``datagrams <= 2.5 N (N-1)`` in exactly 2.00 message rounds;
 protocol 6 meets it (an all-seat round is exactly 2 N (N-1) datagrams: one COMMIT and one
 REVEAL from each seat to each other); protocol 5 missed it from N = 4 on (the relayed COMMITs
@@ -27,18 +27,12 @@ in tests/bench/ is "slow" (tests/conftest.py), so the fast subset skips it.
 from __future__ import annotations
 
 import functools
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "scripts" / "bench"
-sys.path.insert(0, str(BENCH))
-
-import bench_counts as bc  # noqa: E402
-
-from lanTag.rules.registry import unregister_engine  # noqa: E402
+from lanTag.rules.registry import unregister_engine
+from scripts.bench import bench_counts as bc
 
 NS = (2, 4, 8, 16)
 F = Fraction

@@ -4,19 +4,13 @@ bench_counts.WifiNet / wifi_times / wifi_table): the delays and bursts it promis
 from __future__ import annotations
 
 import statistics
-import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "scripts" / "bench"
-sys.path.insert(0, str(BENCH))
-
-import bench_counts as bc  # noqa: E402
-from bench_direct import LinkFaults  # noqa: E402
-
-from lanTag.net.netsim import NetSimConfig  # noqa: E402
-from lanTag.rules.registry import unregister_engine  # noqa: E402
+from lanTag.net.faults import NetSimConfig
+from lanTag.rules.registry import unregister_engine
+from scripts.bench import bench_counts as bc
+from scripts.bench.bench_direct import LinkFaults
 
 A, B, C = ("10.0.0.1", 5000), ("10.0.1.1", 5000), ("10.0.2.1", 5000)
 

@@ -1,6 +1,6 @@
 """Cheating peers at full stack: links + lobby + session on the simulated network.
 
-One peer of the table is a :class:`lanTag.testing.adversary.Adversary`: a real
+One peer of the table is a :class:`tests.support.adversary.Adversary`: a real
 peer that plays honestly with a bot except for one cheat.  For every cheat,
 every honest peer must reject it (an unattributable datagram or message) or
 blame it (naming the culprit's seat: a Blame event, a NOTE entry in its log
@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.net.endpoint import Addr
 from lanTag.peer.machine import PeerMachine
 from lanTag.rules.base import FORFEIT, Joint, State
@@ -27,8 +27,8 @@ from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session.messages import MsgType, parse_unverified
 from lanTag.session.referee import NeedKind
-from lanTag.testing.adversary import Adversary, Cheat
-from lanTag.testing.table import Table, addr, capture_game, final_history
+from tests.support.adversary import Adversary, Cheat
+from tests.support.table import Table, addr, capture_game, final_history
 
 FAULTS = "loss=0.1,dup=0.05,reorder=0.1,delay=5ms,jitter=5ms"
 CHEATER = 1  # peer index of the adversary (peer 0 hosts)

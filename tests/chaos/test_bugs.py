@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.log.chain import LogFormatError
+from lanTag.log.entries import LogFormatError
 from lanTag.log.verify import verify_log
 from lanTag.net.frame import Frame, FrameType, encode
 from lanTag.peer.join_handshake import START_DOMAIN, lobby_message
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
-from lanTag.testing.table import Table, addr
 from lanTag.wire import pack
+from tests.support.table import Table, addr
 
 # The last: a header entry whose prev_hash is not the 32 zero bytes (found by the decoder
 # fuzz once its skip of this finding went): parse_rows returned no entry, IndexError again.
@@ -83,8 +83,8 @@ def test_bug_equivocation_rollback_strands_messages_of_later_steps(seed: int, fa
     # message.  Now every logged message of those steps is looked at again in its own
     # step's box and the ban is applied at once.  tests/chaos/test_adversary.py plays
     # many more seeds.
-    from lanTag.testing.adversary import Cheat
     from tests.chaos.test_adversary import FAULTS, play
+    from tests.support.adversary import Cheat
 
     faults_spec = FAULTS if faults else ""
     game = play(Cheat.EQUIVOCATE, engine="toy", at_step=3, seed=seed, faults=faults_spec)

@@ -1,7 +1,7 @@
 """The adversary suite with real processes on loopback (issue #22).
 
 A 3-seat Prototag table: ``lantag host --headless`` and an honest ``lantag join
---headless`` (bots), and a modified peer, ``python -m lanTag.testing.adversary``
+--headless`` (bots), and a modified peer, ``python -m tests.support.adversary``
 (the lanTag library with one cheat).  For each cheat the honest processes must
 finish (exit 0), never be blamed in their logs, blame the cheater with the right
 code, and their logs must verify (``lantag verify`` exit 0).  No timing is
@@ -19,11 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.peer.selfplay import peer_env
 from lanTag.rules.base import FORFEIT, Joint
 from tests.net.real_table import final_history
+from tests.support.processes import root_env
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = re.compile(rb"on port (\d+)")
@@ -83,10 +84,11 @@ def _peer_env(tmp: Path, i: int) -> dict[str, str]:
     patient.mkdir(exist_ok=True)
     (patient / "sitecustomize.py").write_text(PATIENT_PEERS, encoding="utf-8")
     env = peer_env(tmp, i)
-    # Keep the caller's PYTHONPATH after it: run from a worktree (PYTHONPATH=its root), the
-    # processes must import that tree's lanTag, not the one the venv was installed from.
     paths = [str(patient), *filter(None, [env.get("PYTHONPATH")])]
-    return {**env, "PYTHONPATH": os.pathsep.join(paths)}
+    # The repository root first (root_env): the cheater runs as ``python -m
+    # tests.support.adversary`` (tests/ is not installed), and every process imports this
+    # tree's lanTag, not the one the venv was installed from.
+    return root_env({**env, "PYTHONPATH": os.pathsep.join(paths)})
 
 
 async def _table(tmp: Path, cheat: str) -> Run:
@@ -121,7 +123,7 @@ async def _table(tmp: Path, cheat: str) -> Run:
         procs.append(
             await _spawn(
                 [
-                    "-m", "lanTag.testing.adversary", "--cheat", cheat, "--join", address,
+                    "-m", "tests.support.adversary", "--cheat", cheat, "--join", address,
                     "--log", str(logs[2]), "--max-seconds", str(WAIT),
                 ],
                 _peer_env(tmp, 2),

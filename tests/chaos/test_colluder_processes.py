@@ -1,7 +1,7 @@
 """Two colluders with real processes on loopback (issue #33 item 2, SPEC §5.7).
 
 A 4-seat Prototag table: ``lantag host --headless`` (seat 0) and an honest ``lantag join
---headless`` (seat 1), and two modified peers, ``python -m lanTag.testing.adversary``:
+--headless`` (seat 1), and two modified peers, ``python -m tests.support.adversary``:
 A (``--cheat honest --identity-seed``, seat 2) plays honestly and lends its key to B
 (``--cheat collude --partner-seed``, seat 3), which at the first battle A fights signs a
 second COMMIT for A and sends it, with its own acknowledgement naming it, to the honest
@@ -23,7 +23,6 @@ import pytest
 
 from lanTag.identity import Identity
 from lanTag.rules.base import FORFEIT, Joint
-from lanTag.testing.table import final_history
 from tests.chaos.test_cheat_processes import (
     OPTIONS,
     PORT,
@@ -35,6 +34,7 @@ from tests.chaos.test_cheat_processes import (
     _tails,
     _verify_cli,
 )
+from tests.support.table import final_history
 
 COMMON = ["--headless", "--bot", "random", "--bind", "127.0.0.1"]
 
@@ -79,7 +79,7 @@ async def _collusion_table(tmp: Path) -> tuple[Run, str]:
             procs.append(
                 await _spawn(
                     [
-                        "-m", "lanTag.testing.adversary", "--cheat", cheat, key, seed.hex(),
+                        "-m", "tests.support.adversary", "--cheat", cheat, key, seed.hex(),
                         "--join", address, "--log", str(logs[i]), "--max-seconds", str(WAIT),
                     ],
                     _peer_env(tmp, i),

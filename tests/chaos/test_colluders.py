@@ -16,8 +16,8 @@ from lanTag.identity import Identity
 from lanTag.peer.machine import PeerMachine
 from lanTag.rules.base import FORFEIT, Joint
 from lanTag.session import events as ev
-from lanTag.testing.adversary import Adversary, Cheat
-from lanTag.testing.table import Table, final_history
+from tests.support.adversary import Adversary, Cheat
+from tests.support.table import Table, final_history
 
 FAULTS = "loss=0.1,dup=0.05,reorder=0.1,delay=5ms,jitter=5ms"
 A, B = 2, 3  # peer indices of the colluders (peer 0 hosts, peer 1 is honest)

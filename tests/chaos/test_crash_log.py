@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from tests.chaos.scripts import load
-
-crash_log = load("crash_log")
+from scripts import crash_log
 
 
 def test_sigkilled_writers_leave_valid_logs() -> None:

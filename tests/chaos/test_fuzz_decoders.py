@@ -20,17 +20,17 @@ from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.games.tagem.board import MapError, parse_map
 from lanTag.identity import Identity
-from lanTag.log.chain import LogFormatError, parse_log
+from lanTag.log.entries import LogFormatError, parse_log
 from lanTag.log.verify import verify_log
+from lanTag.net.faults import NetSimConfig, NetSimConfigError
 from lanTag.net.frame import MalformedFrame, decode
 from lanTag.net.link import LinkLayer
-from lanTag.net.netsim import NetSimConfig, NetSimConfigError
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby, lobby_message
-from lanTag.rules.base import Action, IllegalAction, OptionError
+from lanTag.rules.base import Action, MalformedAction, OptionError
 from lanTag.rules.registry import engine_ids, get_game
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import parse_unverified, unpack_bundle
-from lanTag.testing.table import Capture, capture_game
+from tests.support.table import Capture, capture_game
 
 FUZZ = settings(
     max_examples=100,
@@ -151,12 +151,12 @@ def test_unpack_bundle_raises_only_remote_protocol_error(data: bytes) -> None:
 
 @FUZZ
 @given(data=inputs("messages"))
-def test_action_from_msgpack_raises_only_illegal_action(data: bytes) -> None:
+def test_action_from_msgpack_raises_only_malformed_action(data: bytes) -> None:
     try:
         obj = wire.unpack(data)
     except RemoteProtocolError:
         return
-    with contextlib.suppress(IllegalAction):
+    with contextlib.suppress(MalformedAction):
         Action.from_msgpack(obj)
 
 

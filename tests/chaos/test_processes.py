@@ -13,10 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.chaos.scripts import load
-
-chaos_kill = load("chaos_kill")
-fuzz = load("fuzz_datagrams")
+from scripts import chaos_kill
+from scripts import fuzz_datagrams as fuzz
 
 
 def _kill_args(**kw: object) -> argparse.Namespace:

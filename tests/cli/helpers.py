@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lanTag import wire
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 
 LANTAG = [sys.executable, "-m", "lanTag"]
 HANG_GUARD = 60.0  # seconds; a run that takes this long is a hang, not a slow machine

@@ -1,5 +1,5 @@
 """Issue #38 item 3 with real processes on loopback: `lantag host --headless --approve`,
-1,000 throwaway identities waiting at its door (``python -m lanTag.testing.crowd``: one
+1,000 throwaway identities waiting at its door (``python -m tests.support.crowd``: one
 process, one socket each on 127.1.0.0/16, all nicknamed "friend"), then the real friend
 (`lantag join`).  The host is asked about each in turn and lets in only the friend's key
 (the crowd came first: 1,000 noes before the yes).  The friend gets the start and plays
@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import IO
 
@@ -23,6 +22,7 @@ import pytest
 
 from lanTag.log.verify import verify_log
 from tests.cli.helpers import announced_port, lantag, lantag_process, make_home
+from tests.support.processes import root_env, support_argv
 
 CROWD = 1000
 GUARD = 600.0  # seconds for each phase of the crowd's run: a hang, not a slow machine
@@ -62,8 +62,8 @@ def test_a_thousand_waiting_identities_cannot_keep_the_approved_friend_out(
         assert host.stderr is not None and host.stdin is not None
         port = announced_port(host)
         crowd = subprocess.Popen(
-            [sys.executable, "-m", "lanTag.testing.crowd", f"127.0.0.1:{port}", str(CROWD)],
-            env=make_home(tmp_path / "crowd").env(),
+            support_argv("crowd", f"127.0.0.1:{port}", str(CROWD)),
+            env=root_env(make_home(tmp_path / "crowd").env()),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import lanTag
 from lanTag.rules.registry import engine_ids, get_game
 from tests.cli.helpers import (
     HANG_GUARD,
@@ -399,38 +400,41 @@ def test_no_color_switches_the_viewer_to_monochrome(
     assert app.color_depth == ColorDepth.DEPTH_1_BIT
 
 
-def test_cli_colour_switch_follows_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lanTag.cli import entry as cli
-
-    class Tty(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    monkeypatch.setattr(sys, "stdout", Tty())
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    assert cli.color_enabled()
-    monkeypatch.setenv("NO_COLOR", "1")
-    assert not cli.color_enabled()
-    monkeypatch.setattr(sys, "stdout", io.StringIO())  # not a terminal: no colour either
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    assert not cli.color_enabled()
-
-
-def test_bug_empty_no_color_does_not_disable_colour(monkeypatch: pytest.MonkeyPatch) -> None:
-    """no-color.org: NO_COLOR disables colour "when present and not an empty string".
-    lanTag.ui.style.colour_enabled follows that; lanTag.cli.entry.color_enabled does not
-    (it tests `"NO_COLOR" in os.environ`), so NO_COLOR= turns colour off for `lantag play`."""
-    from lanTag.cli import entry as cli
+def test_one_no_color_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """no-color.org: NO_COLOR disables colour "when present and not an empty string"."""
     from lanTag.ui.style import colour_enabled
 
-    class Tty(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    monkeypatch.setattr(sys, "stdout", Tty())
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert colour_enabled(True) and not colour_enabled(False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not colour_enabled(True)
     monkeypatch.setenv("NO_COLOR", "")
-    assert colour_enabled(True)  # the UI's rule
-    assert cli.color_enabled(), "NO_COLOR='' must not switch colour off (and must match the UI)"
+    assert colour_enabled(True)  # an empty NO_COLOR is as if unset
+    # It is the only place that reads NO_COLOR: no second rule to disagree with it.
+    package = Path(lanTag.__file__).parent
+    readers = sorted(
+        path.relative_to(package.parent).as_posix()
+        for path in package.rglob("*.py")
+        if "NO_COLOR" in path.read_text(encoding="utf-8")
+    )
+    assert readers == ["lanTag/ui/style.py"]
+
+
+def test_empty_no_color_keeps_the_screens_coloured(
+    game_log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.output import ColorDepth
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from lanTag.log.verify import verify_log
+    from lanTag.ui.replay import replay_screen
+
+    data = game_log.read_bytes()
+    output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm-256color")
+    monkeypatch.setenv("NO_COLOR", "")
+    _, app = replay_screen(data, verify_log(data), output=output)
+    assert app.color_depth != ColorDepth.DEPTH_1_BIT
 
 
 # ------------------------------------------------------------------ product bugs

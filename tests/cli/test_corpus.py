@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from lanTag.cli.log_commands import verify_exit_code
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.entries import EntryKind, LogChain, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.registry import get_game
 from lanTag.session.compatibility import rules_version_of

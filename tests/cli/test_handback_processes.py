@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.session.messages import MsgType, parse_unverified
 from tests.cli.helpers import (
     HANG_GUARD,

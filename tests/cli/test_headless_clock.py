@@ -22,7 +22,7 @@ from lanTag.rules.base import Outcome
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import Timeouts
 from lanTag.session.lockstep import Session
-from lanTag.testing.table import Table
+from tests.support.table import Table
 from tests.ui.fakes import FakeHandle, eventually, solo_handle
 
 LIMIT = 60

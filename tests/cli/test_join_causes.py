@@ -137,6 +137,47 @@ def test_join_by_name_to_a_silent_advertised_host_names_isolation_and_exits_1(
     assert f"UDP port {port} allowed by the firewall?" in failures[0]
 
 
+def test_join_by_name_to_a_game_already_playing_says_so_at_once(
+    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The advert says "playing": the host shuts out strangers once its game started, so
+    the join says that in one line (exit 1) instead of waiting for an answer that never
+    comes and blaming the firewall."""
+    from lanTag.cli.entry import main
+
+    advert = LobbyInfo(
+        instance="Friday tag._lantag._udp.local.",
+        name="Friday tag",
+        engine="prototag",
+        version=6,
+        seats_taken=2,
+        seats_total=2,
+        password=False,
+        fingerprint="ab" * 8,
+        state="playing",
+        port=9,
+        addresses=(LOCAL,),
+    )
+
+    async def seen(wait: float, *args: object) -> list[LobbyInfo]:
+        return [advert]
+
+    async def never(*args: object, **kw: object) -> object:
+        raise AssertionError("contacted a host whose game is under way")
+
+    monkeypatch.setattr(discovery, "browse", seen)
+    monkeypatch.setattr("lanTag.cli.play_commands.open_join", never)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home.config))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home.data))
+    assert main(["join", "Friday tag", "--headless", "--wait", "0"]) == 1
+    failures = [x for x in capsys.readouterr().err.splitlines() if x.startswith("lantag:")]
+    assert failures == [
+        "lantag: “Friday tag” is already playing: nobody can join it until its game ends"
+    ]
+    # Joined by address there is no advert to read: the generic line names the lobby.
+    assert "still in its lobby" in no_answer_line((LOCAL, 9), 10)
+
+
 def test_network_doc_quotes_the_lines_lantag_prints() -> None:
     """docs/NETWORK.md "When friends can't see each other" quotes these lines verbatim."""
     doc = (Path(__file__).parents[2] / "docs" / "NETWORK.md").read_text("utf-8")

@@ -52,7 +52,7 @@ def test_join_to_a_silent_port_gives_up_naming_the_address(home: Home, headless:
     assert len(failures) == 1, shown
     assert failures[0] == "lantag: " + no_answer_line(("127.0.0.1", port), 1.0)
     assert f"no answer from 127.0.0.1:{port}" in failures[0]
-    assert "is the game still hosted?" in failures[0]
+    assert "is the game still hosted, and still in its lobby" in failures[0]
     assert f"UDP port {port}" in failures[0]
 
 

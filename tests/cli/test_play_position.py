@@ -15,7 +15,7 @@ import pytest
 
 from lanTag.cli.entry import main
 from lanTag.cli.position_command import position_text
-from lanTag.log.chain import parse_log
+from lanTag.log.entries import parse_log
 from lanTag.rules.playout import random_input
 from lanTag.rules.registry import get_game
 from lanTag.session.lobby_record import LobbyRecord

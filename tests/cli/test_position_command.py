@@ -9,7 +9,7 @@ import pytest
 
 from lanTag.cli.entry import main
 from lanTag.games.prototag.engine import Prototag
-from lanTag.log.chain import parse_log
+from lanTag.log.entries import parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session.lobby_record import LobbyRecord
 

@@ -18,7 +18,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.rules.base import Joint, Roll
 from lanTag.session.messages import MsgType, parse_unverified

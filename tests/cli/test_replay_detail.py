@@ -16,18 +16,18 @@ from typing import Any
 import pytest
 
 from lanTag import wire
-from lanTag.fair.chain import chain_step_ok
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.fair.hash_chain import chain_step_ok
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.inspect import RollDetail, SecretDetail, describe, inspect_steps
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.rules.base import Joint, Move, Roll
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, Signed, parse_unverified
-from lanTag.testing.adversary import Adversary, Cheat
-from lanTag.testing.table import Table as CheatTable
 from lanTag.ui.replay_model import SPEEDS, ReplayModel, headless_replay
 from tests.cli.helpers import entries_of, rechain
 from tests.peer.harness import Table, addr
+from tests.support.adversary import Adversary, Cheat
+from tests.support.table import Table as CheatTable
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Issue #38 item 3 with real processes on loopback: squatters holding all the free seats of
 an open table (`lantag host --headless --seats 3`, neither --approve nor a password).  Two
-identities made with lanTag's own library (``python -m lanTag.testing.squatters``) sit
+identities made with lanTag's own library (``python -m tests.support.squatters``) sit
 down and say nothing once the game starts, not even their link of the first roll.  Half
 the table would not remain without them, yet the host drops both at the first roll
 (SPEC §5.4, "Seats that never played"), plays the game out against bots in their seats,
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from lanTag.log.verify import verify_log
 from tests.cli.helpers import HANG_GUARD, announced_port, lantag, lantag_process, make_home
+from tests.support.processes import root_env, support_argv
 
 
 def _line(proc: subprocess.Popen[str], prefix: str) -> str:
@@ -42,8 +42,8 @@ def test_two_squatters_of_three_seats_cannot_hold_an_open_table(tmp_path: Path) 
     try:
         port = announced_port(host)
         squatters = subprocess.Popen(
-            [sys.executable, "-m", "lanTag.testing.squatters", f"127.0.0.1:{port}", "2"],
-            env=make_home(tmp_path / "squatters").env(),
+            support_argv("squatters", f"127.0.0.1:{port}", "2"),
+            env=root_env(make_home(tmp_path / "squatters").env()),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

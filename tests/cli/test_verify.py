@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.wire import PROTOCOL_VERSION
 from tests.cli.helpers import (
     Home,
@@ -310,7 +310,7 @@ def test_a_complete_log_ending_in_a_torn_entry_says_so_on_the_summary_line(
 def test_a_forged_state_hash_is_named_on_every_kind_of_step() -> None:
     """On a roll's step too (its record also holds the draw purpose and kinds), a changed
     state hash alone is reported as that, not as a malformed record."""
-    from lanTag.log.chain import EntryKind
+    from lanTag.log.entries import EntryKind
     from lanTag.log.verify import verify_log
     from tests.cli.helpers import entries_of
 

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
-from lanTag.fair.chain import HashChain, chain_step_ok
 from lanTag.fair.draw import DOMAIN, DrawStream, draw_seed
+from lanTag.fair.hash_chain import HashChain, chain_step_ok
 from lanTag.identity import Identity
 from lanTag.rules.base import Chance, Die, Draw, Pick, Roll, Shuffle
 from lanTag.rules.playout import draw_values

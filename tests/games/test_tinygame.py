@@ -27,13 +27,13 @@ from lanTag.rules.registry import (
 )
 from lanTag.sim.metrics import tracker_for
 from lanTag.sim.simulate import simulate
-from lanTag.testing.table import Table, final_history
 from lanTag.ui.boards import badge, badge_key, paint, zooms
 from lanTag.ui.feed import step_lines
 from lanTag.views.registry import game_view
 from tests.cli.helpers import lantag, make_home
 from tests.games.tinygame import bot, metrics
 from tests.games.tinygame.engine import TAKES
+from tests.support.table import Table, final_history
 
 ROOT = Path(__file__).resolve().parents[2]
 # The one registry line, for a lantag process: a sitecustomize module that runs it.

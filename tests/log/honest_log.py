@@ -8,10 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.entries import EntryKind, LogChain, parse_log
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import Signed, parse_unverified
-from lanTag.testing.table import identity_for
+from tests.support.table import identity_for
 
 ROOT = Path(__file__).resolve().parents[2]
 MUST_FAIL = ROOT / "protocol" / "vectors" / "must_fail"

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from lanTag.cli.log_commands import verify_exit_code
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.recorded import draw_of
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
@@ -339,7 +339,7 @@ def test_a_broken_entry_after_the_last_good_one_fails_the_log_without_the_rules_
 ) -> None:
     # An entry out of order after the last good one makes the log invalid in the exit-3
     # lane as in the replay: the failure is at that entry, and says why.
-    from lanTag.log.chain import LogChain
+    from lanTag.log.entries import LogChain
 
     entries = len(items_of(HONEST))
     stray = LogChain().append(0, EntryKind.NOTE, ["chat", [], "hi"])  # index 0 again

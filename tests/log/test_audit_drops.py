@@ -9,7 +9,7 @@ import functools
 import pytest
 
 from lanTag.fair.draw import DrawStream, draw_seed
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.recorded import draw_of
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
@@ -19,8 +19,8 @@ from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, parse_unverified, sign_message
-from lanTag.testing.table import Table
 from tests.log.honest_log import HONEST, Item, chained, items_of, messages_of, signer_of
+from tests.support.table import Table
 
 SEED = 11  # a table whose seat 2 is dropped at a roll and resumed (as scripts/ finds)
 GONE = 2

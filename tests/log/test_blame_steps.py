@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from lanTag.cli.entry import main as lantag_main
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
 from lanTag.session.messages import MsgType, Signed, parse_unverified
-from lanTag.testing.adversary import Cheat
-from lanTag.testing.no_engines import no_engines
 from tests.log.test_without_rules import cheating_game
+from tests.support.adversary import Cheat
+from tests.support.no_engines import no_engines
 
 
 def evidence(data: bytes, seat: int, step: int, code: str) -> list[Signed]:

@@ -1,4 +1,4 @@
-"""How lanTag.log.chain reads a log's entries, beyond what the must-fail vectors show: how
+"""How lanTag.log.entries reads a log's entries, beyond what the must-fail vectors show: how
 msgpack is asked to decode them (the mutation run's survivors of parse_rows, issue #27)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from lanTag.log.chain import EntryKind, LogFormatError, parse_log
+from lanTag.log.entries import EntryKind, LogFormatError, parse_log
 from tests.log.honest_log import HONEST
 
 

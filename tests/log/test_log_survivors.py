@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from lanTag.log import plain_replay
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.session.core import STEP_WINDOW

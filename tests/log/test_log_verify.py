@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.log.chain import EntryKind, LogFormatError, parse_log
+from lanTag.log.entries import EntryKind, LogFormatError, parse_log
 from lanTag.log.verify import verify_log
 from tests.session.harness import toy_game_logs
 
@@ -86,7 +86,7 @@ def test_a_header_whose_writer_is_missing_or_not_a_seat_is_invalid(
     """A lanTag log (its magic and record are fine) whose writer field is missing or not a
     seat of the game (nor nil): invalid at its header, exit 1 (SPEC §9)."""
     from lanTag.cli.log_commands import verify_exit_code
-    from lanTag.log.chain import LogChain
+    from lanTag.log.entries import LogChain
 
     entries = parse_log(finished_logs[0]).entries
     magic, record_bytes, _seat = entries[0].data
@@ -101,7 +101,7 @@ def test_a_header_whose_writer_is_missing_or_not_a_seat_is_invalid(
 
 
 def test_a_spectators_log_names_a_nil_writer_and_verifies(finished_logs: list[bytes]) -> None:
-    from lanTag.log.chain import LogChain
+    from lanTag.log.entries import LogChain
 
     entries = parse_log(finished_logs[0]).entries
     magic, record_bytes, _seat = entries[0].data

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log

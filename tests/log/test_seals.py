@@ -13,7 +13,7 @@ import pytest
 
 from lanTag.cli.log_commands import format_report, verify_exit_code
 from lanTag.log import plain_replay
-from lanTag.log.chain import EntryKind, LogChain, parse_log, parse_rows
+from lanTag.log.entries import EntryKind, LogChain, parse_log, parse_rows
 from lanTag.log.report import VerifyReport
 from lanTag.log.seals import check_seals
 from lanTag.log.verify import verify_log

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lanTag.log.chain import parse_log
+from lanTag.log.entries import parse_log
 from lanTag.log.report import Player, VerifyReport
 from lanTag.log.series import SeriesGame, SeriesReport, link_problems, verify_series
 from lanTag.log.standings import SeatOfGame, standings

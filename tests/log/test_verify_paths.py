@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.entries import EntryKind, LogChain, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Action, IllegalAction, Joint, Move, Roll
 from lanTag.session.messages import MsgType, parse_unverified
@@ -110,7 +110,7 @@ def test_apply_with_actions_checked_still_matches_the_decision() -> None:
 
 
 def test_a_header_of_the_wrong_shape_is_not_a_lanTag_log_header_and_says_why() -> None:
-    from lanTag.log.chain import MAGIC, LogFormatError
+    from lanTag.log.entries import MAGIC, LogFormatError
 
     for header in ([MAGIC], [MAGIC, b"", 0, 0], "ab"):
         chain = LogChain()

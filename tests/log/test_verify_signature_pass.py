@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from lanTag.log import verify as verify_module
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.plain_replay import PlainReplay
 from lanTag.log.verify import verify_log
 from tests.log.test_verify_paths import rechain

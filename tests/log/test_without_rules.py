@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from lanTag.log import recorded, without_rules
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.recorded import RecordedRules, StepBook
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
@@ -21,10 +21,10 @@ from lanTag.peer.machine import PeerMachine
 from lanTag.rules.base import Action, Roll, canonical_pack, decode_input
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import MsgType, parse_unverified
-from lanTag.testing.adversary import Adversary, Cheat
-from lanTag.testing.no_engines import no_engines
-from lanTag.testing.table import Table
 from tests.log.honest_log import INDEX, MUST_FAIL, chained, items_of
+from tests.support.adversary import Adversary, Cheat
+from tests.support.no_engines import no_engines
+from tests.support.table import Table
 
 FAULTS = "loss=0.1,dup=0.05,reorder=0.1,delay=5ms,jitter=5ms"
 
@@ -191,7 +191,7 @@ def test_a_move_the_log_does_not_record_is_taken_as_illegal(
 def cheating_game(
     cheat: Cheat, engine: str = "toy", humans: int = 4, at_step: int = 2, seed: int = 5
 ) -> list[bytes]:
-    """Every honest peer's log of a game whose peer 1 cheats (lanTag.testing.adversary)."""
+    """Every honest peer's log of a game whose peer 1 cheats (tests.support.adversary)."""
     made: list[Adversary] = []
 
     def wrap(i: int, peer: PeerMachine) -> PeerMachine | Adversary:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lanTag.net.endpoint import Addr, LinkEndpoint
+from lanTag.net.faults import NetSimConfig
 from lanTag.net.link import LinkConfig, LinkLayer
-from lanTag.net.netsim import NetSimConfig
-from lanTag.net.simnet import SimNetwork
+from lanTag.net.sim_network import SimNetwork
 
 A: Addr = ("10.9.0.1", 4000)
 B: Addr = ("10.9.0.2", 4000)

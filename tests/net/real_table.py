@@ -17,7 +17,7 @@ import pytest
 
 from lanTag.identity import Identity
 from lanTag.log.verify import VerifyReport, verify_log
-from lanTag.net.netsim import NetSim
+from lanTag.net.faults import NetSim
 from lanTag.peer.join_handshake import HostConfig, RosterChanged, Started
 from lanTag.peer.machine import BotDriver
 from lanTag.peer.runtime import LocalIdentity, PeerHandle, open_host, open_join

@@ -4,7 +4,7 @@ A flood from 300 throwaway source addresses (sockets bound to 127.0.x.y that nev
 answer their cookies), garbage datagrams, and cookie-answering strangers sending
 1 MiB payloads before the start.  Asserts are on structure (who holds a link, what
 is buffered, that the joiner's link was never reset), never on time: every wait is
-a hang guard.  Long runs and RSS: scripts/doorstep_flood.py.
+a hang guard.  Long runs and RSS: scripts/bench/doorstep_flood.py.
 """
 
 from __future__ import annotations
@@ -207,7 +207,7 @@ async def test_a_joiner_silent_at_the_start_is_unseated_and_exits_non_zero(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from lanTag.cli.headless import play_headless
-    from lanTag.net.netsim import NetSim
+    from lanTag.net.faults import NetSim
     from lanTag.peer import machine as peer_machine
 
     monkeypatch.setattr(peer_machine, "SILENT_AT_START", 1.5)  # > the 1 s keepalive

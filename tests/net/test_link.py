@@ -8,9 +8,9 @@ import random
 import pytest
 
 from lanTag.net.endpoint import Addr, LinkEndpoint
+from lanTag.net.faults import NetSimConfig
 from lanTag.net.frame import DATAGRAM_BUDGET, MAX_CHUNK, Frame, FrameType, decode, encode
 from lanTag.net.link import LinkConfig, LinkLayer, MessageTooLarge, SendQueueFull, TooManyLinks
-from lanTag.net.netsim import NetSimConfig
 
 from .pair import A, B, make_pair
 
@@ -551,7 +551,7 @@ def test_set_accept_closes_outsider_links_once_drained() -> None:
 
 
 def test_a_lobby_outsiders_link_is_closed_when_the_game_starts() -> None:
-    from lanTag.testing.table import Table, addr
+    from tests.support.table import Table, addr
 
     outsider: Addr = ("10.7.0.99", 5000)
     table = Table("tagem", 3, seed=4)
@@ -591,3 +591,26 @@ def test_a_peer_that_gets_slow_is_not_resent_every_frame_for_good() -> None:
     assert len(p.got[B]) == 35
     assert sum(resent[-20:]) == 0, resent  # the estimate caught up: no resends any more
     assert layer.stats.links[B].rto > 0.4
+
+
+def test_the_counters_are_listed_once() -> None:
+    # LinkCounts is the one list: the layer's report holds its fields plus the links, and
+    # the running tally has exactly its names.
+    from dataclasses import fields
+
+    from lanTag.net.link import LinkStats
+    from lanTag.net.linkstate import COUNT_NAMES, Counters, LinkCounts
+
+    names = [f.name for f in fields(LinkCounts)]
+    assert len(names) == 23 and tuple(names) == COUNT_NAMES
+    assert [f.name for f in fields(LinkStats)] == [*names, "links", "strangers", "stranger_bytes"]
+    tally = Counters()
+    assert sorted(tally) == sorted(names) and set(tally.values()) == {0}
+    with pytest.raises(KeyError):
+        tally["snet"] += 1  # a misspelt counter is an error, never a new counter
+    layer = LinkLayer(1, LinkConfig())
+    layer.send(B, b"hello", 0.0)
+    stats = layer.stats
+    assert stats.messages_sent == 1 and isinstance(stats, LinkCounts)
+    with pytest.raises(AttributeError):
+        stats.sent = 5  # type: ignore[misc]  # a report is a frozen value

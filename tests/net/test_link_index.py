@@ -41,8 +41,8 @@ class FullScan(LinkLayer):
                 self._untrack(addr)  # an expired stranger frees its place in the table
                 del self._links[addr]
                 self._closing.discard(addr)
-                self._n.links_expired += 1
-                self._n.messages_discarded += link.pending_messages()
+                self._n["links_expired"] += 1
+                self._n["messages_discarded"] += link.pending_messages()
                 continue
             link.on_timer(now)
 

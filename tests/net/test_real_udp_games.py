@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from lanTag.cli.headless import play_headless
-from lanTag.net.netsim import NetSim
+from lanTag.net.faults import NetSim
 from lanTag.peer.join_handshake import HostConfig
 from lanTag.peer.machine import BotDriver
 from lanTag.peer.runtime import PeerHandle, open_host, open_join

@@ -11,8 +11,8 @@ import random
 import pytest
 
 from lanTag.net.endpoint import Addr
+from lanTag.net.faults import NetSim
 from lanTag.net.link import LinkLayer
-from lanTag.net.netsim import NetSim
 from lanTag.net.udp import LinkEndpoint, UdpPump, run_machine
 from tests.aio import within
 

@@ -1,17 +1,15 @@
 """Helpers for the multi-host tests: `lantag` processes on a namespaced LAN.
 
-The LAN itself comes from scripts/netlab.py (loaded from its path: scripts/
-is not a package).  Every peer is a separate ``python -m lanTag`` process in
-its own network namespace with its own XDG config/data directories, so each
-has its own identity, like three laptops.  Nothing here asserts on time:
-every deadline is a hang guard and fails (never passes) a test.
+The LAN itself comes from scripts/netlab.py.  Every peer is a separate ``python -m
+lanTag`` process in its own network namespace with its own XDG config/data directories,
+so each has its own identity, like three laptops.  Nothing here asserts on time: every
+deadline is a hang guard and fails (never passes) a test.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import importlib.util
 import itertools
 import json
 import os
@@ -22,11 +20,11 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from lanTag.log.verify import VerifyReport, verify_log
+from scripts import netlab
 
 ROOT = Path(__file__).resolve().parents[2]
 GUARD = 45.0  # hang guard for one game or one command
@@ -34,22 +32,10 @@ PORT_LINE = re.compile(r"on port (\d+)")
 STEP_LINE = re.compile(r"^step (\d+):", re.MULTILINE)
 
 
-def load_netlab() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("lantag_netlab", ROOT / "scripts" / "netlab.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
-
-
-netlab = load_netlab()
-
-
 @functools.cache
 def netns_problem() -> str | None:
     """Why the namespaced LAN cannot be built here (probed once per run), or None."""
-    return netlab.problem()  # type: ignore[no-any-return]
+    return netlab.problem()
 
 
 needs_netns = pytest.mark.skipif(

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.session.compatibility import rules_version_of
 from lanTag.session.messages import PROTOCOL_VERSION
 from tests.netns.lab import Lan, Peer, check_agree, final_history, needs_netns, verify, wait_until

@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 import random
 
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity
+from lanTag.net.faults import NetSimConfig
 from lanTag.net.link import LinkLayer
-from lanTag.net.netsim import NetSimConfig
-from lanTag.net.simnet import SimNetwork
+from lanTag.net.sim_network import SimNetwork
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
 from lanTag.peer.machine import BotDriver, PeerMachine
 from lanTag.session.lobby_record import Timeouts

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import random
 
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity
 from lanTag.net.endpoint import Addr
+from lanTag.net.faults import NetSimConfig
 from lanTag.net.link import LinkConfig, LinkLayer
-from lanTag.net.netsim import NetSimConfig
-from lanTag.net.simnet import SimNetwork
+from lanTag.net.sim_network import SimNetwork
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby, Refused, Started
 from lanTag.peer.machine import PeerMachine
 from lanTag.session import events as ev

@@ -8,7 +8,7 @@ import random
 from lanTag.net.endpoint import Addr, LinkEndpoint
 from lanTag.net.link import LinkLayer
 from lanTag.peer.machine import EARLY_BUDGET, EARLY_OVERHEAD, EARLY_PER_SOURCE
-from lanTag.testing.table import Table, addr
+from tests.support.table import Table, addr
 
 PAYLOAD = 100_000  # fits a stranger link's allowance (128 KiB per source IP)
 

@@ -8,7 +8,7 @@ from lanTag.peer.machine import TAKEN_OVER_PACE, BotDriver, PacedBotDriver
 from lanTag.rules.base import Move
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import Timeouts
-from lanTag.testing.table import Table
+from tests.support.table import Table
 
 
 def _table(driver: BotDriver | PacedBotDriver, end_steps: int = 1000) -> Table:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.private_chat import seal
 from lanTag.session import events as ev
 from tests.peer.harness import Table

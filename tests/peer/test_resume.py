@@ -14,7 +14,7 @@ import pytest
 
 from lanTag.errors import LocalProtocolError
 from lanTag.identity import Identity
-from lanTag.log.chain import EntryKind
+from lanTag.log.entries import EntryKind
 from lanTag.log.verify import verify_log
 from lanTag.net.link import LinkLayer
 from lanTag.peer.machine import BotDriver, LinkSender, PeerMachine

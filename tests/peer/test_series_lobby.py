@@ -100,11 +100,11 @@ def test_a_newcomer_takes_the_seat_a_leaver_left_in_the_next_game() -> None:
     import dataclasses
     import random
 
-    from lanTag.fair.chain import HashChain
+    from lanTag.fair.hash_chain import HashChain
     from lanTag.net.link import LinkLayer
     from lanTag.peer import series
     from lanTag.peer.machine import BotDriver, PeerMachine
-    from lanTag.testing.table import CHAIN, Table, addr, identity_for
+    from tests.support.table import CHAIN, Table, addr, identity_for
 
     table = Table("prototag", 2, seed=21, options=(("board_size", 5), ("end_steps", 2)))
     table.start()

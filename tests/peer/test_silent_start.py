@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lanTag.peer.join_handshake import JoinerRefused, Refused
 from lanTag.peer.machine import SILENT_AT_START, UNSEATED
-from lanTag.testing.table import Table, addr
+from tests.support.table import Table, addr
 
 
 def _lines(table: Table, i: int) -> list[str]:
@@ -105,7 +105,7 @@ def test_a_thinking_seat_is_heard_from_the_start_by_every_peer() -> None:
     our NUDGE at the lag warning, before that grace ends: a person who thinks at the first
     step (a game set up from a position where seat 2 moves) answers it, so the other joiner
     (no link to it before) hears it too and nobody votes it silent before the turn timeout."""
-    from lanTag.log.chain import EntryKind, parse_log
+    from lanTag.log.entries import EntryKind, parse_log
     from lanTag.session.lobby_record import Timeouts
     from lanTag.session.messages import MsgType, parse_unverified
 

@@ -9,7 +9,7 @@ from lanTag.session import events as ev
 from lanTag.session.agreement import DEAD_AFTER_LAGS
 from lanTag.session.lobby_record import Timeouts
 from lanTag.session.messages import MsgType, sign_message
-from lanTag.testing.table import Table, addr, identity_for
+from tests.support.table import Table, addr, identity_for
 
 # A step timeout far above the squat grace: a drop before it is the early vote's.
 TIMEOUTS = Timeouts(turn_ms=60_000, step_ms=30_000, lag_ms=2_000)

@@ -7,7 +7,6 @@ check without the rules (scripts/gen_must_fail.py writes them; SPEC §9.1 lists 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import subprocess
 import sys
@@ -20,12 +19,12 @@ import pytest
 from lanTag.cli.entry import main as lantag_main
 from lanTag.cli.log_commands import verify_exit_code
 from lanTag.log import plain_replay
-from lanTag.log.chain import EntryKind, LogFormatError, parse_log
+from lanTag.log.entries import EntryKind, LogFormatError, parse_log
 from lanTag.log.report import VerifyReport
 from lanTag.log.verify import verify_log
 from lanTag.rules.registry import engine_ids, get_game
-from lanTag.testing.no_engines import no_engines
 from lanTag.wire import PROTOCOL_VERSION
+from tests.support.no_engines import no_engines
 
 ROOT = Path(__file__).resolve().parents[2]
 MUST_FAIL = ROOT / "protocol" / "vectors" / "must_fail"
@@ -188,15 +187,13 @@ def test_the_lantag_process_exits_with_the_indexed_code(name: str) -> None:
 
 
 def test_regenerating_writes_the_same_vectors() -> None:
-    path = ROOT / "scripts" / "gen_must_fail.py"
-    spec = importlib.util.spec_from_file_location("gen_must_fail", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    files = module.render()
+    from scripts import gen_must_fail
+
+    files = gen_must_fail.render()
     assert set(files) == {p.name for p in MUST_FAIL.iterdir()}
     for name, data in files.items():
-        assert (MUST_FAIL / name).read_bytes() == data, f"{name} differs: run {path.name}"
+        stale = f"{name} differs: run python -m scripts.gen_must_fail"
+        assert (MUST_FAIL / name).read_bytes() == data, stale
 
 
 def test_the_honest_game_verifies_and_takes_the_fast_lane(

@@ -7,25 +7,23 @@ recorded inputs with the library itself, and check that the generator is up to d
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from lanTag import wire
 from lanTag.errors import RemoteProtocolError
-from lanTag.fair.chain import DOMAIN as CHAIN_DOMAIN
-from lanTag.fair.chain import HashChain, chain_step_ok
 from lanTag.fair.commit import DOMAIN as COMMIT_DOMAIN
 from lanTag.fair.commit import commitment, opens
 from lanTag.fair.draw import DOMAIN as DRAW_DOMAIN
 from lanTag.fair.draw import DrawStream, draw_seed
+from lanTag.fair.hash_chain import DOMAIN as CHAIN_DOMAIN
+from lanTag.fair.hash_chain import HashChain, chain_step_ok
 from lanTag.identity import Identity, Verifier
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Die, Draw, Pick, Shuffle
 from lanTag.rules.playout import draw_values
@@ -328,7 +326,7 @@ def test_lantag_verify_without_the_toy_engine_answers_as_the_index_says(
     # rules as the log records them (SPEC §9.2).  The valid logs are authentic (exit 3);
     # every tampered one fails at the entry its index names, as with the engine.
     from lanTag.cli.entry import main as lantag_main
-    from lanTag.testing.no_engines import no_engines
+    from tests.support.no_engines import no_engines
 
     with no_engines():
         code = lantag_main(["verify", "--json", str(VECTORS / case["file"])])
@@ -380,22 +378,14 @@ def test_every_log_file_is_listed_and_the_vectors_are_small() -> None:
 # --------------------------------------------------------------------------- generator
 
 
-def _generator() -> ModuleType:
-    path = ROOT / "scripts" / "gen_vectors.py"
-    spec = importlib.util.spec_from_file_location("gen_vectors", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_generator_reproduces_the_stored_pure_vectors() -> None:
     """wire/messages/commit/chain/draws files are exactly what the generator writes today.
 
     (The log files are not regenerated here: a change in the session's traffic may change
     the bytes of a new game without making the stored log any less valid.)
     """
-    gen = _generator()
+    from scripts import gen_vectors as gen
+
     for name, make in gen.PURE.items():
         assert gen.dumps(make()) == (VECTORS / name).read_bytes(), f"{name} is stale"
 

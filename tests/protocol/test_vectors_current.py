@@ -42,4 +42,4 @@ def test_the_spec_table_lists_every_must_fail_vector() -> None:
         check=True,
     ).stdout.strip()
     spec = (ROOT / "protocol" / "SPEC.md").read_text(encoding="utf-8")
-    assert table in spec, "SPEC §9.1's table is not `scripts/gen_must_fail.py --spec-table`"
+    assert table in spec, "SPEC §9.1's table is not `python -m scripts.gen_must_fail --spec-table`"

@@ -29,9 +29,9 @@ from lanTag.session.messages import (
 )
 from lanTag.session.steps import ROUND_SUBJECT, round_digest
 from lanTag.session.transport import Addr, Transport
-from lanTag.testing.table import final_history
 from lanTag.wire import pack
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions
+from tests.support.table import final_history
 
 # How B names A's second COMMIT to the victim:
 #   "have":   its REVEAL (naming the vector it holds) goes to everyone, and to the victim a

@@ -12,8 +12,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lanTag.fair.chain import HashChain
 from lanTag.fair.commit import commitment
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity, Signer
 from lanTag.rules.base import Over
 from lanTag.session import events as ev

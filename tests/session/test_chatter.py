@@ -10,7 +10,7 @@ import pytest
 
 from lanTag.errors import LocalProtocolError
 from lanTag.identity import Identity
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
 from lanTag.session.chatter import CHATTER_LIMITS

@@ -6,7 +6,7 @@ import hashlib
 
 from lanTag.fair.commit import commitment
 from lanTag.identity import Identity
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT, Action
 from lanTag.session import events as ev

@@ -18,7 +18,7 @@ import itertools
 import pytest
 
 from lanTag.fair.commit import commitment
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT, Joint, Simultaneous
 from lanTag.session import events as ev

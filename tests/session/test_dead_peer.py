@@ -17,7 +17,7 @@ from lanTag.session.lobby_record import Timeouts
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType
 from lanTag.session.referee import NeedKind
-from lanTag.testing.table import Table, addr, final_history
+from tests.support.table import Table, addr, final_history
 
 PEERS = 4
 

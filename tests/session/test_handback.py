@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from lanTag.identity import Identity
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
 from lanTag.session.features import Features
@@ -462,7 +462,7 @@ def test_a_rejoin_written_into_a_log_changes_nothing_in_either_replay_lane() -> 
     """A REJOIN is never logged by itself; one a writer puts in its log anyway is taken by
     the replay like any REJOIN (kept, carried by nobody): the log stays valid.  The fast
     lane hands such a log to the full replay instead of reading it as a contribution."""
-    from lanTag.log.chain import LogChain
+    from lanTag.log.entries import LogChain
 
     record, ids, secrets = make_record("toy", 3, 1, seed="logged-rejoin")
     sessions = make_sessions(record, ids, secrets)

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import Timeouts
-from lanTag.testing.table import Table, final_history
+from tests.support.table import Table, final_history
 
 PEERS = 3
 
 
 def test_a_seat_that_leaves_is_dropped_as_left_without_blame() -> None:
-    from lanTag.testing.table import addr
+    from tests.support.table import addr
 
     table = Table("prototag", PEERS, seed=41, timeouts=Timeouts())
     table.net.run_for(30.0)

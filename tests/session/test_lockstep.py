@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.rules.base import Over
 from lanTag.session import events as ev
 from tests.session.harness import SimNet, make_record, make_sessions

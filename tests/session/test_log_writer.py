@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity
-from lanTag.log.chain import parse_log
+from lanTag.log.entries import parse_log
 from lanTag.log.file import LogWriter, read_log
 from lanTag.log.verify import verify_log
 from lanTag.peer.join_handshake import HostConfig, HostLobby

@@ -20,8 +20,8 @@ from lanTag.session.lobby_record import Timeouts
 from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
 from lanTag.session.messages import MsgType, pack_bundle, sign_message, unpack_bundle
 from lanTag.session.referee import NeedKind
-from lanTag.testing.table import Table, addr, final_history
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions
+from tests.support.table import Table, addr, final_history
 
 
 def _three(seed: str) -> tuple[list[Identity], list[Session], SimNet]:

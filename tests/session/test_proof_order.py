@@ -10,15 +10,15 @@ import itertools
 
 import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT
 from lanTag.session import events as ev
 from lanTag.session.features import FIRST_PROTOCOL, Features
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
-from lanTag.testing.table import final_history
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions, two_versions
+from tests.support.table import final_history
 
 CHEAT = 1
 

@@ -14,15 +14,15 @@ import pytest
 from lanTag import wire
 from lanTag.cli.position_command import states_of_log
 from lanTag.errors import RemoteProtocolError
-from lanTag.log.chain import EntryKind, LogChain, parse_log
+from lanTag.log.entries import EntryKind, LogChain, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Over, PositionError, State
 from lanTag.rules.playout import random_input
 from lanTag.rules.registry import get_game
 from lanTag.session.features import FIRST_PROTOCOL
 from lanTag.session.lobby_record import LobbyRecord, start_state
-from lanTag.testing.table import Table
 from tests.session.harness import make_record
+from tests.support.table import Table
 
 
 def _mid_game(engine: str, seats: int, seed: int, steps: int) -> State:

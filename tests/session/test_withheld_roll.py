@@ -11,17 +11,17 @@ import dataclasses
 
 import pytest
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.inspect import RollDetail, describe
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Chance, Roll
 from lanTag.session import events as ev
 from lanTag.session.handback import HANDBACK_LIMIT
 from lanTag.session.lockstep import Session
-from lanTag.testing.no_engines import no_engines
-from lanTag.testing.withholder import Withholder, own_pips
 from lanTag.ui.replay_model import ReplayModel
 from tests.session.harness import SimNet, make_record, make_sessions
+from tests.support.no_engines import no_engines
+from tests.support.withholder import Withholder, own_pips
 
 CHEAT = 2
 HONEST = (0, 1)

@@ -28,10 +28,10 @@ from lanTag.session.messages import (
     unpack_bundle,
 )
 from lanTag.session.steps import ROUND_SUBJECT, StepBox
-from lanTag.testing.no_engines import no_engines
-from lanTag.testing.withholder import Withholder, lands_on_me
 from lanTag.ui.replay_model import ReplayModel
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions, two_versions
+from tests.support.no_engines import no_engines
+from tests.support.withholder import Withholder, lands_on_me
 
 CHEAT = 2
 HONEST = (0, 1)

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity
 from lanTag.peer.join_handshake import LobbyEvent
 from lanTag.session import events as ev

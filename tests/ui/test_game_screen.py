@@ -13,7 +13,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.rules.base import Action, Move, decode_input
 from lanTag.session import events as ev
 from lanTag.ui import game_commands as commands

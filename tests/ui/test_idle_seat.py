@@ -12,10 +12,10 @@ from prompt_toolkit.output import DummyOutput
 from lanTag.peer.machine import PacedBotDriver
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import Timeouts
-from lanTag.testing.table import Table
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.snapshot import screen_text
+from tests.support.table import Table
 from tests.ui.fakes import NetHandle
 
 LIMIT = 60

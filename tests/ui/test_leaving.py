@@ -10,10 +10,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from lanTag.session.lobby_record import Timeouts
-from lanTag.testing.table import Table, addr
 from lanTag.ui import game_commands as commands
 from lanTag.ui.app import GameApp
 from lanTag.ui.snapshot import screen_text
+from tests.support.table import Table, addr
 from tests.ui.fakes import NetHandle
 
 

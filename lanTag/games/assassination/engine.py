@@ -13,6 +13,7 @@ round the table to the left (seat + 1), skipping the victim.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from itertools import groupby
@@ -65,6 +66,7 @@ from lanTag.rules.base import (
 PIECEPACK_DIE = Die(faces=(0, 1, 2, 3, 4, 5))  # null, ace, 2..5
 ALL_BASES = 0b1111  # coin bits, one per side in SIDES order
 REROLL, KEEP = Action("reroll"), Action("keep")
+_SQUARE_NAME = re.compile(r"[a-z][1-9][0-9]*")  # a file letter and a rank: "c4" (Game.reads)
 
 
 class Assassination(Game):
@@ -119,6 +121,17 @@ class Assassination(Game):
             coins=(0,) * seats,
             catches=(0,) * seats,
         )
+
+    @classmethod
+    def reads(cls, action: Action) -> bool:
+        """``reroll``, ``keep``, ``step`` a direction, ``leave`` for a square's name."""
+        if action in (REROLL, KEEP):
+            return True
+        if len(action.args) != 1 or not isinstance(word := action.args[0], str):
+            return False
+        if action.verb == "step":
+            return word in DIRECTIONS
+        return action.verb == "leave" and _SQUARE_NAME.fullmatch(word) is not None
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> AssassinationState:
@@ -237,7 +250,7 @@ class AssassinationState(AssassinationFields):
             or (self.phase == NULL and action in (REROLL, KEEP))
         ):
             return
-        raise IllegalAction(self._why_illegal(seat, action))
+        raise self.refused(action, self._why_illegal(seat, action))
 
     def _why_illegal(self, seat: int, action: Action) -> str:
         if seat != self.mover or self.phase not in (NULL, MOVE):

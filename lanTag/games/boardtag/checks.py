@@ -97,6 +97,26 @@ _RUNNING = ("step", "stay", "done")  # a Run Phase die picked; ("pick",) before
 _TAKES_WORD = frozenset(("place", "face", "pick", "step", "jump", "tag"))
 
 
+def reads_action(action: Action) -> bool:
+    """Whether ``action`` is a Board Tag action in some phase (``Game.reads``): one of the
+    shapes above, its word a square, a direction, a facing or a jump of the game."""
+    verb, args = action.verb, action.args
+    if verb not in _SHAPES:
+        return False
+    if verb not in _TAKES_WORD:
+        return not args
+    if len(args) != 1 or not isinstance(args[0], str):
+        return False
+    word = args[0]
+    if verb == "step":
+        return word in bb.STEPS
+    if verb == "jump":
+        return word in bb.JUMPS
+    if verb == "face":
+        return word in bb.FACINGS
+    return bb.parse_square(word) is not None
+
+
 def refusal(state: BoardTagFields, seat: int, action: Action) -> str | None:
     """Why ``action`` is not legal for ``seat`` now, or None when it is: Board Tag's
     legality, stated once.  ``check_action`` raises these words; ``legal_actions`` lists

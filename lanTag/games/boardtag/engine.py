@@ -27,7 +27,12 @@ from lanTag.games.boardtag.board import (
     RUN,
     Runner,
 )
-from lanTag.games.boardtag.checks import broken_invariants, outcome_summary, refusal
+from lanTag.games.boardtag.checks import (
+    broken_invariants,
+    outcome_summary,
+    reads_action,
+    refusal,
+)
 from lanTag.games.boardtag.codec import decode_fields, encode_state
 from lanTag.games.boardtag.position import position_of, state_of
 from lanTag.games.boardtag.state import BoardTagFields
@@ -39,7 +44,6 @@ from lanTag.rules.base import (
     Decision,
     Fact,
     Game,
-    IllegalAction,
     Input,
     Move,
     OptionError,
@@ -116,6 +120,10 @@ class BoardTag(Game):
         return state_of(cls, position, BoardTagState)
 
     @classmethod
+    def reads(cls, action: Action) -> bool:
+        return reads_action(action)
+
+    @classmethod
     def state_from_obj(cls, obj: Any) -> BoardTagState:
         state = BoardTagState(*decode_fields(obj, fields(BoardTagState)))
         if broken := state.invariants():
@@ -179,7 +187,7 @@ class BoardTagState(BoardTagFields):
     def check_action(self, seat: int, action: Action) -> None:
         reason = refusal(self, seat, action)
         if reason is not None:
-            raise IllegalAction(reason)
+            raise self.refused(action, reason)
 
     # ------------------------------------------------------------------ transitions
 

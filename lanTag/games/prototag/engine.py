@@ -71,6 +71,8 @@ from lanTag.rules.base import (
 # Allowance for the unbounded but geometric parts of a game (start-roll ties, RPS draws):
 # a streak of 40 RPS draws has probability 3**-40.
 _DRAW_ALLOWANCE = 40
+# Every action of the game (Game.reads): a step in a direction, a rock-paper-scissors choice.
+_ACTIONS = frozenset((*STEP_ACTIONS.values(), *RPS_ACTIONS))
 
 
 class Prototag(Game):
@@ -126,6 +128,10 @@ class Prototag(Game):
             contenders=tuple(range(seats)),
             events=(("start",),),
         )
+
+    @classmethod
+    def reads(cls, action: Action) -> bool:
+        return action in _ACTIONS
 
     @classmethod
     def state_from_obj(cls, obj: Any) -> PrototagState:
@@ -267,7 +273,8 @@ class PrototagState(PrototagFields):
     def check_action(self, seat: int, action: Action) -> None:
         if self.phase == MOVE and seat == self.mover:
             if action.verb != "step" or len(action.args) != 1 or action.args[0] not in STEP_DELTAS:
-                raise IllegalAction(f"seat {seat} must move: 'step n', 'step e', 's' or 'w'")
+                why = f"seat {seat} must move: 'step n', 'step e', 's' or 'w'"
+                raise self.refused(action, why)
             direction = str(action.args[0])
             if self._may_step(direction):
                 return
@@ -277,11 +284,11 @@ class PrototagState(PrototagFields):
             return
         if self.phase == RPS and seat in (self.tagged, self.opponent):
             if action not in RPS_ACTIONS:
-                raise IllegalAction(
-                    f"seat {seat} must choose 'rps rock', 'rps paper' or 'rps scissors'"
+                raise self.refused(
+                    action, f"seat {seat} must choose 'rps rock', 'rps paper' or 'rps scissors'"
                 )
             return
-        raise IllegalAction(f"seat {seat} has nothing to do now")
+        raise self.refused(action, f"seat {seat} has nothing to do now")
 
     # ------------------------------------------------------------------ transitions
 

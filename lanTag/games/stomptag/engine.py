@@ -23,6 +23,7 @@ from lanTag.games.stomptag.orders import (
     forfeit_order,
     order_text,
     parse_order,
+    reads_action,
 )
 from lanTag.games.stomptag.position import position_of, state_of
 from lanTag.games.stomptag.rounds import (
@@ -148,6 +149,10 @@ class Stomptag(Game):
         )
 
     @classmethod
+    def reads(cls, action: Action) -> bool:
+        return reads_action(action)
+
+    @classmethod
     def state_from_obj(cls, obj: Any) -> StomptagState:
         state = StomptagState(*state_fields(obj))
         if problems := state.invariants():  # never hand a peer an unsound position
@@ -230,7 +235,7 @@ class StomptagState(StomptagFields):
     def check_action(self, seat: int, action: Action) -> None:
         if self.phase == BIDS and 0 <= seat < self.seats:
             if action.verb != "bid" or len(action.args) != 1 or not isinstance(action.args[0], int):
-                raise IllegalAction("a bid is 'bid N' with a whole number N")
+                raise self.refused(action, "a bid is 'bid N' with a whole number N")
             low, high = self.bid_range(seat)
             if not low <= action.args[0] <= high:
                 raise IllegalAction(f"seat {seat} must bid from its minimum {low} up to {high}")
@@ -238,7 +243,7 @@ class StomptagState(StomptagFields):
             space = self.order_space(seat)
             check_order(action, space.moves, space.teleport_ok, space.upgrade_ok)
         else:
-            raise IllegalAction(f"seat {seat} has nothing to decide now ({self.phase})")
+            raise self.refused(action, f"seat {seat} has nothing to decide now ({self.phase})")
 
     def typed_action(self, seat: int, action: Action) -> Action:
         """Typed orders may name their moves as words (``orders stomp n ne``); the wire

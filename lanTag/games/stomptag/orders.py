@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
-from lanTag.rules.base import Action, IllegalAction
+from lanTag.rules.base import Action, IllegalAction, MalformedAction
 
 ORDERS = "orders"
 ORDERS_UP = "orders+up"  # the same order plus an upgrade purchase
@@ -108,8 +108,29 @@ def parse_order(action: Action, moves: int, teleport_ok: bool, upgrade_ok: bool)
     return Order(args[0] == "stomp", tuple(MOVE_OF[c] for c in word), action.verb == ORDERS_UP)
 
 
+def reads_action(action: Action) -> bool:
+    """Whether ``action`` is a Stomptag action in some state (``Game.reads``): ``bid`` a
+    whole number, or orders in their wire form (the mode, then one word of move letters)."""
+    verb, args = action.verb, action.args
+    if verb == "bid":
+        return len(args) == 1 and isinstance(args[0], int)
+    return (
+        verb in VERBS
+        and len(args) == 2
+        and args[0] in MODES
+        and isinstance(args[1], str)
+        and _LETTER_SET.issuperset(args[1])
+    )
+
+
+def _refused(action: Action, why: str) -> IllegalAction:
+    """``State.refused`` for orders: MalformedAction unless Stomptag reads ``action``."""
+    return IllegalAction(why) if reads_action(action) else MalformedAction(why)
+
+
 def check_order(action: Action, moves: int, teleport_ok: bool, upgrade_ok: bool) -> None:
-    """IllegalAction unless :func:`parse_order` accepts ``action`` (the same reasons).
+    """IllegalAction unless :func:`parse_order` accepts ``action`` (the same reasons);
+    MalformedAction for no Stomptag action at all (:func:`reads_action`).
 
     Only the canonical form is legal: exactly one word of move letters after the mode, so
     that every order has one wire form (the words are for typing, see canonical_order).
@@ -117,13 +138,13 @@ def check_order(action: Action, moves: int, teleport_ok: bool, upgrade_ok: bool)
     verb, args = action.verb, action.args
     if verb != ORDERS:
         if verb != ORDERS_UP:
-            raise IllegalAction(
-                f"orders look like 'orders stomp n ne' or 'orders+up stride e' (not {verb!r})"
-            )
+            why = f"orders look like 'orders stomp n ne' or 'orders+up stride e' (not {verb!r})"
+            raise _refused(action, why)  # a bid is Stomptag's, just not now
         if not upgrade_ok:
-            raise IllegalAction("no more upgrades: you already have the most moves allowed")
+            raise _refused(action, "no more upgrades: you already have the most moves allowed")
     if not args or args[0] not in MODES:
-        raise IllegalAction("the first word of orders is 'stomp' or 'stride', for the whole round")
+        why = "the first word of orders is 'stomp' or 'stride', for the whole round"
+        raise MalformedAction(why)
     if len(args) == 2:
         word = args[1]
         if (
@@ -133,21 +154,20 @@ def check_order(action: Action, moves: int, teleport_ok: bool, upgrade_ok: bool)
         ):
             return  # the usual legal order, checked in one pass; else find the first fault
         if not isinstance(word, str) or not _LETTER_SET.issuperset(word):
-            raise IllegalAction(
+            raise MalformedAction(
                 f"{word!r} is not a word of move letters ({LETTER_HELP}; one letter per move)"
             )
         given = len(word)
     elif len(args) == 1:
         given = 0
     else:
-        raise IllegalAction(
+        raise MalformedAction(
             f"orders are one word of move letters after the mode ({LETTER_HELP}), "
             f"e.g. 'orders {args[0]} {'x' * moves}', not {len(args) - 1} words"
         )
     if given != moves:
-        raise IllegalAction(
-            f"you have {moves} move(s) this round: give exactly {moves} move(s), not {given}"
-        )
+        why = f"you have {moves} move(s) this round: give exactly {moves} move(s), not {given}"
+        raise _refused(action, why)  # no moves at all is no order: malformed
     raise IllegalAction("teleport only right after someone was tagged or after your own teleport")
 
 
@@ -178,7 +198,7 @@ def canonical_order(action: Action, moves: int) -> Action:
         if letter is None and isinstance(word, str) and word in MOVE_OF:
             letter = word  # a single letter typed as its own word
         if letter is None:
-            raise IllegalAction(
+            raise MalformedAction(
                 f"{word!r} is not a move (moves: {' '.join(MOVES)}; or their letters: "
                 f"{LETTER_HELP})"
             )

@@ -62,6 +62,7 @@ from lanTag.rules.base import (
     Game,
     IllegalAction,
     Input,
+    MalformedAction,
     Move,
     OptionError,
     OptionSpec,
@@ -146,7 +147,7 @@ class TagemState(TagemFields):
         """The modifiers (horde, garrison, cover) ``seat``'s proposed ``attack P D`` would
         roll with now; IllegalAction, saying why, unless it is a legal attack."""
         if action.verb != "attack":
-            raise IllegalAction(f"{action} is not an attack")
+            raise self.refused(action, f"{action} is not an attack")
         self.check_action(seat, action)
         pawn, d = int(action.args[0]), DIRS.index(str(action.args[1]))
         target = self.board.steps[self.pawns[seat][pawn]][d]
@@ -188,18 +189,19 @@ class TagemState(TagemFields):
 
     def check_action(self, seat: int, action: Action) -> None:
         if not self._acting(seat):
-            raise IllegalAction(f"seat {seat} is not asked to act now")
+            raise self.refused(action, f"seat {seat} is not asked to act now")
         if action.verb != "end" or action.args:  # action != END, minus the generated __eq__
             self._check_step(seat, action)
 
     def _check_step(self, seat: int, action: Action) -> None:
-        """Raise IllegalAction, saying why, unless ``action`` is a legal move or attack."""
+        """Raise IllegalAction, saying why, unless ``action`` is a legal move or attack
+        (MalformedAction for no move or attack at all: the shape ``Tagem.reads`` takes)."""
         usage = _USAGE
         if action.verb not in ("move", "attack"):
-            raise IllegalAction(f"unknown action {action.verb!r}: {usage}")
+            raise MalformedAction(f"unknown action {action.verb!r}: {usage}")
         args = action.args
         if len(args) != 2 or not isinstance(args[0], int) or args[1] not in DIRS:
-            raise IllegalAction(f"bad {action.verb} {args}: {usage}")
+            raise MalformedAction(f"bad {action.verb} {args}: {usage}")
         pawn, d = args[0], DIRS.index(str(args[1]))
         if not 0 <= pawn < self.pawn_count:
             raise IllegalAction(f"no pawn {pawn}: pawns are numbered 0-{self.pawn_count - 1}")
@@ -482,6 +484,19 @@ class Tagem(Game):
             pending=None,
             winner=-1,
             events=(),
+        )
+
+    @classmethod
+    def reads(cls, action: Action) -> bool:
+        """``end``, or ``move``/``attack`` a pawn number and a direction."""
+        if action.verb == "end":
+            return not action.args
+        args = action.args
+        return (
+            action.verb in ("move", "attack")
+            and len(args) == 2
+            and isinstance(args[0], int)
+            and args[1] in DIRS
         )
 
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lanTag.net.endpoint import Addr
-from lanTag.net.simnet import SimNetwork, SimulationStalled, SimulationTimeout
+from lanTag.net.sim_network import SimNetwork, SimulationStalled, SimulationTimeout
 
 from .pair import A, B, make_pair
 

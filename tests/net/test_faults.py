@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.net.netsim import NetSim, NetSimConfig, NetSimConfigError
+from lanTag.net.faults import NetSim, NetSimConfig, NetSimConfigError
 
 
 def test_parse_full_spec() -> None:

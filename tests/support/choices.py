@@ -1,5 +1,5 @@
 """Choices a cheating peer makes: an action the rules forbid, the answer that beats a
-revealed one.  Test code only (lanTag.testing.adversary uses them)."""
+revealed one.  Test code only (tests.support.adversary uses them)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Garbage for the adversary's GARBAGE cheat and the decoder fuzz tests: link payloads
 that are not valid session bundles, and datagrams that are not valid link frames.
-Test code only (split out of lanTag.testing.adversary)."""
+Test code only (split out of tests.support.adversary)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Nothing sleeps: :meth:`SimNetwork.step` jumps the clock to the next event,
 which is either a datagram arriving or a machine's timer.  Each directed link
-has its own :class:`~lanTag.net.netsim.NetSim` forked from the network's, so a
+has its own :class:`~lanTag.net.faults.NetSim` forked from the network's, so a
 run is a pure function of the seed and the machines.
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from lanTag.errors import LanTagError
 from lanTag.net.endpoint import Addr, DatagramMachine
-from lanTag.net.netsim import NetSim, NetSimConfig
+from lanTag.net.faults import NetSim, NetSimConfig
 
 __all__ = ["SimEvent", "SimNetwork", "SimulationStalled", "SimulationTimeout"]
 

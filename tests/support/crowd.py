@@ -1,6 +1,6 @@
 """A crowd of throwaway identities at a host's door, in one process (issue #38 item 3).
 
-``python -m lanTag.testing.crowd HOST:PORT N`` opens N joiners made with lanTag's own
+``python -m tests.support.crowd HOST:PORT N`` opens N joiners made with lanTag's own
 library, each with a fresh key, all nicknamed "friend", each on its own UDP socket bound
 to an address of 127.1.0.0/16 (4 per address: the host's cap on strangers per address),
 and keeps them at the door.  It prints ``waiting K of N`` as the host's "wait" answers
@@ -91,7 +91,7 @@ async def run(host: tuple[str, int], count: int, hold: float) -> dict[str, objec
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lanTag.testing.crowd")
+    parser = argparse.ArgumentParser(prog="python -m tests.support.crowd")
     parser.add_argument("host", help="HOST:PORT of the host")
     parser.add_argument("count", type=int)
     parser.add_argument("--hold", type=float, default=600.0, help="seconds at most at the door")

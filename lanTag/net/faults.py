@@ -1,7 +1,7 @@
 """A seeded datagram fault injector: loss, duplication, delay, jitter, reordering, partitions.
 
 This kernel has no netem, so faults are applied in user space, by both the
-in-memory :class:`~lanTag.net.simnet.SimNetwork` and the real asyncio pump.
+in-memory :class:`~lanTag.net.sim_network.SimNetwork` and the real asyncio pump.
 Scheduling is pure apart from the injector's *own* ``random.Random(seed)``:
 the same seed and the same sequence of ``schedule`` calls give the same result.
 

@@ -1,12 +1,12 @@
 """The adversary as a process: a modified ``lantag join`` for the real-process tests.
 
-    python -m lanTag.testing.adversary --cheat two-commits --join 127.0.0.1:PORT --log PATH
+    python -m tests.support.adversary --cheat two-commits --join 127.0.0.1:PORT --log PATH
 
 (two colluders: ``--cheat honest --identity-seed HEX`` for the one that lends its key,
 ``--cheat collude --partner-seed HEX`` for the one that signs with it)
 
 joins a table on loopback like ``lantag join --headless`` and plays with a bot,
-honestly except for one cheat (:class:`lanTag.testing.adversary.Cheat`), then
+honestly except for one cheat (:class:`tests.support.adversary.Cheat`), then
 stays until the game is over for it (a dropped seat follows the game) or
 ``--max-seconds`` pass.  It prints ``seat N`` once seated and ``cheated at step
 K`` when its cheat went out.  Test code, not a user-facing command: nothing in
@@ -22,18 +22,18 @@ import sys
 import time
 from pathlib import Path
 
-from lanTag.fair.chain import DEFAULT_LENGTH, HashChain
+from lanTag.fair.hash_chain import DEFAULT_LENGTH, HashChain
 from lanTag.identity import Identity
 from lanTag.log.file import LogWriter
 from lanTag.net.link import LinkLayer
 from lanTag.net.udp import UdpPump
 from lanTag.peer.join_handshake import JoinLobby
 from lanTag.peer.machine import PeerMachine
-from lanTag.testing.adversary import Adversary, Cheat
+from tests.support.adversary import Adversary, Cheat
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m lanTag.testing.adversary")
+    parser = argparse.ArgumentParser(prog="python -m tests.support.adversary")
     parser.add_argument("--cheat", required=True, choices=[c.value for c in Cheat])
     parser.add_argument("--join", required=True, help="the host's HOST:PORT")
     parser.add_argument("--log", required=True, type=Path)

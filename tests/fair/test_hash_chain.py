@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from lanTag.fair.chain import DEFAULT_LENGTH, DOMAIN, HashChain, chain_step_ok
+from lanTag.fair.hash_chain import DEFAULT_LENGTH, DOMAIN, HashChain, chain_step_ok
 
 
 def _h(label: str) -> bytes:

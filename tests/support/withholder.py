@@ -10,7 +10,7 @@ LEAVE), the roll is drawn without its link, and it signs a REJOIN to be given ba
 the choice; nothing of ours at a withheld step is sent: silent there) and its
 ``receive_payload`` (the others' links of a roll reach the session only once we chose, so
 it never decides the roll with our link and moves on).  It works on the simulated network
-(``tests/session``) and, through :class:`lanTag.testing.adversary.Adversary`, in a real
+(``tests/session``) and, through :class:`tests.support.adversary.Adversary`, in a real
 process (``scripts/withhold_runs.py``).  Test code only: nothing in the product imports it.
 """
 
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lanTag.errors import RemoteProtocolError
-from lanTag.fair.chain import chain_step_ok
+from lanTag.fair.hash_chain import chain_step_ok
 from lanTag.rules.base import Chance, Roll, State
 from lanTag.session import referee
 from lanTag.session.core import bundles
@@ -33,7 +33,8 @@ from lanTag.session.messages import (
     unpack_bundle,
 )
 from lanTag.session.referee import NeedKind
-from lanTag.session.transport import Addr, Transport
+from lanTag.session.transport import Addr
+from tests.support.rewriting import RewritingWithExtras
 
 # What the cheat never sends at a step it withholds at (its session answers the others'
 # nudges with a HAVE of its own link and the link itself).
@@ -101,7 +102,7 @@ class Withholder:
         self.seat = s.seat
         self._deliver = s.receive_payload
         self._timer = s.handle_timer
-        s.transport = _Filter(s.transport, self._outgoing)
+        s.transport = RewritingWithExtras(s.transport, self._outgoing)
         s.receive_payload = self._incoming  # type: ignore[method-assign]
         s.handle_timer = self._on_timer  # type: ignore[method-assign]
         s.ask_back(0.0)  # whenever it is dropped, it asks for its seat back
@@ -216,7 +217,7 @@ class Withholder:
             (10_000 + said, [bytes(32)]),
             version=s.record.protocol,
         )
-        inner = s.transport.inner if isinstance(s.transport, _Filter) else s.transport
+        inner = s.transport.inner if isinstance(s.transport, RewritingWithExtras) else s.transport
         for seat, addr in s.peers.items():
             if seat == self.seat:
                 continue
@@ -240,33 +241,3 @@ class Withholder:
     def _release_in(self, step: int, now: float) -> None:
         for raw in self._held_in.pop(step, []):
             self.session.receive_message(raw, now)
-
-
-class _Filter:
-    """A session's transport with every outgoing signed message passed through ``rewrite``."""
-
-    def __init__(self, inner: Transport, rewrite: Callable[[bytes, Addr], list[bytes]]) -> None:
-        self.inner = inner
-        self.rewrite = rewrite
-
-    def send(self, addr: Addr, payload: bytes, now: float) -> None:
-        out: list[bytes] = []
-        for raw in unpack_bundle(payload, MAX_LINK_PAYLOAD):
-            out.extend(self.rewrite(raw, addr))
-        for bundle in bundles(out):
-            self.inner.send(addr, bundle, now)
-
-    def receive_datagram(self, data: bytes, addr: Addr, now: float) -> list[bytes]:
-        return self.inner.receive_datagram(data, addr, now)
-
-    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
-        return self.inner.datagrams_to_send(now)
-
-    def next_timer(self) -> float | None:
-        return self.inner.next_timer()
-
-    def handle_timer(self, now: float) -> None:
-        self.inner.handle_timer(now)
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self.inner, name)  # the optional extras: last_heard, congested

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Strangers at the door of a real ``lantag host`` process (issue #24 A), on loopback.
 
 Two measures, each against a fresh ``lantag host --headless`` process on 127.0.0.1:
@@ -16,9 +15,9 @@ Two measures, each against a fresh ``lantag host --headless`` process on 127.0.0
   links, capped).  The host's RSS (``/proc/PID/status`` VmRSS) is sampled every
   50 ms; the growth is the peak minus the RSS before the flood.  Target < 50 MB.
 
-    python scripts/doorstep_flood.py                   # both, 300 sources
-    python scripts/doorstep_flood.py --quick           # 60 sources, a smoke check
-    PYTHONPATH=<other tree> python scripts/doorstep_flood.py   # the host from that tree
+    python -m scripts.bench.doorstep_flood                   # both, 300 sources
+    python -m scripts.bench.doorstep_flood --quick           # 60 sources, a smoke check
+    PYTHONPATH=<other tree> python -m scripts.bench.doorstep_flood   # the host from that tree
 
 Linux only (binds 127.0.x.y, reads /proc).  Prints one line per measure, or JSON.
 """
@@ -38,14 +37,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from lanTag.net.endpoint import LinkEndpoint  # noqa: E402
-from lanTag.net.frame import MAX_CHUNK, Frame, FrameType, encode  # noqa: E402
-from lanTag.net.link import LinkError, LinkLayer  # noqa: E402
-from lanTag.net.udp import UdpPump, run_machine  # noqa: E402
-from lanTag.peer.selfplay import peer_env  # noqa: E402
+from lanTag.net.endpoint import LinkEndpoint
+from lanTag.net.frame import MAX_CHUNK, Frame, FrameType, encode
+from lanTag.net.link import LinkError, LinkLayer
+from lanTag.net.udp import UdpPump, run_machine
+from lanTag.peer.selfplay import peer_env
 
 PORT = re.compile(r"on port (\d+)")
 MIB = 1 << 20
@@ -306,7 +302,9 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, object]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.bench.doorstep_flood", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--sources", type=int, default=300)
     parser.add_argument("--interval", type=float, default=0.1, help="seconds between pings")
     parser.add_argument("--payloads", type=int, default=1, help="messages per source")

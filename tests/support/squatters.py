@@ -1,6 +1,6 @@
 """Squatters at an open table, in one process (issue #38 item 3).
 
-``python -m lanTag.testing.squatters HOST:PORT N`` opens N joiners made with lanTag's own
+``python -m tests.support.squatters HOST:PORT N`` opens N joiners made with lanTag's own
 library (fresh keys, nicknamed "friend", each on its own UDP socket bound to an address of
 127.2.0.0/16), which sit down at a table with neither --approve nor a password and keep
 their lobby links alive.  The moment a joiner's game starts it says nothing more: not its
@@ -108,7 +108,7 @@ async def run(host: tuple[str, int], count: int, hold: float) -> dict[str, objec
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lanTag.testing.squatters")
+    parser = argparse.ArgumentParser(prog="python -m tests.support.squatters")
     parser.add_argument("host", help="HOST:PORT of the host")
     parser.add_argument("count", type=int)
     parser.add_argument("--hold", type=float, default=600.0, help="seconds at most")

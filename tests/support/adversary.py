@@ -2,7 +2,7 @@
 
 :class:`Adversary` wraps a whole :class:`~lanTag.peer.machine.PeerMachine` (links,
 lobby, session) and is itself a datagram machine, so it drops into a
-simulated table (``lanTag.testing.table.Table(wrap=...)``) in place of an
+simulated table (``tests.support.table.Table(wrap=...)``) in place of an
 honest peer.  It plays with a bot like everyone else, and:
 
 * every signed message its session sends passes through :meth:`rewrite`, which
@@ -28,26 +28,25 @@ from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.fair.commit import commitment
 from lanTag.identity import Identity
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.net.endpoint import Addr
 from lanTag.net.frame import Frame, FrameType, encode
 from lanTag.peer.machine import BotDriver, PeerMachine
 from lanTag.rules.base import Action, Simultaneous, Turn
 from lanTag.session.core import bundles
-from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
+from lanTag.session.lockstep import Session
 from lanTag.session.messages import (
     MsgType,
     Signed,
     pack_bundle,
     parse_unverified,
     sign_message,
-    unpack_bundle,
 )
 from lanTag.session.steps import ROUND_SUBJECT, round_digest
-from lanTag.session.transport import Transport
-from lanTag.testing.choices import beats, illegal_for
-from lanTag.testing.garbage import garbage_datagrams, garbage_payloads
-from lanTag.testing.withholder import Withholder, own_pips
+from tests.support.choices import beats, illegal_for
+from tests.support.garbage import garbage_datagrams, garbage_payloads
+from tests.support.rewriting import Rewriting
+from tests.support.withholder import Withholder, own_pips
 
 __all__ = ["Adversary", "Cheat", "garbage_datagrams", "garbage_payloads", "resign"]
 
@@ -76,7 +75,7 @@ class Cheat(enum.Enum):
     REQUEST_FLOOD = "request-flood"  # NUDGEs and VOTEs with distinct seqs, future steps too
     CHAT_FLOOD = "chat-flood"  # validly signed CHAT junk, distinct lines, at its step
     # Issue #38: withhold our link of our own roll when the roll without it has more pips, be
-    # dropped, ask back (lanTag.testing.withholder); -careful: only while a hand-back is
+    # dropped, ask back (tests.support.withholder); -careful: only while a hand-back is
     # left; -leave: withhold with a LEAVE; -aware: it knows protocol 6's withheld roll (a
     # roll withheld by its owner is its forfeit) and withholds only when that pays.
     WITHHOLD_ROLL = "withhold-roll"
@@ -96,33 +95,6 @@ def resign(session_signer: Any, msg: Signed, payload: tuple[Any, ...]) -> Signed
     return sign_message(
         session_signer, msg.type, msg.game_id, msg.step, msg.seat, msg.state_hash, payload
     )
-
-
-class _Intercept:
-    """The session's transport, wrapped: every outgoing bundle goes through ``rewrite``."""
-
-    def __init__(self, inner: Transport, rewrite: Callable[[bytes, Addr], list[bytes]]) -> None:
-        self.inner = inner
-        self.rewrite = rewrite
-
-    def send(self, addr: Addr, payload: bytes, now: float) -> None:
-        out: list[bytes] = []
-        for raw in unpack_bundle(payload, MAX_LINK_PAYLOAD):
-            out.extend(self.rewrite(raw, addr))
-        for bundle in bundles(out):
-            self.inner.send(addr, bundle, now)
-
-    def receive_datagram(self, data: bytes, addr: Addr, now: float) -> list[bytes]:
-        return self.inner.receive_datagram(data, addr, now)
-
-    def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
-        return self.inner.datagrams_to_send(now)
-
-    def next_timer(self) -> float | None:
-        return self.inner.next_timer()
-
-    def handle_timer(self, now: float) -> None:
-        self.inner.handle_timer(now)
 
 
 @dataclass
@@ -233,7 +205,7 @@ class Adversary:
     def _install(self) -> None:
         s = self.inner.session
         if s is not None and self._installed is not s:
-            s.transport = _Intercept(s.transport, self.rewrite)
+            s.transport = Rewriting(s.transport, self.rewrite)
             self._installed = s
 
     @property
@@ -742,6 +714,6 @@ _HANDLERS: dict[Cheat, Callable[[Adversary, Session, float], bool]] = {
 
 
 if __name__ == "__main__":  # the adversary as a process, for tests: see cheat_process
-    from lanTag.testing.cheat_process import main
+    from tests.support.cheat_process import main
 
     raise SystemExit(main())

@@ -13,14 +13,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lanTag.fair.chain import HashChain
+from lanTag.fair.hash_chain import HashChain
 from lanTag.identity import Identity
-from lanTag.log.chain import EntryKind, parse_log
+from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.net.endpoint import Addr, DatagramMachine
+from lanTag.net.faults import NetSimConfig
 from lanTag.net.link import LinkLayer
-from lanTag.net.netsim import NetSimConfig
-from lanTag.net.simnet import SimNetwork
+from lanTag.net.sim_network import SimNetwork
 from lanTag.peer.join_handshake import HostConfig, HostLobby, JoinLobby
 from lanTag.peer.machine import BotDriver, LinkSender, PeerMachine
 from lanTag.peer.resume import plan_resume, restore_session

@@ -1,0 +1,28 @@
+"""Repository code run as a process: ``python -m tests.support.NAME``, ``python -m scripts.NAME``.
+
+Neither ``tests`` nor ``scripts`` is installed (the wheel ships ``lanTag`` only), so a child
+process finds them only with the repository root on its import path.  Whoever starts one
+passes :func:`root_env`, which puts the root there whatever the working directory is.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def root_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``env`` (default: this process's) with the repository root first on PYTHONPATH; what
+    was there stays after it (a test's own sitecustomize folder, say)."""
+    env = os.environ if env is None else env
+    paths = [str(REPO_ROOT), *filter(None, [env.get("PYTHONPATH")])]
+    return {**env, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+def support_argv(module: str, *args: str) -> list[str]:
+    """The command line that runs ``tests/support/<module>.py`` as a process."""
+    return [sys.executable, "-m", f"tests.support.{module}", *args]
