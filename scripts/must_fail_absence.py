@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import lanTag.session.absence as absence
+import lanTag.session.handback as handback
 from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.peer.machine import BotDriver, PeerMachine
@@ -47,12 +47,12 @@ class Admitted:
 @contextmanager
 def _limit(value: int) -> Iterator[None]:
     """The table gives a seat back up to ``value`` times a game."""
-    old = absence.HANDBACK_LIMIT
-    absence.HANDBACK_LIMIT = value
+    old = handback.HANDBACK_LIMIT
+    handback.HANDBACK_LIMIT = value
     try:
         yield
     finally:
-        absence.HANDBACK_LIMIT = old
+        handback.HANDBACK_LIMIT = old
 
 
 @contextmanager
@@ -60,25 +60,27 @@ def _returns_at_once() -> Iterator[None]:
     """The table gives a seat back within the turn it was dropped in (protocol 5's rule), and
     its people wait for the dropped friend: while a seat is dropped and no REJOIN of it is
     in, their bots do not move (so the next MOVE carries it, before the turn ends)."""
-    real, act = absence.Absence._may_return, BotDriver.act
+    real, act = handback.Handback.may_return, BotDriver.act
 
-    def may_return(self: absence.Absence, seat: int, dropped: int, step: int) -> bool:
-        return len(self._admitted.get(seat, ())) < absence.HANDBACK_LIMIT
+    def may_return(
+        self: handback.Handback, seat: int, dropped: int, step: int, turn_starts: object
+    ) -> bool:
+        return self.times(seat) < handback.HANDBACK_LIMIT
 
     def wait_for_friend(
         self: BotDriver, session: Session, random_bytes: Callable[[int], bytes], now: float
     ) -> None:
         humans = {i for i, s in enumerate(session.record.seats) if not s.is_bot}
-        if humans - session.live and not session._rejoins:
+        if humans - session.live and not session.handback.rejoins:
             return
         act(self, session, random_bytes, now)
 
-    absence.Absence._may_return = may_return  # type: ignore[method-assign]
+    handback.Handback.may_return = may_return  # type: ignore[method-assign]
     BotDriver.act = wait_for_friend  # type: ignore[method-assign]
     try:
         yield
     finally:
-        absence.Absence._may_return = real  # type: ignore[method-assign]
+        handback.Handback.may_return = real  # type: ignore[method-assign]
         BotDriver.act = act  # type: ignore[method-assign]
 
 
@@ -126,7 +128,7 @@ def _admitted(table: Table, writer: Session, which: int) -> Admitted:
     """The ``which``-th admission (0: the first) of the writer's log."""
     seat = table.seat_of(GONE)
     assert seat is not None
-    steps = writer._admitted.get(seat, [])
+    steps = writer.handback.admitted.get(seat, [])
     if len(steps) <= which:
         raise LookupError("the seat was not given back that often")
     step = steps[which]
@@ -166,7 +168,7 @@ def early_game() -> Admitted:
         with _returns_at_once():
             table, writer = _game(seed, kills=1)
         got = _admitted(table, writer, 0)
-        step = writer._admitted[got.seat][0]
+        step = writer.handback.admitted[got.seat][0]
         states = [writer._snapshots[k].state for k in range(got.dropped + 1, step + 1)]
         if any(state.awaited().turn_starts for state in states):
             raise LookupError("given back after the turn anyway")
@@ -181,15 +183,15 @@ def second_game() -> Admitted:
     after the drop's turn)."""
 
     def find(seed: int) -> Admitted:
-        with _limit(absence.HANDBACK_LIMIT + 1):
-            table, writer = _game(seed, kills=absence.HANDBACK_LIMIT + 1)
-        return _admitted(table, writer, absence.HANDBACK_LIMIT)
+        with _limit(handback.HANDBACK_LIMIT + 1):
+            table, writer = _game(seed, kills=handback.HANDBACK_LIMIT + 1)
+        return _admitted(table, writer, handback.HANDBACK_LIMIT)
 
     return _first(find)
 
 
 def _times() -> str:
-    n = absence.HANDBACK_LIMIT
+    n = handback.HANDBACK_LIMIT
     return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 

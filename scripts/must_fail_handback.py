@@ -16,8 +16,8 @@ from lanTag.identity import Signer
 from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Joint, Move, Roll, decode_input
-from lanTag.session.core import REQUEST_LIMITS
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
+from lanTag.session.steps import REQUEST_LIMITS
 from scripts.must_fail_game import ENGINE, Expect, Item, Vector, vector, write
 from tests.support.no_engines import no_engines
 from tests.support.table import Table, identity_for

@@ -12,6 +12,7 @@ first-proof rule (the rule patched for that run only), deterministically.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,10 +20,9 @@ from dataclasses import dataclass
 
 from lanTag.identity import Signer
 from lanTag.log.entries import EntryKind, parse_log
-from lanTag.session import agreement, late_proof
+from lanTag.session.features import FIRST_PROTOCOL
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
-from lanTag.session.steps import ORDERED_PROOFS_PROTOCOL
 from scripts.must_fail_game import ENGINE, Expect, Item, Vector, vector, write
 from tests.support.table import Table, identity_for
 
@@ -41,21 +41,17 @@ class TwoProofs:
 
 
 @contextmanager
-def first_proof_rule() -> Iterator[None]:
-    """Every session of this process decides as protocol 5 did: the first proof it learnt
-    fixes a conviction's step (the gate of ORDERED_PROOFS_PROTOCOL moved out of reach)."""
-    # Moved where the session reads it: each module's own name (mypy: not re-exported there).
-    saved = (
-        agreement.ORDERED_PROOFS_PROTOCOL,  # type: ignore[attr-defined]
-        late_proof.ORDERED_PROOFS_PROTOCOL,  # type: ignore[attr-defined]
-    )
-    agreement.ORDERED_PROOFS_PROTOCOL = 1_000  # type: ignore[attr-defined]
-    late_proof.ORDERED_PROOFS_PROTOCOL = 1_000  # type: ignore[attr-defined]
+def first_proof_rule(sessions: list[Session]) -> Iterator[None]:
+    """``sessions`` decide as protocol 5 did: the first proof each learnt fixes a
+    conviction's step (their ``Features.ordered_proofs`` off, for this run only)."""
+    saved = [s.features for s in sessions]
+    for s in sessions:
+        s.features = dataclasses.replace(s.features, ordered_proofs=False)
     try:
         yield
     finally:
-        agreement.ORDERED_PROOFS_PROTOCOL = saved[0]  # type: ignore[attr-defined]
-        late_proof.ORDERED_PROOFS_PROTOCOL = saved[1]  # type: ignore[attr-defined]
+        for s, features in zip(sessions, saved, strict=True):
+            s.features = features
 
 
 @functools.cache
@@ -102,7 +98,7 @@ def _two_proofs_game(seed: int) -> TwoProofs:
     table.kill(cheat)  # its process is gone: only the proofs speak for it now
     signer = identity_for(seed, cheat).signer()
     proofs = {m.step: _second_move(sessions[writer], signer, m) for m in played}
-    with first_proof_rule():
+    with first_proof_rule([sessions[p] for p in honest]):
         for p in honest:  # each learns the later proof first, as the writer does
             for step in (late, early):
                 sessions[p].receive_message(proofs[step].raw, table.net.now)
@@ -144,7 +140,7 @@ def two_equivocation_proofs(_game: object) -> Vector:
     step = tp.items[after][0]
     return Vector(
         "two_equivocation_proofs",
-        f"§5.7 several proofs (protocol {ORDERED_PROOFS_PROTOCOL}): a seat proven to have "
+        f"§5.7 several proofs (protocol {FIRST_PROTOCOL['ordered_proofs']}): a seat proven to have "
         "equivocated at two steps is dropped at the earlier one, whatever order the proofs "
         "came in",
         f"from another game of the same table, in which seat {CHEAT} signed two different "

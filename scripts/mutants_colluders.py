@@ -40,7 +40,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "            if voter == self.seat or (voter, step) in self._acks_proven:",
+        "            if voter == self.seat or (voter, step) in self.late.acks_proven:",
         "            if voter == self.seat:",
         "one proof of conflicting acknowledgements convicts again and again",
     ),
@@ -60,13 +60,13 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "            elif not shown and key in self._splits:",
+        "            elif not shown and key in self.convictions.splits:",
         "            elif False:",
         "a split is never undone",
     ),
     Mutant(
         LATE,
-        "        for proof in self.proofs:\n            for msg in proof:\n"
+        "        for proof in self.convictions.proofs:\n            for msg in proof:\n"
         "                if msg.step == step and msg.state_hash == ours:",
         "        for proof in ():\n            for msg in proof:\n"
         "                if msg.step == step and msg.state_hash == ours:",
@@ -74,19 +74,19 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "        self._late_dirty.add(msg.step)\n        return True",
+        "        self.late.dirty.add(msg.step)\n        return True",
         "        return True",
         "an acknowledgement for a decided round is never judged",
     ),
     Mutant(
         LATE,
-        "            {at for _seat, at in self._late_commits if at == self.step or at in",
-        "            {at for _seat, at in self._late_commits if at in",
+        "            {at for _seat, at in self.late.commits if at == self.step or at in",
+        "            {at for _seat, at in self.late.commits if at in",
         "the current round is judged only when something came for it",
     ),
     Mutant(
         LATE,
-        "        for seat, at in self._acks_proven:\n            if at == step:\n"
+        "        for seat, at in self.late.acks_proven:\n            if at == step:\n"
         "                self._contradict(seat)",
         "        for seat, at in ():\n            if at == step:\n"
         "                self._contradict(seat)",
@@ -106,31 +106,31 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/lockstep.py",
-        "                if self._admitted or judge:",
-        "                if self._admitted:",
+        "                if self.handback.admitted or judge:",
+        "                if self.handback.admitted:",
         "the verifier's replay never judges an acknowledgement of a decided round",
     ),
     Mutant(
-        "lanTag/session/agreement.py",
-        "                live = live - self._cheated_at[self.step]",
+        "lanTag/session/round_acks.py",
+        "                live = live - self._late.cheated_at[step]",
         "                pass",
         "a proven seat's acknowledgement is waited for",
     ),
     Mutant(
         "lanTag/session/agreement.py",
-        "            and any(at == step for _seat, at in self._late_commits)\n",
+        "            and any(at == step for _seat, at in self.late.commits)\n",
         "            and False\n",
         "a step decided again keeps its drops (a bot plays the dropped seat)",
     ),
     Mutant(
-        "lanTag/session/core.py",
+        "lanTag/session/round_acks.py",
         "            dropped = {s: c for s, c in dropped.items() if s not in split}",
         "            pass",
         "a split round is applied on acknowledgements signed before the split",
     ),
     Mutant(
-        "lanTag/session/core.py",
-        "        steps = [k for s, k in self._splits if s == seat]",
+        "lanTag/session/convictions.py",
+        "        steps = [k for s, k in self.splits if s == seat]",
         "        steps = []",
         "a split drops nobody",
     ),

@@ -64,7 +64,7 @@ MUTANTS: list[Mutant] = [
         "no cap on the vectors of a round HAVE",
     ),
     Mutant(
-        "lanTag/session/core.py",
+        "lanTag/session/round_acks.py",
         "        if dropped:\n            held = box.of(MsgType.COMMIT)",
         "        if False:\n            held = box.of(MsgType.COMMIT)",
         "a round HAVE signed before a drop does not count",
@@ -84,7 +84,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/late_proof.py",
-        "            if shown and key not in self._splits:",
+        "            if shown and key not in self.convictions.splits:",
         "            if False:",
         "protocol 6 never finds a round split",
     ),
@@ -96,8 +96,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/lockstep.py",
-        "            and (msg.type is MsgType.MOVE or self.record.protocol"
-        " < ROUND_ACKS_PROTOCOL)\n",
+        "            and (msg.type is MsgType.MOVE or not self.features.round_acks)\n",
         "",
         "COMMITs forwarded and acknowledged one by one again (protocol 5's cost)",
     ),
@@ -123,7 +122,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/messages.py",
-        "    return 4 if version >= ROUND_ACKS_PROTOCOL else 3",
+        "    return 4 if Features.of(version).round_acks else 3",
         "    return 3",
         "the fast parser takes 3 REVEAL fields in protocol 6",
     ),

@@ -31,6 +31,8 @@ CORE = "lanTag/session/core.py"
 RECOVERY = "lanTag/session/recovery.py"
 LOCKSTEP = "lanTag/session/lockstep.py"
 SEALING = "lanTag/session/sealing.py"
+HANDBACK_BOOK = "lanTag/session/handback.py"
+CONVICTIONS = "lanTag/session/convictions.py"
 
 PROOF_ORDER = "tests/session/test_proof_order.py"
 LATE_TESTS = "tests/session/test_late_proof.py"
@@ -44,7 +46,7 @@ MUTANTS: list[Mutant] = [
     # -- the late-proof rule (late_proof.py) ------------------------------------------------
     Mutant(
         LATE,
-        "        if self.record.protocol < LATE_PROOF_PROTOCOL:\n            return False\n"
+        "        if not self.features.late_proof:\n            return False\n"
         "        key = ",
         "        if False:\n            return False\n        key = ",
         "the late-proof rule in a protocol-4 game",
@@ -52,7 +54,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "            return key in self._late_commits",
+        "            return key in self.late.commits",
         "            return False",
         "a late-proof seat's second REVEAL convicts it at the round's step",
         (LATE_TESTS,),
@@ -66,7 +68,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "        self._liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)",
+        "        self.convictions.liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)",
         "        pass",
         "a seat proven to have signed two COMMITs may be given back",
         (LATE_TESTS,),
@@ -94,42 +96,42 @@ MUTANTS: list[Mutant] = [
     # a rollback across them in one game).
     Mutant(
         LATE,
-        "        if seat in self.live:\n            self._contradicted.add(seat)",
-        "        if True:\n            self._contradicted.add(seat)",
+        "        if seat in self.live:\n            self.convictions.contradicted.add(seat)",
+        "        if True:\n            self.convictions.contradicted.add(seat)",
         "a dropped seat counted as contradicted",
     ),
     Mutant(
         LATE,
-        "        for seat, at in self._late_commits:\n            if at == step:\n",
-        "        for seat, at in self._late_commits:\n            if at != step:\n",
+        "        for seat, at in self.late.commits:\n            if at == step:\n",
+        "        for seat, at in self.late.commits:\n            if at != step:\n",
         "the round that stood is the wrong one",
         (LATE_TESTS,),
     ),
     Mutant(
         LATE,
-        "        for seat, at in self._late_commits:\n            if at == step:\n",
-        "        for seat, at in self._late_commits:\n            if at == step + 1:\n",
+        "        for seat, at in self.late.commits:\n            if at == step:\n",
+        "        for seat, at in self.late.commits:\n            if at == step + 1:\n",
         "the round that stood is the next step's (off by one)",
         (LATE_TESTS,),
     ),
     Mutant(
         LATE,
-        "            if at != step or seat in self._banned or seat not in snap.live:",
+        "            if at != step or seat in self.convictions.banned or seat not in snap.live:",
         "            if at != step or seat not in snap.live:",
         "a seat banned already is banned again at a split round (a later step overwrites)",
         (PROOF_ORDER,),
     ),
     Mutant(
         LATE,
-        "            if at != step or seat in self._banned or seat not in snap.live:",
-        "            if at != step or seat in self._banned:",
+        "            if at != step or seat in self.convictions.banned or seat not in snap.live:",
+        "            if at != step or seat in self.convictions.banned:",
         "a dropped seat banned at a split round",
         (EVIDENCE,),
     ),
     Mutant(
-        CORE,
-        "            self._banned[seat] = min(steps)",
-        "            self._banned[seat] = max(steps)",
+        CONVICTIONS,
+        "            self.banned[seat] = min(steps)",
+        "            self.banned[seat] = max(steps)",
         "a ban at a later step spares a split round (protocol 6)",
         (PROOF_ORDER,),
     ),
@@ -156,9 +158,9 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "            if self.record.protocol >= COLLUSION_PROTOCOL:\n"
+        "            if self.features.collusion:\n"
         "                back = self._judge",
-        "            if self.record.protocol > COLLUSION_PROTOCOL:\n"
+        "            if not self.features.collusion:\n"
         "                back = self._judge",
         "protocol 6 judges a split by protocol 5's per-seat HAVEs",
         (PROOF_ORDER,),
@@ -266,7 +268,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        if self.record.protocol < ORDERED_PROOFS_PROTOCOL:\n"
+        "        if not self.features.ordered_proofs:\n"
         "            return bool(self._boxes[step].accepted_of(seat))",
         "        if True:\n            return bool(self._boxes[step].accepted_of(seat))",
         "protocol 6 rolls back only for the seat's input at the proven step (protocol 5's)",
@@ -274,7 +276,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        if msg.seat in self._contradicted or msg.seat not in self.live:\n            return\n"
+        "        if msg.seat in self.convictions.contradicted or msg.seat not in self.live:\n            return\n"
         "        if any(",
         "        if msg.seat not in self.live:\n            return\n        if any(",
         "a liar blamed desync again for every later claim",
@@ -282,29 +284,29 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        if msg.seat in self._contradicted or msg.seat not in self.live:\n            return\n"
+        "        if msg.seat in self.convictions.contradicted or msg.seat not in self.live:\n            return\n"
         "        if any(",
-        "        if msg.seat in self._contradicted:\n            return\n        if any(",
+        "        if msg.seat in self.convictions.contradicted:\n            return\n        if any(",
         "a dropped seat's two state hashes convict it again",
         (HANDBACK,),
     ),
     Mutant(
         AGREE,
-        "        if any(k < msg.step for k in self._banned.values()):\n            return",
+        "        if any(k < msg.step for k in self.convictions.banned.values()):\n            return",
         "        if False:\n            return",
         "honest seats convict each other of desync after an equivocation rollback",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        "        if any(k < msg.step for k in self._banned.values()):\n            return",
-        "        if any(k < msg.step - 1 for k in self._banned.values()):\n            return",
+        "        if any(k < msg.step for k in self.convictions.banned.values()):\n            return",
+        "        if any(k < msg.step - 1 for k in self.convictions.banned.values()):\n            return",
         "the rollback excuse misses the step after the ban (off by one)",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        "        self._liars_at.setdefault(msg.seat, msg.step)\n        self._blame(msg.seat, "
+        "        self.convictions.liars_at.setdefault(msg.seat, msg.step)\n        self._blame(msg.seat, "
         '"desync"',
         '        self._blame(msg.seat, "desync"',
         "a seat convicted of desync may be given back",
@@ -312,22 +314,22 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        self._contradicted.add(msg.seat)\n        self._liars_at.setdefault(msg.seat, msg.step)",
-        "        self._liars_at.setdefault(msg.seat, msg.step)",
+        "        self.convictions.contradicted.add(msg.seat)\n        self.convictions.liars_at.setdefault(msg.seat, msg.step)",
+        "        self.convictions.liars_at.setdefault(msg.seat, msg.step)",
         "a seat convicted of desync is never voted out",
         (LATE_TESTS,),
     ),
     Mutant(
         AGREE,
-        "        self._flooders.add(msg.seat)\n        self._liars_at.setdefault(msg.seat, msg.step)",
-        "        self._flooders.add(msg.seat)",
+        "        self.convictions.flooders.add(msg.seat)\n        self.convictions.liars_at.setdefault(msg.seat, msg.step)",
+        "        self.convictions.flooders.add(msg.seat)",
         "a flooder may be given back",
         (MUST_FAIL,),
     ),
     Mutant(
         AGREE,
-        "        if msg.seat in self.live:\n            self._contradicted.add(msg.seat)",
-        "        if False:\n            self._contradicted.add(msg.seat)",
+        "        if msg.seat in self.live:\n            self.convictions.contradicted.add(msg.seat)",
+        "        if False:\n            self.convictions.contradicted.add(msg.seat)",
         "a flooder is never voted out",
         (LATE_TESTS,),
     ),
@@ -335,28 +337,28 @@ MUTANTS: list[Mutant] = [
     # whose acknowledgement lacks, protocol 6's unexplained REVEALs of live seats).
     Mutant(
         AGREE,
-        "        liars = self._missing() & self._contradicted & self.live",
-        "        liars = self._missing() & self._contradicted",
+        "        liars = self._missing() & self.convictions.contradicted & self.live",
+        "        liars = self._missing() & self.convictions.contradicted",
         "a dropped liar is voted again",
     ),
     Mutant(
         AGREE,
-        "            if step < self.step and self._convicted_since(seat, step):",
+        "            if step < self.step and self.convictions.since(seat, step):",
         "            if False:",
         "a conviction learnt after an admission leaves it standing",
         (HANDBACK,),
     ),
     Mutant(
         AGREE,
-        "            if step < self.step and self._convicted_since(seat, step):",
-        "            if step < self.step and self._convicted_since(seat, self.step):",
+        "            if step < self.step and self.convictions.since(seat, step):",
+        "            if step < self.step and self.convictions.since(seat, self.step):",
         "a conviction for a step after the admission voids it too",
         (HANDBACK,),
     ),
     Mutant(
         AGREE,
-        "        banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)",
-        "        banned = frozenset(s for s, k in self._banned.items() if k < self.step and s in self.live)",
+        "        banned = frozenset(s for s, k in held.items() if k <= self.step and s in self.live)",
+        "        banned = frozenset(s for s, k in held.items() if k < self.step and s in self.live)",
         "a ban at the current step waits a step",
         (PROOF_ORDER,),
     ),
@@ -369,7 +371,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        if self.record.protocol < LATE_PROOF_PROTOCOL:\n            return False\n"
+        "        if not self.features.late_proof:\n            return False\n"
         "        if self._asked_since(silent, step):",
         "        if False:\n            return False\n        if self._asked_since(silent, step):",
         "a late drop without a rollback in a protocol-4 game",
@@ -391,49 +393,49 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         CORE,
-        "        if msg.seat == self.seat or any(k <= msg.step for k in self._banned.values()):",
+        "        if msg.seat == self.seat or any(k <= msg.step for k in self.convictions.banned.values()):",
         "        if msg.seat == self.seat:",
         "a message from before an equivocation rollback blamed desync",
         (PROOF_ORDER,),
     ),
     Mutant(
-        CORE,
+        CONVICTIONS,
         "            if at is not None and at <= step:\n                return True",
         "            if at is not None and at < step:\n                return True",
         "a seat convicted at a step is not convicted there (admission)",
         (HANDBACK,),
     ),
     Mutant(
-        CORE,
-        "        for convictions in (self._banned, self._liars_at):",
-        "        for convictions in (self._banned,):",
+        CONVICTIONS,
+        "        for convictions in (self.banned, self.liars_at):",
+        "        for convictions in (self.banned,):",
         "only a ban counts as a conviction (desync, flood, two COMMITs do not)",
         (HANDBACK,),
     ),
     Mutant(
-        CORE,
+        CONVICTIONS,
         "        return banned is not None and banned <= step\n",
         "        return banned is not None and banned < step\n",
         "a convicted seat's input taken at its ban step",
         (CHEATS,),
     ),
-    # -- the hand-back's admissions (recovery.py, lockstep.py) -------------------------------
+    # -- the hand-back's admissions (handback.py, recovery.py, lockstep.py) -------------------
     Mutant(
-        RECOVERY,
+        HANDBACK_BOOK,
         "        if kept is None or kept.step <= msg.step:",
         "        if kept is None:",
         "the first REJOIN kept, not the latest",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        HANDBACK_BOOK,
         "        if kept is None or kept.step <= msg.step:",
         "        if True:",
         "an older REJOIN replaces the latest",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "            if self._admissible(request, self.step, self.seat):\n                return request.raw",
         "            if True:\n                return request.raw",
         "an honest carrier carries any REJOIN",
@@ -442,42 +444,42 @@ MUTANTS: list[Mutant] = [
     # equivalent: _dropped_at answers None for a seat live at that step, and _admissible
     # then refuses it too (the check is the rule's first words, kept for the reader).
     Mutant(
-        RECOVERY,
+        CORE,
         "        if seat == carrier or seat in self._snapshots[step].live:",
         "        if seat == carrier:",
         "a live seat admitted again",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
-        "        if self._convicted_since(seat, step):\n            return False  # a cheat",
+        CORE,
+        "        if self.convictions.since(seat, step):\n            return False  # a cheat",
         "        if False:\n            return False  # a cheat",
         "a convicted seat given back",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "        if dropped is None or dropped > request.step:",
         "        if dropped is None or dropped > request.step + 1:",
         "a REJOIN signed one step before the drop admits the seat",
         (MUST_FAIL,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "        if dropped is None or dropped > request.step:",
         "        if dropped is None or dropped >= request.step:",
         "a REJOIN signed at the drop step admits nobody",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "        if dropped is None or dropped > request.step:",
         "        if dropped is None:",
         "a REJOIN of any step admits the seat",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "        return 0 if seat < len(self._human_keys) and self._human_keys[seat] else None",
         "        return None",
         "a seat dropped at step 0 can never come back",
@@ -514,7 +516,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         RECOVERY,
-        '        if self._convicted_since(self.seat, self.step):\n            return "convicted"',
+        '        if self.convictions.since(self.seat, self.step):\n            return "convicted"',
         '        if False:\n            return "convicted"',
         "a convicted seat is told it may come back",
         (HANDBACK,),
@@ -535,80 +537,80 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LOCKSTEP,
-        "            if msg.seat not in self._left and msg.step > back:",
-        "            if msg.seat not in self._left:",
+        "        if msg.seat not in self._left and msg.step > back:",
+        "        if msg.seat not in self._left:",
         "a LEAVE from before the hand-back counts again",
         (HANDBACK,),
     ),
     Mutant(
-        LOCKSTEP,
-        "                    self._admitted.setdefault(seat, []).append(decided)\n",
-        "                    self._admitted.setdefault(seat, []).append(decided + 1)\n",
+        HANDBACK_BOOK,
+        "        self.admitted.setdefault(seat, []).append(decided)\n",
+        "        self.admitted.setdefault(seat, []).append(decided + 1)\n",
         "an admission remembered one step late (off by one)",
         (HANDBACK,),
     ),
-    # -- the seals (sealing.py) ---------------------------------------------------------------
+    # -- the seals (sealing.py: the SealBook; recovery.py: signing our own) ------------------
     Mutant(
         SEALING,
-        "        if now >= self._over_at + SEAL_WAIT:",
-        "        if now > self._over_at + SEAL_WAIT:",
+        "        if now >= self.over_at + SEAL_WAIT:",
+        "        if now > self.over_at + SEAL_WAIT:",
         "the seal wait one instant longer",
         (SEAL_TESTS,),
     ),
     Mutant(
-        SEALING,
-        "        if self._over_at is None or self.replay or self.record.protocol < SEAL_PROTOCOL:",
-        "        if self._over_at is None or self.replay:",
+        RECOVERY,
+        "        return self.features.seals and self.seal_book.waiting(now, humans)",
+        "        return self.seal_book.waiting(now, humans)",
         "a protocol-2 game waits for seals",
         (SEAL_TESTS,),
     ),
     # equivalent: live holds seats with a key only (a bot seat is never live, and an
     # admission needs the seat's signed REJOIN).
     Mutant(
-        SEALING,
-        "        return any(s not in self._seals for s in self.live if self._human_keys[s] is not None)",
-        "        return any(s not in self._seals for s in self.live)",
+        RECOVERY,
+        "        humans = (s for s in self.live if self._human_keys[s] is not None)",
+        "        humans = (s for s in self.live)",
         "a bot seat's seal awaited",
     ),
     Mutant(
-        SEALING,
-        "        if not self.replay and self._signer is not None and self.seat in self.live:",
-        "        if not self.replay and self._signer is not None:",
+        RECOVERY,
+        "        live = self.seat is not None and self.seat in self.live\n",
+        "        live = self.seat is not None\n",
         "a dropped seat seals the final state",
         (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
-        "            self._seals[self.seat] = msg\n",
+        "            self.seals[own.seat] = own\n",
         "",
         "our own seal not counted",
         (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
-        "            self.log.append(msg.step, EntryKind.MSG, msg.raw)\n            self._broadcast",
-        "            self._broadcast",
+        "            self._journal.log.append(own.step, EntryKind.MSG, own.raw)\n",
+        "",
         "our own seal not logged",
         (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
-        "        for msg in early.values():\n            self._check_seal(msg)",
+        "        for msg in early.values():\n            self._check(msg, step, final)",
         "        for msg in early.values():\n            pass",
         "a seal that came before our game over never checked",
         (SEAL_TESTS,),
     ),
     Mutant(
-        SEALING,
-        "        if self.record.protocol < SEAL_PROTOCOL:\n            self._reject(",
-        "        if False:\n            self._reject(",
+        RECOVERY,
+        "        if self.features.seals:\n            self.seal_book.receive(",
+        "        if True:\n            self.seal_book.receive(",
         "a SEAL taken in a protocol-2 game",
         (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
-        '            if msg.raw in self._seal_raws:\n                self._count("duplicate")',
-        '            if False:\n                self._count("duplicate")',
+        '            if msg.raw in self.raws:\n                self._journal.count("duplicate")',
+        '            if False:\n                self._journal.count("duplicate")',
         "a seal logged twice counted as two signatures by the replay",
         (
             "tests/log/test_plain_replay.py::test_a_seal_logged_twice_is_one_signature_in_both_lanes",
@@ -616,43 +618,44 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         SEALING,
-        "        if msg.seat in self._seals or msg.seat in self._early_seals:",
-        "        if msg.seat in self._seals:",
+        "        if msg.seat in self.seals or msg.seat in self.early:",
+        "        if msg.seat in self.seals:",
         "a second early seal of a seat replaces its first",
         (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
-        "        if msg.step == self.step and msg.state_hash == final:",
+        "        if msg.step == step and msg.state_hash == final:",
         "        if msg.state_hash == final:",
         "a seal of the final state at another step taken",
         (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
-        "        if msg.step == self.step and msg.state_hash == final:",
-        "        if msg.step == self.step:",
+        "        if msg.step == step and msg.state_hash == final:",
+        "        if msg.step == step:",
         "a seal of another state taken",
         (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
-        "            self._events.append(ev.Sealed(msg.step, msg.seat))",
+        "            self._journal.events.append(ev.Sealed(msg.step, msg.seat))",
         "            pass",
         "a seal taken without telling the screens",
         (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
-        "            self._seals[msg.seat] = msg\n            self.log.append(",
-        "            self.log.append(",
+        "            self.seals[msg.seat] = msg\n            self._journal.log.append(",
+        "            self._journal.log.append(",
         "another seat's seal logged but not counted",
         (SEAL_TESTS,),
     ),
     Mutant(
         SEALING,
-        "            self._seals[msg.seat] = msg\n            self.log.append(msg.step, EntryKind.MSG, msg.raw)\n",
-        "            self._seals[msg.seat] = msg\n",
+        "            self.seals[msg.seat] = msg\n"
+        "            self._journal.log.append(msg.step, EntryKind.MSG, msg.raw)\n",
+        "            self.seals[msg.seat] = msg\n",
         "another seat's seal counted but not logged",
         (SEAL_TESTS,),
     ),

@@ -277,8 +277,8 @@ def _flood_vector() -> tuple[dict[str, Any], bytes]:
     """Seat 0's log of a toy game in which seat 2 sent seat 0 one NUDGE more than the cap
     for one step (SPEC §5.3): the first one over the cap is the proof, logged after the
     kept ones, and every replay of the log blames seat 2 `flood` from it."""
-    from lanTag.session.core import REQUEST_LIMITS
     from lanTag.session.messages import pack_bundle
+    from lanTag.session.steps import REQUEST_LIMITS
     from tests.session.harness import SimNet, addr_of, make_record, make_sessions
 
     register_engine("toy", "tests.session.toygame", "Toy")

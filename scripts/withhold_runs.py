@@ -43,9 +43,9 @@ from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Chance, Roll, State
 from lanTag.session import referee
+from lanTag.session.features import Features
 from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import MsgType, Signed, parse_unverified
-from lanTag.session.steps import WITHHELD_PROTOCOL
 from tests.chaos.test_cheat_processes import (
     OPTIONS,
     PORT,
@@ -215,7 +215,7 @@ def read_game(table: Table, cheater_log: bool) -> Game:
                 if cheater not in links:
                     game.withheld += 1
                 recomputed = referee.chance_roll(decision, record.game_id, step, links)[0]
-                if cheater not in links and record.protocol >= WITHHELD_PROTOCOL:
+                if cheater not in links and Features.of(record.protocol).withheld:
                     recomputed = state.withheld_roll((cheater,))  # its own: SPEC §5.5
                 if recomputed != actual:
                     game.mismatches += 1

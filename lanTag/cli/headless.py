@@ -71,7 +71,7 @@ async def play_headless(
                 print(f"ranking: {order}", file=stream)
                 await handle.await_seals()  # bounded (SPEC §3 SEAL): the table signs the end
                 session = machine.session
-                if session is not None and session.record.protocol >= 3:
+                if session is not None and session.features.seals:
                     sealed = " ".join(map(str, session.sealed_by())) or "no seat"
                     print(f"sealed by seats {sealed}", file=stream)
                 if handle.log_path:

@@ -20,7 +20,6 @@ from lanTag.rules.base import Simultaneous, Turn
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import seat_names
 from lanTag.session.lockstep import Session
-from lanTag.session.messages import HANDBACK_PROTOCOL
 from lanTag.ui.turn_clock import WARN_LEFT, turn_limit
 
 PREFIX = "turn clock: "
@@ -117,7 +116,7 @@ class IdleLines:
         """Our seat was dropped, in one line: idle past the limit or not heard, and how (or
         whether) it comes back."""
         refusal = session.rejoin_refusal()
-        final = session.record.protocol < HANDBACK_PROTOCOL or refusal is not None
+        final = not session.features.handback or refusal is not None
         if step == self.step and session.seat in self.waiting:
             if final:
                 tail = watch_reason(session) or ""

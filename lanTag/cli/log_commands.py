@@ -10,6 +10,7 @@ from pathlib import Path
 from lanTag.cli.entry import UserError, print_json
 from lanTag.log.entries import LogFormatError
 from lanTag.log.verify import VerifyReport, verify_log
+from lanTag.session.features import Features
 
 
 def _load_log(path: str) -> bytes:
@@ -112,7 +113,7 @@ def format_report(path: str, report: VerifyReport) -> str:
 
 def _sealed(report: VerifyReport) -> str:
     """", sealed by seats 0 1 2" (protocol 3 on: the seats that signed the final state)."""
-    if report.protocol < 3:
+    if not Features.of(report.protocol).seals:
         return ""  # older logs hold no seals
     seats = " ".join(map(str, report.sealed_by))
     return f", sealed by seats {seats}" if seats else ", sealed by no seat"

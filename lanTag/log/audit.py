@@ -25,6 +25,7 @@ from lanTag.rules.base import (
     Input,
     decode_input,
 )
+from lanTag.session.features import Features
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import SPECS, Signed
 
@@ -129,7 +130,7 @@ def _steps(rows: Sequence[Row], protocol: int) -> list[tuple[int, int, Input, by
 
 def _check_facts(protocol: int, inp: Input, facts: list[Any]) -> None:
     _ = inp
-    if protocol < 2 and facts:
+    if not Features.of(protocol).purposes and facts:
         raise ValueError("a protocol-1 step record is [input, state hash]")
 
 

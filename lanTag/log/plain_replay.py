@@ -40,11 +40,11 @@ from lanTag.session import events as ev
 from lanTag.session import referee
 from lanTag.session.compatibility import require_rules
 from lanTag.session.core import FITS, STEP_WINDOW, TAKEOVER_BOT, stale_have, supersedes
+from lanTag.session.features import Features
 from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import SPECS, MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind, step_facts
-from lanTag.session.sealing import SEAL_PROTOCOL
-from lanTag.session.steps import NAMED_ACKS_PROTOCOL, unacknowledged
+from lanTag.session.steps import unacknowledged
 
 _RARE = frozenset(t for t, s in SPECS.items() if not s.plain)
 
@@ -64,6 +64,7 @@ class PlainReplay:
         self.game_id = game_id
         self.writer = writer
         self.protocol = record.protocol
+        self.features = Features.of(record.protocol)
         require_rules(record.engine, record.rules_version)
         seats = record.seats
         self.human = tuple(not s.is_bot for s in seats)
@@ -139,7 +140,7 @@ class PlainReplay:
         if msg.type is MsgType.SEAL:
             # Checked after the replay against the final state (lanTag.log.seals), as the
             # Session in replay mode does; in a game older than seals the full replay says why.
-            if self.protocol < SEAL_PROTOCOL:
+            if not self.features.seals:
                 raise NotPlain
             self.slots[slot] = msg
             return
@@ -222,7 +223,7 @@ class PlainReplay:
         6: a REVEAL or round HAVE naming the vector of every COMMIT held); protocol 3, a
         live seat outside the round has not acknowledged some commitment of it (SPEC §4.4)."""
         humans = self.needs.humans
-        if self.protocol >= NAMED_ACKS_PROTOCOL:
+        if self.features.named_acks:
             commits = {s: self.commits[s] for s in humans if s in self.commits}
             return bool(
                 unacknowledged(
@@ -235,7 +236,7 @@ class PlainReplay:
                     self.hash,
                 )
             )
-        if self.protocol < 3 or len(self.live) <= len(humans):
+        if not self.features.outsider_acks or len(self.live) <= len(humans):
             return False
         return any(
             voter not in self.haves.get(subject, ())

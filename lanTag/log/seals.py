@@ -21,8 +21,8 @@ from lanTag.errors import RemoteProtocolError
 from lanTag.log.entries import EntryKind, Row
 from lanTag.log.report import Failure
 from lanTag.rules.base import Input, Move, canonical_pack
+from lanTag.session.features import Features
 from lanTag.session.messages import MsgType, Signed, parse_unverified
-from lanTag.session.sealing import SEAL_PROTOCOL
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,7 @@ def check_seals(
     for index, step, msg in _messages(rows, checked):
         if msg.type is not MsgType.SEAL:
             continue
-        if protocol < SEAL_PROTOCOL:
+        if not Features.of(protocol).seals:
             why = f"a SEAL of seat {msg.seat} in a protocol-{protocol} log"
             return SealVerdict((), "", Failure(index, step, msg.seat, why))
         if final is None:

@@ -85,7 +85,7 @@ def verify_log(data: bytes) -> VerifyReport:
     checked = _check_signatures(rows, record.human_keys())
     noted = _noted_blames(rows)
     if plain is None:
-        if record.protocol < 2:  # no purposes recorded: what needs no replay (lanTag.log.audit)
+        if not record.features.purposes:  # what needs no replay (lanTag.log.audit)
             audit_log(rows, record, checked, parse_error, report)
             report.blames += noted
             return report

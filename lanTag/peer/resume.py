@@ -19,10 +19,9 @@ from lanTag.errors import LocalProtocolError
 from lanTag.identity import Identity
 from lanTag.log.entries import MAGICS, EntryKind, LogChain, LogFormatError, parse_log
 from lanTag.rules.base import Over
-from lanTag.session.absence import HANDBACK_LIMIT
+from lanTag.session.handback import HANDBACK_LIMIT
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
-from lanTag.session.messages import HANDBACK_PROTOCOL
 from lanTag.session.transport import Addr, Transport
 
 PEERS_NOTE = "peers"
@@ -143,7 +142,7 @@ def watch_reason(session: Session) -> str | None:
     """Why a dropped seat can only watch, in a few words; None while it waits for a live seat
     to let it back in (a resumed seat that asked back, protocol 5, SPEC §5.6)."""
     refusal = session.rejoin_refusal()
-    if session.record.protocol < HANDBACK_PROTOCOL:
+    if not session.features.handback:
         refusal = "protocol"  # (also before the session itself knows of the drop)
     elif refusal is None and session.wants_back:  # (maybe back already when this is read)
         return None

@@ -15,89 +15,108 @@ cannot be taken away (a seat can always stop talking), so it is named and priced
   (``State.roll_owners``) is dropped at it is that seat's **withheld roll**
   (``State.withheld_roll``), not a draw: a function of the agreed state and drops alone;
 - a dropped seat (whatever the reason) is given back only once the turn it was dropped in
-  has ended, and at most ``HANDBACK_LIMIT`` times a game: a withheld roll costs the seat the
-  rest of its turn, and a seat can withhold (and hold the table for a vote deadline) at most
-  ``HANDBACK_LIMIT + 1`` times a game.
+  has ended, and at most ``HANDBACK_LIMIT`` times a game (lanTag.session.handback): a
+  withheld roll costs the seat the rest of its turn, and a seat can withhold (and hold the
+  table for a vote deadline) at most ``HANDBACK_LIMIT + 1`` times a game.
 
 Pure like the rest of the session.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations, product
 
 from lanTag.rules.base import State
-from lanTag.session.core import SessionCore
+from lanTag.session.convictions import Convictions
+from lanTag.session.features import Features
+from lanTag.session.journal import Journal
 from lanTag.session.messages import MsgType, Signed, reveal_vector
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import WITHHELD_PROTOCOL, Snapshot, StepBox, round_digest
+from lanTag.session.steps import StepBox, round_digest
 
-# How often one seat may be given back in one game (protocol 6).  Two: a seat a bot took
-# while its person was away (the console's one key) and a crash or a Ctrl-Q by mistake
-# (`join --resume`) are both everyday at a game night; every further hand-back would buy a
-# seat that withholds one more re-drawn roll and the table one more stall (SPEC §5.6).
-HANDBACK_LIMIT = 2
 # Vectors of commitments tried when reading the REVEALs of a secret step with drops (one per
 # set of the seats dropped there, and per version for a seat that signed two COMMITs): every
 # set of up to 8 dropped seats, a bound on the work a cheat can cause.
 MAX_EXPLANATIONS = 256
 
 
-class Absence(SessionCore):
-    """Which dropped seats withheld, and when a dropped seat may come back."""
+class Absence:
+    """Which dropped seats withheld (a judge, with no state of its own: it reads the
+    convictions, the seats' LEAVEs and the late proofs of two COMMITs it is given, and
+    blames through the journal)."""
+
+    def __init__(
+        self,
+        features: Features,
+        journal: Journal,
+        convictions: Convictions,
+        left: Mapping[int, int],
+        late_commits: Mapping[tuple[int, int], tuple[bytes, bytes, bytes]],
+    ) -> None:
+        """``left``: seat -> the step of its LEAVE; ``late_commits``: the late proofs held
+        (lanTag.session.late_proof), both the session's own maps."""
+        self._on = features.withheld
+        self._journal = journal
+        self._convictions = convictions
+        self._left = left
+        self._late_commits = late_commits
 
     # -- withheld: named at the drop (a roll) or with the round (a secret round) -----------
 
-    def _blame_absence(self, seat: int, needs: Needs, at: int | None = None) -> None:
+    def blame_absence(
+        self, seat: int, needs: Needs, step: int, state: State, at: int | None = None
+    ) -> None:
         """The blame of ``seat``, dropped for silence (or after a LEAVE) by a drop agreed at a
-        step that asked ``needs`` of the seats (before the drop); ``at``: that step (the
-        blame's, SPEC §7), ours by default.  A seat we hold a proof against (a liar voted
-        out at once, SPEC §5.2) was dropped for that proof, blamed already: the drop itself
-        is a ``timeout``, as in protocol 5."""
-        if self.record.protocol >= WITHHELD_PROTOCOL and seat in needs.humans:
+        step that asked ``needs`` of the seats (before the drop), we being at ``step`` in
+        ``state``; ``at``: that step (the blame's, SPEC §7), ours by default.  A seat we hold
+        a proof against (a liar voted out at once, SPEC §5.2) was dropped for that proof,
+        blamed already: the drop itself is a ``timeout``, as in protocol 5."""
+        blame = self._journal.blame
+        if self._on and seat in needs.humans:
             if needs.kind is NeedKind.SECRET:
                 return  # named when the round is decided: it depends on the REVEALs it uses
-            if needs.kind is NeedKind.ENTROPY and not self._convicted_since(seat, self.step):
-                if self._left.get(seat, self.step) >= self.step:  # not a LEAVE from before
-                    why = f"withheld its link of the roll at step {self.step}"
-                    if seat in self._snapshots[-1].state.roll_owners():
-                        why = f"withheld its own roll at step {self.step}: its withheld roll"
-                    self._blame(seat, "withheld", why, at)
+            if needs.kind is NeedKind.ENTROPY and not self._convictions.since(seat, step):
+                if self._left.get(seat, step) >= step:  # not a LEAVE from before
+                    why = f"withheld its link of the roll at step {step}"
+                    if seat in state.roll_owners():
+                        why = f"withheld its own roll at step {step}: its withheld roll"
+                    blame(seat, "withheld", why, at)
                 return
         if seat not in self._left:  # leaving is no fault: no blame
-            self._blame(seat, "timeout", f"silent at step {self.step}; a bot takes the seat", at)
+            blame(seat, "timeout", f"silent at step {step}; a bot takes the seat", at)
 
-    def _roll_forfeits(self, box: StepBox, state: State) -> tuple[int, ...]:
+    def roll_forfeits(self, box: StepBox, state: State) -> tuple[int, ...]:
         """Protocol 6: the seats whose own roll this step is (``state.roll_owners()``) and
         that were dropped at it, ascending: the roll is their withheld roll, not a draw
         (SPEC §5.5).  Whatever the drop's cause: whether a peer holds a LEAVE from before
         or a proof against the seat is no agreed fact, the drop at the roll is."""
-        if self.record.protocol < WITHHELD_PROTOCOL or not box.dropped_now:
+        if not self._on or not box.dropped_now:
             return ()
         owners = state.roll_owners()
         return tuple(s for s in sorted(box.dropped_now) if s in owners)
 
-    def _blame_round_absence(
-        self, box: StepBox, needs: Needs, dropped: set[int]
+    def blame_round_absence(
+        self, box: StepBox, needs: Needs, dropped: set[int], step: int
     ) -> frozenset[int]:
-        """The round at this step is decided: name the dropped seats of the round, withheld
+        """The round at ``step`` is decided: name the dropped seats of the round, withheld
         (their choice was their forfeit: returned) or silent (their default)."""
-        if self.record.protocol < WITHHELD_PROTOCOL:
+        if not self._on:
             return frozenset()
-        withheld = self._withheld_reveals(box, needs, dropped)[0]
+        withheld = self.withheld_reveals(box, needs, dropped, step)[0]
         for seat in sorted(dropped):
-            if self._convicted_at(seat, self.step):
+            if self._convictions.at(seat, step):
                 continue  # blamed for the proof already
-            if seat in withheld and not self._convicted_since(seat, self.step):
-                why = f"withheld its reveal at step {self.step}: its choice is its forfeit"
-                self._blame(seat, "withheld", why)
+            if seat in withheld and not self._convictions.since(seat, step):
+                why = f"withheld its reveal at step {step}: its choice is its forfeit"
+                self._journal.blame(seat, "withheld", why)
             elif seat not in self._left:
-                why = f"silent at step {self.step}; a bot takes the seat"
-                self._blame(seat, "timeout", why)
+                why = f"silent at step {step}; a bot takes the seat"
+                self._journal.blame(seat, "timeout", why)
         return withheld
 
-    def _withheld_reveals(
-        self, box: StepBox, needs: Needs, dropped: set[int]
+    def withheld_reveals(
+        self, box: StepBox, needs: Needs, dropped: set[int], step: int
     ) -> tuple[frozenset[int], frozenset[int]]:
         """(seats of ``dropped``, this secret step's dropped seats, that withheld their
         REVEAL; the live seats whose REVEAL names a vector we cannot explain yet).
@@ -112,13 +131,13 @@ class Absence(SessionCore):
         whose acknowledgement we lack.  Only the REVEALs the round uses and COMMITs signed by
         the dropped seats count, so a claim alone blames nobody."""
         nothing: frozenset[int] = frozenset()
-        absent = {s for s in dropped if not self._convicted_at(s, self.step)}
-        if self.record.protocol < WITHHELD_PROTOCOL or not absent:
+        absent = {s for s in dropped if not self._convictions.at(s, step)}
+        if not self._on or not absent:
             return nothing, nothing
         held = box.of(MsgType.COMMIT)
         live = {s: held[s].digest for s in needs.humans if s in held}
         ours = round_digest(live)
-        known = self._explained(box, live)
+        known = self.explained(box, live, step)
         withheld: set[int] = set()
         unexplained: set[int] = set()
         reveals = box.of(MsgType.REVEAL)
@@ -134,7 +153,9 @@ class Absence(SessionCore):
                 withheld |= seats & absent
         return frozenset(withheld), frozenset(unexplained)
 
-    def _explained(self, box: StepBox, live: dict[int, bytes]) -> dict[bytes, frozenset[int]]:
+    def explained(
+        self, box: StepBox, live: dict[int, bytes], step: int
+    ) -> dict[bytes, frozenset[int]]:
         """Vector -> the dropped seats it holds, for every vector a seat may have named
         before a drop at this step: the live seats' COMMITs with those of some of the seats
         dropped here, each in every version we hold of its COMMIT.  The sets of the last
@@ -143,7 +164,7 @@ class Absence(SessionCore):
         versions: dict[int, list[bytes]] = {}
         for seat, commit in box.dropped_commits.items():
             versions[seat] = [commit.digest]
-            late = self._late_commits.get((seat, self.step))
+            late = self._late_commits.get((seat, step))
             if late is not None and late[2] != commit.digest:
                 versions[seat].append(late[2])
         held = tuple(sorted((s, tuple(v)) for s, v in versions.items()))
@@ -166,35 +187,13 @@ class Absence(SessionCore):
         box.explained = (key, out)
         return out
 
-    def _take_dropped_commit(self, msg: Signed, box: StepBox, snap: Snapshot) -> bool:
-        """A COMMIT on our state of a seat no longer live at this step (one dropped here,
-        relayed to us only after its drop): kept with the dropped seats' COMMITs, which
-        explain the REVEALs signed before the drop.  The first one counts (a second of
-        that slot is an equivocation, found before this).  True when kept."""
-        if msg.type is not MsgType.COMMIT or msg.state_hash != self._state_hash(snap.state):
+    @staticmethod
+    def take_dropped_commit(msg: Signed, box: StepBox, ours: bytes) -> bool:
+        """A COMMIT on our state (of hash ``ours``) of a seat no longer live at this step (one
+        dropped here, relayed to us only after its drop): kept with the dropped seats'
+        COMMITs, which explain the REVEALs signed before the drop.  The first one counts (a
+        second of that slot is an equivocation, found before this).  True when kept."""
+        if msg.type is not MsgType.COMMIT or msg.state_hash != ours:
             return False
         box.dropped_commits.setdefault(msg.seat, msg)
         return True
-
-    # -- the hand-back's price ---------------------------------------------------------------
-
-    def _may_return(self, seat: int, dropped: int, step: int) -> bool:
-        """Protocol 6: whether a contribution at ``step`` may give ``seat`` back, which was
-        last dropped at ``dropped``: it was given back fewer than HANDBACK_LIMIT times, and
-        the turn it was dropped in has ended (a step after ``dropped``, up to ``step``,
-        starts a turn: the bot played the rest of that turn).  Both are facts of the agreed
-        history (``_admitted``, the states), the same at every peer."""
-        if self.record.protocol < WITHHELD_PROTOCOL:
-            return True
-        if len(self._admitted.get(seat, ())) >= HANDBACK_LIMIT:
-            return False
-        return any(
-            self._snapshots[k].state.awaited().turn_starts for k in range(dropped + 1, step + 1)
-        )
-
-    def handbacks_left(self, seat: int) -> int | None:
-        """How many more times ``seat`` may be given back this game (None: no limit, a game
-        older than protocol 6)."""
-        if self.record.protocol < WITHHELD_PROTOCOL:
-            return None
-        return max(0, HANDBACK_LIMIT - len(self._admitted.get(seat, ())))

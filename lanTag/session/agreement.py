@@ -11,7 +11,6 @@ from dataclasses import replace
 
 from lanTag.log.entries import EntryKind
 from lanTag.session import events as ev
-from lanTag.session.absence import Absence
 from lanTag.session.core import CONTRIBUTIONS
 from lanTag.session.late_proof import LateProof
 from lanTag.session.messages import (
@@ -24,21 +23,13 @@ from lanTag.session.messages import (
 )
 from lanTag.session.referee import NeedKind, Needs, needs_for
 from lanTag.session.steps import (
-    COLLUSION_PROTOCOL,
-    LATE_PROOF_PROTOCOL,
-    NAMED_ACKS_PROTOCOL,
-    ORDERED_PROOFS_PROTOCOL,
-    ROUND_ACKS_PROTOCOL,
     ROUND_SUBJECT,
-    UNPASSABLE_VOTE_PROTOCOL,
-    WITHHELD_PROTOCOL,
     Snapshot,
     StepBox,
+    leaves_half,
     may_be_decided,
-    unacknowledged_commits,
-    unacknowledged_round,
 )
-from lanTag.session.unplayed import left_out, needs_leaving_out, outvoted
+from lanTag.session.unplayed import left_out, outvoted
 
 # A seat whose address sent no frame at all (not even a keepalive or an ack: a live
 # peer's links speak every second) for this many lag warnings is presumed dead, and
@@ -49,7 +40,7 @@ MAX_ROUND_VECTORS = 8
 _NONE: frozenset[int] = frozenset()
 
 
-class Agreement(LateProof, Absence):
+class Agreement(LateProof):
     """Votes, nudges, HAVE relays, drops, rollbacks and equivocation proofs."""
 
     # (snapshot, box, version key, missing seats) of the last ``_missing`` computation.
@@ -64,11 +55,11 @@ class Agreement(LateProof, Absence):
 
     def _register_request(self, msg: Signed, box: StepBox) -> None:
         box.register_request(msg)
-        self._request_steps.add(msg.step)
+        self.vote_book.request_steps.add(msg.step)
         if msg.type == MsgType.VOTE and msg.seat == self.seat:
             # Our own vote binds us, whichever history it was sent on (the others count
             # it), and the verifier replaying our log learns the binding from it.
-            self._bound.setdefault(msg.step, set()).add(frozenset(msg.payload[0]))
+            self.vote_book.bound.setdefault(msg.step, set()).add(frozenset(msg.payload[0]))
 
     def _bound_at(self, step: int) -> frozenset[int]:
         """The seats our votes at ``step`` bind us to (SPEC §5.4): we take their messages
@@ -77,10 +68,10 @@ class Agreement(LateProof, Absence):
         each of our votes there counts, the superseded ones too (a peer may decide from
         one it holds before our latest), and the live seats are the step's current ones
         (a drop or a ban there only takes seats away, so such a vote stays undecidable)."""
-        votes = self._bound.get(step)
+        votes = self.vote_book.bound.get(step)
         if not votes:
             return _NONE
-        if self.record.protocol < UNPASSABLE_VOTE_PROTOCOL:
+        if not self.features.unpassable_vote:
             return frozenset().union(*votes)
         snap = self._snapshots[step]
         unplayed, stay = self._unplayed_at(step)
@@ -163,10 +154,11 @@ class Agreement(LateProof, Absence):
         if kind is MsgType.REVEAL and not missing:
             # Every reveal is in; the round waits for the others' acknowledgements (§4.4),
             # and (protocol 6) for what explains a REVEAL signed before a drop (§5.5).
-            missing = set(self._unacknowledged(box, needs, self._snapshots[-1]))
+            snap = self._snapshots[-1]
+            missing = set(self.round_acks.lacking(box, needs, snap, self.step, self.seat))
             dropped = self._dropped_at_this_step(needs)
             if dropped:
-                unexplained = self._withheld_reveals(box, needs, dropped)[1]
+                unexplained = self.absence.withheld_reveals(box, needs, dropped, self.step)[1]
                 missing |= {s for s in unexplained if s != self.seat}
         return missing
 
@@ -266,14 +258,14 @@ class Agreement(LateProof, Absence):
         needs = self.needs()
         turn, step = self.record.timeouts.turn_ms / 1000, self.record.timeouts.step_ms / 1000
         if box.own_move_at is not None:  # only the acks of our own move are missing
-            return box.own_move_at + step * (1 + self._vote_seq.get(self.step, 0))
+            return box.own_move_at + step * (1 + self.vote_book.seq.get(self.step, 0))
         if needs.kind is NeedKind.TURN:
             first = turn
         elif needs.kind is NeedKind.SECRET:
             first = turn if not self._commits_complete(box, needs) else turn + step
         else:
             first = step
-        return box.started_at + first + step * self._vote_seq.get(self.step, 0)
+        return box.started_at + first + step * self.vote_book.seq.get(self.step, 0)
 
     def _lag_time(self) -> float | None:
         box = self._boxes.get(self.step)
@@ -290,16 +282,16 @@ class Agreement(LateProof, Absence):
         box = self._box(self.step)
         mine = box.votes.get(self.seat) if self.seat is not None else None
         if mine is not None and frozenset(mine.payload[0]) == silent:
-            self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
+            self.vote_book.seq[self.step] = self.vote_book.seq.get(self.step, 0) + 1
             # The same bytes again: a peer cut off longer than its links live lost them,
             # and a peer that dropped us meanwhile answers them with the proof (SPEC §5.4).
             self._broadcast([mine.raw])
             return
         if not self._request_room(MsgType.VOTE):
             return  # a 33rd vote at one step would convict us of a flood: keep the last one
-        seq = self._vote_seq.get(self.step, 0) + 1
-        self._vote_seq[self.step] = seq
-        self._bound.setdefault(self.step, set()).add(silent)
+        seq = self.vote_book.seq.get(self.step, 0) + 1
+        self.vote_book.seq[self.step] = seq
+        self.vote_book.bound.setdefault(self.step, set()).add(silent)
         self._emit(MsgType.VOTE, (sorted(silent), seq), now)
 
     def _answer_votes(self, now: float) -> None:
@@ -326,7 +318,7 @@ class Agreement(LateProof, Absence):
     def _recent_request_steps(self) -> list[int]:
         """Steps (the current one and up to 64 back) where someone voted or nudged."""
         low = self.step - 64
-        return sorted(k for k in self._request_steps if low <= k <= self.step)
+        return sorted(k for k in self.vote_book.request_steps if low <= k <= self.step)
 
     def _send_have(self, subject: int, now: float, step: int | None = None, *, relay: bool) -> None:
         if self._signer is None or self.seat is None:
@@ -361,27 +353,28 @@ class Agreement(LateProof, Absence):
         # Protocol 6: the COMMITs of seats dropped at that step go too: a REVEAL signed before
         # their drop names them, and a peer that lacks one cannot tell whether they withheld.
         dropped = [c.raw for c in box.dropped_commits.values()]
-        if self.record.protocol < WITHHELD_PROTOCOL:
+        if not self.features.withheld:
             dropped = []
         self._broadcast([have.raw, *acks, *(m.raw for m in held), *dropped])
 
     def _apply_drops(self, now: float) -> bool:
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
-        if self._late_commits:
-            if self.record.protocol >= COLLUSION_PROTOCOL:
+        if self.late.commits:
+            if self.features.collusion:
                 back = self._judge_late_proofs()
                 if back is not None:
                     self._rollback(back)  # a round applied here is split after all
                     return True
             else:
                 self._ban_split_rounds()
-        if self._admitted and self._void_admissions():
+        if self.handback.admitted and self._void_admissions():
             return True
-        if self._left_out and self._outvoted_back():
+        if self.vote_book.left_out and self._outvoted_back():
             return True
-        if not self._banned and not self._request_steps:
+        if not self.convictions.banned and not self.vote_book.request_steps:
             return False  # no proven equivocation, no vote: the loops below find nothing
-        banned = frozenset(s for s, k in self._banned.items() if k <= self.step and s in self.live)
+        held = self.convictions.banned
+        banned = frozenset(s for s, k in held.items() if k <= self.step and s in self.live)
         if banned:
             self._drop(banned, self._box(self.step), code="equivocation")
             return True
@@ -402,8 +395,8 @@ class Agreement(LateProof, Absence):
                 # agreed step, so it redecides from there.
                 self._rollback(step)  # the requeued votes then decide the drop at `step`
                 return True
-            if needs_leaving_out(silent, live):  # seats that never played (SPEC §5.4)
-                self._left_out[step] = (silent, stay, live)
+            if not leaves_half(silent, live):  # seats that never played left out (SPEC §5.4)
+                self.vote_book.left_out[step] = (silent, stay, live)
             self._drop(silent, box)
             return True
         return False
@@ -413,7 +406,7 @@ class Agreement(LateProof, Absence):
         that must stay for that): lanTag.session.unplayed, off at a step where the seats
         left out there were found playing on without us."""
         snap = self._snapshots[step]
-        if step in self._rule_off:
+        if step in self.vote_book.rule_off:
             return _NONE, _NONE
         at_roll = needs_for(snap.state.decision(), snap.live).kind is NeedKind.ENTROPY
         return left_out(self.record.protocol, at_roll, snap.live, snap.played, self.seat)
@@ -423,10 +416,10 @@ class Agreement(LateProof, Absence):
         host) out by the ordinary rule: we were the ones cut off.  The rule is off at that
         step from now on, and we decide again from there (their votes then drop us, as they
         would have without the rule).  True when it rolled back."""
-        for step, (silent, stay, live) in sorted(self._left_out.items()):
-            later = [k for k in self._request_steps if k >= step]
+        for step, (silent, stay, live) in sorted(self.vote_book.left_out.items()):
+            later = [k for k in self.vote_book.request_steps if k >= step]
             if outvoted(self._boxes, later, silent, stay, live):
-                self._rule_off.add(step)
+                self.vote_book.rule_off.add(step)
                 self._rollback(step)
                 # Decided again from the step's start: the seats left out live again there.
                 self._snapshots[step] = replace(self._snapshots[step], live=live)
@@ -447,14 +440,12 @@ class Agreement(LateProof, Absence):
         self._snapshots[-1] = replace(snap, live=snap.live - silent)
         box.dropped_now = box.dropped_now | silent
         box.drop_batches.append(silent)
-        if self.seat in silent and self._back_once and self.seat in self._admitted:
-            # Asked back once (a person's key) and let in: dropped again now, it stays out.
-            # (An admission a rollback undid is not in _admitted: it keeps asking.)
-            self._want_back = self._back_once = False
+        if self.seat is not None and self.seat in silent:
+            self.handback.dropped_again(self.seat)  # asked back once and let in: it stays out
         left = tuple(s for s in sorted(silent) if s in self._left)
         for s in sorted(silent):
             if code == "timeout":
-                self._blame_absence(s, needs, at)
+                self.absence.blame_absence(s, needs, self.step, self.state, at)
         self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent)), left))
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.
@@ -470,9 +461,8 @@ class Agreement(LateProof, Absence):
         """A conviction we learnt covers a step at or before an admission we applied
         (protocol 5, SPEC §5.6): decide again from that admission's step, where it is now
         void; every peer does the same once the proof reaches it.  True when it rolled back."""
-        admissions = sorted((k, seat) for seat, steps in self._admitted.items() for k in steps)
-        for step, seat in admissions:
-            if step < self.step and self._convicted_since(seat, step):
+        for step, seat in self.handback.admissions():
+            if step < self.step and self.convictions.since(seat, step):
                 self._rollback(step)
                 return True
         return False
@@ -486,7 +476,7 @@ class Agreement(LateProof, Absence):
         been with the drop there (the same inputs; the live seats only decide who must
         acknowledge, and a bot plays the seats from here on at every peer), so the states
         stay the same everywhere; the log's votes show where it was taken."""
-        if self.record.protocol < LATE_PROOF_PROTOCOL:
+        if not self.features.late_proof:
             return False
         if self._asked_since(silent, step):
             return False  # a decision they took part in would change: redecide it
@@ -526,8 +516,8 @@ class Agreement(LateProof, Absence):
         dropped = self._boxes[step].dropped_now if step in self._boxes else _NONE
         if (
             dropped
-            and self.record.protocol >= COLLUSION_PROTOCOL
-            and any(at == step for _seat, at in self._late_commits)
+            and self.features.collusion
+            and any(at == step for _seat, at in self.late.commits)
         ):
             # A late proof's round decided again (protocol 6: a split undone, §5.7) is
             # decided from the step's start: its drops too (the votes and proofs that made
@@ -543,17 +533,8 @@ class Agreement(LateProof, Absence):
             if msg.step >= step:
                 self._box(msg.step).pending.append(msg)
         self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
-        for k in [k for k in self._vote_seq if k > step]:
-            del self._vote_seq[k]
-        for k in [k for k in self._left_out if k >= step]:
-            del self._left_out[k]  # decided again
-        for seat in list(self._admitted):
-            # decided again from the messages, like the rest
-            kept = [k for k in self._admitted[seat] if k < step]
-            if kept:
-                self._admitted[seat] = kept
-            else:
-                del self._admitted[seat]
+        self.vote_book.forget_from(step)  # my votes and the seats left out: decided again
+        self.handback.forget_from(step)  # decided again from the messages, like the rest
         for k in [k for k in self._secret if k > step]:
             # Our COMMIT of that step is looked at again with the rest: if the new history
             # reaches the same state there it is ours again, and so is this choice (else a
@@ -573,62 +554,16 @@ class Agreement(LateProof, Absence):
             if ours is not None and ours != msg.state_hash and not self.replay:
                 self._broadcast([msg.raw])  # evidence: the others hold its other claims
             return
-        if msg.seat in self._contradicted or msg.seat not in self.live:
+        if msg.seat in self.convictions.contradicted or msg.seat not in self.live:
             return
-        if any(k < msg.step for k in self._banned.values()):
+        if any(k < msg.step for k in self.convictions.banned.values()):
             return  # a rollback after a proven equivocation changes later hashes
-        self._contradicted.add(msg.seat)
-        self._liars_at.setdefault(msg.seat, msg.step)
+        self.convictions.contradicted.add(msg.seat)
+        self.convictions.liars_at.setdefault(msg.seat, msg.step)
         self._blame(msg.seat, "desync", f"signed two state hashes for step {msg.step}", msg.step)
-        self.proofs.append((first, msg))
+        self.convictions.proofs.append((first, msg))
         if not self.replay:
             self._broadcast([first.raw, msg.raw])
-
-    def _unacknowledged(self, box: StepBox, needs: Needs, snap: Snapshot) -> frozenset[int]:
-        """Live seats whose acknowledgement of some commitment of the secret round we lack
-        (SPEC §4.4).  Protocol 4: every other live seat, in the round or not, must have
-        signed a HAVE naming the very COMMIT we hold for each other seat of the round.  An
-        honest peer names only what it took and never takes two COMMITs of one slot, so
-        then every honest peer holds our commitments, whichever way (direct or relayed)
-        each acknowledgement reached us: the round is never applied with a version of an
-        equivocator's choice another honest peer does not hold.  A HAVE naming another
-        commitment is not counted (it is a claim, not a proof): we show its signer ours
-        (``_register_have``) and wait; the second COMMIT comes, a proof, before we apply.
-        Protocol 3 counted any HAVE of a seat outside the round on our state, relying on
-        link order (a relayed HAVE or REVEAL could beat the COMMIT copy: a rollback).
-        Protocol 6: one round HAVE per seat naming the digest of the whole vector we hold
-        (the same argument, one message instead of one per commitment)."""
-        if self.record.protocol >= ROUND_ACKS_PROTOCOL:
-            claims = self._round_claims(box, self._state_hash(snap.state))
-            vectors = self._round_vectors(box, needs)
-            live = snap.live
-            if self.record.protocol >= COLLUSION_PROTOCOL and self.step in self._cheated_at:
-                # A seat proven to have cheated here: its acknowledgement proves nothing
-                # about what the others hold, so none is waited for (SPEC §5.7).
-                live = live - self._cheated_at[self.step]
-            return unacknowledged_round(vectors, claims, live, self.seat)
-        if self.record.protocol >= NAMED_ACKS_PROTOCOL:
-            # The round's live seats only: a seat dropped here (convicted, perhaps for two
-            # COMMITs) plays its forfeit or default, whatever anyone took from it.
-            held = box.of(MsgType.COMMIT)
-            commits = {s: held[s] for s in needs.humans if s in held}
-            ours = self._state_hash(snap.state)
-            return unacknowledged_commits(commits, box.haves, snap.live, self.seat, ours)
-        if len(snap.live) <= len(needs.humans) or self.record.protocol < 3:
-            # Everyone is in the round: their REVEALs are enough.  (A protocol-2 peer
-            # applied without waiting: its logs replay as they were written.)
-            return frozenset()
-        ours = self._state_hash(snap.state)
-        out: set[int] = set()
-        for voter in snap.live:
-            if voter == self.seat or voter in needs.humans:
-                continue
-            for subject in needs.humans:
-                have = box.haves.get(subject, {}).get(voter)
-                if have is None or have.state_hash != ours:
-                    out.add(voter)
-                    break
-        return frozenset(out)
 
     def _acknowledge_round(self, box: StepBox, needs: Needs) -> None:
         """Protocol 6: every commitment of the round is in (our REVEAL, if we have one to
@@ -643,7 +578,7 @@ class Agreement(LateProof, Absence):
         snap = self._snapshots[-1]
         if self.seat not in snap.live:
             return
-        vector = self._round_vector(box, needs)
+        vector = self.round_acks.vector(box, needs)
         ours = self._state_hash(snap.state)
         mine = self._slots.get((self.seat, (self.step, int(MsgType.REVEAL), 0, ours)))
         have = self._slots.get((self.seat, (self.step, int(MsgType.HAVE), ROUND_SUBJECT, ours)))
@@ -666,7 +601,7 @@ class Agreement(LateProof, Absence):
             self._record_own(have)
             box.haves.setdefault(ROUND_SUBJECT, {})[self.seat] = have
             self._broadcast([have.raw])
-        claims = self._round_claims(box, ours)
+        claims = self.round_acks.claims(box, ours)
         if box.round_checked != vector:  # a new vector of ours: every claim is news
             box.round_checked = vector
             box.round_unchecked.update(claims)
@@ -683,8 +618,8 @@ class Agreement(LateProof, Absence):
         with the ones we kept it proves a flood.  Blame the seat (`flood`), send the proof
         to every peer (each counts it against the same bound) and vote the seat out at the
         first step that waits for it, like a convicted liar (§5.2)."""
-        self._flooders.add(msg.seat)
-        self._liars_at.setdefault(msg.seat, msg.step)
+        self.convictions.flooders.add(msg.seat)
+        self.convictions.liars_at.setdefault(msg.seat, msg.step)
         kept = [
             m
             for (seat, _slot), m in self._slots.items()
@@ -695,25 +630,25 @@ class Agreement(LateProof, Absence):
         if not self.replay:
             self._broadcast([*(m.raw for m in kept), msg.raw])
         if msg.seat in self.live:
-            self._contradicted.add(msg.seat)
+            self.convictions.contradicted.add(msg.seat)
 
     def _vote_contradicted(self, now: float) -> None:
         """A convicted liar whose input this step needs is voted silent at once: the drop
         is the ordinary agreement of §5.4, decided where every live peer holds the proof."""
-        if not self._contradicted or self.replay or self.seat is None:
+        if not self.convictions.contradicted or self.replay or self.seat is None:
             return  # (the usual case first: this runs on every pump)
         if self.seat not in self.live:
             return
         box = self._box(self.step)
         if box.started_at is None or self.seat in box.votes:
             return
-        liars = self._missing() & self._contradicted & self.live
+        liars = self._missing() & self.convictions.contradicted & self.live
         if liars:
             self._vote(frozenset(liars), now)
 
     def _equivocation(self, first: Signed, second: Signed) -> None:
         """Keep the proof, tell everyone, and take the seat out from that step on."""
-        self.proofs.append((first, second))
+        self.convictions.proofs.append((first, second))
         self._note_cheat(second.seat, second.step)
         self.log.append(second.step, EntryKind.MSG, second.raw)
         why = f"two different {second.type.name} for step {second.step}"
@@ -722,18 +657,18 @@ class Agreement(LateProof, Absence):
             self._broadcast([first.raw, second.raw])
         if second.type not in CONTRIBUTIONS:
             return
-        if self.record.protocol >= ORDERED_PROOFS_PROTOCOL:
+        if self.features.ordered_proofs:
             # Protocol 6: the conviction's step is the earliest proven, whatever the order
             # the proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
             moved = self._contribution_proof(first, second)
             if moved and second.step < self.step and self._redecide(second.seat, second.step):
                 self._rollback(second.step)
             return
-        if second.seat in self._banned:
+        if second.seat in self.convictions.banned:
             return  # convicted already (protocol 5 and older: whichever proof came first)
         if self._late_proof(first, second):
             return  # protocol 5: the round's acknowledgements decide, not the proof
-        self._banned[second.seat] = second.step
+        self.convictions.banned[second.seat] = second.step
         if second.step < self.step and self._redecide(second.seat, second.step):
             self._rollback(second.step)
 
@@ -743,7 +678,7 @@ class Agreement(LateProof, Absence):
         dropped where the peer stood when it learnt the proof: two peers that learnt it at
         two steps dropped it at two).  Protocol 6: any decision since that asked the seat,
         so every peer drops it at ``step``, or where nothing it could give changed."""
-        if self.record.protocol < ORDERED_PROOFS_PROTOCOL:
+        if not self.features.ordered_proofs:
             return bool(self._boxes[step].accepted_of(seat))
         return self._asked_since(frozenset({seat}), step)
 

@@ -1,4 +1,5 @@
-"""The session's state and the small helpers every part of it uses.
+"""The session's shared state, the parts it owns, and the small helpers every rule set of
+it uses.
 
 Split out of lanTag.session.lockstep (the engine room), lanTag.session.agreement
 (silence, drops, equivocation) and lanTag.session.recovery (resume, sync,
@@ -7,7 +8,6 @@ private chat) so that each file says one thing.  Pure like the rest.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,12 +19,17 @@ from lanTag.rules.base import Action, Game, State
 from lanTag.rules.registry import get_game
 from lanTag.session import events as ev
 from lanTag.session import referee
+from lanTag.session.absence import Absence
+from lanTag.session.catch_up import CatchUp
+from lanTag.session.chatter import ChatterCap
 from lanTag.session.compatibility import require_rules
+from lanTag.session.convictions import Convictions, LateProofs
+from lanTag.session.features import Features
+from lanTag.session.handback import Handback
+from lanTag.session.journal import Journal
 from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
     ADMITTING,
-    HANDBACK_PROTOCOL,
-    ROUND_ACKS_PROTOCOL,
     SPECS,
     MsgType,
     Signed,
@@ -34,23 +39,18 @@ from lanTag.session.messages import (
     sign_message,
 )
 from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.round_acks import RoundAcks
+from lanTag.session.sealing import SealBook
 from lanTag.session.steps import (
-    COLLUSION_PROTOCOL,
     Snapshot,
     StepBox,
-    round_digest,
-    round_named,
 )
 from lanTag.session.transport import Addr, PlainTransport, Transport
+from lanTag.session.vote_book import VoteBook
 from lanTag.wire import DATAGRAM_BUDGET
 
 NONCE_DOMAIN = b"lanTag/v1/nonce\x00"
 STEP_WINDOW = 4096  # how far ahead of us a peer's messages are buffered
-# Flood bounds (SPEC §5.3): VOTEs and NUDGEs kept per seat and step, and how far ahead of
-# us they are kept at all.  An honest peer nudges once per step and votes again only when
-# the set it lacks changes; what is over the bound is dropped unlogged and counted.
-REQUEST_LIMITS = {t: s.request_limit for t, s in SPECS.items() if s.request_limit is not None}
-REQUEST_AHEAD = 64
 BUNDLE_BUDGET = 1100  # signed messages packed per link payload
 MAX_LINK_PAYLOAD = 64 * 1024
 TAKEOVER_BOT = "random"  # who plays a dropped seat (SPEC §5.5)
@@ -63,24 +63,27 @@ FITS = {t: NeedKind[s.answers] for t, s in SPECS.items() if s.answers is not Non
 class SessionCore:
     """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
-    The Session is one object built from eight classes: SessionCore (this one: identity,
-    keys, the log, the message boxes, sending), Agreement (votes, nudges, HAVE relays, drops,
-    rollbacks, equivocation proofs) on LateProof (the late-proof rule of protocol 5: two
-    COMMITs of one seat whose round may stand), Recovery (what a restarted peer needs,
-    private chat) on Absence (protocol 6: which dropped seats withheld, and when a dropped
-    seat may come back), Chatter (the cap on chat, catch-up and rejoin requests, seals and
-    leaves per seat and step, protocol 6) under Recovery and Sealing (the seals of the
-    final state), and Session (accepting messages and deciding steps).  Every attribute of
-    the state is
-    listed here, once: its OWNER is the part whose rules give it meaning and that changes
-    it (others may read it; "+" names a part that also writes it).  Everything is created in
-    ``__init__`` below except the two lazy caches marked "class attr".
+    The Session owns parts, each with its own state and a small API, given what it needs
+    (no back-pointer): the ``journal`` (lanTag.session.journal: log, events, counters,
+    outbox), the ``convictions`` and the ``late`` proofs, the ``vote_book``, the
+    ``round_acks`` (how a secret round is acknowledged), the ``handback`` book, the
+    ``absence`` judge, the ``chatter`` cap, the ``seal_book`` and ``catch_up``.  The rest
+    of its state is shared by one single-inheritance stack of rule sets: SessionCore (this
+    one: identity, keys, the message boxes, sending), under LateProof (the late-proof rule
+    of protocol 5: two COMMITs of one seat whose round may stand), Agreement (votes,
+    nudges, HAVE relays, drops, rollbacks, equivocation proofs), Recovery (resume, private
+    chat, asking back, the seals of the final state) and Session (accepting messages and
+    deciding steps).  Every attribute is listed here, once: its OWNER is the part whose
+    rules give it meaning and that changes it (others may read it; "+" names a part that
+    also writes it).  Everything is created in ``__init__`` below except the two lazy
+    caches marked "class attr".
     tests/session/test_session_state_doc.py fails when an attribute is missing here.
 
     ==================  ============  ======================================================
     attribute           owner         meaning
     ==================  ============  ======================================================
     record              SessionCore   the LobbyRecord the game was seated with (immutable)
+    features            SessionCore   Features.of(record.protocol): the protocol's facts
     game_id             SessionCore   record.game_id, the 32 bytes every message carries
     game                SessionCore   the engine class named by the record
     seat                SessionCore   our seat, None for a spectator or a verifier
@@ -100,96 +103,42 @@ class SessionCore:
                                       (+Agreement, Recovery: requests, HAVEs, pruning)
     _slots              Session       first message seen per (seat, slot): equivocation check
     _proven             Session       slots already proven equivocated (one proof each)
-    _banned             Agreement     seat -> step of its conviction (equivocation, bad
-                                      reveal: +Session), where every peer drops it
     _hash_seen          Agreement     (seat, step) -> its first message there: a second one
                                       with another state hash convicts (``desync``)
-    _contradicted       Agreement     seats convicted of two state hashes for one step
-                                      or of a flood, or (+LateProof) of two COMMITs of a
-                                      round that stands: refused like seats we voted
-                                      silent, voted at once
-    _late_commits       LateProof     (seat, step) -> (digest of the COMMIT we took there,
-                                      the other one's sealed value and digest), of a proof of two
-                                      COMMITs under the late-proof rule
-                                      (protocol 5): the round's acknowledgements decide
-                                      whether it stands (the seat then voted out) or is
-                                      split (the seat banned at that step)
-    _cheated_at         LateProof     step -> seats proven to have cheated there (any
-                                      equivocation, a bad reveal: +SessionCore, Agreement;
-                                      conflicting acknowledgements), protocol 6: their
-                                      acknowledgements there count for nothing
-    _late_dirty         LateProof     steps whose late proofs to judge again: a proof or
-                                      an acknowledgement came (+SessionCore, Session)
-    _acks_proven        LateProof     (seat, step) convicted of conflicting acknowledgements
-                                      there (protocol 6): voted out from the next step
-    _splits             LateProof     (seat, step) of late proofs whose round is split
-                                      (protocol 6: undone if the seat that showed the split
-                                      is proven a liar); ``_banned`` is rebuilt from it
-    _proof_banned       LateProof     seat -> the earliest step where a proof drops it
-                                      (protocol 6, +SessionCore): ``_banned`` is that or
-                                      a split, the earlier
-    _flooders           Agreement     seats convicted of a flood (blamed once; what they
-                                      send over the bound is then dropped unlogged; their
-                                      chatter, unchecked: +Chatter)
     _hash_at            Session       step -> our state hash there (+Agreement: rollback)
-    _requests_kept      Session       (seat, step, type) -> VOTEs or NUDGEs kept (flood
-                                      bound; our own seat's: the ones we sent)
     _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
-    _request_steps      Agreement     steps holding votes or nudges (the only ones scanned)
-    _left_out           Agreement     step -> a drop there that left seats that never played
-                                      out of the half-the-table count (protocol 6, SPEC
-                                      §5.4): (the seats, the seats that stayed, live before)
-    _rule_off           Agreement     steps where the seats left out were found voting us
-                                      out: no seat is left out there again (SPEC §5.4)
-    _bound              Agreement     step -> the seat sets of my votes there (they bind me)
-    _vote_seq           Agreement     step -> sequence number of my latest vote there
     _secret             Session       step -> (action, nonce) of my sealed choice
                                       (+Recovery: recovered after a restart)
     _abandoned_secret   Agreement     step -> my sealed choice there a rollback reopened
                                       (+Session: kept when my COMMIT is taken again)
-    _dropped_answered   Recovery      dropped seat -> when we last told it so
-    _sync_answered      Recovery      seat -> (when, from step) of our last catch-up reply
-    _events             SessionCore   events not yet drained by the caller (all parts add)
-    _outbox             SessionCore   address -> signed messages not yet sent (all parts add)
-    log                 SessionCore   the LogChain of everything we signed or accepted
-    counters            SessionCore   reason code -> how many messages were dropped for it
-    proofs              Agreement     proofs of a conviction: pairs of conflicting messages
-                                      (+Session: a COMMIT and the REVEAL that fails it)
+    catch_up            SessionCore   the CatchUp: our answers to SYNCs and to dropped seats
+    journal             SessionCore   the Journal: the log, events, counters and outbox
+                                      (every part writes there)
+    _events             SessionCore   journal.events, not yet drained by the caller
+    _outbox             SessionCore   journal.outbox: signed messages not yet sent
     desynced            SessionCore   seats whose latest message at our step carried a state
                                       hash other than ours (cleared by one that matches,
                                       and by a rollback: +Agreement)
     _missing_cache      Agreement     class attr: last ``_missing`` result per snapshot/box
     _checked_state      Session       class attr: the state ``_checked_actions`` were checked
     _checked_actions    Session       seat -> action that passed check_action on that state
-    _over_at            Sealing       when the game ended here (None before): the seal wait
-    _seals              Sealing       seat -> its SEAL of our final state (ours included)
-    _early_seals        Sealing       seat -> a SEAL that came before our game over, unchecked
-    _seal_raws          Sealing       SEALs a replay has seen (a repeat is a duplicate)
-    _liars_at           Agreement     seat -> step of its desync, flood or two-COMMITs proof
-                                      (+LateProof); an admission of it at or after that
-                                      step is void (protocol 5, SPEC §5.6)
-    _rejoins            Recovery      seat -> its latest REJOIN we hold (protocol 5: our
-                                      next contribution may carry it, an admission)
-    _admitted           Recovery      seat -> the steps whose decisions admitted it, in
-                                      order (it is live from the step after each;
-                                      +Agreement: a rollback forgets the admissions it
-                                      undoes; Absence counts them, protocol 6)
-    _want_back          Recovery      our dropped seat asks to be given back (a resume)
-                                      (+Agreement: cleared if _back_once when the seat,
-                                      admitted, is dropped again)
-    _back_once          Recovery      _want_back holds until our seat, let back in, is
-                                      dropped again (a person's one key), not after every
-                                      drop (a resume)
-    _rejoin_sent_at     Recovery      when we last sent our REJOIN (None: never since
-                                      our seat was last let back in; +Session)
+    seal_book           SessionCore   the SealBook: the seals of the final state
+    round_acks          SessionCore   the RoundAcks: how a secret round is acknowledged
+    late                SessionCore   the LateProofs: late proofs of two COMMITs, cheaters
+                                      per step, steps to judge again (LateProof judges)
+    vote_book           SessionCore   the VoteBook: votes and nudges kept, my votes, the
+                                      drops that left seats that never played out
+    convictions         SessionCore   the Convictions: who was proven to have cheated, where
+                                      each is dropped, and the proofs (every part adds)
+    absence             SessionCore   the Absence judge: which dropped seats withheld
+    handback            SessionCore   the Handback: REJOINs held, admissions applied, and
+                                      our own seat's asking back (protocol 5, SPEC §5.6)
     _began_at           SessionCore   when this session began (started or resumed): a
                                       seat never heard counts as heard then (Agreement)
-    _chatter_kept       Chatter       (seat, step, type) -> the distinct CHAT, PRIVATE,
-                                      SYNC, REJOIN, SEAL or LEAVE bytes taken (protocol 6
-                                      cap, SPEC §5.3; ours: the ones we sent)
-    _chatter_pruned     Chatter       CHAT and PRIVATE kept only for steps after this one
+    chatter             SessionCore   the ChatterCap: chatter taken per seat, step and type
+                                      (protocol 6 cap, SPEC §5.3; ours: the ones we sent)
     ==================  ============  ======================================================
     """
 
@@ -210,6 +159,7 @@ class SessionCore:
         """``start``: the state step 0 is in, for a replay without the engine (the rules as
         the log records them, lanTag.log.recorded); by default the record's own start."""
         self.record = record
+        self.features = Features.of(record.protocol)
         self.game_id = record.game_id
         if start is None:
             require_rules(record.engine, record.rules_version)  # never half-play other rules
@@ -246,56 +196,54 @@ class SessionCore:
         self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
         self._boxes: dict[int, StepBox] = {}
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
-        # seat -> step of its conviction (a proven equivocation or bad reveal): dropped there
-        self._banned: dict[int, int] = {}
+        self.convictions = Convictions(self.features)
         self._left: dict[int, int] = {}  # seat -> step of its signed LEAVE
         self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
-        self._request_steps: set[int] = set()  # steps holding votes or nudges
-        # step -> (seats dropped there leaving seats that never played out, the seats that
-        # had to stay, the live seats before): protocol 6, lanTag.session.unplayed
-        self._left_out: dict[int, tuple[frozenset[int], frozenset[int], frozenset[int]]] = {}
-        self._rule_off: set[int] = set()  # steps where those seats were found playing on
-        self._bound: dict[int, set[frozenset[int]]] = {}  # step -> my votes' seats (binding)
-        self._vote_seq: dict[int, int] = {}
+        self.vote_book = VoteBook()
         self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
         # Sealed choices of steps a rollback reopened, until our COMMIT is taken again.
         self._abandoned_secret: dict[int, tuple[Action, bytes]] = {}
-        self._dropped_answered: dict[int, float] = {}  # dropped seat -> when we told it
-        self._sync_answered: dict[int, tuple[float, int]] = {}  # seat -> (when, from step)
-        self._events: deque[ev.Event] = deque()
-        self._outbox: dict[Addr, list[bytes]] = {}
-        self.log = LogChain()
+        self.journal = Journal(seat, self.peers, watchers, lambda: self.step)
+        self._events = self.journal.events
+        self._outbox = self.journal.outbox
         self.log.append(0, EntryKind.HEADER, [log_magic(record.protocol), record.encode(), seat])
-        self.counters: dict[str, int] = {}
-        self.proofs: list[tuple[Signed, Signed]] = []
         self.desynced: set[int] = set()
         self._hash_seen: dict[tuple[int, int], Signed] = {}
-        self._contradicted: set[int] = set()
-        self._late_commits: dict[tuple[int, int], tuple[bytes, bytes, bytes]] = {}
-        self._cheated_at: dict[int, set[int]] = {}
-        self._late_dirty: set[int] = set()
-        self._acks_proven: set[tuple[int, int]] = set()
-        self._splits: set[tuple[int, int]] = set()
-        self._proof_banned: dict[int, int] = {}
-        self._flooders: set[int] = set()
-        self._requests_kept: dict[tuple[int, int, MsgType], int] = {}
+        self.late = LateProofs()
+        self.round_acks = RoundAcks(self.features, self.convictions, self.late, self._state_hash)
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
-        self._over_at: float | None = None
-        self._seals: dict[int, Signed] = {}
-        self._early_seals: dict[int, Signed] = {}
-        self._seal_raws: set[bytes] = set()
-        self._liars_at: dict[int, int] = {}
-        self._rejoins: dict[int, Signed] = {}
-        self._admitted: dict[int, list[int]] = {}
-        self._want_back = False
-        self._back_once = False
-        self._rejoin_sent_at: float | None = None
+        self.seal_book = SealBook(self.journal, replay)
+        self.handback = Handback(self.features)
+        self.absence = Absence(
+            self.features, self.journal, self.convictions, self._left, self.late.commits
+        )
         self._began_at = now
-        self._chatter_kept: dict[tuple[int, int, MsgType], list[bytes]] = {}
-        self._chatter_pruned = -1
-        self._pump(now)
+        self.chatter = ChatterCap(self.features, self.journal)
+        lag = record.timeouts.lag_ms / 1000
+        self.catch_up = CatchUp(
+            self.journal, self.peers, lag, self._boxes, self._snapshots, self.convictions
+        )
+
+    @property
+    def log(self) -> LogChain:
+        """The LogChain of everything we signed or accepted (``journal.log``)."""
+        return self.journal.log
+
+    @log.setter
+    def log(self, log: LogChain) -> None:
+        self.journal.log = log
+
+    @property
+    def counters(self) -> dict[str, int]:
+        """Reason code -> how many messages were dropped for it (``journal.counters``)."""
+        return self.journal.counters
+
+    @property
+    def proofs(self) -> list[tuple[Signed, Signed]]:
+        """Proofs of a conviction: pairs of conflicting messages (``convictions.proofs``)."""
+        return self.convictions.proofs
 
     @property
     def step(self) -> int:
@@ -356,21 +304,17 @@ class SessionCore:
         return box
 
     def _blame(self, seat: int, code: str, reason: str, at: int | None = None) -> None:
-        """``at``: the step of the message that proves it (SPEC §7), our step by default.
-        The NOTE keeps our step as its entry's step: the log's bytes are what they were."""
-        self._events.append(ev.Blame(seat, self.step if at is None else at, code, reason))
-        self.log.append(self.step, EntryKind.NOTE, [code, [seat], reason])
+        self.journal.blame(seat, code, reason, at)
 
     def _reject(self, code: str, reason: str) -> None:
-        self._count(code)
-        self._events.append(ev.Rejected(code, reason))
+        self.journal.reject(code, reason)
 
     def _count(self, code: str) -> None:
-        self.counters[code] = self.counters.get(code, 0) + 1
+        self.journal.count(code)
 
     def _emit(self, msg_type: MsgType, payload: tuple[Any, ...], now: float) -> None:
         assert self._signer is not None and self.seat is not None
-        if msg_type in ADMITTING and self.record.protocol >= HANDBACK_PROTOCOL:
+        if msg_type in ADMITTING and self.features.handback:
             payload = self._with_admission(msg_type, payload)
         msg = sign_message(
             self._signer,
@@ -400,19 +344,46 @@ class SessionCore:
         return payload if admission is None else (*payload, admission)
 
     def _admission_for(self) -> bytes | None:
-        """Implemented by Recovery: the REJOIN our next contribution carries, if any."""
+        """The REJOIN our contribution at this step carries: the lowest seat we may admit."""
+        if not self.features.handback or self.seat is None:
+            return None
+        rejoins = self.handback.rejoins
+        for seat in sorted(rejoins):
+            request = rejoins[seat]
+            if self._admissible(request, self.step, self.seat):
+                return request.raw
         return None
+
+    def _admissible(self, request: Signed, step: int, carrier: int) -> bool:
+        """Whether ``carrier``'s contribution at ``step`` admits ``request``'s seat (the
+        signature is checked by the caller)."""
+        seat = request.seat
+        if seat == carrier or seat in self._snapshots[step].live:
+            return False
+        if self.convictions.since(seat, step):
+            return False  # a cheat (equivocation, bad reveal, desync, flood) never comes back
+        dropped = self._dropped_at(seat, step)
+        if dropped is None or dropped > request.step:
+            return False
+        # protocol 6: after the turn it was dropped in, and so often (SPEC §5.6)
+        return self.handback.may_return(seat, dropped, step, self._turn_starts)
+
+    def _dropped_at(self, seat: int, step: int) -> int | None:
+        """The step of ``seat``'s latest drop at or before ``step`` (None: never dropped)."""
+        for k in range(step, -1, -1):
+            if seat in self._snapshots[k].live:
+                return None if k == step else k + 1
+        return 0 if seat < len(self._human_keys) and self._human_keys[seat] else None
+
+    def _turn_starts(self, step: int) -> bool:
+        """The agreed state at ``step`` starts a turn."""
+        return self._snapshots[step].state.awaited().turn_starts
 
     def _request_room(self, kind: MsgType) -> bool:
         """Our own VOTE or NUDGE for this step stays within the bound the others hold us
         to (one more would convict us of a flood); counted across rollbacks."""
         assert self.seat is not None
-        key = (self.seat, self.step, kind)
-        sent = self._requests_kept.get(key, 0)
-        if sent >= REQUEST_LIMITS[kind]:
-            return False
-        self._requests_kept[key] = sent + 1
-        return True
+        return self.vote_book.count(self.seat, self.step, kind)
 
     def _send_sync(self) -> None:
         """SYNC(from our step): every peer sends what it holds from there on (SPEC §5.6)."""
@@ -427,20 +398,12 @@ class SessionCore:
             (self.step,),
             version=self.record.protocol,
         )
-        if not self._chatter_room(msg):  # (a 9th rollback of this step): ask as before
-            last = self._last_own_chatter(MsgType.SYNC)
+        if not self.chatter.room(msg):  # (a 9th rollback of this step): ask as before
+            last = self.chatter.last_own(self.seat, self.step, MsgType.SYNC)
             if last is None:
                 return
             msg = parse_unverified(last)
         self._broadcast([msg.raw])
-
-    def _chatter_room(self, msg: Signed) -> bool:
-        """Implemented by Chatter: whether our own ``msg`` stays within the chatter cap."""
-        return True
-
-    def _last_own_chatter(self, kind: MsgType) -> bytes | None:
-        """Implemented by Chatter: the last ``kind`` message we sent at our step."""
-        return None
 
     def _record_own(self, msg: Signed) -> None:
         assert self.seat is not None
@@ -448,11 +411,7 @@ class SessionCore:
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
 
     def _broadcast(self, raws: list[bytes]) -> None:
-        for seat, addr in self.peers.items():
-            if seat != self.seat:
-                self._outbox.setdefault(addr, []).extend(raws)
-        for addr in self.watchers:
-            self._outbox.setdefault(addr, []).extend(raws)
+        self.journal.broadcast(raws)
 
     def _action_bytes(self, action: Action) -> bytes:
         from lanTag import wire
@@ -485,7 +444,7 @@ class SessionCore:
         if msg.state_hash == self._state_hash(snap.state):
             self.desynced.discard(msg.seat)
             return True
-        if msg.seat == self.seat or any(k <= msg.step for k in self._banned.values()):
+        if msg.seat == self.seat or any(k <= msg.step for k in self.convictions.banned.values()):
             self._count("stale-history")  # sent before its author (or we) rolled back
             return False
         if msg.seat not in self.desynced:
@@ -496,105 +455,25 @@ class SessionCore:
                 self._broadcast([msg.raw])  # the others check it against their own state
         return False
 
-    def _convicted_since(self, seat: int, step: int) -> bool:
-        """``seat`` was convicted of cheating at ``step`` or before (any proof we hold)."""
-        for convictions in (self._banned, self._liars_at):
-            at = convictions.get(seat)
-            if at is not None and at <= step:
-                return True
-        return False
-
-    def _convicted_at(self, seat: int, step: int) -> bool:
-        """``seat`` was convicted at ``step`` (or before): its input there is not taken."""
-        banned = self._banned.get(seat)
-        return banned is not None and banned <= step
-
     def _convict(
         self, seat: int, step: int, code: str, reason: str, proof: tuple[Signed, Signed]
     ) -> None:
         """Signed evidence against ``seat`` (SPEC §4.4, §5.7): blame it, keep and send the
         proof, and drop the seat at ``step`` (the pump applies it before deciding)."""
         self._blame(seat, code, reason, step)
-        self.proofs.append(proof)
+        self.convictions.proofs.append(proof)
         if not self.replay:
             self._broadcast([m.raw for m in proof])
-        if self.record.protocol >= COLLUSION_PROTOCOL:
-            held = self._proof_banned.get(seat)
-            self._proof_banned[seat] = step if held is None else min(held, step)
-            self._rebuild_ban(seat)
-        else:
-            self._banned.setdefault(seat, step)
+        self.convictions.ban(seat, step)
         self._note_cheat(seat, step)
-
-    def _rebuild_ban(self, seat: int) -> None:
-        """``seat``'s conviction step from what we hold (protocol 6): the earliest of its
-        proofs that drop it where they were signed and of the late proofs' rounds split
-        (a split is undone when the seat that showed it is proven a liar, SPEC §5.7)."""
-        steps = [k for s, k in self._splits if s == seat]
-        proof = self._proof_banned.get(seat)
-        if proof is not None:
-            steps.append(proof)
-        if steps:
-            self._banned[seat] = min(steps)
-        else:
-            self._banned.pop(seat, None)
 
     def _note_cheat(self, seat: int, step: int) -> None:
         """A proof that ``seat`` cheated at ``step`` (any equivocation, a bad reveal,
         conflicting acknowledgements): a late proof's round there no longer stands
         (protocol 6, SPEC §5.7; judged by LateProof)."""
-        if self.record.protocol >= COLLUSION_PROTOCOL:
-            self._cheated_at.setdefault(step, set()).add(seat)
-            self._late_dirty.add(step)
-
-    def _round_vector(self, box: StepBox, needs: Needs) -> bytes:
-        """The digest of the commitments we hold of the round's live seats (protocol 6,
-        SPEC §4.4), computed once per set: commitments change only with a drop (new needs)
-        or a new one taken (one more)."""
-        held = box.of(MsgType.COMMIT)
-        cached = box.round_vector
-        if cached is not None and cached[0] is needs and cached[1] == len(held):
-            return cached[2]
-        digest = round_digest({s: held[s].digest for s in needs.humans if s in held})
-        box.round_vector = (needs, len(held), digest)
-        return digest
-
-    def _round_vectors(self, box: StepBox, needs: Needs) -> frozenset[bytes]:
-        """The vectors an acknowledgement of the round may name (protocol 6, SPEC §4.4):
-        ours, and after a drop at the step also the one of ours and the dropped seats'
-        COMMITs (a round HAVE signed before the drop).  Computed once per set."""
-        vector = self._round_vector(box, needs)
-        dropped = box.dropped_commits
-        if self._splits and self.record.protocol >= COLLUSION_PROTOCOL:
-            # A seat dropped by a split (SPEC §5.7): an acknowledgement still holding its
-            # COMMIT was signed before its signer split the round too, and a peer that
-            # applied the round never signs another; so a split round is applied only once
-            # every other live seat split it as well, never while an honest peer stood.
-            split = {seat for seat, at in self._splits if at == self.step}
-            dropped = {s: c for s, c in dropped.items() if s not in split}
-        key = (vector, len(dropped))
-        cached = box.round_vectors
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        vectors = {vector}
-        if dropped:
-            held = box.of(MsgType.COMMIT)
-            digests = {s: held[s].digest for s in needs.humans if s in held}
-            digests.update((s, c.digest) for s, c in dropped.items())
-            vectors.add(round_digest(digests))
-        box.round_vectors = (key, frozenset(vectors))
-        return box.round_vectors[1]
-
-    def _round_claims(self, box: StepBox, ours: bytes) -> dict[int, frozenset[bytes]]:
-        """The vectors each seat named on our state at ``box``'s step (protocol 6), brought
-        up to date for the seats whose REVEAL or round HAVE changed since the last call."""
-        if box.round_dirty:
-            reveals = box.of(MsgType.REVEAL)
-            for voter in box.round_dirty:
-                box.round_claims[voter] = frozenset(round_named(voter, box.haves, reveals, ours))
-            box.round_unchecked |= box.round_dirty
-            box.round_dirty.clear()
-        return box.round_claims
+        if self.features.collusion:
+            self.late.cheated_at.setdefault(step, set()).add(seat)
+            self.late.dirty.add(step)
 
     def _maybe_reveal(self, box: StepBox, now: float) -> None:
         """Reveal our secret choice once every commitment is in; in protocol 6 the REVEAL
@@ -604,10 +483,10 @@ class SessionCore:
             return
         needs = self.needs()
         vector = None
-        if self.record.protocol >= ROUND_ACKS_PROTOCOL:
+        if self.features.round_acks:
             if not self._commits_complete(box, needs):
                 return  # (a restart recovering its choice: revealed once they are in)
-            vector = self._round_vector(box, needs)
+            vector = self.round_acks.vector(box, needs)
         box.sent_reveal = True
         slot = (self.step, int(MsgType.REVEAL), 0, self._state_hash(self.state))
         signed = self._slots.get((self.seat, slot))
@@ -626,10 +505,6 @@ class SessionCore:
         if not others:
             return True
         return any(v in others for v in box.haves.get(move.seat, {}))
-
-    def _pump(self, now: float) -> None:
-        """Implemented by Session: accept what can be accepted, decide what can be decided."""
-        raise NotImplementedError
 
 
 def supersedes(first: Signed, msg: Signed) -> bool:

@@ -27,9 +27,6 @@ from lanTag.session.round_evidence import (
     naming,
 )
 from lanTag.session.steps import (
-    COLLUSION_PROTOCOL,
-    LATE_PROOF_PROTOCOL,
-    ORDERED_PROOFS_PROTOCOL,
     ROUND_SUBJECT,
 )
 
@@ -57,16 +54,16 @@ class LateProof(SessionCore):
         conviction either (protocol 6: only one that chains and opens one of the two COMMITs;
         one that does not is a bad reveal, ``_reveals_a_version``).  True when the rule
         applies (the caller then bans nothing)."""
-        if self.record.protocol < LATE_PROOF_PROTOCOL:
+        if not self.features.late_proof:
             return False
         key = (second.seat, second.step)
         if second.type is MsgType.REVEAL:
-            return key in self._late_commits and self._reveals_a_version(second)
+            return key in self.late.commits and self._reveals_a_version(second)
         if second.type is not MsgType.COMMIT:
             return False
-        self._late_commits[key] = (first.digest, second.payload[0], second.digest)
-        self._late_dirty.add(second.step)
-        self._liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)
+        self.late.commits[key] = (first.digest, second.payload[0], second.digest)
+        self.late.dirty.add(second.step)
+        self.convictions.liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)
         if second.step < self.step:
             self._contradict(second.seat)  # the round stood: an agreed drop from here
         return True
@@ -77,9 +74,9 @@ class LateProof(SessionCore):
         reveal: the peer that takes it as the seat's REVEAL convicts the seat at the round's
         step (``_check_reveal``), so this peer must too, even if the round stood here
         (protocol 5 called every such REVEAL part of the two COMMITs: the peers split)."""
-        if self.record.protocol < ORDERED_PROOFS_PROTOCOL or reveal.step > self.step:
+        if not self.features.ordered_proofs or reveal.step > self.step:
             return True  # (a step we have not reached: its REVEALs are judged there)
-        late = self._late_commits[(reveal.seat, reveal.step)]
+        late = self.late.commits[(reveal.seat, reveal.step)]
         took = next(m for m in self._slots.values() if m.digest == late[0])  # a slot's first
         decision = self._snapshots[reveal.step].state.decision()
         assert isinstance(decision, Simultaneous)
@@ -93,16 +90,16 @@ class LateProof(SessionCore):
 
     def _contradict(self, seat: int) -> None:
         if seat in self.live:
-            self._contradicted.add(seat)  # refused like a seat we voted, voted at once
+            self.convictions.contradicted.add(seat)  # refused like a seat we voted, voted at once
 
     def _round_stood(self, step: int) -> None:
         """Step ``step`` is decided: a seat proven to have signed two COMMITs there whose
         round stood (protocol 5), or conflicting acknowledgements (protocol 6), is convicted
         from now on, like a liar (§5.2)."""
-        for seat, at in self._late_commits:
+        for seat, at in self.late.commits:
             if at == step:
                 self._contradict(seat)
-        for seat, at in self._acks_proven:
+        for seat, at in self.late.acks_proven:
             if at == step:
                 self._contradict(seat)
 
@@ -119,20 +116,20 @@ class LateProof(SessionCore):
         if second.type is MsgType.REVEAL and first.payload[:3] == second.payload[:3]:
             self._acks_conflict(seat, step)
             return False
-        held = self._proof_banned.get(seat)
+        held = self.convictions.proof_banned.get(seat)
         if held is not None and held <= step:
             return False  # dropped there already
         if self._late_proof(first, second):
             return False  # the round's acknowledgements decide, not the proof
-        self._proof_banned[seat] = step
-        self._rebuild_ban(seat)
+        self.convictions.proof_banned[seat] = step
+        self.convictions.rebuild(seat)
         return True
 
     def _acks_conflict(self, seat: int, step: int) -> None:
         """``seat`` signed conflicting acknowledgements at ``step`` (protocol 6): convicted,
         voted out like a liar from the step after it (at once if we decided it already)."""
-        self._acks_proven.add((seat, step))
-        self._liars_at.setdefault(seat, step)
+        self.late.acks_proven.add((seat, step))
+        self.convictions.liars_at.setdefault(seat, step)
         self._note_cheat(seat, step)
         if step < self.step:
             self._contradict(seat)
@@ -150,8 +147,8 @@ class LateProof(SessionCore):
             return
         snap = self._snapshots[-1]
         ours = self._state_hash(snap.state)
-        for (seat, at), (held, _sealed, _other) in self._late_commits.items():
-            if at != step or seat in self._banned or seat not in snap.live:
+        for (seat, at), (held, _sealed, _other) in self.late.commits.items():
+            if at != step or seat in self.convictions.banned or seat not in snap.live:
                 continue
             split = any(
                 voter in snap.live
@@ -161,7 +158,7 @@ class LateProof(SessionCore):
                 for voter, have in box.haves.get(seat, {}).items()
             )
             if split:
-                self._banned[seat] = step
+                self.convictions.banned[seat] = step
 
     def _late_reveal(self, msg: Signed) -> bool:
         """Protocol 5: ``msg``, a REVEAL in a slot that holds another one, is the REVEAL
@@ -171,7 +168,7 @@ class LateProof(SessionCore):
         opens that COMMIT and chains: there is one such message, so this admits no flood."""
         if msg.type is not MsgType.REVEAL or msg.step != self.step:
             return False
-        late = self._late_commits.get((msg.seat, msg.step))
+        late = self.late.commits.get((msg.seat, msg.step))
         box = self._box(msg.step)
         commit = box.of(MsgType.COMMIT).get(msg.seat)
         if late is None or commit is None or commit.digest != late[0]:
@@ -193,7 +190,7 @@ class LateProof(SessionCore):
         equivocation, no conviction by itself.  The round stands with the REVEAL that opens
         ours (relayed by a peer that holds it) or is split (§5.7).  One that opens neither
         is a bad reveal, as in protocol 4."""
-        late = self._late_commits.get((msg.seat, self.step))
+        late = self.late.commits.get((msg.seat, self.step))
         if late is None:
             return False
         nonce, value = msg.payload[1], reveal_value(msg)
@@ -204,15 +201,15 @@ class LateProof(SessionCore):
     def _note_ack(self, msg: Signed) -> bool:
         """``msg`` (just kept) is a REVEAL or round HAVE at a step holding a late proof:
         the judgement of that round may change (protocol 6).  True when it may."""
-        if not self._late_commits or self.record.protocol < COLLUSION_PROTOCOL:
+        if not self.late.commits or not self.features.collusion:
             return False
         if msg.type is MsgType.HAVE and msg.payload[0] != ROUND_SUBJECT:
             return False
         if msg.type not in (MsgType.REVEAL, MsgType.HAVE) or msg.step > self.step:
             return False
-        if not any(at == msg.step for _seat, at in self._late_commits):
+        if not any(at == msg.step for _seat, at in self.late.commits):
             return False
-        self._late_dirty.add(msg.step)
+        self.late.dirty.add(msg.step)
         return True
 
     def _judge_late_proofs(self) -> int | None:
@@ -222,7 +219,7 @@ class LateProof(SessionCore):
         The late-proof rule's argument assumes that every seat acknowledging the round
         other than the equivocator is honest.  A seat proven to have cheated at the round
         breaks it, so its acknowledgements count for nothing there: neither to apply the
-        round (``_unacknowledged``) nor to split it.  At a step holding a proof of two
+        round (``RoundAcks.lacking``) nor to split it.  At a step holding a proof of two
         COMMITs of seat ``a``:
 
         - a seat other than ``a`` that named both a vector holding the COMMIT we took of
@@ -234,18 +231,18 @@ class LateProof(SessionCore):
           dropped there with its forfeit.  A split shows its evidence to every peer first;
           if that seat is proven later (it named our version to the others), the split is
           undone and the step decided again from its start, where the round stands.  A
-          split round is applied only once the others split it too (``_round_vectors``).
+          split round is applied only once the others split it too (``RoundAcks.vectors``).
 
         So a round another honest peer applied stays applied: only a peer that split on a
         liar's word takes back the step it had not decided yet, as soon as the others'
         proof reaches it.  Returns the earliest step to decide again (the caller rolls
         back), if any."""
         steps = sorted(
-            {at for _seat, at in self._late_commits if at == self.step or at in self._late_dirty}
+            {at for _seat, at in self.late.commits if at == self.step or at in self.late.dirty}
         )
         back: int | None = None
         for step in steps:
-            self._late_dirty.discard(step)
+            self.late.dirty.discard(step)
             if step <= self.step and self._judge_round(step):
                 back = step if back is None else min(back, step)
         return back
@@ -259,7 +256,7 @@ class LateProof(SessionCore):
         ours, swapped = families
         acks = self._acks_at(step)
         for voter in sorted(acks):
-            if voter == self.seat or (voter, step) in self._acks_proven:
+            if voter == self.seat or (voter, step) in self.late.acks_proven:
                 continue
             for seat in sorted(swapped):
                 mine, other = ours[seat], swapped[seat]
@@ -268,7 +265,7 @@ class LateProof(SessionCore):
                     self._convict_acks(voter, step, seat, pair)
                     break
         live = self._live_at_start(step)
-        proven = self._cheated_at.get(step, set())  # the equivocators there among them
+        proven = self.late.cheated_at.get(step, set())  # the equivocators there among them
         again = False
         for seat in sorted(swapped):
             shown = [
@@ -278,18 +275,18 @@ class LateProof(SessionCore):
                 for msg in naming(named, swapped[seat])
             ]
             key = (seat, step)
-            if shown and key not in self._splits:
+            if shown and key not in self.convictions.splits:
                 if not self.replay:
                     # What shows the split goes to every peer before anything we decide
                     # after it: a seat that named the other version to us alone must not
                     # split the table.
                     self._broadcast([m.raw for m in shown])
-                self._splits.add(key)
-                self._rebuild_ban(seat)
+                self.convictions.splits.add(key)
+                self.convictions.rebuild(seat)
                 again = again or step < self.step
-            elif not shown and key in self._splits:
-                self._splits.discard(key)  # the seat that split it was proven a liar
-                self._rebuild_ban(seat)
+            elif not shown and key in self.convictions.splits:
+                self.convictions.splits.discard(key)  # the seat that split it was proven a liar
+                self.convictions.rebuild(seat)
                 again = True  # its drop here is undone: decided again from the step's start
         return again
 
@@ -299,13 +296,13 @@ class LateProof(SessionCore):
         vote it out from the next step on (an agreed drop, §5.2)."""
         why = f"named two versions of seat {seat}'s COMMIT at step {step}"
         self._blame(voter, "equivocation", why, step)
-        self.proofs.append(pair)
+        self.convictions.proofs.append(pair)
         if not self.replay:
             box = self._boxes[step]
             commits = [*box.dropped_commits.values(), *box.of(MsgType.COMMIT).values()]
             others = [
                 m
-                for proof in self.proofs
+                for proof in self.convictions.proofs
                 for m in proof
                 if m.type is MsgType.COMMIT and m.step == step and m.seat == seat
             ]
@@ -346,7 +343,7 @@ class LateProof(SessionCore):
         digests = {s: held[s].digest for s in needs.humans if s in held}
         ours: dict[int, frozenset[bytes]] = {}
         swapped: dict[int, frozenset[bytes]] = {}
-        for (seat, at), (took, _sealed, other) in self._late_commits.items():
+        for (seat, at), (took, _sealed, other) in self.late.commits.items():
             if at == step and digests.get(seat) == took:
                 ours[seat], swapped[seat] = families(digests, live, seat, other)
         return ours, swapped
@@ -363,7 +360,7 @@ class LateProof(SessionCore):
                 msg = self._slots.get((seat, (step, kind, sub, ours)))
                 if msg is not None:
                     out.setdefault(seat, []).append(msg)
-        for proof in self.proofs:
+        for proof in self.convictions.proofs:
             for msg in proof:
                 if msg.step == step and msg.state_hash == ours:
                     kept = out.setdefault(msg.seat, [])

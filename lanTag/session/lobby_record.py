@@ -30,12 +30,11 @@ from lanTag.identity import fingerprint
 from lanTag.rules.base import PositionError, State
 from lanTag.rules.registry import get_game
 from lanTag.session.compatibility import rules_version_of
+from lanTag.session.features import FIRST_PROTOCOL, Features
 from lanTag.session.messages import KNOWN_PROTOCOLS, PROTOCOL_VERSION
 
 GAME_DOMAIN = b"lanTag/v1/game\x00"
 MAX_RECORD = 256 * 1024
-SERIES_PROTOCOL = 3  # the first protocol whose record names the previous game
-POSITION_PROTOCOL = 4  # the first protocol whose record holds a start position
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,14 +79,16 @@ class LobbyRecord:
     start_position: bytes = b""
 
     def __post_init__(self) -> None:
-        if self.start_position and self.protocol < POSITION_PROTOCOL:
+        if self.start_position and not self.features.start_position:
             raise ValueError(
-                f"a start position is in a protocol-{POSITION_PROTOCOL} record or later"
+                f"a start position is in a protocol-{FIRST_PROTOCOL['start_position']} record"
+                " or later"
             )
         previous = self.previous_game
-        if previous and (self.protocol < SERIES_PROTOCOL or len(previous) != 32):
+        if previous and (not self.features.series or len(previous) != 32):
             raise ValueError(
-                f"a previous game id is 32 bytes, in a protocol-{SERIES_PROTOCOL} record or later"
+                "a previous game id is 32 bytes, in a protocol-"
+                f"{FIRST_PROTOCOL['series']} record or later"
             )
         if self.rules_version == 0:  # frozen: the one place a field is filled in
             rules = 1 if self.protocol == 1 else rules_version_of(self.engine) or 1
@@ -107,7 +108,7 @@ class LobbyRecord:
             self.chain_length,
             [self.timeouts.turn_ms, self.timeouts.step_ms, self.timeouts.lag_ms],
             self.host_nonce,
-            *([self.previous_game] if self.protocol >= SERIES_PROTOCOL else []),
+            *([self.previous_game] if self.features.series else []),
             *([self.start_position] if self.start_position else []),
         ]
 
@@ -117,6 +118,11 @@ class LobbyRecord:
     @property
     def game_id(self) -> bytes:
         return hashlib.sha256(GAME_DOMAIN + self.encode()).digest()
+
+    @property
+    def features(self) -> Features:
+        """What this record's protocol does (lanTag.session.features)."""
+        return Features.of(self.protocol)
 
     def human_keys(self) -> tuple[bytes | None, ...]:
         """Each seat's public key, None for a bot seat (which signs nothing)."""
@@ -144,15 +150,16 @@ class LobbyRecord:
                 _v, engine, options, map_text, seats, chain_length, timeouts, nonce = obj
             else:
                 fields = {2: 10, 3: 11}.get(version, 11)
-                positioned = version >= POSITION_PROTOCOL and len(obj) == fields + 1
+                facts = Features.of(version)
+                positioned = facts.start_position and len(obj) == fields + 1
                 _require(
                     len(obj) == fields or positioned,
                     f"a protocol-{version} record has {fields} fields"
-                    + (" (12 with a start position)" if version >= POSITION_PROTOCOL else ""),
+                    + (" (12 with a start position)" if facts.start_position else ""),
                 )
                 (_v, engine, rules_version, lantag_version, options, map_text, seats) = obj[:7]
                 chain_length, timeouts, nonce = obj[7:10]
-                if version >= SERIES_PROTOCOL:
+                if facts.series:
                     previous = obj[10]
                     _require(
                         isinstance(previous, bytes) and len(previous) in (0, 32),

@@ -14,9 +14,12 @@ make a drop an agreement rather than a guess.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.fair.commit import NONCE_SIZE, commitment, opens
 from lanTag.fair.hash_chain import chain_step_ok
+from lanTag.identity import Identity
 from lanTag.log.entries import EntryKind
 from lanTag.rules.base import (
     Action,
@@ -32,20 +35,17 @@ from lanTag.rules.base import (
 )
 from lanTag.session import events as ev
 from lanTag.session import referee
-from lanTag.session.agreement import Agreement
 from lanTag.session.chatter import TOO_CHATTY, Gate
 from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
-    REQUEST_AHEAD,
-    REQUEST_LIMITS,
     STEP_WINDOW,
     TAKEOVER_BOT,
     bundles,
     stale_have,
     supersedes,
 )
+from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import (
-    HANDBACK_PROTOCOL,
     SPECS,
     MsgType,
     Signed,
@@ -57,31 +57,59 @@ from lanTag.session.messages import (
 )
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
-from lanTag.session.sealing import Sealing
 from lanTag.session.steps import (
-    FORFEIT_PROTOCOL,
-    LATE_PROOF_PROTOCOL,
-    ROUND_ACKS_PROTOCOL,
+    REQUEST_AHEAD,
+    REQUEST_LIMITS,
     Snapshot,
     StepBox,
     may_be_decided,
     protocol_1_faults,
 )
-from lanTag.session.steps import WITHHELD_PROTOCOL as WITHHELD
-from lanTag.session.transport import Addr
+from lanTag.session.transport import Addr, Transport
 
+_HANDLERS = {t: s.handler for t, s in SPECS.items() if s.handler is not None}
 _LATE_TYPES = tuple(t for t, s in SPECS.items() if s.late)
 _ACKED = tuple(t for t, s in SPECS.items() if s.acknowledged)  # every other live peer HAVEs
 _NO_SEATS: frozenset[int] = frozenset()
 
 
-class Session(Agreement, Recovery, Sealing):
+class Session(Recovery):
     """One peer's view of one game.  ``seat=None`` with ``replay=True`` is a spectator/verifier."""
 
     # Actions that passed check_action (seat -> action), and the state they were checked on:
     # _apply skips the engine's second legality lookup for an input made only of those.
     _checked_state: State | None = None
     _checked_actions: dict[int, Action]
+
+    def __init__(
+        self,
+        record: LobbyRecord,
+        *,
+        seat: int | None,
+        identity: Identity | None = None,
+        chain_secret: bytes | None = None,
+        peers: Mapping[int, Addr] | None = None,
+        watchers: tuple[Addr, ...] = (),
+        transport: Transport | None = None,
+        now: float = 0.0,
+        replay: bool = False,
+        start: State | None = None,
+    ) -> None:
+        """The session of ``record`` for ``seat`` (lanTag.session.core.SessionCore), its
+        step 0 started at ``now``."""
+        super().__init__(
+            record,
+            seat=seat,
+            identity=identity,
+            chain_secret=chain_secret,
+            peers=peers,
+            watchers=watchers,
+            transport=transport,
+            now=now,
+            replay=replay,
+            start=start,
+        )
+        self._pump(now)
 
     def my_turn(self) -> str | None:
         """ "turn" or "secret" when the local seat must act now, else None."""
@@ -141,7 +169,7 @@ class Session(Agreement, Recovery, Sealing):
             (text[:500],),
             version=self.record.protocol,
         )
-        if not self._chatter_room(msg):
+        if not self.chatter.room(msg):
             raise LocalProtocolError(TOO_CHATTY)
         if keep_in_log:
             self.note("chat", text[:500])
@@ -161,7 +189,7 @@ class Session(Agreement, Recovery, Sealing):
             self.state.state_hash(),
             (),
         )
-        self._chatter_room(msg)  # counted as the others count it (a LEAVE again is a copy)
+        self.chatter.room(msg)  # counted as the others count it (a LEAVE again is a copy)
         self._left[self.seat] = self.step
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         self._broadcast([msg.raw])
@@ -206,7 +234,8 @@ class Session(Agreement, Recovery, Sealing):
         if key is None:
             self._reject("not-in-roster", f"seat {msg.seat} is not a human seat of this game")
             return
-        gate = self._chatter_gate(msg)  # protocol 6: chatter capped per seat and step (§5.3)
+        # protocol 6: chatter capped per seat and step (SPEC §5.3)
+        gate = self.chatter.gate(msg, self.step, self.seat, self.convictions.flooders)
         if gate is Gate.DROP:
             return
         if gate is not Gate.COPY and not (
@@ -214,33 +243,17 @@ class Session(Agreement, Recovery, Sealing):
         ):
             self._reject("bad-signature", f"signature of seat {msg.seat} does not verify")
             return
-        if not self._chatter_take(msg, gate, now):
+        if gate is Gate.OVER:
+            self._convict_chatter(msg, now)
             return
-        if msg.seat not in self.live:
-            self._answer_dropped(msg, now)
-        if msg.type == MsgType.CHAT:
-            self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
+        if not self.chatter.take(msg, gate, self.step):
             return
-        if msg.type == MsgType.SYNC:
-            self._answer_sync(msg, now)
-            return
-        if msg.type == MsgType.PRIVATE:
-            self._open_private(msg)
-            return
-        if msg.type == MsgType.SEAL:
-            self._receive_seal(msg)
-            return
-        if msg.type == MsgType.REJOIN:
-            self._take_rejoin(msg)  # protocol 5: carried by our next contribution, maybe
-            return
-        if msg.type == MsgType.LEAVE:
-            # The first LEAVE counts; copies change nothing, and neither does one from before
-            # the seat was given back (SPEC §5.6: it plays its seat again).
-            back = self._admitted.get(msg.seat, [-1])[-1]
-            if msg.seat not in self._left and msg.step > back:
-                self._left[msg.seat] = msg.step
-                self.log.append(msg.step, EntryKind.MSG, msg.raw)
-                self._pump(now)
+        ours = self.seat
+        if msg.seat not in self.live and not self.replay and ours is not None and ours in self.live:
+            self.catch_up.answer_dropped(msg, now, ours, self.live)  # it may not know (§5.5)
+        handler = _HANDLERS.get(msg.type)
+        if handler is not None:
+            getattr(self, handler)(msg, now)  # the message table's handler column
             return
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
@@ -267,7 +280,7 @@ class Session(Agreement, Recovery, Sealing):
         over = None if limit is None or msg.seat == self.seat else self._over_request_bound(msg)
         if over is not None:
             self._count("flood")  # dropped unlogged: a log grows by a bounded factor (§5.3)
-            if over == "cap" and msg.seat not in self._flooders:
+            if over == "cap" and msg.seat not in self.convictions.flooders:
                 # The first one over the cap is the proof (no honest peer sends it): kept,
                 # logged, and the seat convicted (`flood`) and voted out like a liar.
                 self.log.append(msg.step, EntryKind.MSG, msg.raw)
@@ -283,7 +296,7 @@ class Session(Agreement, Recovery, Sealing):
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
                 # rollback rebuilds the boxes it reopens from _slots: nothing to keep here.
-                if self._admitted or judge:
+                if self.handback.admitted or judge:
                     self._pump(now)  # its claim may void an admission (§5.6), as live
                 return
             box = self._box(msg.step)
@@ -295,6 +308,16 @@ class Session(Agreement, Recovery, Sealing):
             box.pending.append(msg)
         self._pump(now)
 
+    def _take_leave(self, msg: Signed, now: float) -> None:
+        """A seat leaves (SPEC §5.4): voted silent at once.  The first LEAVE counts; copies
+        change nothing, and neither does one from before the seat was given back (SPEC
+        §5.6: it plays its seat again)."""
+        back = self.handback.last_back(msg.seat)
+        if msg.seat not in self._left and msg.step > back:
+            self._left[msg.seat] = msg.step
+            self.log.append(msg.step, EntryKind.MSG, msg.raw)
+            self._pump(now)
+
     def _over_request_bound(self, msg: Signed) -> str | None:
         """Whether ``msg`` (a VOTE or NUDGE) is over the flood bound (SPEC §5.3): "ahead"
         (more than REQUEST_AHEAD steps ahead of us: an honest peer may be there, so it
@@ -302,12 +325,7 @@ class Session(Agreement, Recovery, Sealing):
         which no honest peer sends), or None (kept, and counted)."""
         if msg.step > self.step + REQUEST_AHEAD:
             return "ahead"
-        key = (msg.seat, msg.step, msg.type)
-        kept = self._requests_kept.get(key, 0)
-        if kept >= REQUEST_LIMITS[msg.type]:
-            return "cap"
-        self._requests_kept[key] = kept + 1
-        return None
+        return None if self.vote_book.count(msg.seat, msg.step, msg.type) else "cap"
 
     def next_timer(self) -> float | None:
         link, lag = self.transport.next_timer(), self._lag_time()
@@ -355,7 +373,7 @@ class Session(Agreement, Recovery, Sealing):
             # only; from the next one on, every seat still waited for is voted, whatever else
             # it says here (a seat that talks without contributing holds the table one step
             # timeout more, not without end).
-            spare = self._vote_seq.get(self.step, 0) == 0 or self.record.protocol < WITHHELD
+            spare = self.vote_book.seq.get(self.step, 0) == 0 or not self.features.withheld
             silent = frozenset(
                 s
                 for s in waiting
@@ -365,7 +383,26 @@ class Session(Agreement, Recovery, Sealing):
                 self._vote(silent, now)
                 self._tell_if_stuck(box, silent)
             else:
-                self._vote_seq[self.step] = self._vote_seq.get(self.step, 0) + 1
+                self.vote_book.seq[self.step] = self.vote_book.seq.get(self.step, 0) + 1
+        self._pump(now)
+
+    def _convict_chatter(self, msg: Signed, now: float) -> None:
+        """``msg`` is one distinct message more than the cap of its seat, step and type: with
+        the ones taken it proves a flood (SPEC §5.3).  Logged, sent to every peer (each
+        counts it against the same cap), the seat blamed and voted out at the first step
+        that waits for it, as a liar (§5.2)."""
+        proof = self.chatter.proof(msg)
+        self.convictions.flooders.add(msg.seat)
+        self.convictions.liars_at.setdefault(msg.seat, msg.step)
+        for raw in proof:
+            self.log.append(msg.step, EntryKind.MSG, raw)
+        self._blame(
+            msg.seat, "flood", f"over {len(proof) - 1} {msg.type.name}s for step {msg.step}"
+        )
+        if not self.replay:
+            self._broadcast(proof)
+        if msg.seat in self.live:
+            self.convictions.contradicted.add(msg.seat)
         self._pump(now)
 
     def _tell_if_stuck(self, box: StepBox, silent: frozenset[int]) -> None:
@@ -395,7 +432,7 @@ class Session(Agreement, Recovery, Sealing):
             self._answer_votes(now)
             self._vote_contradicted(now)
             if self._apply_drops(now):
-                if self.asking_back and self._rejoin_sent_at is None:
+                if self.asking_back and self.handback.sent_at is None:
                     self._send_rejoin(now)  # we learnt our drop after asking back (§5.6)
                 continue
             needs = self.needs()
@@ -435,7 +472,8 @@ class Session(Agreement, Recovery, Sealing):
             return False
         snap = self._snapshots[-1]
         if msg.seat not in snap.live:
-            if not self._take_dropped_commit(msg, box, snap):  # (protocol 6, SPEC §5.5)
+            ours = self._state_hash(snap.state)
+            if not self.absence.take_dropped_commit(msg, box, ours):  # (protocol 6, SPEC §5.5)
                 self._count("from-dropped-seat")
             return True
         if msg.type in (MsgType.VOTE, MsgType.NUDGE):
@@ -447,7 +485,7 @@ class Session(Agreement, Recovery, Sealing):
             return True
         if not self._check_hash(msg, snap):
             return True  # before out-of-turn: a message from another history is stale, no more
-        if self._convicted_at(msg.seat, msg.step):
+        if self.convictions.at(msg.seat, msg.step):
             self._count("from-convicted-seat")  # its contribution here is its forfeit
             return True
         needs = self.needs()
@@ -457,8 +495,9 @@ class Session(Agreement, Recovery, Sealing):
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
         bound = self._bound_at(self.step) if self.seat in snap.live else _NO_SEATS
-        if self._contradicted and self.seat in snap.live:
-            bound = bound | self._contradicted  # a convicted liar: as if we voted it silent
+        if self.convictions.contradicted and self.seat in snap.live:
+            # a convicted liar: as if we voted it silent
+            bound = bound | self.convictions.contradicted
         if (
             msg.seat in bound
             and msg.seat != self.seat
@@ -491,7 +530,7 @@ class Session(Agreement, Recovery, Sealing):
             msg.type in _ACKED
             and self.seat in snap.live
             and self.seat != msg.seat
-            and (msg.type is MsgType.MOVE or self.record.protocol < ROUND_ACKS_PROTOCOL)
+            and (msg.type is MsgType.MOVE or not self.features.round_acks)
         ):
             # The ack carries our hash; for a COMMIT it names the commitment we took, so two
             # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
@@ -511,7 +550,7 @@ class Session(Agreement, Recovery, Sealing):
         vector of commitments we hold; a seat with nothing to reveal names it in a round
         HAVE (SPEC §4.4)."""
         self._maybe_reveal(box, now)
-        if self.record.protocol >= ROUND_ACKS_PROTOCOL:
+        if self.features.round_acks:
             self._acknowledge_round(box, needs)
 
     def _holds_true_have(self, have: Signed, box: StepBox, snap: Snapshot) -> bool:
@@ -519,7 +558,7 @@ class Session(Agreement, Recovery, Sealing):
         HAVE with another state hash (a false claim, SPEC §5.2) must not replace: the round
         would wait for that acknowledgement for good (protocol 4 replaced it: the peer the
         false hash was sent to after the true one stalled and was voted out)."""
-        if self.record.protocol < LATE_PROOF_PROTOCOL:
+        if not self.features.late_proof:
             return False
         held = box.haves.get(int(have.payload[0]), {}).get(have.seat)
         return held is not None and held.state_hash == self._state_hash(snap.state)
@@ -544,7 +583,7 @@ class Session(Agreement, Recovery, Sealing):
         commit = box.of(MsgType.COMMIT)[msg.seat]
         action, nonce = msg.action, msg.payload[1]  # the parser's Action
         value = reveal_value(msg)  # == self._action_bytes(action), without a re-pack
-        if self.record.protocol < FORFEIT_PROTOCOL:  # blamed, the default taken, no conviction
+        if not self.features.forfeit:  # blamed, the default taken, no conviction
             last = snap.chain_last[msg.seat]
             for code, why in protocol_1_faults(last, commit, msg, value, needs, snap.state):
                 self._blame(msg.seat, code, why, msg.step)
@@ -599,7 +638,7 @@ class Session(Agreement, Recovery, Sealing):
             got = box.of(MsgType.ENTROPY)
             if len(got) < len(needs.humans) or not all(s in got for s in needs.humans):
                 return None
-            owners = self._roll_forfeits(box, state)
+            owners = self.absence.roll_forfeits(box, state)
             if owners:  # dropped at its own roll: its withheld roll (protocol 6, §5.5)
                 return state.withheld_roll(owners)
             links = {s: got[s].payload[0] for s in needs.humans}
@@ -610,7 +649,7 @@ class Session(Agreement, Recovery, Sealing):
         reveals_in = box.of(MsgType.REVEAL)
         if len(reveals_in) < len(needs.humans) or not all(s in reveals_in for s in needs.humans):
             return None
-        if self._unacknowledged(box, needs, snap):
+        if self.round_acks.lacking(box, needs, snap, self.step, self.seat):
             return None  # not before the whole table is known to hold our commitments (§4.4)
         actions: dict[int, Action] = {s: reveals_in[s].action for s in needs.humans}
         reveals: dict[int, bytes] = {s: reveals_in[s].payload[2] for s in needs.humans}
@@ -618,14 +657,14 @@ class Session(Agreement, Recovery, Sealing):
             actions[s] = state.default_action(s)
             del reveals[s]
         dropped_now = self._dropped_at_this_step(needs)
-        withheld, unexplained = self._withheld_reveals(box, needs, dropped_now)
+        withheld, unexplained = self.absence.withheld_reveals(box, needs, dropped_now, self.step)
         if unexplained:
             return None  # a REVEAL from before a drop we cannot read yet (protocol 6, §5.5)
-        forfeits = self.record.protocol >= FORFEIT_PROTOCOL
+        forfeits = self.features.forfeit
         for s in dropped_now:
             # Silent: the default (a time-out).  Convicted here, or (protocol 6) withheld after
             # another seat revealed: the forfeit (SPEC §4.4, §5.5).
-            forfeit = (forfeits and self._convicted_at(s, self.step)) or s in withheld
+            forfeit = (forfeits and self.convictions.at(s, self.step)) or s in withheld
             actions[s] = state.forfeit_action(s) if forfeit else state.default_action(s)
         bots = {
             s: self.record.seats[s].bot or TAKEOVER_BOT for s in needs.bots if s not in dropped_now
@@ -636,7 +675,7 @@ class Session(Agreement, Recovery, Sealing):
         snap = self._snapshots[-1]
         box = self._box(self.step)
         # (before apply: the recorded rules of §9.2 answer for the decision being made)
-        forfeits = self._roll_forfeits(box, snap.state) if type(inp) is Roll else ()
+        forfeits = self.absence.roll_forfeits(box, snap.state) if type(inp) is Roll else ()
         new_state = snap.state.apply(inp, actions_checked=self._all_checked(snap.state, inp))
         chain_last = list(snap.chain_last)
         chain_used = list(snap.chain_used)
@@ -649,21 +688,21 @@ class Session(Agreement, Recovery, Sealing):
         withheld: frozenset[int] = frozenset()  # (protocol 6) their forfeit: a REVEAL withheld
         if type(inp) is Joint:
             needs = self.needs()  # the round's dropped seats: withheld or silent
-            withheld = self._blame_round_absence(box, needs, self._dropped_at_this_step(needs))
+            withheld = self.absence.blame_round_absence(
+                box, needs, self._dropped_at_this_step(needs), self.step
+            )
         elif forfeits:  # a roll: the seats dropped at their own roll (protocol 6, §5.5)
             withheld = frozenset(forfeits)
         self._round_stood(decided)
         live = snap.live
-        if self.record.protocol >= HANDBACK_PROTOCOL:
+        if self.features.handback:
             admitted = self._admissions(box)  # protocol 5: seats given back from the next step
             if admitted:
                 live = live | admitted
                 for seat in admitted:
-                    self._admitted.setdefault(seat, []).append(decided)
-                    self._rejoins.pop(seat, None)
+                    # ours: dropped again, we ask back at once (_pump)
+                    self.handback.admit(seat, decided, seat == self.seat)
                     self._left.pop(seat, None)  # a seat that had left is back: no longer leaving
-                    if seat == self.seat:  # dropped again, we ask back at once (_pump)
-                        self._rejoin_sent_at = None
         # Who has played (protocol 6, SPEC §5.4): the seats whose input this step took (needs()
         # is after this step's drops: the contributors only).  A seat given back has not
         # played by that alone: a squatter let back in that goes silent again is left out.
@@ -678,7 +717,7 @@ class Session(Agreement, Recovery, Sealing):
         facts = () if type(inp) is Move else step_facts(protocol, before, inp, withheld)
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
         dropped = frozenset(box.dropped_now)
-        convicted = frozenset(s for s in dropped if self._convicted_at(s, decided))
+        convicted = frozenset(s for s in dropped if self.convictions.at(s, decided))
         self._events.append(
             ev.StepApplied(decided, inp, digest, facts, snap.live, dropped, convicted, withheld)
         )

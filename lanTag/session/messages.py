@@ -19,6 +19,7 @@ from lanTag import wire
 from lanTag.errors import RemoteProtocolError
 from lanTag.identity import SIGNATURE_SIZE, Signer, Verifier
 from lanTag.rules.base import Action, IllegalAction, canonical_pack
+from lanTag.session.features import Features
 from lanTag.wire import PROTOCOL_VERSION as PROTOCOL_VERSION  # re-exported: its old home
 
 # Versions whose messages this lanTag parses: a protocol-1 log (written before versions were
@@ -26,13 +27,6 @@ from lanTag.wire import PROTOCOL_VERSION as PROTOCOL_VERSION  # re-exported: its
 KNOWN_PROTOCOLS = (1, 2, 3, 4, 5, 6)
 SIGN_DOMAIN = b"lanTag/v1/msg\x00"
 HASH_SIZE = 32
-# The first protocol in which a dropped seat can be given back (SPEC §5.6): the REJOIN
-# message, and a MOVE, ENTROPY or COMMIT that carries one ("admit that seat").
-HANDBACK_PROTOCOL = 5
-# The first protocol whose secret rounds are acknowledged once per seat (SPEC §4.4): a REVEAL
-# names the digest of the vector of commitments its seat holds (a fourth payload field), and a
-# seat with nothing to reveal names it in a round HAVE (subject ROUND_SUBJECT).
-ROUND_ACKS_PROTOCOL = 6
 MAX_ADMISSION = 400  # bytes of the REJOIN a contribution may carry (one signed REJOIN: ~180)
 
 
@@ -114,6 +108,9 @@ class MessageSpec:
     admits: bool = False  # may carry a signed REJOIN (protocol 5, §5.6)
     link_at: int | None = None  # the payload field holding the seat's hash-chain link
     plain: bool = True  # the verifier's fast lane (log/plain_replay.py) reads it
+    # The Session method (msg, now) that takes it once checked (Session.receive_parsed);
+    # None: a step's contribution or acknowledgement, filed in its step's box.
+    handler: str | None = None
 
 
 SPECS: dict[MsgType, MessageSpec] = {
@@ -126,20 +123,30 @@ SPECS: dict[MsgType, MessageSpec] = {
     MsgType.VOTE: MessageSpec((_is_seat_list, _is_nat), late=True, request_limit=32, plain=False),
     MsgType.HAVE: MessageSpec((_is_nat, _is_digest_list), late=True),
     MsgType.CHAT: MessageSpec(
-        (_is_text,), chatter_limit=32, chatter_proof=True, chatter_window=True, plain=False
+        (_is_text,),
+        chatter_limit=32,
+        chatter_proof=True,
+        chatter_window=True,
+        plain=False,
+        handler="_take_chat",
     ),
     MsgType.NUDGE: MessageSpec((_is_seat_list, _is_nat), late=True, request_limit=4, plain=False),
-    MsgType.SYNC: MessageSpec((_is_nat,), chatter_limit=8, chatter_proof=True, plain=False),
+    MsgType.SYNC: MessageSpec(
+        (_is_nat,), chatter_limit=8, chatter_proof=True, plain=False, handler="_take_sync"
+    ),
     MsgType.PRIVATE: MessageSpec(
         (_is_nat, _is_bytes(32), _is_bytes(12), _is_ciphertext),
         chatter_limit=32,
         chatter_proof=True,
         chatter_window=True,
         plain=False,
+        handler="_open_private",
     ),
-    MsgType.LEAVE: MessageSpec((), since=2, chatter_limit=4, plain=False),
-    MsgType.SEAL: MessageSpec((), since=3, chatter_limit=4),
-    MsgType.REJOIN: MessageSpec((), since=5, chatter_limit=8, chatter_proof=True, plain=False),
+    MsgType.LEAVE: MessageSpec((), since=2, chatter_limit=4, plain=False, handler="_take_leave"),
+    MsgType.SEAL: MessageSpec((), since=3, chatter_limit=4, handler="_take_seal"),
+    MsgType.REJOIN: MessageSpec(
+        (), since=5, chatter_limit=8, chatter_proof=True, plain=False, handler="_take_rejoin"
+    ),
 }
 _PAYLOAD = {t: spec.payload for t, spec in SPECS.items()}
 
@@ -359,7 +366,7 @@ def _parse_strict(raw: bytes) -> Signed:
     if type(state_hash) is not bytes or len(state_hash) != HASH_SIZE:
         raise RemoteProtocolError("malformed", "bad state hash")
     checks = _PAYLOAD[msg_type]
-    if msg_type is MsgType.REVEAL and version >= ROUND_ACKS_PROTOCOL:
+    if msg_type is MsgType.REVEAL and Features.of(version).round_acks:
         checks = (*checks, _is_hash)  # the vector of commitments its seat holds (§4.4)
     core = payload
     if msg_type in ADMITTING and len(payload) == len(checks) + 1:
@@ -380,7 +387,7 @@ _ACTION_TYPES = (MsgType.MOVE, MsgType.REVEAL)
 
 def _reveal_fields(version: int) -> int:
     """A REVEAL's payload length: the vector it names from protocol 6 on (SPEC §3, §4.4)."""
-    return 4 if version >= ROUND_ACKS_PROTOCOL else 3
+    return 4 if Features.of(version).round_acks else 3
 
 
 # The contributions that may carry an admission of a dropped seat (protocol 5, SPEC §5.6),
@@ -394,7 +401,7 @@ def _is_admission(blob: object, game_id: object, version: object, seat: object) 
     session).  Anything else makes the contribution malformed."""
     if type(blob) is not bytes or len(blob) > MAX_ADMISSION:
         return False
-    if type(version) is not int or version < HANDBACK_PROTOCOL:
+    if type(version) is not int or not Features.of(version).handback:
         return False
     try:
         inner = parse_unverified(blob)

@@ -1,7 +1,8 @@
-"""Recovery and side channels: resume from a log, catch-up (SYNC), the hand-back of a
-dropped seat (REJOIN and admissions, protocol 5), private chat.
+"""Recovery and side channels: resume from a log, catch-up (SYNC, answered by the CatchUp
+part), the hand-back of a dropped seat (REJOIN and admissions, protocol 5: the Handback
+book), private chat, and the seals of the final state (the SealBook).
 
-protocol/SPEC.md §5.6 (resume, hand-back) and §3 (PRIVATE).
+protocol/SPEC.md §5.6 (resume, hand-back), §3 (PRIVATE, SEAL).
 """
 
 from __future__ import annotations
@@ -12,11 +13,10 @@ import hmac
 from lanTag.errors import LocalProtocolError
 from lanTag.fair.commit import opens
 from lanTag.session import events as ev
-from lanTag.session.absence import Absence
-from lanTag.session.chatter import TOO_CHATTY, Chatter
+from lanTag.session.agreement import Agreement
+from lanTag.session.chatter import TOO_CHATTY
 from lanTag.session.core import NONCE_DOMAIN
 from lanTag.session.messages import (
-    HANDBACK_PROTOCOL,
     MsgType,
     Signed,
     parse_unverified,
@@ -27,7 +27,7 @@ from lanTag.session.referee import NeedKind
 from lanTag.session.steps import StepBox
 
 
-class Recovery(Absence, Chatter):
+class Recovery(Agreement):
     """What a restarted peer needs, and chat meant for one seat only."""
 
     def _derived_nonce(self, step: int) -> bytes:
@@ -111,77 +111,15 @@ class Recovery(Absence, Chatter):
             self._box(self.step).synced_at = now
             self._send_sync()
 
-    def _answer_sync(self, msg: Signed, now: float) -> None:
-        """Send a restarted seat every message we hold from the step it asks for on.
+    def _take_chat(self, msg: Signed, now: float) -> None:
+        """A CHAT line: shown (never logged unless its sender keeps it)."""
+        self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
 
-        Rate limited per asking seat (SPEC §5.6): within ``lag_ms`` of an answer only
-        steps before the ones already sent are answered (``sync-limited`` otherwise),
-        and no answer goes out while the link to the seat still holds a backlog
-        (``sync-backlog``): an answer still queued there is never queued again.
-        """
-        if self.replay or self.seat is None:
-            return
-        addr = self.peers.get(msg.seat)
-        if addr is None:
-            return
-        start = int(msg.payload[0])
-        last = self._sync_answered.get(msg.seat)
-        recent = last is not None and now < last[0] + self.record.timeouts.lag_ms / 1000
-        if last is not None and recent and start >= last[1]:
-            self._count("sync-limited")
-            return
-        congested = getattr(self.transport, "congested", None)
-        if congested is not None and congested(addr):
-            self._count("sync-backlog")
-            return
-        if last is not None and recent:
-            held = self._held_from(start, last[1] - 1)  # only what that answer lacked
-            self._sync_answered[msg.seat] = (last[0], start)
-        else:
-            held = self._held_from(start)
-            self._sync_answered[msg.seat] = (now, start)
-        self._outbox.setdefault(addr, []).extend(held)
-        self._count("sync-answered")
-
-    def _answer_dropped(self, msg: Signed, now: float) -> None:
-        """A seat we dropped still talks: maybe it never learnt its drop (SPEC §5.5).
-
-        Send it what we hold from its step (if earlier) up to the drop step, the drop
-        proof included; once it takes the drop it asks for the rest (SYNC).  At most once
-        per ``lag_warning`` per seat: a seat that does not know keeps voting until then.
-        """
-        if self.replay or self.seat is None or self.seat not in self.live:
-            return
-        seat = msg.seat
-        if seat == self.seat or seat in self.live or msg.type == MsgType.SYNC:
-            return  # a SYNC is answered anyway
-        last = self._dropped_answered.get(seat)
-        if last is not None and now < last + self.record.timeouts.lag_ms / 1000:
-            return
-        addr = self.peers.get(seat)
-        dropped_at = next(
-            (k for k, snap in enumerate(self._snapshots) if seat not in snap.live), None
-        )
-        if addr is None or dropped_at is None:
-            return
-        self._dropped_answered[seat] = now
-        held = self._held_from(min(msg.step, dropped_at), dropped_at)
-        held += [a.raw for pair in self.proofs for a in pair if a.seat == seat]
-        self._outbox.setdefault(addr, []).extend(held)
-        self._count("dropped-answered")
-
-    def _held_from(self, from_step: int, to_step: int | None = None) -> list[bytes]:
-        """Every message we hold for steps ``from_step``..``to_step``, in step order, once."""
-        raws: list[bytes] = []
-        last = to_step if to_step is not None else max(self._boxes, default=0)
-        for step in sorted(k for k in self._boxes if from_step <= k <= last):
-            box = self._boxes[step]
-            held = [m for by_seat in box.contrib.values() for m in by_seat.values()]
-            held = [*box.drop_proof, *held]  # a drop is decided before the step's inputs
-            held += [*box.votes.values(), *box.nudges.values(), *box.pending]
-            held += [h for by_voter in box.haves.values() for h in by_voter.values()]
-            raws += [m.raw for m in held]
-        return list(dict.fromkeys(raws))  # ordered, no repeats
+    def _take_sync(self, msg: Signed, now: float) -> None:
+        """A restarted seat asks to catch up (SPEC §5.6): answered by CatchUp."""
+        if not self.replay and self.seat is not None:
+            congested = getattr(self.transport, "congested", None)
+            self.catch_up.answer_sync(msg, now, congested)
 
     def private_aad(self, sender: int, to: int) -> bytes:
         """What a private message's encryption is bound to: this game, its sender, its reader."""
@@ -204,11 +142,12 @@ class Recovery(Absence, Chatter):
             (to, *sealed),
             version=self.record.protocol,
         )
-        if not self._chatter_room(msg):
+        if not self.chatter.room(msg):
             raise LocalProtocolError(TOO_CHATTY)
         self._outbox.setdefault(addr, []).append(msg.raw)
 
-    def _open_private(self, msg: Signed) -> None:
+    def _open_private(self, msg: Signed, now: float) -> None:
+        """A PRIVATE: shown when it is for our seat and opens."""
         from lanTag.private_chat import PrivateChatError, open_sealed
 
         to, ephemeral, nonce, ciphertext = msg.payload
@@ -224,7 +163,6 @@ class Recovery(Absence, Chatter):
             return
         self._events.append(ev.Chat(msg.seat, text, private=True))
 
-
     # -- the hand-back of a dropped seat (protocol 5, SPEC §5.6) ------------------------
     # The seat signs a REJOIN; a live seat carries those very bytes in its next MOVE,
     # ENTROPY or COMMIT (an *admission*).  Every peer holds that contribution before it
@@ -236,6 +174,11 @@ class Recovery(Absence, Chatter):
     # of cheating up to the admission's step.  A conviction learnt later for a step at or
     # before an admission rolls the admission back (Agreement._void_admissions).
 
+    def handbacks_left(self, seat: int) -> int | None:
+        """How many more times ``seat`` may be given back this game (None: no limit, a game
+        older than protocol 6)."""
+        return self.handback.left(seat)
+
     def ask_back(self, now: float, *, once: bool = False) -> None:
         """Our seat wants to play again: while the others hold it dropped we send a signed
         REJOIN, again every step timeout, until a live seat admits us.
@@ -246,21 +189,20 @@ class Recovery(Absence, Chatter):
         but once in and dropped again for idleness it stays out until they ask again, so a
         player who walked off does not come back by itself to make the table wait out the
         turn limit each time."""
-        if self.replay or self._signer is None or self.record.protocol < HANDBACK_PROTOCOL:
+        if self.replay or self._signer is None or not self.features.handback:
             return
-        self._want_back = True
-        self._back_once = once
+        self.handback.ask(once=once)
         self._send_rejoin(now)
 
     @property
     def wants_back(self) -> bool:
         """Our seat asks to be given back whenever it is dropped (a resumed peer)."""
-        return self._want_back
+        return self.handback.want_back
 
     @property
     def asking_back(self) -> bool:
         """Our seat is dropped and asks to be given back (it may still be refused)."""
-        return self._want_back and self.seat is not None and self.seat not in self.live
+        return self.handback.want_back and self.seat is not None and self.seat not in self.live
 
     def rejoin_refusal(self) -> str | None:
         """Why our dropped seat cannot be given back, as a fact code, or None (it may be):
@@ -269,13 +211,13 @@ class Recovery(Absence, Chatter):
         ``nobody`` (every other live person has left: nobody will admit it), ``over``."""
         if self.seat is None or self.seat in self.live:
             return None
-        if self.record.protocol < HANDBACK_PROTOCOL:
+        if not self.features.handback:
             return "protocol"
         if self.state.is_over:
             return "over"
-        if self._convicted_since(self.seat, self.step):
+        if self.convictions.since(self.seat, self.step):
             return "convicted"
-        if self.handbacks_left(self.seat) == 0:
+        if self.handback.left(self.seat) == 0:
             return "limit"
         if all(s in self._left for s in self.live - {self.seat}):
             return "nobody"  # every live person said it leaves: nobody will carry a REJOIN
@@ -295,58 +237,28 @@ class Recovery(Absence, Chatter):
             (),
             version=self.record.protocol,
         )
-        raw = msg.raw if self._chatter_room(msg) else self._last_own_chatter(MsgType.REJOIN)
-        self._rejoin_sent_at = now
+        last = self.chatter.last_own(self.seat, self.step, MsgType.REJOIN)
+        raw = msg.raw if self.chatter.room(msg) else last
+        self.handback.sent_at = now
         if raw is not None:
             self._broadcast([raw])
 
     def _rejoin_time(self) -> float | None:
         """When our dropped seat asks back again (every step timeout: a peer that lost the
         REJOIN, or was not live then, hears it again)."""
-        if self._rejoin_sent_at is None or not self.asking_back or self.state.is_over:
+        sent_at = self.handback.sent_at
+        if sent_at is None or not self.asking_back or self.state.is_over:
             return None
-        return self._rejoin_sent_at + self.record.timeouts.step_ms / 1000
+        return sent_at + self.record.timeouts.step_ms / 1000
 
-    def _take_rejoin(self, msg: Signed) -> None:
+    def _take_rejoin(self, msg: Signed, now: float) -> None:
         """A seat asks back (signature checked on receipt): keep its latest request; our next
         contribution may carry it.  Not logged: only a carried REJOIN counts, and it is in
         the contribution's bytes."""
-        if self.record.protocol < HANDBACK_PROTOCOL:
+        if not self.features.handback:
             self._reject("unknown-type", f"a REJOIN in a protocol-{self.record.protocol} game")
             return
-        kept = self._rejoins.get(msg.seat)
-        if kept is None or kept.step <= msg.step:
-            self._rejoins[msg.seat] = msg
-
-    def _admission_for(self) -> bytes | None:
-        """The REJOIN our contribution at this step carries: the lowest seat we may admit."""
-        if self.record.protocol < HANDBACK_PROTOCOL or self.seat is None:
-            return None
-        for seat in sorted(self._rejoins):
-            request = self._rejoins[seat]
-            if self._admissible(request, self.step, self.seat):
-                return request.raw
-        return None
-
-    def _admissible(self, request: Signed, step: int, carrier: int) -> bool:
-        """Whether ``carrier``'s contribution at ``step`` admits ``request``'s seat (the
-        signature is checked by the caller)."""
-        seat = request.seat
-        if seat == carrier or seat in self._snapshots[step].live:
-            return False
-        if self._convicted_since(seat, step):
-            return False  # a cheat (equivocation, bad reveal, desync, flood) never comes back
-        dropped = self._dropped_at(seat, step)
-        if dropped is None or dropped > request.step:
-            return False
-        return self._may_return(seat, dropped, step)  # protocol 6: after its turn, and so often
-
-    def _dropped_at(self, seat: int, step: int) -> int | None:
-        """The step of ``seat``'s latest drop at or before ``step`` (None: never dropped)."""
-        for k in range(step, -1, -1):
-            if seat in self._snapshots[k].live:
-                return None if k == step else k + 1
-        return 0 if seat < len(self._human_keys) and self._human_keys[seat] else None
+        self.handback.keep(msg)
 
     def _admissions(self, box: StepBox) -> frozenset[int]:
         """Seats the current step's decisive contributions admit (protocol 5): the mover's
@@ -375,3 +287,46 @@ class Recovery(Absence, Chatter):
             if self._admissible(request, self.step, carrier.seat):
                 admitted.add(request.seat)
         return frozenset(admitted)
+
+    # -- the seals of the final state (SPEC §3) -----------------------------------------------
+
+    def _take_seal(self, msg: Signed, now: float) -> None:
+        """A SEAL (protocol 3): checked by the SealBook against our final state."""
+        if self.features.seals:
+            self.seal_book.receive(msg, self.step, self._state_hash(self.state))
+        else:
+            self._reject("unknown-type", f"a SEAL in a protocol-{self.record.protocol} game")
+
+    def sealed_by(self) -> tuple[int, ...]:
+        """The seats whose seal of our final state we hold (ours included), ascending."""
+        return self.seal_book.sealed_by()
+
+    @property
+    def over_at(self) -> float | None:
+        """When the game ended here (the ``now`` of the step that ended it), None before."""
+        return self.seal_book.over_at
+
+    def sealing(self, now: float) -> bool:
+        """True while it is worth waiting for the seals of the live human seats (SPEC §3)."""
+        humans = (s for s in self.live if self._human_keys[s] is not None)
+        return self.features.seals and self.seal_book.waiting(now, humans)
+
+    def _seal_final_state(self, now: float) -> None:
+        """At game over: sign our seal (a live seat) and hand it to the seal book."""
+        own = None
+        final = self._state_hash(self.state)
+        live = self.seat is not None and self.seat in self.live
+        if self.features.seals and not self.replay and self._signer is not None and live:
+            assert self.seat is not None
+            own = sign_message(
+                self._signer,
+                MsgType.SEAL,
+                self.game_id,
+                self.step,
+                self.seat,
+                final,
+                (),
+                version=self.record.protocol,
+            )
+            self.chatter.room(own)  # one per final state: counted as the others count it
+        self.seal_book.ended(now, own, self.step, final)

@@ -31,6 +31,7 @@ from lanTag.rules.base import (
     Turn,
 )
 from lanTag.rules.playout import draw_values
+from lanTag.session.features import Features
 
 
 class NeedKind(Enum):
@@ -121,7 +122,7 @@ def step_facts(
     draw kinds, a secret round's commitment purpose; nothing for a move (or in protocol 1).
     A roll that is the withheld roll of seats dropped at their own roll (``withheld``,
     protocol 6, SPEC §5.5) records those seats too, ascending: the roll is not drawn."""
-    if protocol < 2:
+    if not Features.of(protocol).purposes:
         return ()
     if isinstance(inp, Roll) and isinstance(decision, Chance):
         facts: tuple[object, ...] = (decision.purpose, [draw_facts(d) for d in decision.draws])

@@ -13,94 +13,84 @@ Pure like the rest of the session: ``now`` is passed in.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from lanTag.log.entries import EntryKind
 from lanTag.session import events as ev
-from lanTag.session.chatter import Chatter
-from lanTag.session.messages import MsgType, Signed, sign_message
+from lanTag.session.journal import Journal
+from lanTag.session.messages import Signed
 
 SEAL_WAIT = 3.0  # seconds after game over that a peer waits for the other seats' seals
-SEAL_PROTOCOL = 3  # the first protocol with seals: older games have no SEAL type
 
 
-class Sealing(Chatter):
-    """Signing, taking and checking the seals of the final state."""
+class SealBook:
+    """The seals of the final state: when the game ended here (``over_at``), seat -> its
+    SEAL of our final state (``seals``, ours included), the SEALs that came before our game
+    over, unchecked (``early``), and the SEAL bytes a replay has seen (``raws``: a repeat is a
+    duplicate).  Logs, blames and sends through the session's ``Journal``."""
+
+    def __init__(self, journal: Journal, replay: bool) -> None:
+        self.over_at: float | None = None
+        self.seals: dict[int, Signed] = {}
+        self.early: dict[int, Signed] = {}
+        self.raws: set[bytes] = set()
+        self._journal = journal
+        self._replay = replay
 
     def sealed_by(self) -> tuple[int, ...]:
         """The seats whose seal of our final state we hold (ours included), ascending."""
-        return tuple(sorted(self._seals))
+        return tuple(sorted(self.seals))
 
-    @property
-    def over_at(self) -> float | None:
-        """When the game ended here (the ``now`` of the step that ended it), None before."""
-        return self._over_at
-
-    def sealing(self, now: float) -> bool:
-        """True while it is worth waiting for seals: the game is over here, a live human seat
-        has not sealed yet, and ``SEAL_WAIT`` has not passed since game over."""
-        if self._over_at is None or self.replay or self.record.protocol < SEAL_PROTOCOL:
+    def waiting(self, now: float, humans: Iterable[int]) -> bool:
+        """True while it is worth waiting for seals: the game is over here, one of the live
+        ``humans`` has not sealed yet, and ``SEAL_WAIT`` has not passed since game over."""
+        if self.over_at is None or self._replay:
             return False
-        if now >= self._over_at + SEAL_WAIT:
+        if now >= self.over_at + SEAL_WAIT:
             return False
-        return any(s not in self._seals for s in self.live if self._human_keys[s] is not None)
+        return any(s not in self.seals for s in humans)
 
-    def _seal_final_state(self, now: float) -> None:
-        """At game over: sign our seal (a live seat), send it, and check the seals that came
-        before we got here."""
-        self._over_at = now
-        if self.record.protocol < SEAL_PROTOCOL:
-            return
-        if not self.replay and self._signer is not None and self.seat in self.live:
-            assert self.seat is not None
-            msg = sign_message(
-                self._signer,
-                MsgType.SEAL,
-                self.game_id,
-                self.step,
-                self.seat,
-                self._state_hash(self.state),
-                (),
-                version=self.record.protocol,
-            )
-            self._chatter_room(msg)  # one per final state: counted as the others count it
-            self._seals[self.seat] = msg
-            self.log.append(msg.step, EntryKind.MSG, msg.raw)
-            self._broadcast([msg.raw])
-        early, self._early_seals = self._early_seals, {}
+    def ended(self, now: float, own: Signed | None, step: int, final: bytes) -> None:
+        """At game over (at ``step``, in the state of hash ``final``): keep, log and send
+        ``own`` seal (None: we seal nothing), and check the seals that came before."""
+        self.over_at = now
+        if own is not None:
+            self.seals[own.seat] = own
+            self._journal.log.append(own.step, EntryKind.MSG, own.raw)
+            self._journal.broadcast([own.raw])
+        early, self.early = self.early, {}
         for msg in early.values():
-            self._check_seal(msg)
+            self._check(msg, step, final)
 
-    def _receive_seal(self, msg: Signed) -> None:
-        """A signed SEAL (its signature already checked by receive_parsed)."""
-        if self.record.protocol < SEAL_PROTOCOL:
-            self._reject("unknown-type", f"a SEAL in a protocol-{self.record.protocol} game")
-            return
-        if self.replay:
+    def receive(self, msg: Signed, step: int, final: bytes) -> None:
+        """A signed SEAL (its signature already checked); ``step`` and ``final``: our step
+        and state hash, the final ones once the game is over here."""
+        if self._replay:
             # A verifier checks a log's seals from the log itself (lanTag.log.seals), against
             # the final state its replay reaches; here a seal is only a verified signature.
-            if msg.raw in self._seal_raws:
-                self._count("duplicate")
-            self._seal_raws.add(msg.raw)
+            if msg.raw in self.raws:
+                self._journal.count("duplicate")
+            self.raws.add(msg.raw)
             return
-        if msg.seat in self._seals or msg.seat in self._early_seals:
-            self._count("duplicate")  # the first seal of a seat counts; a relay repeats it
+        if msg.seat in self.seals or msg.seat in self.early:
+            self._journal.count("duplicate")  # the first seal of a seat counts; a relay repeats it
             return
-        if self._over_at is None:
-            self._early_seals[msg.seat] = msg  # checked once we reach the end ourselves
+        if self.over_at is None:
+            self.early[msg.seat] = msg  # checked once we reach the end ourselves
             return
-        self._check_seal(msg)
+        self._check(msg, step, final)
 
-    def _check_seal(self, msg: Signed) -> None:
-        final = self._state_hash(self.state)
-        if msg.step == self.step and msg.state_hash == final:
-            self._seals[msg.seat] = msg
-            self.log.append(msg.step, EntryKind.MSG, msg.raw)
-            self._events.append(ev.Sealed(msg.step, msg.seat))
+    def _check(self, msg: Signed, step: int, final: bytes) -> None:
+        if msg.step == step and msg.state_hash == final:
+            self.seals[msg.seat] = msg
+            self._journal.log.append(msg.step, EntryKind.MSG, msg.raw)
+            self._journal.events.append(ev.Sealed(msg.step, msg.seat))
             return
         # Signed evidence against its signer: it sealed a state the table did not end in.
-        self._blame(
+        self._journal.blame(
             msg.seat,
             "bad-seal",
             f"sealed state {msg.state_hash.hex()[:16]} at step {msg.step}, "
-            f"the game ended in {final.hex()[:16]} at step {self.step}",
+            f"the game ended in {final.hex()[:16]} at step {step}",
             msg.step,
         )

@@ -10,46 +10,15 @@ from dataclasses import dataclass, field
 from lanTag.fair.commit import opens
 from lanTag.fair.hash_chain import chain_step_ok
 from lanTag.rules.base import IllegalAction, State
-from lanTag.session.messages import ROUND_ACKS_PROTOCOL as ROUND_ACKS_PROTOCOL
-from lanTag.session.messages import MsgType, Signed, reveal_vector
+from lanTag.session.features import Features
+from lanTag.session.messages import SPECS, MsgType, Signed, reveal_vector
 from lanTag.session.referee import Needs
 
-# The first protocol that convicts a bad REVEAL (its seat dropped at that step) and records a
-# convicted seat's forfeit (SPEC §4.4): protocol 1 blamed it and took the seat's default, the
-# seat staying live, and its logs replay so (``protocol_1_faults``, ``StepBox.bad_reveals``).
-FORFEIT_PROTOCOL = 2
-# The first protocol whose secret rounds wait for acknowledgements naming the commitments
-# (SPEC §4.4, §5.8): every other live seat's HAVE must name the very COMMIT we hold.
-NAMED_ACKS_PROTOCOL = 4
-# The first protocol where a secret round the table acknowledged by digest stands: a proof of
-# two COMMITs of one seat found after that convicts it at a later, agreed step, never at the
-# round's (SPEC §5.7); and an agreed drop of seats that had no part in the steps decided since
-# is taken at the current step, without a rollback (§5.4).
-LATE_PROOF_PROTOCOL = 5
-# Protocol 6 (ROUND_ACKS_PROTOCOL, SPEC §4.4) acknowledges a secret round once per seat: its
-# REVEAL, or for a seat with nothing to reveal a HAVE of subject ROUND_SUBJECT, names the
-# digest of the whole vector of commitments it holds.  Nobody forwards the COMMITs it takes;
-# copies go only to a seat whose acknowledgement names another vector.  So an honest round
-# costs what two die rolls cost: O(N^2) datagrams, not O(N^3).
-# Protocol 6 too: a seat proven to have equivocated at several steps is convicted at the
-# earliest of them at every peer, whatever the order the proofs reached each (SPEC §5.7).
-ORDERED_PROOFS_PROTOCOL = 6
-# Protocol 6 too: absence never pays (SPEC §5.5, §5.6).  A seat dropped at a roll, or at a
-# secret round after another seat revealed, is blamed ``withheld``; a withheld REVEAL is the
-# seat's forfeit, and a roll withheld by its own seat that seat's withheld roll; a seat is
-# given back only after the turn it was dropped in ended, and at most HANDBACK_LIMIT
-# (lanTag.session.absence) times a game.
-WITHHELD_PROTOCOL = 6
-# Protocol 6 too: the late-proof rule assumes one cheater.  A round at which a second seat is
-# proven to have cheated (another equivocation, a bad reveal, or acknowledgements naming two
-# versions of one seat's COMMIT) does not stand, whenever the proof comes: every seat proven
-# there is dropped at that step, as protocol 4 did (SPEC §5.7, "Many cheaters").
-COLLUSION_PROTOCOL = 6
-# Protocol 6 too: a vote that can never be decided binds nobody (SPEC §5.4).  A drop must
-# leave half of the table, so a vote naming more than that (two slow thinkers of three) is
-# no drop anyone could take; bound by it, the voter refused their inputs when they came and
-# the table waited for good.
-UNPASSABLE_VOTE_PROTOCOL = 6
+# Flood bounds (SPEC §5.3): VOTEs and NUDGEs kept per seat and step, and how far ahead of
+# us they are kept at all.  An honest peer nudges once per step and votes again only when
+# the set it lacks changes; what is over the bound is dropped unlogged and counted.
+REQUEST_LIMITS = {t: s.request_limit for t, s in SPECS.items() if s.request_limit is not None}
+REQUEST_AHEAD = 64
 ROUND_SUBJECT = 2**32 - 1  # a HAVE's subject that is no seat: "the secret round of this step"
 ROUND_DOMAIN = b"lanTag/v1/round\x00"
 
@@ -106,7 +75,7 @@ class StepBox:
     round_checked: bytes = b""
     dropped_commits: dict[int, Signed] = field(default_factory=dict)  # of seats dropped here
     drop_batches: list[frozenset[int]] = field(default_factory=list)  # this step's drops, in order
-    # (what it was computed from, vector -> the dropped seats it holds): Absence._explained
+    # (what it was computed from, vector -> the dropped seats it holds): Absence.explained
     explained: tuple[object, dict[bytes, frozenset[int]]] | None = None
     bad_reveals: set[int] = field(default_factory=set)  # protocol 1: their default is taken
 
@@ -162,7 +131,7 @@ class StepBox:
         for relaxed in (False, True) if unplayed else (False,):
             for vote in self.votes.values():
                 silent = frozenset(vote.payload[0])
-                if not _leaves_enough(silent, live, unplayed if relaxed else _EMPTY, stay):
+                if not leaves_half(silent, live, unplayed if relaxed else _EMPTY, stay):
                     continue
                 voters = live - silent
                 if voters and all(
@@ -176,11 +145,16 @@ class StepBox:
 _EMPTY: frozenset[int] = frozenset()
 
 
-def _leaves_enough(
-    silent: frozenset[int], live: frozenset[int], unplayed: frozenset[int], stay: frozenset[int]
+def leaves_half(
+    silent: frozenset[int],
+    live: frozenset[int],
+    unplayed: frozenset[int] = _EMPTY,
+    stay: frozenset[int] = _EMPTY,
 ) -> bool:
     """A drop of ``silent`` leaves half of ``live``, counting none of ``unplayed`` when no
-    seat of ``stay`` is dropped (the two counts of StepBox.unanimous_silent)."""
+    seat of ``stay`` is dropped (the two counts of StepBox.unanimous_silent; by default the
+    ordinary one: a drop it does not make is taken only by leaving seats that never played
+    out of the count, lanTag.session.unplayed)."""
     if not silent or not silent <= live:
         return False
     counted = live - (silent & unplayed) if unplayed and not silent & stay else live
@@ -195,7 +169,7 @@ def may_be_decided(
 ) -> bool:
     """Whether a drop of ``silent`` could ever be decided among ``live`` (by either count
     of StepBox.unanimous_silent, whatever the votes): a vote that cannot binds nobody."""
-    return _leaves_enough(silent, live, _EMPTY, stay) or _leaves_enough(
+    return leaves_half(silent, live, _EMPTY, stay) or leaves_half(
         silent, live, unplayed, stay
     )
 
@@ -302,7 +276,7 @@ def unacknowledged(
     """The acknowledgements a secret round still waits for, by the game's protocol (4 and 5:
     a HAVE per commitment; 6: one REVEAL or round HAVE per seat).  The session and the
     plain replay of a log (lanTag.log.plain_replay) share it."""
-    if protocol >= ROUND_ACKS_PROTOCOL:
+    if Features.of(protocol).round_acks:
         vector = round_digest({s: c.digest for s, c in commits.items()})
         voters = list(live)
         claims = {v: round_named(v, haves, reveals, state_hash) for v in voters}

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from lanTag.session.steps import StepBox
+from lanTag.session.features import Features
+from lanTag.session.steps import StepBox, leaves_half
 
-UNPLAYED_PROTOCOL = 6
 HOST_SEAT = 0  # the seat of the peer that hosted the lobby and signed its record
 _NONE: frozenset[int] = frozenset()
 
@@ -43,16 +43,10 @@ def left_out(
     """(the live seats a drop may leave out of the half-the-table count, the seats that must
     stay in for that) at a step with ``live`` seats of which ``played`` have played, for the
     peer of ``seat`` (None: a spectator or a spectator's log)."""
-    if protocol < UNPLAYED_PROTOCOL or not at_roll:
+    if not Features.of(protocol).unplayed or not at_roll:
         return _NONE, _NONE
     stay = frozenset({HOST_SEAT} if seat is None else {HOST_SEAT, seat})
     return live - played, stay
-
-
-def needs_leaving_out(silent: frozenset[int], live: frozenset[int]) -> bool:
-    """Whether a drop of ``silent`` from ``live`` leaves less than half of the table: taken
-    only by leaving seats that never played out of the count."""
-    return 2 * len(live - silent) < len(live)
 
 
 def outvoted(
@@ -74,6 +68,6 @@ def outvoted(
         if len(named) != 1:
             continue
         (them,) = named
-        if them & stay and not them & left and them <= live and not needs_leaving_out(them, live):
+        if them & stay and not them & left and them <= live and leaves_half(them, live):
             return True
     return False

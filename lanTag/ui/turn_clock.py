@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from lanTag.rules.base import Simultaneous, Turn
 from lanTag.session.lockstep import Session
-from lanTag.session.messages import HANDBACK_PROTOCOL
 
 WARN_LEFT = (30, 10)  # seconds before the turn limit when the player is warned (and a bell)
 
@@ -58,7 +57,7 @@ def idle_warning(session: Session, elapsed: float, warned: set[int]) -> str | No
 
 def can_take_back(session: Session, seat: int, left: set[int]) -> bool:
     """Our dropped seat (not one we left: we would have gone) may be asked back now."""
-    if seat in session.live or seat in left or session.record.protocol < HANDBACK_PROTOCOL:
+    if seat in session.live or seat in left or not session.features.handback:
         return False
     return not session.wants_back and session.rejoin_refusal() is None
 

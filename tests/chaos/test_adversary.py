@@ -344,7 +344,7 @@ def test_a_false_state_hash_to_one_peer_convicts_its_signer_and_costs_the_victim
 def test_a_request_flood_is_dropped_unlogged_and_the_logs_stay_bounded() -> None:
     # Past the cap for one step the flood is proven: the seat is blamed `flood` by every
     # honest peer and dropped by agreement; the rest is dropped unlogged and counted.
-    from lanTag.session.core import REQUEST_LIMITS
+    from lanTag.session.steps import REQUEST_LIMITS
 
     game = play(Cheat.REQUEST_FLOOD, engine="toy")
     sent = len(game.adversary.did.sent) * 60  # FLOOD_BURST each

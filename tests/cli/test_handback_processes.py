@@ -43,7 +43,7 @@ _act = m.BotDriver.act
 
 def act(self, session, random_bytes, now):
     humans = {i for i, s in enumerate(session.record.seats) if not s.is_bot}
-    if humans - session.live and not session._rejoins:
+    if humans - session.live and not session.handback.rejoins:
         return  # a seat is dropped: wait for its person to ask back
     _act(self, session, random_bytes, now)
 

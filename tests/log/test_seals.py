@@ -20,8 +20,8 @@ from lanTag.log.verify import verify_log
 from lanTag.rules.base import Move
 from lanTag.rules.registry import get_game
 from lanTag.session.events import StepApplied
+from lanTag.session.features import FIRST_PROTOCOL
 from lanTag.session.messages import MsgType, Signed, parse_unverified, sign_message
-from lanTag.session.sealing import SEAL_PROTOCOL
 from tests.log.honest_log import HONEST, chained, first_msg, items_of, signer_of
 from tests.session.harness import SimNet, make_record, make_sessions
 
@@ -140,7 +140,7 @@ def _acknowledgement(
     last = _honest_end()
     final = (last.step + 1, last.state_hash)
     verdict = check_seals(
-        rows, [None] * len(rows), SEAL_PROTOCOL, final, (last.step, last.input), live
+        rows, [None] * len(rows), FIRST_PROTOCOL["seals"], final, (last.step, last.input), live
     )
     assert verdict.failure is None and verdict.sealed_by == (0,)  # its author's own seal
     return verdict.unacknowledged

@@ -27,7 +27,7 @@ from lanTag.peer.resume import (
 )
 from lanTag.peer.runtime import LocalIdentity
 from lanTag.session import events as ev
-from lanTag.session.messages import HANDBACK_PROTOCOL, MsgType, parse_unverified
+from lanTag.session.messages import MsgType, parse_unverified
 from tests.cli.helpers import entries_of, rechain
 from tests.peer.harness import Table, addr
 
@@ -106,7 +106,7 @@ def test_peer_restarted_after_being_dropped_takes_its_seat_back() -> None:
     session = restarted.session
     assert session is not None
     backs = [[e for e in p.events if isinstance(e, ev.SeatsBack)] for p in table.peers]
-    if session.record.protocol < HANDBACK_PROTOCOL:
+    if not session.features.handback:
         assert seat not in session.live and not any(backs)
     else:
         assert seat in session.live

@@ -206,7 +206,7 @@ def test_a_host_cut_off_after_its_first_link_went_out_rejoins_the_table_s_histor
     table.peers[0].poke(table.net.now)
     table.net.run_until(lambda: host.step == 0, max_time=table.net.now + 120)
     table.net.run_for(120.0)
-    assert host._rule_off == {0}
+    assert host.vote_book.rule_off == {0}
     sessions = table.sessions([0, 1, 2])
     assert all(s.state.is_over for s in sessions)
     assert len({s.state.state_hash() for s in sessions}) == 1  # one history

@@ -4,11 +4,12 @@ is read from the one table."""
 
 from __future__ import annotations
 
+import inspect
 import re
 from pathlib import Path
 
 from lanTag.log import audit, plain_replay
-from lanTag.session import chatter, core, lockstep
+from lanTag.session import chatter, core, lockstep, steps
 from lanTag.session.messages import ADMITTING, SPECS, MsgType
 
 SPEC = Path(__file__).resolve().parents[2] / "protocol" / "SPEC.md"
@@ -64,7 +65,7 @@ def test_every_layer_reads_its_types_from_the_table() -> None:
     assert {t: k.name for t, k in core.FITS.items()} == {
         t: s.answers for t, s in by.items() if s.answers
     }
-    assert core.REQUEST_LIMITS == {MsgType.VOTE: 32, MsgType.NUDGE: 4}
+    assert steps.REQUEST_LIMITS == {MsgType.VOTE: 32, MsgType.NUDGE: 4}
     assert set(lockstep._LATE_TYPES) == {MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE}
     assert set(lockstep._ACKED) == {MsgType.MOVE, MsgType.COMMIT}
     assert ADMITTING == {MsgType.MOVE: 1, MsgType.ENTROPY: 1, MsgType.COMMIT: 1}
@@ -80,3 +81,15 @@ def test_every_layer_reads_its_types_from_the_table() -> None:
     }
     assert {MsgType.CHAT, MsgType.PRIVATE, MsgType.SYNC, MsgType.REJOIN} == chatter.PROVEN
     assert {MsgType.CHAT, MsgType.PRIVATE} == chatter.WINDOWED
+
+
+def test_the_session_dispatches_by_the_tables_handler_column() -> None:
+    # A message type is one row plus its handler: the Session method named in the row takes
+    # (msg, now); the types without one are a step's inputs and acknowledgements, filed in
+    # its step's box (and checked for equivocation) by receive_parsed itself.
+    named = {t: s.handler for t, s in SPECS.items() if s.handler is not None}
+    for msg_type, name in named.items():
+        method = getattr(lockstep.Session, name)
+        assert list(inspect.signature(method).parameters) == ["self", "msg", "now"], msg_type
+    filed = {MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL}
+    assert set(SPECS) - set(named) == filed | {MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE}

@@ -343,7 +343,7 @@ def test_lantag_verify_without_the_toy_engine_answers_as_the_index_says(
 def test_the_first_nudge_over_the_cap_is_a_logged_proof_of_a_flood() -> None:
     """SPEC §5.3: the flood vector's log holds the kept NUDGEs of one seat and step and
     then the first one over the cap, the proof; its replay blames the seat `flood`."""
-    from lanTag.session.core import REQUEST_LIMITS
+    from lanTag.session.steps import REQUEST_LIMITS
 
     flood = load("log.json")["flood"]
     data = (VECTORS / flood["file"]).read_bytes()

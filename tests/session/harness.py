@@ -19,7 +19,7 @@ from lanTag.rules.base import Over
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import LobbyRecord, SeatRecord, Timeouts
 from lanTag.session.lockstep import Session
-from lanTag.session.messages import ROUND_ACKS_PROTOCOL, MsgType, Signed, sign_message
+from lanTag.session.messages import MsgType, Signed, sign_message
 from lanTag.session.steps import round_digest
 from lanTag.session.transport import Addr
 from lanTag.wire import pack
@@ -193,7 +193,7 @@ def reveal_payload(
     """A hand-signed REVEAL's payload for the game's protocol: from protocol 6 on it names
     the vector of commitments (SPEC §4.4) the honest sessions hold at ``step``, with
     ``commits`` (seat -> COMMIT) in place of theirs (a cheater's version, say)."""
-    if sessions[0].record.protocol < ROUND_ACKS_PROTOCOL:
+    if not sessions[0].features.round_acks:
         return (action, nonce, link)
     digests = {
         s.seat: s._box(step).of(MsgType.COMMIT)[s.seat].digest

@@ -13,7 +13,8 @@ from lanTag.identity import Identity
 from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
-from lanTag.session.chatter import CHATTER_LIMITS, CHATTER_PROTOCOL
+from lanTag.session.chatter import CHATTER_LIMITS
+from lanTag.session.features import FIRST_PROTOCOL
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, pack_bundle, sign_message
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions
@@ -133,7 +134,7 @@ def test_chat_far_from_our_step_is_dropped_unchecked() -> None:
 
 
 def test_a_protocol_5_game_takes_chatter_as_before() -> None:
-    assert CHATTER_PROTOCOL == 6
+    assert FIRST_PROTOCOL["chatter_cap"] == 6
     ids, sessions, net = _table("old", protocol=5)
     net.run_until(lambda: all(s.step >= 1 for s in sessions))
     cap = CHATTER_LIMITS[MsgType.CHAT]

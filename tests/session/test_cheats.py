@@ -312,7 +312,7 @@ def test_a_flood_of_nudges_and_votes_is_dropped_unlogged_and_counted() -> None:
     # Issue #22: 100k future-step NUDGEs grew every honest log 190-fold.  Per seat and
     # step only REQUEST_LIMITS of each kind are kept, none further than REQUEST_AHEAD steps
     # ahead; the rest are dropped unlogged (counted `flood`) and the game goes on.
-    from lanTag.session.core import REQUEST_AHEAD, REQUEST_LIMITS
+    from lanTag.session.steps import REQUEST_AHEAD, REQUEST_LIMITS
 
     _record, ids, sessions, net = _setup("flood")
     net.run_until(lambda: all(s.step >= 2 for s in sessions))
@@ -355,7 +355,7 @@ def test_a_seat_that_floods_past_the_cap_is_convicted_and_dropped_by_every_hones
     # sends it (each caps its own), so with the kept ones it proves a flood: seat 0 blames
     # seat 2 `flood`, logs the proof and sends it on, seat 1 finds the same by counting,
     # and both vote seat 2 out at the first step that waits for it.
-    from lanTag.session.core import REQUEST_LIMITS
+    from lanTag.session.steps import REQUEST_LIMITS
 
     _record, ids, sessions, net = _setup("floodcap")
     net.run_until(lambda: all(s.step >= 2 for s in sessions))
@@ -377,7 +377,7 @@ def test_a_seat_that_floods_past_the_cap_is_convicted_and_dropped_by_every_hones
 def test_honest_peers_never_send_more_requests_than_the_flood_cap() -> None:
     # An honest peer that lacks a seat for a long time votes again whenever the set it
     # lacks changes: past the cap it keeps its last vote, or it would convict itself.
-    from lanTag.session.core import REQUEST_LIMITS
+    from lanTag.session.steps import REQUEST_LIMITS
 
     _record, _ids, sessions, net = _setup("ownroom")
     net.run_until(lambda: all(s.step >= 2 for s in sessions))
@@ -396,7 +396,7 @@ def test_a_flood_at_the_cap_grows_a_log_by_the_bounded_factor_of_spec_5_3() -> N
     # The worst a flooder can do unconvicted: exactly the cap (32 VOTEs and 4 NUDGEs) at
     # every step it reaches, to every peer.  SPEC §5.3 bounds the growth: each honest log
     # gains at most 36 messages per step, so about 12 times an honest log's size.
-    from lanTag.session.core import REQUEST_LIMITS
+    from lanTag.session.steps import REQUEST_LIMITS
 
     honest = _setup("floodsize")
     honest[3].run_until(lambda: all(s.state.is_over for s in honest[2]))

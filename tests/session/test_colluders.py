@@ -289,9 +289,10 @@ def test_a_late_proof_is_judged_once_the_last_commitment_is_in() -> None:
     ]
     for msg in before:
         p.receive_datagram(pack_bundle([msg.raw]), addr_of(msg.seat), net.now)
-    assert p._late_commits and not p._splits  # seat 3's commitment is missing: not judged
+    # seat 3's commitment is missing: not judged
+    assert p.late.commits and not p.convictions.splits
     p.receive_datagram(pack_bundle([d.raw]), addr_of(3), net.now)
-    assert (2, 1) in p._splits and p._banned.get(2) == 1
+    assert (2, 1) in p.convictions.splits and p.convictions.banned.get(2) == 1
 
 
 def test_the_equivocator_naming_its_two_versions_is_one_cheat() -> None:
@@ -359,10 +360,10 @@ def test_a_seat_proven_during_its_round_still_reveals_there() -> None:
                      (1, [a2, signed(3, MsgType.HAVE, (ROUND_SUBJECT, [other]))])):  # fmt: skip
         msgs = [a1, b, signed(2, MsgType.REVEAL, (*ra, ours)), *extra]
         sessions[i].receive_datagram(pack_bundle([m.raw for m in msgs]), addr_of(3), net.now)
-    net.run_until(lambda: all((3, 1) in sessions[i]._acks_proven for i in (0, 1)))
+    net.run_until(lambda: all((3, 1) in sessions[i].late.acks_proven for i in (0, 1)))
     reveal = signed(3, MsgType.REVEAL, (*rb, ours))
     for i in (0, 1):
-        assert sessions[i].step == 1 and 3 not in sessions[i]._contradicted, i
+        assert sessions[i].step == 1 and 3 not in sessions[i].convictions.contradicted, i
         sessions[i].receive_datagram(pack_bundle([reveal.raw]), addr_of(3), net.now)
     net.run(max_time=net.now + 600)
     for i in (0, 1):

@@ -13,9 +13,9 @@ from lanTag.identity import Identity
 from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
+from lanTag.session.features import Features
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import (
-    HANDBACK_PROTOCOL,
     MsgType,
     Signed,
     parse_unverified,
@@ -39,7 +39,7 @@ def _events(net: SimNet, seat: int, kind: type) -> list[ev.Event]:
 def _dropped_table(seed: str, humans: int = 3) -> tuple[list[Session], SimNet]:
     """A table whose seat GONE died at step 4 and was dropped by every other seat."""
     record, ids, secrets = make_record("toy", humans, 1, seed=seed)
-    assert record.protocol >= HANDBACK_PROTOCOL
+    assert Features.of(record.protocol).handback
     sessions = make_sessions(record, ids, secrets)
     net = SimNet(sessions, seed=5)
     _run_to(net, lambda: sessions[GONE].step >= 4)
@@ -215,7 +215,7 @@ def test_an_admission_of_a_forged_request_is_void_everywhere() -> None:
         (),
         version=carrier.record.protocol,
     )
-    carrier._rejoins[GONE] = forged  # a cheating carrier: it keeps what it never verified
+    carrier.handback.rejoins[GONE] = forged  # a cheating carrier: it keeps what it never verified
     step = carrier.step
     _run_to(net, lambda: _carried_since(carrier, step))
     net.run()
@@ -293,7 +293,7 @@ def test_why_a_dropped_seat_can_only_watch_is_one_fact() -> None:
         me._left[seat] = me.step  # every other person has left (signed LEAVEs)
     assert me.rejoin_refusal() == "nobody"
     me._left.clear()
-    me._banned[GONE] = me.step  # a proof that it cheated
+    me.convictions.banned[GONE] = me.step  # a proof that it cheated
     assert me.rejoin_refusal() == "convicted"
 
 
@@ -364,7 +364,7 @@ def test_a_request_older_than_the_drop_admits_nobody() -> None:
     stale = _request(sessions, 1)  # the seat was dropped at step 4 or later
     carrier = sessions[0]
     assert carrier._admission_for() is None
-    carrier._rejoins[GONE] = stale  # as if an honest carrier had kept it: it does not carry it
+    carrier.handback.rejoins[GONE] = stale  # as if an honest carrier had kept it: not carried
     assert carrier._admission_for() is None
     carrier._admission_for = lambda: stale.raw  # type: ignore[method-assign]
     step = carrier.step
@@ -431,7 +431,7 @@ def test_a_rejoin_in_a_protocol_4_game_is_an_unknown_type() -> None:
     session.receive_message(request.raw, 0.0)
     rejected = [e for e in iter(session.next_event, None) if isinstance(e, ev.Rejected)]
     assert [e.code for e in rejected] == ["unknown-type"]
-    assert not session._rejoins
+    assert not session.handback.rejoins
 
 
 def test_a_second_admission_at_a_later_step_changes_nothing() -> None:

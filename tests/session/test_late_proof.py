@@ -16,12 +16,11 @@ from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT, Action
 from lanTag.session import events as ev
+from lanTag.session.features import FIRST_PROTOCOL, Features
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, pack_bundle, parse_unverified, sign_message
 from lanTag.session.steps import (
-    LATE_PROOF_PROTOCOL,
-    ROUND_ACKS_PROTOCOL,
     ROUND_SUBJECT,
     round_digest,
 )
@@ -72,7 +71,7 @@ def _acks(
 ) -> list[Signed]:
     """The cheater's acknowledgements of ``commits`` (seat -> COMMIT held): one HAVE per
     subject up to protocol 5, one round HAVE naming their vector from protocol 6 on."""
-    if record.protocol >= ROUND_ACKS_PROTOCOL:
+    if Features.of(record.protocol).round_acks:
         vector = round_digest({seat: c.digest for seat, c in commits.items()})
         return [sign(MsgType.HAVE, (ROUND_SUBJECT, [vector]))]
     return [sign(MsgType.HAVE, (seat, [commits[seat].digest])) for seat in subjects]
@@ -127,7 +126,7 @@ def _late_second_commit(
     _inject(sessions[1], [commit_b, reveal_b], net.now)
     if own_claim:  # the equivocator claims it took B itself: no proof that anyone else did
         claim = {0: theirs[0], 1: theirs[1]}
-        if protocol >= ROUND_ACKS_PROTOCOL:
+        if Features.of(protocol).round_acks:
             named = [
                 round_digest({s: c.digest for s, c in v.items()})
                 for v in (
@@ -153,7 +152,7 @@ def _late_second_commit(
 
 
 @pytest.mark.parametrize("how", ["", "own-claim", "plays-on"])
-@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+@pytest.mark.parametrize("protocol", [FIRST_PROTOCOL["late_proof"], FIRST_PROTOCOL["round_acks"]])
 def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back(
     protocol: int, how: str
 ) -> None:
@@ -192,7 +191,7 @@ def test_a_seat_proven_to_have_signed_two_commits_is_never_given_back() -> None:
     # conviction (SPEC §5.6).  It asks back with a validly signed REJOIN; no honest peer
     # carries it, and one that does (a cheating carrier) admits nobody anywhere.
     sessions, net = _late_second_commit(
-        ROUND_ACKS_PROTOCOL, until=lambda ss: all(CHEAT not in s.live for s in ss[:CHEAT])
+        FIRST_PROTOCOL["round_acks"], until=lambda ss: all(CHEAT not in s.live for s in ss[:CHEAT])
     )
     honest = sessions[:CHEAT]
     me = sessions[CHEAT]
@@ -229,7 +228,7 @@ def test_a_seat_proven_to_have_signed_two_commits_is_never_given_back() -> None:
 
 def test_a_protocol_4_table_rolls_the_round_back_to_the_forfeit() -> None:
     # The gate: a protocol-4 record keeps protocol 4's rule (its logs replay as written).
-    sessions, net = _late_second_commit(LATE_PROOF_PROTOCOL - 1)
+    sessions, net = _late_second_commit(FIRST_PROTOCOL["late_proof"] - 1)
     honest = sessions[:CHEAT]
     assert honest[0].state.state_hash() == honest[1].state.state_hash()
     for seat, s in enumerate(honest):
@@ -243,7 +242,8 @@ def test_a_protocol_4_table_rolls_the_round_back_to_the_forfeit() -> None:
 
 
 @pytest.mark.parametrize(
-    "protocol", [LATE_PROOF_PROTOCOL - 1, LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL]
+    "protocol",
+    [FIRST_PROTOCOL["late_proof"] - 1, FIRST_PROTOCOL["late_proof"], FIRST_PROTOCOL["round_acks"]],
 )
 def test_two_commits_taken_by_two_honest_peers_still_forfeit_at_that_step(protocol: int) -> None:
     # A split round (each honest peer took another COMMIT: neither can ever hold every
@@ -306,7 +306,7 @@ def _liar_acknowledges_after_the_votes(protocol: int) -> tuple[list[bytes], SimN
     return [s.take_log() for s in honest], net
 
 
-@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+@pytest.mark.parametrize("protocol", [FIRST_PROTOCOL["late_proof"], FIRST_PROTOCOL["round_acks"]])
 def test_a_drop_agreed_after_a_voter_applied_a_round_it_had_no_part_in_rolls_nothing_back(
     protocol: int,
 ) -> None:
@@ -324,7 +324,7 @@ def test_a_drop_agreed_after_a_voter_applied_a_round_it_had_no_part_in_rolls_not
 
 
 def test_under_protocol_4_that_voter_rolls_the_round_back() -> None:
-    logs, _net = _liar_acknowledges_after_the_votes(LATE_PROOF_PROTOCOL - 1)
+    logs, _net = _liar_acknowledges_after_the_votes(FIRST_PROTOCOL["late_proof"] - 1)
     assert [_rollbacks(log) for log in logs] == [1, 0]
     for log in logs:
         report = verify_log(log)
@@ -365,7 +365,7 @@ def _false_hash_after_the_true_one(protocol: int) -> tuple[list[bytes], SimNet]:
 
 
 def test_a_false_hash_after_the_true_acknowledgement_costs_its_receiver_nothing() -> None:
-    logs, net = _false_hash_after_the_true_one(LATE_PROOF_PROTOCOL)
+    logs, net = _false_hash_after_the_true_one(FIRST_PROTOCOL["late_proof"])
     for seat in (0, 1):
         blames = {(e.seat, e.code) for e in net.events[seat] if isinstance(e, ev.Blame)}
         assert (CHEAT, "desync") in blames and {s for s, _ in blames} == {CHEAT}, blames
@@ -377,7 +377,7 @@ def test_a_false_hash_after_the_true_acknowledgement_costs_its_receiver_nothing(
 def test_under_protocol_4_the_false_hash_replaced_the_true_acknowledgement() -> None:
     # The gate, and what the rule fixes: seat 0 waited for seat 2's acknowledgement for
     # good, so the other two voted the honest seat 0 out.
-    _logs, net = _false_hash_after_the_true_one(LATE_PROOF_PROTOCOL - 1)
+    _logs, net = _false_hash_after_the_true_one(FIRST_PROTOCOL["late_proof"] - 1)
     dropped = [e.seats for e in net.events[1] if isinstance(e, ev.SeatsDropped)]
     assert (0,) in dropped, dropped
 
@@ -545,7 +545,7 @@ def test_a_reveal_that_opens_neither_commit_convicts_at_the_round_everywhere(bad
     # opens neither (or does not chain).  Both give the seat its forfeit there: one
     # history.  (Until the fix seat 0 kept A, seat 1 the forfeit: seat 1 voted honest seat
     # 0 out, seat 0 hung.)  REVEAL B, which opens B, is that other half: the round stands.
-    sessions, net = _bad_reveal_after_the_round(ROUND_ACKS_PROTOCOL, bad)
+    sessions, net = _bad_reveal_after_the_round(FIRST_PROTOCOL["round_acks"], bad)
     honest = sessions[:CHEAT]
     assert all(s.state.is_over for s in honest)
     assert honest[0].state.state_hash() == honest[1].state.state_hash()
@@ -565,7 +565,7 @@ def test_a_reveal_that_opens_neither_commit_convicts_at_the_round_everywhere(bad
 def test_under_protocol_5_the_bad_reveal_split_the_table() -> None:
     # The gate: protocol 5 called any second REVEAL of such a seat part of the two COMMITs'
     # equivocation (its logs replay as written).
-    sessions, _net = _bad_reveal_after_the_round(LATE_PROOF_PROTOCOL)
+    sessions, _net = _bad_reveal_after_the_round(FIRST_PROTOCOL["late_proof"])
     assert sessions[0].state.state_hash() != sessions[1].state.state_hash()
 
 

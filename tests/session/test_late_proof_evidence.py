@@ -17,11 +17,10 @@ from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT, Action
 from lanTag.session import events as ev
+from lanTag.session.features import FIRST_PROTOCOL, Features
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
 from lanTag.session.steps import (
-    LATE_PROOF_PROTOCOL,
-    ROUND_ACKS_PROTOCOL,
     ROUND_SUBJECT,
     round_digest,
 )
@@ -69,7 +68,7 @@ def test_under_protocol_5_a_seat_that_left_before_its_round_was_split_keeps_its_
     # both peers.  (Banned there too, it got its forfeit.)
     cheat, honest = 1, [0, 2]
     record, ids, secrets = make_record("toy", 3, seed="split-after-drop")
-    record = dataclasses.replace(record, protocol=LATE_PROOF_PROTOCOL)
+    record = dataclasses.replace(record, protocol=FIRST_PROTOCOL["late_proof"])
     sessions = make_sessions(record, ids, secrets)
     net = SimNet(sessions, seed=5)
     net.hold_secret.add(cheat)
@@ -91,7 +90,7 @@ def test_under_protocol_5_a_seat_that_left_before_its_round_was_split_keeps_its_
     _give(sessions, 2, [commit_b], cheat, net.now)
     net.run_until(lambda: bool(_own(s0, MsgType.REVEAL) and _own(s2, MsgType.REVEAL)))
     cross(MsgType.REVEAL)
-    assert list(s0._late_commits) == [(cheat, SECRET_STEP)] and not s0._banned
+    assert list(s0.late.commits) == [(cheat, SECRET_STEP)] and not s0.convictions.banned
     leave = sign_message(
         signer,
         MsgType.LEAVE,
@@ -131,7 +130,7 @@ def test_under_protocol_5_a_seat_that_left_before_its_round_was_split_keeps_its_
         assert {b[0] for b in report.blames} == {cheat}, i
 
 
-@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+@pytest.mark.parametrize("protocol", [FIRST_PROTOCOL["late_proof"], FIRST_PROTOCOL["round_acks"]])
 def test_an_acknowledgement_on_another_state_splits_no_round(protocol: int) -> None:
     # Four seats.  Seat 2 signs two COMMITs of the guess; honest seats 0 and 1 and seat 3
     # take A, seat 0 learns B too (the late proof).  Seat 3, a liar, signs besides its true
@@ -166,7 +165,7 @@ def test_an_acknowledgement_on_another_state_splits_no_round(protocol: int) -> N
     def acks(seat: int, state: bytes, version: Signed) -> list[Signed]:
         """``seat``'s acknowledgements of the round's COMMITs, ``version`` as seat 2's."""
         commits = {**held, cheat: version}
-        if protocol >= ROUND_ACKS_PROTOCOL:
+        if Features.of(protocol).round_acks:
             vector = round_digest({s: c.digest for s, c in commits.items()})
             return [signed(seat, state, MsgType.HAVE, (ROUND_SUBJECT, [vector]))]
         return [
@@ -177,7 +176,7 @@ def test_an_acknowledgement_on_another_state_splits_no_round(protocol: int) -> N
 
     false = [m for m in acks(liar, bytes(32), commit_b) if m.payload[0] in (cheat, ROUND_SUBJECT)]
     _give(sessions, 0, [commit_a, commit_b, *false], cheat, net.now)
-    assert list(sessions[0]._late_commits) == [(cheat, SECRET_STEP)]
+    assert list(sessions[0].late.commits) == [(cheat, SECRET_STEP)]
     for i in takers:
         if i != 0:
             _give(sessions, i, [commit_a], cheat, net.now)
@@ -211,7 +210,7 @@ def test_an_acknowledgement_on_another_state_splits_no_round(protocol: int) -> N
     assert drops[0][0][0] == SECRET_STEP and drops[0][1][0] > SECRET_STEP, drops
 
 
-@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+@pytest.mark.parametrize("protocol", [FIRST_PROTOCOL["late_proof"], FIRST_PROTOCOL["round_acks"]])
 def test_two_commits_of_a_round_its_two_reveals_split_already_change_nothing(
     protocol: int,
 ) -> None:
@@ -236,9 +235,9 @@ def test_two_commits_of_a_round_its_two_reveals_split_already_change_nothing(
     (commit_a, reveal_a), (commit_b, reveal_b) = versions[0], versions[1]
     _give(sessions, 0, [commit_a, reveal_a, reveal_b], cheat, net.now)
     _give(sessions, 1, [commit_b, reveal_b, reveal_a], cheat, net.now)
-    assert all(s._banned == {cheat: SECRET_STEP} for s in honest)
+    assert all(s.convictions.banned == {cheat: SECRET_STEP} for s in honest)
     net.run_until(lambda: all(s.step > SECRET_STEP + 1 for s in honest))
-    assert not any(s._late_commits for s in honest)  # no peer holds both COMMITs yet
+    assert not any(s.late.commits for s in honest)  # no peer holds both COMMITs yet
     _give(sessions, 0, [commit_b], cheat, net.now)
     net.run(max_time=net.now + 600)
     assert honest[0].state.is_over
@@ -260,7 +259,7 @@ def test_two_commits_of_a_round_its_two_reveals_split_already_change_nothing(
         assert {b[0] for b in report.blames} == {cheat}, i
 
 
-@pytest.mark.parametrize("protocol", [LATE_PROOF_PROTOCOL, ROUND_ACKS_PROTOCOL])
+@pytest.mark.parametrize("protocol", [FIRST_PROTOCOL["late_proof"], FIRST_PROTOCOL["round_acks"]])
 def test_two_commits_on_another_state_exempt_no_second_reveal(protocol: int) -> None:
     # Both honest peers take the seat's COMMIT A of the guess.  The seat then signs two
     # COMMITs, X and Y, on a made-up state hash (a proof, but of no COMMIT we took), a
@@ -311,7 +310,7 @@ def test_two_commits_on_another_state_exempt_no_second_reveal(protocol: int) -> 
     msgs = [commit_a, commit(3, bytes(32)), commit(2, bytes(32)), reveal(2), reveal(1)]
     for i in range(cheat):
         _give(sessions, i, msgs, cheat, net.now)
-        assert list(sessions[i]._late_commits) == [(cheat, SECRET_STEP)], i
+        assert list(sessions[i].late.commits) == [(cheat, SECRET_STEP)], i
     net.run(max_time=net.now + 600)
     assert honest[0].state.is_over
     assert honest[0].state.state_hash() == honest[1].state.state_hash()

@@ -7,13 +7,14 @@ import dataclasses
 import pytest
 
 from lanTag.errors import RemoteProtocolError
-from lanTag.session.lobby_record import SERIES_PROTOCOL, LobbyRecord, seat_names
+from lanTag.session.features import FIRST_PROTOCOL
+from lanTag.session.lobby_record import LobbyRecord, seat_names
 from tests.session.harness import make_record
 
 
 def _series_record(previous: bytes) -> LobbyRecord:
     record, _ids, _secrets = make_record("prototag", 2)
-    return dataclasses.replace(record, protocol=SERIES_PROTOCOL, previous_game=previous)
+    return dataclasses.replace(record, protocol=FIRST_PROTOCOL["series"], previous_game=previous)
 
 
 def test_previous_game_round_trips_and_binds_the_game_id() -> None:
@@ -42,7 +43,7 @@ def test_older_records_cannot_name_a_previous_game() -> None:
     with pytest.raises(ValueError, match="previous game"):
         dataclasses.replace(record, protocol=2, previous_game=bytes(32))
     with pytest.raises(ValueError, match="previous game"):
-        dataclasses.replace(record, protocol=SERIES_PROTOCOL, previous_game=b"x")
+        dataclasses.replace(record, protocol=FIRST_PROTOCOL["series"], previous_game=b"x")
     # A protocol-2 record keeps its 10 fields.
     assert len(dataclasses.replace(record, protocol=2).to_obj()) == 10
 

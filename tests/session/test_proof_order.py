@@ -14,9 +14,9 @@ from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import FORFEIT
 from lanTag.session import events as ev
+from lanTag.session.features import FIRST_PROTOCOL, Features
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, pack_bundle, sign_message
-from lanTag.session.steps import ORDERED_PROOFS_PROTOCOL
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions, two_versions
 from tests.support.table import final_history
 
@@ -94,7 +94,7 @@ def test_two_proofs_in_every_order_end_in_one_history(humans: int) -> None:
 def test_under_protocol_5_the_first_proof_decided_the_step() -> None:
     # The gate (old logs replay as written): a protocol-5 peer that learnt the later proof
     # first kept the seat's conviction there, so the two orders give two histories.
-    sessions, _net, honest, _early = _play(3, (True, False), ORDERED_PROOFS_PROTOCOL - 1)
+    sessions, _net, honest, _early = _play(3, (True, False), FIRST_PROTOCOL["ordered_proofs"] - 1)
     assert len({sessions[i].state.state_hash() for i in honest}) == 2
 
 
@@ -210,7 +210,7 @@ def test_a_split_round_is_banned_at_its_step_when_a_later_ban_came_first() -> No
     for i in honest:
         for move in moves:
             sessions[i].receive_datagram(pack_bundle([move.raw]), addr_of(CHEAT), net.now)
-        assert sessions[i]._banned == {CHEAT: ahead}
+        assert sessions[i].convictions.banned == {CHEAT: ahead}
     versions = two_versions(sessions, signer, CHEAT, secret_step, {0: 1, 2: 2})
     for victim, (commit, reveal) in versions.items():
         for msg in (commit, reveal):
@@ -227,7 +227,9 @@ def test_a_split_round_is_banned_at_its_step_when_a_later_ban_came_first() -> No
         assert drops == [(secret_step, (CHEAT,))], (i, drops)
 
 
-@pytest.mark.parametrize("protocol", [ORDERED_PROOFS_PROTOCOL - 1, ORDERED_PROOFS_PROTOCOL])
+@pytest.mark.parametrize(
+    "protocol", [FIRST_PROTOCOL["ordered_proofs"] - 1, FIRST_PROTOCOL["ordered_proofs"]]
+)
 def test_a_split_round_shown_after_a_later_ban_ends_in_one_history(protocol: int) -> None:
     # Honest peer 0 holds both of the seat's COMMITs of the secret round (the late proof)
     # before it learns the seat's two MOVEs for a step ahead (a ban there); honest peer 2
@@ -258,11 +260,11 @@ def test_a_split_round_shown_after_a_later_ban_ends_in_one_history(protocol: int
     for victim, msgs in ((0, [commit_a, commit_b, *moves]), (2, [commit_b, *moves])):
         for msg in msgs:
             sessions[victim].receive_datagram(pack_bundle([msg.raw]), addr_of(CHEAT), net.now)
-    assert list(sessions[0]._late_commits) == [(CHEAT, secret_step)]
-    assert sessions[0]._banned == {CHEAT: ahead}
+    assert list(sessions[0].late.commits) == [(CHEAT, secret_step)]
+    assert sessions[0].convictions.banned == {CHEAT: ahead}
     net.run(max_time=net.now + 600)
     honest = [i for i in range(humans) if i != CHEAT]
-    late = protocol < ORDERED_PROOFS_PROTOCOL
+    late = not Features.of(protocol).ordered_proofs
     codes = {"equivocation", "timeout"} if late else {"equivocation"}
     hashes, histories = _outcome(sessions, net, honest, codes=codes)
     assert len(hashes) == 1 and len(histories) == 1
@@ -335,7 +337,9 @@ def test_proofs_one_honest_peer_holds_reach_every_other(humans: int) -> None:
         assert drops[-1] == (early, (CHEAT,)), (i, drops)
 
 
-@pytest.mark.parametrize("protocol", [ORDERED_PROOFS_PROTOCOL - 1, ORDERED_PROOFS_PROTOCOL])
+@pytest.mark.parametrize(
+    "protocol", [FIRST_PROTOCOL["ordered_proofs"] - 1, FIRST_PROTOCOL["ordered_proofs"]]
+)
 def test_a_proof_no_decision_since_depends_on_drops_the_seat_where_the_peers_are(
     protocol: int,
 ) -> None:

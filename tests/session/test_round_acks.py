@@ -106,7 +106,7 @@ def _two_commits(seed: str) -> tuple[list[Session], SimNet, list[int]]:
     net.silent.add(2)
     copies = [0, 0]
     for i in (0, 1):
-        send = sessions[i]._broadcast
+        send = sessions[i].journal.broadcast
 
         def counting(raws: list[bytes], send: Any = send, i: int = i) -> None:
             copies[i] += sum(
@@ -114,7 +114,7 @@ def _two_commits(seed: str) -> tuple[list[Session], SimNet, list[int]]:
             )
             send(raws)
 
-        sessions[i]._broadcast = counting  # type: ignore[method-assign]
+        sessions[i].journal.broadcast = counting  # type: ignore[method-assign]
     for victim, pair in two_versions(sessions, ids[2].signer(), 2, 1, {0: 1, 1: 2}).items():
         for msg in pair:
             sessions[victim].receive_datagram(pack_bundle([msg.raw]), addr_of(2), net.now)

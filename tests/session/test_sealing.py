@@ -26,12 +26,12 @@ def _table(seed: str, protocol: int | None = None) -> tuple[list[Identity], list
 
 def _never_seals(session: Session) -> None:
     """``session`` plays honestly but its SEAL never leaves (a peer that quits at game over)."""
-    broadcast = session._broadcast
+    broadcast = session.journal.broadcast
 
     def without_seals(raws: list[bytes]) -> None:
         broadcast([r for r in raws if parse_unverified(r).type is not MsgType.SEAL])
 
-    session._broadcast = without_seals  # type: ignore[method-assign]
+    session.journal.broadcast = without_seals  # type: ignore[method-assign]
 
 
 def _seal(ids: list[Identity], session: Session, seat: int, state_hash: bytes) -> Signed:
@@ -109,7 +109,7 @@ def test_a_seal_of_the_final_state_at_another_step_is_blamed_and_never_logged() 
     for step in (s0.step - 1, s0.step + 1):
         bad = sign_message(ids[2].signer(), MsgType.SEAL, s0.game_id, step, 2, final, ())
         s0.receive_datagram(pack_bundle([bad.raw]), addr_of(2), net.now)
-        s0._seals.pop(2, None)  # each on its own: the first seal of a seat would count
+        s0.seal_book.seals.pop(2, None)  # each on its own: the first seal of a seat would count
     assert [(e.seat, e.code) for e in _events(net, 0, ev.Blame)] == [(2, "bad-seal")] * 2
     assert s0.sealed_by() == (0, 1)
     report = verify_log(s0.take_log())

@@ -19,7 +19,8 @@ from lanTag.log.verify import verify_log
 from lanTag.rules.base import Over, PositionError, State
 from lanTag.rules.playout import random_input
 from lanTag.rules.registry import get_game
-from lanTag.session.lobby_record import POSITION_PROTOCOL, LobbyRecord, start_state
+from lanTag.session.features import FIRST_PROTOCOL
+from lanTag.session.lobby_record import LobbyRecord, start_state
 from tests.session.harness import make_record
 from tests.support.table import Table
 
@@ -41,7 +42,10 @@ def _record(state: State, seats: int = 3) -> LobbyRecord:
     record, _ids, _secrets = make_record(state.game.id, seats)
     options = tuple(sorted(state.game.position(state)["options"].items()))
     return dataclasses.replace(
-        record, protocol=POSITION_PROTOCOL, options=options, start_position=state.encode()
+        record,
+        protocol=FIRST_PROTOCOL["start_position"],
+        options=options,
+        start_position=state.encode(),
     )
 
 
@@ -67,7 +71,7 @@ def test_a_start_position_is_a_twelfth_field_present_only_when_there_is_one() ->
             LobbyRecord.decode(wire.pack([*obj[:-1], bad]))
     # A game from the engine's start keeps the protocol-4 record (and game id) it had.
     record, _ids, _secrets = make_record("prototag", 3)
-    plain = dataclasses.replace(record, protocol=POSITION_PROTOCOL)
+    plain = dataclasses.replace(record, protocol=FIRST_PROTOCOL["start_position"])
     assert len(plain.to_obj()) == 11 and LobbyRecord.decode(plain.encode()) == plain
     with pytest.raises(ValueError, match="protocol-4 record or later"):
         dataclasses.replace(record, protocol=3, start_position=b"x")

@@ -13,8 +13,9 @@ from dataclasses import replace
 
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
+from lanTag.session.features import FIRST_PROTOCOL
 from lanTag.session.messages import MsgType, pack_bundle
-from lanTag.session.steps import UNPASSABLE_VOTE_PROTOCOL, may_be_decided
+from lanTag.session.steps import may_be_decided
 from tests.session.harness import SimNet, addr_of, make_record, make_sessions
 
 
@@ -41,7 +42,7 @@ def _table(protocol: int | None, wait: float = 0.0) -> SimNet:
 
 def test_two_slow_thinkers_of_three_play_on_after_the_host_voted_them() -> None:
     net = _table(None, wait=10.0)
-    assert net.sessions[0]._vote_seq[1] > 1  # voted again, the same seats
+    assert net.sessions[0].vote_book.seq[1] > 1  # voted again, the same seats
     net.collect()
     # The host says once that the table cannot go on without them (SPEC §5.8); the two
     # thinkers each voted only the other, a drop that could be decided: they do not.
@@ -63,7 +64,7 @@ def test_two_slow_thinkers_of_three_play_on_after_the_host_voted_them() -> None:
 
 def test_before_protocol_6_the_host_stays_bound_by_its_vote() -> None:
     """The old rule, kept for old logs: the host refuses their commitments for good."""
-    net = _table(UNPASSABLE_VOTE_PROTOCOL - 1)
+    net = _table(FIRST_PROTOCOL["unpassable_vote"] - 1)
     for _ in range(20_000):
         if not net.step() or net.now > 120:
             break

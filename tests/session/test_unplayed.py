@@ -10,8 +10,8 @@ from lanTag.identity import Identity
 from lanTag.log.verify import verify_log
 from lanTag.session import events as ev
 from lanTag.session.messages import MsgType, Signed, sign_message
-from lanTag.session.steps import StepBox
-from lanTag.session.unplayed import left_out, needs_leaving_out, outvoted
+from lanTag.session.steps import StepBox, leaves_half
+from lanTag.session.unplayed import left_out, outvoted
 from tests.session.harness import SimNet, make_record, make_sessions
 
 LIVE = frozenset({0, 1, 2})
@@ -54,8 +54,8 @@ def test_a_drop_the_ordinary_rule_makes_is_found_before_one_that_leaves_seats_ou
     box = _box(_vote(0, [1, 2]), _vote(1, [0]), _vote(2, [0]))
     assert _box(_vote(0, [1, 2])).unanimous_silent(LIVE, LIVE, frozenset({0})) == {1, 2}
     assert box.unanimous_silent(LIVE, LIVE, frozenset({0})) == frozenset({0})
-    assert needs_leaving_out(frozenset({1, 2}), LIVE)
-    assert not needs_leaving_out(frozenset({0}), LIVE)
+    assert not leaves_half(frozenset({1, 2}), LIVE)  # taken only by leaving 1 and 2 out
+    assert leaves_half(frozenset({0}), LIVE)
 
 
 def test_the_seats_left_out_outvote_us_only_all_together_and_by_the_ordinary_rule() -> None:

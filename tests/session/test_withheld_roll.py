@@ -16,7 +16,7 @@ from lanTag.log.inspect import RollDetail, describe
 from lanTag.log.verify import verify_log
 from lanTag.rules.base import Chance, Roll
 from lanTag.session import events as ev
-from lanTag.session.absence import HANDBACK_LIMIT
+from lanTag.session.handback import HANDBACK_LIMIT
 from lanTag.session.lockstep import Session
 from lanTag.ui.replay_model import ReplayModel
 from tests.session.harness import SimNet, make_record, make_sessions

@@ -17,7 +17,8 @@ from lanTag.log.verify import verify_log
 from lanTag.peer.resume import dropped_seat_line
 from lanTag.rules.base import FORFEIT, Chance, Joint, Roll, Turn
 from lanTag.session import events as ev
-from lanTag.session.absence import HANDBACK_LIMIT, MAX_EXPLANATIONS
+from lanTag.session.absence import MAX_EXPLANATIONS
+from lanTag.session.handback import HANDBACK_LIMIT
 from lanTag.session.lockstep import MAX_LINK_PAYLOAD, Session
 from lanTag.session.messages import (
     MsgType,
@@ -101,7 +102,7 @@ def test_the_withhold_and_rejoin_loop_is_bounded_and_named_everywhere(
             assert back > first, (i, dropped, back, first)  # after it: the bot played it
         assert CHEAT not in s.live  # out for good after the last drop
         assert _votes_naming(s, CHEAT) == HANDBACK_LIMIT + 1, i  # one vote per drop
-        assert [s._vote_seq.get(k) for k in withheld] == [1] * len(withheld)  # the first
+        assert [s.vote_book.seq.get(k) for k in withheld] == [1] * len(withheld)  # the first
         report = verify_log(s.take_log())
         assert report.valid and report.complete, report.failure
         assert [(seat, k, c) for seat, k, c, _why in report.blames] == blames
@@ -332,11 +333,11 @@ def test_the_vectors_tried_to_read_a_reveal_are_bounded() -> None:
     for seat in seats:
         box.drop_batches.append(frozenset({seat}))
         box.dropped_commits[seat] = SimpleNamespace(digest=bytes([seat]) * 32)  # type: ignore[assignment]
-        s._late_commits[(seat, s.step)] = (bytes(32), b"", bytes([seat + 100]) * 32)
-    known = s._explained(box, {0: bytes(32)})
+        s.late.commits[(seat, s.step)] = (bytes(32), b"", bytes([seat + 100]) * 32)
+    known = s.absence.explained(box, {0: bytes(32)}, s.step)
     assert len(known) == MAX_EXPLANATIONS
     box.drop_batches = box.drop_batches[-2:]  # two drops, two versions each: 4 + 2 + 2
-    assert len(s._explained(box, {0: bytes(32)})) == 8
+    assert len(s.absence.explained(box, {0: bytes(32)}, s.step)) == 8
 
 
 def _times() -> str:
@@ -372,7 +373,7 @@ def test_a_seat_that_talks_while_it_withholds_holds_a_step_one_step_timeout_more
     for i in HONEST:
         s = sessions[i]
         assert [d.step for d in _events(net, i, ev.SeatsDropped)] == withheld
-        deadlines = [s._vote_seq.get(k, 0) for k in withheld]
+        deadlines = [s.vote_book.seq.get(k, 0) for k in withheld]
         assert all(1 <= n <= 2 for n in deadlines), (i, deadlines)
         assert any(n == 2 for n in deadlines), (i, deadlines)  # it was heard: spared once
         report = verify_log(s.take_log())

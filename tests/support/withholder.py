@@ -33,7 +33,6 @@ from lanTag.session.messages import (
     unpack_bundle,
 )
 from lanTag.session.referee import NeedKind
-from lanTag.session.steps import WITHHELD_PROTOCOL
 from lanTag.session.transport import Addr
 from tests.support.rewriting import RewritingWithExtras
 
@@ -177,7 +176,7 @@ class Withholder:
         mine = s._next_reveal()
         with_link = referee.chance_roll(decision, s.game_id, step, {**links, self.seat: mine})[0]
         without = referee.chance_roll(decision, s.game_id, step, links)[0]
-        own = s.record.protocol >= WITHHELD_PROTOCOL and self.seat in s.state.roll_owners()
+        own = s.features.withheld and self.seat in s.state.roll_owners()
         if self.aware and own:
             without = s.state.withheld_roll((self.seat,))  # what the table would apply
         gain_with = self.gain(s.state, with_link, self.seat)

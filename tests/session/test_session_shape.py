@@ -1,0 +1,83 @@
+"""The Session is composed, not mixed in (issue #37): its parts own their state and have no
+lanTag base; the rule sets that still share state form one single-inheritance stack in
+which no class overrides another's method."""
+
+from __future__ import annotations
+
+import inspect
+
+from lanTag.session import (
+    absence,
+    catch_up,
+    chatter,
+    convictions,
+    handback,
+    journal,
+    round_acks,
+    sealing,
+    vote_book,
+)
+from lanTag.session.lockstep import Session
+
+PARTS = (
+    journal.Journal,
+    convictions.Convictions,
+    convictions.LateProofs,
+    handback.Handback,
+    absence.Absence,
+    chatter.ChatterCap,
+    sealing.SealBook,
+    catch_up.CatchUp,
+    vote_book.VoteBook,
+    round_acks.RoundAcks,
+)
+
+
+def _ours(cls: type) -> bool:
+    return cls.__module__.startswith("lanTag.")
+
+
+def lantag_bases_of(cls: type) -> list[type]:
+    return [base for base in cls.__bases__ if _ours(base)]
+
+
+def overridden(cls: type) -> dict[str, list[str]]:
+    """Methods (and properties) defined by more than one lanTag class of ``cls``'s MRO
+    (``__init__`` aside: the Session's starts step 0 after SessionCore's)."""
+    defined: dict[str, list[str]] = {}
+    for klass in cls.__mro__:
+        if not _ours(klass):
+            continue
+        for name, value in vars(klass).items():
+            if name.startswith("__"):
+                continue
+            if inspect.isfunction(value) or isinstance(value, property | staticmethod):
+                defined.setdefault(name, []).append(klass.__name__)
+    return {name: owners for name, owners in defined.items() if len(owners) > 1}
+
+
+def test_the_session_is_one_stack_and_its_parts_have_no_lanTag_base() -> None:
+    for klass in Session.__mro__:
+        assert len(lantag_bases_of(klass)) <= 1, klass
+    for part in PARTS:
+        assert lantag_bases_of(part) == [], part
+        assert part.__doc__, part  # each part's docstring says what it holds
+
+
+def test_no_class_of_the_session_overrides_another_s_method() -> None:
+    assert overridden(Session) == {}
+
+
+def test_the_shape_checks_see_what_they_look_for() -> None:
+    class Base:
+        def act(self) -> None: ...
+
+    class Part:
+        pass
+
+    class Mixed(Base, Part):
+        def act(self) -> None: ...
+
+    Base.__module__ = Part.__module__ = Mixed.__module__ = "lanTag.example"
+    assert lantag_bases_of(Mixed) == [Base, Part]
+    assert overridden(Mixed) == {"act": ["Mixed", "Base"]}
