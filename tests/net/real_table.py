@@ -81,6 +81,7 @@ class RealTable:
         spectators: int = 0,
         faults: str | None = None,
         seed: int = 1,
+        options: tuple[tuple[str, int | bool | str], ...] = (),
     ) -> None:
         self.tmp = tmp
         self.engine = engine
@@ -89,6 +90,7 @@ class RealTable:
         self.spectators = spectators
         self.faults = faults
         self.seed = seed
+        self.options = options
         self.handles: list[PeerHandle] = []
         self.logs: list[Path] = []
         self.closed: set[int] = set()
@@ -99,7 +101,14 @@ class RealTable:
         return NetSim.parse(f"{self.faults},seed={self.seed}").fork(f"peer{i}")
 
     async def open(self) -> None:
-        config = HostConfig(self.engine, "real udp", self.humans, bots=self.bots, timeouts=TIMEOUTS)
+        config = HostConfig(
+            self.engine,
+            "real udp",
+            self.humans,
+            bots=self.bots,
+            timeouts=TIMEOUTS,
+            options=self.options,
+        )
         total = self.humans + self.spectators
         self.logs = [self.tmp / f"peer{i}.lantag" for i in range(total)]
         host = await open_host(
