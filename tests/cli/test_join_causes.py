@@ -95,6 +95,23 @@ def test_a_closed_port_is_the_host_laptop_answering_so_no_isolation() -> None:
     assert ISOLATED not in causes
 
 
+def friday_tag(port: int, state: str) -> LobbyInfo:
+    """The advert of a 2-seat Prototag game named "Friday tag" on this host's ``port``."""
+    return LobbyInfo(
+        instance="Friday tag._lantag._udp.local.",
+        name="Friday tag",
+        engine="prototag",
+        version=6,
+        seats_taken=1 if state == "lobby" else 2,
+        seats_total=2,
+        password=False,
+        fingerprint="ab" * 8,
+        state=state,
+        port=port,
+        addresses=(LOCAL,),
+    )
+
+
 @pytest.mark.parametrize("by_name", [True, False])
 def test_join_by_name_to_a_silent_advertised_host_names_isolation_and_exits_1(
     home: Home,
@@ -109,19 +126,7 @@ def test_join_by_name_to_a_silent_advertised_host_names_isolation_and_exits_1(
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as silent:
         silent.bind((LOCAL, 0))  # open, so no port-unreachable: the packets just vanish
         port = silent.getsockname()[1]
-        advert = LobbyInfo(
-            instance="Friday tag._lantag._udp.local.",
-            name="Friday tag",
-            engine="prototag",
-            version=6,
-            seats_taken=1,
-            seats_total=2,
-            password=False,
-            fingerprint="ab" * 8,
-            state="lobby",
-            port=port,
-            addresses=(LOCAL,),
-        )
+        advert = friday_tag(port, "lobby")
 
         async def seen(wait: float, *args: object) -> list[LobbyInfo]:
             return [advert]
@@ -145,19 +150,7 @@ def test_join_by_name_to_a_game_already_playing_says_so_at_once(
     comes and blaming the firewall."""
     from lanTag.cli.entry import main
 
-    advert = LobbyInfo(
-        instance="Friday tag._lantag._udp.local.",
-        name="Friday tag",
-        engine="prototag",
-        version=6,
-        seats_taken=2,
-        seats_total=2,
-        password=False,
-        fingerprint="ab" * 8,
-        state="playing",
-        port=9,
-        addresses=(LOCAL,),
-    )
+    advert = friday_tag(9, "playing")
 
     async def seen(wait: float, *args: object) -> list[LobbyInfo]:
         return [advert]

@@ -11,9 +11,7 @@ driving it (tests/cli/test_approve_crowd.py) reads both.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import secrets
 import sys
 from collections import Counter
@@ -21,6 +19,7 @@ from collections import Counter
 from lanTag.identity import Identity
 from lanTag.peer.join_handshake import Refused, Waiting
 from lanTag.peer.runtime import LocalIdentity, PeerHandle, open_join
+from tests.support.processes import crowd_main
 
 PER_ADDRESS = 4
 WAVE = 50  # joiners opened at once: the host's 64 stranger slots take them in turns
@@ -91,15 +90,7 @@ async def run(host: tuple[str, int], count: int, hold: float) -> dict[str, objec
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.support.crowd")
-    parser.add_argument("host", help="HOST:PORT of the host")
-    parser.add_argument("count", type=int)
-    parser.add_argument("--hold", type=float, default=600.0, help="seconds at most at the door")
-    args = parser.parse_args(argv)
-    name, _, port = args.host.rpartition(":")
-    summary = asyncio.run(run((name, int(port)), args.count, args.hold))
-    print(json.dumps(summary), flush=True)
-    return 0
+    return crowd_main("crowd", run, argv, "seconds at most at the door")
 
 
 if __name__ == "__main__":

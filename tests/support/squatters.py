@@ -14,9 +14,7 @@ test driving it is tests/cli/test_squat_processes.py.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import secrets
 import sys
 
@@ -24,6 +22,7 @@ from lanTag.identity import Identity
 from lanTag.net.endpoint import Addr, DatagramMachine
 from lanTag.peer.machine import PeerMachine
 from lanTag.peer.runtime import LocalIdentity, PeerHandle, open_join
+from tests.support.processes import crowd_main
 
 
 class MuteFromTheStart:
@@ -108,15 +107,7 @@ async def run(host: tuple[str, int], count: int, hold: float) -> dict[str, objec
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.support.squatters")
-    parser.add_argument("host", help="HOST:PORT of the host")
-    parser.add_argument("count", type=int)
-    parser.add_argument("--hold", type=float, default=600.0, help="seconds at most")
-    args = parser.parse_args(argv)
-    name, _, port = args.host.rpartition(":")
-    summary = asyncio.run(run((name, int(port)), args.count, args.hold))
-    print(json.dumps(summary), flush=True)
-    return 0
+    return crowd_main("squatters", run, argv, "seconds at most")
 
 
 if __name__ == "__main__":
