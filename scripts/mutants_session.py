@@ -159,9 +159,9 @@ MUTANTS: list[Mutant] = [
     Mutant(
         AGREE,
         "            if self.features.collusion:\n"
-        "                back = self._judge",
+        "                back = self.late_judge.judge",
         "            if not self.features.collusion:\n"
-        "                back = self._judge",
+        "                back = self.late_judge.judge",
         "protocol 6 judges a split by protocol 5's per-seat HAVEs",
         (PROOF_ORDER,),
     ),
@@ -247,8 +247,8 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "        if self._late_proof(first, second):\n            return False  # the round's",
-        "        if held is None and self._late_proof(first, second):\n            return False  # the round's",
+        "        if self.late_proof(first, second):\n            return False  # the round's",
+        "        if held is None and self.late_proof(first, second):\n            return False  # the round's",
         "a COMMIT proof after a later ban skips the late-proof rule (protocol 5's)",
         (PROOF_ORDER,),
     ),

@@ -11,8 +11,7 @@ from dataclasses import replace
 
 from lanTag.log.entries import EntryKind
 from lanTag.session import events as ev
-from lanTag.session.core import CONTRIBUTIONS
-from lanTag.session.late_proof import LateProof
+from lanTag.session.core import CONTRIBUTIONS, SessionCore
 from lanTag.session.messages import (
     CLAIMS,
     MsgType,
@@ -40,7 +39,7 @@ MAX_ROUND_VECTORS = 8
 _NONE: frozenset[int] = frozenset()
 
 
-class Agreement(LateProof):
+class Agreement(SessionCore):
     """Votes, nudges, HAVE relays, drops, rollbacks and equivocation proofs."""
 
     # (snapshot, box, version key, missing seats) of the last ``_missing`` computation.
@@ -361,12 +360,12 @@ class Agreement(LateProof):
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
         if self.late.commits:
             if self.features.collusion:
-                back = self._judge_late_proofs()
+                back = self.late_judge.judge_late_proofs()
                 if back is not None:
                     self._rollback(back)  # a round applied here is split after all
                     return True
             else:
-                self._ban_split_rounds()
+                self.late_judge.ban_split_rounds()
         if self.handback.admitted and self._void_admissions():
             return True
         if self.vote_book.left_out and self._outvoted_back():
@@ -649,7 +648,7 @@ class Agreement(LateProof):
     def _equivocation(self, first: Signed, second: Signed) -> None:
         """Keep the proof, tell everyone, and take the seat out from that step on."""
         self.convictions.proofs.append((first, second))
-        self._note_cheat(second.seat, second.step)
+        self.late_judge.note_cheat(second.seat, second.step)
         self.log.append(second.step, EntryKind.MSG, second.raw)
         why = f"two different {second.type.name} for step {second.step}"
         self._blame(second.seat, "equivocation", why, second.step)
@@ -660,13 +659,13 @@ class Agreement(LateProof):
         if self.features.ordered_proofs:
             # Protocol 6: the conviction's step is the earliest proven, whatever the order
             # the proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
-            moved = self._contribution_proof(first, second)
+            moved = self.late_judge.contribution_proof(first, second)
             if moved and second.step < self.step and self._redecide(second.seat, second.step):
                 self._rollback(second.step)
             return
         if second.seat in self.convictions.banned:
             return  # convicted already (protocol 5 and older: whichever proof came first)
-        if self._late_proof(first, second):
+        if self.late_judge.late_proof(first, second):
             return  # protocol 5: the round's acknowledgements decide, not the proof
         self.convictions.banned[second.seat] = second.step
         if second.step < self.step and self._redecide(second.seat, second.step):

@@ -27,6 +27,7 @@ from lanTag.session.convictions import Convictions, LateProofs
 from lanTag.session.features import Features
 from lanTag.session.handback import Handback
 from lanTag.session.journal import Journal
+from lanTag.session.late_proof import LateProofJudge
 from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
     ADMITTING,
@@ -67,10 +68,11 @@ class SessionCore:
     (no back-pointer): the ``journal`` (lanTag.session.journal: log, events, counters,
     outbox), the ``convictions`` and the ``late`` proofs, the ``vote_book``, the
     ``round_acks`` (how a secret round is acknowledged), the ``handback`` book, the
-    ``absence`` judge, the ``chatter`` cap, the ``seal_book`` and ``catch_up``.  The rest
-    of its state is shared by one single-inheritance stack of rule sets: SessionCore (this
-    one: identity, keys, the message boxes, sending), under LateProof (the late-proof rule
-    of protocol 5: two COMMITs of one seat whose round may stand), Agreement (votes,
+    ``absence`` judge, the ``chatter`` cap, the ``seal_book``, ``catch_up`` and the
+    ``late_judge`` (lanTag.session.late_proof: the late-proof rule of protocol 5, two
+    COMMITs of one seat whose round may stand, and protocol 6's judging of such rounds).
+    The rest of its state is shared by one single-inheritance stack of rule sets:
+    SessionCore (this one: identity, keys, the message boxes, sending), under Agreement (votes,
     nudges, HAVE relays, drops, rollbacks, equivocation proofs), Recovery (resume, private
     chat, asking back, the seals of the final state) and Session (accepting messages and
     deciding steps).  Every attribute is listed here, once: its OWNER is the part whose
@@ -127,7 +129,9 @@ class SessionCore:
     seal_book           SessionCore   the SealBook: the seals of the final state
     round_acks          SessionCore   the RoundAcks: how a secret round is acknowledged
     late                SessionCore   the LateProofs: late proofs of two COMMITs, cheaters
-                                      per step, steps to judge again (LateProof judges)
+                                      per step, steps to judge again (late_judge judges)
+    late_judge          SessionCore   the LateProofJudge: the late-proof rule, given the
+                                      books and boxes it reads and writes
     vote_book           SessionCore   the VoteBook: votes and nudges kept, my votes, the
                                       drops that left seats that never played out
     convictions         SessionCore   the Convictions: who was proven to have cheated, where
@@ -214,6 +218,23 @@ class SessionCore:
         self.late = LateProofs()
         self.round_acks = RoundAcks(self.features, self.convictions, self.late, self._state_hash)
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
+        self.late_judge = LateProofJudge(
+            features=self.features,
+            game_id=self.game_id,
+            seat=seat,
+            replay=replay,
+            human_keys=self._human_keys,
+            late=self.late,
+            convictions=self.convictions,
+            journal=self.journal,
+            snapshots=self._snapshots,
+            boxes=self._boxes,
+            slots=self._slots,
+            hash_at=self._hash_at,
+            needs=self.needs,
+            box=self._box,
+            state_hash=self._state_hash,
+        )
         self.seal_book = SealBook(self.journal, replay)
         self.handback = Handback(self.features)
         self.absence = Absence(
@@ -465,15 +486,7 @@ class SessionCore:
         if not self.replay:
             self._broadcast([m.raw for m in proof])
         self.convictions.ban(seat, step)
-        self._note_cheat(seat, step)
-
-    def _note_cheat(self, seat: int, step: int) -> None:
-        """A proof that ``seat`` cheated at ``step`` (any equivocation, a bad reveal,
-        conflicting acknowledgements): a late proof's round there no longer stands
-        (protocol 6, SPEC §5.7; judged by LateProof)."""
-        if self.features.collusion:
-            self.late.cheated_at.setdefault(step, set()).add(seat)
-            self.late.dirty.add(step)
+        self.late_judge.note_cheat(seat, step)
 
     def _maybe_reveal(self, box: StepBox, now: float) -> None:
         """Reveal our secret choice once every commitment is in; in protocol 6 the REVEAL

@@ -258,7 +258,7 @@ class Session(Recovery):
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
         if first is not None and not supersedes(first, msg):
-            if first.raw != msg.raw and self._late_reveal(msg):
+            if first.raw != msg.raw and self.late_judge.late_reveal(msg):
                 # The REVEAL that opens the COMMIT we took of a seat whose round waits on a
                 # late proof (protocol 5, SPEC §5.7): taken, the other one was no choice.
                 self.log.append(msg.step, EntryKind.MSG, msg.raw)
@@ -291,7 +291,7 @@ class Session(Recovery):
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         if msg.seat != self.seat:
             self._weigh_state_hash(msg, step)
-        judge = self._note_ack(msg)  # protocol 6: a late proof's round may be split by it
+        judge = self.late_judge.note_ack(msg)  # protocol 6: a late proof's round may be split by it
         if msg.step < step and msg.type in _LATE_TYPES:
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
@@ -595,7 +595,7 @@ class Session(Recovery):
             commit.payload[0], self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value
         ):
             code, reason = "bad-reveal", "reveal does not open its commitment"
-            if self._opens_other_commit(msg, needs.secret_kind):
+            if self.late_judge.opens_other_commit(msg, needs.secret_kind):
                 self._count("late-proof-reveal")  # refused, no conviction (SPEC §5.7)
                 return False
         else:
@@ -693,7 +693,7 @@ class Session(Recovery):
             )
         elif forfeits:  # a roll: the seats dropped at their own roll (protocol 6, §5.5)
             withheld = frozenset(forfeits)
-        self._round_stood(decided)
+        self.late_judge.round_stood(decided)
         live = snap.live
         if self.features.handback:
             admitted = self._admissions(box)  # protocol 5: seats given back from the next step
