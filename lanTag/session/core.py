@@ -39,7 +39,9 @@ from lanTag.session.messages import (
     parse_unverified,
     sign_message,
 )
+from lanTag.session.private_line import PrivateLine
 from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.rejoin import Rejoin
 from lanTag.session.round_acks import RoundAcks
 from lanTag.session.sealing import SealBook
 from lanTag.session.steps import (
@@ -70,7 +72,9 @@ class SessionCore:
     ``round_acks`` (how a secret round is acknowledged), the ``handback`` book, the
     ``absence`` judge, the ``chatter`` cap, the ``seal_book``, ``catch_up`` and the
     ``late_judge`` (lanTag.session.late_proof: the late-proof rule of protocol 5, two
-    COMMITs of one seat whose round may stand, and protocol 6's judging of such rounds).
+    COMMITs of one seat whose round may stand, and protocol 6's judging of such rounds)
+    the ``private_line`` (chat sealed for one seat) and the ``rejoin`` (the hand-back's
+    REJOINs and admissions, over the ``handback`` book).
     The rest of its state is shared by one single-inheritance stack of rule sets:
     SessionCore (this one: identity, keys, the message boxes, sending), under Agreement (votes,
     nudges, HAVE relays, drops, rollbacks, equivocation proofs), Recovery (resume, private
@@ -143,6 +147,9 @@ class SessionCore:
                                       seat never heard counts as heard then (Agreement)
     chatter             SessionCore   the ChatterCap: chatter taken per seat, step and type
                                       (protocol 6 cap, SPEC §5.3; ours: the ones we sent)
+    private_line        SessionCore   the PrivateLine: chat sealed for one seat (PRIVATE)
+    rejoin              SessionCore   the Rejoin: our seat's asking back, the admissions a
+                                      step's contributions carry (the Handback holds state)
     ==================  ============  ======================================================
     """
 
@@ -242,6 +249,35 @@ class SessionCore:
         )
         self._began_at = now
         self.chatter = ChatterCap(self.features, self.journal)
+        self.rejoin = Rejoin(
+            record=record,
+            features=self.features,
+            seat=seat,
+            signer=self._signer,
+            replay=replay,
+            handback=self.handback,
+            chatter=self.chatter,
+            convictions=self.convictions,
+            journal=self.journal,
+            left=self._left,
+            human_keys=self._human_keys,
+            verifier=self._verifier,
+            snapshots=self._snapshots,
+            needs=self.needs,
+            state_hash=self._state_hash,
+            admissible=self._admissible,
+        )
+        self.private_line = PrivateLine(
+            game_id=self.game_id,
+            protocol=record.protocol,
+            seat=seat,
+            signer=self._signer,
+            identity=self._identity,
+            peers=self.peers,
+            journal=self.journal,
+            chatter=self.chatter,
+            where=lambda: (self.step, self.state.state_hash()),
+        )
         lag = record.timeouts.lag_ms / 1000
         self.catch_up = CatchUp(
             self.journal, self.peers, lag, self._boxes, self._snapshots, self.convictions

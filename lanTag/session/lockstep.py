@@ -336,7 +336,7 @@ class Session(Recovery):
             self._deadline(min(others) if others else None),
             lag,
             self._follow_time(),
-            self._rejoin_time(),
+            self.rejoin.next_time(),
         ]
         real = [t for t in times if t is not None]
         return min(real) if real else None
@@ -345,9 +345,9 @@ class Session(Recovery):
         self.transport.handle_timer(now)
         if self.replay or self.seat is None or self.seat not in self.live:
             self._follow(now)  # a dropped seat stuck at a step asks to catch up (§5.5)
-            rejoin = self._rejoin_time()
+            rejoin = self.rejoin.next_time()
             if rejoin is not None and now >= rejoin:
-                self._send_rejoin(now)  # ...and, resumed, asks for its seat back (§5.6)
+                self.rejoin.send(now)  # ...and, resumed, asks for its seat back (§5.6)
             return
         box = self._box(self.step)
         waiting = self._missing()
@@ -432,8 +432,8 @@ class Session(Recovery):
             self._answer_votes(now)
             self._vote_contradicted(now)
             if self._apply_drops(now):
-                if self.asking_back and self.handback.sent_at is None:
-                    self._send_rejoin(now)  # we learnt our drop after asking back (§5.6)
+                if self.rejoin.asking_back and self.handback.sent_at is None:
+                    self.rejoin.send(now)  # we learnt our drop after asking back (§5.6)
                 continue
             needs = self.needs()
             if needs.kind is NeedKind.SECRET and self._commits_complete(box, needs):
@@ -696,7 +696,7 @@ class Session(Recovery):
         self.late_judge.round_stood(decided)
         live = snap.live
         if self.features.handback:
-            admitted = self._admissions(box)  # protocol 5: seats given back from the next step
+            admitted = self.rejoin.admissions(box)  # protocol 5: back from the next step
             if admitted:
                 live = live | admitted
                 for seat in admitted:
