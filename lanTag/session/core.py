@@ -73,8 +73,9 @@ class SessionCore:
     ``absence`` judge, the ``chatter`` cap, the ``seal_book``, ``catch_up`` and the
     ``late_judge`` (lanTag.session.late_proof: the late-proof rule of protocol 5, two
     COMMITs of one seat whose round may stand, and protocol 6's judging of such rounds)
-    the ``private_line`` (chat sealed for one seat) and the ``rejoin`` (the hand-back's
-    REJOINs and admissions, over the ``handback`` book).
+    the ``private_line`` (chat sealed for one seat), the ``rejoin`` (the hand-back's
+    REJOINs and admissions, over the ``handback`` book) and, made by the Session, the
+    ``silence`` clock (lanTag.session.silence: when to warn of lag and when to vote).
     The rest of its state is shared by one single-inheritance stack of rule sets:
     SessionCore (this one: identity, keys, the message boxes, sending), under Agreement (votes,
     nudges, HAVE relays, drops, rollbacks, equivocation proofs), Recovery (resume, private
@@ -143,13 +144,13 @@ class SessionCore:
     absence             SessionCore   the Absence judge: which dropped seats withheld
     handback            SessionCore   the Handback: REJOINs held, admissions applied, and
                                       our own seat's asking back (protocol 5, SPEC §5.6)
-    _began_at           SessionCore   when this session began (started or resumed): a
-                                      seat never heard counts as heard then (Agreement)
     chatter             SessionCore   the ChatterCap: chatter taken per seat, step and type
                                       (protocol 6 cap, SPEC §5.3; ours: the ones we sent)
     private_line        SessionCore   the PrivateLine: chat sealed for one seat (PRIVATE)
     rejoin              SessionCore   the Rejoin: our seat's asking back, the admissions a
                                       step's contributions carry (the Handback holds state)
+    silence             Session       the SilenceClock: the lag warning and vote deadlines,
+                                      and when this session began (started or resumed)
     ==================  ============  ======================================================
     """
 
@@ -163,7 +164,6 @@ class SessionCore:
         peers: Mapping[int, Addr] | None = None,
         watchers: tuple[Addr, ...] = (),
         transport: Transport | None = None,
-        now: float = 0.0,
         replay: bool = False,
         start: State | None = None,
     ) -> None:
@@ -247,7 +247,6 @@ class SessionCore:
         self.absence = Absence(
             self.features, self.journal, self.convictions, self._left, self.late.commits
         )
-        self._began_at = now
         self.chatter = ChatterCap(self.features, self.journal)
         self.rejoin = Rejoin(
             record=record,

@@ -57,6 +57,7 @@ from lanTag.session.messages import (
 )
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
+from lanTag.session.silence import SilenceClock
 from lanTag.session.steps import (
     REQUEST_AHEAD,
     REQUEST_LIMITS,
@@ -105,9 +106,23 @@ class Session(Recovery):
             peers=peers,
             watchers=watchers,
             transport=transport,
-            now=now,
             replay=replay,
             start=start,
+        )
+        self.silence = SilenceClock(
+            record=record,
+            seat=seat,
+            replay=replay,
+            began_at=now,
+            peers=self.peers,
+            left=self._left,
+            vote_book=self.vote_book,
+            boxes=self._boxes,
+            snapshots=self._snapshots,
+            transport=lambda: self.transport,  # (a caller may wrap it after we begin)
+            needs=self.needs,
+            missing=lambda: self._missing(),
+            commits_complete=self._commits_complete,
         )
         self._pump(now)
 
@@ -328,12 +343,12 @@ class Session(Recovery):
         return None if self.vote_book.count(msg.seat, msg.step, msg.type) else "cap"
 
     def next_timer(self) -> float | None:
-        link, lag = self.transport.next_timer(), self._lag_time()
+        link, lag = self.transport.next_timer(), self.silence.lag_time()
         others = [t for t in (link, lag) if t is not None]
-        # Only min(deadline, the others) counts: _deadline may stop looking above them.
+        # Only min(deadline, the others) counts: deadline may stop looking above them.
         times = [
             link,
-            self._deadline(min(others) if others else None),
+            self.silence.deadline(min(others) if others else None),
             lag,
             self._follow_time(),
             self.rejoin.next_time(),
@@ -354,19 +369,19 @@ class Session(Recovery):
         if box.started_at is None or not waiting:
             return
         waited = now - (box.own_move_at if box.own_move_at is not None else box.started_at)
-        lag_time = self._lag_time()
+        lag_time = self.silence.lag_time()
         if lag_time is not None and now >= lag_time:  # the same float as next_timer's
             box.lag_reported = True
             for seat in sorted(waiting):
                 # "Lagging" only when its address said nothing for a lag warning: a peer
                 # whose player thinks still sends keepalives (the screen shows it thinking).
-                heard = self._wire_heard(seat)
+                heard = self.silence.wire_heard(seat)
                 if heard is None or heard + self.record.timeouts.lag_ms / 1000 <= now:
                     self._events.append(ev.Lagging(seat, self.step, waited))
             # Non-binding: whoever holds what we lack relays it long before anyone votes.
             if self._request_room(MsgType.NUDGE):
                 self._emit(MsgType.NUDGE, (sorted(waiting), 1), now)
-        deadline = self._deadline()
+        deadline = self.silence.deadline()
         if deadline is not None and now >= deadline:
             recent = now - self.record.timeouts.step_ms / 1000
             # Protocol 6 (SPEC §5.5): a seat heard at this step is spared the first deadline
@@ -377,7 +392,7 @@ class Session(Recovery):
             silent = frozenset(
                 s
                 for s in waiting
-                if not spare or box.heard.get(s, -1.0) < recent or self._wire_dead(s, now)
+                if not spare or box.heard.get(s, -1.0) < recent or self.silence.wire_dead(s, now)
             )
             if silent:
                 self._vote(silent, now)
