@@ -67,19 +67,20 @@ class SessionCore:
     """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
     The Session owns parts, each with its own state and a small API, given what it needs
-    (no back-pointer): the ``journal`` (lanTag.session.journal: log, events, counters,
-    outbox), the ``convictions`` and the ``late`` proofs, the ``vote_book``, the
-    ``round_acks`` (how a secret round is acknowledged), the ``handback`` book, the
-    ``absence`` judge, the ``chatter`` cap, the ``seal_book``, ``catch_up`` and the
-    ``late_judge`` (lanTag.session.late_proof: the late-proof rule of protocol 5, two
-    COMMITs of one seat whose round may stand, and protocol 6's judging of such rounds)
-    the ``private_line`` (chat sealed for one seat), the ``rejoin`` (the hand-back's
-    REJOINs and admissions, over the ``handback`` book) and, made by the Session, the
-    ``silence`` clock (lanTag.session.silence: when to warn of lag and when to vote).
-    The rest of its state is shared by one single-inheritance stack of rule sets:
-    SessionCore (this one: identity, keys, the message boxes, sending), under Agreement (votes,
-    nudges, HAVE relays, drops, rollbacks, equivocation proofs), Recovery (resume, private
-    chat, asking back, the seals of the final state) and Session (accepting messages and
+    (no back-pointer; a few are handed session helpers as callables, e.g. ``needs``): the
+    ``journal`` (lanTag.session.journal: log, events, counters, outbox), the
+    ``convictions`` and the ``late`` proofs, the ``vote_book``, the ``round_acks`` (how a
+    secret round is acknowledged), the ``handback`` book, the ``absence`` judge, the
+    ``chatter`` cap, the ``seal_book``, ``catch_up``, the ``late_judge``
+    (lanTag.session.late_proof: the late-proof rule of protocol 5, two COMMITs of one seat
+    whose round may stand, and protocol 6's judging of such rounds), the ``private_line``
+    (chat sealed for one seat), the ``rejoin`` (the hand-back's REJOINs and admissions,
+    over the ``handback`` book) and, made by the Session, the ``silence`` clock
+    (lanTag.session.silence: when to warn of lag and when to vote).  The rest of its state
+    is shared by one single-inheritance stack of rule sets: SessionCore (this one:
+    identity, keys, the message boxes, sending), under Agreement (votes, nudges, HAVE
+    relays, drops, rollbacks, equivocation proofs), Recovery (resume, the message handlers
+    of the parts above, the seals of the final state) and Session (accepting messages and
     deciding steps).  Every attribute is listed here, once: its OWNER is the part whose
     rules give it meaning and that changes it (others may read it; "+" names a part that
     also writes it).  Everything is created in ``__init__`` below except the two lazy

@@ -23,7 +23,8 @@ from lanTag.session.messages import (
 
 
 class Recovery(Agreement):
-    """What a restarted peer needs, and chat meant for one seat only."""
+    """What a restarted peer needs, and the handlers the message table names for the
+    side channels (chat, SYNC, PRIVATE, REJOIN, SEAL)."""
 
     def _derived_nonce(self, step: int) -> bytes:
         if self._chain_secret is None:
