@@ -6,7 +6,7 @@
     .venv/bin/python -m scripts.mutants_session --check         # do they still apply?
 
 The checks issue "[proofs]" item 1 names: the late-proof rule (lanTag/session/late_proof.py),
-the hand-back's admissions (recovery.py, and where lockstep.py applies them), the seals
+the hand-back's admissions (rejoin.py, and where lockstep.py applies them), the seals
 (sealing.py) and the convictions (agreement.py, and the helpers of core.py they use).  Each
 mutant below deletes a guard, flips a comparison, moves a step by one or swaps a seat, one
 line of code at a time (a hand-made list: mutmut's run, scripts/mutation_run.py, covers
@@ -29,6 +29,7 @@ LATE = "lanTag/session/late_proof.py"
 AGREE = "lanTag/session/agreement.py"
 CORE = "lanTag/session/core.py"
 RECOVERY = "lanTag/session/recovery.py"
+REJOIN = "lanTag/session/rejoin.py"
 LOCKSTEP = "lanTag/session/lockstep.py"
 SEALING = "lanTag/session/sealing.py"
 HANDBACK_BOOK = "lanTag/session/handback.py"
@@ -159,9 +160,9 @@ MUTANTS: list[Mutant] = [
     Mutant(
         AGREE,
         "            if self.features.collusion:\n"
-        "                back = self._judge",
+        "                back = self.late_judge.judge",
         "            if not self.features.collusion:\n"
-        "                back = self._judge",
+        "                back = self.late_judge.judge",
         "protocol 6 judges a split by protocol 5's per-seat HAVEs",
         (PROOF_ORDER,),
     ),
@@ -247,8 +248,8 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "        if self._late_proof(first, second):\n            return False  # the round's",
-        "        if held is None and self._late_proof(first, second):\n            return False  # the round's",
+        "        if self.late_proof(first, second):\n            return False  # the round's",
+        "        if held is None and self.late_proof(first, second):\n            return False  # the round's",
         "a COMMIT proof after a later ban skips the late-proof rule (protocol 5's)",
         (PROOF_ORDER,),
     ),
@@ -419,7 +420,7 @@ MUTANTS: list[Mutant] = [
         "a convicted seat's input taken at its ban step",
         (CHEATS,),
     ),
-    # -- the hand-back's admissions (handback.py, recovery.py, lockstep.py) -------------------
+    # -- the hand-back's admissions (handback.py, rejoin.py, lockstep.py) ---------------------
     Mutant(
         HANDBACK_BOOK,
         "        if kept is None or kept.step <= msg.step:",
@@ -486,28 +487,28 @@ MUTANTS: list[Mutant] = [
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        REJOIN,
         "            carriers = [got[s] for s in needs.humans]\n",
         "            carriers = [got[s] for s in needs.humans[:1]]\n",
         "only the first seat's ENTROPY carries an admission",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        REJOIN,
         "            carriers = [got[s] for s in needs.humans if s in got]",
         "            carriers = []",
         "a COMMIT carries no admission",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        REJOIN,
         "            if key is None or not verify_signature(request, key, self._verifier):",
         "            if key is None:",
         "an admission of a forged REJOIN counts",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        REJOIN,
         "            if self._admissible(request, self.step, carrier.seat):\n"
         "                admitted.add(request.seat)",
         "            if True:\n                admitted.add(request.seat)",
@@ -515,14 +516,14 @@ MUTANTS: list[Mutant] = [
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        REJOIN,
         '        if self.convictions.since(self.seat, self.step):\n            return "convicted"',
         '        if False:\n            return "convicted"',
         "a convicted seat is told it may come back",
         (HANDBACK,),
     ),
     Mutant(
-        RECOVERY,
+        REJOIN,
         "        if all(s in self._left for s in self.live - {self.seat}):",
         "        if any(s in self._left for s in self.live - {self.seat}):",
         "one leaving seat is taken for nobody left to admit",

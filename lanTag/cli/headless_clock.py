@@ -115,12 +115,12 @@ class IdleLines:
     def seat_lost(self, session: Session, step: int) -> str:
         """Our seat was dropped, in one line: idle past the limit or not heard, and how (or
         whether) it comes back."""
-        refusal = session.rejoin_refusal()
+        refusal = session.rejoin.refusal()
         final = not session.features.handback or refusal is not None
         if step == self.step and session.seat in self.waiting:
             if final:
                 tail = watch_reason(session) or ""
-            elif session.wants_back:
+            elif session.rejoin.wants_back:
                 tail = "waiting for the table to let you back in…"
             else:
                 tail = self.way_back
@@ -128,7 +128,7 @@ class IdleLines:
                 f"{PREFIX}you did not decide within the {turn_limit(session):.0f} s turn "
                 f"limit: a bot plays your seat {session.seat} now; {tail}"
             )
-        if final or session.wants_back:
+        if final or session.rejoin.wants_back:
             return dropped_seat_line(session, step)  # never back, or asking already
         return (
             f"watching only: your seat {session.seat} was dropped at step {step}; a bot plays "

@@ -76,7 +76,7 @@ class LinkSender:
 
     # ``last_heard`` is the links' own: a seat whose address never answered what we sent
     # it (at the latest the NUDGE every peer gets at the lag warning) said nothing since we
-    # began; it is silent, not unknown (Agreement._wire_dead).
+    # began; it is silent, not unknown (SilenceClock.wire_dead).
     hears_every_answer = True
 
     def send(self, addr: Addr, payload: bytes, now: float) -> None:

@@ -134,17 +134,17 @@ def restore_session(
     session.log = LogChain(plan.next_index, plan.last_hash)
     session.note("resumed", f"at step {session.step}")
     session.recover_sealed_choice()  # a choice sealed before the crash is revealed as sealed
-    session.ask_back(now)  # protocol 5: if the others dropped the seat, ask for it back (§5.6)
+    session.rejoin.ask_back(now)  # protocol 5: if dropped, ask for the seat back (§5.6)
     return session
 
 
 def watch_reason(session: Session) -> str | None:
     """Why a dropped seat can only watch, in a few words; None while it waits for a live seat
     to let it back in (a resumed seat that asked back, protocol 5, SPEC §5.6)."""
-    refusal = session.rejoin_refusal()
+    refusal = session.rejoin.refusal()
     if not session.features.handback:
         refusal = "protocol"  # (also before the session itself knows of the drop)
-    elif refusal is None and session.wants_back:  # (maybe back already when this is read)
+    elif refusal is None and session.rejoin.wants_back:  # (maybe back already when this is read)
         return None
     return {
         "protocol": f"a drop is final in a protocol-{session.record.protocol} game",

@@ -11,8 +11,7 @@ from dataclasses import replace
 
 from lanTag.log.entries import EntryKind
 from lanTag.session import events as ev
-from lanTag.session.core import CONTRIBUTIONS
-from lanTag.session.late_proof import LateProof
+from lanTag.session.core import CONTRIBUTIONS, SessionCore
 from lanTag.session.messages import (
     CLAIMS,
     MsgType,
@@ -31,16 +30,12 @@ from lanTag.session.steps import (
 )
 from lanTag.session.unplayed import left_out, outvoted
 
-# A seat whose address sent no frame at all (not even a keepalive or an ack: a live
-# peer's links speak every second) for this many lag warnings is presumed dead, and
-# we vote at once instead of at the turn or step timeout (SPEC §5.3, "early vote").
-DEAD_AFTER_LAGS = 2
 # A round HAVE names at most 8 vectors (a HAVE's digest list): one per drop during the round.
 MAX_ROUND_VECTORS = 8
 _NONE: frozenset[int] = frozenset()
 
 
-class Agreement(LateProof):
+class Agreement(SessionCore):
     """Votes, nudges, HAVE relays, drops, rollbacks and equivocation proofs."""
 
     # (snapshot, box, version key, missing seats) of the last ``_missing`` computation.
@@ -162,122 +157,6 @@ class Agreement(LateProof):
                 missing |= {s for s in unexplained if s != self.seat}
         return missing
 
-    def _deadline(self, bound: float | None = None) -> float | None:
-        """When to vote: the timeout below, or earlier when what we wait for is dead.
-
-        ``bound``: a caller that only uses ``min(bound, deadline)`` (``Session.next_timer``,
-        with the link and lag timers) may pass it; the result is then only exact below
-        ``bound``, any value returned at or above it stands for one at or above it, and
-        ``min(bound, result)`` is the same float as without ``bound``.  It saves scanning
-        every waiting seat's last frame (a 64-seat step: 63 of them) for every datagram.
-        """
-        normal = self._timeout_deadline()
-        if normal is None:
-            return None
-        early = self._early_deadline(normal if bound is None else min(normal, bound))
-        return normal if early is None else min(normal, early)
-
-    def _early_deadline(self, stop: float | None = None) -> float | None:
-        """When every seat we wait for has sent nothing at all for ``DEAD_AFTER_LAGS`` lag
-        warnings (a killed process, not a thinking player), if every one of them has.
-
-        Only the timing is local: the vote is the same VOTE, binding us the same way, and
-        a drop still needs every other live seat to vote exactly those seats (SPEC §5.4).
-        If we are wrong (only our link to them is cut), they stay live and the others'
-        HAVE relays, which our vote asks for, bring us their messages.
-
-        ``stop``: once the time found reaches it, that time is returned without looking
-        at the other seats (the true answer, a later time or None, is at or above ``stop``
-        too, and ``_deadline`` only needs to know that).
-        """
-        box = self._boxes.get(self.step)
-        if box is None or box.started_at is None or self.seat is None:
-            return None
-        waiting = self._missing()
-        mine = box.votes.get(self.seat)
-        if not waiting or (mine is not None and waiting <= set(mine.payload[0])):
-            return None  # already voted them silent: the timeouts resend it
-        last_heard = getattr(self.transport, "last_heard", None)
-        if last_heard is None:
-            return None  # cannot tell: the timeouts decide
-        peers = self.peers
-        dead_after = self._dead_after()
-        at = box.started_at
-        for seat in waiting:
-            if seat in self._left:
-                continue  # it said it left: no need to wait for its silence
-            addr = peers.get(seat)
-            if addr is None:
-                return None  # cannot tell: the timeouts decide
-            # Never heard at all (our NUDGE at the lag warning went to every peer, so a live
-            # one has answered by now): as if heard when we began, so a seat silent from the
-            # start (a squat) is voted out after the same grace at every peer, not only at
-            # the host that heard it in the lobby (issue #38 item 3).
-            heard = last_heard(addr)
-            if heard is None and not self._hears_everyone():
-                return None  # cannot tell: the timeouts decide
-            at = max(at, (self._began_at if heard is None else heard) + dead_after)
-            if stop is not None and at >= stop:
-                return at  # the rest cannot bring it below ``stop``
-        return at
-
-    def _dead_after(self) -> float:
-        return DEAD_AFTER_LAGS * self.record.timeouts.lag_ms / 1000
-
-    def _wire_heard(self, seat: int) -> float | None:
-        """When anything at all last came from ``seat``'s address, if the transport can say."""
-        last_heard = getattr(self.transport, "last_heard", None)
-        addr = self.peers.get(seat)
-        return None if last_heard is None or addr is None else last_heard(addr)
-
-    def _wire_dead(self, seat: int, now: float) -> bool:
-        """Nothing from ``seat``'s address for ``DEAD_AFTER_LAGS`` lag warnings (never heard:
-        since we began), or it sent a LEAVE: a vote may name it even if it sent something for
-        this step less than a step timeout ago."""
-        if seat in self._left:
-            return True
-        heard = self._wire_heard(seat)
-        if heard is None and not (self.peers.get(seat) and self._hears_everyone()):
-            return False  # cannot tell
-        return (self._began_at if heard is None else heard) + self._dead_after() <= now
-
-    def _hears_everyone(self) -> bool:
-        """Whether our transport hears every answer to what we send (PeerMachine's links):
-        then a seat it never heard is one that said nothing since we began (a plain
-        transport knows nothing of silence)."""
-        return bool(getattr(self.transport, "hears_every_answer", False))
-
-    def _timeout_deadline(self) -> float | None:
-        """When to vote.  Reveals wait a step timeout longer than commits: a seat blocked on a
-        missing commitment gets one relay round before anyone calls it silent."""
-        box = self._boxes.get(self.step)
-        if box is None or box.started_at is None or self.replay or not self._missing():
-            return None
-        if self.seat is None or self.seat not in self.live:
-            return None  # a spectator (or a dropped seat) never votes
-        needs = self.needs()
-        turn, step = self.record.timeouts.turn_ms / 1000, self.record.timeouts.step_ms / 1000
-        if box.own_move_at is not None:  # only the acks of our own move are missing
-            return box.own_move_at + step * (1 + self.vote_book.seq.get(self.step, 0))
-        if needs.kind is NeedKind.TURN:
-            first = turn
-        elif needs.kind is NeedKind.SECRET:
-            first = turn if not self._commits_complete(box, needs) else turn + step
-        else:
-            first = step
-        return box.started_at + first + step * self.vote_book.seq.get(self.step, 0)
-
-    def _lag_time(self) -> float | None:
-        box = self._boxes.get(self.step)
-        if box is None or box.started_at is None or box.lag_reported or self.replay:
-            return None
-        if self.seat is None or self.seat not in self.live or not self._missing():
-            return None
-        # Waiting for acks of our own move: time it from the move, not from when we began to
-        # think (else the others look "lagging" whenever we think longer than the warning).
-        base = box.own_move_at if box.own_move_at is not None else box.started_at
-        return base + self.record.timeouts.lag_ms / 1000
-
     def _vote(self, silent: frozenset[int], now: float) -> None:
         box = self._box(self.step)
         mine = box.votes.get(self.seat) if self.seat is not None else None
@@ -361,12 +240,12 @@ class Agreement(LateProof):
         """Apply a unanimous drop for the current step, or roll back to an older one first."""
         if self.late.commits:
             if self.features.collusion:
-                back = self._judge_late_proofs()
+                back = self.late_judge.judge_late_proofs()
                 if back is not None:
                     self._rollback(back)  # a round applied here is split after all
                     return True
             else:
-                self._ban_split_rounds()
+                self.late_judge.ban_split_rounds()
         if self.handback.admitted and self._void_admissions():
             return True
         if self.vote_book.left_out and self._outvoted_back():
@@ -649,7 +528,7 @@ class Agreement(LateProof):
     def _equivocation(self, first: Signed, second: Signed) -> None:
         """Keep the proof, tell everyone, and take the seat out from that step on."""
         self.convictions.proofs.append((first, second))
-        self._note_cheat(second.seat, second.step)
+        self.late_judge.note_cheat(second.seat, second.step)
         self.log.append(second.step, EntryKind.MSG, second.raw)
         why = f"two different {second.type.name} for step {second.step}"
         self._blame(second.seat, "equivocation", why, second.step)
@@ -660,13 +539,13 @@ class Agreement(LateProof):
         if self.features.ordered_proofs:
             # Protocol 6: the conviction's step is the earliest proven, whatever the order
             # the proofs came in (SPEC §5.7): a proof of an earlier step moves it back.
-            moved = self._contribution_proof(first, second)
+            moved = self.late_judge.contribution_proof(first, second)
             if moved and second.step < self.step and self._redecide(second.seat, second.step):
                 self._rollback(second.step)
             return
         if second.seat in self.convictions.banned:
             return  # convicted already (protocol 5 and older: whichever proof came first)
-        if self._late_proof(first, second):
+        if self.late_judge.late_proof(first, second):
             return  # protocol 5: the round's acknowledgements decide, not the proof
         self.convictions.banned[second.seat] = second.step
         if second.step < self.step and self._redecide(second.seat, second.step):

@@ -27,6 +27,7 @@ from lanTag.session.convictions import Convictions, LateProofs
 from lanTag.session.features import Features
 from lanTag.session.handback import Handback
 from lanTag.session.journal import Journal
+from lanTag.session.late_proof import LateProofJudge
 from lanTag.session.lobby_record import LobbyRecord, start_state
 from lanTag.session.messages import (
     ADMITTING,
@@ -38,7 +39,9 @@ from lanTag.session.messages import (
     parse_unverified,
     sign_message,
 )
+from lanTag.session.private_line import PrivateLine
 from lanTag.session.referee import NeedKind, Needs
+from lanTag.session.rejoin import Rejoin
 from lanTag.session.round_acks import RoundAcks
 from lanTag.session.sealing import SealBook
 from lanTag.session.steps import (
@@ -64,15 +67,20 @@ class SessionCore:
     """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
 
     The Session owns parts, each with its own state and a small API, given what it needs
-    (no back-pointer): the ``journal`` (lanTag.session.journal: log, events, counters,
-    outbox), the ``convictions`` and the ``late`` proofs, the ``vote_book``, the
-    ``round_acks`` (how a secret round is acknowledged), the ``handback`` book, the
-    ``absence`` judge, the ``chatter`` cap, the ``seal_book`` and ``catch_up``.  The rest
-    of its state is shared by one single-inheritance stack of rule sets: SessionCore (this
-    one: identity, keys, the message boxes, sending), under LateProof (the late-proof rule
-    of protocol 5: two COMMITs of one seat whose round may stand), Agreement (votes,
-    nudges, HAVE relays, drops, rollbacks, equivocation proofs), Recovery (resume, private
-    chat, asking back, the seals of the final state) and Session (accepting messages and
+    (no back-pointer; a few are handed session helpers as callables, e.g. ``needs``): the
+    ``journal`` (lanTag.session.journal: log, events, counters, outbox), the
+    ``convictions`` and the ``late`` proofs, the ``vote_book``, the ``round_acks`` (how a
+    secret round is acknowledged), the ``handback`` book, the ``absence`` judge, the
+    ``chatter`` cap, the ``seal_book``, ``catch_up``, the ``late_judge``
+    (lanTag.session.late_proof: the late-proof rule of protocol 5, two COMMITs of one seat
+    whose round may stand, and protocol 6's judging of such rounds), the ``private_line``
+    (chat sealed for one seat), the ``rejoin`` (the hand-back's REJOINs and admissions,
+    over the ``handback`` book) and, made by the Session, the ``silence`` clock
+    (lanTag.session.silence: when to warn of lag and when to vote).  The rest of its state
+    is shared by one single-inheritance stack of rule sets: SessionCore (this one:
+    identity, keys, the message boxes, sending), under Agreement (votes, nudges, HAVE
+    relays, drops, rollbacks, equivocation proofs), Recovery (resume, the message handlers
+    of the parts above, the seals of the final state) and Session (accepting messages and
     deciding steps).  Every attribute is listed here, once: its OWNER is the part whose
     rules give it meaning and that changes it (others may read it; "+" names a part that
     also writes it).  Everything is created in ``__init__`` below except the two lazy
@@ -127,7 +135,9 @@ class SessionCore:
     seal_book           SessionCore   the SealBook: the seals of the final state
     round_acks          SessionCore   the RoundAcks: how a secret round is acknowledged
     late                SessionCore   the LateProofs: late proofs of two COMMITs, cheaters
-                                      per step, steps to judge again (LateProof judges)
+                                      per step, steps to judge again (late_judge judges)
+    late_judge          SessionCore   the LateProofJudge: the late-proof rule, given the
+                                      books and boxes it reads and writes
     vote_book           SessionCore   the VoteBook: votes and nudges kept, my votes, the
                                       drops that left seats that never played out
     convictions         SessionCore   the Convictions: who was proven to have cheated, where
@@ -135,10 +145,13 @@ class SessionCore:
     absence             SessionCore   the Absence judge: which dropped seats withheld
     handback            SessionCore   the Handback: REJOINs held, admissions applied, and
                                       our own seat's asking back (protocol 5, SPEC §5.6)
-    _began_at           SessionCore   when this session began (started or resumed): a
-                                      seat never heard counts as heard then (Agreement)
     chatter             SessionCore   the ChatterCap: chatter taken per seat, step and type
                                       (protocol 6 cap, SPEC §5.3; ours: the ones we sent)
+    private_line        SessionCore   the PrivateLine: chat sealed for one seat (PRIVATE)
+    rejoin              SessionCore   the Rejoin: our seat's asking back, the admissions a
+                                      step's contributions carry (the Handback holds state)
+    silence             Session       the SilenceClock: the lag warning and vote deadlines,
+                                      and when this session began (started or resumed)
     ==================  ============  ======================================================
     """
 
@@ -152,7 +165,6 @@ class SessionCore:
         peers: Mapping[int, Addr] | None = None,
         watchers: tuple[Addr, ...] = (),
         transport: Transport | None = None,
-        now: float = 0.0,
         replay: bool = False,
         start: State | None = None,
     ) -> None:
@@ -214,13 +226,58 @@ class SessionCore:
         self.late = LateProofs()
         self.round_acks = RoundAcks(self.features, self.convictions, self.late, self._state_hash)
         self._hash_at: dict[int, bytes] = {0: state.state_hash()}
+        self.late_judge = LateProofJudge(
+            features=self.features,
+            game_id=self.game_id,
+            seat=seat,
+            replay=replay,
+            human_keys=self._human_keys,
+            late=self.late,
+            convictions=self.convictions,
+            journal=self.journal,
+            snapshots=self._snapshots,
+            boxes=self._boxes,
+            slots=self._slots,
+            hash_at=self._hash_at,
+            needs=self.needs,
+            box=self._box,
+            state_hash=self._state_hash,
+        )
         self.seal_book = SealBook(self.journal, replay)
         self.handback = Handback(self.features)
         self.absence = Absence(
             self.features, self.journal, self.convictions, self._left, self.late.commits
         )
-        self._began_at = now
         self.chatter = ChatterCap(self.features, self.journal)
+        self.rejoin = Rejoin(
+            record=record,
+            features=self.features,
+            seat=seat,
+            signer=self._signer,
+            replay=replay,
+            handback=self.handback,
+            chatter=self.chatter,
+            convictions=self.convictions,
+            journal=self.journal,
+            left=self._left,
+            human_keys=self._human_keys,
+            verifier=self._verifier,
+            snapshots=self._snapshots,
+            needs=self.needs,
+            state_hash=self._state_hash,
+            admissible=self._admissible,
+        )
+        self.private_line = PrivateLine(
+            game_id=self.game_id,
+            protocol=record.protocol,
+            seat=seat,
+            signer=self._signer,
+            identity=self._identity,
+            peers=self.peers,
+            journal=self.journal,
+            chatter=self.chatter,
+            where=lambda: (self.step, self.state.state_hash()),
+        )
         lag = record.timeouts.lag_ms / 1000
         self.catch_up = CatchUp(
             self.journal, self.peers, lag, self._boxes, self._snapshots, self.convictions
@@ -465,15 +522,7 @@ class SessionCore:
         if not self.replay:
             self._broadcast([m.raw for m in proof])
         self.convictions.ban(seat, step)
-        self._note_cheat(seat, step)
-
-    def _note_cheat(self, seat: int, step: int) -> None:
-        """A proof that ``seat`` cheated at ``step`` (any equivocation, a bad reveal,
-        conflicting acknowledgements): a late proof's round there no longer stands
-        (protocol 6, SPEC §5.7; judged by LateProof)."""
-        if self.features.collusion:
-            self.late.cheated_at.setdefault(step, set()).add(seat)
-            self.late.dirty.add(step)
+        self.late_judge.note_cheat(seat, step)
 
     def _maybe_reveal(self, box: StepBox, now: float) -> None:
         """Reveal our secret choice once every commitment is in; in protocol 6 the REVEAL

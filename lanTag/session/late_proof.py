@@ -9,17 +9,21 @@ at the round's step with its forfeit, as protocol 4 did with every such proof.
 Protocol 6 ("Many cheaters", §5.7) judges the round from every proof and acknowledgement
 held, whenever each came: a seat that named both versions is a liar, a proven seat counts
 for nothing at its round, a split is shown to every peer and undone when its witness is
-proven a liar, and applied only once the others split too (``_judge_late_proofs``).
+proven a liar, and applied only once the others split too (``judge_late_proofs``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lanTag.fair.commit import opens
 from lanTag.fair.hash_chain import chain_step_ok
-from lanTag.rules.base import Simultaneous
-from lanTag.session.core import SessionCore
+from lanTag.rules.base import Simultaneous, State
+from lanTag.session.convictions import Convictions, LateProofs
+from lanTag.session.features import Features
+from lanTag.session.journal import Journal
 from lanTag.session.messages import MsgType, Signed, reveal_value
-from lanTag.session.referee import NeedKind, needs_for
+from lanTag.session.referee import NeedKind, Needs, needs_for
 from lanTag.session.round_evidence import (
     acknowledgements,
     conflicting_acks,
@@ -28,15 +32,85 @@ from lanTag.session.round_evidence import (
 )
 from lanTag.session.steps import (
     ROUND_SUBJECT,
+    Snapshot,
+    StepBox,
 )
 
 _ACK_SLOTS = ((int(MsgType.REVEAL), 0), (int(MsgType.HAVE), ROUND_SUBJECT))
 
 
-class LateProof(SessionCore):
-    """Which late proofs leave their round standing, and what that round then takes."""
+Slots = dict[tuple[int, tuple[int, int, int, bytes]], Signed]
 
-    def _late_proof(self, first: Signed, second: Signed) -> bool:
+
+class LateProofJudge:
+    """Which late proofs leave their round standing, and what that round then takes.
+
+    A part the Session owns.  It holds nothing of its own beyond what it is given: it
+    writes the ``late`` book (LateProofs) and the ``convictions``, blames and sends through
+    the ``journal``, and reads the session's applied history (``snapshots``, the state
+    hash per step ``hash_at``), its message ``boxes`` and first message per ``slots``, all
+    shared containers the session changes in place.  ``needs`` is the session's current
+    step's Needs, ``box`` its StepBox of a step (created if missing), ``state_hash`` a
+    state's hash (cached)."""
+
+    def __init__(
+        self,
+        *,
+        features: Features,
+        game_id: bytes,
+        seat: int | None,
+        replay: bool,
+        human_keys: tuple[bytes | None, ...],
+        late: LateProofs,
+        convictions: Convictions,
+        journal: Journal,
+        snapshots: list[Snapshot],
+        boxes: dict[int, StepBox],
+        slots: Slots,
+        hash_at: dict[int, bytes],
+        needs: Callable[[], Needs],
+        box: Callable[[int], StepBox],
+        state_hash: Callable[[State], bytes],
+    ) -> None:
+        self.features = features
+        self.game_id = game_id
+        self.seat = seat
+        self.replay = replay
+        self._human_keys = human_keys
+        self.late = late
+        self.convictions = convictions
+        self._journal = journal
+        self._snapshots = snapshots
+        self._boxes = boxes
+        self._slots = slots
+        self._hash_at = hash_at
+        self.needs = needs
+        self._box = box
+        self._state_hash = state_hash
+
+    @property
+    def step(self) -> int:
+        return len(self._snapshots) - 1
+
+    @property
+    def live(self) -> frozenset[int]:
+        return self._snapshots[-1].live
+
+    def _blame(self, seat: int, code: str, reason: str, at: int | None = None) -> None:
+        self._journal.blame(seat, code, reason, at)
+
+    def _broadcast(self, raws: list[bytes]) -> None:
+        self._journal.broadcast(raws)
+
+    def note_cheat(self, seat: int, step: int) -> None:
+        """A proof that ``seat`` cheated at ``step`` (any equivocation, a bad reveal,
+        conflicting acknowledgements): a late proof's round there no longer stands
+        (protocol 6, SPEC §5.7)."""
+        if self.features.collusion:
+            self.late.cheated_at.setdefault(step, set()).add(seat)
+            self.late.dirty.add(step)
+
+    def late_proof(self, first: Signed, second: Signed) -> bool:
         """Protocol 5: two COMMITs of one seat for a secret round do not by themselves
         convict it at the round's step (SPEC §5.7).  Whether the round stands is a fact of
         signed acknowledgements: every honest peer names only the COMMIT it took first, so
@@ -92,7 +166,7 @@ class LateProof(SessionCore):
         if seat in self.live:
             self.convictions.contradicted.add(seat)  # refused like a seat we voted, voted at once
 
-    def _round_stood(self, step: int) -> None:
+    def round_stood(self, step: int) -> None:
         """Step ``step`` is decided: a seat proven to have signed two COMMITs there whose
         round stood (protocol 5), or conflicting acknowledgements (protocol 6), is convicted
         from now on, like a liar (§5.2)."""
@@ -103,7 +177,7 @@ class LateProof(SessionCore):
             if at == step:
                 self._contradict(seat)
 
-    def _contribution_proof(self, first: Signed, second: Signed) -> bool:
+    def contribution_proof(self, first: Signed, second: Signed) -> bool:
         """Protocol 6's ``_equivocation`` of two contributions: the seat is dropped at the
         earliest step a proof shows (SPEC §5.7), but for two COMMITs of a secret round (the
         late-proof rule decides) and two REVEALs with one opening that name two vectors
@@ -119,7 +193,7 @@ class LateProof(SessionCore):
         held = self.convictions.proof_banned.get(seat)
         if held is not None and held <= step:
             return False  # dropped there already
-        if self._late_proof(first, second):
+        if self.late_proof(first, second):
             return False  # the round's acknowledgements decide, not the proof
         self.convictions.proof_banned[seat] = step
         self.convictions.rebuild(seat)
@@ -130,17 +204,17 @@ class LateProof(SessionCore):
         voted out like a liar from the step after it (at once if we decided it already)."""
         self.late.acks_proven.add((seat, step))
         self.convictions.liars_at.setdefault(seat, step)
-        self._note_cheat(seat, step)
+        self.note_cheat(seat, step)
         if step < self.step:
             self._contradict(seat)
 
-    def _ban_split_rounds(self) -> None:
+    def ban_split_rounds(self) -> None:
         """A late proof's round at our current step is split when another live seat (not
         the equivocator) signed a HAVE, on our state, that does not name the COMMIT we took:
         it took another one, so no honest peer can ever hold every acknowledgement of one
         version and nobody applies the round.  The seat is then convicted at this step
         (forfeit), as protocol 4 convicted every such proof.  (Protocol 6 judges its rounds
-        with ``_judge_late_proofs``.)"""
+        with ``judge_late_proofs``.)"""
         step = self.step
         box = self._boxes.get(step)
         if box is None:
@@ -160,7 +234,7 @@ class LateProof(SessionCore):
             if split:
                 self.convictions.banned[seat] = step
 
-    def _late_reveal(self, msg: Signed) -> bool:
+    def late_reveal(self, msg: Signed) -> bool:
         """Protocol 5: ``msg``, a REVEAL in a slot that holds another one, is the REVEAL
         that opens the COMMIT we took of a seat whose round waits on a late proof (the first
         one, sent to us alone, opened its other COMMIT): it is taken, not a second proof.
@@ -184,7 +258,7 @@ class LateProof(SessionCore):
             sealed, self.game_id, msg.step, msg.seat, kind, nonce, value
         )
 
-    def _opens_other_commit(self, msg: Signed, kind: str) -> bool:
+    def opens_other_commit(self, msg: Signed, kind: str) -> bool:
         """``msg``, a REVEAL at our step that chains but does not open the COMMIT we took,
         opens the other COMMIT of a late proof (protocol 5): the other half of the same
         equivocation, no conviction by itself.  The round stands with the REVEAL that opens
@@ -198,7 +272,7 @@ class LateProof(SessionCore):
 
     # -- many cheaters (protocol 6, SPEC §5.7) ---------------------------------------
 
-    def _note_ack(self, msg: Signed) -> bool:
+    def note_ack(self, msg: Signed) -> bool:
         """``msg`` (just kept) is a REVEAL or round HAVE at a step holding a late proof:
         the judgement of that round may change (protocol 6).  True when it may."""
         if not self.late.commits or not self.features.collusion:
@@ -212,7 +286,7 @@ class LateProof(SessionCore):
         self.late.dirty.add(msg.step)
         return True
 
-    def _judge_late_proofs(self) -> int | None:
+    def judge_late_proofs(self) -> int | None:
         """Protocol 6: the late proofs' rounds judged again from every proof and
         acknowledgement we hold, whenever they come (SPEC §5.7, "Many cheaters").
 
@@ -248,7 +322,7 @@ class LateProof(SessionCore):
         return back
 
     def _judge_round(self, step: int) -> bool:
-        """``_judge_late_proofs`` for one step; True when a decision here must be taken
+        """``judge_late_proofs`` for one step; True when a decision here must be taken
         again (a split of a round we applied, or a split undone)."""
         families = self._round_families(step)
         if families is None:

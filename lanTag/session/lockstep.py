@@ -57,6 +57,7 @@ from lanTag.session.messages import (
 )
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
+from lanTag.session.silence import SilenceClock
 from lanTag.session.steps import (
     REQUEST_AHEAD,
     REQUEST_LIMITS,
@@ -105,9 +106,23 @@ class Session(Recovery):
             peers=peers,
             watchers=watchers,
             transport=transport,
-            now=now,
             replay=replay,
             start=start,
+        )
+        self.silence = SilenceClock(
+            record=record,
+            seat=seat,
+            replay=replay,
+            began_at=now,
+            peers=self.peers,
+            left=self._left,
+            vote_book=self.vote_book,
+            boxes=self._boxes,
+            snapshots=self._snapshots,
+            transport=lambda: self.transport,  # (a caller may wrap it after we begin)
+            needs=self.needs,
+            missing=lambda: self._missing(),
+            commits_complete=self._commits_complete,
         )
         self._pump(now)
 
@@ -258,7 +273,7 @@ class Session(Recovery):
         slot = (msg.seat, msg.slot)
         first = self._slots.get(slot)
         if first is not None and not supersedes(first, msg):
-            if first.raw != msg.raw and self._late_reveal(msg):
+            if first.raw != msg.raw and self.late_judge.late_reveal(msg):
                 # The REVEAL that opens the COMMIT we took of a seat whose round waits on a
                 # late proof (protocol 5, SPEC §5.7): taken, the other one was no choice.
                 self.log.append(msg.step, EntryKind.MSG, msg.raw)
@@ -291,7 +306,7 @@ class Session(Recovery):
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         if msg.seat != self.seat:
             self._weigh_state_hash(msg, step)
-        judge = self._note_ack(msg)  # protocol 6: a late proof's round may be split by it
+        judge = self.late_judge.note_ack(msg)  # protocol 6: a late proof's round may be split by it
         if msg.step < step and msg.type in _LATE_TYPES:
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
@@ -328,15 +343,15 @@ class Session(Recovery):
         return None if self.vote_book.count(msg.seat, msg.step, msg.type) else "cap"
 
     def next_timer(self) -> float | None:
-        link, lag = self.transport.next_timer(), self._lag_time()
+        link, lag = self.transport.next_timer(), self.silence.lag_time()
         others = [t for t in (link, lag) if t is not None]
-        # Only min(deadline, the others) counts: _deadline may stop looking above them.
+        # Only min(deadline, the others) counts: deadline may stop looking above them.
         times = [
             link,
-            self._deadline(min(others) if others else None),
+            self.silence.deadline(min(others) if others else None),
             lag,
             self._follow_time(),
-            self._rejoin_time(),
+            self.rejoin.next_time(),
         ]
         real = [t for t in times if t is not None]
         return min(real) if real else None
@@ -345,28 +360,28 @@ class Session(Recovery):
         self.transport.handle_timer(now)
         if self.replay or self.seat is None or self.seat not in self.live:
             self._follow(now)  # a dropped seat stuck at a step asks to catch up (§5.5)
-            rejoin = self._rejoin_time()
+            rejoin = self.rejoin.next_time()
             if rejoin is not None and now >= rejoin:
-                self._send_rejoin(now)  # ...and, resumed, asks for its seat back (§5.6)
+                self.rejoin.send(now)  # ...and, resumed, asks for its seat back (§5.6)
             return
         box = self._box(self.step)
         waiting = self._missing()
         if box.started_at is None or not waiting:
             return
         waited = now - (box.own_move_at if box.own_move_at is not None else box.started_at)
-        lag_time = self._lag_time()
+        lag_time = self.silence.lag_time()
         if lag_time is not None and now >= lag_time:  # the same float as next_timer's
             box.lag_reported = True
             for seat in sorted(waiting):
                 # "Lagging" only when its address said nothing for a lag warning: a peer
                 # whose player thinks still sends keepalives (the screen shows it thinking).
-                heard = self._wire_heard(seat)
+                heard = self.silence.wire_heard(seat)
                 if heard is None or heard + self.record.timeouts.lag_ms / 1000 <= now:
                     self._events.append(ev.Lagging(seat, self.step, waited))
             # Non-binding: whoever holds what we lack relays it long before anyone votes.
             if self._request_room(MsgType.NUDGE):
                 self._emit(MsgType.NUDGE, (sorted(waiting), 1), now)
-        deadline = self._deadline()
+        deadline = self.silence.deadline()
         if deadline is not None and now >= deadline:
             recent = now - self.record.timeouts.step_ms / 1000
             # Protocol 6 (SPEC §5.5): a seat heard at this step is spared the first deadline
@@ -377,7 +392,7 @@ class Session(Recovery):
             silent = frozenset(
                 s
                 for s in waiting
-                if not spare or box.heard.get(s, -1.0) < recent or self._wire_dead(s, now)
+                if not spare or box.heard.get(s, -1.0) < recent or self.silence.wire_dead(s, now)
             )
             if silent:
                 self._vote(silent, now)
@@ -432,8 +447,8 @@ class Session(Recovery):
             self._answer_votes(now)
             self._vote_contradicted(now)
             if self._apply_drops(now):
-                if self.asking_back and self.handback.sent_at is None:
-                    self._send_rejoin(now)  # we learnt our drop after asking back (§5.6)
+                if self.rejoin.asking_back and self.handback.sent_at is None:
+                    self.rejoin.send(now)  # we learnt our drop after asking back (§5.6)
                 continue
             needs = self.needs()
             if needs.kind is NeedKind.SECRET and self._commits_complete(box, needs):
@@ -595,7 +610,7 @@ class Session(Recovery):
             commit.payload[0], self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value
         ):
             code, reason = "bad-reveal", "reveal does not open its commitment"
-            if self._opens_other_commit(msg, needs.secret_kind):
+            if self.late_judge.opens_other_commit(msg, needs.secret_kind):
                 self._count("late-proof-reveal")  # refused, no conviction (SPEC §5.7)
                 return False
         else:
@@ -693,10 +708,10 @@ class Session(Recovery):
             )
         elif forfeits:  # a roll: the seats dropped at their own roll (protocol 6, §5.5)
             withheld = frozenset(forfeits)
-        self._round_stood(decided)
+        self.late_judge.round_stood(decided)
         live = snap.live
         if self.features.handback:
-            admitted = self._admissions(box)  # protocol 5: seats given back from the next step
+            admitted = self.rejoin.admissions(box)  # protocol 5: back from the next step
             if admitted:
                 live = live | admitted
                 for seat in admitted:

@@ -1,6 +1,6 @@
 """Recovery and side channels: resume from a log, catch-up (SYNC, answered by the CatchUp
-part), the hand-back of a dropped seat (REJOIN and admissions, protocol 5: the Handback
-book), private chat, and the seals of the final state (the SealBook).
+part), the handlers of the hand-back (the Rejoin part) and of private chat (the
+PrivateLine), and the seals of the final state (the SealBook).
 
 protocol/SPEC.md §5.6 (resume, hand-back), §3 (PRIVATE, SEAL).
 """
@@ -14,21 +14,17 @@ from lanTag.errors import LocalProtocolError
 from lanTag.fair.commit import opens
 from lanTag.session import events as ev
 from lanTag.session.agreement import Agreement
-from lanTag.session.chatter import TOO_CHATTY
 from lanTag.session.core import NONCE_DOMAIN
 from lanTag.session.messages import (
     MsgType,
     Signed,
-    parse_unverified,
     sign_message,
-    verify_signature,
 )
-from lanTag.session.referee import NeedKind
-from lanTag.session.steps import StepBox
 
 
 class Recovery(Agreement):
-    """What a restarted peer needs, and chat meant for one seat only."""
+    """What a restarted peer needs, and the handlers the message table names for the
+    side channels (chat, SYNC, PRIVATE, REJOIN, SEAL)."""
 
     def _derived_nonce(self, step: int) -> bytes:
         if self._chain_secret is None:
@@ -121,172 +117,13 @@ class Recovery(Agreement):
             congested = getattr(self.transport, "congested", None)
             self.catch_up.answer_sync(msg, now, congested)
 
-    def private_aad(self, sender: int, to: int) -> bytes:
-        """What a private message's encryption is bound to: this game, its sender, its reader."""
-        return self.game_id + sender.to_bytes(2, "big") + to.to_bytes(2, "big")
-
-    def send_private(self, to: int, sealed: tuple[bytes, bytes, bytes], now: float) -> None:
-        """Send chat sealed with lanTag.private_chat.seal to seat ``to`` only (never logged)."""
-        if self._signer is None or self.seat is None:
-            raise LocalProtocolError("spectators cannot chat")
-        addr = self.peers.get(to)
-        if addr is None or to == self.seat:
-            raise LocalProtocolError(f"seat {to} is not another person at this table")
-        msg = sign_message(
-            self._signer,
-            MsgType.PRIVATE,
-            self.game_id,
-            self.step,
-            self.seat,
-            self.state.state_hash(),
-            (to, *sealed),
-            version=self.record.protocol,
-        )
-        if not self.chatter.room(msg):
-            raise LocalProtocolError(TOO_CHATTY)
-        self._outbox.setdefault(addr, []).append(msg.raw)
-
     def _open_private(self, msg: Signed, now: float) -> None:
-        """A PRIVATE: shown when it is for our seat and opens."""
-        from lanTag.private_chat import PrivateChatError, open_sealed
-
-        to, ephemeral, nonce, ciphertext = msg.payload
-        if to != self.seat or self._identity is None:
-            self._count("private-not-for-us")
-            return
-        try:
-            text = open_sealed(
-                self._identity.seed, ephemeral, nonce, ciphertext, self.private_aad(msg.seat, to)
-            )
-        except PrivateChatError:
-            self._count("private-undecryptable")
-            return
-        self._events.append(ev.Chat(msg.seat, text, private=True))
-
-    # -- the hand-back of a dropped seat (protocol 5, SPEC §5.6) ------------------------
-    # The seat signs a REJOIN; a live seat carries those very bytes in its next MOVE,
-    # ENTROPY or COMMIT (an *admission*).  Every peer holds that contribution before it
-    # decides its step (spectators and a verifier replaying a log too), so every peer finds
-    # the same admission there and makes the seat live from the next step on: no step is
-    # decided with the seat by some and without it by others.  An admission is void (the
-    # contribution still counts) unless its REJOIN is signed by its seat's key, that seat
-    # was dropped at or before the REJOIN's step and is not live, and it was never convicted
-    # of cheating up to the admission's step.  A conviction learnt later for a step at or
-    # before an admission rolls the admission back (Agreement._void_admissions).
-
-    def handbacks_left(self, seat: int) -> int | None:
-        """How many more times ``seat`` may be given back this game (None: no limit, a game
-        older than protocol 6)."""
-        return self.handback.left(seat)
-
-    def ask_back(self, now: float, *, once: bool = False) -> None:
-        """Our seat wants to play again: while the others hold it dropped we send a signed
-        REJOIN, again every step timeout, until a live seat admits us.
-
-        A resumed peer asks whenever its seat is dropped (``once`` False).  A person whose
-        seat a bot took while they were away (the console's one key) asks this time only
-        (``once``): until the seat is let in, also again if a rollback undoes the admission,
-        but once in and dropped again for idleness it stays out until they ask again, so a
-        player who walked off does not come back by itself to make the table wait out the
-        turn limit each time."""
-        if self.replay or self._signer is None or not self.features.handback:
-            return
-        self.handback.ask(once=once)
-        self._send_rejoin(now)
-
-    @property
-    def wants_back(self) -> bool:
-        """Our seat asks to be given back whenever it is dropped (a resumed peer)."""
-        return self.handback.want_back
-
-    @property
-    def asking_back(self) -> bool:
-        """Our seat is dropped and asks to be given back (it may still be refused)."""
-        return self.handback.want_back and self.seat is not None and self.seat not in self.live
-
-    def rejoin_refusal(self) -> str | None:
-        """Why our dropped seat cannot be given back, as a fact code, or None (it may be):
-        ``protocol`` (a game older than protocol 5), ``convicted`` (we hold a proof that it
-        cheated), ``limit`` (protocol 6: it was given back HANDBACK_LIMIT times already),
-        ``nobody`` (every other live person has left: nobody will admit it), ``over``."""
-        if self.seat is None or self.seat in self.live:
-            return None
-        if not self.features.handback:
-            return "protocol"
-        if self.state.is_over:
-            return "over"
-        if self.convictions.since(self.seat, self.step):
-            return "convicted"
-        if self.handback.left(self.seat) == 0:
-            return "limit"
-        if all(s in self._left for s in self.live - {self.seat}):
-            return "nobody"  # every live person said it leaves: nobody will carry a REJOIN
-        return None
-
-    def _send_rejoin(self, now: float) -> None:
-        if not self.asking_back or self.state.is_over or self._signer is None:
-            return
-        assert self.seat is not None
-        msg = sign_message(
-            self._signer,
-            MsgType.REJOIN,
-            self.game_id,
-            self.step,
-            self.seat,
-            self._state_hash(self.state),
-            (),
-            version=self.record.protocol,
-        )
-        last = self.chatter.last_own(self.seat, self.step, MsgType.REJOIN)
-        raw = msg.raw if self.chatter.room(msg) else last
-        self.handback.sent_at = now
-        if raw is not None:
-            self._broadcast([raw])
-
-    def _rejoin_time(self) -> float | None:
-        """When our dropped seat asks back again (every step timeout: a peer that lost the
-        REJOIN, or was not live then, hears it again)."""
-        sent_at = self.handback.sent_at
-        if sent_at is None or not self.asking_back or self.state.is_over:
-            return None
-        return sent_at + self.record.timeouts.step_ms / 1000
+        """A PRIVATE: opened by the private line (the message table's handler)."""
+        self.private_line.receive(msg)
 
     def _take_rejoin(self, msg: Signed, now: float) -> None:
-        """A seat asks back (signature checked on receipt): keep its latest request; our next
-        contribution may carry it.  Not logged: only a carried REJOIN counts, and it is in
-        the contribution's bytes."""
-        if not self.features.handback:
-            self._reject("unknown-type", f"a REJOIN in a protocol-{self.record.protocol} game")
-            return
-        self.handback.keep(msg)
-
-    def _admissions(self, box: StepBox) -> frozenset[int]:
-        """Seats the current step's decisive contributions admit (protocol 5): the mover's
-        MOVE, every live seat's ENTROPY, or the round's COMMITs, as every peer holds them."""
-        needs = self.needs()
-        if needs.kind is NeedKind.TURN:
-            carriers = [box.of(MsgType.MOVE)[needs.humans[0]]]
-        elif needs.kind is NeedKind.ENTROPY:
-            got = box.of(MsgType.ENTROPY)
-            carriers = [got[s] for s in needs.humans]
-        elif needs.kind is NeedKind.SECRET:
-            got = box.of(MsgType.COMMIT)
-            carriers = [got[s] for s in needs.humans if s in got]
-        else:
-            return frozenset()
-        admitted: set[int] = set()
-        for carrier in carriers:
-            blob = carrier.admission
-            if blob is None:
-                continue
-            request = parse_unverified(blob)  # its shape was checked with the carrier's
-            key = self._human_keys[request.seat] if request.seat < len(self._human_keys) else None
-            if key is None or not verify_signature(request, key, self._verifier):
-                self._count("bad-admission")  # void: nobody may pose as the seat
-                continue
-            if self._admissible(request, self.step, carrier.seat):
-                admitted.add(request.seat)
-        return frozenset(admitted)
+        """A REJOIN: kept by the hand-back part (the message table's handler)."""
+        self.rejoin.take(msg)
 
     # -- the seals of the final state (SPEC §3) -----------------------------------------------
 

@@ -153,7 +153,7 @@ def take_back(model: GameModel, arg: str) -> None:
     if s is None or not model.can_take_back():
         model.say(model.prompt_hint(), "class:error")
         return
-    model.handle.command(lambda now: s.ask_back(now, once=True))
+    model.handle.command(lambda now: s.rejoin.ask_back(now, once=True))
     model.say("asking the table for your seat back…", "class:ok")
 
 
@@ -208,9 +208,9 @@ def whisper(model: GameModel, arg: str) -> None:
         model.say(f"seat {to} is not another person at this table", "class:error")
         return
     me = s.seat
-    sealed = seal(s.record.seats[to].public_key, text.strip(), s.private_aad(me, to))
+    sealed = seal(s.record.seats[to].public_key, text.strip(), s.private_line.aad(me, to))
     try:
-        model.handle.command(lambda now: s.send_private(to, sealed, now))
+        model.handle.command(lambda now: s.private_line.send(to, sealed))
     except LocalProtocolError as exc:
         model.say(str(exc), "class:error")
         return

@@ -5,7 +5,7 @@ peers vote the seat out and the replicated bot plays it (SPEC §5.4, §5.5).  Th
 counts that clock on the player's own row and on the turn line from the start, warns at
 ``WARN_LEFT`` seconds before the limit (message line and terminal bell), and gives a
 dropped seat back with one key: the hand-back a resumed seat uses (protocol 5, SPEC
-§5.6), asked once (``Session.ask_back(once=True)``).  Pure: the elapsed time comes in.
+§5.6), asked once (``Session.rejoin.ask_back(once=True)``).  Pure: the elapsed time comes in.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def can_take_back(session: Session, seat: int, left: set[int]) -> bool:
     """Our dropped seat (not one we left: we would have gone) may be asked back now."""
     if seat in session.live or seat in left or not session.features.handback:
         return False
-    return not session.wants_back and session.rejoin_refusal() is None
+    return not session.rejoin.wants_back and session.rejoin.refusal() is None
 
 
 def idle_drop_line(limit: float) -> str:

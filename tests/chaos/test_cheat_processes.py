@@ -76,7 +76,7 @@ async def _lines_until(
 # early as a dead process: twelve processes on a loaded 2-core machine can starve an honest
 # one that long, and it would be blamed.  The tables' peers take 10 lag warnings (20 s); the
 # turn timeout (6 s) still bounds a silent seat, and no cheat here is silence.
-PATIENT_PEERS = "import lanTag.session.agreement as a\na.DEAD_AFTER_LAGS = 10\n"
+PATIENT_PEERS = "import lanTag.session.silence as a\na.DEAD_AFTER_LAGS = 10\n"
 
 
 def _peer_env(tmp: Path, i: int) -> dict[str, str]:

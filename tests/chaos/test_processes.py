@@ -47,7 +47,7 @@ def test_sigkilled_peer_is_dropped_and_the_others_finish(tmp_path: Path) -> None
 # CPU (seen: seat 1 dropped at step 11, 4.2 s after the kill) or a restarted victim still
 # importing lanTag.  The peers here take 10 lag warnings (20 s): the test is about the
 # resume, which comes back long before that and before the turn and step timeouts.
-PATIENT_PEERS = "import lanTag.session.agreement as a\na.DEAD_AFTER_LAGS = 10\n"
+PATIENT_PEERS = "import lanTag.session.silence as a\na.DEAD_AFTER_LAGS = 10\n"
 
 
 @pytest.mark.slow

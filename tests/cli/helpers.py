@@ -101,7 +101,7 @@ def lantag_process(
 # over.  Tests that assert nobody was dropped, or every seal, give their processes 10 lag
 # warnings and 30 s (neither is waited out when the peers answer).
 PATIENT = (
-    "import lanTag.session.agreement as a, lanTag.session.sealing as s\n"
+    "import lanTag.session.silence as a, lanTag.session.sealing as s\n"
     "a.DEAD_AFTER_LAGS = 10\n"
     "s.SEAL_WAIT = 30.0\n"
 )

@@ -35,7 +35,7 @@ from tests.cli.helpers import (
 # next MOVE is what carries the admission.  Nothing about the protocol is changed.
 HOST_SIDE = """
 import lanTag.peer.machine as m
-import lanTag.session.agreement as a
+import lanTag.session.silence as a
 
 a.DEAD_AFTER_LAGS = 1
 _act = m.BotDriver.act

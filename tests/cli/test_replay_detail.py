@@ -467,7 +467,7 @@ def toy_hand_backs() -> Iterator[list[tuple[str, bytes]]]:
         net.run_until(lambda: all(2 not in s.live for s in sessions[:2]))  # noqa: B023
         net.run_until(lambda: sessions[0].step >= 12)  # noqa: B023  (rounds without it)
         net.silent.discard(2)
-        sessions[2].ask_back(net.now)
+        sessions[2].rejoin.ask_back(net.now)
         net.run()
         assert net.all_over() and all(2 in s.live for s in sessions)
         logs += [(f"{how}/seat {i}", s.take_log()) for i, s in enumerate(sessions)]

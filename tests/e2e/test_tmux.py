@@ -266,7 +266,7 @@ def test_bug_bots_reported_lagging_after_a_slow_human_move(
 ) -> None:
     """Today, when you take longer than the lag threshold (2 s) to move, the log panel says
     "seat 1 bot-1 lagging (4.8s)" / "seat 2 bot-2 lagging" right after your move: the
-    acknowledgements of your move are timed from the start of the step (Session._lag_time
+    acknowledgements of your move are timed from the start of the step (SilenceClock.lag_time
     uses box.started_at), not from when they became due.  The same happens between two
     people (host/join): the one who waited is shown "lagging (12.4s)" by the slow mover."""
     me = player(tmp_path, "tester")

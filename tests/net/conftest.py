@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lanTag.session import agreement
+from lanTag.session import silence
 
 
 @pytest.fixture
@@ -18,4 +18,4 @@ def patient_peers(monkeypatch: pytest.MonkeyPatch) -> None:
     tagem table).  These games assert that nobody is dropped; 20 lag warnings is the step
     timeout (10 s), the bound the table was meant to have.
     """
-    monkeypatch.setattr(agreement, "DEAD_AFTER_LAGS", 20)
+    monkeypatch.setattr(silence, "DEAD_AFTER_LAGS", 20)

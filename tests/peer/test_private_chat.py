@@ -17,8 +17,10 @@ def test_private_message_is_read_by_its_recipient_only_and_never_logged() -> Non
     to = next(s for s in seats if s != sender.seat)
     other = next(s for s in seats if s not in (sender.seat, to))
     text = "alliance? you take the north"
-    sealed = seal(sender.record.seats[to].public_key, text, sender.private_aad(sender.seat, to))
-    sender.send_private(to, sealed, table.net.now)
+    sealed = seal(
+        sender.record.seats[to].public_key, text, sender.private_line.aad(sender.seat, to)
+    )
+    sender.private_line.send(to, sealed)
     table.net.run_until(table.over, 36_000)
     got = [e for e in table.peers[seats[to]].events if isinstance(e, ev.Chat)]
     assert got == [ev.Chat(sender.seat, text, private=True)]
@@ -26,8 +28,10 @@ def test_private_message_is_read_by_its_recipient_only_and_never_logged() -> Non
     for i in range(3):
         raw_entries = [e.raw for e in parse_log(bytes(table.logs[i])).entries]
         assert not any(text.encode() in raw for raw in raw_entries)
-        assert all(e.kind != EntryKind.MSG or b"alliance" not in e.raw
-                   for e in parse_log(bytes(table.logs[i])).entries)
+        assert all(
+            e.kind != EntryKind.MSG or b"alliance" not in e.raw
+            for e in parse_log(bytes(table.logs[i])).entries
+        )
 
 
 def test_a_private_message_for_someone_else_does_not_open() -> None:

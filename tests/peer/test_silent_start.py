@@ -54,8 +54,8 @@ def test_a_seat_silent_from_the_start_is_dropped_by_every_peer_within_the_grace(
     peer votes it out after DEAD_AFTER_LAGS lag warnings (4 s at the default lag_ms), not
     after the step timeout (30 s here), and the game goes on with a bot in its seat."""
     from lanTag.session import events as ev
-    from lanTag.session.agreement import DEAD_AFTER_LAGS
     from lanTag.session.lobby_record import Timeouts
+    from lanTag.session.silence import DEAD_AFTER_LAGS
 
     timeouts = Timeouts(turn_ms=60_000, step_ms=30_000, lag_ms=2_000)
     table = Table("prototag", 3, seed=13, timeouts=timeouts)

@@ -6,9 +6,9 @@ ends with is asserted; each of the rule's conditions has a test that fails witho
 from __future__ import annotations
 
 from lanTag.session import events as ev
-from lanTag.session.agreement import DEAD_AFTER_LAGS
 from lanTag.session.lobby_record import Timeouts
 from lanTag.session.messages import MsgType, sign_message
+from lanTag.session.silence import DEAD_AFTER_LAGS
 from tests.support.table import Table, addr, identity_for
 
 # A step timeout far above the squat grace: a drop before it is the early vote's.

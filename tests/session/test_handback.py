@@ -52,7 +52,7 @@ def _dropped_table(seed: str, humans: int = 3) -> tuple[list[Session], SimNet]:
 def _back(net: SimNet, sessions: list[Session]) -> None:
     """The process of seat GONE is back and asks for its seat (what a resume does)."""
     net.silent.discard(GONE)
-    sessions[GONE].ask_back(net.now)
+    sessions[GONE].rejoin.ask_back(net.now)
 
 
 def _own_contributions(log: bytes, seat: int, from_step: int) -> list[Signed]:
@@ -286,15 +286,15 @@ def test_why_a_dropped_seat_can_only_watch_is_one_fact() -> None:
     me = sessions[GONE]
     net.silent.discard(GONE)
     _run_to(net, lambda: GONE not in me.live)  # it learns its drop from the others
-    assert me.rejoin_refusal() is None  # the table may give it back
+    assert me.rejoin.refusal() is None  # the table may give it back
     me._left[0] = me.step  # one other person has left: the other may still admit it
-    assert me.rejoin_refusal() is None
+    assert me.rejoin.refusal() is None
     for seat in (0, 1):
         me._left[seat] = me.step  # every other person has left (signed LEAVEs)
-    assert me.rejoin_refusal() == "nobody"
+    assert me.rejoin.refusal() == "nobody"
     me._left.clear()
     me.convictions.banned[GONE] = me.step  # a proof that it cheated
-    assert me.rejoin_refusal() == "convicted"
+    assert me.rejoin.refusal() == "convicted"
 
 
 # ------------------------------------------------------------------ the wire shape
@@ -509,7 +509,7 @@ def test_a_seat_that_left_and_was_given_back_is_never_dropped_again_for_that_lea
     net.silent.add(gone)
     _run_to(net, lambda: all(_events(net, i, ev.SeatsDropped) for i in others))
     net.silent.discard(gone)
-    sessions[gone].ask_back(net.now)
+    sessions[gone].rejoin.ask_back(net.now)
     _run_to(net, lambda: all(_events(net, i, ev.SeatsBack) for i in range(humans)))
     # A copy of the old LEAVE that comes late (a relay, a retransmission) changes nothing.
     sessions[others[0]].receive_message(leave, net.now)

@@ -1,5 +1,5 @@
 """Idle is not leaving (issue 34 item 1): a seat the table dropped at the turn limit comes
-back when its person asks once (``ask_back(once=True)``: the console's one key), through
+back when its person asks once (``rejoin.ask_back(once=True)``: the console's one key), through
 the same hand-back as a resumed seat (SPEC §5.6, a REJOIN carried by a live seat's next
 contribution).  Back in, it asks no more: idle again, it is dropped again and stays out
 until asked again, where a resumed seat asks after every drop.  Simulated table, virtual
@@ -66,17 +66,17 @@ def test_an_idle_seat_asked_back_once_plays_again_and_is_not_back_by_itself_late
     assert first[1] == (IDLE,)
     assert _asked_of_at(sessions[0], IDLE, first[0])  # dropped for idling on its own decision
     me = sessions[IDLE]
-    assert me.rejoin_refusal() is None and not me.wants_back  # may come back, has not asked
+    assert me.rejoin.refusal() is None and not me.rejoin.wants_back  # may come back, has not asked
     # The person is back: one key.
     net.hold.clear()
     net.hold_secret.clear()
-    me.ask_back(net.now, once=True)
+    me.rejoin.ask_back(net.now, once=True)
     net.run_until(lambda: _everyone(sessions, lambda s: IDLE in s.live), max_steps=400_000)
     backs = {tuple((b.step, b.seats) for b in _backs(net, i)) for i in range(3)}
     assert len(backs) == 1, backs  # every peer lets it in at the same step
     [(back_step, seats)] = next(iter(backs))
     assert seats == (IDLE,) and back_step > first[0]
-    assert me.wants_back and not me.asking_back  # in: it asks no more, until dropped again
+    assert me.rejoin.wants_back and not me.rejoin.asking_back  # in: asks no more until dropped
     # It plays its own seat again: it is asked, and answers, as a person does.
     net.run_until(lambda: me.step > back_step + 1 and _asked_of(me, IDLE), max_steps=400_000)
     asked_at = me.step
@@ -86,7 +86,7 @@ def test_an_idle_seat_asked_back_once_plays_again_and_is_not_back_by_itself_late
     net.hold.add(IDLE)
     net.hold_secret.add(IDLE)
     net.run_until(lambda: _everyone(sessions, lambda s: IDLE not in s.live), max_steps=400_000)
-    assert not me.wants_back  # asked once: that ask is spent
+    assert not me.rejoin.wants_back  # asked once: that ask is spent
     net.hold.clear()  # (the replicated bot plays the seat; its peer still follows the game)
     net.hold_secret.clear()
     net.run(max_time=net.now + 300.0)
@@ -114,13 +114,13 @@ def test_a_resumed_seat_still_asks_after_every_drop() -> None:
     me = sessions[IDLE]
     net.hold.clear()
     net.hold_secret.clear()
-    me.ask_back(net.now)
+    me.rejoin.ask_back(net.now)
     net.run_until(lambda: _everyone(sessions, lambda s: IDLE in s.live), max_steps=400_000)
-    assert me.wants_back
+    assert me.rejoin.wants_back
     net.hold.add(IDLE)
     net.hold_secret.add(IDLE)
     net.run_until(lambda: _everyone(sessions, lambda s: IDLE not in s.live), max_steps=400_000)
-    assert me.asking_back  # by itself
+    assert me.rejoin.asking_back  # by itself
     net.hold.clear()
     net.hold_secret.clear()
     net.run_until(lambda: _everyone(sessions, lambda s: IDLE in s.live), max_steps=400_000)
@@ -139,7 +139,7 @@ def test_the_drop_redecided_by_a_rollback_does_not_spend_the_ask() -> None:
     me = sessions[IDLE]
     net.hold.clear()
     net.hold_secret.clear()
-    me.ask_back(net.now, once=True)
+    me.rejoin.ask_back(net.now, once=True)
     net.run_until(lambda: _everyone(sessions, lambda s: IDLE in s.live), max_steps=400_000)
     step = me.step
     me._rollback(drop_step - 1)  # (the snapshot at the drop step holds the drop already)
@@ -147,4 +147,4 @@ def test_the_drop_redecided_by_a_rollback_does_not_spend_the_ask() -> None:
     net.collect()
     assert len(_drops(net, IDLE)) == 2  # the drop, decided again
     assert me.step == step and IDLE in me.live  # the same history, admission included
-    assert me.wants_back  # not spent: only a drop after the admission spends it
+    assert me.rejoin.wants_back  # not spent: only a drop after the admission spends it

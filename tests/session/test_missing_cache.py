@@ -3,7 +3,7 @@
 * ``Agreement._missing`` is cached per snapshot, step box and table size: on every call
   across whole games (jitter, duplicates, drops, rollbacks, equivocation) it must equal
   ``_missing_fresh``, the from-scratch computation.
-* ``Session.next_timer`` lets ``_deadline`` stop scanning the waiting seats' last frames
+* ``Session.next_timer`` lets ``SilenceClock.deadline`` stop scanning the waiting seats' last frames
   once they cannot bring the vote below the link or lag timer: the same float comes out.
 * ``messages.reveal_value`` packs a REVEAL's received action array: the bytes must
   equal ``wire.pack(action.to_msgpack())``, for every step and seat width.
@@ -56,12 +56,12 @@ def checked_missing(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
     def next_timer(self: Session) -> float | None:
         got = timer(self)
         # The definition: the minimum of the link timer, the exact vote deadline, the
-        # lag warning (``_deadline()`` without a bound scans every waiting seat) and, for a
+        # lag warning (``deadline()`` without a bound scans every waiting seat) and, for a
         # dropped seat, its next ask to catch up.
         times = [
             self.transport.next_timer(),
-            self._deadline(),
-            self._lag_time(),
+            self.silence.deadline(),
+            self.silence.lag_time(),
             self._follow_time(),
         ]
         real = [t for t in times if t is not None]

@@ -13,9 +13,9 @@ from pathlib import Path
 import lanTag.session
 from lanTag.session.core import SessionCore
 
-PARTS = ("SessionCore", "Agreement", "LateProof", "Recovery", "Session")
+PARTS = ("SessionCore", "Agreement", "Recovery", "Session")
 ROW = re.compile(
-    r"^\s*([a-z_]\w*)\s{2,}(SessionCore|Agreement|LateProof|Recovery|Session)"
+    r"^\s*([a-z_]\w*)\s{2,}(SessionCore|Agreement|Recovery|Session)"
     r"\s{2,}\S",
     re.MULTILINE,
 )

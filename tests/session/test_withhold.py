@@ -196,9 +196,7 @@ def _blind_to_commit(session: Session, of_seat: int) -> None:
     session.receive_payload = receive_payload  # type: ignore[method-assign]
 
 
-def test_a_reveal_from_before_the_drop_is_read_the_same_by_a_peer_that_lacked_the_commit() -> (
-    None
-):
+def test_a_reveal_from_before_the_drop_is_read_the_same_by_a_peer_that_lacked_the_commit() -> None:
     """Seat 2 commits and never reveals; seat 0 reveals first, naming seat 2's COMMIT.  Seat 1
     never got that COMMIT (lost, relays too) until seat 2 was dropped: it then holds a REVEAL
     naming a vector it cannot rebuild, and waits; the relay its request brings carries the
@@ -352,8 +350,8 @@ def test_past_the_limit_the_dropped_person_reads_why_in_one_line() -> None:
     Withholder(me, always=True)
     net.run_until(lambda: len(_events(net, CHEAT, ev.SeatsDropped)) == HANDBACK_LIMIT + 1)
     assert CHEAT not in me.live and not me.state.is_over
-    assert me.handbacks_left(CHEAT) == 0
-    assert me.rejoin_refusal() == "limit"
+    assert me.rejoin.handbacks_left(CHEAT) == 0
+    assert me.rejoin.refusal() == "limit"
     line = dropped_seat_line(me, me.step)
     assert line.startswith("watching only:"), line
     assert f"given back at most {_times()} a game" in line, line

@@ -105,7 +105,7 @@ class Withholder:
         s.transport = RewritingWithExtras(s.transport, self._outgoing)
         s.receive_payload = self._incoming  # type: ignore[method-assign]
         s.handle_timer = self._on_timer  # type: ignore[method-assign]
-        s.ask_back(0.0)  # whenever it is dropped, it asks for its seat back
+        s.rejoin.ask_back(0.0)  # whenever it is dropped, it asks for its seat back
 
     # -- the wire ------------------------------------------------------------------------
 
@@ -181,12 +181,10 @@ class Withholder:
             without = s.state.withheld_roll((self.seat,))  # what the table would apply
         gain_with = self.gain(s.state, with_link, self.seat)
         gain_without = self.gain(s.state, without, self.seat)
-        may = not self.careful or bool(s.handbacks_left(self.seat))
+        may = not self.careful or bool(s.rejoin.handbacks_left(self.seat))
         better = gain_with is not None and gain_without is not None and gain_without > gain_with
         withhold = may and (better or self.always)
-        self.choices.append(
-            Choice(step, s.state.awaited().seats, with_link, without, withhold)
-        )
+        self.choices.append(Choice(step, s.state.awaited().seats, with_link, without, withhold))
         if withhold:
             self._withheld.add(step)
             self._held_out.pop(step, None)

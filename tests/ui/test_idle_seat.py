@@ -90,7 +90,7 @@ async def test_an_idle_player_is_warned_loses_the_seat_and_takes_it_back_with_en
         # One key: Enter on the empty command line asks the table for the seat back.
         commands.run(model, "submit")
         assert model.message == "asking the table for your seat back…"
-        assert session.asking_back and not model.can_take_back()
+        assert session.rejoin.asking_back and not model.can_take_back()
         run_until(lambda: 0 in session.live)
         backs = [e for e in table.peers[1].events if isinstance(e, ev.SeatsBack)]
         assert [b.seats for b in backs] == [(0,)]  # the other peer let it in too
