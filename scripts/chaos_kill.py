@@ -202,6 +202,12 @@ async def one_run(k: int, args: argparse.Namespace, log_dir: Path) -> KillRun:
             r.problems.append(
                 f"stall: {len(pending)} process(es) still running after {args.stall}s"
             )
+            # What each survivor said last (its steps, drops, votes): a stall seen once in
+            # CI under load is then readable from the report alone.
+            for i in range(args.peers):
+                if i != victim:
+                    last = " | ".join(text for _, text in lines[i][-8:])
+                    r.problems.append(f"peer {i} said last: {last}")
         for proc in [*procs, *([resumed] if resumed else [])]:
             if proc.returncode is None:
                 proc.kill()
