@@ -146,6 +146,7 @@ SLOW_TESTS = frozenset(
         "tests/session/test_colluders.py::test_two_colluders_end_in_one_history_with_no_honest_seat_blamed",
         "tests/session/test_colluders.py::test_a_victim_that_took_the_second_commit_splits_the_round_with_everyone",
         "tests/session/test_colluders.py::test_beyond_the_bound_the_table_stalls_and_never_splits",
+        "tests/session/test_cut_survivors.py::test_two_survivors_cut_apart_while_the_third_dies_finish_the_game",
     }
 )
 
