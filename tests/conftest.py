@@ -167,6 +167,7 @@ MDNS_MODULES = frozenset(
     {
         "tests/net/test_discovery.py",
         "tests/net/test_lobby_adverts.py",
+        "tests/bench/test_bench_smoke.py",  # bench_discovery advertises and browses
         "tests/cli/test_doorstep.py",
         "tests/cli/test_exit_signals.py",
         "tests/cli/test_cli.py",
