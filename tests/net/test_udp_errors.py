@@ -133,8 +133,10 @@ async def test_receive_errors_never_end_reception(
         assert pump.stats.rebuilds == 0 and len(maker.made) == 1
     else:  # a fresh socket on the same port after each error the pump saw
         assert 0 < pump.stats.recv_errors <= faults.recv.raised
-        assert pump.stats.rebuilds >= 1 and len(maker.made) == 1 + pump.stats.rebuilds
-        assert all(s.getsockname() == address for s in maker.made if s.fileno() != -1)
+        # A rebuild the close overtook opened a socket it never counts (udp.py closes its
+        # stream at once; seen on a loaded CI run: 3 sockets, 1 rebuild): none is left open.
+        assert pump.stats.rebuilds >= 1 and len(maker.made) >= 1 + pump.stats.rebuilds
+        assert all(s.fileno() == -1 for s in maker.made)
 
 
 @pytest.mark.parametrize("fixed", [False, True], ids=["cpython-unfixed", "cpython-fixed"])
