@@ -163,7 +163,7 @@ def is_slow(nodeid: str) -> bool:
 # tests/net/test_discovery.py are exact.  The suite runs in parallel (pytest-xdist,
 # ``--dist loadgroup`` in pyproject.toml): these share one worker, one test at a time.
 # (tests/netns/ runs its mDNS in namespaces of its own.)
-MDNS_MODULES = frozenset(
+ONE_WORKER_MODULES = frozenset(
     {
         "tests/net/test_discovery.py",
         "tests/net/test_lobby_adverts.py",
@@ -174,12 +174,18 @@ MDNS_MODULES = frozenset(
         "tests/e2e/test_night_tmux.py",
         "tests/e2e/test_rematch.py",
         "tests/e2e/test_tmux.py",
+        # ... and the other real-terminal tests: their turn clocks are short (a 32-s idle
+        # limit), and two of them side by side on two cores missed one in CI.
+        "tests/e2e/test_first_run.py",
+        "tests/e2e/test_idle_tmux.py",
+        "tests/e2e/test_resume_tmux.py",
+        "tests/e2e/test_tmux_screens.py",
     }
 )
 
 
-def shares_mdns(nodeid: str) -> bool:
-    return nodeid.split("::", 1)[0] in MDNS_MODULES
+def on_one_worker(nodeid: str) -> bool:
+    return nodeid.split("::", 1)[0] in ONE_WORKER_MODULES
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
@@ -187,7 +193,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if is_slow(item.nodeid):
             item.add_marker(pytest.mark.slow)
-        if shares_mdns(item.nodeid):
+        if on_one_worker(item.nodeid):
             item.add_marker(pytest.mark.xdist_group("mdns"))
 
 

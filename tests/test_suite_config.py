@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import MDNS_MODULES, SLOW_DIRS, SLOW_TESTS, is_slow, shares_mdns
+from tests.conftest import ONE_WORKER_MODULES, SLOW_DIRS, SLOW_TESTS, is_slow, on_one_worker
 
 ROOT = Path(__file__).parents[1]
 
@@ -23,6 +23,6 @@ def test_every_slow_test_named_exists() -> None:
 
 
 def test_every_mdns_module_exists_and_shares_one_worker() -> None:
-    assert [m for m in MDNS_MODULES if not (ROOT / m).is_file()] == []
-    assert shares_mdns("tests/net/test_discovery.py::test_browse_lists_a_running_advert")
-    assert not shares_mdns("tests/netns/test_lan.py::test_x")  # namespaces of its own
+    assert [m for m in ONE_WORKER_MODULES if not (ROOT / m).is_file()] == []
+    assert on_one_worker("tests/net/test_discovery.py::test_browse_lists_a_running_advert")
+    assert not on_one_worker("tests/netns/test_lan.py::test_x")  # namespaces of its own
