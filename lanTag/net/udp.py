@@ -329,6 +329,7 @@ class UdpPump:
             return
         if self._closed.is_set():
             stream.close()
+            sock.close()  # now: the transport would close it a callback after close() returned
             return
         self._sock, self._stream = sock, stream
         self.stats.rebuilds += 1
@@ -420,6 +421,9 @@ class UdpPump:
         for task in running:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
+        # The transport closes its socket a callback or more later (proactor: after its
+        # read is cancelled); the port is free when close() returns, not one tick after.
+        self._sock.close()
         if self._failure is not None:
             raise self._failure
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +137,78 @@ async def test_receive_errors_never_end_reception(
         # stream at once; seen on a loaded CI run: 3 sockets, 1 rebuild): none is left open.
         assert pump.stats.rebuilds >= 1 and len(maker.made) >= 1 + pump.stats.rebuilds
         assert all(s.fileno() == -1 for s in maker.made)
+
+
+class ClosingLate:
+    """Every stream opened from now on closes its transport (and so its socket) a minute
+    late, as a proactor transport does with a send still in flight.  ``now()`` runs the
+    closes still pending, for a clean loop at the end of a test."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.pending: list[tuple[asyncio.TimerHandle, Callable[[], None]]] = []
+        opened = udp._open_stream
+
+        async def open_lazy(sock: socket.socket) -> Any:
+            stream = await opened(sock)
+            close = stream.close
+            monkeypatch.setattr(stream, "close", lambda: self._later(close))
+            return stream
+
+        monkeypatch.setattr(udp, "_open_stream", open_lazy)
+
+    def _later(self, close: Callable[[], None]) -> None:
+        self.pending.append((asyncio.get_running_loop().call_later(60.0, close), close))
+
+    async def now(self) -> None:
+        for handle, close in self.pending:
+            handle.cancel()
+            close()
+        await settle()
+
+
+async def test_close_frees_the_port_though_the_transport_closes_its_socket_later(
+    monkeypatch: pytest.MonkeyPatch, quiet: list[dict[str, Any]]
+) -> None:
+    late = ClosingLate(monkeypatch)
+    pump = await UdpPump.start(Scripted(), ("127.0.0.1", 0))
+    await pump.close()
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.bind(pump.address)  # EADDRINUSE while the pump's socket is open
+    finally:
+        await late.now()
+
+
+async def test_a_rebuild_that_ends_after_the_pump_failed_leaves_no_socket_open(
+    monkeypatch: pytest.MonkeyPatch, quiet: list[dict[str, Any]]
+) -> None:
+    faults = Faults(recv_every=1)  # the first receive fails: the proactor pump rebuilds
+    maker = use_sockets(monkeypatch, faults)
+    use_mode(monkeypatch, "proactor")
+    late = ClosingLate(monkeypatch)
+    opened = udp._open_stream
+    pumps: list[UdpPump] = []
+
+    async def open_as_the_machine_fails(sock: socket.socket) -> Any:
+        stream = await opened(sock)
+        if pumps:  # the rebuild's stream: the machine fails meanwhile
+            pumps[0]._fail(RuntimeError("the machine failed"))
+        return stream
+
+    monkeypatch.setattr(udp, "_open_stream", open_as_the_machine_fails)
+    pumps.append(pump := await UdpPump.start(Scripted(), ("127.0.0.1", 0)))
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as peer:
+        peer.sendto(b"fails to arrive", pump.address)
+        await wait_for(lambda: len(maker.made) == 2, "the rebuild's socket", GUARD)
+        rebuild = pump._rebuilding
+        await wait_for(lambda: rebuild is None or rebuild.done(), "the rebuild's end", GUARD)
+    with pytest.raises(RuntimeError, match="the machine failed"):
+        await pump.close()
+    try:
+        assert pump.stats.rebuilds == 0  # the rebuild saw the pump closed
+        assert [s.fileno() for s in maker.made] == [-1, -1]
+    finally:
+        await late.now()
 
 
 @pytest.mark.parametrize("fixed", [False, True], ids=["cpython-unfixed", "cpython-fixed"])
