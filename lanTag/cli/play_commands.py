@@ -112,7 +112,11 @@ async def cmd_play(args: argparse.Namespace) -> int:
     try:
         lobby = host.machine.lobby
         if not await wait_until(lambda: lobby.taken == config.humans, SETUP_TIMEOUT):  # type: ignore[union-attr]
-            raise UserError("bot peers did not join on loopback (is UDP on 127.0.0.1 blocked?)")
+            joined = lobby.taken - 1  # type: ignore[union-attr]
+            raise UserError(
+                f"{joined} of {bot_count} bot peers joined on loopback in {SETUP_TIMEOUT:.0f} s"
+                " (is UDP on 127.0.0.1 blocked?)"
+            )
         host.command(host.machine.start_game)
         return await run_ui_or_headless(host, args.headless, local_table=True)
     except asyncio.CancelledError:
