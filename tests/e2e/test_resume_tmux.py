@@ -20,6 +20,7 @@ from tests.e2e.test_tmux import (
     panel,
     player,
     quit_game,
+    secret_asked,
     shown_step,
     tmux,
     xdg,
@@ -47,13 +48,9 @@ def play_one(pane: Pane) -> str:
 def seal(pane: Pane, seat: int, sealed: set[int]) -> None:
     """A secret choice asked of ``seat``: seat k takes the (k+1)-th choice (Tab k+1 times),
     so two seats never choose alike and a battle does not draw on and on."""
-    screen = pane.text()
-    asked = re.search(r"turn secret [\w-]+: seats ([\d ]+?) ·", panel(screen))
-    step = shown_step(screen)
-    if asked is None or str(seat) not in asked.group(1).split() or step in sealed or step is None:
+    step = secret_asked(pane.text(), seat)
+    if step is None or step in sealed:
         return
-    if "│ watching: bot in your seat" in screen.split("\n", 1)[0]:
-        return  # not let back in yet: the bot in the seat chooses (it raced a battle in CI)
     pane.keys(*["Tab"] * (seat + 1))
     pane.wait(lambda s: re.match(rf"{seat + 1}/\d+", message_line(s)) is not None, "the choice")
     pane.keys("Enter")

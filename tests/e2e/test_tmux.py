@@ -135,14 +135,22 @@ def legal_actions(pane: Pane) -> list[str]:
     return actions
 
 
-def seal_if_asked(pane: Pane, seat: int, sealed: set[int]) -> None:
-    """A secret choice (rock-paper-scissors) asked of ``seat``: Tab picks one, Enter seals it."""
-    screen = pane.text()
+def secret_asked(screen: str, seat: int) -> int | None:
+    """The step whose secret choice (rock-paper-scissors) ``screen`` asks of ``seat``, or
+    None: none asked, or a bot plays the seat while we watch (idle, or not let back in
+    yet), and the bot chooses."""
     asked = re.search(r"turn secret [\w-]+: seats ([\d ]+?) ·", panel(screen))
     if asked is None or str(seat) not in asked.group(1).split():
-        return
-    step = title_step(screen)
-    if step in sealed:
+        return None
+    if "│ watching: bot in your seat" in screen.split("\n", 1)[0]:
+        return None
+    return shown_step(screen)
+
+
+def seal_if_asked(pane: Pane, seat: int, sealed: set[int]) -> None:
+    """A secret choice asked of ``seat``: Tab picks one, Enter seals it."""
+    step = secret_asked(pane.text(), seat)
+    if step is None or step in sealed:
         return
     pane.keys("Tab")
     pane.wait(lambda s: command_line(s) != "", "a choice after Tab")
