@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 
 from lanTag.session.convictions import Convictions
 from lanTag.session.journal import Journal
 from lanTag.session.messages import MsgType, Signed
-from lanTag.session.steps import Snapshot, StepBox
+from lanTag.session.steps import History, StepBox
 from lanTag.session.transport import Addr
 
 
@@ -24,7 +24,7 @@ class CatchUp:
         peers: Mapping[int, Addr],
         lag: float,
         boxes: Mapping[int, StepBox],
-        snapshots: Sequence[Snapshot],
+        history: History,
         convictions: Convictions,
     ) -> None:
         """``lag``: the record's ``lag_ms`` in seconds, the rate of answers per seat."""
@@ -34,7 +34,7 @@ class CatchUp:
         self._peers = peers
         self._lag = lag
         self._boxes = boxes
-        self._snapshots = snapshots
+        self._history = history
         self._convictions = convictions
 
     def answer_sync(
@@ -85,7 +85,7 @@ class CatchUp:
             return
         addr = self._peers.get(dropped)
         dropped_at = next(
-            (k for k, snap in enumerate(self._snapshots) if dropped not in snap.live), None
+            (k for k, snap in enumerate(self._history) if dropped not in snap.live), None
         )
         if addr is None or dropped_at is None:
             return

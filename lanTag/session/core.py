@@ -45,6 +45,7 @@ from lanTag.session.rejoin import Rejoin
 from lanTag.session.round_acks import RoundAcks
 from lanTag.session.sealing import SealBook
 from lanTag.session.steps import (
+    History,
     Snapshot,
     StepBox,
 )
@@ -235,7 +236,7 @@ class SessionCore:
             late=self.late,
             convictions=self.convictions,
             journal=self.journal,
-            snapshots=self._snapshots,
+            history=History(self._snapshots),
             boxes=self._boxes,
             slots=self._slots,
             hash_at=self._hash_at,
@@ -262,7 +263,7 @@ class SessionCore:
             left=self._left,
             human_keys=self._human_keys,
             verifier=self._verifier,
-            snapshots=self._snapshots,
+            history=History(self._snapshots),
             needs=self.needs,
             state_hash=self._state_hash,
             admissible=self._admissible,
@@ -280,7 +281,7 @@ class SessionCore:
         )
         lag = record.timeouts.lag_ms / 1000
         self.catch_up = CatchUp(
-            self.journal, self.peers, lag, self._boxes, self._snapshots, self.convictions
+            self.journal, self.peers, lag, self._boxes, History(self._snapshots), self.convictions
         )
 
     @property

@@ -32,7 +32,7 @@ from lanTag.session.round_evidence import (
 )
 from lanTag.session.steps import (
     ROUND_SUBJECT,
-    Snapshot,
+    History,
     StepBox,
 )
 
@@ -64,7 +64,7 @@ class LateProofJudge:
         late: LateProofs,
         convictions: Convictions,
         journal: Journal,
-        snapshots: list[Snapshot],
+        history: History,
         boxes: dict[int, StepBox],
         slots: Slots,
         hash_at: dict[int, bytes],
@@ -80,21 +80,13 @@ class LateProofJudge:
         self.late = late
         self.convictions = convictions
         self._journal = journal
-        self._snapshots = snapshots
+        self._history = history
         self._boxes = boxes
         self._slots = slots
         self._hash_at = hash_at
         self.needs = needs
         self._box = box
         self._state_hash = state_hash
-
-    @property
-    def step(self) -> int:
-        return len(self._snapshots) - 1
-
-    @property
-    def live(self) -> frozenset[int]:
-        return self._snapshots[-1].live
 
     def _blame(self, seat: int, code: str, reason: str, at: int | None = None) -> None:
         self._journal.blame(seat, code, reason, at)
@@ -138,7 +130,7 @@ class LateProofJudge:
         self.late.commits[key] = (first.digest, second.payload[0], second.digest)
         self.late.dirty.add(second.step)
         self.convictions.liars_at.setdefault(second.seat, second.step)  # never given back (§5.6)
-        if second.step < self.step:
+        if second.step < self._history.step:
             self._contradict(second.seat)  # the round stood: an agreed drop from here
         return True
 
@@ -148,14 +140,14 @@ class LateProofJudge:
         reveal: the peer that takes it as the seat's REVEAL convicts the seat at the round's
         step (``_check_reveal``), so this peer must too, even if the round stood here
         (protocol 5 called every such REVEAL part of the two COMMITs: the peers split)."""
-        if not self.features.ordered_proofs or reveal.step > self.step:
+        if not self.features.ordered_proofs or reveal.step > self._history.step:
             return True  # (a step we have not reached: its REVEALs are judged there)
         late = self.late.commits[(reveal.seat, reveal.step)]
         took = next(m for m in self._slots.values() if m.digest == late[0])  # a slot's first
-        decision = self._snapshots[reveal.step].state.decision()
+        decision = self._history[reveal.step].state.decision()
         assert isinstance(decision, Simultaneous)
         nonce, value, link = reveal.payload[1], reveal_value(reveal), reveal.payload[2]
-        if not chain_step_ok(self._snapshots[reveal.step].chain_last[reveal.seat], link):
+        if not chain_step_ok(self._history[reveal.step].chain_last[reveal.seat], link):
             return False
         return any(
             opens(c, self.game_id, reveal.step, reveal.seat, decision.kind, nonce, value)
@@ -163,7 +155,7 @@ class LateProofJudge:
         )
 
     def _contradict(self, seat: int) -> None:
-        if seat in self.live:
+        if seat in self._history.live:
             self.convictions.contradicted.add(seat)  # refused like a seat we voted, voted at once
 
     def round_stood(self, step: int) -> None:
@@ -205,7 +197,7 @@ class LateProofJudge:
         self.late.acks_proven.add((seat, step))
         self.convictions.liars_at.setdefault(seat, step)
         self.note_cheat(seat, step)
-        if step < self.step:
+        if step < self._history.step:
             self._contradict(seat)
 
     def ban_split_rounds(self) -> None:
@@ -215,11 +207,11 @@ class LateProofJudge:
         version and nobody applies the round.  The seat is then convicted at this step
         (forfeit), as protocol 4 convicted every such proof.  (Protocol 6 judges its rounds
         with ``judge_late_proofs``.)"""
-        step = self.step
+        step = self._history.step
         box = self._boxes.get(step)
         if box is None:
             return
-        snap = self._snapshots[-1]
+        snap = self._history.current
         ours = self._state_hash(snap.state)
         for (seat, at), (held, _sealed, _other) in self.late.commits.items():
             if at != step or seat in self.convictions.banned or seat not in snap.live:
@@ -240,7 +232,7 @@ class LateProofJudge:
         one, sent to us alone, opened its other COMMIT): it is taken, not a second proof.
         Only at our current step, while we hold no REVEAL of that seat, and only one that
         opens that COMMIT and chains: there is one such message, so this admits no flood."""
-        if msg.type is not MsgType.REVEAL or msg.step != self.step:
+        if msg.type is not MsgType.REVEAL or msg.step != self._history.step:
             return False
         late = self.late.commits.get((msg.seat, msg.step))
         box = self._box(msg.step)
@@ -249,7 +241,7 @@ class LateProofJudge:
             return False
         if msg.seat in box.of(MsgType.REVEAL):
             return False
-        snap = self._snapshots[-1]
+        snap = self._history.current
         kind = self.needs().secret_kind
         value = reveal_value(msg)
         nonce, link = msg.payload[1], msg.payload[2]
@@ -264,11 +256,11 @@ class LateProofJudge:
         equivocation, no conviction by itself.  The round stands with the REVEAL that opens
         ours (relayed by a peer that holds it) or is split (§5.7).  One that opens neither
         is a bad reveal, as in protocol 4."""
-        late = self.late.commits.get((msg.seat, self.step))
+        late = self.late.commits.get((msg.seat, self._history.step))
         if late is None:
             return False
         nonce, value = msg.payload[1], reveal_value(msg)
-        return opens(late[1], self.game_id, self.step, msg.seat, kind, nonce, value)
+        return opens(late[1], self.game_id, self._history.step, msg.seat, kind, nonce, value)
 
     # -- many cheaters (protocol 6, SPEC §5.7) ---------------------------------------
 
@@ -279,7 +271,7 @@ class LateProofJudge:
             return False
         if msg.type is MsgType.HAVE and msg.payload[0] != ROUND_SUBJECT:
             return False
-        if msg.type not in (MsgType.REVEAL, MsgType.HAVE) or msg.step > self.step:
+        if msg.type not in (MsgType.REVEAL, MsgType.HAVE) or msg.step > self._history.step:
             return False
         if not any(at == msg.step for _seat, at in self.late.commits):
             return False
@@ -311,13 +303,12 @@ class LateProofJudge:
         liar's word takes back the step it had not decided yet, as soon as the others'
         proof reaches it.  Returns the earliest step to decide again (the caller rolls
         back), if any."""
-        steps = sorted(
-            {at for _seat, at in self.late.commits if at == self.step or at in self.late.dirty}
-        )
+        current, dirty = self._history.step, self.late.dirty
+        steps = sorted({at for _seat, at in self.late.commits if at == current or at in dirty})
         back: int | None = None
         for step in steps:
             self.late.dirty.discard(step)
-            if step <= self.step and self._judge_round(step):
+            if step <= self._history.step and self._judge_round(step):
                 back = step if back is None else min(back, step)
         return back
 
@@ -357,7 +348,7 @@ class LateProofJudge:
                     self._broadcast([m.raw for m in shown])
                 self.convictions.splits.add(key)
                 self.convictions.rebuild(seat)
-                again = again or step < self.step
+                again = again or step < self._history.step
             elif not shown and key in self.convictions.splits:
                 self.convictions.splits.discard(key)  # the seat that split it was proven a liar
                 self.convictions.rebuild(seat)
@@ -391,7 +382,7 @@ class LateProofJudge:
         the round without it decides again, as its acknowledgement reached another peer
         before the drop (it can only have been an honest seat that took the other COMMIT,
         then fell silent, or a liar that named our version nowhere)."""
-        live = self._snapshots[step].live
+        live = self._history[step].live
         box = self._boxes.get(step)
         return live if box is None else live | box.dropped_now
 
@@ -406,7 +397,7 @@ class LateProofJudge:
         box = self._boxes.get(step)
         if box is None:
             return None
-        snap = self._snapshots[step]
+        snap = self._history[step]
         needs = needs_for(snap.state.decision(), self._live_at_start(step))
         if needs.kind is not NeedKind.SECRET:
             return None

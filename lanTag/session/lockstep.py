@@ -61,6 +61,7 @@ from lanTag.session.silence import SilenceClock
 from lanTag.session.steps import (
     REQUEST_AHEAD,
     REQUEST_LIMITS,
+    History,
     Snapshot,
     StepBox,
     may_be_decided,
@@ -118,7 +119,7 @@ class Session(Recovery):
             left=self._left,
             vote_book=self.vote_book,
             boxes=self._boxes,
-            snapshots=self._snapshots,
+            history=History(self._snapshots),
             transport=lambda: self.transport,  # (a caller may wrap it after we begin)
             needs=self.needs,
             missing=lambda: self._missing(),

@@ -32,7 +32,7 @@ from lanTag.session.messages import (
     verify_signature,
 )
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import Snapshot, StepBox
+from lanTag.session.steps import History, StepBox
 
 
 class Rejoin:
@@ -61,7 +61,7 @@ class Rejoin:
         left: Mapping[int, int],
         human_keys: tuple[bytes | None, ...],
         verifier: Verifier,
-        snapshots: list[Snapshot],
+        history: History,
         needs: Callable[[], Needs],
         state_hash: Callable[[State], bytes],
         admissible: Callable[[Signed, int, int], bool],
@@ -78,22 +78,10 @@ class Rejoin:
         self._left = left
         self._human_keys = human_keys
         self._verifier = verifier
-        self._snapshots = snapshots
+        self._history = history
         self.needs = needs
         self._state_hash = state_hash
         self._admissible = admissible
-
-    @property
-    def step(self) -> int:
-        return len(self._snapshots) - 1
-
-    @property
-    def state(self) -> State:
-        return self._snapshots[-1].state
-
-    @property
-    def live(self) -> frozenset[int]:
-        return self._snapshots[-1].live
 
     def handbacks_left(self, seat: int) -> int | None:
         """How many more times ``seat`` may be given back this game (None: no limit, a game
@@ -123,43 +111,44 @@ class Rejoin:
     @property
     def asking_back(self) -> bool:
         """Our seat is dropped and asks to be given back (it may still be refused)."""
-        return self.handback.want_back and self.seat is not None and self.seat not in self.live
+        seat = self.seat
+        return self.handback.want_back and seat is not None and seat not in self._history.live
 
     def refusal(self) -> str | None:
         """Why our dropped seat cannot be given back, as a fact code, or None (it may be):
         ``protocol`` (a game older than protocol 5), ``convicted`` (we hold a proof that it
         cheated), ``limit`` (protocol 6: it was given back HANDBACK_LIMIT times already),
         ``nobody`` (every other live person has left: nobody will admit it), ``over``."""
-        if self.seat is None or self.seat in self.live:
+        if self.seat is None or self.seat in self._history.live:
             return None
         if not self.features.handback:
             return "protocol"
-        if self.state.is_over:
+        if self._history.state.is_over:
             return "over"
-        if self.convictions.since(self.seat, self.step):
+        if self.convictions.since(self.seat, self._history.step):
             return "convicted"
         if self.handback.left(self.seat) == 0:
             return "limit"
-        if all(s in self._left for s in self.live - {self.seat}):
+        if all(s in self._left for s in self._history.live - {self.seat}):
             return "nobody"  # every live person said it leaves: nobody will carry a REJOIN
         return None
 
     def send(self, now: float) -> None:
         """Sign and send our REJOIN (the last one signed at this step once the cap is full)."""
-        if not self.asking_back or self.state.is_over or self._signer is None:
+        if not self.asking_back or self._history.state.is_over or self._signer is None:
             return
         assert self.seat is not None
         msg = sign_message(
             self._signer,
             MsgType.REJOIN,
             self.record.game_id,
-            self.step,
+            self._history.step,
             self.seat,
-            self._state_hash(self.state),
+            self._state_hash(self._history.state),
             (),
             version=self.record.protocol,
         )
-        last = self.chatter.last_own(self.seat, self.step, MsgType.REJOIN)
+        last = self.chatter.last_own(self.seat, self._history.step, MsgType.REJOIN)
         raw = msg.raw if self.chatter.room(msg) else last
         self.handback.sent_at = now
         if raw is not None:
@@ -169,7 +158,7 @@ class Rejoin:
         """When our dropped seat asks back again (every step timeout: a peer that lost the
         REJOIN, or was not live then, hears it again)."""
         sent_at = self.handback.sent_at
-        if sent_at is None or not self.asking_back or self.state.is_over:
+        if sent_at is None or not self.asking_back or self._history.state.is_over:
             return None
         return sent_at + self.record.timeouts.step_ms / 1000
 
@@ -208,6 +197,6 @@ class Rejoin:
             if key is None or not verify_signature(request, key, self._verifier):
                 self._journal.count("bad-admission")  # void: nobody may pose as the seat
                 continue
-            if self._admissible(request, self.step, carrier.seat):
+            if self._admissible(request, self._history.step, carrier.seat):
                 admitted.add(request.seat)
         return frozenset(admitted)

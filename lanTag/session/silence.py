@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import Snapshot, StepBox
+from lanTag.session.steps import History, StepBox
 from lanTag.session.transport import Addr, Transport
 from lanTag.session.vote_book import VoteBook
 
@@ -43,7 +43,7 @@ class SilenceClock:
         left: Mapping[int, int],
         vote_book: VoteBook,
         boxes: dict[int, StepBox],
-        snapshots: list[Snapshot],
+        history: History,
         transport: Callable[[], Transport],
         needs: Callable[[], Needs],
         missing: Callable[[], frozenset[int]],
@@ -57,19 +57,11 @@ class SilenceClock:
         self._left = left
         self.vote_book = vote_book
         self._boxes = boxes
-        self._snapshots = snapshots
+        self._history = history
         self._transport = transport
         self.needs = needs
         self._missing = missing
         self._commits_complete = commits_complete
-
-    @property
-    def step(self) -> int:
-        return len(self._snapshots) - 1
-
-    @property
-    def live(self) -> frozenset[int]:
-        return self._snapshots[-1].live
 
     def deadline(self, bound: float | None = None) -> float | None:
         """When to vote: the timeout below, or earlier when what we wait for is dead.
@@ -99,7 +91,7 @@ class SilenceClock:
         at the other seats (the true answer, a later time or None, is at or above ``stop``
         too, and ``deadline`` only needs to know that).
         """
-        box = self._boxes.get(self.step)
+        box = self._boxes.get(self._history.step)
         if box is None or box.started_at is None or self.seat is None:
             return None
         waiting = self._missing()
@@ -159,28 +151,28 @@ class SilenceClock:
     def timeout_deadline(self) -> float | None:
         """When to vote.  Reveals wait a step timeout longer than commits: a seat blocked on a
         missing commitment gets one relay round before anyone calls it silent."""
-        box = self._boxes.get(self.step)
+        box = self._boxes.get(self._history.step)
         if box is None or box.started_at is None or self.replay or not self._missing():
             return None
-        if self.seat is None or self.seat not in self.live:
+        if self.seat is None or self.seat not in self._history.live:
             return None  # a spectator (or a dropped seat) never votes
         needs = self.needs()
         turn, step = self.record.timeouts.turn_ms / 1000, self.record.timeouts.step_ms / 1000
         if box.own_move_at is not None:  # only the acks of our own move are missing
-            return box.own_move_at + step * (1 + self.vote_book.seq.get(self.step, 0))
+            return box.own_move_at + step * (1 + self.vote_book.seq.get(self._history.step, 0))
         if needs.kind is NeedKind.TURN:
             first = turn
         elif needs.kind is NeedKind.SECRET:
             first = turn if not self._commits_complete(box, needs) else turn + step
         else:
             first = step
-        return box.started_at + first + step * self.vote_book.seq.get(self.step, 0)
+        return box.started_at + first + step * self.vote_book.seq.get(self._history.step, 0)
 
     def lag_time(self) -> float | None:
-        box = self._boxes.get(self.step)
+        box = self._boxes.get(self._history.step)
         if box is None or box.started_at is None or box.lag_reported or self.replay:
             return None
-        if self.seat is None or self.seat not in self.live or not self._missing():
+        if self.seat is None or self.seat not in self._history.live or not self._missing():
             return None
         # Waiting for acks of our own move: time it from the move, not from when we began to
         # think (else the others look "lagging" whenever we think longer than the warning).

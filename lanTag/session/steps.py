@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -34,6 +34,39 @@ class Snapshot:
     # Human seats that have played before this step: an input of theirs was in a decided
     # step (a move, a link, a reveal; lanTag.session.unplayed)
     played: frozenset[int] = frozenset()
+
+
+class History:
+    """The agreed history seen by a part of the session: one Snapshot per step decided,
+    the current one last.  Only the session appends, drops seats and rolls back (in place);
+    the parts read through this view."""
+
+    __slots__ = ("_snapshots",)
+
+    def __init__(self, snapshots: Sequence[Snapshot]) -> None:
+        self._snapshots = snapshots
+
+    @property
+    def step(self) -> int:
+        return len(self._snapshots) - 1
+
+    @property
+    def current(self) -> Snapshot:
+        return self._snapshots[-1]
+
+    @property
+    def live(self) -> frozenset[int]:
+        return self._snapshots[-1].live
+
+    @property
+    def state(self) -> State:
+        return self._snapshots[-1].state
+
+    def __getitem__(self, step: int) -> Snapshot:
+        return self._snapshots[step]
+
+    def __iter__(self) -> Iterator[Snapshot]:
+        return iter(self._snapshots)
 
 
 @dataclass(slots=True)
