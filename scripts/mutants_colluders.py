@@ -80,8 +80,8 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "            {at for _seat, at in self.late.commits if at == self.step or at in",
-        "            {at for _seat, at in self.late.commits if at in",
+        "if at == current or at in dirty}",
+        "if at in dirty}",
         "the current round is judged only when something came for it",
     ),
     Mutant(
@@ -100,7 +100,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "        if step < self.step:\n            self._contradict(seat)",
+        "        if step < self._history.step:\n            self._contradict(seat)",
         "        self._contradict(seat)",
         "a seat proven during its round is refused there at once",
     ),

@@ -120,6 +120,11 @@ def copy_tree(dest: Path) -> None:
     )
 
 
+def times_found(m: Mutant) -> int:
+    """How many times the mutant's code is in its file of the tree (it applies at 1)."""
+    return (ROOT / m.path).read_text(encoding="utf-8").count(m.old)
+
+
 def main(mutants: list[Mutant], tests: list[str], argv: list[str], doc: str) -> int:
     prog = f"python -m scripts.{Path(sys.argv[0]).stem}"  # the mutants_* entry that runs
     parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n")[0])
@@ -133,7 +138,7 @@ def main(mutants: list[Mutant], tests: list[str], argv: list[str], doc: str) -> 
     if args.check:
         stale = 0
         for i, m in chosen:
-            count = (ROOT / m.path).read_text(encoding="utf-8").count(m.old)
+            count = times_found(m)
             if count != 1:
                 stale += 1
                 print(f"{i} NOT APPLIED (found {count} times in {m.path}): {m.what}")

@@ -76,15 +76,15 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "        if second.step < self.step:\n            self._contradict(second.seat)",
+        "        if second.step < self._history.step:\n            self._contradict(second.seat)",
         "        if False:\n            self._contradict(second.seat)",
         "a late proof of a round that stood convicts nobody",
         (LATE_TESTS,),
     ),
     Mutant(
         LATE,
-        "        if second.step < self.step:\n            self._contradict(second.seat)",
-        "        if second.step <= self.step:\n            self._contradict(second.seat)",
+        "        if second.step < self._history.step:\n            self._contradict(second.seat)",
+        "        if second.step <= self._history.step:\n            self._contradict(second.seat)",
         "a proof at the round's own step convicts before the round is judged",
         (LATE_TESTS,),
     ),
@@ -97,7 +97,7 @@ MUTANTS: list[Mutant] = [
     # a rollback across them in one game).
     Mutant(
         LATE,
-        "        if seat in self.live:\n            self.convictions.contradicted.add(seat)",
+        "        if seat in self._history.live:\n            self.convictions.contradicted.add(seat)",
         "        if True:\n            self.convictions.contradicted.add(seat)",
         "a dropped seat counted as contradicted",
     ),
@@ -185,7 +185,7 @@ MUTANTS: list[Mutant] = [
     # the boxes from their first messages); a later step's box holds pending messages only.
     Mutant(
         LATE,
-        "        if msg.type is not MsgType.REVEAL or msg.step != self.step:",
+        "        if msg.type is not MsgType.REVEAL or msg.step != self._history.step:",
         "        if msg.type is not MsgType.REVEAL:",
         "a late REVEAL taken for another step than ours",
     ),
@@ -212,7 +212,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         LATE,
-        "        return opens(late[1], self.game_id, self.step, msg.seat, kind, nonce, value)",
+        "        return opens(late[1], self.game_id, self._history.step, msg.seat, kind, nonce, value)",
         "        return True",
         "a REVEAL that opens neither COMMIT is no bad reveal",
         (LATE_TESTS,),
@@ -321,16 +321,16 @@ MUTANTS: list[Mutant] = [
         (LATE_TESTS,),
     ),
     Mutant(
-        AGREE,
-        "        self.convictions.flooders.add(msg.seat)\n        self.convictions.liars_at.setdefault(msg.seat, msg.step)",
-        "        self.convictions.flooders.add(msg.seat)",
+        CONVICTIONS,
+        "        self.flooders.add(seat)\n        self.liars_at.setdefault(seat, step)",
+        "        self.flooders.add(seat)",
         "a flooder may be given back",
         (MUST_FAIL,),
     ),
     Mutant(
-        AGREE,
-        "        if msg.seat in self.live:\n            self.convictions.contradicted.add(msg.seat)",
-        "        if False:\n            self.convictions.contradicted.add(msg.seat)",
+        CONVICTIONS,
+        "        if seat in live:\n            self.contradicted.add(seat)",
+        "        if False:\n            self.contradicted.add(seat)",
         "a flooder is never voted out",
         (LATE_TESTS,),
     ),
@@ -509,7 +509,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         REJOIN,
-        "            if self._admissible(request, self.step, carrier.seat):\n"
+        "            if self._admissible(request, self._history.step, carrier.seat):\n"
         "                admitted.add(request.seat)",
         "            if True:\n                admitted.add(request.seat)",
         "every signed REJOIN carried admits its seat",
@@ -517,15 +517,15 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         REJOIN,
-        '        if self.convictions.since(self.seat, self.step):\n            return "convicted"',
+        '        if self.convictions.since(self.seat, self._history.step):\n            return "convicted"',
         '        if False:\n            return "convicted"',
         "a convicted seat is told it may come back",
         (HANDBACK,),
     ),
     Mutant(
         REJOIN,
-        "        if all(s in self._left for s in self.live - {self.seat}):",
-        "        if any(s in self._left for s in self.live - {self.seat}):",
+        "        if all(s in self._left for s in self._history.live - {self.seat}):",
+        "        if any(s in self._left for s in self._history.live - {self.seat}):",
         "one leaving seat is taken for nobody left to admit",
         (HANDBACK,),
     ),

@@ -497,8 +497,7 @@ class Agreement(SessionCore):
         with the ones we kept it proves a flood.  Blame the seat (`flood`), send the proof
         to every peer (each counts it against the same bound) and vote the seat out at the
         first step that waits for it, like a convicted liar (§5.2)."""
-        self.convictions.flooders.add(msg.seat)
-        self.convictions.liars_at.setdefault(msg.seat, msg.step)
+        self.convictions.flooded(msg.seat, msg.step, self.live)
         kept = [
             m
             for (seat, _slot), m in self._slots.items()
@@ -508,8 +507,6 @@ class Agreement(SessionCore):
         self._blame(msg.seat, "flood", why, msg.step)
         if not self.replay:
             self._broadcast([*(m.raw for m in kept), msg.raw])
-        if msg.seat in self.live:
-            self.convictions.contradicted.add(msg.seat)
 
     def _vote_contradicted(self, now: float) -> None:
         """A convicted liar whose input this step needs is voted silent at once: the drop

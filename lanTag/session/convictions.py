@@ -54,6 +54,14 @@ class Convictions:
         else:
             self.banned.setdefault(seat, step)
 
+    def flooded(self, seat: int, step: int, live: frozenset[int]) -> None:
+        """A flood by ``seat`` proven at ``step`` (SPEC §5.3): a liar from there on, and voted
+        out at the first step that waits for it (§5.2) while it is live."""
+        self.flooders.add(seat)
+        self.liars_at.setdefault(seat, step)
+        if seat in live:
+            self.contradicted.add(seat)
+
     def rebuild(self, seat: int) -> None:
         """``seat``'s conviction step from what we hold (protocol 6): the earliest of its
         proofs that drop it where they were signed and of the late proofs' rounds split

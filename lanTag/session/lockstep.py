@@ -408,8 +408,7 @@ class Session(Recovery):
         counts it against the same cap), the seat blamed and voted out at the first step
         that waits for it, as a liar (§5.2)."""
         proof = self.chatter.proof(msg)
-        self.convictions.flooders.add(msg.seat)
-        self.convictions.liars_at.setdefault(msg.seat, msg.step)
+        self.convictions.flooded(msg.seat, msg.step, self.live)
         for raw in proof:
             self.log.append(msg.step, EntryKind.MSG, raw)
         self._blame(
@@ -417,8 +416,6 @@ class Session(Recovery):
         )
         if not self.replay:
             self._broadcast(proof)
-        if msg.seat in self.live:
-            self.convictions.contradicted.add(msg.seat)
         self._pump(now)
 
     def _tell_if_stuck(self, box: StepBox, silent: frozenset[int]) -> None:
