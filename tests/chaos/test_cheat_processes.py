@@ -23,8 +23,8 @@ from lanTag.log.entries import EntryKind, parse_log
 from lanTag.log.verify import VerifyReport, verify_log
 from lanTag.peer.selfplay import peer_env
 from lanTag.rules.base import FORFEIT, Joint
-from tests.net.real_table import final_history
 from tests.support.processes import root_env
+from tests.support.table import final_history
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = re.compile(rb"on port (\d+)")
@@ -217,7 +217,7 @@ def _check_honest(run: Run, code: str) -> list[VerifyReport]:
         reports.append(report)
     # The honest peers agree on every decided step (a rollback re-decides a step: its last
     # decision counts; seen once in ten runs at step 4 of the false-hash table, SPEC §5.8).
-    histories = {tuple(final_history(r)) for r in reports}
+    histories = {final_history(r) for r in reports}
     assert len(histories) == 1
     assert run.verified == [0, 0], run.verified  # `lantag verify` said VALID
     return reports

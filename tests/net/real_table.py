@@ -24,6 +24,7 @@ from lanTag.peer.runtime import LocalIdentity, PeerHandle, open_host, open_join
 from lanTag.session import events as ev
 from lanTag.session.lobby_record import Timeouts
 from tests.aio import poll, within
+from tests.support.table import final_history
 
 HANG_GUARD = 50.0  # one game, faults included; only ever a hang guard
 GAME_GUARD = 240.0  # a whole game that keeps moving (below pytest's 300 s per test)
@@ -196,13 +197,6 @@ class RealTable:
         return list(self.handles[i].machine.events)
 
 
-def final_history(report: VerifyReport) -> list[tuple[int, bytes]]:
-    latest: dict[int, bytes] = {}
-    for applied in report.applied:  # a rollback re-decides steps: keep the last decision
-        latest[applied.step] = applied.state_hash
-    return sorted(latest.items())
-
-
 def check_logs(paths: list[Path], *, complete: bool = True) -> list[VerifyReport]:
     """Every log verifies (and is complete); all agree on every decided step."""
     reports = []
@@ -212,7 +206,7 @@ def check_logs(paths: list[Path], *, complete: bool = True) -> list[VerifyReport
         if complete:
             assert report.complete, (path.name, report.steps)
         reports.append(report)
-    histories = {tuple(final_history(r)) for r in reports}
+    histories = {final_history(r) for r in reports}
     assert len(histories) == 1, "the logs disagree on the decided steps"
     assert len({r.game_id for r in reports}) == 1
     return reports

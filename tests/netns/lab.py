@@ -25,6 +25,7 @@ import pytest
 
 from lanTag.log.verify import VerifyReport, verify_log
 from scripts import netlab
+from tests.support.table import final_history
 
 ROOT = Path(__file__).resolve().parents[2]
 GUARD = 45.0  # hang guard for one game or one command
@@ -233,13 +234,6 @@ def built_lan(
 # --------------------------------------------------------------------------- logs
 
 
-def final_history(report: VerifyReport) -> list[tuple[int, bytes]]:
-    latest: dict[int, bytes] = {}
-    for applied in report.applied:  # a rollback re-decides steps: keep the last decision
-        latest[applied.step] = applied.state_hash
-    return sorted(latest.items())
-
-
 def verify(path: Path, *, complete: bool = True) -> VerifyReport:
     report = verify_log(path.read_bytes())
     assert report.valid, (str(path), report.failure)
@@ -251,6 +245,6 @@ def verify(path: Path, *, complete: bool = True) -> VerifyReport:
 def check_agree(reports: list[VerifyReport]) -> list[tuple[int, bytes]]:
     """All logs of one game: one game id, one decided history.  Returns that history."""
     assert len({r.game_id for r in reports}) == 1, "logs of different games"
-    histories = {tuple(final_history(r)) for r in reports}
+    histories = {final_history(r) for r in reports}
     assert len(histories) == 1, "the logs disagree on the decided steps"
     return list(histories.pop())
