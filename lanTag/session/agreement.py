@@ -414,11 +414,7 @@ class Agreement(SessionCore):
         self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
         self.vote_book.forget_from(step)  # my votes and the seats left out: decided again
         self.handback.forget_from(step)  # decided again from the messages, like the rest
-        for k in [k for k in self._secret if k > step]:
-            # Our COMMIT of that step is looked at again with the rest: if the new history
-            # reaches the same state there it is ours again, and so is this choice (else a
-            # second, different COMMIT of one slot: an equivocation of an honest seat).
-            self._abandoned_secret[k] = self._secret.pop(k)
+        self.sealed.reopen_after(step)  # ours again where our COMMIT is taken again
         self.log.append(step, EntryKind.NOTE, ["rollback", [], "redecide from here"])
 
     def _weigh_state_hash(self, msg: Signed, step: int) -> None:

@@ -43,6 +43,7 @@ from lanTag.session.private_line import PrivateLine
 from lanTag.session.referee import NeedKind, Needs
 from lanTag.session.rejoin import Rejoin
 from lanTag.session.round_acks import RoundAcks
+from lanTag.session.sealed_choices import SealedChoices
 from lanTag.session.sealing import SealBook
 from lanTag.session.steps import (
     History,
@@ -118,10 +119,6 @@ class SessionCore:
     _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
-    _secret             Session       step -> (action, nonce) of my sealed choice
-                                      (+Recovery: recovered after a restart)
-    _abandoned_secret   Agreement     step -> my sealed choice there a rollback reopened
-                                      (+Session: kept when my COMMIT is taken again)
     catch_up            SessionCore   the CatchUp: our answers to SYNCs and to dropped seats
     journal             SessionCore   the Journal: the log, events, counters and outbox
                                       (every part writes there)
@@ -134,6 +131,8 @@ class SessionCore:
     _checked_state      Session       class attr: the state ``_checked_actions`` were checked
     _checked_actions    Session       seat -> action that passed check_action on that state
     seal_book           SessionCore   the SealBook: the seals of the final state
+    sealed              SessionCore   the SealedChoices: what each of our COMMITs sealed, and
+                                      the ones a rollback reopened until it is taken again
     round_acks          SessionCore   the RoundAcks: how a secret round is acknowledged
     late                SessionCore   the LateProofs: late proofs of two COMMITs, cheaters
                                       per step, steps to judge again (late_judge judges)
@@ -215,9 +214,7 @@ class SessionCore:
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
         self.vote_book = VoteBook()
-        self._secret: dict[int, tuple[Action, bytes]] = {}  # my sealed choice per step
-        # Sealed choices of steps a rollback reopened, until our COMMIT is taken again.
-        self._abandoned_secret: dict[int, tuple[Action, bytes]] = {}
+        self.sealed = SealedChoices()
         self.journal = Journal(seat, self.peers, watchers, lambda: self.step)
         self._events = self.journal.events
         self._outbox = self.journal.outbox
@@ -529,7 +526,7 @@ class SessionCore:
         """Reveal our secret choice once every commitment is in; in protocol 6 the REVEAL
         names the vector of commitments we hold (SPEC §4.4).  A REVEAL we already signed on
         this state (before a rollback) is sent again as it is, never a second one."""
-        if self.replay or self.seat is None or box.sent_reveal or self.step not in self._secret:
+        if self.replay or self.seat is None or box.sent_reveal or not self.sealed.holds(self.step):
             return
         needs = self.needs()
         vector = None
@@ -543,7 +540,7 @@ class SessionCore:
         if signed is not None:
             self._broadcast([signed.raw])
             return
-        action, nonce = self._secret[self.step]
+        action, nonce = self.sealed.at(self.step)
         payload = (action.to_msgpack(), nonce, self._next_reveal())
         self._emit(MsgType.REVEAL, payload if vector is None else (*payload, vector), now)
 

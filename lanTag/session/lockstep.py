@@ -57,6 +57,7 @@ from lanTag.session.messages import (
 )
 from lanTag.session.recovery import Recovery
 from lanTag.session.referee import NeedKind, Needs, step_facts
+from lanTag.session.sealed_choices import Choice
 from lanTag.session.silence import SilenceClock
 from lanTag.session.steps import (
     REQUEST_AHEAD,
@@ -137,7 +138,7 @@ class Session(Recovery):
         box = self._box(self.step)
         if needs.kind is NeedKind.TURN and self.seat not in box.of(MsgType.MOVE):
             return "turn"
-        if needs.kind is NeedKind.SECRET and self.step not in self._secret:
+        if needs.kind is NeedKind.SECRET and not self.sealed.holds(self.step):
             return "secret"
         return None
 
@@ -165,7 +166,7 @@ class Session(Recovery):
         if len(nonce) != NONCE_SIZE:
             raise LocalProtocolError("the nonce must be 32 random bytes")
         self.state.check_action(self.seat, action)
-        self._secret[self.step] = (action, nonce)
+        self.sealed.seal(self.step, action, nonce)
         value = self._action_bytes(action)
         c = commitment(self.game_id, self.step, self.seat, self.needs().secret_kind, nonce, value)
         self._emit(MsgType.COMMIT, (c,), now)
@@ -580,15 +581,14 @@ class Session(Recovery):
         """Our COMMIT of this step taken again after a rollback (the new history reached the
         same state): the choice it seals is ours again, so we reveal it, never sealing a
         second one (two COMMITs of one slot would convict us of equivocation)."""
-        old = self._abandoned_secret.pop(self.step, None)
-        if old is None or self.step in self._secret:
-            return
-        action, nonce = old
-        value = self._action_bytes(action)
-        if opens(
-            mine.payload[0], self.game_id, self.step, mine.seat, needs.secret_kind, nonce, value
-        ):
-            self._secret[self.step] = old
+        step, sealed, purpose = self.step, mine.payload[0], needs.secret_kind
+
+        def seals(choice: Choice) -> bool:
+            action, nonce = choice
+            value = self._action_bytes(action)
+            return opens(sealed, self.game_id, step, mine.seat, purpose, nonce, value)
+
+        self.sealed.take_back(step, seals)
 
     def _check_reveal(self, msg: Signed, box: StepBox, needs: Needs, snap: Snapshot) -> bool:
         """True for a good reveal; a bad one convicts its seat (SPEC §4.4): its signed COMMIT

@@ -38,7 +38,7 @@ class Recovery(Agreement):
         Tries every legal action with the derived nonce.  Returns False when there is no
         commitment of ours to recover or none matches (then we cannot reveal it).
         """
-        if self.seat is None or self.step in self._secret:
+        if self.seat is None or self.sealed.holds(self.step):
             return False
         mine = self._box(self.step).of(MsgType.COMMIT).get(self.seat)
         if mine is None:
@@ -48,7 +48,7 @@ class Recovery(Agreement):
         for action in self.state.legal_actions(self.seat):
             value = self._action_bytes(action)
             if opens(mine.payload[0], self.game_id, self.step, self.seat, purpose, nonce, value):
-                self._secret[self.step] = (action, nonce)
+                self.sealed.seal(self.step, action, nonce)
                 self._maybe_reveal(self._box(self.step), 0.0)
                 return True
         return False

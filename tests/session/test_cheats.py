@@ -187,7 +187,7 @@ def test_withheld_reveal_leads_to_an_agreed_drop_and_the_game_goes_on() -> None:
         lambda: (
             all(len(s._boxes[1].of(MsgType.COMMIT)) >= 1 for s in sessions)
             and sessions[2].step == 1
-            and 1 in sessions[2]._secret
+            and sessions[2].sealed.holds(1)
         ),
     )
     net.silent.add(2)

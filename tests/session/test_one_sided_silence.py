@@ -149,7 +149,7 @@ def _phase(s: Session) -> str | None:
     if s.seat not in needs.humans:
         return "aside" if needs.kind is NeedKind.SECRET else None
     if needs.kind is NeedKind.SECRET:
-        return "reveal" if s.step in s._secret else "commit"
+        return "reveal" if s.sealed.holds(s.step) else "commit"
     return {NeedKind.ENTROPY: "entropy", NeedKind.TURN: "turn"}.get(needs.kind)
 
 

@@ -12,6 +12,7 @@ from lanTag.identity import Identity
 from lanTag.session import events as ev
 from lanTag.session.lockstep import Session
 from lanTag.session.messages import MsgType, Signed, pack_bundle, parse_unverified, sign_message
+from lanTag.session.sealed_choices import SealedChoices
 from lanTag.session.steps import (
     ROUND_SUBJECT,
     round_digest,
@@ -199,7 +200,7 @@ def test_a_choice_recovered_after_a_restart_is_revealed_once_every_commitment_is
     s0 = sessions[0]
     s0.commit(s0.state.legal_actions(0)[0], None, net.now)  # the derived nonce, as the UI
     assert 1 not in s0._box(1).of(MsgType.COMMIT)
-    s0._secret.clear()  # as after a restart: the choice is known only by its commitment
+    s0.sealed = SealedChoices()  # as after a restart: the choice is known only by its commitment
     s0._box(1).sent_reveal = False
     assert s0.recover_sealed_choice()
     assert not s0._box(1).sent_reveal  # seat 1's commitment is not in yet

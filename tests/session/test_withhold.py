@@ -264,7 +264,7 @@ def test_a_reveal_naming_a_made_up_vector_blames_no_honest_seat() -> None:
     net.run_until(lambda: 0 in s0._box(step).votes)
     s0.receive_datagram(pack_bundle([vote.raw]), addr_of(1), net.now)
     assert CHEAT not in s0.live
-    secret = liar._secret[step]
+    secret = liar.sealed.at(step)
     link = liar._next_reveal()
     made_up = (secret[0].to_msgpack(), secret[1], link, bytes(32))
     reveal = sign_message(liar._signer, MsgType.REVEAL, s0.game_id, step, 1, h, made_up)
