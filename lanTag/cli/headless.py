@@ -88,7 +88,8 @@ async def play_headless(
                         print(clock.seat_lost(session, event.step), file=stream)
             elif isinstance(event, ev.CannotGoOn):
                 seats = ", ".join(names.get(s, str(s)) for s in event.seats)
-                why = cannot_go_on_why("Ctrl-C")
+                bound = ", ".join(names.get(s, str(s)) for s in event.bound)
+                why = cannot_go_on_why("Ctrl-C", bound)
                 print(f"the table cannot go on without {seats}: {why}", file=stream)
             elif isinstance(event, ev.SeatsBack):
                 mine = machine.session.seat if machine.session is not None else None

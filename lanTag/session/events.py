@@ -73,11 +73,15 @@ class Lagging:
 
 @dataclass(frozen=True, slots=True)
 class CannotGoOn:
-    """We voted ``seats`` silent at ``step``, a drop that could never be decided (it would
-    leave less than half of the table, SPEC §5.4, §5.8): the table waits for them."""
+    """The table waits at ``step`` for ``seats`` to come back (SPEC §5.8).  With ``bound``
+    empty: we voted them silent, a drop that could never be decided (it would leave less
+    than half of the table, §5.4).  Else: our vote against ``bound`` binds us (§5.4), and
+    only the votes or acknowledgements of ``seats``, whose addresses fell silent, can
+    settle it."""
 
     step: int
     seats: tuple[int, ...]
+    bound: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

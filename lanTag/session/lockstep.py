@@ -399,6 +399,7 @@ class Session(Recovery):
             if silent:
                 self._vote(silent, now)
                 self._tell_if_stuck(box, silent)
+                self._tell_if_bound_to_the_silent(box, silent, now)
             else:
                 self.vote_book.seq[self.step] = self.vote_book.seq.get(self.step, 0) + 1
         self._pump(now)
@@ -426,6 +427,20 @@ class Session(Recovery):
             return
         box.stuck_reported = True
         self._events.append(ev.CannotGoOn(self.step, tuple(sorted(silent))))
+
+    def _tell_if_bound_to_the_silent(self, box: StepBox, voted: frozenset[int], now: float) -> None:
+        """Say once a step when our vote binds us and only seats whose addresses fell silent
+        can settle it: the drop needs their votes, our taking the input their HAVEs (the
+        stall of §5.8: a third seat dies while two others cannot hear each other).  After
+        ``_tell_if_stuck``, which tells (once a step) of a vote that binds nobody."""
+        if box.stuck_reported:
+            return
+        agree = {s for s, v in box.votes.items() if frozenset(v.payload[0]) == voted}
+        waited = self.live - voted - agree - {self.seat}
+        if waited and all(self.silence.wire_dead(s, now) for s in waited):
+            box.stuck_reported = True
+            stuck = ev.CannotGoOn(self.step, tuple(sorted(waited)), tuple(sorted(voted)))
+            self._events.append(stuck)
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
         for addr, raws in self._outbox.items():

@@ -370,7 +370,7 @@ class GameModel:
                 self.add_log(turn_clock.idle_drop_line(self.turn_limit()), "class:warn")
         elif isinstance(e, ev.CannotGoOn):
             seats = ", ".join(who(x) for x in e.seats)
-            why = turn_clock.cannot_go_on_why("Ctrl-Q")
+            why = turn_clock.cannot_go_on_why("Ctrl-Q", ", ".join(who(x) for x in e.bound))
             self.add_log(f"the table cannot go on without {seats}: {why}", "class:warn")
         elif isinstance(e, ev.Lagging):
             self.lagging[e.seat] = e.seconds

@@ -77,9 +77,13 @@ def take_back_hint(seat: int, dropped_at: int | None, idle: bool, limit: float) 
     return f"a bot plays your seat {seat}{since}{why}: press Enter to play it again; Ctrl-Q leave"
 
 
-def cannot_go_on_why(quit_key: str) -> str:
-    """Why a table waits for seats it voted silent (ev.CannotGoOn), and what players can do."""
-    return (
-        "a drop must leave half of the table, so it waits for them to come back "
-        f"(or leave with {quit_key}; the log so far verifies)"
-    )
+def cannot_go_on_why(quit_key: str, bound: str = "") -> str:
+    """Why a table waits for seats (ev.CannotGoOn), and what players can do: a drop of them
+    could never be decided, or (``bound``: who we voted silent) only they can settle our
+    vote against ``bound``."""
+    if bound:
+        why = f"only their vote or acknowledgement can settle {bound}'s move, which we voted"
+        why += " silent, so it waits for them to come back"
+    else:
+        why = "a drop must leave half of the table, so it waits for them to come back"
+    return f"{why} (or leave with {quit_key}; the log so far verifies)"

@@ -197,8 +197,10 @@ async def test_play_headless_says_when_the_table_cannot_go_on(
     handle, session, _ = _our_turn()
     out, printed, task = await _started(handle, capsys)
     handle.machine.events.append(ev.CannotGoOn(session.step, (1, 2)))
-    await eventually(lambda: printed("the table cannot go on without "))
+    handle.machine.events.append(ev.CannotGoOn(session.step, (2,), bound=(1,)))
+    await eventually(lambda: printed("settle "))
     handle.machine.events.append(ev.GameOver(session.step, Outcome(((1,), (0, 2)), "done")))
     assert await asyncio.wait_for(task, 30) == 0
-    line = next(x for x in out if x.startswith("the table cannot go on without "))
-    assert "half of the table" in line and "Ctrl-C" in line, line
+    lines = [x for x in out if x.startswith("the table cannot go on without ")]
+    assert len(lines) == 2 and all("Ctrl-C" in line for line in lines), lines
+    assert "half of the table" in lines[0] and "can settle bot-1's move" in lines[1], lines

@@ -1,4 +1,5 @@
-"""A known stall, kept as a failing case until it is fixed (found 2026-11-29).
+"""A known stall, kept as a failing case until it is fixed (found 2026-11-29), and its
+four-seat twin, which goes on.
 
 Three seats; one peer dies (SIGKILL) and, in the same seconds, the two survivors cannot hear
 each other for 5 s (a cut, or one of them starved of CPU on a loaded machine: the stall of
@@ -43,6 +44,27 @@ def test_two_survivors_cut_apart_while_the_third_dies_finish_the_game() -> None:
             votes = {seat: v.payload[0] for seat, v in s0._boxes[s0.step].votes.items()}
             assert votes == {0: [1], 1: [0, 2]}, votes
             assert table.events(1, ev.CannotGoOn), "peer 1 says its vote cannot be decided"
+            # Peer 0 says who it waits for: its vote against seat 1 binds it, and only the
+            # dead seat 2's vote or acknowledgement could settle it.
+            assert table.events(0, ev.CannotGoOn) == [ev.CannotGoOn(s0.step, (2,), (1,))]
     s0, s1 = table.sessions([0, 1])
     assert s0.state.is_over and s1.state.is_over
     assert s0.state.state_hash() == s1.state.state_hash()
+
+
+def test_with_four_seats_the_table_goes_on_and_a_bound_peer_names_whom_it_waits_for() -> None:
+    """Four seats, the same death and cut (seat 1 cut off from 0 and 2): half of the table
+    remains, so the dead seat is dropped and the game goes on.  Meanwhile peer 2, bound by
+    its vote against the dead seat 3 while seat 1 could not be heard, said whose vote it
+    waited for: seat 1 only, not seat 0, whose agreeing vote it held."""
+    table = _table(seed=6, peers=4)
+    table.net.run_until(lambda: table.sessions()[0].step >= 8, 600)
+    _kill(table, 3)
+    table.net.cut([addr(1)], [addr(0), addr(2)])
+    table.net.run_for(5.0)
+    table.net.heal()
+    table.run_to_end([0, 1, 2], max_time=table.net.now + 600)
+    s0, s1, s2 = table.sessions([0, 1, 2])
+    assert len({s.state.state_hash() for s in (s0, s1, s2)}) == 1
+    assert all(table.events(i, ev.SeatsDropped) == [ev.SeatsDropped(8, (3,))] for i in range(3))
+    assert table.events(2, ev.CannotGoOn) == [ev.CannotGoOn(8, (1,), (3,))]

@@ -86,6 +86,7 @@ def _check_survivors(table: Table, dead: int, cut_at: float) -> None:
     for i in survivors:
         assert _dropped(table, i) == [(seat,)], i
         assert not table.events(i, ev.Desync), i
+        assert not table.events(i, ev.CannotGoOn), i  # the other survivor is heard
         report = table.report(i)
         assert report.valid and report.complete, (i, report.failure)
         histories.add(final_history(report))

@@ -208,14 +208,13 @@ def test_network_events_reach_the_log_and_the_players_list() -> None:
     events.append(ev.Chat(1, "hi"))
     events.append(ev.Desync(3, (1,)))
     events.append(ev.CannotGoOn(4, (1, 2)))
+    events.append(ev.CannotGoOn(5, (2,), bound=(1,)))
     assert model.poll()
     texts = [line.text for line in model.log]
-    assert any(
-        t.startswith("the table cannot go on without ")
-        and "half of the table" in t
-        and "Ctrl-Q" in t
-        for t in texts
-    ), texts
+    stuck = [t for t in texts if t.startswith("the table cannot go on without ")]
+    assert len(stuck) == 2 and all("Ctrl-Q" in t for t in stuck), texts
+    assert "half of the table" in stuck[0]
+    assert "only their vote or acknowledgement can settle seat 1 bot-1's move" in stuck[1], stuck
     assert any("lagging (2.5s)" in t for t in texts)
     assert any("blamed (bad-chain)" in t for t in texts)
     assert any("dropped at step 3" in t for t in texts)
