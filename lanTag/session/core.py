@@ -128,8 +128,8 @@ class SessionCore:
                                       hash other than ours (cleared by one that matches,
                                       and by a rollback: +Agreement)
     _missing_cache      Agreement     class attr: last ``_missing`` result per snapshot/box
-    _checked_state      Session       class attr: the state ``_checked_actions`` were checked
-    _checked_actions    Session       seat -> action that passed check_action on that state
+    checked             SessionCore   the CheckedActions: actions that passed check_action on
+                                      the current state (apply skips the second lookup)
     seal_book           SessionCore   the SealBook: the seals of the final state
     sealed              SessionCore   the SealedChoices: what each of our COMMITs sealed, and
                                       the ones a rollback reopened until it is taken again
@@ -215,6 +215,7 @@ class SessionCore:
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
         self.vote_book = VoteBook()
         self.sealed = SealedChoices()
+        self.checked = referee.CheckedActions()
         self.journal = Journal(seat, self.peers, watchers, lambda: self.step)
         self._events = self.journal.events
         self._outbox = self.journal.outbox

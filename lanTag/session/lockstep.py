@@ -79,11 +79,6 @@ _NO_SEATS: frozenset[int] = frozenset()
 class Session(Recovery):
     """One peer's view of one game.  ``seat=None`` with ``replay=True`` is a spectator/verifier."""
 
-    # Actions that passed check_action (seat -> action), and the state they were checked on:
-    # _apply skips the engine's second legality lookup for an input made only of those.
-    _checked_state: State | None = None
-    _checked_actions: dict[int, Action]
-
     def __init__(
         self,
         record: LobbyRecord,
@@ -540,7 +535,7 @@ class Session(Recovery):
             except IllegalAction as exc:
                 self._blame(msg.seat, "illegal-action", str(exc), msg.step)
                 return True
-            self._mark_checked(snap.state, msg.seat, action)
+            self.checked.mark(snap.state, msg.seat, action)
         elif msg.type == MsgType.ENTROPY:
             if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[0]):
                 why = "reveal does not hash to the previous link"
@@ -632,20 +627,10 @@ class Session(Recovery):
             except IllegalAction as exc:
                 code, reason = "illegal-action", str(exc)
             else:
-                self._mark_checked(snap.state, msg.seat, action)
+                self.checked.mark(snap.state, msg.seat, action)
                 return True
         self._convict(msg.seat, self.step, code, reason, (commit, msg))
         return False
-
-    def _mark_checked(self, state: State, seat: int, action: Action) -> None:
-        if self._checked_state is not state:
-            self._checked_state = state
-            self._checked_actions = {}
-        self._checked_actions[seat] = action
-
-    def _all_checked(self, state: State, inp: Input) -> bool:
-        """Every action of ``inp`` passed check_action on ``state`` (a Roll has none)."""
-        return self._checked_state is state and referee.all_checked(self._checked_actions, inp)
 
     def _decided_input(self, box: StepBox) -> Input | None:
         snap = self._snapshots[-1]
@@ -704,7 +689,7 @@ class Session(Recovery):
         box = self._box(self.step)
         # (before apply: the recorded rules of §9.2 answer for the decision being made)
         forfeits = self.absence.roll_forfeits(box, snap.state) if type(inp) is Roll else ()
-        new_state = snap.state.apply(inp, actions_checked=self._all_checked(snap.state, inp))
+        new_state = snap.state.apply(inp, actions_checked=self.checked.cover(snap.state, inp))
         chain_last = list(snap.chain_last)
         chain_used = list(snap.chain_used)
         for kind, index in ((MsgType.ENTROPY, 0), (MsgType.REVEAL, 2)):

@@ -143,6 +143,26 @@ def all_checked(checked: Mapping[int, Action], inp: Input) -> bool:
     return False
 
 
+class CheckedActions:
+    """The actions that passed ``check_action`` on one state (seat -> action): an input made
+    only of those is applied with ``actions_checked=True`` (see ``all_checked``)."""
+
+    __slots__ = ("_actions", "_state")
+
+    def __init__(self) -> None:
+        self._state: State | None = None
+        self._actions: dict[int, Action] = {}
+
+    def mark(self, state: State, seat: int, action: Action) -> None:
+        if self._state is not state:  # states are immutable values: a new one, a new table
+            self._state, self._actions = state, {}
+        self._actions[seat] = action
+
+    def cover(self, state: State, inp: Input) -> bool:
+        """Every action of ``inp`` passed check_action on ``state`` (a Roll has none)."""
+        return self._state is state and all_checked(self._actions, inp)
+
+
 def checked_action(state: State, seat: int, action: Action) -> Action:
     """``action`` if legal for ``seat`` now; otherwise IllegalAction."""
     state.check_action(seat, action)
