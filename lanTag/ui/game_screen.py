@@ -74,7 +74,8 @@ cannot start a word act on the board.
                      cut off); it follows your pieces again after ".", a
                      digit or a move
   ? or F1 or Ctrl-G  this help (Esc, ? or F1 closes; arrows scroll)
-  Ctrl-Q twice       leave the game (a bot takes your seat)
+  Ctrl-Q twice       leave the game (a bot takes your seat; Ctrl-C too)
+  Ctrl-L             redraw the screen
   Enter (watching)   play your seat again after a bot took it (idle too long)
   (game over)        q or Enter leaves, b hides the result box, Esc shows it;
                      in a game night the host's r plays again, s sets up another

@@ -144,7 +144,8 @@ async def test_every_help_line_names_keys_that_do_it() -> None:
         "0-9                pick the piece the arrows move (Tag 'em pawns)",
         "/                  a slash command: /say text, /end, /help, /quit",
         "PgUp / PgDn        scroll a board taller than its pane (or Ctrl-U / Ctrl-D)",
-        "Ctrl-Q twice       leave the game (a bot takes your seat)",
+        "Ctrl-Q twice       leave the game (a bot takes your seat; Ctrl-C too)",
+        "Ctrl-L             redraw the screen",
         ".                  show all your pieces (where they fit) and follow them",
     ):
         assert line in KEYS_HELP
