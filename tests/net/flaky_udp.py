@@ -249,7 +249,11 @@ def use_proactor(monkeypatch: pytest.MonkeyPatch, *, fixed: bool) -> FakeProacto
         protocol = factory()
         waiter = loop.create_future()
         transport = make(proactor_loop, sock, protocol, waiter=waiter)  # type: ignore[arg-type]
-        await waiter
+        try:
+            await waiter
+        except BaseException:  # as CPython's create_datagram_endpoint (a cancelled rebuild)
+            transport.close()
+            raise
         return transport, protocol
 
     monkeypatch.setattr(loop, "create_datagram_endpoint", endpoint)
