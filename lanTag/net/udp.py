@@ -59,6 +59,9 @@ ERROR_CHECK_SECONDS = 0.2
 REBUILD_BACKOFF_MAX = 1.0
 """Longest pause before re-opening a stream whose transport closed itself, when that
 keeps happening with nothing received in between."""
+CLOSE_WAIT_SECONDS = 1.0
+"""How long close() waits for its transports to close their sockets (a callback after
+their close, or once a send still in flight is done); past it they are left to do so."""
 _MAX_DATAGRAM = 65536
 
 
@@ -143,6 +146,7 @@ class UdpPump:
         self._delayed: set[asyncio.TimerHandle] = set()
         self._failure: BaseException | None = None
         self._closed = asyncio.Event()
+        self._closing: list[socket.socket] = []  # sockets of the transports we closed
         self._tasks: list[asyncio.Task[None]] = []
         self._reader: asyncio.Task[None] | None = None
         self._rebuilding: asyncio.Task[None] | None = None
@@ -329,7 +333,7 @@ class UdpPump:
             return
         if self._closed.is_set():
             stream.close()
-            sock.close()  # now: the transport would close it a callback after close() returned
+            self._closing.append(sock)  # close() waits for it too
             return
         self._sock, self._stream = sock, stream
         self.stats.rebuilds += 1
@@ -411,6 +415,7 @@ class UdpPump:
             handle.cancel()
         self._delayed.clear()
         self._stream.close()  # the transport closes the socket
+        self._closing.append(self._sock)
 
     async def close(self) -> None:
         """Stop and release the socket; re-raise a machine exception if one stopped the pump."""
@@ -421,11 +426,19 @@ class UdpPump:
         for task in running:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
-        # The transport closes its socket a callback or more later (proactor: after its
-        # read is cancelled); the port is free when close() returns, not one tick after.
-        self._sock.close()
+        await self._sockets_closed()
         if self._failure is not None:
             raise self._failure
+
+    async def _sockets_closed(self) -> None:
+        """Wait, within ``CLOSE_WAIT_SECONDS``, until the transports we closed have closed
+        their sockets: then the port is free when close() returns.  Never closed here:
+        under a selector transport still holding a send, that would leave the loop watching
+        a number the next socket may get (and cut the send)."""
+        loop = asyncio.get_running_loop()  # the loop's own clock: ``self.clock`` may be a test's
+        deadline = loop.time() + CLOSE_WAIT_SECONDS
+        while any(s.fileno() != -1 for s in self._closing) and loop.time() < deadline:
+            await asyncio.sleep(0.001)
 
     async def wait_closed(self) -> None:
         await self._closed.wait()

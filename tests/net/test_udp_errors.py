@@ -140,11 +140,12 @@ async def test_receive_errors_never_end_reception(
 
 
 class ClosingLate:
-    """Every stream opened from now on closes its transport (and so its socket) a minute
-    late, as a proactor transport does with a send still in flight.  ``now()`` runs the
-    closes still pending, for a clean loop at the end of a test."""
+    """Every stream opened from now on closes its transport (and so its socket) ``after``
+    seconds late, as a proactor transport does with a send still in flight.  ``now()``
+    runs the closes still pending, for a clean loop at the end of a test."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, after: float) -> None:
+        self.after = after
         self.pending: list[tuple[asyncio.TimerHandle, Callable[[], None]]] = []
         opened = udp._open_stream
 
@@ -157,7 +158,7 @@ class ClosingLate:
         monkeypatch.setattr(udp, "_open_stream", open_lazy)
 
     def _later(self, close: Callable[[], None]) -> None:
-        self.pending.append((asyncio.get_running_loop().call_later(60.0, close), close))
+        self.pending.append((asyncio.get_running_loop().call_later(self.after, close), close))
 
     async def now(self) -> None:
         for handle, close in self.pending:
@@ -169,7 +170,7 @@ class ClosingLate:
 async def test_close_frees_the_port_though_the_transport_closes_its_socket_later(
     monkeypatch: pytest.MonkeyPatch, quiet: list[dict[str, Any]]
 ) -> None:
-    late = ClosingLate(monkeypatch)
+    late = ClosingLate(monkeypatch, after=0.05)
     pump = await UdpPump.start(Scripted(), ("127.0.0.1", 0))
     await pump.close()
     try:
@@ -185,7 +186,7 @@ async def test_a_rebuild_that_ends_after_the_pump_failed_leaves_no_socket_open(
     faults = Faults(recv_every=1)  # the first receive fails: the proactor pump rebuilds
     maker = use_sockets(monkeypatch, faults)
     use_mode(monkeypatch, "proactor")
-    late = ClosingLate(monkeypatch)
+    late = ClosingLate(monkeypatch, after=0.05)
     opened = udp._open_stream
     pumps: list[UdpPump] = []
 
@@ -209,6 +210,65 @@ async def test_a_rebuild_that_ends_after_the_pump_failed_leaves_no_socket_open(
         assert [s.fileno() for s in maker.made] == [-1, -1]
     finally:
         await late.now()
+
+
+async def test_close_leaves_a_socket_its_transport_keeps_and_returns(
+    monkeypatch: pytest.MonkeyPatch, quiet: list[dict[str, Any]]
+) -> None:
+    """A transport that keeps its socket past the wait (a send that never goes out): close()
+    returns after CLOSE_WAIT_SECONDS and never closes that socket under it."""
+    monkeypatch.setattr(udp, "CLOSE_WAIT_SECONDS", 0.05)
+    late = ClosingLate(monkeypatch, after=3600.0)
+    pump = await UdpPump.start(Scripted(), ("127.0.0.1", 0))
+    await pump.close()
+    try:
+        assert pump._sock.fileno() != -1  # still the transport's to close
+    finally:
+        await late.now()
+    assert pump._sock.fileno() == -1
+
+
+class Stuck(socket.socket):
+    """A socket whose sends would block while ``stuck`` (a full send buffer): the selector
+    transport keeps the datagram and waits to write it."""
+
+    stuck = True
+
+    def sendto(self, *args: Any) -> int:
+        if Stuck.stuck:
+            raise BlockingIOError(errno.EAGAIN, "would block")
+        return super().sendto(*args)
+
+
+async def test_a_send_held_at_close_is_sent_later_and_the_next_socket_reads(
+    monkeypatch: pytest.MonkeyPatch, quiet: list[dict[str, Any]]
+) -> None:
+    """Closed with a datagram its transport still holds, a pump leaves the socket to the
+    transport (closing it under the transport would leave the loop watching its number,
+    which the next socket may get: that one would never read)."""
+    monkeypatch.setattr(udp, "CLOSE_WAIT_SECONDS", 0.05)
+    monkeypatch.setattr(udp, "_new_socket", Stuck)
+    monkeypatch.setattr(Stuck, "stuck", True)
+    first = Scripted()
+    pump = await UdpPump.start(first, ("127.0.0.1", 0))
+    monkeypatch.setattr(udp, "_new_socket", socket.socket)
+    inbox = Scripted()
+    listener = await UdpPump.start(inbox, ("127.0.0.1", 0))
+    first.out.append((b"held", listener.address))
+    pump.poke()
+    await wait_for(lambda: pump.stats.sent == 1, "the send taken", GUARD)
+    await pump.close()
+    nxt = await UdpPump.start(second := Scripted(), ("127.0.0.1", 0))
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as peer:
+            peer.sendto(b"to the next one", nxt.address)
+            await wait_for(lambda: second.got == [b"to the next one"], "the next pump reads", GUARD)
+        monkeypatch.setattr(Stuck, "stuck", False)  # the buffer drains: the held one goes out
+        await wait_for(lambda: inbox.got == [b"held"], "the held datagram", GUARD)
+        await wait_for(lambda: pump._sock.fileno() == -1, "its transport's close", GUARD)
+    finally:
+        await nxt.close()
+        await listener.close()
 
 
 @pytest.mark.parametrize("fixed", [False, True], ids=["cpython-unfixed", "cpython-fixed"])
