@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.test_architecture import ARCHITECTURE_PAGE, PACKAGE_ROOT
 
-_ROW = re.compile(r"^\| `(lanTag/[a-z_]+/)` \| (.*?) \|", re.MULTILINE)
+_ROW = re.compile(r"^\| `(lanTag/(?:[a-z_]+/)?)`(?: \(root\))? \| (.*?) \|", re.MULTILINE)
 _MODULE = re.compile(r"`([a-z_0-9]+\.py)`")
 
 
@@ -35,4 +35,5 @@ def test_the_named_module_check_sees_a_missing_one(tmp_path: Path) -> None:
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
         (root / relative).write_text("", encoding="utf-8")
     page = "| `lanTag/ui/` | `screen.py`, `pane.py`, each game's `paint.py`, `app.py` | core |\n"
-    assert modules_named_but_missing(page, root) == ["lanTag/ui/app.py"]
+    page += "| `lanTag/` (root) | `wire.py` (msgpack) | base |\n"
+    assert modules_named_but_missing(page, root) == ["lanTag/ui/app.py", "lanTag/wire.py"]
