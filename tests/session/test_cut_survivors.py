@@ -8,9 +8,11 @@ hear: peer 0 votes {1}, peer 1 votes {0, 2}.  Peer 1's vote can never be decided
 nobody, SPEC §5.4); peer 0's could, if seat 2 voted {1} too, so it binds peer 0: it refuses
 seat 1's input at that step for good.  Seat 2, dead, never votes and cannot be dropped
 without peer 0, bound to {1}.  Both survivors wait at that step forever, although only one of
-three seats withholds (SPEC §5.8 promises the table goes on then).  Fixing it is a protocol
-change (how a vote that waits on a silent seat's vote is released); this test then passes
-and its xfail mark must go (strict).
+three seats withholds (SPEC §5.8 promises the table goes on then).  No cut is needed: a
+person thinking past the turn limit while the third seat dies ends the same way (seeds 4,
+7 and 11, 2026-11-29: peer 0 votes {1} at the turn limit, seat 2 dead, the same stall).
+Fixing it is a protocol change (how a vote that waits on a silent seat's vote is released);
+this test then passes and its xfail mark must go (strict).
 """
 
 from __future__ import annotations
