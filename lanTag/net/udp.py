@@ -59,9 +59,9 @@ ERROR_CHECK_SECONDS = 0.2
 REBUILD_BACKOFF_MAX = 1.0
 """Longest pause before re-opening a stream whose transport closed itself, when that
 keeps happening with nothing received in between."""
-CLOSE_WAIT_SECONDS = 1.0
+CLOSE_WAIT_SECONDS = 0.5
 """How long close() waits for its transports to close their sockets (a callback after
-their close, or once a send still in flight is done); past it they are left to do so."""
+their close; on a selector loop, once a send they still hold is written)."""
 _MAX_DATAGRAM = 65536
 
 
@@ -432,13 +432,21 @@ class UdpPump:
 
     async def _sockets_closed(self) -> None:
         """Wait, within ``CLOSE_WAIT_SECONDS``, until the transports we closed have closed
-        their sockets: then the port is free when close() returns.  Never closed here:
-        under a selector transport still holding a send, that would leave the loop watching
-        a number the next socket may get (and cut the send)."""
+        their sockets: then the port is free when close() returns.
+
+        On a selector loop a socket still open then is left to its transport: closing it
+        under a transport that holds a send would leave the loop watching a number the
+        next socket may get (that one would never read), and cut the send.  On a proactor
+        loop it is closed here: CPython's proactor datagram transport, closed with a send
+        in flight, never closes its socket (its write callback returns at once once the
+        transport is closing), and no selector watches it."""
         loop = asyncio.get_running_loop()  # the loop's own clock: ``self.clock`` may be a test's
         deadline = loop.time() + CLOSE_WAIT_SECONDS
         while any(s.fileno() != -1 for s in self._closing) and loop.time() < deadline:
             await asyncio.sleep(0.001)
+        if not _selector_loop(loop):
+            for sock in self._closing:
+                sock.close()
 
     async def wait_closed(self) -> None:
         await self._closed.wait()

@@ -228,6 +228,34 @@ async def test_close_leaves_a_socket_its_transport_keeps_and_returns(
     assert pump._sock.fileno() == -1
 
 
+@pytest.mark.parametrize("mode", ["proactor", "proactor-fixed"])
+async def test_closed_with_a_send_in_flight_the_proactor_pump_closes_its_socket(
+    monkeypatch: pytest.MonkeyPatch, quiet: list[dict[str, Any]], mode: str
+) -> None:
+    """CPython's proactor datagram transport, closed while a send is in flight, never closes
+    its socket (its write callback returns at once once closing): the pump does, after the
+    wait, so the port is free when close() returns."""
+    monkeypatch.setattr(udp, "CLOSE_WAIT_SECONDS", 0.05)
+    maker = use_sockets(monkeypatch, Faults())
+    fake = use_proactor(monkeypatch, fixed=mode == "proactor-fixed")
+    in_flight: list[asyncio.Future[Any]] = []
+
+    def never_done(sock: socket.socket, data: bytes, flags: int = 0, addr: Any = None) -> Any:
+        in_flight.append(fut := asyncio.get_running_loop().create_future())
+        return fut
+
+    monkeypatch.setattr(fake, "sendto", never_done)
+    machine = Scripted()
+    pump = await UdpPump.start(machine, ("127.0.0.1", 0))
+    machine.out.append((b"in flight", gone_address()))
+    pump.poke()
+    await wait_for(lambda: bool(in_flight), "the send in flight", GUARD)
+    await pump.close()
+    assert [s.fileno() for s in maker.made] == [-1]
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(pump.address)  # EADDRINUSE while the pump's socket is open
+
+
 class Stuck(socket.socket):
     """A socket whose sends would block while ``stuck`` (a full send buffer): the selector
     transport keeps the datagram and waits to write it."""
