@@ -109,6 +109,7 @@ class SessionCore:
     _chain              SessionCore   our HashChain (its anchor is in the record)
     _snapshots          Session       applied history: one Snapshot per decided step
                                       (+Agreement: a rollback truncates it)
+    history             SessionCore   the History: the parts' read-only view of _snapshots
     _boxes              SessionCore   step -> StepBox of the messages filed for that step
                                       (+Agreement, Recovery: requests, HAVEs, pruning)
     _slots              Session       first message seen per (seat, slot): equivocation check
@@ -206,6 +207,7 @@ class SessionCore:
         live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
         anchors = tuple(s.anchor for s in record.seats)
         self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
+        self.history = History(self._snapshots)  # the one read-only view the parts hold
         self._boxes: dict[int, StepBox] = {}
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
         self.convictions = Convictions(self.features)
@@ -234,7 +236,7 @@ class SessionCore:
             late=self.late,
             convictions=self.convictions,
             journal=self.journal,
-            history=History(self._snapshots),
+            history=self.history,
             boxes=self._boxes,
             slots=self._slots,
             hash_at=self._hash_at,
@@ -261,7 +263,7 @@ class SessionCore:
             left=self._left,
             human_keys=self._human_keys,
             verifier=self._verifier,
-            history=History(self._snapshots),
+            history=self.history,
             needs=self.needs,
             state_hash=self._state_hash,
             admissible=self._admissible,
@@ -279,7 +281,7 @@ class SessionCore:
         )
         lag = record.timeouts.lag_ms / 1000
         self.catch_up = CatchUp(
-            self.journal, self.peers, lag, self._boxes, History(self._snapshots), self.convictions
+            self.journal, self.peers, lag, self._boxes, self.history, self.convictions
         )
 
     @property

@@ -62,7 +62,6 @@ from lanTag.session.silence import SilenceClock
 from lanTag.session.steps import (
     REQUEST_AHEAD,
     REQUEST_LIMITS,
-    History,
     Snapshot,
     StepBox,
     may_be_decided,
@@ -115,7 +114,7 @@ class Session(Recovery):
             left=self._left,
             vote_book=self.vote_book,
             boxes=self._boxes,
-            history=History(self._snapshots),
+            history=self.history,
             transport=lambda: self.transport,  # (a caller may wrap it after we begin)
             needs=self.needs,
             missing=lambda: self._missing(),
