@@ -17,6 +17,7 @@ from tests.e2e.test_tmux import (
     panel,
     player,
     quit_game,
+    title_step,
     tmux,
     until_my_move,
     xdg,
@@ -74,8 +75,7 @@ def test_an_idle_player_is_warned_loses_the_seat_and_takes_it_back_with_one_key(
     pane.keys("Enter")
     pane.wait_for("you are back in seat 0 from step")
     # ... and we play again: Tab + Enter on our next move.
-    until_my_move(pane, 0)
-    action = play_one(pane)
+    action = play_one(pane, title_step(until_my_move(pane, 0)))
     assert "watching" not in pane.text().split("\n", 1)[0]
     assert quit_game(pane) == 1
     assert "Traceback" not in pane.history()

@@ -22,6 +22,7 @@ from tests.e2e.test_tmux import (
     quit_game,
     secret_asked,
     shown_step,
+    title_step,
     tmux,
     xdg,
 )
@@ -35,13 +36,19 @@ NAMES = ("alice", "bob", "carol")
 LEAVER = 1  # bob's seat
 
 
-def play_one(pane: Pane) -> str:
-    """Tab, then Enter: the first legal action, played (the command line empties; a move
-    into a battle leaves no "played ..." on the message line)."""
+def play_one(pane: Pane, step: int) -> str:
+    """Tab, then Enter: the first legal action at ``step``, played: the command line empties
+    and the title moves past ``step`` (a move into a battle leaves no "played ..." on the
+    message line).  Waiting for the step keeps the next look at this screen from taking the
+    turn line of a step already played for a new turn (it did in CI: two ``play_on`` calls in
+    a row, the second saw the first's last turn still on the screen and pressed Tab)."""
     pane.keys("Tab")
     action = command_line(pane.wait(lambda s: command_line(s) != "", "an action after Tab"))
     pane.keys("Enter")
-    pane.wait(lambda s: command_line(s) == "", f"{action} sent")
+    pane.wait(
+        lambda s: command_line(s) == "" and shown_step(s) not in (None, step),
+        f"{action} played at step {step}",
+    )
     return action
 
 
@@ -77,7 +84,7 @@ def play_on(
             step = shown_step(screen)
             mine = moves is None or seat in moves
             if mine and MY_TURN in screen and step is not None and played.get(seat) != step:
-                play_one(pane)
+                play_one(pane, step)
                 played[seat] = step
             else:
                 seal(pane, seat, sealed[seat])
@@ -144,7 +151,7 @@ def test_ctrl_q_then_join_resume_plays_the_seat_again(
     # (Its secret choices are sealed on the way: a battle with it may come first.)
     others = {s for s in panes if s != LEAVER}
     play_on(panes, lambda: MY_TURN in back.text(), moves=others)
-    action = play_one(back)
+    action = play_one(back, title_step(back.text()))
     host.wait(lambda s: f": seat {LEAVER}: {action}" in panel(s), "the resumed seat's move")
     for pane in panes.values():
         assert quit_game(pane) == 1
