@@ -15,6 +15,7 @@ from tests.e2e.test_tmux import (
     play_first_action,
     player,
     seal_if_asked,
+    shown_step,
     tmux,
     xdg,
 )
@@ -31,14 +32,17 @@ def play_until_over(panes: dict[int, Pane], guard: float = 90.0) -> None:
     """Both panes play their moves (first legal action) until both show the result box."""
     deadline = time.monotonic() + guard
     sealed: dict[int, set[int]] = {0: set(), 1: set()}
+    played: dict[int, int] = {}  # seat -> the step of its last move (its turn line lingers)
     while not all("Game over" in pane.text() for pane in panes.values()):
         assert time.monotonic() < deadline, "\n".join(p.text() for p in panes.values())
         for seat, pane in panes.items():
             screen = pane.text()
             if "Game over" in screen:
                 continue
-            if MY_TURN in screen:
+            step = shown_step(screen)
+            if MY_TURN in screen and step is not None and played.get(seat) != step:
                 play_first_action(pane)
+                played[seat] = step
             else:
                 seal_if_asked(pane, seat, sealed[seat])
         time.sleep(0.1)
