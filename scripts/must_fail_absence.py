@@ -169,7 +169,7 @@ def early_game() -> Admitted:
             table, writer = _game(seed, kills=1)
         got = _admitted(table, writer, 0)
         step = writer.handback.admitted[got.seat][0]
-        states = [writer._snapshots[k].state for k in range(got.dropped + 1, step + 1)]
+        states = [writer.history[k].state for k in range(got.dropped + 1, step + 1)]
         if any(state.awaited().turn_starts for state in states):
             raise LookupError("given back after the turn anyway")
         return got

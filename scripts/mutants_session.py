@@ -387,8 +387,8 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        for k in range(step, self.step):\n            snap = self._snapshots[k]",
-        "        for k in range(step + 1, self.step):\n            snap = self._snapshots[k]",
+        "        for k in range(step, self.step):\n            snap = self.history[k]",
+        "        for k in range(step + 1, self.step):\n            snap = self.history[k]",
         "the drop or ban step's own decision not looked at (off by one)",
         (PROOF_ORDER,),
     ),
@@ -446,7 +446,7 @@ MUTANTS: list[Mutant] = [
     # then refuses it too (the check is the rule's first words, kept for the reader).
     Mutant(
         CORE,
-        "        if seat == carrier or seat in self._snapshots[step].live:",
+        "        if seat == carrier or seat in self.history[step].live:",
         "        if seat == carrier:",
         "a live seat admitted again",
         (HANDBACK,),

@@ -7,8 +7,6 @@ every live seat outside the dropped set to vote exactly that set.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from lanTag.log.entries import EntryKind
 from lanTag.session import events as ev
 from lanTag.session.core import CONTRIBUTIONS, SessionCore
@@ -68,7 +66,7 @@ class Agreement(SessionCore):
             return _NONE
         if not self.features.unpassable_vote:
             return frozenset().union(*votes)
-        snap = self._snapshots[step]
+        snap = self.history[step]
         unplayed, stay = self._unplayed_at(step)
         return frozenset().union(
             *(v for v in votes if may_be_decided(v, snap.live, unplayed, stay))
@@ -101,7 +99,7 @@ class Agreement(SessionCore):
         is its version.  The snapshot and box themselves are kept in the key, compared by
         identity.
         """
-        snap = self._snapshots[-1]
+        snap = self.history.current
         needs = self.needs()
         box = self._box(self.step)
         if needs.kind in (NeedKind.OVER, NeedKind.BOT_TURN):
@@ -149,7 +147,7 @@ class Agreement(SessionCore):
         if kind is MsgType.REVEAL and not missing:
             # Every reveal is in; the round waits for the others' acknowledgements (§4.4),
             # and (protocol 6) for what explains a REVEAL signed before a drop (§5.5).
-            snap = self._snapshots[-1]
+            snap = self.history.current
             missing = set(self.round_acks.lacking(box, needs, snap, self.step, self.seat))
             dropped = self._dropped_at_this_step(needs)
             if dropped:
@@ -213,7 +211,7 @@ class Agreement(SessionCore):
                 self._broadcast(acks)
             return
         digests = [m.digest for m in held][:8]
-        state = self._snapshots[step].state if step < len(self._snapshots) else self.state
+        state = self.history[step].state if step < len(self.history) else self.state
         have = sign_message(
             self._signer,
             MsgType.HAVE,
@@ -261,7 +259,7 @@ class Agreement(SessionCore):
             box = self._boxes.get(step)
             if box is None or not box.votes:
                 continue
-            live = self._snapshots[step].live
+            live = self.history[step].live
             unplayed, stay = self._unplayed_at(step)
             silent = box.unanimous_silent(live, unplayed, stay)
             if silent is None:
@@ -284,7 +282,7 @@ class Agreement(SessionCore):
         """(the seats a drop at ``step`` may leave out of the half-the-table count, the seats
         that must stay for that): lanTag.session.unplayed, off at a step where the seats
         left out there were found playing on without us."""
-        snap = self._snapshots[step]
+        snap = self.history[step]
         if step in self.vote_book.rule_off:
             return _NONE, _NONE
         at_roll = needs_for(snap.state.decision(), snap.live).kind is NeedKind.ENTROPY
@@ -301,7 +299,7 @@ class Agreement(SessionCore):
                 self.vote_book.rule_off.add(step)
                 self._rollback(step)
                 # Decided again from the step's start: the seats left out live again there.
-                self._snapshots[step] = replace(self._snapshots[step], live=live)
+                self.history.set_live(step, live)
                 return True
         return False
 
@@ -311,12 +309,12 @@ class Agreement(SessionCore):
         """Drop ``silent`` now; ``at``: the step of the votes that decided it (its blame's
         step, SPEC §7), our step by default.  What that step asked of the seats (before
         the drop) names the drop: timeout, left or (protocol 6) withheld, SPEC §5.5."""
-        snap = self._snapshots[-1]
+        snap = self.history.current
         needs = self.needs()  # what the step asked of the seats before the drop
         if at is not None and at < self.step:  # a drop taken after its step (§5.4)
-            agreed = self._snapshots[at]
+            agreed = self.history[at]
             needs = needs_for(agreed.state.decision(), agreed.live)
-        self._snapshots[-1] = replace(snap, live=snap.live - silent)
+        self.history.set_live(self.step, snap.live - silent)
         box.dropped_now = box.dropped_now | silent
         box.drop_batches.append(silent)
         if self.seat is not None and self.seat in silent:
@@ -373,7 +371,7 @@ class Agreement(SessionCore):
         """A step from ``step`` on that we decided asked one of ``seats`` for its input:
         dropping them there instead of now would change that decision."""
         for k in range(step, self.step):
-            snap = self._snapshots[k]
+            snap = self.history[k]
             if seats & set(needs_for(snap.state.decision(), snap.live).humans):
                 return True
         return False
@@ -391,7 +389,7 @@ class Agreement(SessionCore):
         (a state hash of the new history, a move that was out of turn there) may be
         exactly what the new history needs, and their relays are duplicates.
         """
-        del self._snapshots[step + 1 :]
+        self.history.forget_after(step)
         dropped = self._boxes[step].dropped_now if step in self._boxes else _NONE
         if (
             dropped
@@ -402,10 +400,7 @@ class Agreement(SessionCore):
             # decided from the step's start: its drops too (the votes and proofs that made
             # them are looked at again), else a seat dropped there with its default or
             # forfeit would be played by the bot.  (Other rollbacks keep protocol 5's way.)
-            snap = self._snapshots[step]
-            self._snapshots[step] = replace(snap, live=snap.live | dropped)
-        for k in [k for k in self._hash_at if k > step]:
-            del self._hash_at[k]
+            self.history.set_live(step, self.history[step].live | dropped)
         for k in [k for k in self._boxes if k >= step]:
             del self._boxes[k]
         for msg in self._slots.values():
@@ -425,7 +420,7 @@ class Agreement(SessionCore):
             return
         first = self._hash_seen.setdefault((msg.seat, msg.step), msg)
         if contradiction(first, msg) != "desync":
-            ours = self._hash_at.get(msg.step) if msg.step < step else None
+            ours = self.history.hash_at(msg.step) if msg.step < step else None
             if ours is not None and ours != msg.state_hash and not self.replay:
                 self._broadcast([msg.raw])  # evidence: the others hold its other claims
             return
@@ -450,7 +445,7 @@ class Agreement(SessionCore):
         its own vector).  Extra traffic is spent only when something is wrong."""
         if self.replay or self._signer is None or self.seat is None:
             return
-        snap = self._snapshots[-1]
+        snap = self.history.current
         if self.seat not in snap.live:
             return
         vector = self.round_acks.vector(box, needs)

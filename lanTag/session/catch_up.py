@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from lanTag.session.convictions import Convictions
 from lanTag.session.journal import Journal
 from lanTag.session.messages import MsgType, Signed
-from lanTag.session.steps import History, StepBox
+from lanTag.session.steps import HistoryView, StepBox
 from lanTag.session.transport import Addr
 
 
@@ -24,7 +24,7 @@ class CatchUp:
         peers: Mapping[int, Addr],
         lag: float,
         boxes: Mapping[int, StepBox],
-        history: History,
+        history: HistoryView,
         convictions: Convictions,
     ) -> None:
         """``lag``: the record's ``lag_ms`` in seconds, the rate of answers per seat."""

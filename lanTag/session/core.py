@@ -107,16 +107,15 @@ class SessionCore:
     _identity           SessionCore   our Identity, None when not playing a seat
     _chain_secret       SessionCore   secret of our hash chain (nonces are derived from it)
     _chain              SessionCore   our HashChain (its anchor is in the record)
-    _snapshots          Session       applied history: one Snapshot per decided step
-                                      (+Agreement: a rollback truncates it)
-    history             SessionCore   the History: the parts' read-only view of _snapshots
+    history             SessionCore   the History: one Snapshot per decided step and our state
+                                      hash there (Session appends, Agreement drops seats and
+                                      rolls back; the parts read it as a HistoryView)
     _boxes              SessionCore   step -> StepBox of the messages filed for that step
                                       (+Agreement, Recovery: requests, HAVEs, pruning)
     _slots              Session       first message seen per (seat, slot): equivocation check
     _proven             Session       slots already proven equivocated (one proof each)
     _hash_seen          Agreement     (seat, step) -> its first message there: a second one
                                       with another state hash convicts (``desync``)
-    _hash_at            Session       step -> our state hash there (+Agreement: rollback)
     _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
@@ -206,8 +205,7 @@ class SessionCore:
         state = start_state(record) if start is None else start
         live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
         anchors = tuple(s.anchor for s in record.seats)
-        self._snapshots = [Snapshot(state, anchors, (0,) * n, live)]
-        self.history = History(self._snapshots)  # the one read-only view the parts hold
+        self.history = History(Snapshot(state, anchors, (0,) * n, live), state.state_hash())
         self._boxes: dict[int, StepBox] = {}
         self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
         self.convictions = Convictions(self.features)
@@ -226,7 +224,6 @@ class SessionCore:
         self._hash_seen: dict[tuple[int, int], Signed] = {}
         self.late = LateProofs()
         self.round_acks = RoundAcks(self.features, self.convictions, self.late, self._state_hash)
-        self._hash_at: dict[int, bytes] = {0: state.state_hash()}
         self.late_judge = LateProofJudge(
             features=self.features,
             game_id=self.game_id,
@@ -239,7 +236,6 @@ class SessionCore:
             history=self.history,
             boxes=self._boxes,
             slots=self._slots,
-            hash_at=self._hash_at,
             needs=self.needs,
             box=self._box,
             state_hash=self._state_hash,
@@ -305,19 +301,19 @@ class SessionCore:
 
     @property
     def step(self) -> int:
-        return len(self._snapshots) - 1
+        return self.history.step
 
     @property
     def state(self) -> State:
-        return self._snapshots[-1].state
+        return self.history.state
 
     def state_at(self, step: int) -> State | None:
         """The agreed state at ``step`` (before its input), or None past the current step."""
-        return self._snapshots[step].state if 0 <= step < len(self._snapshots) else None
+        return self.history[step].state if 0 <= step < len(self.history) else None
 
     @property
     def live(self) -> frozenset[int]:
-        return self._snapshots[-1].live
+        return self.history.live
 
     @property
     def leaving(self) -> frozenset[int]:
@@ -325,7 +321,7 @@ class SessionCore:
         return frozenset(self._left)
 
     def needs(self) -> Needs:
-        snap = self._snapshots[-1]
+        snap = self.history.current
         cached = self._needs_cache
         if cached is not None and cached[0] is snap:
             return cached[1]
@@ -416,7 +412,7 @@ class SessionCore:
         """Whether ``carrier``'s contribution at ``step`` admits ``request``'s seat (the
         signature is checked by the caller)."""
         seat = request.seat
-        if seat == carrier or seat in self._snapshots[step].live:
+        if seat == carrier or seat in self.history[step].live:
             return False
         if self.convictions.since(seat, step):
             return False  # a cheat (equivocation, bad reveal, desync, flood) never comes back
@@ -429,13 +425,13 @@ class SessionCore:
     def _dropped_at(self, seat: int, step: int) -> int | None:
         """The step of ``seat``'s latest drop at or before ``step`` (None: never dropped)."""
         for k in range(step, -1, -1):
-            if seat in self._snapshots[k].live:
+            if seat in self.history[k].live:
                 return None if k == step else k + 1
         return 0 if seat < len(self._human_keys) and self._human_keys[seat] else None
 
     def _turn_starts(self, step: int) -> bool:
         """The agreed state at ``step`` starts a turn."""
-        return self._snapshots[step].state.awaited().turn_starts
+        return self.history[step].state.awaited().turn_starts
 
     def _request_room(self, kind: MsgType) -> bool:
         """Our own VOTE or NUDGE for this step stays within the bound the others hold us
@@ -494,7 +490,7 @@ class SessionCore:
 
     def _next_reveal(self) -> bytes:
         assert self._chain is not None and self.seat is not None
-        return self._chain.reveal(self._snapshots[-1].chain_used[self.seat] + 1)
+        return self._chain.reveal(self.history.current.chain_used[self.seat] + 1)
 
     def _check_hash(self, msg: Signed, snap: Snapshot) -> bool:
         """A message at our step carries our state hash; one that does not is refused and

@@ -32,7 +32,7 @@ from lanTag.session.round_evidence import (
 )
 from lanTag.session.steps import (
     ROUND_SUBJECT,
-    History,
+    HistoryView,
     StepBox,
 )
 
@@ -47,9 +47,9 @@ class LateProofJudge:
 
     A part the Session owns.  It holds nothing of its own beyond what it is given: it
     writes the ``late`` book (LateProofs) and the ``convictions``, blames and sends through
-    the ``journal``, and reads the session's applied history (``snapshots``, the state
-    hash per step ``hash_at``), its message ``boxes`` and first message per ``slots``, all
-    shared containers the session changes in place.  ``needs`` is the session's current
+    the ``journal``, and reads the session's agreed ``history`` (each step's snapshot and
+    our state hash there), its message ``boxes`` and first message per ``slots``, which the
+    session changes in place.  ``needs`` is the session's current
     step's Needs, ``box`` its StepBox of a step (created if missing), ``state_hash`` a
     state's hash (cached)."""
 
@@ -64,10 +64,9 @@ class LateProofJudge:
         late: LateProofs,
         convictions: Convictions,
         journal: Journal,
-        history: History,
+        history: HistoryView,
         boxes: dict[int, StepBox],
         slots: Slots,
-        hash_at: dict[int, bytes],
         needs: Callable[[], Needs],
         box: Callable[[int], StepBox],
         state_hash: Callable[[State], bytes],
@@ -83,7 +82,6 @@ class LateProofJudge:
         self._history = history
         self._boxes = boxes
         self._slots = slots
-        self._hash_at = hash_at
         self.needs = needs
         self._box = box
         self._state_hash = state_hash
@@ -416,7 +414,7 @@ class LateProofJudge:
     def _acks_at(self, step: int) -> dict[int, list[tuple[bytes, Signed]]]:
         """(vector, message) of every acknowledgement each seat signed on our state at
         ``step``: its REVEAL and round HAVE we kept, and the second versions in proofs."""
-        ours = self._hash_at[step]
+        ours = self._history.hash_at(step)
         out: dict[int, list[Signed]] = {}
         for seat, key in enumerate(self._human_keys):
             if key is None:

@@ -493,7 +493,7 @@ class Session(Recovery):
         """True when ``msg`` was consumed (accepted or refused), False to keep waiting."""
         if msg.step != self.step:
             return False
-        snap = self._snapshots[-1]
+        snap = self.history.current
         if msg.seat not in snap.live:
             ours = self._state_hash(snap.state)
             if not self.absence.take_dropped_commit(msg, box, ours):  # (protocol 6, SPEC §5.5)
@@ -632,7 +632,7 @@ class Session(Recovery):
         return False
 
     def _decided_input(self, box: StepBox) -> Input | None:
-        snap = self._snapshots[-1]
+        snap = self.history.current
         needs = self.needs()  # the same needs_for(...), cached per snapshot
         state = snap.state
         if needs.kind is NeedKind.OVER:
@@ -684,7 +684,7 @@ class Session(Recovery):
         return referee.joint_choice(state, self.game_id, self.step, actions, reveals, bots)
 
     def _apply(self, inp: Input, now: float) -> None:
-        snap = self._snapshots[-1]
+        snap = self.history.current
         box = self._box(self.step)
         # (before apply: the recorded rules of §9.2 answer for the decision being made)
         forfeits = self.absence.roll_forfeits(box, snap.state) if type(inp) is Roll else ()
@@ -719,11 +719,10 @@ class Session(Recovery):
         # is after this step's drops: the contributors only).  A seat given back has not
         # played by that alone: a squatter let back in that goes silent again is left out.
         played = snap.played | frozenset(self.needs().humans)
-        self._snapshots.append(
-            Snapshot(new_state, tuple(chain_last), tuple(chain_used), live, played)
-        )
         digest = self._state_hash(new_state)
-        self._hash_at[decided + 1] = digest
+        self.history.append(
+            Snapshot(new_state, tuple(chain_last), tuple(chain_used), live, played), digest
+        )
         protocol = self.record.protocol
         before = snap.state.decision()
         facts = () if type(inp) is Move else step_facts(protocol, before, inp, withheld)

@@ -32,7 +32,7 @@ from lanTag.session.messages import (
     verify_signature,
 )
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import History, StepBox
+from lanTag.session.steps import HistoryView, StepBox
 
 
 class Rejoin:
@@ -61,7 +61,7 @@ class Rejoin:
         left: Mapping[int, int],
         human_keys: tuple[bytes | None, ...],
         verifier: Verifier,
-        history: History,
+        history: HistoryView,
         needs: Callable[[], Needs],
         state_hash: Callable[[State], bytes],
         admissible: Callable[[Signed, int, int], bool],

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.referee import NeedKind, Needs
-from lanTag.session.steps import History, StepBox
+from lanTag.session.steps import HistoryView, StepBox
 from lanTag.session.transport import Addr, Transport
 from lanTag.session.vote_book import VoteBook
 
@@ -43,7 +43,7 @@ class SilenceClock:
         left: Mapping[int, int],
         vote_book: VoteBook,
         boxes: dict[int, StepBox],
-        history: History,
+        history: HistoryView,
         transport: Callable[[], Transport],
         needs: Callable[[], Needs],
         missing: Callable[[], frozenset[int]],

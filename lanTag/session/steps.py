@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from lanTag.fair.commit import opens
 from lanTag.fair.hash_chain import chain_step_ok
@@ -36,15 +36,16 @@ class Snapshot:
     played: frozenset[int] = frozenset()
 
 
-class History:
-    """The agreed history seen by a part of the session: one Snapshot per step decided,
-    the current one last.  Only the session appends, drops seats and rolls back (in place);
-    the parts read through this view."""
+class HistoryView:
+    """The agreed history as the session's parts read it: one Snapshot per step decided (the
+    current one last) and our state hash at each.  Only the Session changes it, through
+    its History."""
 
-    __slots__ = ("_snapshots",)
+    __slots__ = ("_hashes", "_snapshots")
 
-    def __init__(self, snapshots: Sequence[Snapshot]) -> None:
-        self._snapshots = snapshots
+    def __init__(self) -> None:
+        self._snapshots: list[Snapshot] = []
+        self._hashes: list[bytes] = []  # our state hash at each step, in step with _snapshots
 
     @property
     def step(self) -> int:
@@ -62,11 +63,42 @@ class History:
     def state(self) -> State:
         return self._snapshots[-1].state
 
+    def hash_at(self, step: int) -> bytes:
+        """Our state hash at ``step`` (a step of the history)."""
+        return self._hashes[step]
+
     def __getitem__(self, step: int) -> Snapshot:
         return self._snapshots[step]
 
     def __iter__(self) -> Iterator[Snapshot]:
         return iter(self._snapshots)
+
+    def __len__(self) -> int:
+        return len(self._snapshots)
+
+
+class History(HistoryView):
+    """The agreed history, owned by the Session: a step decided is appended, a drop changes
+    a step's live seats, a rollback forgets the steps after one."""
+
+    __slots__ = ()
+
+    def __init__(self, first: Snapshot, state_hash: bytes) -> None:
+        super().__init__()
+        self.append(first, state_hash)
+
+    def append(self, snapshot: Snapshot, state_hash: bytes) -> None:
+        self._snapshots.append(snapshot)
+        self._hashes.append(state_hash)
+
+    def set_live(self, step: int, live: frozenset[int]) -> None:
+        """The seats playing themselves at ``step`` (a drop, or a drop decided again)."""
+        self._snapshots[step] = replace(self._snapshots[step], live=live)
+
+    def forget_after(self, step: int) -> None:
+        """A rollback: ``step`` is the current step again."""
+        del self._snapshots[step + 1 :]
+        del self._hashes[step + 1 :]
 
 
 @dataclass(slots=True)

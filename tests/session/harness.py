@@ -212,7 +212,7 @@ def two_versions(
     its victim holds (from protocol 6 on)."""
     me = sessions[cheat]
     h = me.state.state_hash()
-    link = me._chain.reveal(me._snapshots[-1].chain_used[cheat] + 1)  # type: ignore[union-attr]
+    link = me._chain.reveal(me.history[-1].chain_used[cheat] + 1)  # type: ignore[union-attr]
     out = {}
     for victim, guess in guesses.items():
         nonce = bytes([guess]) * 32

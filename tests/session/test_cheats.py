@@ -90,7 +90,7 @@ def test_reveal_that_does_not_open_its_commitment_convicts_and_forfeits() -> Non
     for s in (0, 1):
         _inject(sessions[s], c.raw, 2, net.now)
     net.run_until(lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
-    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    link = cheat._chain.reveal(cheat.history[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     payload = reveal_payload(sessions, step, ["guess", 2], nonce, link, {2: c})
     r = sign_message(ids[2].signer(), MsgType.REVEAL, cheat.game_id, step, 2, h, payload)
     for s in (0, 1):
@@ -125,7 +125,7 @@ def test_an_opening_reveal_to_one_peer_and_a_bad_one_to_another_forfeits_at_both
     for s in (0, 1):
         _inject(sessions[s], c.raw, 2, net.now)
     net.run_until(lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
-    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    link = cheat._chain.reveal(cheat.history[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     good, bad = (
         sign_message(
             ids[2].signer(),
@@ -275,7 +275,7 @@ def test_two_commitments_to_two_peers_are_an_equivocation_and_the_cheater_forfei
     net.silent.add(2)
     cheat = sessions[2]
     step, h = 1, cheat.state.state_hash()
-    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    link = cheat._chain.reveal(cheat.history[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     pairs = []
     for guess, nonce in ((1, bytes(range(32))), (2, bytes(range(1, 33)))):
         sealed = commitment(cheat.game_id, step, 2, "guess", nonce, pack(["guess", guess]))
@@ -466,7 +466,7 @@ def test_an_acknowledgement_of_a_commitment_nobody_sent_is_not_counted() -> None
     net.silent.add(2)
     cheat = sessions[2]
     h = cheat.state.state_hash()
-    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    link = cheat._chain.reveal(cheat.history[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     nonce = bytes(range(32))
     sealed = commitment(cheat.game_id, 1, 2, "guess", nonce, pack(["guess", 1]))
     signer = ids[2].signer()

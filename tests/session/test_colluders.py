@@ -268,7 +268,7 @@ def test_a_late_proof_is_judged_once_the_last_commitment_is_in() -> None:
         sealed = commitment(p.game_id, 1, seat, "guess", nonce, value)
         chain = sessions[seat]._chain
         assert chain is not None
-        link = chain.reveal(p._snapshots[-1].chain_used[seat] + 1)
+        link = chain.reveal(p.history[-1].chain_used[seat] + 1)
         return signed(seat, MsgType.COMMIT, (sealed,)), (["guess", guess], nonce, link)
 
     c1, r1 = pair(1, 1, bytes([1]) * 32)
@@ -347,7 +347,7 @@ def test_a_seat_proven_during_its_round_still_reveals_there() -> None:
         sealed = commitment(p.game_id, 1, seat, "guess", nonce, pack(["guess", guess]))
         chain = sessions[seat]._chain
         assert chain is not None
-        link = chain.reveal(p._snapshots[-1].chain_used[seat] + 1)
+        link = chain.reveal(p.history[-1].chain_used[seat] + 1)
         return signed(seat, MsgType.COMMIT, (sealed,)), (["guess", guess], nonce, link)
 
     a1, ra = pair(2, 1, bytes([2]) * 32)

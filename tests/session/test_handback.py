@@ -387,7 +387,7 @@ def test_a_conviction_learnt_after_the_admission_takes_it_back() -> None:
     _run_to(net, lambda: all(_events(net, i, ev.SeatsBack) for i in (0, 1)))
     [back] = _events(net, 0, ev.SeatsBack)
     admitted_at = back.step - 1  # type: ignore[attr-defined]
-    assert all(GONE in sessions[i]._snapshots[admitted_at + 1].live for i in (0, 1))
+    assert all(GONE in sessions[i].history[admitted_at + 1].live for i in (0, 1))
     # A message the seat signed before its drop, and another claim for that step.
     old = next(
         m
@@ -411,8 +411,8 @@ def test_a_conviction_learnt_after_the_admission_takes_it_back() -> None:
     net.run()
     for i in (0, 1):
         assert any(b.code == "desync" for b in _events(net, i, ev.Blame))  # type: ignore[attr-defined]
-        assert len(sessions[i]._snapshots) > admitted_at + 1
-        assert GONE not in sessions[i]._snapshots[admitted_at + 1].live  # decided again
+        assert len(sessions[i].history) > admitted_at + 1
+        assert GONE not in sessions[i].history[admitted_at + 1].live  # decided again
         assert GONE not in sessions[i].live
         report = verify_log(sessions[i].take_log())
         assert report.valid and report.complete, report.failure
@@ -450,7 +450,7 @@ def test_a_second_admission_at_a_later_step_changes_nothing() -> None:
     carriers = {(m.seat, m.step) for m in _carriers(logs[0])}
     assert 1 in {seat for seat, _ in carriers}, carriers
     later = max(k for seat, k in carriers if seat == 1)
-    assert GONE in late._snapshots[later].live  # it named a seat live again already
+    assert GONE in late.history[later].live  # it named a seat live again already
     for i in range(3):
         assert len(_events(net, i, ev.SeatsBack)) == 1
     for log in logs:
@@ -666,8 +666,8 @@ def test_a_conviction_for_a_step_after_the_admission_leaves_the_admission_standi
     for i in (0, 1):
         s = sessions[i]
         assert len(_events(net, i, ev.SeatsBack)) == 1, i
-        assert GONE in s._snapshots[back.step].live  # type: ignore[attr-defined]
-        assert GONE not in s._snapshots[played.step].live and GONE not in s.live, i
+        assert GONE in s.history[back.step].live  # type: ignore[attr-defined]
+        assert GONE not in s.history[played.step].live and GONE not in s.live, i
         drops = [(e.step, e.seats) for e in _events(net, i, ev.SeatsDropped)]  # type: ignore[attr-defined]
         assert drops[-1] == (played.step, (GONE,)), (i, drops)
         blames = {(b.seat, b.code) for b in _events(net, i, ev.Blame)}  # type: ignore[attr-defined]

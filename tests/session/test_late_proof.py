@@ -54,7 +54,7 @@ def _pair(
     protocol 6 the REVEAL names the honest seats' commitments and this one)."""
     cheat = sessions[CHEAT]
     h = cheat.state.state_hash()
-    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[CHEAT] + 1)  # type: ignore[union-attr]
+    link = cheat._chain.reveal(cheat.history[-1].chain_used[CHEAT] + 1)  # type: ignore[union-attr]
     nonce = bytes([guess]) * 32
     value = pack(["guess", guess])
     sealed = commitment(record.game_id, SECRET_STEP, CHEAT, "guess", nonce, value)

@@ -281,7 +281,7 @@ def test_two_commits_on_another_state_exempt_no_second_reveal(protocol: int) -> 
     net.run_until(lambda: all(len(s._box(SECRET_STEP).of(MsgType.COMMIT)) == 2 for s in honest))
     me = sessions[cheat]
     assert me._chain is not None
-    link = me._chain.reveal(me._snapshots[-1].chain_used[cheat] + 1)
+    link = me._chain.reveal(me.history[-1].chain_used[cheat] + 1)
     h = me.state.state_hash()
 
     def sign(kind: MsgType, state: bytes, payload: tuple[object, ...]) -> Signed:

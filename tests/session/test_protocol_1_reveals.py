@@ -49,7 +49,7 @@ def test_a_bad_reveal_is_judged_by_the_rule_of_its_games_protocol(
     for s in (0, 1):
         sessions[s].receive_datagram(pack_bundle([c.raw]), addr_of(2), net.now)
     net.run_until(lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
-    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    link = cheat._chain.reveal(cheat.history[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     payload = reveal_payload(sessions, step, revealed, nonce, link, {2: c})
     r = sign_message(signer, MsgType.REVEAL, cheat.game_id, step, 2, h, payload, protocol)
     for s in (0, 1):
@@ -87,7 +87,7 @@ def test_an_equivocator_at_a_secret_step_takes_its_default_in_protocol_1(protoco
     net.silent.add(2)
     cheat = sessions[2]
     step, h = 1, cheat.state.state_hash()
-    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[2] + 1)  # type: ignore[union-attr]
+    link = cheat._chain.reveal(cheat.history[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     signer = ids[2].signer()
     for victim, guess in ((0, 1), (1, 2)):
         nonce = bytes([guess]) * 32

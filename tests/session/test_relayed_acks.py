@@ -76,7 +76,7 @@ def test_a_relayed_acknowledgement_ahead_of_its_commit_copy_never_applies_the_ro
     net.slow = (WITNESS, VICTIM)
     cheat = sessions[CHEAT]
     h = cheat.state.state_hash()
-    link = cheat._chain.reveal(cheat._snapshots[-1].chain_used[CHEAT] + 1)  # type: ignore[union-attr]
+    link = cheat._chain.reveal(cheat.history[-1].chain_used[CHEAT] + 1)  # type: ignore[union-attr]
     for victim, guess in ((VICTIM, 1), (WITNESS, 2)):
         nonce = bytes([guess]) * 32
         sealed = commitment(cheat.game_id, 1, CHEAT, "guess", nonce, pack(["guess", guess]))

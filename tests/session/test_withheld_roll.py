@@ -62,7 +62,7 @@ def test_a_withheld_own_roll_is_the_forfeit_roll_at_every_honest_peer(leave: boo
         s = sessions[i]
         applied = {a.step: a for a in _events(net, i, ev.StepApplied)}
         for choice in withheld:
-            state = s._snapshots[choice.step].state
+            state = s.history[choice.step].state
             assert state.roll_owners() == (CHEAT,)
             step = applied[choice.step]
             assert step.input == Roll(((1,),))  # its forfeit: the lowest face, not a draw
@@ -127,7 +127,7 @@ def test_a_roll_that_is_nobodys_is_still_drawn_without_the_dropped_link() -> Non
     net.run_until(lambda: sessions[0].step > 0)
     [step0] = [a for a in _events(net, 0, ev.StepApplied) if a.step == 0]
     assert step0.dropped_now == frozenset({CHEAT})
-    assert sessions[0]._snapshots[0].state.roll_owners() == ()
+    assert sessions[0].history[0].state.roll_owners() == ()
     assert step0.withheld_now == frozenset() and len(step0.facts) == 2
 
 

@@ -55,7 +55,7 @@ def _table(
 
 def _turn_starts(session: Session) -> list[int]:
     """The steps of the agreed history that start a turn (``awaited().turn_starts``)."""
-    return [k for k, snap in enumerate(session._snapshots) if snap.state.awaited().turn_starts]
+    return [k for k, snap in enumerate(session.history) if snap.state.awaited().turn_starts]
 
 
 def _votes_naming(session: Session, seat: int) -> int:
@@ -91,7 +91,7 @@ def test_the_withhold_and_rejoin_loop_is_bounded_and_named_everywhere(
         drops = [(d.step, d.seats) for d in _events(net, i, ev.SeatsDropped)]
         assert drops == [(k, (CHEAT,)) for k in withheld], (i, drops)
         for k in withheld:
-            assert s._snapshots[k].state.decision().__class__.__name__ == "Chance"
+            assert s.history[k].state.decision().__class__.__name__ == "Chance"
         blames = [(b.seat, b.step, b.code) for b in _events(net, i, ev.Blame)]
         assert blames == [(CHEAT, k, "withheld") for k in withheld], (i, blames)
         backs = [b.step for b in _events(net, i, ev.SeatsBack)]
@@ -166,7 +166,7 @@ def test_a_leave_before_the_roll_is_no_fault() -> None:
     for i in HONEST:
         [drop] = _events(net, i, ev.SeatsDropped)
         assert drop.step > step and drop.left == (CHEAT,)
-        assert sessions[i]._snapshots[drop.step].state.decision().__class__.__name__ == "Chance"
+        assert sessions[i].history[drop.step].state.decision().__class__.__name__ == "Chance"
         assert not _events(net, i, ev.Blame)
         report = verify_log(sessions[i].take_log())
         assert report.valid and report.complete and not report.blames
@@ -272,7 +272,7 @@ def test_a_reveal_naming_a_made_up_vector_blames_no_honest_seat() -> None:
     net.run()
     applied = [a for a in _events(net, 0, ev.StepApplied) if a.step == step]
     assert len(applied) == 1 and isinstance(applied[0].input, Joint)
-    state = s0._snapshots[step].state
+    state = s0.history[step].state
     assert applied[0].input.of(CHEAT) == state.default_action(CHEAT)
     assert applied[0].input.of(1) == FORFEIT
     blames = {(b.seat, b.code) for b in _events(net, 0, ev.Blame)}
@@ -441,7 +441,7 @@ def test_a_hand_back_at_the_next_turns_first_step_verifies_without_the_rules() -
         [back] = _events(net, i, ev.SeatsBack)
         assert back.step == dropped + 2  # admitted by the next turn's roll, at dropped + 1
         # the roll: the recorded rules know it as a roll, not as a turn's first step
-        assert isinstance(sessions[i]._snapshots[dropped + 1].state.decision(), Chance)
+        assert isinstance(sessions[i].history[dropped + 1].state.decision(), Chance)
         assert CHEAT in sessions[i].live
         log = sessions[i].take_log()
         report = verify_log(log)

@@ -225,7 +225,7 @@ class Withholder:
     def _their_links(self, step: int) -> dict[int, bytes]:
         s = self.session
         ours = s.state.state_hash()
-        last = s._snapshots[-1].chain_last
+        last = s.history[-1].chain_last
         # Links our session took before we were live again (a hand-back learnt after they
         # came: ``_hold`` passed them on), then the ones we hold.
         got = s._box(step).of(MsgType.ENTROPY)
