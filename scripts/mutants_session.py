@@ -270,8 +270,8 @@ MUTANTS: list[Mutant] = [
     Mutant(
         AGREE,
         "        if not self.features.ordered_proofs:\n"
-        "            return bool(self._boxes[step].accepted_of(seat))",
-        "        if True:\n            return bool(self._boxes[step].accepted_of(seat))",
+        "            return bool(self.inbox.boxes[step].accepted_of(seat))",
+        "        if True:\n            return bool(self.inbox.boxes[step].accepted_of(seat))",
         "protocol 6 rolls back only for the seat's input at the proven step (protocol 5's)",
         (PROOF_ORDER,),
     ),
@@ -530,16 +530,16 @@ MUTANTS: list[Mutant] = [
         (HANDBACK,),
     ),
     Mutant(
-        LOCKSTEP,
-        "                    self._left.pop(seat, None)  # a seat that had left is back",
-        "                    pass  # a seat that had left is back",
+        HANDBACK_BOOK,
+        "        self.leaves.pop(seat, None)  # a seat that had left is back",
+        "        pass  # a seat that had left is back",
         "a seat that left and was given back is dropped again for that LEAVE",
         (HANDBACK,),
     ),
     Mutant(
-        LOCKSTEP,
-        "        if msg.seat not in self._left and msg.step > back:",
-        "        if msg.seat not in self._left:",
+        HANDBACK_BOOK,
+        "        if seat in self.leaves or step <= self.last_back(seat):",
+        "        if seat in self.leaves:",
         "a LEAVE from before the hand-back counts again",
         (HANDBACK,),
     ),

@@ -179,7 +179,7 @@ class Agreement(SessionCore):
         if self.replay or self.seat is None or self.seat not in self.live:
             return
         for step in self._recent_request_steps():
-            box = self._boxes.get(step)
+            box = self.inbox.boxes.get(step)
             if box is None or not (box.votes or box.nudges):
                 continue
             requests = sum(m.payload[1] for m in [*box.votes.values(), *box.nudges.values()])
@@ -256,7 +256,7 @@ class Agreement(SessionCore):
             self._drop(banned, self._box(self.step), code="equivocation")
             return True
         for step in self._recent_request_steps():
-            box = self._boxes.get(step)
+            box = self.inbox.boxes.get(step)
             if box is None or not box.votes:
                 continue
             live = self.history[step].live
@@ -295,7 +295,7 @@ class Agreement(SessionCore):
         would have without the rule).  True when it rolled back."""
         for step, (silent, stay, live) in sorted(self.vote_book.left_out.items()):
             later = [k for k in self.vote_book.request_steps if k >= step]
-            if outvoted(self._boxes, later, silent, stay, live):
+            if outvoted(self.inbox.boxes, later, silent, stay, live):
                 self.vote_book.rule_off.add(step)
                 self._rollback(step)
                 # Decided again from the step's start: the seats left out live again there.
@@ -319,7 +319,7 @@ class Agreement(SessionCore):
         box.drop_batches.append(silent)
         if self.seat is not None and self.seat in silent:
             self.handback.dropped_again(self.seat)  # asked back once and let in: it stays out
-        left = tuple(s for s in sorted(silent) if s in self._left)
+        left = tuple(s for s in sorted(silent) if s in self.handback.leaves)
         for s in sorted(silent):
             if code == "timeout":
                 self.absence.blame_absence(s, needs, self.step, self.state, at)
@@ -390,7 +390,7 @@ class Agreement(SessionCore):
         exactly what the new history needs, and their relays are duplicates.
         """
         self.history.forget_after(step)
-        dropped = self._boxes[step].dropped_now if step in self._boxes else _NONE
+        dropped = self.inbox.boxes[step].dropped_now if step in self.inbox.boxes else _NONE
         if (
             dropped
             and self.features.collusion
@@ -401,11 +401,7 @@ class Agreement(SessionCore):
             # them are looked at again), else a seat dropped there with its default or
             # forfeit would be played by the bot.  (Other rollbacks keep protocol 5's way.)
             self.history.set_live(step, self.history[step].live | dropped)
-        for k in [k for k in self._boxes if k >= step]:
-            del self._boxes[k]
-        for msg in self._slots.values():
-            if msg.step >= step:
-                self._box(msg.step).pending.append(msg)
+        self.inbox.reopen_from(step)
         self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
         self.vote_book.forget_from(step)  # my votes and the seats left out: decided again
         self.handback.forget_from(step)  # decided again from the messages, like the rest
@@ -450,8 +446,9 @@ class Agreement(SessionCore):
             return
         vector = self.round_acks.vector(box, needs)
         ours = self._state_hash(snap.state)
-        mine = self._slots.get((self.seat, (self.step, int(MsgType.REVEAL), 0, ours)))
-        have = self._slots.get((self.seat, (self.step, int(MsgType.HAVE), ROUND_SUBJECT, ours)))
+        slots = self.inbox.slots
+        mine = slots.get((self.seat, (self.step, int(MsgType.REVEAL), 0, ours)))
+        have = slots.get((self.seat, (self.step, int(MsgType.HAVE), ROUND_SUBJECT, ours)))
         named = list(have.payload[1]) if have is not None else []  # maybe before a rollback
         if (
             vector not in named
@@ -491,7 +488,7 @@ class Agreement(SessionCore):
         self.convictions.flooded(msg.seat, msg.step, self.live)
         kept = [
             m
-            for (seat, _slot), m in self._slots.items()
+            for (seat, _slot), m in self.inbox.slots.items()
             if seat == msg.seat and m.step == msg.step and m.type == msg.type
         ]
         why = f"over {len(kept)} {msg.type.name}s for step {msg.step}"
@@ -546,7 +543,7 @@ class Agreement(SessionCore):
         two steps dropped it at two).  Protocol 6: any decision since that asked the seat,
         so every peer drops it at ``step``, or where nothing it could give changed."""
         if not self.features.ordered_proofs:
-            return bool(self._boxes[step].accepted_of(seat))
+            return bool(self.inbox.boxes[step].accepted_of(seat))
         return self._asked_since(frozenset({seat}), step)
 
 

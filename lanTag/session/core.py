@@ -26,6 +26,7 @@ from lanTag.session.compatibility import require_rules
 from lanTag.session.convictions import Convictions, LateProofs
 from lanTag.session.features import Features
 from lanTag.session.handback import Handback
+from lanTag.session.inbox import Inbox
 from lanTag.session.journal import Journal
 from lanTag.session.late_proof import LateProofJudge
 from lanTag.session.lobby_record import LobbyRecord, start_state
@@ -116,7 +117,6 @@ class SessionCore:
     _proven             Session       slots already proven equivocated (one proof each)
     _hash_seen          Agreement     (seat, step) -> its first message there: a second one
                                       with another state hash convicts (``desync``)
-    _left               Session       seat -> step of its signed LEAVE (voted silent at once)
     _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
     _hash_cache         SessionCore   (state, state hash) of the last hashed state
     catch_up            SessionCore   the CatchUp: our answers to SYNCs and to dropped seats
@@ -206,11 +206,8 @@ class SessionCore:
         live = frozenset(i for i, s in enumerate(record.seats) if not s.is_bot)
         anchors = tuple(s.anchor for s in record.seats)
         self.history = History(Snapshot(state, anchors, (0,) * n, live), state.state_hash())
-        self._boxes: dict[int, StepBox] = {}
-        self._slots: dict[tuple[int, tuple[int, int, int, bytes]], Signed] = {}
+        self.inbox = Inbox()
         self.convictions = Convictions(self.features)
-        self._left: dict[int, int] = {}  # seat -> step of its signed LEAVE
-        self._proven: set[tuple[int, tuple[int, int, int, bytes]]] = set()
         self._needs_cache: tuple[Snapshot, Needs] | None = None
         self._hash_cache: tuple[State, bytes] | None = None  # states are immutable values
         self.vote_book = VoteBook()
@@ -234,8 +231,8 @@ class SessionCore:
             convictions=self.convictions,
             journal=self.journal,
             history=self.history,
-            boxes=self._boxes,
-            slots=self._slots,
+            boxes=self.inbox.boxes,
+            slots=self.inbox.slots,
             needs=self.needs,
             box=self._box,
             state_hash=self._state_hash,
@@ -243,7 +240,7 @@ class SessionCore:
         self.seal_book = SealBook(self.journal, replay)
         self.handback = Handback(self.features)
         self.absence = Absence(
-            self.features, self.journal, self.convictions, self._left, self.late.commits
+            self.features, self.journal, self.convictions, self.handback.leaves, self.late.commits
         )
         self.chatter = ChatterCap(self.features, self.journal)
         self.rejoin = Rejoin(
@@ -256,7 +253,7 @@ class SessionCore:
             chatter=self.chatter,
             convictions=self.convictions,
             journal=self.journal,
-            left=self._left,
+            left=self.handback.leaves,
             human_keys=self._human_keys,
             verifier=self._verifier,
             history=self.history,
@@ -277,7 +274,7 @@ class SessionCore:
         )
         lag = record.timeouts.lag_ms / 1000
         self.catch_up = CatchUp(
-            self.journal, self.peers, lag, self._boxes, self.history, self.convictions
+            self.journal, self.peers, lag, self.inbox.boxes, self.history, self.convictions
         )
 
     @property
@@ -318,7 +315,7 @@ class SessionCore:
     @property
     def leaving(self) -> frozenset[int]:
         """Seats that sent a signed LEAVE (still live until the others agree on the drop)."""
-        return frozenset(self._left)
+        return frozenset(self.handback.leaves)
 
     def needs(self) -> Needs:
         snap = self.history.current
@@ -352,10 +349,7 @@ class SessionCore:
         self.log.append(self.step, EntryKind.NOTE, [code, [], text])
 
     def _box(self, step: int) -> StepBox:
-        box = self._boxes.get(step)
-        if box is None:
-            box = self._boxes[step] = StepBox()
-        return box
+        return self.inbox.box(step)
 
     def _blame(self, seat: int, code: str, reason: str, at: int | None = None) -> None:
         self.journal.blame(seat, code, reason, at)
@@ -391,7 +385,7 @@ class SessionCore:
         we never sign two different messages of one slot."""
         assert self.seat is not None
         slot = (self.step, int(msg_type), 0, self._state_hash(self.state))
-        signed = self._slots.get((self.seat, slot))
+        signed = self.inbox.slots.get((self.seat, slot))
         if signed is not None:
             return (*payload, *signed.payload[len(payload) :])
         admission = self._admission_for()
@@ -461,7 +455,7 @@ class SessionCore:
 
     def _record_own(self, msg: Signed) -> None:
         assert self.seat is not None
-        self._slots[(self.seat, msg.slot)] = msg
+        self.inbox.slots[(self.seat, msg.slot)] = msg
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
 
     def _broadcast(self, raws: list[bytes]) -> None:
@@ -535,7 +529,7 @@ class SessionCore:
             vector = self.round_acks.vector(box, needs)
         box.sent_reveal = True
         slot = (self.step, int(MsgType.REVEAL), 0, self._state_hash(self.state))
-        signed = self._slots.get((self.seat, slot))
+        signed = self.inbox.slots.get((self.seat, slot))
         if signed is not None:
             self._broadcast([signed.raw])
             return

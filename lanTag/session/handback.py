@@ -28,9 +28,11 @@ class Handback:
     the step after each), and our own seat's asking: ``want_back`` (our dropped seat asks to
     be given back), ``back_once`` (it asks until it is let in and dropped again, not after
     every drop) and ``sent_at`` (when we last sent our REJOIN; None: never since our seat
-    was last let back in)."""
+    was last let back in).  Also seat -> the step of its signed LEAVE (``leaves``: voted
+    silent at once, SPEC §5.4), forgotten when the seat is given back."""
 
     def __init__(self, features: Features) -> None:
+        self.leaves: dict[int, int] = {}
         self.rejoins: dict[int, Signed] = {}
         self.admitted: dict[int, list[int]] = {}
         self.want_back = False
@@ -49,6 +51,19 @@ class Handback:
         if self.back_once and seat in self.admitted:
             self.want_back = self.back_once = False
 
+    def take_leave(self, seat: int, step: int) -> bool:
+        """A seat's LEAVE signed at ``step``: the first counts; a copy changes nothing, and
+        neither does one from before the seat was last given back (it plays again, §5.6).
+        True when it counts."""
+        if seat in self.leaves or step <= self.last_back(seat):
+            return False
+        self.leaves[seat] = step
+        return True
+
+    def say_leave(self, seat: int, step: int) -> None:
+        """Our own seat signed its LEAVE at ``step`` (it leaves from our latest one)."""
+        self.leaves[seat] = step
+
     def keep(self, msg: Signed) -> None:
         """A seat's REJOIN (its signature checked): the latest of each seat is kept."""
         kept = self.rejoins.get(msg.seat)
@@ -60,6 +75,7 @@ class Handback:
         asks back at once when it is dropped again)."""
         self.admitted.setdefault(seat, []).append(decided)
         self.rejoins.pop(seat, None)
+        self.leaves.pop(seat, None)  # a seat that had left is back: no longer leaving
         if ours:
             self.sent_at = None
 

@@ -21,6 +21,7 @@ from lanTag.fair.hash_chain import chain_step_ok
 from lanTag.rules.base import Simultaneous, State
 from lanTag.session.convictions import Convictions, LateProofs
 from lanTag.session.features import Features
+from lanTag.session.inbox import Slots
 from lanTag.session.journal import Journal
 from lanTag.session.messages import MsgType, Signed, reveal_value
 from lanTag.session.referee import NeedKind, Needs, needs_for
@@ -39,7 +40,6 @@ from lanTag.session.steps import (
 _ACK_SLOTS = ((int(MsgType.REVEAL), 0), (int(MsgType.HAVE), ROUND_SUBJECT))
 
 
-Slots = dict[tuple[int, tuple[int, int, int, bytes]], Signed]
 
 
 class LateProofJudge:

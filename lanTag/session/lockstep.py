@@ -111,9 +111,9 @@ class Session(Recovery):
             replay=replay,
             began_at=now,
             peers=self.peers,
-            left=self._left,
+            left=self.handback.leaves,
             vote_book=self.vote_book,
-            boxes=self._boxes,
+            boxes=self.inbox.boxes,
             history=self.history,
             transport=lambda: self.transport,  # (a caller may wrap it after we begin)
             needs=self.needs,
@@ -201,7 +201,7 @@ class Session(Recovery):
             (),
         )
         self.chatter.room(msg)  # counted as the others count it (a LEAVE again is a copy)
-        self._left[self.seat] = self.step
+        self.handback.say_leave(self.seat, self.step)
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         self._broadcast([msg.raw])
 
@@ -267,7 +267,7 @@ class Session(Recovery):
             getattr(self, handler)(msg, now)  # the message table's handler column
             return
         slot = (msg.seat, msg.slot)
-        first = self._slots.get(slot)
+        first = self.inbox.slots.get(slot)
         if first is not None and not supersedes(first, msg):
             if first.raw != msg.raw and self.late_judge.late_reveal(msg):
                 # The REVEAL that opens the COMMIT we took of a seat whose round waits on a
@@ -276,8 +276,11 @@ class Session(Recovery):
                 self._box(msg.step).pending.append(msg)
                 self._pump(now)
                 return
-            if first.raw != msg.raw and slot not in self._proven and not stale_have(first, msg):
-                self._proven.add(slot)
+            if (
+                first.raw != msg.raw
+                and not stale_have(first, msg)
+                and self.inbox.first_proof(slot)
+            ):
                 self._equivocation(first, msg)
                 self._pump(now)  # a ban (and maybe a rollback) to apply now
             else:
@@ -298,7 +301,7 @@ class Session(Recovery):
                 self._convict_flood(msg)
                 self._pump(now)
             return
-        self._slots[slot] = msg  # every logged message: a rollback looks at them again
+        self.inbox.slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         if msg.seat != self.seat:
             self._weigh_state_hash(msg, step)
@@ -306,7 +309,7 @@ class Session(Recovery):
         if msg.step < step and msg.type in _LATE_TYPES:
             if self.replay and msg.type is MsgType.HAVE:
                 # An old box's haves are read only to relay (never in a replay), and a
-                # rollback rebuilds the boxes it reopens from _slots: nothing to keep here.
+                # rollback refiles the boxes it reopens from the inbox: nothing to keep here.
                 if self.handback.admitted or judge:
                     self._pump(now)  # its claim may void an admission (§5.6), as live
                 return
@@ -323,9 +326,7 @@ class Session(Recovery):
         """A seat leaves (SPEC §5.4): voted silent at once.  The first LEAVE counts; copies
         change nothing, and neither does one from before the seat was given back (SPEC
         §5.6: it plays its seat again)."""
-        back = self.handback.last_back(msg.seat)
-        if msg.seat not in self._left and msg.step > back:
-            self._left[msg.seat] = msg.step
+        if self.handback.take_leave(msg.seat, msg.step):
             self.log.append(msg.step, EntryKind.MSG, msg.raw)
             self._pump(now)
 
@@ -714,7 +715,6 @@ class Session(Recovery):
                 for seat in admitted:
                     # ours: dropped again, we ask back at once (_pump)
                     self.handback.admit(seat, decided, seat == self.seat)
-                    self._left.pop(seat, None)  # a seat that had left is back: no longer leaving
         # Who has played (protocol 6, SPEC §5.4): the seats whose input this step took (needs()
         # is after this step's drops: the contributors only).  A seat given back has not
         # played by that alone: a squatter let back in that goes silent again is left out.

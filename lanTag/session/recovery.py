@@ -66,8 +66,8 @@ class Recovery(Agreement):
         if self.seat is None:
             return
         mine: list[bytes] = []
-        for step in sorted(k for k in self._boxes if k >= from_step):
-            box = self._boxes[step]
+        for step in sorted(k for k in self.inbox.boxes if k >= from_step):
+            box = self.inbox.boxes[step]
             mine += [m.raw for m in box.accepted_of(self.seat)]
             mine += [m.raw for m in (box.votes.get(self.seat), box.nudges.get(self.seat)) if m]
             mine += [
@@ -94,7 +94,7 @@ class Recovery(Agreement):
         (the rate an answerer accepts, §5.6)."""
         if self.replay or self._signer is None or self.seat is None or self.seat in self.live:
             return None
-        box = self._boxes.get(self.step)
+        box = self.inbox.boxes.get(self.step)
         if box is None or box.started_at is None or self.state.is_over:
             return None
         base = box.started_at if box.synced_at is None else box.synced_at

@@ -92,9 +92,11 @@ def play_on(
 
 
 def row_says_left(screen: str, seat: int, name: str) -> bool:
-    """The players panel's row of ``seat`` ends in "left" (a LEAVE taken: a bot plays it)."""
+    """The players panel's row of ``seat`` ends in "left" (a LEAVE taken: a bot plays it).
+    The row: seat, name, key, the role badge when it has one (TAGGED, immune), status."""
     rows = (r.rsplit("│", 1)[-1] for r in screen.split("\n") if "│" in r)
-    return any(re.match(rf"[▶ ]?{seat} {name}\s+\w+\s+left$", r.strip()) for r in rows)
+    row = rf"[▶ ]?{seat} {name}\s+[0-9a-f]{{6}}\s+(\w+\s+)?left$"
+    return any(re.match(row, r.strip()) for r in rows)
 
 
 @pytest.mark.slow  # three or four real consoles for a while

@@ -89,7 +89,9 @@ def test_reveal_that_does_not_open_its_commitment_convicts_and_forfeits() -> Non
     c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, step, 2, h, (sealed,))
     for s in (0, 1):
         _inject(sessions[s], c.raw, 2, net.now)
-    net.run_until(lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
+    net.run_until(
+        lambda: all(len(sessions[s].inbox.boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1))
+    )
     link = cheat._chain.reveal(cheat.history[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     payload = reveal_payload(sessions, step, ["guess", 2], nonce, link, {2: c})
     r = sign_message(ids[2].signer(), MsgType.REVEAL, cheat.game_id, step, 2, h, payload)
@@ -124,7 +126,9 @@ def test_an_opening_reveal_to_one_peer_and_a_bad_one_to_another_forfeits_at_both
     c = sign_message(ids[2].signer(), MsgType.COMMIT, cheat.game_id, step, 2, h, (sealed,))
     for s in (0, 1):
         _inject(sessions[s], c.raw, 2, net.now)
-    net.run_until(lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
+    net.run_until(
+        lambda: all(len(sessions[s].inbox.boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1))
+    )
     link = cheat._chain.reveal(cheat.history[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     good, bad = (
         sign_message(
@@ -185,7 +189,7 @@ def test_withheld_reveal_leads_to_an_agreed_drop_and_the_game_goes_on() -> None:
     # Seat 2 commits (its bot acts), then its process dies before revealing.
     net.run_until(
         lambda: (
-            all(len(s._boxes[1].of(MsgType.COMMIT)) >= 1 for s in sessions)
+            all(len(s.inbox.boxes[1].of(MsgType.COMMIT)) >= 1 for s in sessions)
             and sessions[2].step == 1
             and sessions[2].sealed.holds(1)
         ),
@@ -208,7 +212,7 @@ def test_a_false_state_hash_to_one_peer_costs_it_nothing_and_convicts_the_signer
     cheat = sessions[2]
     # step 2 is seat 0's turn: seat 2 acked seat 0's move there with its true hash
     honest_have = next(
-        m for m in cheat._boxes[2].haves[0].values() if m.seat == 2 and m.type == MsgType.HAVE
+        m for m in cheat.inbox.boxes[2].haves[0].values() if m.seat == 2 and m.type == MsgType.HAVE
     )
     digests = list(honest_have.payload[1])
     false = sign_message(
@@ -241,8 +245,8 @@ def test_a_liar_is_blamed_once_whatever_number_of_false_hashes_it_signs() -> Non
     cheat = sessions[2]
     falses = []
     for step in (2, 3):  # seat 0's turn and seat 1's: seat 2 acked each move
-        subject = next(iter(cheat._boxes[step].haves))
-        honest_have = cheat._boxes[step].haves[subject][2]
+        subject = next(iter(cheat.inbox.boxes[step].haves))
+        honest_have = cheat.inbox.boxes[step].haves[subject][2]
         falses += [
             sign_message(
                 ids[2].signer(), MsgType.HAVE, cheat.game_id, step, 2, bad, honest_have.payload
@@ -386,7 +390,7 @@ def test_honest_peers_never_send_more_requests_than_the_flood_cap() -> None:
         s0._vote(frozenset({1 + i % 2}), net.now)  # a new set every time
     votes = [
         m
-        for (seat, _), m in s0._slots.items()
+        for (seat, _), m in s0.inbox.slots.items()
         if seat == 0 and m.type == MsgType.VOTE and m.step == s0.step
     ]
     assert len(votes) == REQUEST_LIMITS[MsgType.VOTE]

@@ -227,12 +227,12 @@ def test_a_split_shown_by_a_seat_that_fell_silent_is_taken_by_every_peer() -> No
         )
     sessions[shown_to].receive_datagram(pack_bundle([second[0].raw]), addr_of(cheat), net.now)
     ack = (silent, (1, int(MsgType.REVEAL), 0, sessions[silent].state.state_hash()))
-    net.run_until(lambda: ack in sessions[shown_to]._slots)
+    net.run_until(lambda: ack in sessions[shown_to].inbox.slots)
     net.silent.add(silent)
     # Shown, not pulled: seat 0 holds it a few one-way delays later, long before it would
     # nudge for seat 2 (lag 1 s) and get it in seat 1's relay.
     start = net.now
-    net.run_until(lambda: ack in sessions[0]._slots)
+    net.run_until(lambda: ack in sessions[0].inbox.slots)
     assert net.now - start < 10 * net.delay, net.now - start
     net.run(max_time=net.now + 600)
     honest = [0, shown_to]
@@ -391,7 +391,7 @@ def test_beyond_the_bound_the_table_stalls_and_never_splits() -> None:
         assert s.step == 1 and not s.state.is_over, i
         events = net.events.get(i, [])
         assert not [e for e in events if isinstance(e, ev.Blame | ev.SeatsDropped)], i
-        votes = [m for m in s._slots.values() if m.type is MsgType.VOTE and m.seat == i]
+        votes = [m for m in s.inbox.slots.values() if m.type is MsgType.VOTE and m.seat == i]
         assert votes and all(set(v.payload[0]) <= cheaters for v in votes), i
         report = verify_log(s.take_log())
         assert report.valid and not report.complete, report.failure

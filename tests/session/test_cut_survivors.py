@@ -43,7 +43,7 @@ def test_two_survivors_cut_apart_while_the_third_dies_finish_the_game() -> None:
         # What each survivor holds at the stall (asserted, so a change of the cause shows).
         s0, s1 = table.sessions([0, 1])
         if not s0.state.is_over:
-            votes = {seat: v.payload[0] for seat, v in s0._boxes[s0.step].votes.items()}
+            votes = {seat: v.payload[0] for seat, v in s0.inbox.boxes[s0.step].votes.items()}
             assert votes == {0: [1], 1: [0, 2]}, votes
             assert table.events(1, ev.CannotGoOn), "peer 1 says its vote cannot be decided"
             # Peer 0 says who it waits for: its vote against seat 1 binds it, and only the

@@ -176,7 +176,7 @@ def test_one_sided_silence_never_drops_the_seat() -> None:
     assert len({final_history(table.report(i)) for i in range(PEERS)}) == 1
     votes = [
         v
-        for box in table.sessions()[1]._boxes.values()
+        for box in table.sessions()[1].inbox.boxes.values()
         for v in [*box.votes.values(), *box.drop_proof]
     ]
     # Peer 0 voted early, more than once; peer 2 may too, after peer 0's link to it expired
@@ -222,7 +222,7 @@ def test_thinking_player_is_not_dropped_before_the_turn_timeout() -> None:
     table.net.run_for(60.0)
     for s in table.sessions():
         assert s.step == step
-        assert s._boxes[step].votes == {}  # no vote at all, early or not
+        assert s.inbox.boxes[step].votes == {}  # no vote at all, early or not
     _resume(table, thinker)
     table.run_to_end(max_time=36_000)
     for i in range(PEERS):

@@ -78,7 +78,7 @@ def _carried_since(session: Session, step: int) -> bool:
     """``session`` signed a contribution carrying an admission at ``step`` or later."""
     return any(
         m.seat == session.seat and m.step >= step and m.admission is not None
-        for m in session._slots.values()
+        for m in session.inbox.slots.values()
     )
 
 
@@ -148,7 +148,7 @@ def _ready(kind: MsgType) -> Callable[[list[Session]], bool]:
                 and bool(s1._box(s1.step).of(MsgType.MOVE))
                 and any(
                     m.seat == 0 and m.type is MsgType.MOVE and m.step == s1.step - 1
-                    for m in s0._slots.values()
+                    for m in s0.inbox.slots.values()
                 )
             )
         needs = s0.needs()
@@ -239,7 +239,7 @@ def test_a_seat_convicted_of_cheating_is_never_given_back() -> None:
     liar = sessions[GONE]
     # Two different ENTROPYs or MOVEs of one slot: sign a second one for the step it is at.
     kinds = (MsgType.MOVE, MsgType.ENTROPY)
-    first = next(m for m in liar._slots.values() if m.seat == GONE and m.type in kinds)
+    first = next(m for m in liar.inbox.slots.values() if m.seat == GONE and m.type in kinds)
     second = sign_message(
         ids[GONE].signer(),
         first.type,
@@ -287,12 +287,12 @@ def test_why_a_dropped_seat_can_only_watch_is_one_fact() -> None:
     net.silent.discard(GONE)
     _run_to(net, lambda: GONE not in me.live)  # it learns its drop from the others
     assert me.rejoin.refusal() is None  # the table may give it back
-    me._left[0] = me.step  # one other person has left: the other may still admit it
+    me.handback.leaves[0] = me.step  # one other person has left: the other may still admit it
     assert me.rejoin.refusal() is None
     for seat in (0, 1):
-        me._left[seat] = me.step  # every other person has left (signed LEAVEs)
+        me.handback.leaves[seat] = me.step  # every other person has left (signed LEAVEs)
     assert me.rejoin.refusal() == "nobody"
-    me._left.clear()
+    me.handback.leaves.clear()
     me.convictions.banned[GONE] = me.step  # a proof that it cheated
     assert me.rejoin.refusal() == "convicted"
 
@@ -391,7 +391,7 @@ def test_a_conviction_learnt_after_the_admission_takes_it_back() -> None:
     # A message the seat signed before its drop, and another claim for that step.
     old = next(
         m
-        for m in sessions[0]._slots.values()
+        for m in sessions[0].inbox.slots.values()
         if m.seat == GONE and m.type is MsgType.HAVE and m.step < admitted_at
     )
     me = sessions[GONE]
@@ -533,7 +533,7 @@ def test_a_dropped_seats_two_state_hashes_for_one_step_convict_nobody() -> None:
     others = (0, 1)
     old = next(
         m
-        for m in sessions[0]._slots.values()
+        for m in sessions[0].inbox.slots.values()
         if m.seat == GONE and m.type is MsgType.HAVE and m.step < sessions[0].step
     )
     me = sessions[GONE]
@@ -611,7 +611,7 @@ def test_an_admission_a_roll_carries_in_any_seats_link_counts() -> None:
     step = sessions[1].step
     _run_to(net, lambda: _carried_since(sessions[1], step))
     carried = next(
-        m for m in sessions[1]._slots.values() if m.seat == 1 and m.admission is not None
+        m for m in sessions[1].inbox.slots.values() if m.seat == 1 and m.admission is not None
     )
     assert carried.type is MsgType.ENTROPY, carried.type
     assert not _carried_since(sessions[0], 0)
@@ -637,12 +637,12 @@ def test_a_conviction_for_a_step_after_the_admission_leaves_the_admission_standi
         net,
         lambda: any(
             m.seat == GONE and m.type is MsgType.MOVE and m.step >= back.step  # type: ignore[attr-defined]
-            for m in sessions[0]._slots.values()
+            for m in sessions[0].inbox.slots.values()
         ),
     )
     played = next(
         m
-        for m in sessions[0]._slots.values()
+        for m in sessions[0].inbox.slots.values()
         if m.seat == GONE and m.type is MsgType.MOVE and m.step >= back.step  # type: ignore[attr-defined]
     )
     me = sessions[GONE]

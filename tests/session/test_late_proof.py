@@ -140,7 +140,7 @@ def _late_second_commit(
         _inject(sessions[1], [mine], net.now)
     if plays_on:  # the seat is heard again, as A's author
         sessions[CHEAT].commit(Action("guess", (1,)), bytes([1]) * 32, net.now)
-        assert sessions[CHEAT]._slots[(CHEAT, commit_a.slot)].raw == commit_a.raw
+        assert sessions[CHEAT].inbox.slots[(CHEAT, commit_a.slot)].raw == commit_a.raw
         net.silent.discard(CHEAT)
         net.hold_secret.discard(CHEAT)
     if until is not None:  # the caller goes on from there
@@ -165,7 +165,8 @@ def test_a_second_commit_after_the_round_was_applied_rolls_nothing_back(
         protocol, own_claim=how == "own-claim", plays_on=how == "plays-on"
     )
     if how == "plays-on":  # it did play on: its messages of later steps reached the table
-        assert any(m.seat == CHEAT and m.step > SECRET_STEP for m in sessions[0]._slots.values())
+        taken = sessions[0].inbox.slots.values()
+        assert any(m.seat == CHEAT and m.step > SECRET_STEP for m in taken)
     honest = sessions[:CHEAT]
     assert honest[0].state.state_hash() == honest[1].state.state_hash()
     drops = []
@@ -213,7 +214,7 @@ def test_a_seat_proven_to_have_signed_two_commits_is_never_given_back() -> None:
     net.run_until(lambda: all(s.state.is_over for s in honest))
     net.run()
     assert honest[0].state.state_hash() == honest[1].state.state_hash()
-    assert any(m.admission == request.raw for m in honest[0]._slots.values())  # carried
+    assert any(m.admission == request.raw for m in honest[0].inbox.slots.values())  # carried
     for seat, s in enumerate(honest):
         events = net.events[seat]
         assert not [e for e in events if isinstance(e, ev.SeatsBack)], seat

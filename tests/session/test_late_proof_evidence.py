@@ -46,7 +46,7 @@ def _own(session: Session, kind: MsgType, subject: int | None = None) -> list[Si
     """``session``'s own messages of ``kind`` at the secret step (a HAVE: of ``subject``)."""
     return [
         m
-        for m in session._slots.values()
+        for m in session.inbox.slots.values()
         if m.seat == session.seat
         and m.step == SECRET_STEP
         and m.type is kind
@@ -183,7 +183,7 @@ def test_an_acknowledgement_on_another_state_splits_no_round(protocol: int) -> N
         _give(sessions, i, [*acks(cheat, h, commit_a), reveal_a], cheat, net.now)
     # The seat then plays on as an honest peer would, as A's author (it votes too).
     sessions[cheat].commit(Action("guess", (1,)), bytes([1]) * 32, net.now)
-    assert sessions[cheat]._slots[(cheat, commit_a.slot)].raw == commit_a.raw
+    assert sessions[cheat].inbox.slots[(cheat, commit_a.slot)].raw == commit_a.raw
     net.silent.discard(cheat)
     net.hold_secret.discard(cheat)
     net.run(max_time=net.now + 600)

@@ -66,7 +66,7 @@ def test_late_move_reaching_one_peer_in_time_is_relayed_not_dropped() -> None:
         assert _drops(net, i) == []
     lagging = [e for i in (2, 3) for e in net.events[i] if isinstance(e, ev.Lagging)]
     assert {(e.seat, e.step) for e in lagging} == {(1, 3)}
-    box = sessions[0]._boxes[3]
+    box = sessions[0].inbox.boxes[3]
     assert sorted(box.nudges) == [2, 3]  # they asked, non-bindingly, at the lag warning
     assert box.votes == {}  # and the relay came before anyone had to vote
 
@@ -158,6 +158,6 @@ def test_a_thinking_player_whose_peer_is_heard_is_not_lagging() -> None:
     while net.now < until and net.step():
         pass
     assert net.now >= until and sessions[0].step == 3  # still thinking, past the warning
-    assert sessions[0]._boxes[3].lag_reported  # the warning time came and went
+    assert sessions[0].inbox.boxes[3].lag_reported  # the warning time came and went
     lagging = [e for i in (0, 2) for e in net.events.get(i, []) if isinstance(e, ev.Lagging)]
     assert lagging == []

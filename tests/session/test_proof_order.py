@@ -62,7 +62,7 @@ def _play(humans: int, orders: tuple[bool | None, ...], protocol: int | None = N
     played = {
         k: next(
             m
-            for m in sessions[0]._slots.values()
+            for m in sessions[0].inbox.slots.values()
             if m.seat == CHEAT and m.step == k and m.type is MsgType.MOVE
         )
         for k in (early, late)
@@ -168,7 +168,7 @@ def test_a_late_commit_proof_and_a_move_proof_in_every_order_end_in_one_history(
         s0 = sessions[0]
         played = next(
             m
-            for m in s0._slots.values()
+            for m in s0.inbox.slots.values()
             if m.seat == CHEAT and m.step == move_step and m.type is MsgType.MOVE
         )
         proofs = (_second_commit(s0, secret_step, ids), _other_move(s0, move_step, ids, played))

@@ -48,7 +48,9 @@ def test_a_bad_reveal_is_judged_by_the_rule_of_its_games_protocol(
     c = sign_message(signer, MsgType.COMMIT, cheat.game_id, step, 2, h, (sealed,), protocol)
     for s in (0, 1):
         sessions[s].receive_datagram(pack_bundle([c.raw]), addr_of(2), net.now)
-    net.run_until(lambda: all(len(sessions[s]._boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1)))
+    net.run_until(
+        lambda: all(len(sessions[s].inbox.boxes[1].of(MsgType.COMMIT)) == 3 for s in (0, 1))
+    )
     link = cheat._chain.reveal(cheat.history[-1].chain_used[2] + 1)  # type: ignore[union-attr]
     payload = reveal_payload(sessions, step, revealed, nonce, link, {2: c})
     r = sign_message(signer, MsgType.REVEAL, cheat.game_id, step, 2, h, payload, protocol)

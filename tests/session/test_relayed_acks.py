@@ -62,7 +62,7 @@ class _SlowLink(SimNet):
 
 def _signed_by(session: Session, seat: int, step: int) -> list[Signed]:
     """The messages ``seat`` signed at ``step`` that ``session`` logged, in that order."""
-    return [m for m in session._slots.values() if m.seat == seat and m.step == step]
+    return [m for m in session.inbox.slots.values() if m.seat == seat and m.step == step]
 
 
 def test_a_relayed_acknowledgement_ahead_of_its_commit_copy_never_applies_the_round() -> None:

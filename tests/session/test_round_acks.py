@@ -132,7 +132,7 @@ def test_two_commits_meet_within_message_delays_by_the_copies_a_mismatch_sends()
     assert net.now - start < 10 * net.delay, net.now - start
     net.run_until(lambda: all(s.state.is_over for s in sessions[:2]))
     for s in sessions[:2]:
-        mine = [m for m in s._slots.values() if m.seat == s.seat and m.step == 1]
+        mine = [m for m in s.inbox.slots.values() if m.seat == s.seat and m.step == 1]
         assert not [m for m in mine if m.type in (MsgType.NUDGE, MsgType.VOTE)], s.seat
     # Pinned (a protocol count): each honest peer sent the others' COMMITs it holds (2)
     # once for the other's mismatched REVEAL, once more for its REVEAL after the drop changed
@@ -154,10 +154,10 @@ def test_a_seat_names_at_most_eight_vectors_of_one_round() -> None:
         ids[2].signer(), MsgType.HAVE, bystander.game_id, 1, 2, ours, (ROUND_SUBJECT, full)
     )
     slot = (2, (1, int(MsgType.HAVE), ROUND_SUBJECT, ours))
-    bystander._slots[slot] = have  # as if it had named 8 vectors of this round already
+    bystander.inbox.slots[slot] = have  # as if it had named 8 vectors of this round already
     before = len(bystander._outbox)
     bystander._acknowledge_round(bystander._box(1), bystander.needs())
-    assert bystander._slots[slot] is have and len(bystander._outbox) == before
+    assert bystander.inbox.slots[slot] is have and len(bystander._outbox) == before
 
 
 def test_a_late_proof_before_every_commitment_is_in_waits_to_judge_the_split() -> None:
@@ -207,6 +207,6 @@ def test_a_choice_recovered_after_a_restart_is_revealed_once_every_commitment_is
     net.hold_secret.discard(1)
     net.run_until(lambda: s0._box(1).sent_reveal)
     commits = s0._box(1).of(MsgType.COMMIT)
-    mine = next(m for m in s0._slots.values() if m.type is MsgType.REVEAL and m.seat == 0)
+    mine = next(m for m in s0.inbox.slots.values() if m.type is MsgType.REVEAL and m.seat == 0)
     assert mine.payload[3] == round_digest({s: c.digest for s, c in commits.items()})
     assert sorted(commits) == [0, 1, 2]

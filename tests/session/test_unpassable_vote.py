@@ -21,7 +21,7 @@ from tests.session.harness import SimNet, addr_of, make_record, make_sessions
 
 def _voted(net: SimNet, voter: int, seats: set[int]) -> bool:
     s = net.sessions[voter]
-    mine = s._boxes.get(s.step)
+    mine = s.inbox.boxes.get(s.step)
     vote = None if mine is None else mine.votes.get(voter)
     return vote is not None and set(vote.payload[0]) == seats
 

@@ -63,7 +63,7 @@ def _votes_naming(session: Session, seat: int) -> int:
     out for that seat (a LEAVE is voted at once, without one)."""
     return sum(
         1
-        for m in session._slots.values()
+        for m in session.inbox.slots.values()
         if m.seat == session.seat and m.type is MsgType.VOTE and seat in m.payload[0]
     )
 

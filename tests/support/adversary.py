@@ -329,7 +329,7 @@ class Adversary:
             s.commit(honest, self.inner.random_bytes(32), now)
             return False
         step, honest = self._peek
-        box = s._boxes.get(step)
+        box = s.inbox.boxes.get(step)
         reveals = {} if box is None else box.of(MsgType.REVEAL)
         mine = reveals.get(self.seat)
         theirs = [m.action for seat, m in sorted(reveals.items()) if seat != self.seat]
@@ -535,7 +535,7 @@ class Adversary:
                 return []  # a relay's HAVE of one seat's messages: sent as it is
             if not second:
                 assert self.partner is not None
-                mine = s._boxes[step].of(MsgType.COMMIT)[partner]
+                mine = s.inbox.boxes[step].of(MsgType.COMMIT)[partner]
                 second.append(
                     sign_message(
                         self.partner.signer(),
@@ -553,7 +553,7 @@ class Adversary:
 
         def swapped() -> bytes:
             assert second
-            held = s._boxes[step].of(MsgType.COMMIT)
+            held = s.inbox.boxes[step].of(MsgType.COMMIT)
             digests = {seat: c.digest for seat, c in held.items()}
             digests[partner] = second[0].digest
             return round_digest(digests)
@@ -593,8 +593,8 @@ class Adversary:
         mine = [
             h
             for step in (s.step, s.step - 1)
-            if step in s._boxes
-            for by_voter in s._boxes[step].haves.values()
+            if step in s.inbox.boxes
+            for by_voter in s.inbox.boxes[step].haves.values()
             for v, h in by_voter.items()
             if v == self.seat
         ]
