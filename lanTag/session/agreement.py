@@ -323,7 +323,7 @@ class Agreement(SessionCore):
         for s in sorted(silent):
             if code == "timeout":
                 self.absence.blame_absence(s, needs, self.step, self.state, at)
-        self._events.append(ev.SeatsDropped(self.step, tuple(sorted(silent)), left))
+        self.journal.events.append(ev.SeatsDropped(self.step, tuple(sorted(silent)), left))
         if not self.replay and self.seat in snap.live - silent:
             # The proof goes to everyone, the dropped seats included, so nobody waits forever.
             self._broadcast([v.raw for v in box.votes.values()])
@@ -402,7 +402,7 @@ class Agreement(SessionCore):
             # forfeit would be played by the bot.  (Other rollbacks keep protocol 5's way.)
             self.history.set_live(step, self.history[step].live | dropped)
         self.inbox.reopen_from(step)
-        self.desynced.clear()  # hashes from the abandoned history said nothing about anyone
+        self.claims.forget_desyncs()
         self.vote_book.forget_from(step)  # my votes and the seats left out: decided again
         self.handback.forget_from(step)  # decided again from the messages, like the rest
         self.sealed.reopen_after(step)  # ours again where our COMMIT is taken again
@@ -414,7 +414,7 @@ class Agreement(SessionCore):
         seat for one step that no rollback explains convict the seat (``desync``)."""
         if msg.type not in CLAIMS:
             return
-        first = self._hash_seen.setdefault((msg.seat, msg.step), msg)
+        first = self.claims.first(msg)
         if contradiction(first, msg) != "desync":
             ours = self.history.hash_at(msg.step) if msg.step < step else None
             if ours is not None and ours != msg.state_hash and not self.replay:

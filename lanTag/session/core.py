@@ -46,6 +46,7 @@ from lanTag.session.rejoin import Rejoin
 from lanTag.session.round_acks import RoundAcks
 from lanTag.session.sealed_choices import SealedChoices
 from lanTag.session.sealing import SealBook
+from lanTag.session.state_claims import StateClaims
 from lanTag.session.steps import (
     History,
     Snapshot,
@@ -67,92 +68,34 @@ FITS = {t: NeedKind[s.answers] for t, s in SPECS.items() if s.answers is not Non
 
 
 class SessionCore:
-    """Fields and helpers shared by the session's parts (see lanTag.session.lockstep.Session).
+    """What every layer of the session shares: what it was made with, and its parts.
 
-    The Session owns parts, each with its own state and a small API, given what it needs
-    (no back-pointer; a few are handed session helpers as callables, e.g. ``needs``): the
-    ``journal`` (lanTag.session.journal: log, events, counters, outbox), the
-    ``convictions`` and the ``late`` proofs, the ``vote_book``, the ``round_acks`` (how a
-    secret round is acknowledged), the ``handback`` book, the ``absence`` judge, the
-    ``chatter`` cap, the ``seal_book``, ``catch_up``, the ``late_judge``
-    (lanTag.session.late_proof: the late-proof rule of protocol 5, two COMMITs of one seat
-    whose round may stand, and protocol 6's judging of such rounds), the ``private_line``
-    (chat sealed for one seat), the ``rejoin`` (the hand-back's REJOINs and admissions,
-    over the ``handback`` book) and, made by the Session, the ``silence`` clock
-    (lanTag.session.silence: when to warn of lag and when to vote).  The rest of its state
-    is shared by one single-inheritance stack of rule sets: SessionCore (this one:
-    identity, keys, the message boxes, sending), under Agreement (votes, nudges, HAVE
-    relays, drops, rollbacks, equivocation proofs), Recovery (resume, the message handlers
-    of the parts above, the seals of the final state) and Session (accepting messages and
-    deciding steps).  Every attribute is listed here, once: its OWNER is the part whose
-    rules give it meaning and that changes it (others may read it; "+" names a part that
-    also writes it).  Everything is created in ``__init__`` below except the two lazy
-    caches marked "class attr".
-    tests/session/test_session_state_doc.py fails when an attribute is missing here.
+    Made with, never changed after: the ``record`` (the LobbyRecord the game was seated
+    with), its ``features`` (Features.of(record.protocol): the protocol's facts),
+    ``game_id``, the ``game`` (the engine class), our ``seat`` (None for a spectator or a
+    verifier), ``replay`` (a log being verified: nothing is sent), the ``peers`` (seat ->
+    address; the Journal reads the same map at each broadcast), the ``watchers``, the
+    ``transport``, and the keys: each seat's public key (``_human_keys``, None for a bot),
+    our ``_signer``, ``_identity``, ``_chain_secret`` and ``_chain`` (None unless we play a
+    seat) and the ``_verifier`` (with its key cache).
 
-    ==================  ============  ======================================================
-    attribute           owner         meaning
-    ==================  ============  ======================================================
-    record              SessionCore   the LobbyRecord the game was seated with (immutable)
-    features            SessionCore   Features.of(record.protocol): the protocol's facts
-    game_id             SessionCore   record.game_id, the 32 bytes every message carries
-    game                SessionCore   the engine class named by the record
-    seat                SessionCore   our seat, None for a spectator or a verifier
-    replay              SessionCore   True when replaying a log (verify): no sending
-    peers               SessionCore   seat -> address of every other human seat
-    watchers            SessionCore   spectator addresses that also get our messages
-    transport           SessionCore   how payloads leave (PlainTransport in tests/replay)
-    _verifier           SessionCore   Ed25519 verifier with its key cache
-    _human_keys         SessionCore   each seat's public key, None for a bot seat
-    _signer             SessionCore   our signer, None when not playing a seat
-    _identity           SessionCore   our Identity, None when not playing a seat
-    _chain_secret       SessionCore   secret of our hash chain (nonces are derived from it)
-    _chain              SessionCore   our HashChain (its anchor is in the record)
-    history             SessionCore   the History: one Snapshot per decided step and our state
-                                      hash there (Session appends, Agreement drops seats and
-                                      rolls back; the parts read it as a HistoryView)
-    _boxes              SessionCore   step -> StepBox of the messages filed for that step
-                                      (+Agreement, Recovery: requests, HAVEs, pruning)
-    _slots              Session       first message seen per (seat, slot): equivocation check
-    _proven             Session       slots already proven equivocated (one proof each)
-    _hash_seen          Agreement     (seat, step) -> its first message there: a second one
-                                      with another state hash convicts (``desync``)
-    _needs_cache        SessionCore   (snapshot, Needs) of the last needs() call
-    _hash_cache         SessionCore   (state, state hash) of the last hashed state
-    catch_up            SessionCore   the CatchUp: our answers to SYNCs and to dropped seats
-    journal             SessionCore   the Journal: the log, events, counters and outbox
-                                      (every part writes there)
-    _events             SessionCore   journal.events, not yet drained by the caller
-    _outbox             SessionCore   journal.outbox: signed messages not yet sent
-    desynced            SessionCore   seats whose latest message at our step carried a state
-                                      hash other than ours (cleared by one that matches,
-                                      and by a rollback: +Agreement)
-    _missing_cache      Agreement     class attr: last ``_missing`` result per snapshot/box
-    checked             SessionCore   the CheckedActions: actions that passed check_action on
-                                      the current state (apply skips the second lookup)
-    seal_book           SessionCore   the SealBook: the seals of the final state
-    sealed              SessionCore   the SealedChoices: what each of our COMMITs sealed, and
-                                      the ones a rollback reopened until it is taken again
-    round_acks          SessionCore   the RoundAcks: how a secret round is acknowledged
-    late                SessionCore   the LateProofs: late proofs of two COMMITs, cheaters
-                                      per step, steps to judge again (late_judge judges)
-    late_judge          SessionCore   the LateProofJudge: the late-proof rule, given the
-                                      books and boxes it reads and writes
-    vote_book           SessionCore   the VoteBook: votes and nudges kept, my votes, the
-                                      drops that left seats that never played out
-    convictions         SessionCore   the Convictions: who was proven to have cheated, where
-                                      each is dropped, and the proofs (every part adds)
-    absence             SessionCore   the Absence judge: which dropped seats withheld
-    handback            SessionCore   the Handback: REJOINs held, admissions applied, and
-                                      our own seat's asking back (protocol 5, SPEC §5.6)
-    chatter             SessionCore   the ChatterCap: chatter taken per seat, step and type
-                                      (protocol 6 cap, SPEC §5.3; ours: the ones we sent)
-    private_line        SessionCore   the PrivateLine: chat sealed for one seat (PRIVATE)
-    rejoin              SessionCore   the Rejoin: our seat's asking back, the admissions a
-                                      step's contributions carry (the Handback holds state)
-    silence             Session       the SilenceClock: the lag warning and vote deadlines,
-                                      and when this session began (started or resumed)
-    ==================  ============  ======================================================
+    Every state that changes is a part's, an object with its own API (lanTag.session.*):
+    the ``history`` (History: one Snapshot per decided step and our state hash there; the
+    other parts read it as a HistoryView), the ``inbox`` (Inbox: the messages taken, by
+    step and by slot), the ``claims`` (StateClaims: the peers' state hashes), the
+    ``journal`` (log, events, counters, outbox), the ``convictions``, the ``late`` proofs
+    and their judge ``late_judge``, the ``vote_book``, the ``round_acks`` (how a secret
+    round is acknowledged), the ``handback`` (REJOINs, admissions and LEAVEs), the
+    ``absence`` judge, the ``chatter`` cap, the ``seal_book``, the ``sealed`` choices,
+    the ``checked`` actions, ``catch_up``, the ``private_line``, the ``rejoin`` and, made
+    by the Session, the ``silence`` clock.  Besides them only the caches of pure
+    functions change (``_needs_cache``, ``_hash_cache``, Agreement's ``_missing_cache``).
+
+    The rules over them form one single-inheritance stack: SessionCore (this one: sending
+    and the helpers every layer uses), Agreement (votes, nudges, HAVE relays, drops,
+    rollbacks, equivocation proofs), Recovery (resume, the side channels' handlers, the
+    seals of the final state) and Session (accepting messages and deciding steps).
+    tests/session/test_session_state.py checks the layers keep no state of their own.
     """
 
     def __init__(
@@ -214,11 +157,8 @@ class SessionCore:
         self.sealed = SealedChoices()
         self.checked = referee.CheckedActions()
         self.journal = Journal(seat, self.peers, watchers, lambda: self.step)
-        self._events = self.journal.events
-        self._outbox = self.journal.outbox
         self.log.append(0, EntryKind.HEADER, [log_magic(record.protocol), record.encode(), seat])
-        self.desynced: set[int] = set()
-        self._hash_seen: dict[tuple[int, int], Signed] = {}
+        self.claims = StateClaims()
         self.late = LateProofs()
         self.round_acks = RoundAcks(self.features, self.convictions, self.late, self._state_hash)
         self.late_judge = LateProofJudge(
@@ -336,10 +276,10 @@ class SessionCore:
         return digest
 
     def next_event(self) -> ev.Event | None:
-        return self._events.popleft() if self._events else None
+        return self.journal.events.popleft() if self.journal.events else None
 
     def has_events(self) -> bool:
-        return bool(self._events)
+        return bool(self.journal.events)
 
     def take_log(self) -> bytes:
         return self.log.take()
@@ -490,14 +430,13 @@ class SessionCore:
         """A message at our step carries our state hash; one that does not is refused and
         kept as evidence (SPEC §5.8), but never makes us ignore its seat for good."""
         if msg.state_hash == self._state_hash(snap.state):
-            self.desynced.discard(msg.seat)
+            self.claims.agrees(msg.seat)
             return True
         if msg.seat == self.seat or any(k <= msg.step for k in self.convictions.banned.values()):
             self._count("stale-history")  # sent before its author (or we) rolled back
             return False
-        if msg.seat not in self.desynced:
-            self.desynced.add(msg.seat)
-            self._events.append(ev.Desync(msg.step, (msg.seat,)))
+        if self.claims.differs(msg.seat):
+            self.journal.events.append(ev.Desync(msg.step, (msg.seat,)))
             self._blame(msg.seat, "desync", f"state hash differs at step {msg.step}", msg.step)
             if not self.replay:
                 self._broadcast([msg.raw])  # the others check it against their own state

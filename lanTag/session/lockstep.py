@@ -374,7 +374,7 @@ class Session(Recovery):
                 # whose player thinks still sends keepalives (the screen shows it thinking).
                 heard = self.silence.wire_heard(seat)
                 if heard is None or heard + self.record.timeouts.lag_ms / 1000 <= now:
-                    self._events.append(ev.Lagging(seat, self.step, waited))
+                    self.journal.events.append(ev.Lagging(seat, self.step, waited))
             # Non-binding: whoever holds what we lack relays it long before anyone votes.
             if self._request_room(MsgType.NUDGE):
                 self._emit(MsgType.NUDGE, (sorted(waiting), 1), now)
@@ -421,7 +421,7 @@ class Session(Recovery):
         if box.stuck_reported or may_be_decided(silent, self.live, *self._unplayed_at(self.step)):
             return
         box.stuck_reported = True
-        self._events.append(ev.CannotGoOn(self.step, tuple(sorted(silent))))
+        self.journal.events.append(ev.CannotGoOn(self.step, tuple(sorted(silent))))
 
     def _tell_if_bound_to_the_silent(self, box: StepBox, voted: frozenset[int], now: float) -> None:
         """Say once a step when our vote binds us and only seats whose addresses fell silent
@@ -435,13 +435,13 @@ class Session(Recovery):
         if waited and all(self.silence.wire_dead(s, now) for s in waited):
             box.stuck_reported = True
             stuck = ev.CannotGoOn(self.step, tuple(sorted(waited)), tuple(sorted(voted)))
-            self._events.append(stuck)
+            self.journal.events.append(stuck)
 
     def datagrams_to_send(self, now: float) -> list[tuple[bytes, Addr]]:
-        for addr, raws in self._outbox.items():
+        for addr, raws in self.journal.outbox.items():
             for bundle in bundles(raws):
                 self.transport.send(addr, bundle, now)
-        self._outbox.clear()
+        self.journal.outbox.clear()
         return self.transport.datagrams_to_send(now)
 
     def _pump(self, now: float) -> None:
@@ -729,16 +729,16 @@ class Session(Recovery):
         self.log.append(decided, EntryKind.STEP, [encode_input(inp), digest, *facts])
         dropped = frozenset(box.dropped_now)
         convicted = frozenset(s for s in dropped if self.convictions.at(s, decided))
-        self._events.append(
+        self.journal.events.append(
             ev.StepApplied(decided, inp, digest, facts, snap.live, dropped, convicted, withheld)
         )
         if live is not snap.live:
             back = tuple(sorted(live - snap.live))
             self.log.append(decided + 1, EntryKind.NOTE, ["back", list(back), "admitted"])
-            self._events.append(ev.SeatsBack(decided + 1, back))
+            self.journal.events.append(ev.SeatsBack(decided + 1, back))
         decision = new_state.decision()
         if isinstance(decision, Over):
-            self._events.append(ev.GameOver(decided + 1, decision.outcome))
+            self.journal.events.append(ev.GameOver(decided + 1, decision.outcome))
             self._seal_final_state(now)
         self._box(self.step).started_at = None
 

@@ -55,8 +55,8 @@ class Recovery(Agreement):
 
     def discard_output(self) -> None:
         """Forget queued datagrams, events and log bytes (used when rebuilding from a log)."""
-        self._outbox.clear()
-        self._events.clear()
+        self.journal.outbox.clear()
+        self.journal.events.clear()
         self.log.take()
 
     def rebroadcast_own(self, from_step: int) -> None:
@@ -109,7 +109,7 @@ class Recovery(Agreement):
 
     def _take_chat(self, msg: Signed, now: float) -> None:
         """A CHAT line: shown (never logged unless its sender keeps it)."""
-        self._events.append(ev.Chat(msg.seat, str(msg.payload[0])))
+        self.journal.events.append(ev.Chat(msg.seat, str(msg.payload[0])))
 
     def _take_sync(self, msg: Signed, now: float) -> None:
         """A restarted seat asks to catch up (SPEC §5.6): answered by CatchUp."""

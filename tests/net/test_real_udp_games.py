@@ -69,7 +69,7 @@ async def test_clean_game_over_real_loopback_udp(
         assert handle.pump.stats.sent > 0 and handle.pump.stats.received > 0
         assert handle.machine.rejected == 0
         session = handle.machine.session
-        assert session is not None and not session.desynced
+        assert session is not None and not session.claims.desynced
 
 
 FAULTY = [

@@ -230,7 +230,7 @@ def test_a_false_state_hash_to_one_peer_costs_it_nothing_and_convicts_the_signer
         assert (honest_have, false) in sessions[s].proofs or (false, honest_have) in sessions[
             s
         ].proofs
-        assert not sessions[s].desynced
+        assert not sessions[s].claims.desynced
         report = verify_log(sessions[s].take_log())
         assert report.valid and report.complete, report.failure
         assert {(seat, code) for seat, _, code, _ in report.blames} == blames

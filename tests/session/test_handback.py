@@ -503,7 +503,7 @@ def test_a_seat_that_left_and_was_given_back_is_never_dropped_again_for_that_lea
     others = [i for i in range(humans) if i != gone]
     _run_to(net, lambda: sessions[gone].step >= 4)
     sessions[gone].leave(net.now)
-    leave = next(iter(sessions[gone]._outbox.values()))[-1]  # its signed LEAVE
+    leave = next(iter(sessions[gone].journal.outbox.values()))[-1]  # its signed LEAVE
     assert parse_unverified(leave).type is MsgType.LEAVE
     net.flush()
     net.silent.add(gone)

@@ -155,9 +155,9 @@ def test_a_seat_names_at_most_eight_vectors_of_one_round() -> None:
     )
     slot = (2, (1, int(MsgType.HAVE), ROUND_SUBJECT, ours))
     bystander.inbox.slots[slot] = have  # as if it had named 8 vectors of this round already
-    before = len(bystander._outbox)
+    before = len(bystander.journal.outbox)
     bystander._acknowledge_round(bystander._box(1), bystander.needs())
-    assert bystander.inbox.slots[slot] is have and len(bystander._outbox) == before
+    assert bystander.inbox.slots[slot] is have and len(bystander.journal.outbox) == before
 
 
 def test_a_late_proof_before_every_commitment_is_in_waits_to_judge_the_split() -> None:
