@@ -118,7 +118,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/agreement.py",
-        "            and any(at == step for _seat, at in self.late.commits)\n",
+        "            and any(at == step for _seat, at in self.core.late.commits)\n",
         "            and False\n",
         "a step decided again keeps its drops (a bot plays the dropped seat)",
     ),

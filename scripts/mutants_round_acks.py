@@ -47,7 +47,7 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         "lanTag/session/agreement.py",
-        "                self._broadcast([held[s].raw for s in needs.humans if s in held])",
+        "                self.core._broadcast([held[s].raw for s in needs.humans if s in held])",
         "                pass",
         "no COMMITs shown to a seat naming another vector",
     ),

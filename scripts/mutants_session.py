@@ -159,10 +159,10 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "            if self.features.collusion:\n"
-        "                back = self.late_judge.judge",
-        "            if not self.features.collusion:\n"
-        "                back = self.late_judge.judge",
+        "            if self.core.features.collusion:\n"
+        "                back = self.core.late_judge.judge",
+        "            if not self.core.features.collusion:\n"
+        "                back = self.core.late_judge.judge",
         "protocol 6 judges a split by protocol 5's per-seat HAVEs",
         (PROOF_ORDER,),
     ),
@@ -220,14 +220,14 @@ MUTANTS: list[Mutant] = [
     # -- convictions (agreement.py and the helpers in core.py) -------------------------------
     Mutant(
         AGREE,
-        "        self.log.append(second.step, EntryKind.MSG, second.raw)\n        why = f",
+        "        self.core.log.append(second.step, EntryKind.MSG, second.raw)\n        why = f",
         "        why = f",
         "the second message of a proof is not logged",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        "        if not self.replay:\n            self._broadcast([first.raw, second.raw])\n"
+        "        if not self.core.replay:\n            self.core._broadcast([first.raw, second.raw])\n"
         "        if second.type not in CONTRIBUTIONS:",
         "        if second.type not in CONTRIBUTIONS:",
         "a proof is not sent on",
@@ -255,68 +255,68 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        if second.step < self.step and self._redecide(second.seat, second.step):",
-        "        if second.step < self.step:",
+        "        if second.step < self.core.step and self._redecide(second.seat, second.step):",
+        "        if second.step < self.core.step:",
         "a rollback for a proof at a step no decision since took the seat's input",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        "        if second.step < self.step and self._redecide(second.seat, second.step):",
-        "        if second.step < self.step - 1 and self._redecide(second.seat, second.step):",
+        "        if second.step < self.core.step and self._redecide(second.seat, second.step):",
+        "        if second.step < self.core.step - 1 and self._redecide(second.seat, second.step):",
         "no rollback for a proof of the step just decided (off by one)",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        "        if not self.features.ordered_proofs:\n"
-        "            return bool(self.inbox.boxes[step].accepted_of(seat))",
-        "        if True:\n            return bool(self.inbox.boxes[step].accepted_of(seat))",
+        "        if not self.core.features.ordered_proofs:\n"
+        "            return bool(self.core.inbox.boxes[step].accepted_of(seat))",
+        "        if True:\n            return bool(self.core.inbox.boxes[step].accepted_of(seat))",
         "protocol 6 rolls back only for the seat's input at the proven step (protocol 5's)",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        "        if msg.seat in self.convictions.contradicted or msg.seat not in self.live:\n            return\n"
+        "        if msg.seat in self.core.convictions.contradicted or msg.seat not in self.core.live:\n            return\n"
         "        if any(",
-        "        if msg.seat not in self.live:\n            return\n        if any(",
+        "        if msg.seat not in self.core.live:\n            return\n        if any(",
         "a liar blamed desync again for every later claim",
         (CHEATS,),
     ),
     Mutant(
         AGREE,
-        "        if msg.seat in self.convictions.contradicted or msg.seat not in self.live:\n            return\n"
+        "        if msg.seat in self.core.convictions.contradicted or msg.seat not in self.core.live:\n            return\n"
         "        if any(",
-        "        if msg.seat in self.convictions.contradicted:\n            return\n        if any(",
+        "        if msg.seat in self.core.convictions.contradicted:\n            return\n        if any(",
         "a dropped seat's two state hashes convict it again",
         (HANDBACK,),
     ),
     Mutant(
         AGREE,
-        "        if any(k < msg.step for k in self.convictions.banned.values()):\n            return",
+        "        if any(k < msg.step for k in self.core.convictions.banned.values()):\n            return",
         "        if False:\n            return",
         "honest seats convict each other of desync after an equivocation rollback",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        "        if any(k < msg.step for k in self.convictions.banned.values()):\n            return",
-        "        if any(k < msg.step - 1 for k in self.convictions.banned.values()):\n            return",
+        "        if any(k < msg.step for k in self.core.convictions.banned.values()):\n            return",
+        "        if any(k < msg.step - 1 for k in self.core.convictions.banned.values()):\n            return",
         "the rollback excuse misses the step after the ban (off by one)",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        "        self.convictions.liars_at.setdefault(msg.seat, msg.step)\n        self._blame(msg.seat, "
-        '"desync"',
-        '        self._blame(msg.seat, "desync"',
+        "        self.core.convictions.liars_at.setdefault(msg.seat, msg.step)\n"
+        "        self.core._blame(\n",
+        "        self.core._blame(\n",
         "a seat convicted of desync may be given back",
         (HANDBACK,),
     ),
     Mutant(
         AGREE,
-        "        self.convictions.contradicted.add(msg.seat)\n        self.convictions.liars_at.setdefault(msg.seat, msg.step)",
-        "        self.convictions.liars_at.setdefault(msg.seat, msg.step)",
+        "        self.core.convictions.contradicted.add(msg.seat)\n        self.core.convictions.liars_at.setdefault(msg.seat, msg.step)",
+        "        self.core.convictions.liars_at.setdefault(msg.seat, msg.step)",
         "a seat convicted of desync is never voted out",
         (LATE_TESTS,),
     ),
@@ -338,41 +338,41 @@ MUTANTS: list[Mutant] = [
     # whose acknowledgement lacks, protocol 6's unexplained REVEALs of live seats).
     Mutant(
         AGREE,
-        "        liars = self._missing() & self.convictions.contradicted & self.live",
-        "        liars = self._missing() & self.convictions.contradicted",
+        "        liars = self.missing() & self.core.convictions.contradicted & self.core.live",
+        "        liars = self.missing() & self.core.convictions.contradicted",
         "a dropped liar is voted again",
     ),
     Mutant(
         AGREE,
-        "            if step < self.step and self.convictions.since(seat, step):",
+        "            if step < self.core.step and self.core.convictions.since(seat, step):",
         "            if False:",
         "a conviction learnt after an admission leaves it standing",
         (HANDBACK,),
     ),
     Mutant(
         AGREE,
-        "            if step < self.step and self.convictions.since(seat, step):",
-        "            if step < self.step and self.convictions.since(seat, self.step):",
+        "            if step < self.core.step and self.core.convictions.since(seat, step):",
+        "            if step < self.core.step and self.core.convictions.since(seat, self.core.step):",
         "a conviction for a step after the admission voids it too",
         (HANDBACK,),
     ),
     Mutant(
         AGREE,
-        "        banned = frozenset(s for s, k in held.items() if k <= self.step and s in self.live)",
-        "        banned = frozenset(s for s, k in held.items() if k < self.step and s in self.live)",
+        "            s for s, k in held.items() if k <= self.core.step and s in self.core.live",
+        "            s for s, k in held.items() if k < self.core.step and s in self.core.live",
         "a ban at the current step waits a step",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        '            self._drop(banned, self._box(self.step), code="equivocation")',
-        "            self._drop(banned, self._box(self.step))",
+        '            self.drop(banned, self.core._box(self.core.step), code="equivocation")',
+        "            self.drop(banned, self.core._box(self.core.step))",
         "a banned seat's drop blamed `timeout`",
         (PROOF_ORDER,),
     ),
     Mutant(
         AGREE,
-        "        if not self.features.late_proof:\n            return False\n"
+        "        if not self.core.features.late_proof:\n            return False\n"
         "        if self._asked_since(silent, step):",
         "        if False:\n            return False\n        if self._asked_since(silent, step):",
         "a late drop without a rollback in a protocol-4 game",
@@ -387,8 +387,8 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         AGREE,
-        "        for k in range(step, self.step):\n            snap = self.history[k]",
-        "        for k in range(step + 1, self.step):\n            snap = self.history[k]",
+        "        for k in range(step, self.core.step):\n            snap = self.core.history[k]",
+        "        for k in range(step + 1, self.core.step):\n            snap = self.core.history[k]",
         "the drop or ban step's own decision not looked at (off by one)",
         (PROOF_ORDER,),
     ),
@@ -559,7 +559,7 @@ MUTANTS: list[Mutant] = [
         (SEAL_TESTS,),
     ),
     Mutant(
-        RECOVERY,
+        CORE,
         "        return self.features.seals and self.seal_book.waiting(now, humans)",
         "        return self.seal_book.waiting(now, humans)",
         "a protocol-2 game waits for seals",
@@ -568,15 +568,15 @@ MUTANTS: list[Mutant] = [
     # equivalent: live holds seats with a key only (a bot seat is never live, and an
     # admission needs the seat's signed REJOIN).
     Mutant(
-        RECOVERY,
+        CORE,
         "        humans = (s for s in self.live if self._human_keys[s] is not None)",
         "        humans = (s for s in self.live)",
         "a bot seat's seal awaited",
     ),
     Mutant(
         RECOVERY,
-        "        live = self.seat is not None and self.seat in self.live\n",
-        "        live = self.seat is not None\n",
+        "        live = self.core.seat is not None and self.core.seat in self.core.live\n",
+        "        live = self.core.seat is not None\n",
         "a dropped seat seals the final state",
         (SEAL_TESTS,),
     ),
@@ -603,8 +603,8 @@ MUTANTS: list[Mutant] = [
     ),
     Mutant(
         RECOVERY,
-        "        if self.features.seals:\n            self.seal_book.receive(",
-        "        if True:\n            self.seal_book.receive(",
+        "        if self.core.features.seals:\n            self.core.seal_book.receive(",
+        "        if True:\n            self.core.seal_book.receive(",
         "a SEAL taken in a protocol-2 game",
         (SEAL_TESTS,),
     ),

@@ -343,7 +343,7 @@ class PeerMachine:
         """Go on with a session rebuilt from our log, and ask the others what we missed."""
         self.session = session
         self.link.set_accept({*session.peers.values(), *session.watchers}.__contains__)
-        session.request_sync(now)
+        session.recovery.request_sync(now)
         self._after(now)
 
     def next_game(

@@ -129,11 +129,12 @@ def restore_session(
     )
     for raw in plan.messages:
         session.receive_message(raw, now)
-    session.discard_output()  # what it would say now, it said before the crash...
-    session.rebroadcast_own(max(0, session.step - 1))  # ...unless it died before sending
+    session.recovery.discard_output()  # what it would say now, it said before the crash...
+    session.recovery.rebroadcast_own(max(0, session.step - 1))  # ...unless it died before sending
     session.log = LogChain(plan.next_index, plan.last_hash)
     session.note("resumed", f"at step {session.step}")
-    session.recover_sealed_choice()  # a choice sealed before the crash is revealed as sealed
+    # a choice sealed before the crash is revealed as sealed
+    session.recovery.recover_sealed_choice()
     session.rejoin.ask_back(now)  # protocol 5: if dropped, ask for the seat back (§5.6)
     return session
 

@@ -88,14 +88,16 @@ class SessionCore:
     round is acknowledged), the ``handback`` (REJOINs, admissions and LEAVEs), the
     ``absence`` judge, the ``chatter`` cap, the ``seal_book``, the ``sealed`` choices,
     the ``checked`` actions, ``catch_up``, the ``private_line``, the ``rejoin`` and, made
-    by the Session, the ``silence`` clock.  Besides them only the caches of pure
-    functions change (``_needs_cache``, ``_hash_cache``, Agreement's ``_missing_cache``).
+    by the Session, the ``silence`` clock, the ``agreement`` and the ``recovery``.  Besides
+    them only the caches of pure functions change (``_needs_cache``, ``_hash_cache``).
 
-    The rules over them form one single-inheritance stack: SessionCore (this one: sending
-    and the helpers every layer uses), Agreement (votes, nudges, HAVE relays, drops,
-    rollbacks, equivocation proofs), Recovery (resume, the side channels' handlers, the
-    seals of the final state) and Session (accepting messages and deciding steps).
-    tests/session/test_session_state.py checks the layers keep no state of their own.
+    The Session (lanTag.session.lockstep) is a SessionCore (this class: sending, and the
+    helpers the rules use) that accepts messages and decides steps.  Two of its parts are
+    rules over this core, handed it when made: the ``agreement`` (Agreement: votes, nudges,
+    HAVE relays, drops, rollbacks, equivocation proofs) and the ``recovery`` (Recovery:
+    resume, the side channels' handlers, our seal of the final state).
+    tests/session/test_session_state.py checks the Session and its core keep no state of
+    their own; test_session_shape.py that nothing else is mixed in.
     """
 
     def __init__(
@@ -265,6 +267,20 @@ class SessionCore:
         needs = referee.needs_for(snap.state.decision(), snap.live)
         self._needs_cache = (snap, needs)  # decision() is costly with many seats
         return needs
+
+    def sealed_by(self) -> tuple[int, ...]:
+        """The seats whose seal of our final state we hold (ours included), ascending."""
+        return self.seal_book.sealed_by()
+
+    @property
+    def over_at(self) -> float | None:
+        """When the game ended here (the ``now`` of the step that ended it), None before."""
+        return self.seal_book.over_at
+
+    def sealing(self, now: float) -> bool:
+        """True while it is worth waiting for the seals of the live human seats (SPEC §3)."""
+        humans = (s for s in self.live if self._human_keys[s] is not None)
+        return self.features.seals and self.seal_book.waiting(now, humans)
 
     def _state_hash(self, state: State) -> bytes:
         """``state.state_hash()``, computed once per state: every message of a step checks it."""

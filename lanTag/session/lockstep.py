@@ -15,6 +15,7 @@ make a drop an agreement rather than a guess.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
 
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
 from lanTag.fair.commit import NONCE_SIZE, commitment, opens
@@ -35,11 +36,13 @@ from lanTag.rules.base import (
 )
 from lanTag.session import events as ev
 from lanTag.session import referee
+from lanTag.session.agreement import Agreement
 from lanTag.session.chatter import TOO_CHATTY, Gate
 from lanTag.session.core import (
     MAX_LINK_PAYLOAD,
     STEP_WINDOW,
     TAKEOVER_BOT,
+    SessionCore,
     bundles,
     stale_have,
     supersedes,
@@ -69,13 +72,14 @@ from lanTag.session.steps import (
 )
 from lanTag.session.transport import Addr, Transport
 
-_HANDLERS = {t: s.handler for t, s in SPECS.items() if s.handler is not None}
+# the message table's handler column: a method of the Session or of one of its parts
+_HANDLERS = {t: attrgetter(s.handler) for t, s in SPECS.items() if s.handler is not None}
 _LATE_TYPES = tuple(t for t, s in SPECS.items() if s.late)
 _ACKED = tuple(t for t, s in SPECS.items() if s.acknowledged)  # every other live peer HAVEs
 _NO_SEATS: frozenset[int] = frozenset()
 
 
-class Session(Recovery):
+class Session(SessionCore):
     """One peer's view of one game.  ``seat=None`` with ``replay=True`` is a spectator/verifier."""
 
     def __init__(
@@ -105,6 +109,8 @@ class Session(Recovery):
             replay=replay,
             start=start,
         )
+        self.agreement = Agreement(self)
+        self.recovery = Recovery(self)
         self.silence = SilenceClock(
             record=record,
             seat=seat,
@@ -117,7 +123,7 @@ class Session(Recovery):
             history=self.history,
             transport=lambda: self.transport,  # (a caller may wrap it after we begin)
             needs=self.needs,
-            missing=lambda: self._missing(),
+            missing=lambda: self.agreement.missing(),
             commits_complete=self._commits_complete,
         )
         self._pump(now)
@@ -156,7 +162,7 @@ class Session(Recovery):
             raise LocalProtocolError("no secret choice is asked of this seat now")
         assert self.seat is not None
         if nonce is None:
-            nonce = self._derived_nonce(self.step)
+            nonce = self.recovery.derived_nonce(self.step)
         if len(nonce) != NONCE_SIZE:
             raise LocalProtocolError("the nonce must be 32 random bytes")
         self.state.check_action(self.seat, action)
@@ -264,7 +270,7 @@ class Session(Recovery):
             self.catch_up.answer_dropped(msg, now, ours, self.live)  # it may not know (§5.5)
         handler = _HANDLERS.get(msg.type)
         if handler is not None:
-            getattr(self, handler)(msg, now)  # the message table's handler column
+            handler(self)(msg, now)
             return
         slot = (msg.seat, msg.slot)
         first = self.inbox.slots.get(slot)
@@ -276,12 +282,8 @@ class Session(Recovery):
                 self._box(msg.step).pending.append(msg)
                 self._pump(now)
                 return
-            if (
-                first.raw != msg.raw
-                and not stale_have(first, msg)
-                and self.inbox.first_proof(slot)
-            ):
-                self._equivocation(first, msg)
+            if first.raw != msg.raw and not stale_have(first, msg) and self.inbox.first_proof(slot):
+                self.agreement.equivocation(first, msg)
                 self._pump(now)  # a ban (and maybe a rollback) to apply now
             else:
                 self._count("duplicate")
@@ -298,13 +300,13 @@ class Session(Recovery):
                 # The first one over the cap is the proof (no honest peer sends it): kept,
                 # logged, and the seat convicted (`flood`) and voted out like a liar.
                 self.log.append(msg.step, EntryKind.MSG, msg.raw)
-                self._convict_flood(msg)
+                self.agreement.convict_flood(msg)
                 self._pump(now)
             return
         self.inbox.slots[slot] = msg  # every logged message: a rollback looks at them again
         self.log.append(msg.step, EntryKind.MSG, msg.raw)
         if msg.seat != self.seat:
-            self._weigh_state_hash(msg, step)
+            self.agreement.weigh_state_hash(msg, step)
         judge = self.late_judge.note_ack(msg)  # protocol 6: a late proof's round may be split by it
         if msg.step < step and msg.type in _LATE_TYPES:
             if self.replay and msg.type is MsgType.HAVE:
@@ -315,7 +317,7 @@ class Session(Recovery):
                 return
             box = self._box(msg.step)
             box.heard[msg.seat] = now
-            self._register_late(msg, box)
+            self.agreement.register_late(msg, box)
         else:
             box = self._box(msg.step)
             box.heard[msg.seat] = now
@@ -347,7 +349,7 @@ class Session(Recovery):
             link,
             self.silence.deadline(min(others) if others else None),
             lag,
-            self._follow_time(),
+            self.recovery.follow_time(),
             self.rejoin.next_time(),
         ]
         real = [t for t in times if t is not None]
@@ -356,13 +358,13 @@ class Session(Recovery):
     def handle_timer(self, now: float) -> None:
         self.transport.handle_timer(now)
         if self.replay or self.seat is None or self.seat not in self.live:
-            self._follow(now)  # a dropped seat stuck at a step asks to catch up (§5.5)
+            self.recovery.follow(now)  # a dropped seat stuck at a step asks to catch up (§5.5)
             rejoin = self.rejoin.next_time()
             if rejoin is not None and now >= rejoin:
                 self.rejoin.send(now)  # ...and, resumed, asks for its seat back (§5.6)
             return
         box = self._box(self.step)
-        waiting = self._missing()
+        waiting = self.agreement.missing()
         if box.started_at is None or not waiting:
             return
         waited = now - (box.own_move_at if box.own_move_at is not None else box.started_at)
@@ -392,7 +394,7 @@ class Session(Recovery):
                 if not spare or box.heard.get(s, -1.0) < recent or self.silence.wire_dead(s, now)
             )
             if silent:
-                self._vote(silent, now)
+                self.agreement.vote(silent, now)
                 self._tell_if_stuck(box, silent)
                 self._tell_if_bound_to_the_silent(box, silent, now)
             else:
@@ -418,7 +420,9 @@ class Session(Recovery):
     def _tell_if_stuck(self, box: StepBox, silent: frozenset[int]) -> None:
         """Say once a step when what we wait for can never be dropped: the table cannot go
         on without those seats, whatever anyone votes (§5.8's bound); it waits for them."""
-        if box.stuck_reported or may_be_decided(silent, self.live, *self._unplayed_at(self.step)):
+        if box.stuck_reported or may_be_decided(
+            silent, self.live, *self.agreement.unplayed_at(self.step)
+        ):
             return
         box.stuck_reported = True
         self.journal.events.append(ev.CannotGoOn(self.step, tuple(sorted(silent))))
@@ -453,9 +457,9 @@ class Session(Recovery):
                 box.started_at = now
                 self._on_step_start(now)
             progressed = self._accept_pending(box, now)
-            self._answer_votes(now)
-            self._vote_contradicted(now)
-            if self._apply_drops(now):
+            self.agreement.answer_votes(now)
+            self.agreement.vote_contradicted(now)
+            if self.agreement.apply_drops(now):
                 if self.rejoin.asking_back and self.handback.sent_at is None:
                     self.rejoin.send(now)  # we learnt our drop after asking back (§5.6)
                 continue
@@ -501,11 +505,11 @@ class Session(Recovery):
                 self._count("from-dropped-seat")
             return True
         if msg.type in (MsgType.VOTE, MsgType.NUDGE):
-            self._register_request(msg, box)
+            self.agreement.register_request(msg, box)
             return True
         if msg.type == MsgType.HAVE:
             if self._check_hash(msg, snap) or not self._holds_true_have(msg, box, snap):
-                self._register_have(msg, box)
+                self.agreement.register_have(msg, box)
             return True
         if not self._check_hash(msg, snap):
             return True  # before out-of-turn: a message from another history is stale, no more
@@ -518,7 +522,7 @@ class Session(Recovery):
             return True
         if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
             return False  # nobody's reveal is taken before every commitment is in
-        bound = self._bound_at(self.step) if self.seat in snap.live else _NO_SEATS
+        bound = self.agreement.bound_at(self.step) if self.seat in snap.live else _NO_SEATS
         if self.convictions.contradicted and self.seat in snap.live:
             # a convicted liar: as if we voted it silent
             bound = bound | self.convictions.contradicted
@@ -564,7 +568,7 @@ class Session(Recovery):
                 # we took precedes our REVEAL, so nobody applies the round holding another
                 # one of them than we do (the two meet there: a proof, no rollback, §4.4).
                 self._broadcast([msg.raw])
-            self._send_have(msg.seat, now, relay=False)
+            self.agreement.send_have(msg.seat, now, relay=False)
         if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
             self._commits_in(box, needs, now)
         return True
@@ -575,7 +579,7 @@ class Session(Recovery):
         HAVE (SPEC §4.4)."""
         self._maybe_reveal(box, now)
         if self.features.round_acks:
-            self._acknowledge_round(box, needs)
+            self.agreement.acknowledge_round(box, needs)
 
     def _holds_true_have(self, have: Signed, box: StepBox, snap: Snapshot) -> bool:
         """Protocol 5: we hold a HAVE of ``have``'s signer and subject on our state, which a
@@ -669,7 +673,7 @@ class Session(Recovery):
         for s in box.bad_reveals.intersection(needs.humans):  # protocol 1 (SPEC §4.4)
             actions[s] = state.default_action(s)
             del reveals[s]
-        dropped_now = self._dropped_at_this_step(needs)
+        dropped_now = self.agreement.dropped_at_this_step(needs)
         withheld, unexplained = self.absence.withheld_reveals(box, needs, dropped_now, self.step)
         if unexplained:
             return None  # a REVEAL from before a drop we cannot read yet (protocol 6, §5.5)
@@ -702,7 +706,7 @@ class Session(Recovery):
         if type(inp) is Joint:
             needs = self.needs()  # the round's dropped seats: withheld or silent
             withheld = self.absence.blame_round_absence(
-                box, needs, self._dropped_at_this_step(needs), self.step
+                box, needs, self.agreement.dropped_at_this_step(needs), self.step
             )
         elif forfeits:  # a roll: the seats dropped at their own roll (protocol 6, §5.5)
             withheld = frozenset(forfeits)
@@ -739,7 +743,7 @@ class Session(Recovery):
         decision = new_state.decision()
         if isinstance(decision, Over):
             self.journal.events.append(ev.GameOver(decided + 1, decision.outcome))
-            self._seal_final_state(now)
+            self.recovery.seal_final_state(now)
         self._box(self.step).started_at = None
 
 

@@ -108,8 +108,9 @@ class MessageSpec:
     admits: bool = False  # may carry a signed REJOIN (protocol 5, §5.6)
     link_at: int | None = None  # the payload field holding the seat's hash-chain link
     plain: bool = True  # the verifier's fast lane (log/plain_replay.py) reads it
-    # The Session method (msg, now) that takes it once checked (Session.receive_parsed);
-    # None: a step's contribution or acknowledgement, filed in its step's box.
+    # The method (msg, now) that takes it once checked (Session.receive_parsed): the
+    # Session's, or a part's as "part.method"; None: a step's contribution or
+    # acknowledgement, filed in its step's box.
     handler: str | None = None
 
 
@@ -128,11 +129,11 @@ SPECS: dict[MsgType, MessageSpec] = {
         chatter_proof=True,
         chatter_window=True,
         plain=False,
-        handler="_take_chat",
+        handler="recovery.take_chat",
     ),
     MsgType.NUDGE: MessageSpec((_is_seat_list, _is_nat), late=True, request_limit=4, plain=False),
     MsgType.SYNC: MessageSpec(
-        (_is_nat,), chatter_limit=8, chatter_proof=True, plain=False, handler="_take_sync"
+        (_is_nat,), chatter_limit=8, chatter_proof=True, plain=False, handler="recovery.take_sync"
     ),
     MsgType.PRIVATE: MessageSpec(
         (_is_nat, _is_bytes(32), _is_bytes(12), _is_ciphertext),
@@ -140,12 +141,17 @@ SPECS: dict[MsgType, MessageSpec] = {
         chatter_proof=True,
         chatter_window=True,
         plain=False,
-        handler="_open_private",
+        handler="recovery.open_private",
     ),
     MsgType.LEAVE: MessageSpec((), since=2, chatter_limit=4, plain=False, handler="_take_leave"),
-    MsgType.SEAL: MessageSpec((), since=3, chatter_limit=4, handler="_take_seal"),
+    MsgType.SEAL: MessageSpec((), since=3, chatter_limit=4, handler="recovery.take_seal"),
     MsgType.REJOIN: MessageSpec(
-        (), since=5, chatter_limit=8, chatter_proof=True, plain=False, handler="_take_rejoin"
+        (),
+        since=5,
+        chatter_limit=8,
+        chatter_proof=True,
+        plain=False,
+        handler="recovery.take_rejoin",
     ),
 }
 _PAYLOAD = {t: spec.payload for t, spec in SPECS.items()}

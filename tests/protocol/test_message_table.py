@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import inspect
 import re
+from operator import attrgetter
 from pathlib import Path
 
 from lanTag.log import audit, plain_replay
 from lanTag.session import chatter, core, lockstep, steps
 from lanTag.session.messages import ADMITTING, SPECS, MsgType
+from tests.session.harness import make_record, make_sessions
 
 SPEC = Path(__file__).resolve().parents[2] / "protocol" / "SPEC.md"
 _ROW = re.compile(r"^\| (\d+) \| ([A-Z]+) \| (.+?) \| (.+) \|$")
@@ -88,8 +90,11 @@ def test_the_session_dispatches_by_the_tables_handler_column() -> None:
     # (msg, now); the types without one are a step's inputs and acknowledgements, filed in
     # its step's box (and checked for equivocation) by receive_parsed itself.
     named = {t: s.handler for t, s in SPECS.items() if s.handler is not None}
+    record, ids, secrets = make_record("prototag", 2)
+    session = make_sessions(record, ids, secrets)[0]
+    assert isinstance(session, lockstep.Session)
     for msg_type, name in named.items():
-        method = getattr(lockstep.Session, name)
-        assert list(inspect.signature(method).parameters) == ["self", "msg", "now"], msg_type
+        method = attrgetter(name)(session)  # the Session's own, or "part.method"
+        assert list(inspect.signature(method).parameters) == ["msg", "now"], msg_type
     filed = {MsgType.MOVE, MsgType.ENTROPY, MsgType.COMMIT, MsgType.REVEAL}
     assert set(SPECS) - set(named) == filed | {MsgType.VOTE, MsgType.NUDGE, MsgType.HAVE}

@@ -387,7 +387,7 @@ def test_honest_peers_never_send_more_requests_than_the_flood_cap() -> None:
     net.run_until(lambda: all(s.step >= 2 for s in sessions))
     s0 = sessions[0]
     for i in range(REQUEST_LIMITS[MsgType.VOTE] + 5):
-        s0._vote(frozenset({1 + i % 2}), net.now)  # a new set every time
+        s0.agreement.vote(frozenset({1 + i % 2}), net.now)  # a new set every time
     votes = [
         m
         for (seat, _), m in s0.inbox.slots.items()

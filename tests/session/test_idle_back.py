@@ -142,7 +142,7 @@ def test_the_drop_redecided_by_a_rollback_does_not_spend_the_ask() -> None:
     me.rejoin.ask_back(net.now, once=True)
     net.run_until(lambda: _everyone(sessions, lambda s: IDLE in s.live), max_steps=400_000)
     step = me.step
-    me._rollback(drop_step - 1)  # (the snapshot at the drop step holds the drop already)
+    me.agreement.rollback(drop_step - 1)  # (the snapshot at the drop step holds the drop already)
     me._pump(net.now)
     net.collect()
     assert len(_drops(net, IDLE)) == 2  # the drop, decided again

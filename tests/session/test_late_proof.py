@@ -296,7 +296,7 @@ def _liar_acknowledges_after_the_votes(protocol: int) -> tuple[list[bytes], SimN
     flood = [signed(MsgType.NUDGE, ([], seq)) for seq in range(1, 6)]  # one over the cap
     for s in honest:
         _inject(s, flood, net.now)
-        assert s._bound_at(guess) == {CHEAT}  # voted silent at once: a convicted liar
+        assert s.agreement.bound_at(guess) == {CHEAT}  # voted silent at once: a convicted liar
     commits = honest[0]._box(guess).of(MsgType.COMMIT)
     acks = _acks(record, signed, {0: commits[0], 1: commits[1]}, (0, 1))
     _inject(honest[0], acks, net.now)

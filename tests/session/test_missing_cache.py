@@ -1,6 +1,6 @@
 """Two shortcuts of the live session give exactly what they replace.
 
-* ``Agreement._missing`` is cached per snapshot, step box and table size: on every call
+* ``Agreement.missing`` is cached per snapshot, step box and table size: on every call
   across whole games (jitter, duplicates, drops, rollbacks, equivocation) it must equal
   ``_missing_fresh``, the from-scratch computation.
 * ``Session.next_timer`` lets ``SilenceClock.deadline`` stop scanning the waiting seats' last frames
@@ -30,12 +30,12 @@ Calls = dict[str, int]
 
 @pytest.fixture
 def checked_missing(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
-    """Every ``_missing`` call also computes the set afresh and compares; every
+    """Every ``missing`` call also computes the set afresh and compares; every
     ``next_timer`` call also computes the timer without the early stop and compares."""
     calls: Calls = {"missing": 0, "hits": 0, "rollback": 0, "drop": 0, "timer": 0}
-    cached = Agreement._missing
-    rollback = Agreement._rollback
-    drop = Agreement._drop
+    cached = Agreement.missing
+    rollback = Agreement.rollback
+    drop = Agreement.drop
     timer = Session.next_timer
 
     def missing(self: Agreement) -> frozenset[int]:
@@ -43,7 +43,7 @@ def checked_missing(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
         got = cached(self)
         calls["missing"] += 1
         calls["hits"] += self._missing_cache is before
-        assert got == frozenset(self._missing_fresh()), (self.seat, self.step)
+        assert got == frozenset(self._missing_fresh()), (self.core.seat, self.core.step)
         return got
 
     def counted(name: str, orig: Callable[..., None]) -> Callable[..., None]:
@@ -62,17 +62,17 @@ def checked_missing(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
             self.transport.next_timer(),
             self.silence.deadline(),
             self.silence.lag_time(),
-            self._follow_time(),
+            self.recovery.follow_time(),
         ]
         real = [t for t in times if t is not None]
         assert got == (min(real) if real else None), (self.seat, self.step)
         calls["timer"] += 1
         return got
 
-    monkeypatch.setattr(Agreement, "_missing", missing)
+    monkeypatch.setattr(Agreement, "missing", missing)
     monkeypatch.setattr(Session, "next_timer", next_timer)
-    monkeypatch.setattr(Agreement, "_rollback", counted("rollback", rollback))
-    monkeypatch.setattr(Agreement, "_drop", counted("drop", drop))
+    monkeypatch.setattr(Agreement, "rollback", counted("rollback", rollback))
+    monkeypatch.setattr(Agreement, "drop", counted("drop", drop))
     yield calls
 
 

@@ -126,7 +126,7 @@ def test_a_rollback_to_the_same_state_keeps_our_sealed_choice() -> None:
     net.run_until(lambda: me.step == 1 and 0 in me._box(1).of(MsgType.COMMIT))
     mine = me._box(1).of(MsgType.COMMIT)[0]
     assert me.my_turn() is None  # sealed
-    me._rollback(0)  # as after a drop or a proof at step 0
+    me.agreement.rollback(0)  # as after a drop or a proof at step 0
     me._pump(net.now)
     assert me.step == 1 and me._box(1).of(MsgType.COMMIT)[0] == mine  # the same state
     assert me.my_turn() is None  # still sealed: no second choice asked for

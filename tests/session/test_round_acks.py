@@ -156,7 +156,7 @@ def test_a_seat_names_at_most_eight_vectors_of_one_round() -> None:
     slot = (2, (1, int(MsgType.HAVE), ROUND_SUBJECT, ours))
     bystander.inbox.slots[slot] = have  # as if it had named 8 vectors of this round already
     before = len(bystander.journal.outbox)
-    bystander._acknowledge_round(bystander._box(1), bystander.needs())
+    bystander.agreement.acknowledge_round(bystander._box(1), bystander.needs())
     assert bystander.inbox.slots[slot] is have and len(bystander.journal.outbox) == before
 
 
@@ -202,7 +202,7 @@ def test_a_choice_recovered_after_a_restart_is_revealed_once_every_commitment_is
     assert 1 not in s0._box(1).of(MsgType.COMMIT)
     s0.sealed = SealedChoices()  # as after a restart: the choice is known only by its commitment
     s0._box(1).sent_reveal = False
-    assert s0.recover_sealed_choice()
+    assert s0.recovery.recover_sealed_choice()
     assert not s0._box(1).sent_reveal  # seat 1's commitment is not in yet
     net.hold_secret.discard(1)
     net.run_until(lambda: s0._box(1).sent_reveal)

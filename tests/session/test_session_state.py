@@ -2,8 +2,8 @@
 changes lives in a part (an object of its own class, with its own API), never in a bare
 attribute of the session's layers.
 
-* The layers (SessionCore, Agreement, Recovery, Session) set attributes only while they
-  are made; after that, only their caches of pure functions change (``CACHES``).
+* The Session and its SessionCore set attributes only while they are made; after that,
+  only their caches of pure functions change (``CACHES``).
 * A session's mutable containers are its parts' own: a dict, list or set on the session is
   the very object a part holds (e.g. ``peers``, read by the Journal at each broadcast).
 """
@@ -17,8 +17,8 @@ from typing import Any
 import lanTag.session
 from tests.session.harness import make_record, make_sessions
 
-LAYERS = ("SessionCore", "Agreement", "Recovery", "Session")
-CACHES = {"_needs_cache", "_hash_cache", "_missing_cache"}  # last answer of a pure function
+LAYERS = ("SessionCore", "Session")
+CACHES = {"_needs_cache", "_hash_cache"}  # last answer of a pure function
 CONTAINERS = (dict, list, set, bytearray)
 
 
@@ -89,7 +89,7 @@ def test_every_container_of_a_session_is_a_parts_own() -> None:
 
 def test_the_checks_can_fail() -> None:
     source = (
-        "class Agreement:\n"
+        "class Session:\n"
         "    def __init__(self):\n"
         "        self.made = 1\n"
         "    def f(self):\n"

@@ -216,7 +216,7 @@ def test_a_reveal_from_before_the_drop_is_read_the_same_by_a_peer_that_lacked_th
     net.run_until(lambda: 0 in box1.haves.get(ROUND_SUBJECT, {}))
     assert CHEAT not in sessions[1].live
     assert 0 in box1.of(MsgType.REVEAL) and CHEAT not in box1.dropped_commits
-    assert sessions[1]._missing() == {0}  # it waits for (and asks) the seat that named it
+    assert sessions[1].agreement.missing() == {0}  # it waits for (and asks) the seat that named it
     # What explains nothing is not kept in its place: seat 2's COMMIT on another state, or
     # another message of it at the step.
     me = sessions[CHEAT]
