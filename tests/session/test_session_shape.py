@@ -9,16 +9,16 @@ import inspect
 from lanTag.session import (
     absence,
     agreement,
-    inbox,
-    recovery,
-    state_claims,
     catch_up,
     chatter,
     convictions,
     handback,
+    inbox,
     journal,
+    recovery,
     round_acks,
     sealing,
+    state_claims,
     vote_book,
 )
 from lanTag.session.lockstep import Session
