@@ -95,13 +95,13 @@ MUTANTS: list[Mutant] = [
         "a split judged on an incomplete vector",
     ),
     Mutant(
-        "lanTag/session/lockstep.py",
-        "            and (msg.type is MsgType.MOVE or not self.features.round_acks)\n",
+        "lanTag/session/intake.py",
+        "            and (msg.type is MsgType.MOVE or not self.core.features.round_acks)\n",
         "",
         "COMMITs forwarded and acknowledged one by one again (protocol 5's cost)",
     ),
     Mutant(
-        "lanTag/session/lockstep.py",
+        "lanTag/session/intake.py",
         "            box.round_dirty.add(msg.seat)  # it names",
         "            pass  # it names",
         "a REVEAL's vector never looked at",

@@ -174,7 +174,7 @@ class PlainReplay:
         self.checked: dict[int, Action] = {}  # actions that passed check_action here
 
     def _accept(self, msg: Signed) -> None:
-        """Session._try_accept (and _check_reveal) for a plain message."""
+        """Intake._try_accept (and _check_reveal) for a plain message."""
         if msg.state_hash != self.hash:
             raise NotPlain  # a desync, or a message from another history
         kind = msg.type

@@ -88,14 +88,15 @@ class SessionCore:
     round is acknowledged), the ``handback`` (REJOINs, admissions and LEAVEs), the
     ``absence`` judge, the ``chatter`` cap, the ``seal_book``, the ``sealed`` choices,
     the ``checked`` actions, ``catch_up``, the ``private_line``, the ``rejoin`` and, made
-    by the Session, the ``silence`` clock, the ``agreement`` and the ``recovery``.  Besides
+    by the Session, the ``silence`` clock, the ``agreement``, ``recovery`` and ``intake``.  Besides
     them only the caches of pure functions change (``_needs_cache``, ``_hash_cache``).
 
     The Session (lanTag.session.lockstep) is a SessionCore (this class: sending, and the
-    helpers the rules use) that accepts messages and decides steps.  Two of its parts are
-    rules over this core, handed it when made: the ``agreement`` (Agreement: votes, nudges,
-    HAVE relays, drops, rollbacks, equivocation proofs) and the ``recovery`` (Recovery:
-    resume, the side channels' handlers, our seal of the final state).
+    helpers the rules use) that files messages and decides steps.  Three of its parts are
+    rules over this core, handed it when made: the ``intake`` (Intake: which pending message
+    a step takes), the ``agreement`` (Agreement: votes, nudges, HAVE relays, drops,
+    rollbacks, equivocation proofs) and the ``recovery`` (Recovery: resume, the side
+    channels' handlers, our seal of the final state).
     tests/session/test_session_state.py checks the Session and its core keep no state of
     their own; test_session_shape.py that nothing else is mixed in.
     """

@@ -18,14 +18,13 @@ from collections.abc import Mapping
 from operator import attrgetter
 
 from lanTag.errors import LocalProtocolError, RemoteProtocolError
-from lanTag.fair.commit import NONCE_SIZE, commitment, opens
+from lanTag.fair.commit import NONCE_SIZE, commitment
 from lanTag.fair.hash_chain import chain_step_ok
 from lanTag.identity import Identity
 from lanTag.log.entries import EntryKind
 from lanTag.rules.base import (
     Action,
     Chance,
-    IllegalAction,
     Input,
     Joint,
     Move,
@@ -47,20 +46,19 @@ from lanTag.session.core import (
     stale_have,
     supersedes,
 )
+from lanTag.session.intake import Intake
 from lanTag.session.lobby_record import LobbyRecord
 from lanTag.session.messages import (
     SPECS,
     MsgType,
     Signed,
     parse_unverified,
-    reveal_value,
     sign_message,
     unpack_bundle,
     verify_signature,
 )
 from lanTag.session.recovery import Recovery
-from lanTag.session.referee import NeedKind, Needs, step_facts
-from lanTag.session.sealed_choices import Choice
+from lanTag.session.referee import NeedKind, step_facts
 from lanTag.session.silence import SilenceClock
 from lanTag.session.steps import (
     REQUEST_AHEAD,
@@ -68,7 +66,6 @@ from lanTag.session.steps import (
     Snapshot,
     StepBox,
     may_be_decided,
-    protocol_1_faults,
 )
 from lanTag.session.transport import Addr, Transport
 
@@ -111,6 +108,7 @@ class Session(SessionCore):
         )
         self.agreement = Agreement(self)
         self.recovery = Recovery(self)
+        self.intake = Intake(self, self.agreement)
         self.silence = SilenceClock(
             record=record,
             seat=seat,
@@ -456,7 +454,7 @@ class Session(SessionCore):
             if box.started_at is None:
                 box.started_at = now
                 self._on_step_start(now)
-            progressed = self._accept_pending(box, now)
+            progressed = self.intake.accept_pending(box, now)
             self.agreement.answer_votes(now)
             self.agreement.vote_contradicted(now)
             if self.agreement.apply_drops(now):
@@ -465,7 +463,7 @@ class Session(SessionCore):
                 continue
             needs = self.needs()
             if needs.kind is NeedKind.SECRET and self._commits_complete(box, needs):
-                self._commits_in(box, needs, now)  # also when a drop, not a COMMIT, did
+                self.intake.commits_in(box, needs, now)  # also when a drop, not a COMMIT, did
             inp = self._decided_input(box)
             if inp is None:
                 # Another pass only helps a message still pending: with none left it would
@@ -481,160 +479,6 @@ class Session(SessionCore):
             return
         if needs.kind is NeedKind.ENTROPY:
             self._emit(MsgType.ENTROPY, (self._next_reveal(),), now)
-
-    def _accept_pending(self, box: StepBox, now: float) -> bool:
-        progressed = False
-        still: list[Signed] = []
-        for msg in box.pending:
-            if self._try_accept(msg, box, now):
-                progressed = True
-            else:
-                still.append(msg)
-        box.pending = still
-        # Old-step votes and haves concern relays only; future ones wait for their step.
-        return progressed
-
-    def _try_accept(self, msg: Signed, box: StepBox, now: float) -> bool:
-        """True when ``msg`` was consumed (accepted or refused), False to keep waiting."""
-        if msg.step != self.step:
-            return False
-        snap = self.history.current
-        if msg.seat not in snap.live:
-            ours = self._state_hash(snap.state)
-            if not self.absence.take_dropped_commit(msg, box, ours):  # (protocol 6, SPEC §5.5)
-                self._count("from-dropped-seat")
-            return True
-        if msg.type in (MsgType.VOTE, MsgType.NUDGE):
-            self.agreement.register_request(msg, box)
-            return True
-        if msg.type == MsgType.HAVE:
-            if self._check_hash(msg, snap) or not self._holds_true_have(msg, box, snap):
-                self.agreement.register_have(msg, box)
-            return True
-        if not self._check_hash(msg, snap):
-            return True  # before out-of-turn: a message from another history is stale, no more
-        if self.convictions.at(msg.seat, msg.step):
-            self._count("from-convicted-seat")  # its contribution here is its forfeit
-            return True
-        needs = self.needs()
-        if msg.seat not in needs.humans or not self._fits(msg.type, needs.kind):
-            self._blame(msg.seat, "out-of-turn", f"{msg.type.name} not expected now", msg.step)
-            return True
-        if msg.type == MsgType.REVEAL and not self._commits_complete(box, needs):
-            return False  # nobody's reveal is taken before every commitment is in
-        bound = self.agreement.bound_at(self.step) if self.seat in snap.live else _NO_SEATS
-        if self.convictions.contradicted and self.seat in snap.live:
-            # a convicted liar: as if we voted it silent
-            bound = bound | self.convictions.contradicted
-        if (
-            msg.seat in bound
-            and msg.seat != self.seat
-            and not box.covered(msg, snap.live, self.seat, bound)
-        ):
-            return False  # we voted this seat silent: only a HAVE from another peer frees it
-        if msg.type == MsgType.MOVE:
-            try:
-                action = msg.action
-                snap.state.check_action(msg.seat, action)
-            except IllegalAction as exc:
-                self._blame(msg.seat, "illegal-action", str(exc), msg.step)
-                return True
-            self.checked.mark(snap.state, msg.seat, action)
-        elif msg.type == MsgType.ENTROPY:
-            if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[0]):
-                why = "reveal does not hash to the previous link"
-                self._blame(msg.seat, "bad-chain", why, msg.step)
-                return True  # the seat stays silent for this draw; timeouts handle it
-        elif msg.type == MsgType.REVEAL and not self._check_reveal(msg, box, needs, snap):
-            return True  # convicted: dropped at this step, its share is its forfeit
-        box.of(msg.type)[msg.seat] = msg
-        if msg.type is MsgType.REVEAL:
-            box.round_dirty.add(msg.seat)  # it names a vector of commitments (protocol 6)
-        if msg.type == MsgType.MOVE and msg.seat == self.seat:
-            box.own_move_at = now
-        if msg.type == MsgType.COMMIT and msg.seat == self.seat:
-            self._reseal(msg, needs)
-        if (
-            msg.type in _ACKED
-            and self.seat in snap.live
-            and self.seat != msg.seat
-            and (msg.type is MsgType.MOVE or not self.features.round_acks)
-        ):
-            # The ack carries our hash; for a COMMIT it names the commitment we took, so two
-            # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
-            # (Protocol 6 acknowledges the whole round once, _commits_in.)
-            if msg.type == MsgType.COMMIT:
-                # ...and the COMMIT itself goes first: on each ordered link every commitment
-                # we took precedes our REVEAL, so nobody applies the round holding another
-                # one of them than we do (the two meet there: a proof, no rollback, §4.4).
-                self._broadcast([msg.raw])
-            self.agreement.send_have(msg.seat, now, relay=False)
-        if msg.type == MsgType.COMMIT and self._commits_complete(box, needs):
-            self._commits_in(box, needs, now)
-        return True
-
-    def _commits_in(self, box: StepBox, needs: Needs, now: float) -> None:
-        """Every commitment of the round is in: reveal ours, which in protocol 6 names the
-        vector of commitments we hold; a seat with nothing to reveal names it in a round
-        HAVE (SPEC §4.4)."""
-        self._maybe_reveal(box, now)
-        if self.features.round_acks:
-            self.agreement.acknowledge_round(box, needs)
-
-    def _holds_true_have(self, have: Signed, box: StepBox, snap: Snapshot) -> bool:
-        """Protocol 5: we hold a HAVE of ``have``'s signer and subject on our state, which a
-        HAVE with another state hash (a false claim, SPEC §5.2) must not replace: the round
-        would wait for that acknowledgement for good (protocol 4 replaced it: the peer the
-        false hash was sent to after the true one stalled and was voted out)."""
-        if not self.features.late_proof:
-            return False
-        held = box.haves.get(int(have.payload[0]), {}).get(have.seat)
-        return held is not None and held.state_hash == self._state_hash(snap.state)
-
-    def _reseal(self, mine: Signed, needs: Needs) -> None:
-        """Our COMMIT of this step taken again after a rollback (the new history reached the
-        same state): the choice it seals is ours again, so we reveal it, never sealing a
-        second one (two COMMITs of one slot would convict us of equivocation)."""
-        step, sealed, purpose = self.step, mine.payload[0], needs.secret_kind
-
-        def seals(choice: Choice) -> bool:
-            action, nonce = choice
-            value = self._action_bytes(action)
-            return opens(sealed, self.game_id, step, mine.seat, purpose, nonce, value)
-
-        self.sealed.take_back(step, seals)
-
-    def _check_reveal(self, msg: Signed, box: StepBox, needs: Needs, snap: Snapshot) -> bool:
-        """True for a good reveal; a bad one convicts its seat (SPEC §4.4): its signed COMMIT
-        and this signed REVEAL are the proof, sent to every peer."""
-        commit = box.of(MsgType.COMMIT)[msg.seat]
-        action, nonce = msg.action, msg.payload[1]  # the parser's Action
-        value = reveal_value(msg)  # == self._action_bytes(action), without a re-pack
-        if not self.features.forfeit:  # blamed, the default taken, no conviction
-            last = snap.chain_last[msg.seat]
-            for code, why in protocol_1_faults(last, commit, msg, value, needs, snap.state):
-                self._blame(msg.seat, code, why, msg.step)
-                box.bad_reveals.add(msg.seat)
-            return True
-        if not chain_step_ok(snap.chain_last[msg.seat], msg.payload[2]):
-            code, reason = "bad-chain", "reveal does not hash to the previous link"
-        elif not opens(
-            commit.payload[0], self.game_id, self.step, msg.seat, needs.secret_kind, nonce, value
-        ):
-            code, reason = "bad-reveal", "reveal does not open its commitment"
-            if self.late_judge.opens_other_commit(msg, needs.secret_kind):
-                self._count("late-proof-reveal")  # refused, no conviction (SPEC §5.7)
-                return False
-        else:
-            try:
-                snap.state.check_action(msg.seat, action)
-            except IllegalAction as exc:
-                code, reason = "illegal-action", str(exc)
-            else:
-                self.checked.mark(snap.state, msg.seat, action)
-                return True
-        self._convict(msg.seat, self.step, code, reason, (commit, msg))
-        return False
 
     def _decided_input(self, box: StepBox) -> Input | None:
         snap = self.history.current

@@ -14,6 +14,7 @@ from lanTag.session import (
     convictions,
     handback,
     inbox,
+    intake,
     journal,
     recovery,
     round_acks,
@@ -25,6 +26,7 @@ from lanTag.session.lockstep import Session
 
 PARTS = (
     agreement.Agreement,
+    intake.Intake,
     recovery.Recovery,
     inbox.Inbox,
     state_claims.StateClaims,
