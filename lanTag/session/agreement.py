@@ -132,7 +132,7 @@ class Agreement:
         return missing
 
     def _missing_fresh(self) -> set[int]:
-        """``_missing`` computed from scratch (the definition; tests compare the two)."""
+        """``missing`` computed from scratch (the definition; tests compare the two)."""
         needs = self.core.needs()
         box = self.core._box(self.core.step)
         if needs.kind in (NeedKind.OVER, NeedKind.BOT_TURN):

@@ -68,16 +68,17 @@ FITS = {t: NeedKind[s.answers] for t, s in SPECS.items() if s.answers is not Non
 
 
 class SessionCore:
-    """What every layer of the session shares: what it was made with, and its parts.
+    """What the Session is made with, its parts, and the helpers its rules share.
 
-    Made with, never changed after: the ``record`` (the LobbyRecord the game was seated
+    Made with: the ``record`` (the LobbyRecord the game was seated
     with), its ``features`` (Features.of(record.protocol): the protocol's facts),
     ``game_id``, the ``game`` (the engine class), our ``seat`` (None for a spectator or a
     verifier), ``replay`` (a log being verified: nothing is sent), the ``peers`` (seat ->
     address; the Journal reads the same map at each broadcast), the ``watchers``, the
-    ``transport``, and the keys: each seat's public key (``_human_keys``, None for a bot),
-    our ``_signer``, ``_identity``, ``_chain_secret`` and ``_chain`` (None unless we play a
-    seat) and the ``_verifier`` (with its key cache).
+    ``transport`` (its caller may wrap it, e.g. with faults), and the keys: each seat's
+    public key (``_human_keys``, None for a bot), our ``_signer``, ``_identity``,
+    ``_chain_secret`` and ``_chain`` (None unless we play a seat) and the ``_verifier``
+    (with its key cache).
 
     Every state that changes is a part's, an object with its own API (lanTag.session.*):
     the ``history`` (History: one Snapshot per decided step and our state hash there; the

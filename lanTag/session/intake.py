@@ -110,7 +110,7 @@ class Intake:
         ):
             # The ack carries our hash; for a COMMIT it names the commitment we took, so two
             # commitments of one seat meet at a peer holding the other (SPEC §5.2, §5.7).
-            # (Protocol 6 acknowledges the whole round once, _commits_in.)
+            # (Protocol 6 acknowledges the whole round once, commits_in.)
             if msg.type == MsgType.COMMIT:
                 # ...and the COMMIT itself goes first: on each ordered link every commitment
                 # we took precedes our REVEAL, so nobody applies the round holding another

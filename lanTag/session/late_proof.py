@@ -168,7 +168,7 @@ class LateProofJudge:
                 self._contradict(seat)
 
     def contribution_proof(self, first: Signed, second: Signed) -> bool:
-        """Protocol 6's ``_equivocation`` of two contributions: the seat is dropped at the
+        """Protocol 6's ``Agreement.equivocation`` of two contributions: the seat is dropped at the
         earliest step a proof shows (SPEC §5.7), but for two COMMITs of a secret round (the
         late-proof rule decides) and two REVEALs with one opening that name two vectors
         (two acknowledgements, not two choices: the seat is voted out like a liar, §5.2).

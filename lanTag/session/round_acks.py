@@ -103,7 +103,7 @@ class RoundAcks:
         each acknowledgement reached us: the round is never applied with a version of an
         equivocator's choice another honest peer does not hold.  A HAVE naming another
         commitment is not counted (it is a claim, not a proof): we show its signer ours
-        (``Agreement._register_have``) and wait; the second COMMIT comes, a proof, before we apply.
+        (``Agreement.register_have``) and wait; the second COMMIT comes, a proof, before we apply.
         Protocol 3 counted any HAVE of a seat outside the round on our state, relying on
         link order (a relayed HAVE or REVEAL could beat the COMMIT copy: a rollback).
         Protocol 6: one round HAVE per seat naming the digest of the whole vector we hold

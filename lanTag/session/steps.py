@@ -38,8 +38,8 @@ class Snapshot:
 
 class HistoryView:
     """The agreed history as the session's parts read it: one Snapshot per step decided (the
-    current one last) and our state hash at each.  Only the Session changes it, through
-    its History."""
+    current one last) and our state hash at each.  Only the Session's History changes it:
+    the Session appends a decided step, its Agreement drops seats and rolls back."""
 
     __slots__ = ("_hashes", "_snapshots")
 

@@ -5,6 +5,8 @@ Whole games drive them in the other session tests; these pin each rule alone."""
 from __future__ import annotations
 
 from lanTag.identity import Identity
+from lanTag.session.features import Features
+from lanTag.session.handback import Handback
 from lanTag.session.inbox import Inbox
 from lanTag.session.lobby_record import start_state
 from lanTag.session.messages import MsgType, Signed, sign_message
@@ -13,7 +15,7 @@ from lanTag.session.steps import History, Snapshot
 from tests.session.harness import make_record
 
 GAME = b"g" * 32
-HASH_A, HASH_B = b"a" * 32, b"b" * 32
+HASH_A, HASH_B, HASH_C = b"a" * 32, b"b" * 32, b"c" * 32
 
 
 def message(step: int, text: str, state_hash: bytes = HASH_A, seat: int = 0) -> Signed:
@@ -34,8 +36,8 @@ def test_history_appends_changes_live_seats_and_forgets_after_a_step() -> None:
     assert history[1].live == frozenset({1}) and history[0].live == frozenset({0, 1})
     history.forget_after(0)
     assert history.step == 0 and list(history) == [first] and history.hash_at(0) == HASH_A
-    history.append(first, HASH_B)
-    assert history.hash_at(1) == HASH_B  # the hash forgotten with its step
+    history.append(first, HASH_C)
+    assert history.hash_at(1) == HASH_C  # the old step's hash was forgotten with it
 
 
 def test_inbox_files_by_step_proves_a_slot_once_and_refiles_from_a_rollback() -> None:
@@ -65,3 +67,16 @@ def test_state_claims_keep_the_first_and_tell_a_desync_once() -> None:
     assert claims.differs(1)  # it agreed in between: news again
     claims.forget_desyncs()
     assert claims.desynced == set() and claims.differs(1)
+
+
+def test_handback_keeps_the_first_leave_and_none_from_before_a_hand_back() -> None:
+    book = Handback(Features.of(6))
+    assert book.take_leave(1, 5) and book.leaves == {1: 5}
+    assert not book.take_leave(1, 7) and book.leaves == {1: 5}  # the first LEAVE counts
+    book.admit(1, 9, ours=False)  # given back by step 9's decision: live from step 10
+    assert book.leaves == {}  # back: no longer leaving
+    assert not book.take_leave(1, 9)  # signed at the admitting step: before it was back
+    assert not book.take_leave(1, 4) and book.leaves == {}
+    assert book.take_leave(1, 10) and book.leaves == {1: 10}  # it leaves again
+    book.say_leave(0, 3)  # our own seat's LEAVE, as we sent it
+    assert book.leaves == {1: 10, 0: 3}

@@ -11,6 +11,7 @@ attribute of the session's layers.
 from __future__ import annotations
 
 import ast
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from tests.session.harness import make_record, make_sessions
 
 LAYERS = ("SessionCore", "Session")
 CACHES = {"_needs_cache", "_hash_cache"}  # last answer of a pure function
-CONTAINERS = (dict, list, set, bytearray)
+CONTAINERS = (dict, list, set, bytearray, deque)
 
 
 def stored_after_init(source: str) -> set[str]:
