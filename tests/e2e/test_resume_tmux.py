@@ -62,7 +62,7 @@ def seal(pane: Pane, seat: int, sealed: set[int]) -> None:
     pane.wait(lambda s: re.match(rf"{seat + 1}/\d+", message_line(s)) is not None, "the choice")
     pane.keys("Enter")
     pane.wait(
-        lambda s: message_line(s).startswith("committed") or shown_step(s) != step,
+        lambda s: message_line(s).startswith("committed") or shown_step(s) not in (None, step),
         "the choice sealed",
     )
     sealed.add(step)

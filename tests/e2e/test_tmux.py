@@ -155,7 +155,12 @@ def seal_if_asked(pane: Pane, seat: int, sealed: set[int]) -> None:
     pane.keys("Tab")
     pane.wait(lambda s: command_line(s) != "", "a choice after Tab")
     pane.keys("Enter")
-    pane.wait(lambda s: message_line(s).startswith("committed"), "the choice sealed")
+    # "committed ..." may be replaced before a capture sees it (a quick table decides the
+    # round at once): the step moving on says it too.
+    pane.wait(
+        lambda s: message_line(s).startswith("committed") or shown_step(s) not in (None, step),
+        "the choice sealed",
+    )
     sealed.add(step)
 
 
