@@ -1,4 +1,5 @@
-"""The rule-engine API every game implements.
+"""The rule-engine API every game implements (the one module an engine imports: the
+inputs of lanTag.rules.inputs and the decisions of lanTag.rules.decisions are re-exported).
 
 Split after OpenSpiel: a static :class:`Game` (id, seat range, options) and an
 immutable :class:`State`.  ``state.decision()`` is the one place that says who
@@ -13,15 +14,46 @@ by engine id (``lanTag.views.registry.game_view``).
 from __future__ import annotations
 
 import hashlib
-import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgpack
 
 from lanTag.errors import LanTagError
+from lanTag.rules.decisions import (
+    FACT_CODE,
+    LEGACY_PURPOSES,
+    Chance,
+    Decision,
+    Die,
+    Draw,
+    Fact,
+    Outcome,
+    Over,
+    Pick,
+    Shuffle,
+    Simultaneous,
+    Turn,
+    check_draw,
+    facts_from_obj,
+    is_fact_code,
+    lowest_values,
+)
+from lanTag.rules.inputs import (
+    FORFEIT,
+    Action,
+    IllegalAction,
+    Input,
+    Joint,
+    MalformedAction,
+    Move,
+    Roll,
+    decode_input,
+    encode_input,
+    input_text,
+)
 
 if TYPE_CHECKING:
     from lanTag.rules.awaited import Awaited
@@ -63,21 +95,6 @@ __all__ = [
 ]
 
 
-class IllegalAction(LanTagError, ValueError):
-    """An input this state does not take; the message says why.
-
-    Raised as itself it is a rule refusal: a well-formed action (or input) that the rules
-    forbid here and now.  Its subclass :class:`MalformedAction` says the text or bytes are
-    no action of the game at all, so every caller that refuses one refuses both.
-    """
-
-
-class MalformedAction(IllegalAction):
-    """Text or bytes that are no action at all: not an action's form (``Action.parse``,
-    ``decode_input``), or no action of this game (``Game.reads``: an unknown verb, arguments
-    of the wrong number or kind, a word outside the game's vocabulary)."""
-
-
 class OptionError(LanTagError, ValueError):
     """A bad game option or seat count; the message names the option and the allowed values."""
 
@@ -88,306 +105,6 @@ class PositionError(LanTagError, ValueError):
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems = tuple(problems)
         super().__init__("; ".join(self.problems))
-
-
-# --------------------------------------------------------------------------- actions
-
-_WORD = re.compile(r"[a-z][a-z0-9_+\-]*")  # used with fullmatch: "$" would allow "word\n"
-_INT = re.compile(r"-?[0-9]+")
-
-Arg: TypeAlias = int | str
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A small value object: a verb and a few int/word arguments.
-
-    Text form ``"step n"``, ``"rps rock"``, ``"move 3 4"``; msgpack form
-    ``[verb, *args]``.  Words are lower-case identifiers and never look like
-    integers, so the text form parses back to exactly the same value.
-    """
-
-    verb: str
-    args: tuple[Arg, ...] = ()
-
-    def __post_init__(self) -> None:
-        if not _WORD.fullmatch(self.verb):
-            raise MalformedAction(f"bad action verb {self.verb!r}")
-        for a in self.args:
-            if isinstance(a, bool) or not isinstance(a, int | str):
-                raise MalformedAction(f"bad action argument {a!r}")
-            if isinstance(a, str) and not _WORD.fullmatch(a):
-                raise MalformedAction(f"bad action word {a!r}")
-
-    def __str__(self) -> str:
-        return " ".join([self.verb, *(str(a) for a in self.args)])
-
-    @classmethod
-    def parse(cls, text: str) -> Action:
-        """Parse the text form; raises MalformedAction on anything malformed."""
-        tokens = text.strip().lower().split()
-        if not tokens:
-            raise MalformedAction("empty action")
-        args: list[Arg] = [int(t) if _INT.fullmatch(t) else t for t in tokens[1:]]
-        return cls(tokens[0], tuple(args))
-
-    def to_msgpack(self) -> list[Arg]:
-        return [self.verb, *self.args]
-
-    @classmethod
-    def from_msgpack(cls, obj: object) -> Action:
-        if not isinstance(obj, list | tuple) or not obj or not isinstance(obj[0], str):
-            raise MalformedAction("action must be a non-empty array starting with a verb")
-        return cls(obj[0], tuple(obj[1:]))
-
-
-# --------------------------------------------------------------------------- inputs
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One seat's action on its turn."""
-
-    seat: int
-    action: Action
-
-
-@dataclass(frozen=True, slots=True)
-class Joint:
-    """The revealed actions of every seat of a Simultaneous decision, sorted by seat."""
-
-    choices: tuple[tuple[int, Action], ...]
-
-    def __post_init__(self) -> None:
-        seats = [s for s, _ in self.choices]
-        if seats != sorted(set(seats)):
-            raise MalformedAction("joint choices must be sorted by seat, one per seat")
-
-    def of(self, seat: int) -> Action:
-        for s, a in self.choices:
-            if s == seat:
-                return a
-        raise KeyError(seat)
-
-
-# A convicted seat's share of a joint secret choice (State.forfeit_action, SPEC §4.4): a
-# fact code, never legal from a player, so a Joint holding it says "this seat forfeited".
-FORFEIT = Action("forfeit")
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """The outcome of a Chance decision: one tuple of values per Draw of its spec."""
-
-    values: tuple[tuple[int, ...], ...]
-
-
-Input: TypeAlias = Move | Joint | Roll
-
-
-def encode_input(inp: Input) -> list[Any]:
-    """msgpack-ready: ``[0, seat, action]``, ``[1, [[seat, action]...]]``, ``[2, [[v...]...]]``."""
-    if isinstance(inp, Move):
-        return [0, inp.seat, inp.action.to_msgpack()]
-    if isinstance(inp, Joint):
-        return [1, [[s, a.to_msgpack()] for s, a in inp.choices]]
-    return [2, [list(v) for v in inp.values]]
-
-
-def input_text(inp: Input, describe: Callable[[Action], str] = str) -> str:
-    """A one-line human form: ``seat 1: step n``, ``joint: 0=rps rock 1=rps paper``, ``roll: 4``.
-
-    ``describe`` writes each action: ``str`` (the wire text) or a game's ``action_text``.
-    """
-    if isinstance(inp, Move):
-        return f"seat {inp.seat}: {describe(inp.action)}"
-    if isinstance(inp, Joint):
-        return "joint: " + " ".join(f"{s}=[{describe(a)}]" for s, a in inp.choices)
-    return "roll: " + " | ".join(" ".join(str(v) for v in vals) for vals in inp.values)
-
-
-def decode_input(obj: object) -> Input:
-    """Inverse of :func:`encode_input`; raises MalformedAction on malformed input."""
-    try:
-        if not isinstance(obj, list | tuple) or len(obj) < 2:
-            raise MalformedAction("input must be an array")
-        tag = obj[0]
-        if tag == 0 and len(obj) == 3 and _is_int(obj[1]):
-            return Move(obj[1], Action.from_msgpack(obj[2]))
-        if tag == 1 and len(obj) == 2 and isinstance(obj[1], list | tuple):
-            pairs = []
-            for pair in obj[1]:
-                if not isinstance(pair, list | tuple) or len(pair) != 2 or not _is_int(pair[0]):
-                    raise MalformedAction("joint choice must be [seat, action]")
-                pairs.append((pair[0], Action.from_msgpack(pair[1])))
-            return Joint(tuple(pairs))
-        if tag == 2 and len(obj) == 2 and isinstance(obj[1], list | tuple):
-            values = []
-            for v in obj[1]:
-                if not isinstance(v, list | tuple) or not all(_is_int(x) for x in v):
-                    raise MalformedAction("roll values must be arrays of ints")
-                values.append(tuple(v))
-            return Roll(tuple(values))
-    except (TypeError, KeyError) as exc:  # defensive: never let a bad input crash a peer
-        raise MalformedAction(f"malformed input: {exc}") from exc
-    raise MalformedAction("unknown input form")
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-# --------------------------------------------------------------------------- facts
-
-# A fact code: a short ASCII token naming a game fact ("die/3/assassin", "start-roll/0.2",
-# "tag").  Consensus state and chance/secret purposes hold codes and numbers only, never
-# sentences: people read the words the view modules make of them, and rewording a text
-# never changes a state hash (docs/rules/VERSIONS.md).  Used with fullmatch.
-FACT_CODE = re.compile(r"[a-z0-9][a-z0-9_./:-]{0,39}")
-
-# Purposes of rules that predate fact codes, kept byte-identical so that engine's older
-# logs still replay: stomptag rules 1 (its draws are seeded with these exact strings).
-LEGACY_PURPOSES = frozenset({"minimum bids", "starting cells", "teleport landings"})
-
-# What an engine keeps about its last input, for views: a code, then ints or codes.
-Fact: TypeAlias = tuple[int | str, ...]
-
-
-def is_fact_code(text: object) -> bool:
-    return isinstance(text, str) and FACT_CODE.fullmatch(text) is not None
-
-
-def facts_from_obj(obj: object) -> tuple[Fact, ...]:
-    """Decode an array of facts (each ``[code, int|code...]``); ValueError otherwise."""
-    if not isinstance(obj, list):
-        raise ValueError("events must be an array of facts")
-    facts = []
-    for fact in obj:
-        if not isinstance(fact, list) or not fact or not is_fact_code(fact[0]):
-            raise ValueError(f"an event is [code, values...], not {fact!r}")
-        for value in fact[1:]:
-            if not (_is_int(value) or is_fact_code(value)):
-                raise ValueError(f"an event value is an int or a code, not {value!r}")
-        facts.append(tuple(fact))
-    return tuple(facts)
-
-
-def _check_purpose(purpose: str, what: str) -> None:
-    if not is_fact_code(purpose) and purpose not in LEGACY_PURPOSES:
-        raise ValueError(
-            f"{what} {purpose!r} is not a fact code (lower-case ASCII token matching "
-            f"{FACT_CODE.pattern}): put the words in the view"
-        )
-
-
-# --------------------------------------------------------------------------- chance specs
-
-
-@dataclass(frozen=True, slots=True)
-class Die:
-    """``count`` independent rolls of a die whose faces are ``faces`` (e.g. piecepack: 0..5)."""
-
-    faces: tuple[int, ...]
-    count: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class Pick:
-    """``count`` independent uniform integers in ``range(n)`` (e.g. an index into free cells)."""
-
-    n: int
-    count: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class Shuffle:
-    """One uniform permutation of ``range(n)``."""
-
-    n: int
-
-
-Draw: TypeAlias = Die | Pick | Shuffle
-
-
-def lowest_values(draw: Draw) -> tuple[int, ...]:
-    """``draw``'s outcome with every die at its lowest face, every pick at 0, a shuffle
-    unchanged: the default withheld roll (State.withheld_roll, SPEC §5.5)."""
-    if isinstance(draw, Die):
-        return (min(draw.faces),) * draw.count
-    if isinstance(draw, Pick):
-        return (0,) * draw.count
-    return tuple(range(draw.n))
-
-
-def check_draw(draw: Draw, values: tuple[int, ...]) -> None:
-    """Raise IllegalAction unless ``values`` is a possible outcome of ``draw``."""
-    if isinstance(draw, Die):
-        if len(values) != draw.count or any(v not in draw.faces for v in values):
-            raise IllegalAction(f"roll {values} is not {draw.count} face(s) of {draw.faces}")
-    elif isinstance(draw, Pick):
-        if len(values) != draw.count or any(not 0 <= v < draw.n for v in values):
-            raise IllegalAction(f"pick {values} is not {draw.count} value(s) in 0..{draw.n - 1}")
-    elif sorted(values) != list(range(draw.n)):
-        raise IllegalAction(f"{values} is not a permutation of 0..{draw.n - 1}")
-
-
-# --------------------------------------------------------------------------- decisions
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One seat acts (a Move)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Simultaneous:
-    """Every seat in ``seats`` makes a secret choice of ``kind`` ("rps", "bid", "orders")."""
-
-    seats: tuple[int, ...]
-    kind: str
-
-    def __post_init__(self) -> None:
-        _check_purpose(self.kind, "secret kind")  # it is the commitments' purpose
-
-
-@dataclass(frozen=True, slots=True)
-class Chance:
-    """Public randomness is needed: one Roll with a value tuple per draw.
-
-    ``purpose`` is a fact code (FACT_CODE): it seeds the draw, so it is consensus.
-    """
-
-    draws: tuple[Draw, ...]
-    purpose: str
-
-    def __post_init__(self) -> None:
-        _check_purpose(self.purpose, "chance purpose")
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """Final ranking: groups of tied seats, best first; ``summary`` for humans.
-
-    ``scores`` (optional) is indexed by seat: the points each seat takes away.
-    """
-
-    ranking: tuple[tuple[int, ...], ...]
-    summary: str
-    scores: tuple[int, ...] = ()
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.ranking[0] if self.ranking else ()
-
-
-@dataclass(frozen=True, slots=True)
-class Over:
-    outcome: Outcome
-
-
-Decision: TypeAlias = Turn | Simultaneous | Chance | Over
 
 
 # --------------------------------------------------------------------------- options
