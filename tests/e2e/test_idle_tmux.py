@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.cli.helpers import LANTAG, lantag
-from tests.e2e.test_resume_tmux import play_one
 from tests.e2e.test_tmux import (
     panel,
+    play_one,
     player,
     quit_game,
     title_step,

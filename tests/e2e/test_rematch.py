@@ -12,7 +12,7 @@ from tests.cli.helpers import LANTAG, lantag
 from tests.e2e.test_tmux import (
     MY_TURN,
     free_udp_port,
-    play_first_action,
+    play_one,
     player,
     seal_if_asked,
     shown_step,
@@ -41,7 +41,7 @@ def play_until_over(panes: dict[int, Pane], guard: float = 90.0) -> None:
                 continue
             step = shown_step(screen)
             if MY_TURN in screen and step is not None and played.get(seat) != step:
-                play_first_action(pane)
+                play_one(pane, step)  # (a move into a battle says no "played ...")
                 played[seat] = step
             else:
                 seal_if_asked(pane, seat, sealed[seat])

@@ -14,10 +14,10 @@ import pytest
 from tests.cli.helpers import LANTAG, lantag
 from tests.e2e.test_tmux import (
     MY_TURN,
-    command_line,
     free_udp_port,
     message_line,
     panel,
+    play_one,
     player,
     quit_game,
     secret_asked,
@@ -34,22 +34,6 @@ pytestmark = pytest.mark.skipif(
 __all__ = ["tmux"]  # the fixture, shared with test_tmux.py
 NAMES = ("alice", "bob", "carol")
 LEAVER = 1  # bob's seat
-
-
-def play_one(pane: Pane, step: int) -> str:
-    """Tab, then Enter: the first legal action at ``step``, played: the command line empties
-    and the title moves past ``step`` (a move into a battle leaves no "played ..." on the
-    message line).  Waiting for the step keeps the next look at this screen from taking the
-    turn line of a step already played for a new turn (it did in CI: two ``play_on`` calls in
-    a row, the second saw the first's last turn still on the screen and pressed Tab)."""
-    pane.keys("Tab")
-    action = command_line(pane.wait(lambda s: command_line(s) != "", "an action after Tab"))
-    pane.keys("Enter")
-    pane.wait(
-        lambda s: command_line(s) == "" and shown_step(s) not in (None, step),
-        f"{action} played at step {step}",
-    )
-    return action
 
 
 def seal(pane: Pane, seat: int, sealed: set[int]) -> None:

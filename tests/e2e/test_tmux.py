@@ -176,6 +176,23 @@ def until_my_move(pane: Pane, seat: int, guard: float = 60.0) -> str:
     return pane.settled()
 
 
+def play_one(pane: Pane, step: int) -> str:
+    """Tab, then Enter: the first legal action at ``step``, played: the command line empties
+    and the title moves past ``step`` (a move into a battle leaves no "played ..." on the
+    message line).  Waiting for the step keeps the next look at this screen from taking the
+    turn line of a step already played for a new turn (it did in CI: two ``play_on`` calls in
+    a row, the second saw the first's last turn still on the screen and pressed Tab)."""
+    pane.keys("Tab")
+    action = command_line(pane.wait(lambda s: command_line(s) != "", "an action after Tab"))
+    pane.keys("Enter")
+    pane.wait(
+        lambda s: command_line(s) == ""
+        and (shown_step(s) not in (None, step) or "Game over" in s),
+        f"{action} played at step {step}",
+    )
+    return action
+
+
 def play_first_action(pane: Pane) -> tuple[str, str]:
     """Tab, then Enter: returns (action, the screen once "played <action>" shows)."""
     pane.keys("Tab")
