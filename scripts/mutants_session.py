@@ -334,7 +334,7 @@ MUTANTS: list[Mutant] = [
         "a flooder is never voted out",
         (LATE_TESTS,),
     ),
-    # equivalent: _missing() holds live seats only (the round's humans, the live voters
+    # equivalent: missing() holds live seats only (the round's humans, the live voters
     # whose acknowledgement lacks, protocol 6's unexplained REVEALs of live seats).
     Mutant(
         AGREE,
