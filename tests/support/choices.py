@@ -21,8 +21,9 @@ def beats(action: Action) -> Action | None:
 
 def illegal_for(s: Session, seat: int) -> Action | None:
     """A well-formed action the rules forbid for ``seat`` now."""
-    legal = set(s.state.legal_actions(seat))
-    candidates = [Action(a.verb, (*a.args, 99)) for a in legal]
+    offered = list(s.state.legal_actions(seat))  # in the engine's order: a seeded run repeats
+    legal = set(offered)
+    candidates = [Action(a.verb, (*a.args, 99)) for a in offered]
     candidates += [Action("resign"), Action("step", ("up",)), Action("pass", (12345,))]
     for action in candidates:
         if action in legal:
