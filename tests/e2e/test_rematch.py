@@ -32,7 +32,6 @@ def play_until_over(panes: dict[int, Pane], guard: float = 90.0) -> None:
     """Both panes play their moves (first legal action) until both show the result box."""
     deadline = time.monotonic() + guard
     sealed: dict[int, set[int]] = {0: set(), 1: set()}
-    played: dict[int, int] = {}  # seat -> the step of its last move (its turn line lingers)
     while not all("Game over" in pane.text() for pane in panes.values()):
         assert time.monotonic() < deadline, "\n".join(p.text() for p in panes.values())
         for seat, pane in panes.items():
@@ -40,9 +39,10 @@ def play_until_over(panes: dict[int, Pane], guard: float = 90.0) -> None:
             if "Game over" in screen:
                 continue
             step = shown_step(screen)
-            if MY_TURN in screen and step is not None and played.get(seat) != step:
-                play_one(pane, step)  # (a move into a battle says no "played ...")
-                played[seat] = step
+            if MY_TURN in screen and step is not None:
+                # (returns once the title is past ``step``; a move into a battle says no
+                # "played ...")
+                play_one(pane, step)
             else:
                 seal_if_asked(pane, seat, sealed[seat])
         time.sleep(0.1)

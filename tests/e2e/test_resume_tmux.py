@@ -15,12 +15,11 @@ from tests.cli.helpers import LANTAG, lantag
 from tests.e2e.test_tmux import (
     MY_TURN,
     free_udp_port,
-    message_line,
     panel,
     play_one,
     player,
     quit_game,
-    secret_asked,
+    seal_if_asked,
     shown_step,
     title_step,
     tmux,
@@ -36,22 +35,6 @@ NAMES = ("alice", "bob", "carol")
 LEAVER = 1  # bob's seat
 
 
-def seal(pane: Pane, seat: int, sealed: set[int]) -> None:
-    """A secret choice asked of ``seat``: seat k takes the (k+1)-th choice (Tab k+1 times),
-    so two seats never choose alike and a battle does not draw on and on."""
-    step = secret_asked(pane.text(), seat)
-    if step is None or step in sealed:
-        return
-    pane.keys(*["Tab"] * (seat + 1))
-    pane.wait(lambda s: re.match(rf"{seat + 1}/\d+", message_line(s)) is not None, "the choice")
-    pane.keys("Enter")
-    pane.wait(
-        lambda s: message_line(s).startswith("committed") or shown_step(s) not in (None, step),
-        "the choice sealed",
-    )
-    sealed.add(step)
-
-
 def play_on(
     panes: dict[int, Pane], until: object, guard: float = 90.0, moves: set[int] | None = None
 ) -> None:
@@ -60,18 +43,18 @@ def play_on(
     assert callable(until)
     deadline = time.monotonic() + guard
     sealed: dict[int, set[int]] = {seat: set() for seat in panes}
-    played: dict[int, int] = {}  # seat -> the step of its last move (its "played" lingers)
     while not until():
         assert time.monotonic() < deadline, "\n\n".join(p.text() for p in panes.values())
         for seat, pane in panes.items():
             screen = pane.text()
             step = shown_step(screen)
             mine = moves is None or seat in moves
-            if mine and MY_TURN in screen and step is not None and played.get(seat) != step:
-                play_one(pane, step)
-                played[seat] = step
+            if mine and MY_TURN in screen and step is not None:
+                play_one(pane, step)  # (it returns once the title is past ``step``)
             else:
-                seal(pane, seat, sealed[seat])
+                # seat k takes the (k+1)-th choice, so two seats never choose alike and a
+                # battle does not draw on and on
+                seal_if_asked(pane, seat, sealed[seat], nth=seat + 1)
         time.sleep(0.1)
 
 

@@ -147,13 +147,14 @@ def secret_asked(screen: str, seat: int) -> int | None:
     return shown_step(screen)
 
 
-def seal_if_asked(pane: Pane, seat: int, sealed: set[int]) -> None:
-    """A secret choice asked of ``seat``: Tab picks one, Enter seals it."""
+def seal_if_asked(pane: Pane, seat: int, sealed: set[int], nth: int = 1) -> None:
+    """A secret choice asked of ``seat``: Tab ``nth`` times picks the nth choice (the message
+    line says "nth/N"), Enter seals it."""
     step = secret_asked(pane.text(), seat)
     if step is None or step in sealed:
         return
-    pane.keys("Tab")
-    pane.wait(lambda s: command_line(s) != "", "a choice after Tab")
+    pane.keys(*["Tab"] * nth)
+    pane.wait(lambda s: re.match(rf"{nth}/\d+", message_line(s)) is not None, f"choice {nth}")
     pane.keys("Enter")
     # "committed ..." may be replaced before a capture sees it (a quick table decides the
     # round at once): the step moving on says it too.
