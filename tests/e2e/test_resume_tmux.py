@@ -58,6 +58,27 @@ def play_on(
         time.sleep(0.1)
 
 
+class BackInSeat:
+    """Whether a resumed console plays ``seat`` again, polled: it says "you are back in
+    seat N from step K"; or, that feed line scrolled away while the others played on (it
+    did under load), its title went from "watching: bot in your seat N" (the seat dropped,
+    learnt after the resume) to naming the seat as ours.  (The title names it as ours too
+    before the drop is learnt: only the change says it is back.)"""
+
+    def __init__(self, pane: Pane, seat: int, name: str) -> None:
+        self.pane, self.seat, self.name = pane, seat, name
+        self.watched = False
+
+    def __call__(self) -> bool:
+        screen = self.pane.text()
+        if f"you are back in seat {self.seat} from step" in screen:
+            return True
+        title = screen.split("\n", 1)[0]
+        if f"│ watching: bot in your seat {self.seat} │" in title:
+            self.watched = True
+        return self.watched and f"│ you: seat {self.seat} {self.name} │" in title
+
+
 def row_says_left(screen: str, seat: int, name: str) -> bool:
     """The players panel's row of ``seat`` ends in "left" (a LEAVE taken: a bot plays it).
     The row: seat, name, key, the role badge when it has one (TAGGED, immune), status."""
@@ -115,7 +136,7 @@ def test_ctrl_q_then_join_resume_plays_the_seat_again(
     )
     panes[LEAVER] = back
     # The others play on (their turns come) while the resumed seat asks back.
-    play_on(panes, lambda: f"you are back in seat {LEAVER} from step" in back.text())
+    play_on(panes, BackInSeat(back, LEAVER, "bob"))
     # It plays its seat again: a move of its own, seen by the host.
     # (Its secret choices are sealed on the way: a battle with it may come first.)
     others = {s for s in panes if s != LEAVER}
