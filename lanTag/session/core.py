@@ -70,15 +70,14 @@ FITS = {t: NeedKind[s.answers] for t, s in SPECS.items() if s.answers is not Non
 class SessionCore:
     """What the Session is made with, its parts, and the helpers its rules share.
 
-    Made with: the ``record`` (the LobbyRecord the game was seated
-    with), its ``features`` (Features.of(record.protocol): the protocol's facts),
-    ``game_id``, the ``game`` (the engine class), our ``seat`` (None for a spectator or a
-    verifier), ``replay`` (a log being verified: nothing is sent), the ``peers`` (seat ->
-    address; the Journal reads the same map at each broadcast), the ``watchers``, the
-    ``transport`` (its caller may wrap it, e.g. with faults), and the keys: each seat's
-    public key (``_human_keys``, None for a bot), our ``_signer``, ``_identity``,
-    ``_chain_secret`` and ``_chain`` (None unless we play a seat) and the ``_verifier``
-    (with its key cache).
+    Made with: the ``record`` (the LobbyRecord the game was seated with), its ``features``
+    (Features.of(record.protocol): the protocol's facts), ``game_id``, the ``game`` (the
+    engine class), our ``seat`` (None for a spectator or a verifier), ``replay`` (a log
+    being verified: nothing is sent), the ``peers`` (seat -> address; the Journal reads the
+    same map at each broadcast), the ``watchers``, the ``transport`` (its caller may wrap
+    it, e.g. with faults), and the keys: each seat's public key (``_human_keys``, None for
+    a bot), our ``_signer``, ``_identity``, ``_chain_secret`` and ``_chain`` (None unless
+    we play a seat) and the ``_verifier`` (with its key cache).
 
     Every state that changes is a part's, an object with its own API (lanTag.session.*):
     the ``history`` (History: one Snapshot per decided step and our state hash there; the
@@ -89,8 +88,9 @@ class SessionCore:
     round is acknowledged), the ``handback`` (REJOINs, admissions and LEAVEs), the
     ``absence`` judge, the ``chatter`` cap, the ``seal_book``, the ``sealed`` choices,
     the ``checked`` actions, ``catch_up``, the ``private_line``, the ``rejoin`` and, made
-    by the Session, the ``silence`` clock, the ``agreement``, ``recovery`` and ``intake``.  Besides
-    them only the caches of pure functions change (``_needs_cache``, ``_hash_cache``).
+    by the Session, the ``silence`` clock, the ``agreement``, ``recovery`` and ``intake``.
+    Besides them only the caches of pure functions change (``_needs_cache``,
+    ``_hash_cache``).
 
     The Session (lanTag.session.lockstep) is a SessionCore (this class: sending, and the
     helpers the rules use) that files messages and decides steps.  Three of its parts are
